@@ -1,0 +1,104 @@
+import type { Command } from 'commander';
+import { findVendorPreset, vendorPresets } from '../../routing/vendor-presets.js';
+import type { ChannelRecord } from '../../storage/store-records.js';
+import { parseList, printResult, withCliStore } from '../open-cli-store.js';
+
+interface ChannelCreateOptions {
+  name: string;
+  preset?: string;
+  baseUrl?: string;
+  secretEnv?: string;
+  secret?: string;
+  models: string;
+  map?: string;
+  priority: string;
+  weight: string;
+  json?: boolean;
+}
+
+/** `gateway channel create|list|enable|disable|delete|presets`. */
+export function registerChannelCommands(program: Command): void {
+  const channel = program.command('channel').description('manage upstream channels (vendor accounts)');
+  channel
+    .command('create')
+    .requiredOption('--name <name>', 'unique channel name')
+    .option('--preset <preset>', `vendor preset: ${vendorPresets.map((preset) => preset.name).join(', ')}`)
+    .option('--base-url <url>', "upstream base URL with its version prefix (overrides the preset's)")
+    .option('--secret-env <variable>', 'read the upstream API key from this environment variable (preferred)')
+    .option('--secret <key>', 'the upstream API key (visible in the process list; prefer --secret-env)')
+    .requiredOption('--models <ids>', 'comma-separated public model ids this channel serves')
+    .option('--map <pairs>', 'public=upstream model name pairs, comma-separated')
+    .option('--priority <number>', 'higher is tried first', '0')
+    .option('--weight <number>', 'share of traffic among equal priorities', '1')
+    .option('--json', 'print the result as JSON')
+    .action((options: ChannelCreateOptions) => createChannel(options));
+  channel
+    .command('list')
+    .option('--json', 'print the result as JSON')
+    .action((options: { json?: boolean }) =>
+      withCliStore(async ({ store }) => {
+        const channels = (await store.listChannels()).map(hideSecret);
+        const lines = channels.map((entry) => `${entry.name}  ${entry.status.padEnd(8)}  p${entry.priority} w${entry.weight}  ${entry.baseUrl}  ${entry.models.join(', ')}`);
+        printResult(options.json, channels, lines.join('\n') || 'no channels');
+      }),
+    );
+  for (const status of ['enabled', 'disabled'] as const) {
+    channel.command(`${status === 'enabled' ? 'enable' : 'disable'} <name>`).action((name: string) =>
+      withCliStore(async ({ store }) => {
+        const found = await store.findChannelByName(name);
+        if (!found) throw new Error(`No channel named ${name}`);
+        await store.updateChannel(found.id, { status });
+        process.stdout.write(`Channel ${name} ${status}.\n`);
+      }),
+    );
+  }
+  channel.command('delete <name>').action((name: string) =>
+    withCliStore(async ({ store }) => {
+      const found = await store.findChannelByName(name);
+      if (!found) throw new Error(`No channel named ${name}`);
+      await store.deleteChannel(found.id);
+      process.stdout.write(`Deleted channel ${name}.\n`);
+    }),
+  );
+  channel.command('presets').action(() => {
+    for (const preset of vendorPresets) process.stdout.write(`${preset.name.padEnd(12)} ${preset.baseUrl}\n`);
+  });
+}
+
+async function createChannel(options: ChannelCreateOptions): Promise<void> {
+  const preset = options.preset ? findVendorPreset(options.preset) : undefined;
+  if (options.preset && !preset) throw new Error(`Unknown preset ${options.preset}; see 'gateway channel presets'`);
+  const baseUrl = options.baseUrl ?? preset?.baseUrl;
+  if (!baseUrl) throw new Error('Give --base-url or --preset');
+  const secret = options.secretEnv ? process.env[options.secretEnv] : options.secret;
+  if (!secret) throw new Error('Give the upstream key with --secret-env VARIABLE (or --secret)');
+  await withCliStore(async ({ store, secretBox }) => {
+    const created = await store.createChannel({
+      name: options.name,
+      protocol: preset?.protocol ?? 'openai',
+      preset: preset?.name ?? null,
+      baseUrl: new URL(baseUrl).toString().replace(/\/+$/, ''),
+      encryptedSecret: secretBox.encrypt(secret),
+      models: parseList(options.models),
+      modelMapping: parseModelMapping(options.map),
+      priority: Number.parseInt(options.priority, 10),
+      weight: Number.parseInt(options.weight, 10),
+    });
+    printResult(options.json, hideSecret(created), `Created channel ${created.name} for ${created.models.join(', ')}.`);
+  });
+}
+
+/** `gpt-4o=gpt-4o-2024-08-06,fast=llama-3.1-8b` -> a mapping object */
+export function parseModelMapping(pairs: string | undefined): Record<string, string> {
+  const mapping: Record<string, string> = {};
+  for (const pair of parseList(pairs ?? '')) {
+    const [publicId, upstreamId] = pair.split('=').map((part) => part.trim());
+    if (!publicId || !upstreamId) throw new Error(`Bad --map pair "${pair}"; use public=upstream`);
+    mapping[publicId] = upstreamId;
+  }
+  return mapping;
+}
+
+function hideSecret({ encryptedSecret: _encryptedSecret, ...rest }: ChannelRecord): Omit<ChannelRecord, 'encryptedSecret'> {
+  return rest;
+}

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../accounts/api-key-secret.js';
+import { printResult, withCliStore } from '../open-cli-store.js';
+
+interface KeyCreateOptions {
+  user: string;
+  group: string;
+  name?: string;
+  expiresInDays?: string;
+  json?: boolean;
+}
+
+/** `gateway key create|list|enable|disable|delete`. */
+export function registerKeyCommands(program: Command): void {
+  const key = program.command('key').description('manage API keys');
+  key
+    .command('create')
+    .requiredOption('--user <email>', 'owner of the key')
+    .requiredOption('--group <name>', 'model group the key may use')
+    .option('--name <name>', 'a label for the key')
+    .option('--expires-in-days <days>', 'the key stops working after this many days')
+    .option('--json', 'print the result as JSON')
+    .action((options: KeyCreateOptions) => createKey(options));
+  key
+    .command('list')
+    .option('--json', 'print the result as JSON')
+    .action((options: { json?: boolean }) =>
+      withCliStore(async ({ store }) => {
+        const keys = (await store.listApiKeys()).map(({ keyHash: _keyHash, ...rest }) => rest);
+        const lines = keys.map((entry) => `${entry.id}  ${entry.keyPrefix}…  ${entry.status.padEnd(8)}  ${entry.name}`);
+        printResult(options.json, keys, lines.join('\n') || 'no keys');
+      }),
+    );
+  for (const status of ['active', 'disabled'] as const) {
+    key.command(`${status === 'active' ? 'enable' : 'disable'} <id>`).action((id: string) =>
+      withCliStore(async ({ store }) => {
+        await store.setApiKeyStatus(id, status);
+        process.stdout.write(`Key ${id} ${status}.\n`);
+      }),
+    );
+  }
+  key.command('delete <id>').action((id: string) =>
+    withCliStore(async ({ store }) => {
+      await store.deleteApiKey(id);
+      process.stdout.write(`Deleted key ${id}.\n`);
+    }),
+  );
+}
+
+async function createKey(options: KeyCreateOptions): Promise<void> {
+  await withCliStore(async ({ store, config }) => {
+    const user = await store.findUserByEmail(options.user.toLowerCase());
+    if (!user) throw new Error(`No user with email ${options.user}; create one with 'gateway user create'`);
+    const group = await store.findModelGroupByName(options.group);
+    if (!group) throw new Error(`No group named ${options.group}; create one with 'gateway group create'`);
+    const days = options.expiresInDays === undefined ? undefined : Number(options.expiresInDays);
+    if (days !== undefined && !(days > 0)) throw new Error('--expires-in-days must be a positive number');
+    const secret = generateApiKeySecret();
+    const created = await store.createApiKey({
+      userId: user.id,
+      groupId: group.id,
+      name: options.name ?? 'default',
+      keyHash: hashApiKeySecret(secret),
+      keyPrefix: displayPrefixOf(secret),
+      expiresAt: days === undefined ? null : Date.now() + days * 86_400_000,
+    });
+    const { keyHash: _keyHash, ...shown } = created;
+    printResult(
+      options.json,
+      { ...shown, key: secret },
+      `Created key ${created.id} for ${user.email} in group ${group.name}.\nKey (shown once, store it now): ${secret}\n` +
+        `Try it: curl http://127.0.0.1:${config.port}/v1/models -H "Authorization: Bearer ${secret}"`,
+    );
+  });
+}

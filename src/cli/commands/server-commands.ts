@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { loadGatewayConfig } from '../../config/gateway-config.js';
+import { createLogger } from '../../observability/create-logger.js';
+import { startGateway } from '../../runtime/start-gateway.js';
+import { withCliStore } from '../open-cli-store.js';
+
+/** `gateway start` and `gateway migrate`. */
+export function registerServerCommands(program: Command): void {
+  program
+    .command('start')
+    .description('run the gateway (migrates the database first)')
+    .option('--port <port>', 'overrides GATEWAY_PORT')
+    .option('--host <host>', 'overrides GATEWAY_HOST')
+    .action(async (options: { port?: string; host?: string }) => {
+      const config = loadGatewayConfig({ ...process.env, ...(options.port ? { GATEWAY_PORT: options.port } : {}), ...(options.host ? { GATEWAY_HOST: options.host } : {}) });
+      const logger = createLogger(config.logLevel);
+      const gateway = await startGateway(config, logger);
+      const users = await gateway.store.listUsers();
+      logger.info({ url: gateway.url, database: config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'postgres' }, 'gateway listening');
+      if (users.length === 0) {
+        process.stdout.write(
+          `\nNo users yet. In another terminal:\n` +
+            `  npx gateway admin create --email admin@example.com\n` +
+            `  npx gateway group create default --models '*'\n` +
+            `  OPENAI_API_KEY=sk-... npx gateway channel create --name openai --preset openai --secret-env OPENAI_API_KEY --models gpt-4o-mini\n` +
+            `  npx gateway key create --user admin@example.com --group default\n\n`,
+        );
+      }
+      const stop = (signal: string): void => {
+        logger.info({ signal }, 'shutting down');
+        gateway.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            logger.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+  program
+    .command('migrate')
+    .description('create or upgrade the database schema')
+    .action(() =>
+      withCliStore(async ({ config }) => {
+        process.stdout.write(`Database at ${config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'postgres'} is up to date.\n`);
+      }),
+    );
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerChannelCommands } from './commands/channel-commands.js';
+import { registerGroupCommands } from './commands/group-commands.js';
+import { registerKeyCommands } from './commands/key-commands.js';
+import { registerServerCommands } from './commands/server-commands.js';
+import { registerUserCommands } from './commands/user-commands.js';
+
+const program = new Command('gateway').description('An OpenAI-compatible gateway in front of many model vendors.');
+registerServerCommands(program);
+registerUserCommands(program);
+registerGroupCommands(program);
+registerChannelCommands(program);
+registerKeyCommands(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`gateway: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,56 @@
+import path from 'node:path';
+
+/** Everything the gateway reads from its environment; docs/CONFIGURATION.md describes each variable. */
+export interface GatewayConfig {
+  /** TCP port the HTTP server listens on */
+  port: number;
+  /** interface the HTTP server binds */
+  host: string;
+  /** folder for the SQLite database and the generated secret key */
+  dataDirectory: string;
+  /** `sqlite:<file>` or `postgres://...` */
+  databaseUrl: string;
+  /** secret used to encrypt channel secrets at rest; when absent a key file in dataDirectory is used */
+  secretKey: string | undefined;
+  /** pino level: fatal, error, warn, info, debug, trace, silent */
+  logLevel: string;
+  /** largest JSON request body, in bytes */
+  bodyLimitBytes: number;
+  /** largest uploaded file in a multipart request, in bytes */
+  uploadLimitBytes: number;
+  /** how long to wait for upstream response headers, in milliseconds */
+  upstreamHeadersTimeoutMs: number;
+  /** longest silence allowed between two upstream body chunks, in milliseconds */
+  upstreamBodyTimeoutMs: number;
+  /** how often a running gateway checks the database for changed keys, groups and channels, in milliseconds */
+  refreshIntervalMs: number;
+  /** keep-alive connections per upstream origin */
+  upstreamConnectionsPerOrigin: number;
+}
+
+/** Reads the configuration from environment variables, with the documented defaults. */
+export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const dataDirectory = path.resolve(environment.GATEWAY_DATA_DIR ?? './data');
+  return {
+    port: readInteger(environment, 'GATEWAY_PORT', 3000),
+    host: environment.GATEWAY_HOST ?? '0.0.0.0',
+    dataDirectory,
+    databaseUrl: environment.GATEWAY_DATABASE_URL ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`,
+    secretKey: environment.GATEWAY_SECRET_KEY || undefined,
+    logLevel: environment.GATEWAY_LOG_LEVEL ?? 'info',
+    bodyLimitBytes: readInteger(environment, 'GATEWAY_BODY_LIMIT_BYTES', 16 * 1024 * 1024),
+    uploadLimitBytes: readInteger(environment, 'GATEWAY_UPLOAD_LIMIT_BYTES', 25 * 1024 * 1024),
+    upstreamHeadersTimeoutMs: readInteger(environment, 'GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS', 300_000),
+    upstreamBodyTimeoutMs: readInteger(environment, 'GATEWAY_UPSTREAM_BODY_TIMEOUT_MS', 300_000),
+    refreshIntervalMs: readInteger(environment, 'GATEWAY_REFRESH_INTERVAL_MS', 1_000),
+    upstreamConnectionsPerOrigin: readInteger(environment, 'GATEWAY_UPSTREAM_CONNECTIONS', 256),
+  };
+}
+
+function readInteger(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = environment[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}

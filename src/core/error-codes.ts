@@ -1,0 +1,82 @@
+/** One entry of the error registry: how a gateway error looks on the wire. */
+export interface ErrorCodeDefinition {
+  /** HTTP status sent to the client */
+  status: number;
+  /** OpenAI error `type` */
+  type: string;
+  /** whether the same request may succeed on another upstream channel */
+  retryableOnAnotherChannel: boolean;
+  /** one line for docs/API.md */
+  description: string;
+}
+
+/**
+ * Every error the gateway can answer, keyed by the OpenAI error `code` it carries.
+ * Statuses and codes follow the product spec's error table (section 7); docs/API.md lists the same
+ * rows and a test keeps the two in step.
+ */
+export const errorCodes = {
+  invalid_request_error: {
+    status: 400,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'A request parameter is missing or invalid; `param` names it.',
+  },
+  invalid_api_key: {
+    status: 401,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'The API key is missing, unknown, disabled or expired.',
+  },
+  model_not_found: {
+    status: 404,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: "The model does not exist or is not in the key's model group.",
+  },
+  not_found: {
+    status: 404,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'No such route.',
+  },
+  request_too_large: {
+    status: 413,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'The request body or an uploaded file is larger than the configured limit.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'The Content-Type is not one this endpoint accepts.',
+  },
+  insufficient_quota: {
+    status: 429,
+    type: 'insufficient_quota',
+    retryableOnAnotherChannel: false,
+    description: 'The balance or quota cannot cover the request.',
+  },
+  rate_limit_exceeded: {
+    status: 429,
+    type: 'rate_limit_error',
+    retryableOnAnotherChannel: true,
+    description: 'Too many requests; slow down and retry after the `Retry-After` header.',
+  },
+  server_error: {
+    status: 500,
+    type: 'server_error',
+    retryableOnAnotherChannel: true,
+    description: 'Internal or upstream failure; for images, generation failed and may succeed with another prompt.',
+  },
+  service_unavailable: {
+    status: 503,
+    type: 'server_error',
+    retryableOnAnotherChannel: true,
+    description: 'No upstream channel can serve the model right now; retry later.',
+  },
+} as const satisfies Record<string, ErrorCodeDefinition>;
+
+/** A code of the registry. */
+export type ErrorCode = keyof typeof errorCodes;

@@ -1,0 +1,12 @@
+/** Tokens a request consumed, as the vendor reported them. */
+export interface TokenUsage {
+  /** all input tokens, cached ones included */
+  promptTokens: number;
+  /** output tokens, reasoning included */
+  completionTokens: number;
+  totalTokens: number;
+  /** input tokens served from the vendor's prompt cache */
+  cachedPromptTokens: number;
+  /** output tokens spent on hidden reasoning */
+  reasoningTokens: number;
+}

@@ -1,0 +1,59 @@
+import type { TokenUsage } from '../../core/token-usage.js';
+
+interface OpenAiUsageFields {
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+  total_tokens?: unknown;
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+  prompt_tokens_details?: { cached_tokens?: unknown } | null;
+  completion_tokens_details?: { reasoning_tokens?: unknown } | null;
+}
+
+/** Reads an OpenAI `usage` object (chat, completions, embeddings or images) into token counts. */
+export function parseOpenAiUsage(value: unknown): TokenUsage | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const usage = value as OpenAiUsageFields;
+  const promptTokens = toCount(usage.prompt_tokens ?? usage.input_tokens);
+  const completionTokens = toCount(usage.completion_tokens ?? usage.output_tokens);
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: toCount(usage.total_tokens) || promptTokens + completionTokens,
+    cachedPromptTokens: toCount(usage.prompt_tokens_details?.cached_tokens),
+    reasoningTokens: toCount(usage.completion_tokens_details?.reasoning_tokens),
+  };
+}
+
+/**
+ * Finds the usage object in a JSON response without parsing the whole body: embedding responses can be
+ * megabytes of vectors while `usage` is a few bytes at the end. Falls back to a full parse.
+ */
+export function extractUsageFromJsonText(text: string): TokenUsage | undefined {
+  const keyIndex = text.lastIndexOf('"usage"');
+  if (keyIndex === -1) return undefined;
+  const openIndex = text.indexOf('{', keyIndex);
+  if (openIndex !== -1) {
+    let depth = 0;
+    for (let index = openIndex; index < text.length; index++) {
+      const character = text.charCodeAt(index);
+      if (character === 123 /* { */) depth++;
+      else if (character === 125 /* } */ && --depth === 0) {
+        try {
+          return parseOpenAiUsage(JSON.parse(text.slice(openIndex, index + 1)));
+        } catch {
+          break;
+        }
+      }
+    }
+  }
+  try {
+    return parseOpenAiUsage((JSON.parse(text) as { usage?: unknown }).usage);
+  } catch {
+    return undefined;
+  }
+}
+
+function toCount(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}

@@ -1,0 +1,67 @@
+import type { SecretBox } from '../accounts/secret-box.js';
+import type { GatewayStore } from '../storage/gateway-store.js';
+import type { ModelCatalog } from './model-catalog.js';
+import { RoutingTable } from './routing-table.js';
+
+/** Holds the current routing table and replaces it when the stored revision moves. */
+export class RoutingCache {
+  private table: RoutingTable | undefined;
+  private lastCheckAt = 0;
+  private pendingRefresh: Promise<void> | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: { store: GatewayStore; catalog: ModelCatalog; secretBox: SecretBox; clock?: () => number },
+  ) {}
+
+  /** The table in force; call `refresh()` once before serving. */
+  get current(): RoutingTable {
+    if (!this.table) throw new Error('RoutingCache used before its first refresh');
+    return this.table;
+  }
+
+  /** Reloads the table if the stored revision differs from the one in memory; concurrent callers share one load. */
+  refresh(): Promise<void> {
+    this.pendingRefresh ??= this.reloadIfChanged().finally(() => {
+      this.pendingRefresh = undefined;
+    });
+    return this.pendingRefresh;
+  }
+
+  /**
+   * Refreshes only if the last check is older than `minimumAgeMs`. Used when a key is unknown, so a key
+   * created a moment ago by the CLI works at once while unknown keys cannot hammer the database.
+   */
+  async refreshIfOlderThan(minimumAgeMs: number): Promise<boolean> {
+    const now = this.now();
+    if (now - this.lastCheckAt < minimumAgeMs) return false;
+    const revisionBefore = this.table?.revision;
+    await this.refresh();
+    return this.table?.revision !== revisionBefore;
+  }
+
+  /** Checks for changes every `intervalMs` until `stop()`. */
+  startPolling(intervalMs: number, onError: (error: unknown) => void): void {
+    this.stop();
+    if (intervalMs <= 0) return;
+    this.pollTimer = setInterval(() => this.refresh().catch(onError), intervalMs);
+    this.pollTimer.unref();
+  }
+
+  stop(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  private async reloadIfChanged(): Promise<void> {
+    this.lastCheckAt = this.now();
+    const { store, catalog, secretBox } = this.options;
+    if (this.table && (await store.readRoutingRevision()) === this.table.revision) return;
+    const records = await store.loadRoutingSnapshot();
+    this.table = new RoutingTable(records, catalog, secretBox);
+  }
+
+  private now(): number {
+    return this.options.clock ? this.options.clock() : Date.now();
+  }
+}

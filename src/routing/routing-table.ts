@@ -1,0 +1,116 @@
+import type { SecretBox } from '../accounts/secret-box.js';
+import type { RoutingSnapshotRecords } from '../storage/store-records.js';
+import type { CatalogModel } from './catalog-model.js';
+import type { ModelCatalog } from './model-catalog.js';
+import { findVendorPreset } from './vendor-presets.js';
+
+/** An enabled upstream channel, ready to send to. */
+export interface RoutableChannel {
+  id: string;
+  name: string;
+  protocol: string;
+  /** base URL without a trailing slash */
+  baseUrl: string;
+  /** decrypted upstream secret; never logged */
+  secret: string;
+  priority: number;
+  weight: number;
+  /** label for models the catalog does not know */
+  ownedBy: string;
+  /** public model id -> model id sent upstream */
+  modelMapping: ReadonlyMap<string, string>;
+}
+
+/** Who is calling, resolved from an API key. */
+export interface KeyPrincipal {
+  apiKeyId: string;
+  userId: string;
+  groupId: string;
+  groupName: string;
+  /** Unix milliseconds, or null for never */
+  expiresAt: number | null;
+  /** null means every served model */
+  allowedModels: ReadonlySet<string> | null;
+}
+
+/** An immutable, in-memory view of keys, groups, models and channels; the hot path reads only this. */
+export class RoutingTable {
+  readonly revision: number;
+  private readonly principalsByKeyHash = new Map<string, KeyPrincipal>();
+  private readonly channelsByModel = new Map<string, RoutableChannel[]>();
+  private readonly modelsById = new Map<string, CatalogModel>();
+
+  constructor(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: SecretBox) {
+    this.revision = records.revision;
+    this.indexChannels(records, catalog, secretBox);
+    this.indexPrincipals(records);
+  }
+
+  /** The caller behind a key hash, if the key, its user and its group are all active. */
+  findPrincipal(keyHash: string): KeyPrincipal | undefined {
+    return this.principalsByKeyHash.get(keyHash);
+  }
+
+  /** Enabled channels serving the model, highest priority first. */
+  channelsFor(modelId: string): readonly RoutableChannel[] {
+    return this.channelsByModel.get(modelId) ?? [];
+  }
+
+  /** The model if some enabled channel serves it and the principal's group allows it. */
+  findModelFor(principal: KeyPrincipal, modelId: string): CatalogModel | undefined {
+    if (principal.allowedModels && !principal.allowedModels.has(modelId)) return undefined;
+    return this.modelsById.get(modelId);
+  }
+
+  /** Every model the principal may use, sorted by id. */
+  listModelsFor(principal: KeyPrincipal): CatalogModel[] {
+    const models: CatalogModel[] = [];
+    for (const model of this.modelsById.values()) {
+      if (!principal.allowedModels || principal.allowedModels.has(model.id)) models.push(model);
+    }
+    return models.sort((left, right) => left.id.localeCompare(right.id));
+  }
+
+  private indexChannels(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: SecretBox): void {
+    for (const record of records.channels) {
+      if (record.status !== 'enabled') continue;
+      const channel: RoutableChannel = {
+        id: record.id,
+        name: record.name,
+        protocol: record.protocol,
+        baseUrl: record.baseUrl.replace(/\/+$/, ''),
+        secret: secretBox.decrypt(record.encryptedSecret),
+        priority: record.priority,
+        weight: record.weight,
+        ownedBy: (record.preset && findVendorPreset(record.preset)?.ownedBy) ?? record.preset ?? 'custom',
+        modelMapping: new Map(Object.entries(record.modelMapping)),
+      };
+      for (const modelId of record.models) {
+        const channels = this.channelsByModel.get(modelId) ?? [];
+        channels.push(channel);
+        this.channelsByModel.set(modelId, channels);
+        if (!this.modelsById.has(modelId)) {
+          this.modelsById.set(modelId, catalog.describe(modelId, { ownedBy: channel.ownedBy, created: Math.floor(record.createdAt / 1000) }));
+        }
+      }
+    }
+    for (const channels of this.channelsByModel.values()) channels.sort((left, right) => right.priority - left.priority);
+  }
+
+  private indexPrincipals(records: RoutingSnapshotRecords): void {
+    const activeUsers = new Set(records.users.filter((user) => user.status === 'active').map((user) => user.id));
+    const groupsById = new Map(records.groups.map((group) => [group.id, group]));
+    for (const apiKey of records.apiKeys) {
+      const group = groupsById.get(apiKey.groupId);
+      if (apiKey.status !== 'active' || !group || !activeUsers.has(apiKey.userId)) continue;
+      this.principalsByKeyHash.set(apiKey.keyHash, {
+        apiKeyId: apiKey.id,
+        userId: apiKey.userId,
+        groupId: group.id,
+        groupName: group.name,
+        expiresAt: apiKey.expiresAt,
+        allowedModels: group.models.includes('*') ? null : new Set(group.models),
+      });
+    }
+  }
+}

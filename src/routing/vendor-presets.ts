@@ -1,0 +1,34 @@
+/** A ready-made channel setting for a vendor that speaks the OpenAI protocol. */
+export interface VendorPreset {
+  /** preset name used by `gateway channel create --preset` */
+  name: string;
+  /** label shown as `owned_by` for models the catalog does not know */
+  ownedBy: string;
+  protocol: 'openai';
+  /** default base URL, including the version prefix */
+  baseUrl: string;
+}
+
+/** Vendors whose APIs follow the OpenAI convention; a custom base URL always overrides the preset's. */
+export const vendorPresets: readonly VendorPreset[] = [
+  { name: 'openai', ownedBy: 'openai', protocol: 'openai', baseUrl: 'https://api.openai.com/v1' },
+  { name: 'deepseek', ownedBy: 'deepseek', protocol: 'openai', baseUrl: 'https://api.deepseek.com/v1' },
+  { name: 'xai', ownedBy: 'xai', protocol: 'openai', baseUrl: 'https://api.x.ai/v1' },
+  { name: 'mistral', ownedBy: 'mistral', protocol: 'openai', baseUrl: 'https://api.mistral.ai/v1' },
+  { name: 'groq', ownedBy: 'groq', protocol: 'openai', baseUrl: 'https://api.groq.com/openai/v1' },
+  { name: 'openrouter', ownedBy: 'openrouter', protocol: 'openai', baseUrl: 'https://openrouter.ai/api/v1' },
+  { name: 'together', ownedBy: 'together', protocol: 'openai', baseUrl: 'https://api.together.xyz/v1' },
+  { name: 'fireworks', ownedBy: 'fireworks', protocol: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1' },
+  { name: 'perplexity', ownedBy: 'perplexity', protocol: 'openai', baseUrl: 'https://api.perplexity.ai' },
+  { name: 'moonshot', ownedBy: 'moonshot', protocol: 'openai', baseUrl: 'https://api.moonshot.ai/v1' },
+  { name: 'dashscope', ownedBy: 'qwen', protocol: 'openai', baseUrl: 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1' },
+  { name: 'siliconflow', ownedBy: 'siliconflow', protocol: 'openai', baseUrl: 'https://api.siliconflow.com/v1' },
+  { name: 'ollama', ownedBy: 'ollama', protocol: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' },
+  { name: 'vllm', ownedBy: 'vllm', protocol: 'openai', baseUrl: 'http://127.0.0.1:8000/v1' },
+  { name: 'lmstudio', ownedBy: 'lmstudio', protocol: 'openai', baseUrl: 'http://127.0.0.1:1234/v1' },
+];
+
+/** The preset with that name, if any. */
+export function findVendorPreset(name: string): VendorPreset | undefined {
+  return vendorPresets.find((preset) => preset.name === name);
+}

@@ -1,0 +1,59 @@
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { authenticateApiKey } from './authenticate-api-key.js';
+import type { GatewayServices } from './gateway-services.js';
+import { installErrorHandlers } from './handle-errors.js';
+import { registerAudioTranscriptionsRoute } from './routes/audio-transcriptions-route.js';
+import { registerChatCompletionsRoute } from './routes/chat-completions-route.js';
+import { registerCompletionsRoute } from './routes/completions-route.js';
+import { registerEmbeddingsRoute } from './routes/embeddings-route.js';
+import { registerImageRoutes } from './routes/image-routes.js';
+import { registerModelRoutes } from './routes/model-routes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Unix milliseconds when the request arrived */
+    receivedAt: number;
+  }
+}
+
+/** Builds the HTTP app without listening, so tests run it in-process and the CLI and benchmark run it for real. */
+export async function createGatewayApp(services: GatewayServices): Promise<FastifyInstance> {
+  const app = Fastify({
+    // pino's Logger is a FastifyBaseLogger; the cast keeps the app's type the default one every route expects.
+    loggerInstance: services.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: services.config.bodyLimitBytes,
+    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    requestIdHeader: false,
+    return503OnClosing: true,
+    ignoreTrailingSlash: true,
+  });
+  installErrorHandlers(app);
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: services.config.uploadLimitBytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
+  });
+  app.decorateRequest('receivedAt', 0);
+
+  app.get('/healthz', async () => ({ status: 'ok', revision: services.routing.current.revision }));
+  app.get('/metrics', async (_request, reply) => {
+    void reply.header('content-type', services.metrics.registry.contentType);
+    return services.metrics.registry.metrics();
+  });
+
+  await app.register(async (v1) => {
+    v1.addHook('onRequest', async (request) => {
+      request.receivedAt = services.clock();
+      request.principal = await authenticateApiKey(request, services.routing, request.receivedAt);
+    });
+    registerModelRoutes(v1, services);
+    registerChatCompletionsRoute(v1, services);
+    registerCompletionsRoute(v1, services);
+    registerEmbeddingsRoute(v1, services);
+    registerImageRoutes(v1, services);
+    registerAudioTranscriptionsRoute(v1, services);
+  });
+  return app;
+}

@@ -1,0 +1,153 @@
+import type { FastifyReply } from 'fastify';
+import type { Dispatcher, FormData } from 'undici';
+import { GatewayError } from '../core/gateway-error.js';
+import type { TokenUsage } from '../core/token-usage.js';
+import { mapOpenAiUpstreamFailure, mapUpstreamTransportFailure } from '../providers/openai/map-openai-upstream-failure.js';
+import { extractUsageFromJsonText } from '../providers/openai/parse-openai-usage.js';
+import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from '../providers/openai/relay-openai-event-stream.js';
+import { sendOpenAiRequest } from '../providers/openai/send-openai-request.js';
+import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
+import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
+import type { RoutableChannel } from '../routing/routing-table.js';
+import { tryChannelsInOrder } from '../routing/try-channels-in-order.js';
+import type { GatewayServices } from './gateway-services.js';
+
+/** One client request to pass to whichever channel serves its model. */
+export interface UpstreamForwarding {
+  reply: FastifyReply;
+  services: GatewayServices;
+  /** the public model id the client asked for */
+  modelId: string;
+  /** path below the channel's base URL, e.g. `/chat/completions` */
+  upstreamPath: string;
+  /** builds the upstream body for the model name a channel expects */
+  buildBody: (upstreamModelId: string) => string | FormData;
+  /** true when the answer is an SSE stream */
+  stream: boolean;
+  /** for streams: whether the client asked for the usage chunk */
+  clientWantsUsage: boolean;
+}
+
+/** What happened, for logs and billing. */
+export interface ForwardingOutcome {
+  channelId: string | undefined;
+  status: number;
+  usage: TokenUsage | undefined;
+  /** Unix milliseconds of the first byte sent to the client */
+  firstByteAt: number | undefined;
+  /** the error code the client received, if any */
+  errorCode: string | undefined;
+  /** true when the client went away before the answer was complete */
+  clientAborted: boolean;
+}
+
+interface AttemptValue {
+  status: number;
+  usage: TokenUsage | undefined;
+  firstByteAt: number | undefined;
+  errorCode: string | undefined;
+}
+
+/** Sends the request to the model's channels in priority order, failing over while nothing has reached the client. */
+export async function forwardToUpstream(forwarding: UpstreamForwarding): Promise<ForwardingOutcome> {
+  const { reply, services } = forwarding;
+  const abortController = new AbortController();
+  const onClose = (): void => {
+    if (!reply.raw.writableFinished) abortController.abort();
+  };
+  reply.raw.once('close', onClose);
+  const channels = orderChannelsForAttempt(services.routing.current.channelsFor(forwarding.modelId));
+  let channelId: string | undefined;
+  try {
+    const success = await tryChannelsInOrder(channels, (channel) => {
+      channelId = channel.id;
+      return attemptChannel(forwarding, channel, abortController.signal);
+    });
+    return { channelId, ...success.value, clientAborted: abortController.signal.aborted };
+  } catch (error) {
+    if (abortController.signal.aborted) {
+      return { channelId, status: 499, usage: undefined, firstByteAt: undefined, errorCode: 'client_closed_request', clientAborted: true };
+    }
+    if (!reply.sent) throw error;
+    // The reply was hijacked for a stream that then failed over and ran out of channels: answer by hand.
+    if (!(error instanceof GatewayError)) services.logger.error({ err: error }, 'stream forwarding failed');
+    const gatewayError = error instanceof GatewayError ? error : new GatewayError('server_error', 'The gateway failed to relay the stream.');
+    writeErrorOnRawResponse(reply, gatewayError);
+    return { channelId, status: gatewayError.status, usage: undefined, firstByteAt: undefined, errorCode: gatewayError.code, clientAborted: false };
+  } finally {
+    reply.raw.off('close', onClose);
+  }
+}
+
+async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableChannel, signal: AbortSignal): Promise<UpstreamAttemptResult<AttemptValue>> {
+  const { services, reply } = forwarding;
+  const upstreamModelId = channel.modelMapping.get(forwarding.modelId) ?? forwarding.modelId;
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await sendOpenAiRequest({
+      target: channel,
+      path: forwarding.upstreamPath,
+      body: forwarding.buildBody(upstreamModelId),
+      dispatcher: services.dispatcher,
+      signal,
+      headersTimeoutMs: services.config.upstreamHeadersTimeoutMs,
+      bodyTimeoutMs: services.config.upstreamBodyTimeoutMs,
+    });
+  } catch {
+    if (signal.aborted) return { kind: 'final-failure', error: new GatewayError('server_error', 'The client closed the request.') };
+    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'transport' });
+    return mapUpstreamTransportFailure();
+  }
+
+  if (response.statusCode >= 400) {
+    const bodyText = await response.body.text().catch(() => '');
+    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: String(response.statusCode) });
+    services.logger.warn({ channel: channel.name, upstreamStatus: response.statusCode }, 'upstream refused a request');
+    return mapOpenAiUpstreamFailure(response.statusCode, bodyText, headerValue(response.headers['retry-after']));
+  }
+
+  const contentType = headerValue(response.headers['content-type']) ?? 'application/json';
+  if (forwarding.stream && contentType.startsWith('text/event-stream')) {
+    if (!reply.sent) reply.hijack();
+    try {
+      const relayed = await relayOpenAiEventStream({
+        upstreamBody: response.body,
+        response: reply.raw,
+        clientWantsUsage: forwarding.clientWantsUsage,
+        responseHeaders: { 'x-request-id': String(reply.request.id) },
+        clock: services.clock,
+      });
+      const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code };
+      return { kind: 'success', value };
+    } catch (error) {
+      if (error instanceof StreamFailedBeforeFirstEvent && !signal.aborted) {
+        services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
+        return mapUpstreamTransportFailure();
+      }
+      throw error;
+    }
+  }
+
+  let bodyText: string;
+  try {
+    bodyText = await response.body.text();
+  } catch {
+    if (signal.aborted) return { kind: 'final-failure', error: new GatewayError('server_error', 'The client closed the request.') };
+    return mapUpstreamTransportFailure();
+  }
+  const usage = contentType.includes('json') ? extractUsageFromJsonText(bodyText) : undefined;
+  const firstByteAt = services.clock();
+  await reply.code(response.statusCode).header('content-type', contentType).send(bodyText);
+  return { kind: 'success', value: { status: response.statusCode, usage, firstByteAt, errorCode: undefined } };
+}
+
+function writeErrorOnRawResponse(reply: FastifyReply, error: GatewayError): void {
+  const raw = reply.raw;
+  if (raw.headersSent || raw.destroyed) return;
+  raw.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', ...error.headers });
+  raw.end(JSON.stringify(error.toBody()));
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

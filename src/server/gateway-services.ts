@@ -1,0 +1,17 @@
+import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
+import type { GatewayConfig } from '../config/gateway-config.js';
+import type { GatewayMetrics } from '../observability/gateway-metrics.js';
+import type { RoutingCache } from '../routing/routing-cache.js';
+
+/** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
+export interface GatewayServices {
+  config: GatewayConfig;
+  routing: RoutingCache;
+  /** connection pools to upstreams */
+  dispatcher: Dispatcher;
+  logger: Logger;
+  metrics: GatewayMetrics;
+  /** Unix milliseconds */
+  clock: () => number;
+}

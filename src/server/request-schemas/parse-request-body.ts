@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import { GatewayError } from '../../core/gateway-error.js';
+
+/** Validates a request body; the first problem becomes a 400 naming the parameter, OpenAI style (`messages[0].role`). */
+export function parseRequestBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new GatewayError('invalid_request_error', 'The request body must be a JSON object.');
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (!issue) throw new GatewayError('invalid_request_error', 'The request body is invalid.');
+  const param = formatParamPath(issue.path);
+  const missing = issue.code === 'invalid_type' && issue.input === undefined;
+  const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue.message}`;
+  throw new GatewayError('invalid_request_error', message, { param: param || null });
+}
+
+/** `['messages', 0, 'content']` -> `messages[0].content` */
+export function formatParamPath(path: readonly PropertyKey[]): string {
+  let formatted = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') formatted += `[${segment}]`;
+    else formatted += formatted ? `.${String(segment)}` : String(segment);
+  }
+  return formatted;
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { GatewayError } from '../../core/gateway-error.js';
+import { encodeUpstreamForm } from '../encode-upstream-form.js';
+import { forwardToUpstream } from '../forward-to-upstream.js';
+import type { GatewayServices } from '../gateway-services.js';
+import { readMultipartForm } from '../read-multipart-form.js';
+import { recordForwardingOutcome } from '../record-forwarding-outcome.js';
+import { parseRequestBody } from '../request-schemas/parse-request-body.js';
+import { transcriptionFieldsSchema } from '../request-schemas/transcription-request-schema.js';
+import { resolveModel } from '../resolve-model.js';
+
+/** `POST /v1/audio/transcriptions`: multipart upload; json, verbose_json, text, srt or vtt back (spec 4.6). */
+export function registerAudioTranscriptionsRoute(app: FastifyInstance, services: GatewayServices): void {
+  app.post('/v1/audio/transcriptions', async (request, reply) => {
+    const form = await readMultipartForm(request);
+    const fields = parseRequestBody(transcriptionFieldsSchema, form.fields);
+    if (!form.files.some((file) => file.fieldName === 'file')) {
+      throw new GatewayError('invalid_request_error', "Missing required parameter: 'file'.", { param: 'file' });
+    }
+    const model = resolveModel(services.routing.current, request.principal, fields.model, ['audio']);
+    const outcome = await forwardToUpstream({
+      reply,
+      services,
+      modelId: model.id,
+      upstreamPath: '/audio/transcriptions',
+      buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
+      stream: false,
+      clientWantsUsage: false,
+    });
+    recordForwardingOutcome(services, request, 'audio.transcriptions', outcome);
+    return reply;
+  });
+}

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { forwardToUpstream } from '../forward-to-upstream.js';
+import type { GatewayServices } from '../gateway-services.js';
+import { recordForwardingOutcome } from '../record-forwarding-outcome.js';
+import { rejectUnsupportedImages } from '../reject-unsupported-images.js';
+import { chatCompletionRequestSchema } from '../request-schemas/chat-completion-request-schema.js';
+import { parseRequestBody } from '../request-schemas/parse-request-body.js';
+import { resolveModel } from '../resolve-model.js';
+import { withUpstreamUsage } from '../with-upstream-usage.js';
+
+/** `POST /v1/chat/completions`, streamed or not (spec 4.1). */
+export function registerChatCompletionsRoute(app: FastifyInstance, services: GatewayServices): void {
+  app.post('/v1/chat/completions', async (request, reply) => {
+    const body = parseRequestBody(chatCompletionRequestSchema, request.body);
+    const model = resolveModel(services.routing.current, request.principal, body.model, ['chat']);
+    rejectUnsupportedImages(model, body.messages);
+    const stream = body.stream === true;
+    const upstreamBody = stream ? withUpstreamUsage(body) : body;
+    const outcome = await forwardToUpstream({
+      reply,
+      services,
+      modelId: model.id,
+      upstreamPath: '/chat/completions',
+      buildBody: (upstreamModelId) => JSON.stringify({ ...upstreamBody, model: upstreamModelId }),
+      stream,
+      clientWantsUsage: body.stream_options?.include_usage === true,
+    });
+    recordForwardingOutcome(services, request, 'chat.completions', outcome);
+    return reply;
+  });
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { CatalogModel } from '../../routing/catalog-model.js';
+import type { GatewayServices } from '../gateway-services.js';
+
+/** `GET /v1/models` and `GET /v1/models/{id}`: only the models of the key's group (spec 2.1, 2.2, 4.7, 4.8). */
+export function registerModelRoutes(app: FastifyInstance, services: GatewayServices): void {
+  app.get('/v1/models', async (request) => ({
+    object: 'list',
+    data: services.routing.current.listModelsFor(request.principal).map(toModelObject),
+  }));
+
+  // A wildcard, because vendor model ids may contain slashes (`meta-llama/Llama-3.3-70B`).
+  app.get('/v1/models/*', async (request) => {
+    const modelId = decodeURIComponent((request.params as { '*': string })['*']);
+    const model = services.routing.current.findModelFor(request.principal, modelId);
+    if (!model) throw new GatewayError('model_not_found', `The model '${modelId}' does not exist or you do not have access to it.`, { param: 'model' });
+    return toModelObject(model);
+  });
+}
+
+function toModelObject(model: CatalogModel): { id: string; object: 'model'; created: number; owned_by: string } {
+  return { id: model.id, object: 'model', created: model.created, owned_by: model.ownedBy };
+}

@@ -1,0 +1,4 @@
+/** A streamed request body that always asks the vendor for the usage chunk, which billing needs. */
+export function withUpstreamUsage<Body extends { stream_options?: Record<string, unknown> | null | undefined }>(body: Body): Body {
+  return { ...body, stream_options: { ...(body.stream_options ?? {}), include_usage: true } };
+}

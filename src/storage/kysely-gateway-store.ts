@@ -1,0 +1,453 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { createDatabase } from './create-database.js';
+import type {
+  ApiKeysTable,
+  ChannelsTable,
+  DatabaseSchema,
+  ModelGroupsTable,
+  UsersTable,
+} from './database-schema.js';
+import type { GatewayStore } from './gateway-store.js';
+import { runMigrations } from './run-migrations.js';
+import type {
+  ApiKeyRecord,
+  ChannelChanges,
+  ChannelRecord,
+  ModelGroupRecord,
+  RoutingSnapshotRecords,
+  UserRecord,
+} from './store-records.js';
+
+/** How to open the store; clock and id generator are injectable so tests get predictable output. */
+export interface GatewayStoreOptions {
+  /** `sqlite:<path>`, `sqlite::memory:` or a `postgres://` / `postgresql://` connection string */
+  databaseUrl: string;
+  /** current time in Unix milliseconds */
+  clock?: () => number;
+  /** a new unique id for a record kind; called with `usr`, `grp`, `chn` or `key` */
+  createId?: (prefix: string) => string;
+}
+
+type DatabaseExecutor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+/** Opens the gateway's store on SQLite or PostgreSQL, chosen by the URL; call `migrate()` before use. */
+export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
+  const { database, dialect } = createDatabase(options.databaseUrl);
+  const clock = options.clock ?? Date.now;
+  const createId = options.createId ?? createRandomId;
+
+  /** Runs a write and bumps the routing revision in the same transaction, so caches never miss a change. */
+  function writeWithRevision<Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) {
+    return database.transaction().execute(async (transaction) => {
+      const result = await work(transaction);
+      await transaction
+        .updateTable('routing_revision')
+        .set((expression) => ({ revision: expression('revision', '+', 1) }))
+        .where('id', '=', 1)
+        .execute();
+      return result;
+    });
+  }
+
+  return {
+    dialect,
+
+    migrate: () => runMigrations(database),
+    close: () => database.destroy(),
+
+    async createUser(user) {
+      const record: UserRecord = {
+        id: createId('usr'),
+        email: user.email,
+        displayName: user.displayName,
+        role: user.role,
+        passwordHash: user.passwordHash,
+        status: user.status ?? 'active',
+        createdAt: clock(),
+      };
+      await writeWithRevision((transaction) =>
+        transaction.insertInto('users').values(encodeUser(record)).execute(),
+      ).catch(rethrowConstraintViolation);
+      return record;
+    },
+
+    async findUserByEmail(email) {
+      const row = await database.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+      return row === undefined ? undefined : decodeUser(row);
+    },
+
+    listUsers: () => listUsers(database),
+
+    async createModelGroup(group) {
+      const record: ModelGroupRecord = {
+        id: createId('grp'),
+        name: group.name,
+        description: group.description,
+        models: [...group.models],
+        createdAt: clock(),
+      };
+      await writeWithRevision((transaction) =>
+        transaction.insertInto('model_groups').values(encodeModelGroup(record)).execute(),
+      ).catch(rethrowConstraintViolation);
+      return record;
+    },
+
+    async findModelGroupByName(name) {
+      const row = await database.selectFrom('model_groups').selectAll().where('name', '=', name).executeTakeFirst();
+      return row === undefined ? undefined : decodeModelGroup(row);
+    },
+
+    listModelGroups: () => listModelGroups(database),
+
+    async setModelGroupModels(groupId, models) {
+      await writeWithRevision(async (transaction) => {
+        const result = await transaction
+          .updateTable('model_groups')
+          .set({ models: JSON.stringify(models) })
+          .where('id', '=', groupId)
+          .executeTakeFirst();
+        requireOneRow(result.numUpdatedRows, `model group ${groupId}`);
+      });
+    },
+
+    async deleteModelGroup(groupId) {
+      await writeWithRevision(async (transaction) => {
+        const result = await transaction.deleteFrom('model_groups').where('id', '=', groupId).executeTakeFirst();
+        requireOneRow(result.numDeletedRows, `model group ${groupId}`);
+      }).catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) {
+          throw new Error(
+            `Model group ${groupId} is still used by API keys; move or delete those keys before deleting the group`,
+            { cause: error },
+          );
+        }
+        throw error;
+      });
+    },
+
+    async createChannel(channel) {
+      const now = clock();
+      const record: ChannelRecord = {
+        id: createId('chn'),
+        name: channel.name,
+        protocol: channel.protocol,
+        preset: channel.preset,
+        baseUrl: channel.baseUrl,
+        encryptedSecret: channel.encryptedSecret,
+        models: [...channel.models],
+        modelMapping: { ...channel.modelMapping },
+        priority: channel.priority,
+        weight: channel.weight,
+        status: channel.status ?? 'enabled',
+        createdAt: now,
+        updatedAt: now,
+      };
+      await writeWithRevision((transaction) =>
+        transaction.insertInto('channels').values(encodeChannel(record)).execute(),
+      ).catch(rethrowConstraintViolation);
+      return record;
+    },
+
+    async findChannelByName(name) {
+      const row = await database.selectFrom('channels').selectAll().where('name', '=', name).executeTakeFirst();
+      return row === undefined ? undefined : decodeChannel(row);
+    },
+
+    listChannels: () => listChannels(database),
+
+    async updateChannel(channelId, changes) {
+      await writeWithRevision(async (transaction) => {
+        const result = await transaction
+          .updateTable('channels')
+          .set({ ...encodeChannelChanges(changes), updated_at: clock() })
+          .where('id', '=', channelId)
+          .executeTakeFirst();
+        requireOneRow(result.numUpdatedRows, `channel ${channelId}`);
+      }).catch(rethrowConstraintViolation);
+    },
+
+    async deleteChannel(channelId) {
+      await writeWithRevision(async (transaction) => {
+        const result = await transaction.deleteFrom('channels').where('id', '=', channelId).executeTakeFirst();
+        requireOneRow(result.numDeletedRows, `channel ${channelId}`);
+      });
+    },
+
+    async createApiKey(apiKey) {
+      const record: ApiKeyRecord = {
+        id: createId('key'),
+        userId: apiKey.userId,
+        groupId: apiKey.groupId,
+        name: apiKey.name,
+        keyHash: apiKey.keyHash,
+        keyPrefix: apiKey.keyPrefix,
+        status: apiKey.status ?? 'active',
+        expiresAt: apiKey.expiresAt,
+        createdAt: clock(),
+      };
+      await writeWithRevision((transaction) =>
+        transaction.insertInto('api_keys').values(encodeApiKey(record)).execute(),
+      ).catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) {
+          throw new Error(`User ${record.userId} or model group ${record.groupId} does not exist`, { cause: error });
+        }
+        rethrowConstraintViolation(error);
+      });
+      return record;
+    },
+
+    listApiKeys: (filter) => listApiKeys(database, filter?.userId),
+
+    async setApiKeyStatus(apiKeyId, status) {
+      await writeWithRevision(async (transaction) => {
+        const result = await transaction
+          .updateTable('api_keys')
+          .set({ status })
+          .where('id', '=', apiKeyId)
+          .executeTakeFirst();
+        requireOneRow(result.numUpdatedRows, `API key ${apiKeyId}`);
+      });
+    },
+
+    async deleteApiKey(apiKeyId) {
+      await writeWithRevision(async (transaction) => {
+        const result = await transaction.deleteFrom('api_keys').where('id', '=', apiKeyId).executeTakeFirst();
+        requireOneRow(result.numDeletedRows, `API key ${apiKeyId}`);
+      });
+    },
+
+    readRoutingRevision: () => readRoutingRevision(database),
+
+    loadRoutingSnapshot() {
+      // Repeatable read gives PostgreSQL one snapshot for all five reads; SQLite transactions are
+      // snapshots already (the driver ignores the isolation level), and writers are serialised.
+      return database
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (transaction): Promise<RoutingSnapshotRecords> => {
+          const revision = await readRoutingRevision(transaction);
+          const users = await listUsers(transaction);
+          const groups = await listModelGroups(transaction);
+          const channels = await listChannels(transaction);
+          const apiKeys = await listApiKeys(transaction, undefined);
+          return { revision, users, groups, channels, apiKeys };
+        });
+    },
+  };
+}
+
+function createRandomId(prefix: string): string {
+  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
+}
+
+async function readRoutingRevision(executor: DatabaseExecutor): Promise<number> {
+  const row = await executor.selectFrom('routing_revision').select('revision').where('id', '=', 1).executeTakeFirst();
+  if (row === undefined) {
+    throw new Error('The routing_revision row is missing; run the database migrations first');
+  }
+  return row.revision;
+}
+
+// Ordered by creation (then id, for equal timestamps) so lists are stable across engines.
+async function listUsers(executor: DatabaseExecutor): Promise<UserRecord[]> {
+  const rows = await executor.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(decodeUser);
+}
+
+async function listModelGroups(executor: DatabaseExecutor): Promise<ModelGroupRecord[]> {
+  const rows = await executor.selectFrom('model_groups').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(decodeModelGroup);
+}
+
+async function listChannels(executor: DatabaseExecutor): Promise<ChannelRecord[]> {
+  const rows = await executor.selectFrom('channels').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(decodeChannel);
+}
+
+async function listApiKeys(executor: DatabaseExecutor, userId: string | undefined): Promise<ApiKeyRecord[]> {
+  let query = executor.selectFrom('api_keys').selectAll();
+  if (userId !== undefined) {
+    query = query.where('user_id', '=', userId);
+  }
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows.map(decodeApiKey);
+}
+
+function requireOneRow(affectedRows: bigint | undefined, what: string): void {
+  if (affectedRows === undefined || affectedRows === 0n) {
+    throw new Error(`No ${what} exists`);
+  }
+}
+
+function encodeUser(record: UserRecord): UsersTable {
+  return {
+    id: record.id,
+    email: record.email,
+    display_name: record.displayName,
+    role: record.role,
+    password_hash: record.passwordHash,
+    status: record.status,
+    created_at: record.createdAt,
+  };
+}
+
+function decodeUser(row: Selectable<UsersTable>): UserRecord {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    role: row.role,
+    passwordHash: row.password_hash,
+    status: row.status,
+    createdAt: row.created_at,
+  };
+}
+
+function encodeModelGroup(record: ModelGroupRecord): ModelGroupsTable {
+  return {
+    id: record.id,
+    name: record.name,
+    description: record.description,
+    models: JSON.stringify(record.models),
+    created_at: record.createdAt,
+  };
+}
+
+function decodeModelGroup(row: Selectable<ModelGroupsTable>): ModelGroupRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    models: JSON.parse(row.models) as string[],
+    createdAt: row.created_at,
+  };
+}
+
+function encodeChannel(record: ChannelRecord): ChannelsTable {
+  return {
+    id: record.id,
+    name: record.name,
+    protocol: record.protocol,
+    preset: record.preset,
+    base_url: record.baseUrl,
+    encrypted_secret: record.encryptedSecret,
+    models: JSON.stringify(record.models),
+    model_mapping: JSON.stringify(record.modelMapping),
+    priority: record.priority,
+    weight: record.weight,
+    status: record.status,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  };
+}
+
+function encodeChannelChanges(changes: ChannelChanges): Updateable<ChannelsTable> {
+  const columns: Updateable<ChannelsTable> = {};
+  if (changes.name !== undefined) columns.name = changes.name;
+  if (changes.protocol !== undefined) columns.protocol = changes.protocol;
+  if (changes.preset !== undefined) columns.preset = changes.preset;
+  if (changes.baseUrl !== undefined) columns.base_url = changes.baseUrl;
+  if (changes.encryptedSecret !== undefined) columns.encrypted_secret = changes.encryptedSecret;
+  if (changes.models !== undefined) columns.models = JSON.stringify(changes.models);
+  if (changes.modelMapping !== undefined) columns.model_mapping = JSON.stringify(changes.modelMapping);
+  if (changes.priority !== undefined) columns.priority = changes.priority;
+  if (changes.weight !== undefined) columns.weight = changes.weight;
+  if (changes.status !== undefined) columns.status = changes.status;
+  return columns;
+}
+
+function decodeChannel(row: Selectable<ChannelsTable>): ChannelRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    protocol: row.protocol,
+    preset: row.preset,
+    baseUrl: row.base_url,
+    encryptedSecret: row.encrypted_secret,
+    models: JSON.parse(row.models) as string[],
+    modelMapping: JSON.parse(row.model_mapping) as Record<string, string>,
+    priority: row.priority,
+    weight: row.weight,
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function encodeApiKey(record: ApiKeyRecord): ApiKeysTable {
+  return {
+    id: record.id,
+    user_id: record.userId,
+    group_id: record.groupId,
+    name: record.name,
+    key_hash: record.keyHash,
+    key_prefix: record.keyPrefix,
+    status: record.status,
+    expires_at: record.expiresAt,
+    created_at: record.createdAt,
+  };
+}
+
+function decodeApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    groupId: row.group_id,
+    name: row.name,
+    keyHash: row.key_hash,
+    keyPrefix: row.key_prefix,
+    status: row.status,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+  };
+}
+
+/** Unique columns, by PostgreSQL constraint name and by SQLite's `table.column` wording. */
+const uniqueColumnMessages: ReadonlyArray<{ constraint: string; column: string; message: string }> = [
+  { constraint: 'users_email_unique', column: 'users.email', message: 'A user with this email already exists' },
+  { constraint: 'model_groups_name_unique', column: 'model_groups.name', message: 'A model group with this name already exists' },
+  { constraint: 'channels_name_unique', column: 'channels.name', message: 'A channel with this name already exists' },
+  { constraint: 'api_keys_key_hash_unique', column: 'api_keys.key_hash', message: 'An API key with this hash already exists' },
+];
+
+/** Turns a driver's unique-violation error into one that names the clashing field; rethrows anything else. */
+function rethrowConstraintViolation(error: unknown): never {
+  if (isUniqueViolation(error)) {
+    const details = describeDriverError(error);
+    const known = uniqueColumnMessages.find(
+      (entry) => details.constraint === entry.constraint || details.message.includes(entry.column),
+    );
+    throw new Error(known?.message ?? `Unique constraint violated: ${details.message}`, { cause: error });
+  }
+  throw error;
+}
+
+interface DriverErrorDetails {
+  code: string;
+  constraint: string;
+  message: string;
+}
+
+// better-sqlite3 sets `code` to e.g. SQLITE_CONSTRAINT_UNIQUE; pg sets the SQLSTATE and the constraint name.
+function describeDriverError(error: unknown): DriverErrorDetails {
+  if (typeof error !== 'object' || error === null) {
+    return { code: '', constraint: '', message: String(error) };
+  }
+  const fields = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return {
+    code: typeof fields.code === 'string' ? fields.code : '',
+    constraint: typeof fields.constraint === 'string' ? fields.constraint : '',
+    message: typeof fields.message === 'string' ? fields.message : '',
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const { code } = describeDriverError(error);
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const { code } = describeDriverError(error);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

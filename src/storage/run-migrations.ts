@@ -1,0 +1,30 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DatabaseSchema } from './database-schema.js';
+import { initialSchemaMigration } from './migrations/0001-initial-schema.js';
+
+/**
+ * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
+ * list works from `dist/`, from tsx and from a bundle. Names sort alphabetically in run order.
+ */
+const migrations: Record<string, Migration> = {
+  '0001-initial-schema': initialSchemaMigration,
+};
+
+const staticMigrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};
+
+/** Brings the database up to the latest schema; a no-op when it is already there. */
+export async function runMigrations(database: Kysely<DatabaseSchema>): Promise<void> {
+  const migrator = new Migrator({ db: database, provider: staticMigrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((result) => result.status === 'Error');
+    const where = failed === undefined ? '' : ` in ${failed.migrationName}`;
+    throw new Error(`Database migration failed${where}: ${describeError(error)}`, { cause: error });
+  }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

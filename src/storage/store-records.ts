@@ -1,0 +1,81 @@
+/** Row shapes the rest of the gateway sees; timestamps are Unix milliseconds. */
+
+/** A person who owns keys; `admin` may manage channels, groups and other users. */
+export interface UserRecord {
+  id: string;
+  email: string;
+  displayName: string;
+  role: 'admin' | 'user';
+  /** scrypt hash in the form `scrypt$<salt base64>$<hash base64>`, or null for social-only accounts */
+  passwordHash: string | null;
+  status: 'active' | 'disabled';
+  createdAt: number;
+}
+
+/** A named set of models; every API key is bound to exactly one group. */
+export interface ModelGroupRecord {
+  id: string;
+  name: string;
+  description: string;
+  /** model ids this group may use; the single entry `*` means every model a channel serves */
+  models: string[];
+  createdAt: number;
+}
+
+/** An upstream account: where to send requests for some models and with which secret. */
+export interface ChannelRecord {
+  id: string;
+  name: string;
+  /** wire protocol spoken by the upstream, e.g. `openai` */
+  protocol: string;
+  /** vendor preset this channel was created from (`openai`, `deepseek`, ...), or null for a custom one */
+  preset: string | null;
+  /** upstream base URL including its version prefix, e.g. `https://api.openai.com/v1` */
+  baseUrl: string;
+  /** the upstream secret, encrypted with the gateway's secret key (see accounts/secret-box) */
+  encryptedSecret: string;
+  /** public model ids this channel serves */
+  models: string[];
+  /** public model id -> model id sent upstream; models absent here are sent unchanged */
+  modelMapping: Record<string, string>;
+  /** higher priority channels are tried first */
+  priority: number;
+  /** relative share of traffic among channels of equal priority; 0 means only as a fallback */
+  weight: number;
+  status: 'enabled' | 'disabled';
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An API key; only the SHA-256 of the secret is stored. */
+export interface ApiKeyRecord {
+  id: string;
+  userId: string;
+  groupId: string;
+  name: string;
+  /** lowercase hex SHA-256 of the full key string */
+  keyHash: string;
+  /** the first characters of the key, safe to show in lists, e.g. `sk-gw-AbCd` */
+  keyPrefix: string;
+  status: 'active' | 'disabled';
+  /** Unix milliseconds after which the key stops working, or null for never */
+  expiresAt: number | null;
+  createdAt: number;
+}
+
+/** Everything the in-memory routing table needs, read in one go. */
+export interface RoutingSnapshotRecords {
+  revision: number;
+  users: UserRecord[];
+  groups: ModelGroupRecord[];
+  channels: ChannelRecord[];
+  apiKeys: ApiKeyRecord[];
+}
+
+export type NewUser = Omit<UserRecord, 'id' | 'createdAt' | 'status'> & { status?: UserRecord['status'] };
+export type NewModelGroup = Omit<ModelGroupRecord, 'id' | 'createdAt'>;
+export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 'status'> & {
+  status?: ChannelRecord['status'];
+};
+export type ChannelChanges = Partial<Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt'>>;
+export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'status'> & { status?: ApiKeyRecord['status'] };

@@ -1,0 +1,96 @@
+// POST /v1/audio/transcriptions (multipart): a fixed transcript whose timing follows the uploaded WAV's duration.
+import type { EndpointAnswer, EndpointHandler } from './openai-simulator-endpoint.js';
+import { invalidRequest } from './openai-simulator-errors.js';
+import { textField } from './openai-simulator-multipart.js';
+import type { RequestBody } from './openai-simulator-validation.js';
+
+/** Duration assumed for anything that is not a readable RIFF/WAVE file. */
+const defaultDurationSeconds = 1;
+const responseFormats = ['json', 'verbose_json', 'text', 'srt', 'vtt'] as const;
+const plainText = 'text/plain; charset=utf-8';
+
+/** Answers a transcription request. */
+export const handleTranscription: EndpointHandler = ({ body, files }) => {
+  const file = files.get('file')?.[0];
+  if (!file) throw invalidRequest("Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
+  if (!textField(body, 'model')) throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
+  const duration = wavDurationSeconds(file.content) ?? defaultDurationSeconds;
+  const text = `Simulated transcript of ${file.filename || 'audio'}`;
+  return transcriptionAnswer(responseFormatOf(body), text, duration, wantsWordTimestamps(body));
+};
+
+/** Duration of a RIFF/WAVE file: data chunk bytes / byte rate; undefined if it is not one. */
+export function wavDurationSeconds(content: Buffer): number | undefined {
+  if (content.length < 12 || content.toString('ascii', 0, 4) !== 'RIFF' || content.toString('ascii', 8, 12) !== 'WAVE') return undefined;
+  let byteRate: number | undefined;
+  let dataBytes: number | undefined;
+  for (let offset = 12; offset + 8 <= content.length; ) {
+    const chunkId = content.toString('ascii', offset, offset + 4);
+    const chunkSize = content.readUInt32LE(offset + 4);
+    if (chunkId === 'fmt ' && offset + 20 <= content.length) byteRate = content.readUInt32LE(offset + 16);
+    // Streamed WAVs may claim a larger data chunk than was sent: count what is actually there.
+    if (chunkId === 'data') dataBytes = Math.min(chunkSize, content.length - offset - 8);
+    offset += 8 + chunkSize + (chunkSize % 2);
+  }
+  if (!byteRate || dataBytes === undefined) return undefined;
+  return dataBytes / byteRate;
+}
+
+function responseFormatOf(body: RequestBody): (typeof responseFormats)[number] {
+  const format = textField(body, 'response_format') ?? 'json';
+  const known = responseFormats.find((candidate) => candidate === format);
+  if (known) return known;
+  throw invalidRequest(
+    `Invalid value: '${format}'. Supported values are: 'json', 'text', 'srt', 'verbose_json', and 'vtt'.`,
+    'response_format',
+    'invalid_value',
+  );
+}
+
+function wantsWordTimestamps(body: RequestBody): boolean {
+  const granularities = [body['timestamp_granularities[]'], body.timestamp_granularities].flat();
+  return granularities.includes('word');
+}
+
+function transcriptionAnswer(format: (typeof responseFormats)[number], text: string, duration: number, withWords: boolean): EndpointAnswer {
+  switch (format) {
+    case 'json':
+      return { kind: 'json', body: { text, usage: durationUsage(duration) } };
+    case 'verbose_json':
+      return { kind: 'json', body: verboseTranscription(text, duration, withWords) };
+    case 'text':
+      return { kind: 'text', body: `${text}\n`, contentType: plainText };
+    case 'srt':
+      return { kind: 'text', body: `1\n00:00:00,000 --> ${formatTimestamp(duration, ',')}\n${text}\n\n`, contentType: plainText };
+    case 'vtt':
+      return { kind: 'text', body: `WEBVTT\n\n00:00:00.000 --> ${formatTimestamp(duration, '.')}\n${text}\n\n`, contentType: plainText };
+  }
+}
+
+function durationUsage(duration: number) {
+  return { type: 'duration', seconds: Math.ceil(duration) };
+}
+
+function verboseTranscription(text: string, duration: number, withWords: boolean) {
+  const segment = { id: 0, seek: 0, start: 0, end: duration, text, tokens: [], temperature: 0, avg_logprob: 0, compression_ratio: 1, no_speech_prob: 0 };
+  const transcription: RequestBody = { task: 'transcribe', language: 'english', duration, text, segments: [segment], usage: durationUsage(duration) };
+  if (withWords) transcription.words = evenlySpacedWords(text, duration);
+  return transcription;
+}
+
+function evenlySpacedWords(text: string, duration: number) {
+  const words = text.split(' ');
+  const step = duration / words.length;
+  return words.map((word, index) => ({ word, start: index * step, end: (index + 1) * step }));
+}
+
+/** `HH:MM:SS,mmm` (SRT) or `HH:MM:SS.mmm` (WebVTT). */
+function formatTimestamp(seconds: number, millisecondSeparator: string): string {
+  const totalMilliseconds = Math.round(seconds * 1000);
+  const hours = Math.floor(totalMilliseconds / 3_600_000);
+  const minutes = Math.floor((totalMilliseconds % 3_600_000) / 60_000);
+  const wholeSeconds = Math.floor((totalMilliseconds % 60_000) / 1000);
+  const milliseconds = totalMilliseconds % 1000;
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  return `${pad(hours)}:${pad(minutes)}:${pad(wholeSeconds)}${millisecondSeparator}${pad(milliseconds, 3)}`;
+}

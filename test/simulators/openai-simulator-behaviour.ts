@@ -1,0 +1,33 @@
+// The special model names that make the simulator misbehave on purpose.
+
+/** What the simulator does for a request, chosen by the model name it received. */
+export type ModelBehaviour =
+  /** answer normally */
+  | { kind: 'normal' }
+  /** answer with this HTTP status and an OpenAI error body (`sim-error-<status>`) */
+  | { kind: 'error'; status: number }
+  /** stream normally but wait between content chunks (`sim-slow-stream`) */
+  | { kind: 'slow-stream'; chunkDelayMs: number }
+  /** send the headers and two content chunks, then destroy the socket (`sim-broken-stream`) */
+  | { kind: 'broken-stream' }
+  /** never answer (`sim-hang`) */
+  | { kind: 'hang' }
+  /** reply with exactly `chunkCount` words, one chunk every `intervalMs` (`sim-paced-<N>x<M>`) */
+  | { kind: 'paced'; chunkCount: number; intervalMs: number };
+
+const slowStreamDelayMs = 50;
+const errorModelPattern = /^sim-error-([45]\d\d)$/;
+const pacedModelPattern = /^sim-paced-(\d+)x(\d+)$/;
+
+/** Reads the behaviour out of a model name; anything unknown (or not a string) is normal. */
+export function behaviourForModel(model: unknown): ModelBehaviour {
+  if (typeof model !== 'string' || !model.startsWith('sim-')) return { kind: 'normal' };
+  if (model === 'sim-slow-stream') return { kind: 'slow-stream', chunkDelayMs: slowStreamDelayMs };
+  if (model === 'sim-broken-stream') return { kind: 'broken-stream' };
+  if (model === 'sim-hang') return { kind: 'hang' };
+  const errorMatch = errorModelPattern.exec(model);
+  if (errorMatch) return { kind: 'error', status: Number(errorMatch[1]) };
+  const pacedMatch = pacedModelPattern.exec(model);
+  if (pacedMatch) return { kind: 'paced', chunkCount: Number(pacedMatch[1]), intervalMs: Number(pacedMatch[2]) };
+  return { kind: 'normal' };
+}

@@ -1,0 +1,70 @@
+// Writes a planned server-sent-event stream (`data: <json>\n\n` ... `data: [DONE]\n\n`) chunk by chunk.
+import type { ServerResponse } from 'node:http';
+import type { ClientConnection } from './openai-simulator-connection.js';
+
+/** The chunks of one stream, in order; `[DONE]` is added by the writer. */
+export interface EventStreamPlan {
+  /** chunks sent at once, before any content (e.g. the role chunk) */
+  leadingChunks: unknown[];
+  /** content chunks: each one waits for the pacing delay first */
+  contentChunks: unknown[];
+  /** chunks after the content: finish reasons, then usage */
+  trailingChunks: unknown[];
+}
+
+/** How the stream is timed and whether it breaks. */
+export interface StreamPacing {
+  /** wait before each content chunk */
+  chunkDelayMs: number;
+  /** destroy the socket after this many content chunks (no [DONE]); null streams to the end */
+  breakAfterContentChunks: number | null;
+}
+
+/** The headers OpenAI streams with. */
+export const eventStreamHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } as const;
+
+/** Streams the plan; each chunk gets its own write so none are coalesced. Stops early if the client leaves. */
+export async function sendEventStream(
+  response: ServerResponse,
+  connection: ClientConnection,
+  plan: EventStreamPlan,
+  pacing: StreamPacing,
+): Promise<void> {
+  response.writeHead(200, eventStreamHeaders);
+  response.flushHeaders();
+  for (const chunk of plan.leadingChunks) await connection.write(formatEvent(chunk));
+  const completed = await sendContentChunks(connection, plan.contentChunks, pacing);
+  if (!completed || !connection.isOpen) return;
+  for (const chunk of plan.trailingChunks) await connection.write(formatEvent(chunk));
+  if (connection.isOpen) response.end('data: [DONE]\n\n');
+}
+
+/** Returns false when the stream must not go on (client gone or broken on purpose). */
+async function sendContentChunks(connection: ClientConnection, chunks: unknown[], pacing: StreamPacing): Promise<boolean> {
+  const breakAfter = pacing.breakAfterContentChunks;
+  for (const [index, chunk] of chunks.entries()) {
+    await connection.wait(pacing.chunkDelayMs);
+    if (!connection.isOpen) return false;
+    const isLastBeforeBreak = breakAfter !== null && index + 1 >= breakAfter;
+    // Before breaking, wait until the chunk reached the socket so the client does see it.
+    await connection.write(formatEvent(chunk), isLastBeforeBreak);
+    if (isLastBeforeBreak) break;
+  }
+  if (breakAfter === null) return true;
+  connection.breakOnPurpose();
+  return false;
+}
+
+function formatEvent(chunk: unknown): string {
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+/** Round-robins the content chunks of several choices, as OpenAI interleaves them when `n` > 1. */
+export function interleaveChunks(chunksPerChoice: unknown[][]): unknown[] {
+  const longest = Math.max(0, ...chunksPerChoice.map((chunks) => chunks.length));
+  const interleaved: unknown[] = [];
+  for (let position = 0; position < longest; position++) {
+    for (const chunks of chunksPerChoice) if (position < chunks.length) interleaved.push(chunks[position]);
+  }
+  return interleaved;
+}
