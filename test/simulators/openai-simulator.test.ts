@@ -24,6 +24,11 @@ function postForm(path: string, form: FormData): Promise<Response> {
   return fetch(`${simulator.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: form });
 }
 
+/** The JSON body, loosely typed for assertions. */
+async function readJson(response: Response): Promise<any> {
+  return response.json();
+}
+
 /** The JSON payloads of an event stream, with `[DONE]` kept as a string. */
 function parseEvents(text: string): unknown[] {
   return text
@@ -61,7 +66,7 @@ describe('openai simulator', () => {
         { role: 'user', content: [{ type: 'text', text: 'hello there' }, { type: 'image_url', image_url: { url: 'data:,' } }] },
       ],
     });
-    const body = await response.json();
+    const body = await readJson(response);
     expect(response.status).toBe(200);
     expect(body).toMatchObject({ object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'stop', logprobs: null }] });
     expect(body.id).toMatch(/^chatcmpl-/);
@@ -116,7 +121,7 @@ describe('openai simulator', () => {
     for (const [body, param] of cases) {
       const response = await postJson('/chat/completions', body);
       expect(response.status).toBe(400);
-      expect((await response.json()).error).toMatchObject({ type: 'invalid_request_error', param });
+      expect((await readJson(response)).error).toMatchObject({ type: 'invalid_request_error', param });
     }
   });
 
@@ -124,13 +129,13 @@ describe('openai simulator', () => {
     const response = await postJson('/embeddings', { model: 'sim-error-429', input: 'x' });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('1');
-    expect((await response.json()).error).toMatchObject({ type: 'requests', param: null, code: 'rate_limit_exceeded' });
+    expect((await readJson(response)).error).toMatchObject({ type: 'requests', param: null, code: 'rate_limit_exceeded' });
   });
 
   it('returns base64 embeddings that decode to exactly the float ones', async () => {
     const request = { model: 'text-embedding-3-small', input: ['alpha', 'beta'], dimensions: 16 };
-    const floats = await (await postJson('/embeddings', { ...request, encoding_format: 'float' })).json();
-    const encoded = await (await postJson('/embeddings', { ...request, encoding_format: 'base64' })).json();
+    const floats = await readJson(await postJson('/embeddings', { ...request, encoding_format: 'float' }));
+    const encoded = await readJson(await postJson('/embeddings', { ...request, encoding_format: 'base64' }));
     const bytes = Buffer.from(encoded.data[1].embedding, 'base64');
     const decoded = Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4));
     expect(floats.data[1].embedding).toHaveLength(16);
@@ -143,7 +148,7 @@ describe('openai simulator', () => {
     form.append('file', new Blob([wavFile(2.5)], { type: 'audio/wav' }), 'speech.wav');
     form.append('model', 'whisper-1');
     form.append('response_format', 'verbose_json');
-    const body = await (await postForm('/audio/transcriptions', form)).json();
+    const body = await readJson(await postForm('/audio/transcriptions', form));
     expect(body).toMatchObject({ duration: 2.5, text: 'Simulated transcript of speech.wav', segments: [{ start: 0, end: 2.5 }] });
     form.set('response_format', 'srt');
     const srt = await (await postForm('/audio/transcriptions', form)).text();
@@ -156,7 +161,7 @@ describe('openai simulator', () => {
     form.append('prompt', 'add a hat');
     form.append('model', 'gpt-image-1');
     form.append('response_format', 'b64_json');
-    const body = await (await postForm('/images/edits', form)).json();
+    const body = await readJson(await postForm('/images/edits', form));
     expect(body.data[0].b64_json).toMatch(/^iVBORw0KGgo/);
     expect(body.usage).toBeDefined();
     expect(simulator.requests[0]?.body).toMatchObject({ 'image[]': { filename: 'a.png', contentType: 'image/png', size: 10 }, prompt: 'add a hat' });
@@ -165,23 +170,23 @@ describe('openai simulator', () => {
   it('rejects a wrong key with 401 invalid_api_key and still records the request', async () => {
     const response = await postJson('/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }, 'sk-wrong');
     expect(response.status).toBe(401);
-    expect((await response.json()).error.code).toBe('invalid_api_key');
+    expect((await readJson(response)).error.code).toBe('invalid_api_key');
     expect(simulator.requests).toHaveLength(1);
     expect(simulator.requests[0]?.headers.authorization).toBe('Bearer sk-wrong');
   });
 
   it('counts a client abort of a hanging request and breaks sim-broken-stream streams', async () => {
     const controller = new AbortController();
-    const hanging = postJson('/chat/completions', { model: 'sim-hang', messages: [{ role: 'user', content: 'x' }] });
-    await expect(Promise.race([hanging, new Promise((resolve) => setTimeout(() => resolve('pending'), 100))])).resolves.toBe('pending');
-    const aborted = fetch(`${simulator.url}/chat/completions`, {
+    const hanging = fetch(`${simulator.url}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
       body: JSON.stringify({ model: 'sim-hang', messages: [{ role: 'user', content: 'x' }] }),
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 50);
-    await expect(aborted).rejects.toThrow();
+    const stillPending = new Promise((resolve) => setTimeout(() => resolve('pending'), 100));
+    await expect(Promise.race([hanging, stillPending])).resolves.toBe('pending');
+    controller.abort();
+    await expect(hanging).rejects.toThrow();
     await expect.poll(() => simulator.abortedRequestCount()).toBe(1);
 
     const broken = await postJson('/chat/completions', { model: 'sim-broken-stream', messages: [{ role: 'user', content: 'a b c d' }], stream: true });
