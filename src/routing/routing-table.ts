@@ -19,6 +19,8 @@ export interface RoutableChannel {
   ownedBy: string;
   /** public model id -> model id sent upstream */
   modelMapping: ReadonlyMap<string, string>;
+  /** protocol-specific settings (Azure `apiVersion`, Bedrock `region`, ...) */
+  settings: Readonly<Record<string, string>>;
 }
 
 /** Who is calling, resolved from an API key. */
@@ -84,6 +86,7 @@ export class RoutingTable {
         weight: record.weight,
         ownedBy: (record.preset && findVendorPreset(record.preset)?.ownedBy) ?? record.preset ?? 'custom',
         modelMapping: new Map(Object.entries(record.modelMapping)),
+        settings: record.settings,
       };
       for (const modelId of record.models) {
         const channels = this.channelsByModel.get(modelId) ?? [];

@@ -8,6 +8,7 @@ import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { createModelCatalog } from '../routing/model-catalog.js';
 import { RoutingCache } from '../routing/routing-cache.js';
 import { createGatewayApp } from '../server/create-gateway-app.js';
+import { createUnmeteredAccounting } from '../server/request-accounting.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
 
@@ -32,7 +33,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   routing.startPolling(config.refreshIntervalMs, (error) => logger.error({ err: error }, 'routing refresh failed'));
 
   const dispatcher = new Agent({ connections: config.upstreamConnectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000 });
-  const app = await createGatewayApp({ config, routing, dispatcher, logger, metrics: createGatewayMetrics(), clock: Date.now });
+  const app = await createGatewayApp({ config, routing, dispatcher, logger, metrics: createGatewayMetrics(), accounting: createUnmeteredAccounting(), clock: Date.now });
   const address = await app.listen({ port: config.port, host: config.host });
   return {
     app,

@@ -5,7 +5,11 @@ import type { TokenUsage } from '../core/token-usage.js';
 import { mapOpenAiUpstreamFailure, mapUpstreamTransportFailure } from '../providers/openai/map-openai-upstream-failure.js';
 import { extractUsageFromJsonText } from '../providers/openai/parse-openai-usage.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from '../providers/openai/relay-openai-event-stream.js';
+import type { ChatCompletionRequest } from '../core/openai-chat-request.js';
+import type { EmbeddingRequestFields } from '../providers/chat-adapter.js';
+import { createOpenAiWireTarget, openAiWireProtocols } from '../providers/openai/openai-wire-target.js';
 import { sendOpenAiRequest } from '../providers/openai/send-openai-request.js';
+import { attemptTranslatedChannel } from './attempt-translated-channel.js';
 import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
 import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
@@ -26,6 +30,14 @@ export interface UpstreamForwarding {
   stream: boolean;
   /** for streams: whether the client asked for the usage chunk */
   clientWantsUsage: boolean;
+  /** headers to add to a successful response, e.g. rate-limit state */
+  responseHeaders: Record<string, string>;
+  /** the validated chat request, so translated protocols (Anthropic, Gemini, Bedrock) can serve it */
+  chatRequest?: ChatCompletionRequest;
+  /** the validated embeddings request, for translated protocols that serve embeddings */
+  embeddingRequest?: EmbeddingRequestFields;
+  /** the model's output cap from the catalog */
+  maxOutputTokens?: number;
 }
 
 /** What happened, for logs and billing. */
@@ -39,14 +51,16 @@ export interface ForwardingOutcome {
   errorCode: string | undefined;
   /** true when the client went away before the answer was complete */
   clientAborted: boolean;
+  /** generated text of a stream that ended without usage */
+  generatedText: string | undefined;
+  /** the upstream body of a non-streamed answer */
+  responseText: string | undefined;
 }
 
-interface AttemptValue {
-  status: number;
-  usage: TokenUsage | undefined;
-  firstByteAt: number | undefined;
-  errorCode: string | undefined;
-}
+/** What one successful attempt produced. */
+export type AttemptValue = Pick<ForwardingOutcome, 'status' | 'usage' | 'firstByteAt' | 'errorCode' | 'generatedText' | 'responseText'>;
+
+const noAnswer = { usage: undefined, firstByteAt: undefined, generatedText: undefined, responseText: undefined } as const;
 
 /** Sends the request to the model's channels in priority order, failing over while nothing has reached the client. */
 export async function forwardToUpstream(forwarding: UpstreamForwarding): Promise<ForwardingOutcome> {
@@ -66,14 +80,14 @@ export async function forwardToUpstream(forwarding: UpstreamForwarding): Promise
     return { channelId, ...success.value, clientAborted: abortController.signal.aborted };
   } catch (error) {
     if (abortController.signal.aborted) {
-      return { channelId, status: 499, usage: undefined, firstByteAt: undefined, errorCode: 'client_closed_request', clientAborted: true };
+      return { channelId, status: 499, errorCode: 'client_closed_request', clientAborted: true, ...noAnswer };
     }
     if (!reply.sent) throw error;
     // The reply was hijacked for a stream that then failed over and ran out of channels: answer by hand.
     if (!(error instanceof GatewayError)) services.logger.error({ err: error }, 'stream forwarding failed');
     const gatewayError = error instanceof GatewayError ? error : new GatewayError('server_error', 'The gateway failed to relay the stream.');
     writeErrorOnRawResponse(reply, gatewayError);
-    return { channelId, status: gatewayError.status, usage: undefined, firstByteAt: undefined, errorCode: gatewayError.code, clientAborted: false };
+    return { channelId, status: gatewayError.status, errorCode: gatewayError.code, clientAborted: false, ...noAnswer };
   } finally {
     reply.raw.off('close', onClose);
   }
@@ -82,10 +96,13 @@ export async function forwardToUpstream(forwarding: UpstreamForwarding): Promise
 async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableChannel, signal: AbortSignal): Promise<UpstreamAttemptResult<AttemptValue>> {
   const { services, reply } = forwarding;
   const upstreamModelId = channel.modelMapping.get(forwarding.modelId) ?? forwarding.modelId;
+  if (!openAiWireProtocols.has(channel.protocol)) {
+    return attemptTranslatedChannel({ forwarding, channel, upstreamModelId, signal });
+  }
   let response: Dispatcher.ResponseData;
   try {
     response = await sendOpenAiRequest({
-      target: channel,
+      target: createOpenAiWireTarget(channel.protocol, channel, upstreamModelId),
       path: forwarding.upstreamPath,
       body: forwarding.buildBody(upstreamModelId),
       dispatcher: services.dispatcher,
@@ -114,10 +131,10 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
         upstreamBody: response.body,
         response: reply.raw,
         clientWantsUsage: forwarding.clientWantsUsage,
-        responseHeaders: { 'x-request-id': String(reply.request.id) },
+        responseHeaders: { ...forwarding.responseHeaders, 'x-request-id': String(reply.request.id) },
         clock: services.clock,
       });
-      const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code };
+      const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code, generatedText: relayed.generatedText, responseText: undefined };
       return { kind: 'success', value };
     } catch (error) {
       if (error instanceof StreamFailedBeforeFirstEvent && !signal.aborted) {
@@ -137,8 +154,8 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
   }
   const usage = contentType.includes('json') ? extractUsageFromJsonText(bodyText) : undefined;
   const firstByteAt = services.clock();
-  await reply.code(response.statusCode).header('content-type', contentType).send(bodyText);
-  return { kind: 'success', value: { status: response.statusCode, usage, firstByteAt, errorCode: undefined } };
+  await reply.code(response.statusCode).headers(forwarding.responseHeaders).header('content-type', contentType).send(bodyText);
+  return { kind: 'success', value: { status: response.statusCode, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: bodyText } };
 }
 
 function writeErrorOnRawResponse(reply: FastifyReply, error: GatewayError): void {

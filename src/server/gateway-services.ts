@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { RoutingCache } from '../routing/routing-cache.js';
+import type { RequestAccounting } from './request-accounting.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
 export interface GatewayServices {
@@ -12,6 +13,8 @@ export interface GatewayServices {
   dispatcher: Dispatcher;
   logger: Logger;
   metrics: GatewayMetrics;
+  /** holds, settlement, rate limits and usage logs */
+  accounting: RequestAccounting;
   /** Unix milliseconds */
   clock: () => number;
 }

@@ -36,6 +36,8 @@ export interface ChannelsTable {
   models: string;
   /** JSON object: public model id -> upstream model id */
   model_mapping: string;
+  /** JSON object of protocol-specific settings (see ChannelRecord.settings) */
+  settings: string;
   priority: number;
   weight: number;
   status: 'enabled' | 'disabled';

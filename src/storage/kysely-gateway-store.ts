@@ -137,6 +137,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
         encryptedSecret: channel.encryptedSecret,
         models: [...channel.models],
         modelMapping: { ...channel.modelMapping },
+        settings: { ...(channel.settings ?? {}) },
         priority: channel.priority,
         weight: channel.weight,
         status: channel.status ?? 'enabled',
@@ -334,6 +335,7 @@ function encodeChannel(record: ChannelRecord): ChannelsTable {
     encrypted_secret: record.encryptedSecret,
     models: JSON.stringify(record.models),
     model_mapping: JSON.stringify(record.modelMapping),
+    settings: JSON.stringify(record.settings),
     priority: record.priority,
     weight: record.weight,
     status: record.status,
@@ -351,6 +353,7 @@ function encodeChannelChanges(changes: ChannelChanges): Updateable<ChannelsTable
   if (changes.encryptedSecret !== undefined) columns.encrypted_secret = changes.encryptedSecret;
   if (changes.models !== undefined) columns.models = JSON.stringify(changes.models);
   if (changes.modelMapping !== undefined) columns.model_mapping = JSON.stringify(changes.modelMapping);
+  if (changes.settings !== undefined) columns.settings = JSON.stringify(changes.settings);
   if (changes.priority !== undefined) columns.priority = changes.priority;
   if (changes.weight !== undefined) columns.weight = changes.weight;
   if (changes.status !== undefined) columns.status = changes.status;
@@ -367,6 +370,7 @@ function decodeChannel(row: Selectable<ChannelsTable>): ChannelRecord {
     encryptedSecret: row.encrypted_secret,
     models: JSON.parse(row.models) as string[],
     modelMapping: JSON.parse(row.model_mapping) as Record<string, string>,
+    settings: JSON.parse(row.settings) as Record<string, string>,
     priority: row.priority,
     weight: row.weight,
     status: row.status,

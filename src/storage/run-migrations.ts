@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseSchema } from './database-schema.js';
 import { initialSchemaMigration } from './migrations/0001-initial-schema.js';
+import { channelSettingsMigration } from './migrations/0002-channel-settings.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -8,6 +9,7 @@ import { initialSchemaMigration } from './migrations/0001-initial-schema.js';
  */
 const migrations: Record<string, Migration> = {
   '0001-initial-schema': initialSchemaMigration,
+  '0002-channel-settings': channelSettingsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -38,6 +38,8 @@ export interface ChannelRecord {
   models: string[];
   /** public model id -> model id sent upstream; models absent here are sent unchanged */
   modelMapping: Record<string, string>;
+  /** protocol-specific settings, e.g. Azure `apiVersion`, Bedrock `region`, Anthropic `apiVersion` */
+  settings: Record<string, string>;
   /** higher priority channels are tried first */
   priority: number;
   /** relative share of traffic among channels of equal priority; 0 means only as a fallback */
@@ -74,8 +76,9 @@ export interface RoutingSnapshotRecords {
 
 export type NewUser = Omit<UserRecord, 'id' | 'createdAt' | 'status'> & { status?: UserRecord['status'] };
 export type NewModelGroup = Omit<ModelGroupRecord, 'id' | 'createdAt'>;
-export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 'status'> & {
+export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'settings'> & {
   status?: ChannelRecord['status'];
+  settings?: ChannelRecord['settings'];
 };
 export type ChannelChanges = Partial<Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt'>>;
 export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'status'> & { status?: ApiKeyRecord['status'] };

@@ -11,6 +11,8 @@ interface ChannelCreateOptions {
   secret?: string;
   models: string;
   map?: string;
+  protocol?: string;
+  setting?: string;
   priority: string;
   weight: string;
   json?: boolean;
@@ -28,6 +30,8 @@ export function registerChannelCommands(program: Command): void {
     .option('--secret <key>', 'the upstream API key (visible in the process list; prefer --secret-env)')
     .requiredOption('--models <ids>', 'comma-separated public model ids this channel serves')
     .option('--map <pairs>', 'public=upstream model name pairs, comma-separated')
+    .option('--protocol <protocol>', 'wire protocol: openai, azure, anthropic, gemini or bedrock (default: the preset\'s, else openai)')
+    .option('--setting <pairs>', 'protocol settings as name=value pairs, comma-separated (e.g. apiVersion=2024-10-21, region=us-east-1)')
     .option('--priority <number>', 'higher is tried first', '0')
     .option('--weight <number>', 'share of traffic among equal priorities', '1')
     .option('--json', 'print the result as JSON')
@@ -75,12 +79,13 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
   await withCliStore(async ({ store, secretBox }) => {
     const created = await store.createChannel({
       name: options.name,
-      protocol: preset?.protocol ?? 'openai',
+      protocol: options.protocol ?? preset?.protocol ?? 'openai',
       preset: preset?.name ?? null,
       baseUrl: new URL(baseUrl).toString().replace(/\/+$/, ''),
       encryptedSecret: secretBox.encrypt(secret),
       models: parseList(options.models),
-      modelMapping: parseModelMapping(options.map),
+      modelMapping: parseNameValuePairs(options.map, '--map'),
+      settings: parseNameValuePairs(options.setting, '--setting'),
       priority: Number.parseInt(options.priority, 10),
       weight: Number.parseInt(options.weight, 10),
     });
@@ -88,13 +93,15 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
   });
 }
 
-/** `gpt-4o=gpt-4o-2024-08-06,fast=llama-3.1-8b` -> a mapping object */
-export function parseModelMapping(pairs: string | undefined): Record<string, string> {
+/** `gpt-4o=gpt-4o-2024-08-06,fast=llama-3.1-8b` -> `{ 'gpt-4o': 'gpt-4o-2024-08-06', fast: 'llama-3.1-8b' }` */
+export function parseNameValuePairs(pairs: string | undefined, optionName: string): Record<string, string> {
   const mapping: Record<string, string> = {};
   for (const pair of parseList(pairs ?? '')) {
-    const [publicId, upstreamId] = pair.split('=').map((part) => part.trim());
-    if (!publicId || !upstreamId) throw new Error(`Bad --map pair "${pair}"; use public=upstream`);
-    mapping[publicId] = upstreamId;
+    const separator = pair.indexOf('=');
+    const name = pair.slice(0, separator).trim();
+    const value = pair.slice(separator + 1).trim();
+    if (separator === -1 || !name || !value) throw new Error(`Bad ${optionName} pair "${pair}"; use name=value`);
+    mapping[name] = value;
   }
   return mapping;
 }

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { TokenUsage } from '../../core/token-usage.js';
+import { collectDeltaText } from './collect-delta-text.js';
 import { parseOpenAiUsage } from './parse-openai-usage.js';
 import { redactUpstreamText } from './redact-upstream-text.js';
 
@@ -16,6 +17,8 @@ export interface RelayedStreamOutcome {
   error: GatewayError | undefined;
   /** Unix milliseconds when the first event was written to the client */
   firstEventAt: number | undefined;
+  /** text generated so far, kept only until a usage chunk arrives (then undefined) */
+  generatedText: string | undefined;
 }
 
 /** Thrown when the upstream stream fails before anything reached the client, so another channel may be tried. */
@@ -36,7 +39,8 @@ export async function relayOpenAiEventStream(options: {
   clock: () => number;
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, response, clientWantsUsage } = options;
-  const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined };
+  const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
+  const generatedParts: string[] = [];
   let upstreamError: GatewayError | undefined;
 
   const writeEvent = (data: string): void => {
@@ -64,6 +68,8 @@ export async function relayOpenAiEventStream(options: {
       const usage = parseOpenAiUsage(chunk?.usage);
       if (usage) outcome.usage = usage;
       if (usage && !clientWantsUsage && Array.isArray(chunk?.choices) && chunk.choices.length === 0) return;
+    } else if (!outcome.usage) {
+      collectDeltaText(data, generatedParts);
     }
     writeEvent(data);
   };
@@ -82,6 +88,7 @@ export async function relayOpenAiEventStream(options: {
     if (outcome.firstEventAt === undefined && !response.destroyed) throw new StreamFailedBeforeFirstEvent(String(error));
   }
 
+  if (!outcome.usage) outcome.generatedText = generatedParts.join('');
   if (response.destroyed) return outcome;
   if (outcome.firstEventAt === undefined && !outcome.completed && !upstreamError) {
     throw new StreamFailedBeforeFirstEvent('upstream stream ended before its first event');

@@ -1,20 +1,13 @@
 import { request, type Dispatcher, type FormData } from 'undici';
+import type { OpenAiWireTarget } from './openai-wire-target.js';
 
-/** Where and with which secret to send an OpenAI-protocol request. */
-export interface OpenAiUpstreamTarget {
-  /** base URL including the version prefix, without a trailing slash */
-  baseUrl: string;
-  secret: string;
-}
-
-/** One request to an OpenAI-protocol upstream. */
+/** One request to an OpenAI-wire upstream. */
 export interface OpenAiUpstreamRequest {
-  target: OpenAiUpstreamTarget;
+  target: OpenAiWireTarget;
   /** path below the base URL, e.g. `/chat/completions` */
   path: string;
-  method?: 'GET' | 'POST';
   /** a JSON string, or multipart form data */
-  body?: string | FormData;
+  body: string | FormData;
   dispatcher: Dispatcher;
   signal: AbortSignal;
   headersTimeoutMs: number;
@@ -24,10 +17,10 @@ export interface OpenAiUpstreamRequest {
 /** Sends the request; only the gateway's own headers go upstream, never the client's. */
 export function sendOpenAiRequest(upstreamRequest: OpenAiUpstreamRequest): Promise<Dispatcher.ResponseData> {
   const { target, body } = upstreamRequest;
-  const headers: Record<string, string> = { authorization: `Bearer ${target.secret}`, accept: 'application/json, text/event-stream' };
+  const headers: Record<string, string> = { ...target.headers, accept: 'application/json, text/event-stream' };
   if (typeof body === 'string') headers['content-type'] = 'application/json';
-  return request(target.baseUrl + upstreamRequest.path, {
-    method: upstreamRequest.method ?? 'POST',
+  return request(target.urlFor(upstreamRequest.path), {
+    method: 'POST',
     headers,
     body,
     dispatcher: upstreamRequest.dispatcher,

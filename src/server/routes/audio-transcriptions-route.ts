@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.js';
 import { encodeUpstreamForm } from '../encode-upstream-form.js';
-import { forwardToUpstream } from '../forward-to-upstream.js';
+import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
-import { recordForwardingOutcome } from '../record-forwarding-outcome.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { transcriptionFieldsSchema } from '../request-schemas/transcription-request-schema.js';
+import { readWavDurationSeconds } from '../read-wav-duration.js';
 import { resolveModel } from '../resolve-model.js';
 
 /** `POST /v1/audio/transcriptions`: multipart upload; json, verbose_json, text, srt or vtt back (spec 4.6). */
@@ -14,20 +14,25 @@ export function registerAudioTranscriptionsRoute(app: FastifyInstance, services:
   app.post('/v1/audio/transcriptions', async (request, reply) => {
     const form = await readMultipartForm(request);
     const fields = parseRequestBody(transcriptionFieldsSchema, form.fields);
-    if (!form.files.some((file) => file.fieldName === 'file')) {
+    const audioFile = form.files.find((file) => file.fieldName === 'file');
+    if (!audioFile) {
       throw new GatewayError('invalid_request_error', "Missing required parameter: 'file'.", { param: 'file' });
     }
     const model = resolveModel(services.routing.current, request.principal, fields.model, ['audio']);
-    const outcome = await forwardToUpstream({
+    await forwardMetered({
       reply,
       services,
-      modelId: model.id,
+      request,
+      model,
+      endpoint: 'audio.transcriptions',
+      body: fields,
+      uploadedBytes: audioFile.data.length,
+      uploadedAudioSeconds: readWavDurationSeconds(audioFile.data),
       upstreamPath: '/audio/transcriptions',
       buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
       stream: false,
       clientWantsUsage: false,
     });
-    recordForwardingOutcome(services, request, 'audio.transcriptions', outcome);
     return reply;
   });
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { forwardToUpstream } from '../forward-to-upstream.js';
+import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { recordForwardingOutcome } from '../record-forwarding-outcome.js';
 import { rejectUnsupportedImages } from '../reject-unsupported-images.js';
 import { chatCompletionRequestSchema } from '../request-schemas/chat-completion-request-schema.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
@@ -16,16 +15,20 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: Gat
     rejectUnsupportedImages(model, body.messages);
     const stream = body.stream === true;
     const upstreamBody = stream ? withUpstreamUsage(body) : body;
-    const outcome = await forwardToUpstream({
+    await forwardMetered({
       reply,
       services,
-      modelId: model.id,
+      request,
+      model,
+      endpoint: 'chat.completions',
+      body,
       upstreamPath: '/chat/completions',
       buildBody: (upstreamModelId) => JSON.stringify({ ...upstreamBody, model: upstreamModelId }),
       stream,
       clientWantsUsage: body.stream_options?.include_usage === true,
+      chatRequest: body,
+      maxOutputTokens: model.maxOutputTokens,
     });
-    recordForwardingOutcome(services, request, 'chat.completions', outcome);
     return reply;
   });
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { forwardToUpstream } from '../forward-to-upstream.js';
+import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { recordForwardingOutcome } from '../record-forwarding-outcome.js';
 import { completionRequestSchema } from '../request-schemas/completion-request-schema.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
@@ -14,16 +13,18 @@ export function registerCompletionsRoute(app: FastifyInstance, services: Gateway
     const model = resolveModel(services.routing.current, request.principal, body.model, ['completion', 'chat']);
     const stream = body.stream === true;
     const upstreamBody = stream ? withUpstreamUsage(body) : body;
-    const outcome = await forwardToUpstream({
+    await forwardMetered({
       reply,
       services,
-      modelId: model.id,
+      request,
+      model,
+      endpoint: 'completions',
+      body,
       upstreamPath: '/completions',
       buildBody: (upstreamModelId) => JSON.stringify({ ...upstreamBody, model: upstreamModelId }),
       stream,
       clientWantsUsage: body.stream_options?.include_usage === true,
     });
-    recordForwardingOutcome(services, request, 'completions', outcome);
     return reply;
   });
 }

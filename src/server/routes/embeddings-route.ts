@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { forwardToUpstream } from '../forward-to-upstream.js';
+import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { recordForwardingOutcome } from '../record-forwarding-outcome.js';
 import { embeddingRequestSchema } from '../request-schemas/embedding-request-schema.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
@@ -11,16 +10,19 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: GatewayS
   app.post('/v1/embeddings', async (request, reply) => {
     const body = parseRequestBody(embeddingRequestSchema, request.body);
     const model = resolveModel(services.routing.current, request.principal, body.model, ['embedding']);
-    const outcome = await forwardToUpstream({
+    await forwardMetered({
       reply,
       services,
-      modelId: model.id,
+      request,
+      model,
+      endpoint: 'embeddings',
+      body,
       upstreamPath: '/embeddings',
       buildBody: (upstreamModelId) => JSON.stringify({ ...body, model: upstreamModelId }),
       stream: false,
       clientWantsUsage: false,
+      embeddingRequest: body,
     });
-    recordForwardingOutcome(services, request, 'embeddings', outcome);
     return reply;
   });
 }

@@ -2,10 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.js';
 import { checkImageSize } from '../check-image-size.js';
 import { encodeUpstreamForm } from '../encode-upstream-form.js';
-import { forwardToUpstream } from '../forward-to-upstream.js';
+import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
-import { recordForwardingOutcome } from '../record-forwarding-outcome.js';
 import { imageEditFieldsSchema, imageGenerationRequestSchema } from '../request-schemas/image-request-schemas.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
@@ -16,16 +15,18 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
     const body = parseRequestBody(imageGenerationRequestSchema, request.body);
     const model = resolveModel(services.routing.current, request.principal, body.model, ['image']);
     checkImageSize(model, body.size);
-    const outcome = await forwardToUpstream({
+    await forwardMetered({
       reply,
       services,
-      modelId: model.id,
+      request,
+      model,
+      endpoint: 'images.generations',
+      body,
       upstreamPath: '/images/generations',
       buildBody: (upstreamModelId) => JSON.stringify({ ...body, model: upstreamModelId }),
       stream: false,
       clientWantsUsage: false,
     });
-    recordForwardingOutcome(services, request, 'images.generations', outcome);
     return reply;
   });
 
@@ -40,16 +41,19 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
       throw new GatewayError('invalid_request_error', `The model '${model.id}' does not support image edits.`, { param: 'model' });
     }
     checkImageSize(model, fields.size);
-    const outcome = await forwardToUpstream({
+    await forwardMetered({
       reply,
       services,
-      modelId: model.id,
+      request,
+      model,
+      endpoint: 'images.edits',
+      body: fields,
+      uploadedBytes: form.files.reduce((total, file) => total + file.data.length, 0),
       upstreamPath: '/images/edits',
       buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
       stream: false,
       clientWantsUsage: false,
     });
-    recordForwardingOutcome(services, request, 'images.edits', outcome);
     return reply;
   });
 }

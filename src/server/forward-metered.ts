@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError } from '../core/gateway-error.js';
+import type { CatalogModel } from '../routing/catalog-model.js';
+import { forwardToUpstream, type ForwardingOutcome, type UpstreamForwarding } from './forward-to-upstream.js';
+import type { GatewayServices } from './gateway-services.js';
+import { recordForwardingOutcome } from './record-forwarding-outcome.js';
+import type { MeteredEndpoint, MeteredResult } from './request-accounting.js';
+
+/** A /v1 request ready to be admitted, forwarded and settled. */
+export interface MeteredForwarding extends Omit<UpstreamForwarding, 'responseHeaders' | 'modelId'> {
+  request: FastifyRequest;
+  model: CatalogModel;
+  endpoint: MeteredEndpoint;
+  /** the validated JSON body or multipart text fields */
+  body: Record<string, unknown>;
+  uploadedBytes?: number;
+  uploadedAudioSeconds?: number;
+}
+
+/**
+ * Every /v1 call that reaches an upstream goes through here: accounting admits it (or answers 429 before
+ * any upstream call), the request is forwarded with failover, and accounting settles exactly once,
+ * whatever happened in between.
+ */
+export async function forwardMetered(forwarding: MeteredForwarding): Promise<void> {
+  const { request, services } = forwarding;
+  const ticket = await services.accounting.open({
+    principal: request.principal,
+    model: forwarding.model,
+    endpoint: forwarding.endpoint,
+    body: forwarding.body,
+    uploadedBytes: forwarding.uploadedBytes ?? 0,
+    uploadedAudioSeconds: forwarding.uploadedAudioSeconds,
+    streamed: forwarding.stream,
+    clientIp: request.ip,
+    receivedAt: request.receivedAt,
+  });
+  let outcome: ForwardingOutcome;
+  try {
+    outcome = await forwardToUpstream({ ...forwarding, modelId: forwarding.model.id, responseHeaders: ticket.responseHeaders });
+  } catch (error) {
+    const failure = failedOutcome(error);
+    services.accounting.close(ticket, { ...failure, finishedAt: services.clock() });
+    recordForwardingOutcome(services, request, forwarding.endpoint, failure);
+    throw error;
+  }
+  services.accounting.close(ticket, { ...outcome, finishedAt: services.clock() } satisfies MeteredResult);
+  recordForwardingOutcome(services, request, forwarding.endpoint, outcome);
+}
+
+function failedOutcome(error: unknown): ForwardingOutcome {
+  const gatewayError = error instanceof GatewayError ? error : undefined;
+  return {
+    channelId: undefined,
+    status: gatewayError?.status ?? 500,
+    errorCode: gatewayError?.code ?? 'server_error',
+    clientAborted: false,
+    usage: undefined,
+    firstByteAt: undefined,
+    generatedText: undefined,
+    responseText: undefined,
+  };
+}

@@ -1,0 +1,71 @@
+import type { TokenUsage } from '../core/token-usage.js';
+import type { CatalogModel } from '../routing/catalog-model.js';
+import type { KeyPrincipal } from '../routing/routing-table.js';
+
+/** The /v1 endpoint a request used; also the usage log's `endpoint` value. */
+export type MeteredEndpoint =
+  | 'chat.completions'
+  | 'completions'
+  | 'embeddings'
+  | 'images.generations'
+  | 'images.edits'
+  | 'audio.transcriptions';
+
+/** What accounting needs to know before a request goes upstream. */
+export interface MeteredRequest {
+  principal: KeyPrincipal;
+  model: CatalogModel;
+  endpoint: MeteredEndpoint;
+  /** the validated request body (JSON) or the text fields of a multipart form */
+  body: Record<string, unknown>;
+  /** bytes of uploaded files, for size-based estimates (audio) */
+  uploadedBytes: number;
+  /** seconds of uploaded audio when the gateway could read it from the file, else undefined */
+  uploadedAudioSeconds: number | undefined;
+  streamed: boolean;
+  clientIp: string;
+  /** Unix milliseconds */
+  receivedAt: number;
+}
+
+/** How a forwarded request ended, as accounting sees it. */
+export interface MeteredResult {
+  channelId: string | undefined;
+  /** HTTP status the client received (499 when it went away first) */
+  status: number;
+  errorCode: string | undefined;
+  usage: TokenUsage | undefined;
+  /** text generated before a stream ended without usage, for counting with a tokenizer */
+  generatedText: string | undefined;
+  /** Unix milliseconds of the first byte to the client */
+  firstByteAt: number | undefined;
+  /** Unix milliseconds when the response ended */
+  finishedAt: number;
+  clientAborted: boolean;
+  /** the upstream's JSON body for non-streamed answers whose billing depends on it (images, transcriptions) */
+  responseText: string | undefined;
+}
+
+/** A request admitted by accounting; handed back on close. */
+export interface MeteredTicket {
+  /** headers for the client's response, e.g. `x-ratelimit-*` */
+  responseHeaders: Record<string, string>;
+}
+
+/**
+ * The seam between the request path and money: `open` reserves the worst-case cost and rate-limit slots
+ * (or throws a 429 GatewayError without calling any upstream); `close` settles the real cost, releases
+ * the rest, and records the usage log entry. `close` is called exactly once per opened ticket and never throws.
+ */
+export interface RequestAccounting {
+  open(request: MeteredRequest): Promise<MeteredTicket>;
+  close(ticket: MeteredTicket, result: MeteredResult): void;
+}
+
+/** Accounting that admits everything and records nothing; for wiring tests of other layers. */
+export function createUnmeteredAccounting(): RequestAccounting {
+  return {
+    open: async () => ({ responseHeaders: {} }),
+    close: () => undefined,
+  };
+}
