@@ -1,0 +1,77 @@
+// Child process: the gateway as `gateway start` runs it, with a temporary SQLite database holding one user,
+// one group, one channel (the simulator) and one key, all created through the store and the secret box.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../src/accounts/api-key-secret.js';
+import { createSecretBox, resolveSecretPassphrase } from '../../src/accounts/secret-box.js';
+import { loadGatewayConfig } from '../../src/config/gateway-config.js';
+import { createLogger } from '../../src/observability/create-logger.js';
+import { startGateway, type RunningGateway } from '../../src/runtime/start-gateway.js';
+import { answerControlMessages, failStartup, sendToHarness } from './answer-control-messages.js';
+
+try {
+  const upstreamUrl = requireEnvironment('BENCH_UPSTREAM_URL');
+  const upstreamKey = requireEnvironment('BENCH_UPSTREAM_KEY');
+  const models = requireEnvironment('BENCH_MODELS').split(',');
+  const dataDirectory = mkdtempSync(path.join(tmpdir(), 'gateway-bench-'));
+  // The harness's own settings (GATEWAY_UPSTREAM_CONNECTIONS, ...) arrive through the environment like any user's.
+  const config = loadGatewayConfig({
+    ...process.env,
+    GATEWAY_DATA_DIR: dataDirectory,
+    GATEWAY_HOST: '127.0.0.1',
+    GATEWAY_PORT: '0',
+    GATEWAY_LOG_LEVEL: 'warn',
+  });
+  const gateway = await startGateway(config, createLogger(config.logLevel));
+  const apiKey = await seedGateway(gateway, { upstreamUrl, upstreamKey, models, secretBox: createSecretBox(resolveSecretPassphrase(config)) });
+  answerControlMessages(async () => {
+    await gateway.close();
+    rmSync(dataDirectory, { recursive: true, force: true });
+  });
+  sendToHarness({
+    type: 'ready',
+    url: gateway.url,
+    details: { apiKey, upstreamConnectionsPerOrigin: String(config.upstreamConnectionsPerOrigin), refreshIntervalMs: String(config.refreshIntervalMs) },
+  });
+} catch (error) {
+  failStartup(error);
+}
+
+/** Creates the user, group, channel and key, reloads routing, and returns the key's secret. */
+async function seedGateway(
+  gateway: RunningGateway,
+  seed: { upstreamUrl: string; upstreamKey: string; models: string[]; secretBox: ReturnType<typeof createSecretBox> },
+): Promise<string> {
+  const { store } = gateway;
+  const user = await store.createUser({ email: 'bench@example.com', displayName: 'Benchmark', role: 'user', passwordHash: null });
+  const group = await store.createModelGroup({ name: 'bench', description: 'benchmark models', models: seed.models });
+  await store.createChannel({
+    name: 'simulator',
+    protocol: 'openai',
+    preset: null,
+    baseUrl: seed.upstreamUrl,
+    encryptedSecret: seed.secretBox.encrypt(seed.upstreamKey),
+    models: seed.models,
+    modelMapping: {},
+    priority: 0,
+    weight: 1,
+  });
+  const secret = generateApiKeySecret();
+  await store.createApiKey({
+    userId: user.id,
+    groupId: group.id,
+    name: 'bench',
+    keyHash: hashApiKeySecret(secret),
+    keyPrefix: displayPrefixOf(secret),
+    expiresAt: null,
+  });
+  await gateway.routing.refresh();
+  return secret;
+}
+
+function requireEnvironment(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}

@@ -1,0 +1,13 @@
+// Child process: the reference pass-through proxy in front of the simulator.
+import { startReferenceProxy } from '../reference-proxy.js';
+import { answerControlMessages, failStartup, sendToHarness } from './answer-control-messages.js';
+
+try {
+  const upstreamOrigin = process.env.BENCH_UPSTREAM_ORIGIN;
+  if (!upstreamOrigin) throw new Error('BENCH_UPSTREAM_ORIGIN is not set');
+  const proxy = await startReferenceProxy({ upstreamOrigin });
+  answerControlMessages(() => proxy.close());
+  sendToHarness({ type: 'ready', url: proxy.url, details: {} });
+} catch (error) {
+  failStartup(error);
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { createSecretBox } from '../accounts/secret-box.js';
+import type { ChannelRecord, RoutingSnapshotRecords } from '../storage/store-records.js';
+import { createModelCatalog } from './model-catalog.js';
+import { RoutingTable } from './routing-table.js';
+
+const secretBox = createSecretBox('test');
+
+function channelRecord(overrides: Partial<ChannelRecord>): ChannelRecord {
+  return {
+    id: 'chn_a', name: 'a', protocol: 'openai', preset: 'openai', baseUrl: 'http://127.0.0.1:1/v1/', encryptedSecret: secretBox.encrypt('upstream-secret'),
+    models: ['gpt-4o'], modelMapping: {}, settings: {}, priority: 0, weight: 1, status: 'enabled', createdAt: 1_700_000_000_000, updatedAt: 0,
+    ...overrides,
+  };
+}
+
+function snapshot(overrides: Partial<RoutingSnapshotRecords> = {}): RoutingSnapshotRecords {
+  return {
+    revision: 7,
+    users: [
+      { id: 'usr_1', email: 'a@example.com', displayName: 'a', role: 'user', passwordHash: null, status: 'active', createdAt: 0 },
+      { id: 'usr_2', email: 'b@example.com', displayName: 'b', role: 'user', passwordHash: null, status: 'disabled', createdAt: 0 },
+    ],
+    groups: [
+      { id: 'grp_all', name: 'all', description: '', models: ['*'], createdAt: 0 },
+      { id: 'grp_small', name: 'small', description: '', models: ['gpt-4o-mini'], createdAt: 0 },
+    ],
+    channels: [
+      channelRecord({ models: ['gpt-4o', 'gpt-4o-mini', 'vendor/custom-model'], modelMapping: { 'gpt-4o': 'gpt-4o-2024-08-06' } }),
+      channelRecord({ id: 'chn_b', name: 'b', priority: 5, models: ['gpt-4o'] }),
+      channelRecord({ id: 'chn_off', name: 'off', status: 'disabled', models: ['dall-e-3'] }),
+    ],
+    apiKeys: [
+      { id: 'key_all', userId: 'usr_1', groupId: 'grp_all', name: '', keyHash: 'hash-all', keyPrefix: '', status: 'active', expiresAt: null, createdAt: 0 },
+      { id: 'key_small', userId: 'usr_1', groupId: 'grp_small', name: '', keyHash: 'hash-small', keyPrefix: '', status: 'active', expiresAt: null, createdAt: 0 },
+      { id: 'key_disabled', userId: 'usr_1', groupId: 'grp_all', name: '', keyHash: 'hash-disabled', keyPrefix: '', status: 'disabled', expiresAt: null, createdAt: 0 },
+      { id: 'key_of_disabled_user', userId: 'usr_2', groupId: 'grp_all', name: '', keyHash: 'hash-user-off', keyPrefix: '', status: 'active', expiresAt: null, createdAt: 0 },
+    ],
+    ...overrides,
+  };
+}
+
+describe('RoutingTable', () => {
+  const table = new RoutingTable(snapshot(), createModelCatalog(), secretBox);
+
+  it('knows only active keys of active users', () => {
+    expect(table.findPrincipal('hash-all')?.groupName).toBe('all');
+    expect(table.findPrincipal('hash-disabled')).toBeUndefined();
+    expect(table.findPrincipal('hash-user-off')).toBeUndefined();
+    expect(table.findPrincipal('unknown')).toBeUndefined();
+  });
+
+  it('lists every served model for a wildcard group and only its own for others', () => {
+    const all = table.findPrincipal('hash-all');
+    const small = table.findPrincipal('hash-small');
+    if (!all || !small) throw new Error('principals missing');
+    expect(table.listModelsFor(all).map((model) => model.id)).toEqual(['gpt-4o', 'gpt-4o-mini', 'vendor/custom-model']);
+    expect(table.listModelsFor(small).map((model) => model.id)).toEqual(['gpt-4o-mini']);
+    expect(table.findModelFor(small, 'gpt-4o')).toBeUndefined();
+  });
+
+  it('does not serve models of disabled channels', () => {
+    const all = table.findPrincipal('hash-all');
+    if (!all) throw new Error('principal missing');
+    expect(table.findModelFor(all, 'dall-e-3')).toBeUndefined();
+  });
+
+  it('describes uncatalogued models with the channel vendor and creation time', () => {
+    const all = table.findPrincipal('hash-all');
+    if (!all) throw new Error('principal missing');
+    expect(table.findModelFor(all, 'vendor/custom-model')).toMatchObject({ ownedBy: 'openai', created: 1_700_000_000, kind: 'any' });
+  });
+
+  it('orders channels by priority, decrypts secrets and keeps mappings', () => {
+    const channels = table.channelsFor('gpt-4o');
+    expect(channels.map((channel) => channel.name)).toEqual(['b', 'a']);
+    expect(channels[1]?.secret).toBe('upstream-secret');
+    expect(channels[1]?.baseUrl).toBe('http://127.0.0.1:1/v1');
+    expect(channels[1]?.modelMapping.get('gpt-4o')).toBe('gpt-4o-2024-08-06');
+  });
+});
