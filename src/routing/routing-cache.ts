@@ -29,15 +29,26 @@ export class RoutingCache {
   }
 
   /**
-   * Refreshes only if the last check is older than `minimumAgeMs`. Used when a key is unknown, so a key
-   * created a moment ago by the CLI works at once while unknown keys cannot hammer the database.
+   * Resolves once a revision check that started after `since` (Unix milliseconds) has finished. Used when a
+   * key is unknown, so a key created a moment before its first request always works; checks stay at least
+   * `minimumGapMs` apart and are shared by all waiting callers, so unknown keys cannot hammer the database.
    */
-  async refreshIfOlderThan(minimumAgeMs: number): Promise<boolean> {
-    const now = this.now();
-    if (now - this.lastCheckAt < minimumAgeMs) return false;
-    const revisionBefore = this.table?.revision;
-    await this.refresh();
-    return this.table?.revision !== revisionBefore;
+  async refreshStartedAfter(since: number, minimumGapMs: number): Promise<void> {
+    for (;;) {
+      if (this.pendingRefresh) {
+        const startedAfter = this.lastCheckAt > since;
+        await this.pendingRefresh.catch(() => undefined);
+        if (startedAfter) return;
+        continue;
+      }
+      if (this.lastCheckAt > since) return;
+      const wait = this.lastCheckAt + minimumGapMs - this.now();
+      if (wait > 0) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
+      }
+      await this.refresh().catch(() => undefined);
+    }
   }
 
   /** Checks for changes every `intervalMs` until `stop()`. */

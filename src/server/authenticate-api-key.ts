@@ -11,8 +11,8 @@ declare module 'fastify' {
   }
 }
 
-/** A key not in memory triggers a revision check at most this often, so fresh keys work at once. */
-const unknownKeyRefreshIntervalMs = 200;
+/** Unknown keys trigger revision checks at most this often (shared by every waiting request). */
+const unknownKeyCheckGapMs = 50;
 
 /** Resolves `Authorization: Bearer <key>` to a principal from memory, or throws 401 `invalid_api_key`. */
 export async function authenticateApiKey(request: FastifyRequest, routing: RoutingCache, now: number): Promise<KeyPrincipal> {
@@ -23,7 +23,8 @@ export async function authenticateApiKey(request: FastifyRequest, routing: Routi
   }
   const keyHash = hashApiKeySecret(secret);
   let principal = routing.current.findPrincipal(keyHash);
-  if (!principal && (await routing.refreshIfOlderThan(unknownKeyRefreshIntervalMs))) {
+  if (!principal) {
+    await routing.refreshStartedAfter(now, unknownKeyCheckGapMs);
     principal = routing.current.findPrincipal(keyHash);
   }
   if (!principal) throw new GatewayError('invalid_api_key', `Incorrect API key provided: ${maskSecret(secret)}.`);

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { authenticateApiKey } from './authenticate-api-key.js';
 import type { GatewayServices } from './gateway-services.js';
 import { installErrorHandlers } from './handle-errors.js';
+import { registerApiRoutes } from './routes/api-routes.js';
 import { registerAudioTranscriptionsRoute } from './routes/audio-transcriptions-route.js';
 import { registerChatCompletionsRoute } from './routes/chat-completions-route.js';
 import { registerCompletionsRoute } from './routes/completions-route.js';
@@ -32,6 +33,8 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     routerOptions: { ignoreTrailingSlash: true },
   });
   installErrorHandlers(app);
+  // Fastify parses text/plain by default; /v1 takes JSON or multipart only, so such bodies get a clear 415.
+  app.removeContentTypeParser('text/plain');
   await app.register(multipart, {
     throwFileSizeLimit: true,
     limits: { fileSize: services.config.uploadLimitBytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
@@ -57,5 +60,6 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     registerImageRoutes(v1, services);
     registerAudioTranscriptionsRoute(v1, services);
   });
+  await registerApiRoutes(app, services);
   return app;
 }

@@ -120,7 +120,7 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
     const bodyText = await response.body.text().catch(() => '');
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: String(response.statusCode) });
     services.logger.warn({ channel: channel.name, upstreamStatus: response.statusCode }, 'upstream refused a request');
-    return mapOpenAiUpstreamFailure(response.statusCode, bodyText, headerValue(response.headers['retry-after']));
+    return mapOpenAiUpstreamFailure(response.statusCode, bodyText, headerValue(response.headers['retry-after']), secretsOf(channel));
   }
 
   const contentType = headerValue(response.headers['content-type']) ?? 'application/json';
@@ -133,6 +133,7 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
         clientWantsUsage: forwarding.clientWantsUsage,
         responseHeaders: { ...forwarding.responseHeaders, 'x-request-id': String(reply.request.id) },
         clock: services.clock,
+        knownSecrets: secretsOf(channel),
       });
       const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code, generatedText: relayed.generatedText, responseText: undefined };
       return { kind: 'success', value };
@@ -156,6 +157,11 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
   const firstByteAt = services.clock();
   await reply.code(response.statusCode).headers(forwarding.responseHeaders).header('content-type', contentType).send(bodyText);
   return { kind: 'success', value: { status: response.statusCode, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: bodyText } };
+}
+
+/** What a vendor might quote back that a client must never see: the channel's secret, host and base URL. */
+export function secretsOf(channel: RoutableChannel): string[] {
+  return [channel.secret, channel.baseUrl, URL.canParse(channel.baseUrl) ? new URL(channel.baseUrl).host : ''];
 }
 
 function writeErrorOnRawResponse(reply: FastifyReply, error: GatewayError): void {

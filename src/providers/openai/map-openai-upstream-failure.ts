@@ -11,9 +11,14 @@ interface OpenAiErrorFields {
  * Maps a non-2xx upstream answer to what the client should see, and whether another channel may be tried.
  * Only the vendor's error message (redacted) and `param` pass through; its raw body, URL and headers never do.
  */
-export function mapOpenAiUpstreamFailure(status: number, bodyText: string, retryAfter: string | undefined): UpstreamAttemptResult<never> {
+export function mapOpenAiUpstreamFailure(
+  status: number,
+  bodyText: string,
+  retryAfter: string | undefined,
+  knownSecrets: readonly string[] = [],
+): UpstreamAttemptResult<never> {
   const fields = readErrorFields(bodyText);
-  const vendorMessage = typeof fields.message === 'string' && fields.message ? redactUpstreamText(fields.message) : undefined;
+  const vendorMessage = typeof fields.message === 'string' && fields.message ? redactUpstreamText(fields.message, knownSecrets) : undefined;
   const param = typeof fields.param === 'string' ? fields.param : null;
 
   if (status === 400 || status === 422) {

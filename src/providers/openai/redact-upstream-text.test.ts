@@ -10,6 +10,11 @@ describe('redactUpstreamText', () => {
     expect(redacted).toContain('Incorrect API key provided');
   });
 
+  it("removes the channel's own secret and host whatever they look like", () => {
+    const redacted = redactUpstreamText('Key 0123abcd0123abcd0123abcd0123abcd rejected by my-resource.openai.azure.com', ['0123abcd0123abcd0123abcd0123abcd', 'my-resource.openai.azure.com']);
+    expect(redacted).toBe('Key [redacted] rejected by [redacted]');
+  });
+
   it('shortens very long messages', () => {
     expect(redactUpstreamText('x'.repeat(2000)).length).toBeLessThanOrEqual(501);
   });

@@ -37,6 +37,8 @@ export async function relayOpenAiEventStream(options: {
   clientWantsUsage: boolean;
   responseHeaders: Record<string, string>;
   clock: () => number;
+  /** the channel's secret and host, removed from vendor error messages */
+  knownSecrets: readonly string[];
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, response, clientWantsUsage } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
@@ -60,7 +62,7 @@ export async function relayOpenAiEventStream(options: {
       return;
     }
     if (event.event === 'error' || data.startsWith('{"error"')) {
-      upstreamError = mapStreamErrorEvent(data);
+      upstreamError = mapStreamErrorEvent(data, options.knownSecrets);
       return;
     }
     if (usagePattern.test(data)) {
@@ -119,9 +121,9 @@ function writeEventStreamHead(response: ServerResponse, headers: Record<string, 
   response.writeHead(200, { ...headers, ...eventStreamHeaders });
 }
 
-function mapStreamErrorEvent(data: string): GatewayError {
+function mapStreamErrorEvent(data: string, knownSecrets: readonly string[]): GatewayError {
   const parsed = safeParse(data) as { error?: { message?: unknown } } | undefined;
-  const message = typeof parsed?.error?.message === 'string' ? redactUpstreamText(parsed.error.message) : 'The upstream vendor failed mid-stream.';
+  const message = typeof parsed?.error?.message === 'string' ? redactUpstreamText(parsed.error.message, knownSecrets) : 'The upstream vendor failed mid-stream.';
   return new GatewayError('server_error', message);
 }
 
