@@ -24,7 +24,10 @@ export interface BenchmarkSettings {
   memoryChunkCount: number;
   memoryIntervalMs: number;
   memoryOpenBatch: number;
+  /** wait after the streams end before reading RSS, in milliseconds */
+  memorySettleMs: number;
   /** large bodies: seconds of the concurrency-1 run and of the loaded run, and its connections */
+  largeBodyWarmupSeconds: number;
   largeBodyLatencySeconds: number;
   largeBodyThroughputSeconds: number;
   largeBodyConnections: number;
@@ -49,6 +52,8 @@ export const fullSettings: BenchmarkSettings = {
   memoryChunkCount: 20,
   memoryIntervalMs: 500,
   memoryOpenBatch: 100,
+  memorySettleMs: 3_000,
+  largeBodyWarmupSeconds: 2,
   largeBodyLatencySeconds: 4,
   largeBodyThroughputSeconds: 5,
   largeBodyConnections: 10,
@@ -62,13 +67,15 @@ export const quickSettings: BenchmarkSettings = {
   repetitions: 1,
   warmupSeconds: 1,
   latencySeconds: 2,
-  throughputSeconds: 3,
+  throughputSeconds: 2,
   firstByteStreams: 60,
   pacedStreams: 40,
   pacedConcurrency: 20,
   memoryStreams: 200,
-  memoryChunkCount: 10,
-  memoryIntervalMs: 300,
+  memoryChunkCount: 8,
+  memoryIntervalMs: 250,
+  memorySettleMs: 1_000,
+  largeBodyWarmupSeconds: 0.5,
   largeBodyLatencySeconds: 1,
   largeBodyThroughputSeconds: 1,
 };

@@ -1,6 +1,7 @@
 // 1. Added latency at concurrency 1: one connection, one request at a time, ~500-byte chat body.
 import type { BenchTargets } from './bench-targets.js';
 import type { BenchmarkSettings } from './benchmark-settings.js';
+import type { QuietGuard } from './quiet-guard.js';
 import { measureLoadRounds, warmUp } from './measure-load-rounds.js';
 import { createChatBody } from './request-bodies.js';
 import type { Spread } from './statistics.js';
@@ -14,11 +15,11 @@ export interface LatencyResult {
   added: { gatewayP50Ms: Spread; gatewayP99Ms: Spread; proxyP50Ms: Spread; proxyP99Ms: Spread };
 }
 
-export async function measureLatency(targets: BenchTargets, settings: BenchmarkSettings): Promise<LatencyResult> {
+export async function measureLatency(targets: BenchTargets, settings: BenchmarkSettings, guard: QuietGuard): Promise<LatencyResult> {
   const body = createChatBody(500);
-  const plan = { path: '/chat/completions', body, connections: 1, durationSeconds: settings.latencySeconds, repetitions: settings.repetitions, keepLatencies: true };
+  const plan = { phase: 'latency at concurrency 1', path: '/chat/completions', body, connections: 1, durationSeconds: settings.latencySeconds, repetitions: settings.repetitions, keepLatencies: true };
   await warmUp(targets, { ...plan, connections: settings.throughputConnections }, settings.warmupSeconds);
-  const runs = await measureLoadRounds(targets, plan);
+  const runs = await measureLoadRounds(targets, plan, guard);
   return {
     bodyBytes: Buffer.byteLength(body),
     targets: summarizeTargets(runs),

@@ -1,5 +1,6 @@
 // Repeated autocannon runs against each target, with the CPU time the process in the middle spent on them.
 import { targetsInRound, jsonHeaders, type BenchTarget, type BenchTargets, type TargetName } from './bench-targets.js';
+import type { QuietGuard } from './quiet-guard.js';
 import { runLoad } from './run-load.js';
 import { percentile } from './statistics.js';
 
@@ -22,6 +23,8 @@ export type RunsByTarget = Record<TargetName, TargetRun[]>;
 
 /** What to send and how. */
 export interface LoadPlan {
+  /** the phase these runs belong to, e.g. `latency at concurrency 1` */
+  phase: string;
   /** path below the target's base URL, e.g. `/chat/completions` */
   path: string;
   body: string;
@@ -40,10 +43,10 @@ export async function warmUp(targets: BenchTargets, plan: Pick<LoadPlan, 'path' 
 }
 
 /** Measures every target `plan.repetitions` times, rotating the order each round. */
-export async function measureLoadRounds(targets: BenchTargets, plan: LoadPlan): Promise<RunsByTarget> {
+export async function measureLoadRounds(targets: BenchTargets, plan: LoadPlan, guard: QuietGuard): Promise<RunsByTarget> {
   const runs: RunsByTarget = { direct: [], proxy: [], gateway: [] };
   for (let round = 0; round < plan.repetitions; round++) {
-    for (const target of targetsInRound(targets, round)) runs[target.name].push(await measureOneRun(target, plan));
+    for (const target of targetsInRound(targets, round)) runs[target.name].push(await guard.run(plan.phase, () => measureOneRun(target, plan)));
   }
   return runs;
 }

@@ -2,6 +2,7 @@
 import { Agent } from 'undici';
 import { targetsInRound, type BenchTarget, type BenchTargets, type TargetName } from './bench-targets.js';
 import type { BenchmarkSettings } from './benchmark-settings.js';
+import type { QuietGuard } from './quiet-guard.js';
 import { readEventStream, runWithConcurrency, type StreamTiming } from './read-event-stream.js';
 import { createStreamBody, normalModel, pacedModel } from './request-bodies.js';
 import { pairedSpread, percentile, spreadOf, type Spread } from './statistics.js';
@@ -55,7 +56,7 @@ export interface StreamsResult {
   added: { gatewayFirstEventP50Ms: Spread; gatewayFirstEventP99Ms: Spread; proxyFirstEventP50Ms: Spread; gatewayGapP99Ms: Spread; proxyGapP99Ms: Spread };
 }
 
-export async function measureStreams(targets: BenchTargets, settings: BenchmarkSettings): Promise<StreamsResult> {
+export async function measureStreams(targets: BenchTargets, settings: BenchmarkSettings, guard: QuietGuard): Promise<StreamsResult> {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
   const firstByte: Record<TargetName, FirstByteRun[]> = { direct: [], proxy: [], gateway: [] };
   const paced: Record<TargetName, PacedRun[]> = { direct: [], proxy: [], gateway: [] };
@@ -64,8 +65,8 @@ export async function measureStreams(targets: BenchTargets, settings: BenchmarkS
     for (const target of targetsInRound(targets, 0)) await runFirstByte(dispatcher, target, 20);
     for (let round = 0; round < settings.repetitions; round++) {
       for (const target of targetsInRound(targets, round)) {
-        firstByte[target.name].push(await runFirstByte(dispatcher, target, settings.firstByteStreams));
-        paced[target.name].push(await runPaced(dispatcher, target, settings, model));
+        firstByte[target.name].push(await guard.run('streams', () => runFirstByte(dispatcher, target, settings.firstByteStreams)));
+        paced[target.name].push(await guard.run('streams', () => runPaced(dispatcher, target, settings, model)));
       }
     }
   } finally {

@@ -1,7 +1,8 @@
 // 2 and 4. Throughput at 50 connections (non-streamed ~500-byte chat body) and CPU time per request.
 import type { BenchTargets } from './bench-targets.js';
 import type { BenchmarkSettings } from './benchmark-settings.js';
-import { measureLoadRounds, warmUp } from './measure-load-rounds.js';
+import type { QuietGuard } from './quiet-guard.js';
+import { measureLoadRounds } from './measure-load-rounds.js';
 import { createChatBody } from './request-bodies.js';
 import type { Spread } from './statistics.js';
 import { gatewayOverProxy, summarizeTargets, type SummaryByTarget } from './summarize-runs.js';
@@ -17,12 +18,11 @@ export interface ThroughputResult {
   cpuPerRequestGatewayOverProxy: Spread;
 }
 
-export async function measureThroughput(targets: BenchTargets, settings: BenchmarkSettings, options: { warm: boolean }): Promise<ThroughputResult> {
+export async function measureThroughput(targets: BenchTargets, settings: BenchmarkSettings, guard: QuietGuard): Promise<ThroughputResult> {
   const body = createChatBody(500);
   const connections = settings.throughputConnections;
-  const plan = { path: '/chat/completions', body, connections, durationSeconds: settings.throughputSeconds, repetitions: settings.repetitions, keepLatencies: true };
-  if (options.warm) await warmUp(targets, plan, settings.warmupSeconds);
-  const runs = await measureLoadRounds(targets, plan);
+  const plan = { phase: `throughput at ${connections} connections`, path: '/chat/completions', body, connections, durationSeconds: settings.throughputSeconds, repetitions: settings.repetitions, keepLatencies: true };
+  const runs = await measureLoadRounds(targets, plan, guard);
   return {
     connections,
     bodyBytes: Buffer.byteLength(body),

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ControlMessage, ControlRequest, ProcessStats } from './child-control-protocol.js';
+import { compiledPathOf } from './compile-bench-processes.js';
 
 /** A child process the harness measures or depends on. */
 export interface BenchProcess {
@@ -52,7 +53,7 @@ export function planProcessLayout(): ProcessLayout {
   };
 }
 
-/** Starts `bench/processes/<script>` under Node with tsx, pinned to `core` if given, and waits until it is ready. */
+/** Starts the compiled `bench/processes/<script>` under bare Node, pinned to `core` if given, and waits until it is ready. */
 export async function startBenchProcess(options: {
   name: string;
   script: string;
@@ -61,7 +62,8 @@ export async function startBenchProcess(options: {
   /** extra Node flags, e.g. `--cpu-prof` */
   nodeFlags?: string[];
 }): Promise<BenchProcess> {
-  const nodeArguments = ['--import', 'tsx', '--expose-gc', ...(options.nodeFlags ?? []), path.join(projectRoot, 'bench/processes', options.script)];
+  const script = compiledPathOf(path.join(projectRoot, 'bench/processes', options.script));
+  const nodeArguments = ['--expose-gc', ...(options.nodeFlags ?? []), script];
   const [command, commandArguments] =
     options.core === undefined ? [process.execPath, nodeArguments] : ['taskset', ['-c', options.core, process.execPath, ...nodeArguments]];
   const child = spawn(command, commandArguments, {

@@ -1,10 +1,12 @@
-// Child process: the gateway as `gateway start` runs it, with a temporary SQLite database holding one user,
-// one group, one channel (the simulator) and one key, all created through the store and the secret box.
+// Child process: the gateway as `gateway start` runs it (billing and metrics on), with a temporary SQLite database
+// holding one user with a large balance, one group, one channel (the simulator) and one key, all created through
+// the store, the billing runtime and the secret box.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../src/accounts/api-key-secret.js';
 import { createSecretBox, resolveSecretPassphrase } from '../../src/accounts/secret-box.js';
+import { parseCurrencyAmount } from '../../src/billing/money.js';
 import { loadGatewayConfig } from '../../src/config/gateway-config.js';
 import { createLogger } from '../../src/observability/create-logger.js';
 import { startGateway, type RunningGateway } from '../../src/runtime/start-gateway.js';
@@ -38,13 +40,14 @@ try {
   failStartup(error);
 }
 
-/** Creates the user, group, channel and key, reloads routing, and returns the key's secret. */
+/** Creates the user (with a balance no run can exhaust), group, channel and key, reloads routing, and returns the key's secret. */
 async function seedGateway(
   gateway: RunningGateway,
   seed: { upstreamUrl: string; upstreamKey: string; models: string[]; secretBox: ReturnType<typeof createSecretBox> },
 ): Promise<string> {
   const { store } = gateway;
   const user = await store.createUser({ email: 'bench@example.com', displayName: 'Benchmark', role: 'user', passwordHash: null });
+  await gateway.billing.changeBalance({ userId: user.id, kind: 'top-up', amount: parseCurrencyAmount('1000000'), description: 'benchmark balance' });
   const group = await store.createModelGroup({ name: 'bench', description: 'benchmark models', models: seed.models });
   await store.createChannel({
     name: 'simulator',

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerAdminTokenCommand } from './commands/admin-token-command.js';
+import { registerBillingCommands } from './commands/billing-commands.js';
 import { registerChannelCommands } from './commands/channel-commands.js';
 import { registerGroupCommands } from './commands/group-commands.js';
 import { registerKeyCommands } from './commands/key-commands.js';
 import { registerServerCommands } from './commands/server-commands.js';
 import { registerUserCommands } from './commands/user-commands.js';
+import { registerUserTopupCommand } from './commands/user-topup-command.js';
 
 const program = new Command('gateway').description('An OpenAI-compatible gateway in front of many model vendors.');
 registerServerCommands(program);
@@ -12,6 +15,9 @@ registerUserCommands(program);
 registerGroupCommands(program);
 registerChannelCommands(program);
 registerKeyCommands(program);
+registerBillingCommands(program);
+registerUserTopupCommand(program);
+registerAdminTokenCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`gateway: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -28,6 +28,18 @@ export const errorCodes = {
     retryableOnAnotherChannel: false,
     description: 'The API key is missing, unknown, disabled or expired.',
   },
+  unauthorized: {
+    status: 401,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'The /api request has no valid session or admin token.',
+  },
+  forbidden: {
+    status: 403,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'The caller may not do this: an admin-only /api route, or an API key used from an address outside its allow-list.',
+  },
   model_not_found: {
     status: 404,
     type: 'invalid_request_error',

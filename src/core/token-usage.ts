@@ -9,4 +9,6 @@ export interface TokenUsage {
   cachedPromptTokens: number;
   /** output tokens spent on hidden reasoning */
   reasoningTokens: number;
+  /** input tokens written to the vendor's prompt cache (Anthropic cache creation), included in promptTokens; absent when the vendor reports none */
+  cacheWritePromptTokens?: number;
 }

@@ -5,6 +5,24 @@ export type ModelKind = 'chat' | 'completion' | 'embedding' | 'image' | 'audio' 
 /** Input a model accepts besides text. */
 export type InputModality = 'text' | 'image' | 'audio';
 
+/** A vendor's public list prices, in integer micro-units of the currency (1 unit = 1,000,000 micro-units). */
+export interface ModelPrices {
+  /** per million input tokens not served from the prompt cache */
+  inputPerMillion: number;
+  /** per million input tokens read from the prompt cache */
+  cachedInputPerMillion?: number;
+  /** per million input tokens written to the prompt cache (Anthropic-style explicit caching, 5-minute TTL) */
+  cacheWritePerMillion?: number;
+  /** per million output tokens, reasoning included */
+  outputPerMillion: number;
+  /** per generated image, keyed `<width>x<height>:<quality>` (e.g. `1024x1024:hd`) */
+  perImage?: Record<string, number>;
+  /** per minute of transcribed audio */
+  perAudioMinute?: number;
+  /** per second of generated video */
+  perVideoSecond?: number;
+}
+
 /** One model the gateway knows about, from the built-in catalog or an operator's override. */
 export interface CatalogModel {
   /** the id clients put in `model` */
@@ -24,4 +42,12 @@ export interface CatalogModel {
   imageSizes?: string[];
   /** true when the image model supports /v1/images/edits */
   supportsImageEdits?: boolean;
+  /** other ids that name this same model, e.g. `claude-3-5-sonnet-latest` for a date-pinned snapshot; resolved by the catalog */
+  aliases?: string[];
+  /** the vendor's public list prices when the catalog was written; operators' prices take precedence */
+  defaultPrices?: ModelPrices;
+  /** most images one request may ask for (`n`), when the vendor limits it */
+  maxImagesPerRequest?: number;
+  /** video lengths in seconds a video model accepts */
+  videoDurations?: number[];
 }

@@ -6,9 +6,14 @@ import type { GatewayConfig } from '../config/gateway-config.js';
 import { createLogger } from '../observability/create-logger.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { createModelCatalog } from '../routing/model-catalog.js';
+import { modelCatalogData } from '../routing/model-catalog-data.js';
 import { RoutingCache } from '../routing/routing-cache.js';
 import { createGatewayApp } from '../server/create-gateway-app.js';
+import { loadBillingConfig, type BillingConfig } from '../billing/billing-config.js';
+import { BillingRuntime } from '../billing/billing-runtime.js';
+import { createBillingAccounting } from '../billing/create-billing-accounting.js';
 import { createUnmeteredAccounting } from '../server/request-accounting.js';
+import { createBillingStore } from '../storage/kysely-billing-store.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
 
@@ -17,14 +22,22 @@ export interface RunningGateway {
   app: FastifyInstance;
   store: GatewayStore;
   routing: RoutingCache;
+  /** balances, holds, prices and the batch writer; `billing.changeBalance(...)` credits a user durably */
+  billing: BillingRuntime;
   /** the address it listens on, e.g. `http://127.0.0.1:3000` */
   url: string;
   /** stops accepting, lets in-flight requests finish, then closes pools and the database */
   close(): Promise<void>;
 }
 
+/** Options of `startGateway` beyond the environment-driven configuration. */
+export interface StartGatewayOptions {
+  /** billing settings over those read from the environment, e.g. `{ enabled: false }` to admit every request */
+  billing?: Partial<BillingConfig>;
+}
+
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
-export async function startGateway(config: GatewayConfig, logger: Logger = createLogger(config.logLevel)): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, logger: Logger = createLogger(config.logLevel), options: StartGatewayOptions = {}): Promise<RunningGateway> {
   const store = createGatewayStore({ databaseUrl: config.databaseUrl });
   await store.migrate();
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
@@ -32,18 +45,46 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   await routing.refresh();
   routing.startPolling(config.refreshIntervalMs, (error) => logger.error({ err: error }, 'routing refresh failed'));
 
+  const billingConfig: BillingConfig = { ...loadBillingConfig(), ...options.billing };
+  if (billingConfig.enabled && config.databaseUrl === 'sqlite::memory:') {
+    // The billing store opens its own connection, which would see a different, empty in-memory database.
+    throw new Error('Billing needs a database file or PostgreSQL; use sqlite:<file> or set GATEWAY_BILLING=off');
+  }
+  const billingStore = createBillingStore({ databaseUrl: config.databaseUrl });
+  await billingStore.migrate();
+  const billing = await BillingRuntime.start({ store: billingStore, config: billingConfig, logger, clock: Date.now, revisionCheckIntervalMs: config.refreshIntervalMs, catalogModels: modelCatalogData });
+  billing.onInvalidation(() => routing.refresh());
+  logger.info({ billing: billingConfig.enabled ? 'on' : 'off', sharedState: billingConfig.redisUrl ? 'redis' : 'process memory' }, 'billing ready');
+  const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
+
   const dispatcher = new Agent({ connections: config.upstreamConnectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000 });
-  const app = await createGatewayApp({ config, routing, dispatcher, logger, metrics: createGatewayMetrics(), accounting: createUnmeteredAccounting(), clock: Date.now });
-  const address = await app.listen({ port: config.port, host: config.host });
+  let app: FastifyInstance;
+  let address: string;
+  try {
+    app = await createGatewayApp({ config, routing, dispatcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing } });
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A failed start (a port in use) must not leave Redis connections and timers keeping the process alive.
+    routing.stop();
+    await billing.close();
+    await dispatcher.close();
+    await billingStore.close();
+    await store.close();
+    throw error;
+  }
   return {
     app,
     store,
     routing,
+    billing,
     url: address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'),
     async close() {
       routing.stop();
       await app.close();
+      // After the server drained, so every settled request is in the last batch.
+      await billing.close();
       await dispatcher.close();
+      await billingStore.close();
       await store.close();
     },
   };

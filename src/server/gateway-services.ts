@@ -2,7 +2,9 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
+import type { BillingRuntime } from '../billing/billing-runtime.js';
 import type { RoutingCache } from '../routing/routing-cache.js';
+import type { GatewayStore } from '../storage/gateway-store.js';
 import type { RequestAccounting } from './request-accounting.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
@@ -17,4 +19,12 @@ export interface GatewayServices {
   accounting: RequestAccounting;
   /** Unix milliseconds */
   clock: () => number;
+  /** what the /api routes (console JSON API) work with; absent when an app is built for /v1 only */
+  api?: ApiServices;
+}
+
+/** Stores and billing state behind the /api routes. */
+export interface ApiServices {
+  gatewayStore: GatewayStore;
+  billing: BillingRuntime;
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Kysely table shapes, column for column; timestamps are bigint Unix milliseconds, JSON columns are text. */
 
 /** Row of `users`. */
@@ -69,11 +71,151 @@ export interface RoutingRevisionTable {
   revision: number;
 }
 
+/** Billing columns of `users` (migration 0003); amounts in micro-units, limits null for the configured default. */
+export interface UserBillingColumns {
+  /** micro-units; always equals the sum of the user's ledger entries */
+  balance: Generated<number>;
+  /** goes up by one with every change of `balance`, so copies elsewhere (Redis) can tell which value is newer */
+  balance_sequence: Generated<number>;
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
+  max_concurrent_requests: number | null;
+}
+
+/** Billing columns of `api_keys` (migration 0003). */
+export interface ApiKeyBillingColumns {
+  /** micro-units the key may spend in total, or null for no cap */
+  spending_cap: number | null;
+  /** micro-units settled against the key so far */
+  spent: Generated<number>;
+  /** JSON array of IP addresses or CIDR ranges; empty means any */
+  allowed_ips: Generated<string>;
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
+  max_concurrent_requests: number | null;
+}
+
+/** Billing columns of `model_groups` (migration 0003). */
+export interface ModelGroupBillingColumns {
+  /** price multiplier in millionths: 1_000_000 is ×1, 1_500_000 is ×1.5 */
+  price_ratio_millionths: Generated<number>;
+}
+
+/** Row of `ledger_entries`: one append-only change of a balance. */
+export interface LedgerEntriesTable {
+  id: string;
+  user_id: string;
+  /** top-up, bonus, hold, settlement, refund, adjustment or redemption */
+  kind: string;
+  /** signed micro-units: credits positive, charges negative */
+  amount: number;
+  description: string;
+  /** request id, payment event id or admin who made the change */
+  reference: string | null;
+  /** Unix milliseconds */
+  created_at: number;
+}
+
+/** Row of `model_prices`: an operator's price for one model; models without a row use the built-in defaults. */
+export interface ModelPricesTable {
+  model_id: string;
+  /** micro-units per million uncached input tokens */
+  input_per_million: number;
+  /** micro-units per million input tokens read from the vendor's cache */
+  cached_input_per_million: number;
+  /** micro-units per million input tokens written to the vendor's cache */
+  cache_write_per_million: number;
+  /** micro-units per million output tokens */
+  output_per_million: number;
+  /** JSON object: `<size>:<quality>`, `<size>` or `default` -> micro-units per image */
+  image_prices: string;
+  /** micro-units per minute of audio */
+  audio_per_minute: number;
+  /** micro-units per second of video */
+  video_per_second: number;
+  /** Unix milliseconds */
+  updated_at: number;
+}
+
+/** Row of `usage_logs`: one /v1 request. */
+export interface UsageLogsTable {
+  id: string;
+  /** Unix milliseconds when the request arrived */
+  created_at: number;
+  user_id: string;
+  api_key_id: string;
+  model: string;
+  channel_id: string | null;
+  endpoint: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  /** micro-units charged */
+  cost: number;
+  /** HTTP status the client received */
+  status: number;
+  error_code: string | null;
+  /** milliseconds from arrival to the end of the response */
+  latency_ms: number;
+  /** milliseconds from arrival to the first byte, or null */
+  first_token_ms: number | null;
+  /** 1 for streamed answers, else 0 */
+  streamed: number;
+  client_ip: string;
+}
+
+/** Row of `usage_daily_rollups`: sums per UTC day, user, key and model. */
+export interface UsageDailyRollupsTable {
+  /** UTC day, `YYYY-MM-DD` */
+  day: string;
+  user_id: string;
+  api_key_id: string;
+  model: string;
+  request_count: number;
+  error_count: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  /** micro-units */
+  cost: number;
+}
+
+/** Row of `console_sessions`: a signed-in console session; only the token's SHA-256 is stored. */
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  user_id: string;
+  /** Unix milliseconds */
+  created_at: number;
+  /** Unix milliseconds */
+  expires_at: number;
+}
+
+/** Row of `admin_tokens`: a token from `gateway admin token`; only its SHA-256 is stored. */
+export interface AdminTokensTable {
+  token_hash: string;
+  name: string;
+  /** Unix milliseconds */
+  created_at: number;
+}
+
+/** The single row (id 1) whose counter goes up on every write that affects balances, prices or limits. */
+export interface BillingRevisionTable {
+  id: number;
+  revision: number;
+}
+
 /** Every table the gateway's Kysely instance knows. */
 export interface DatabaseSchema {
-  users: UsersTable;
-  model_groups: ModelGroupsTable;
+  users: UsersTable & UserBillingColumns;
+  model_groups: ModelGroupsTable & ModelGroupBillingColumns;
   channels: ChannelsTable;
-  api_keys: ApiKeysTable;
+  api_keys: ApiKeysTable & ApiKeyBillingColumns;
   routing_revision: RoutingRevisionTable;
+  ledger_entries: LedgerEntriesTable;
+  model_prices: ModelPricesTable;
+  usage_logs: UsageLogsTable;
+  usage_daily_rollups: UsageDailyRollupsTable;
+  console_sessions: ConsoleSessionsTable;
+  admin_tokens: AdminTokensTable;
+  billing_revision: BillingRevisionTable;
 }

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { DatabaseSchema } from './database-schema.js';
 import { initialSchemaMigration } from './migrations/0001-initial-schema.js';
 import { channelSettingsMigration } from './migrations/0002-channel-settings.js';
+import { billingSchemaMigration } from './migrations/0003-billing-schema.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -10,6 +11,7 @@ import { channelSettingsMigration } from './migrations/0002-channel-settings.js'
 const migrations: Record<string, Migration> = {
   '0001-initial-schema': initialSchemaMigration,
   '0002-channel-settings': channelSettingsMigration,
+  '0003-billing-schema': billingSchemaMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -5,7 +5,8 @@ import { createOpenAiClient, sendRawRequest, startTestGateway, type TestGateway 
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-models-channel';
-const modelWithSlash = 'meta-llama/Llama-3.3-70B-Instruct';
+/** A vendor model id with a slash that no catalog knows. */
+const modelWithSlash = 'example-lab/house-model-7b-instruct';
 const servedModels = ['gpt-4o', 'gpt-3.5-turbo', 'text-embedding-3-small', modelWithSlash];
 
 let simulator: OpenAiSimulator;

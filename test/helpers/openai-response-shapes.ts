@@ -203,7 +203,7 @@ function expectResponseMessageShape(value: unknown, where: string): void {
   const message = expectObject(value, where);
   expectConstantField(message, 'role', 'assistant', where);
   expectNullableStringField(message, 'content', where);
-  if (message.refusal !== undefined) expectNullableStringField(message, 'refusal', where);
+  expectNullableStringField(message, 'refusal', where);
   if (message.tool_calls === undefined) return;
   expectArrayField(message, 'tool_calls', where).forEach((item, position) => {
     const callWhere = `${where}.tool_calls[${position}]`;

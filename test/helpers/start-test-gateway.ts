@@ -7,7 +7,9 @@ import OpenAI from 'openai';
 import { request, type FormData } from 'undici';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../src/accounts/api-key-secret.js';
 import { createSecretBox, resolveSecretPassphrase, type SecretBox } from '../../src/accounts/secret-box.js';
+import type { BillingConfig } from '../../src/billing/billing-config.js';
 import type { GatewayConfig } from '../../src/config/gateway-config.js';
+import { createLogger } from '../../src/observability/create-logger.js';
 import { startGateway, type RunningGateway } from '../../src/runtime/start-gateway.js';
 import type { GatewayStore } from '../../src/storage/gateway-store.js';
 import type { ApiKeyRecord, ChannelRecord, ModelGroupRecord, UserRecord } from '../../src/storage/store-records.js';
@@ -18,10 +20,15 @@ export const testSecretKey = 'end-to-end-test-secret-key';
 
 /** How to start a test gateway. */
 export interface TestGatewayOptions {
-  /** `sqlite` (default) in a temporary folder, or a throwaway `postgres` database (needs GATEWAY_TEST_POSTGRES_URL) */
+  /**
+   * `sqlite` in a temporary folder, or a throwaway `postgres` database (needs GATEWAY_TEST_POSTGRES_URL); the default
+   * is `sqlite`, or `postgres` when GATEWAY_E2E_DATABASE=postgres runs the whole suite on PostgreSQL.
+   */
   database?: 'sqlite' | 'postgres';
   /** configuration values to use instead of the test defaults */
   config?: Partial<GatewayConfig>;
+  /** billing settings; default `{ enabled: false }`, so every request is admitted without a balance */
+  billing?: Partial<BillingConfig>;
 }
 
 /** A channel to seed; everything but where it points and what it serves has a default. */
@@ -42,6 +49,8 @@ export interface TestChannelOptions {
   weight?: number;
   /** vendor preset label; default null (a custom channel) */
   preset?: string | null;
+  /** false leaves the routing cache alone (call `refreshRouting()` after seeding many); default true */
+  refreshRouting?: boolean;
 }
 
 /** A key to seed. */
@@ -97,7 +106,8 @@ export function uniqueName(prefix: string): string {
 /** Starts a gateway on 127.0.0.1 and a free port, with a temporary data folder and database. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-e2e-'));
-  const postgresDatabase = options.database === 'postgres' ? await requirePostgresDatabase() : undefined;
+  const database = options.database ?? (process.env.GATEWAY_E2E_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
+  const postgresDatabase = database === 'postgres' ? await requirePostgresDatabase().catch(removeFolderAndRethrow(dataDirectory)) : undefined;
   const config: GatewayConfig = {
     port: 0,
     host: '127.0.0.1',
@@ -115,7 +125,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   };
   let running: RunningGateway;
   try {
-    running = await startGateway(config);
+    running = await startGateway(config, createLogger(config.logLevel), { billing: options.billing ?? { enabled: false } });
   } catch (error) {
     await removeTestData(dataDirectory, postgresDatabase);
     throw error;
@@ -151,7 +161,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
         priority: channel.priority ?? 0,
         weight: channel.weight ?? 1,
       });
-      await refreshRouting();
+      if (channel.refreshRouting !== false) await refreshRouting();
       return created;
     },
     async createKey(key = {}) {
@@ -170,6 +180,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
     refreshRouting,
     async close() {
+      // Every test is done by now. An SDK client may still hold a connection it opened but never used; Node counts
+      // such a silent connection as a request awaiting headers, so a graceful close would wait for the client to drop it.
+      running.app.server.closeAllConnections();
       await running.close();
       await removeTestData(dataDirectory, postgresDatabase);
     },
@@ -222,6 +235,13 @@ async function requirePostgresDatabase(): Promise<PostgresTestDatabase> {
   const database = await createPostgresTestDatabaseUrl();
   if (!database) throw new Error('A postgres test gateway needs GATEWAY_TEST_POSTGRES_URL (see test/helpers/postgres-test-database.ts)');
   return database;
+}
+
+function removeFolderAndRethrow(dataDirectory: string): (error: unknown) => Promise<never> {
+  return async (error) => {
+    await rm(dataDirectory, { recursive: true, force: true });
+    throw error;
+  };
 }
 
 async function removeTestData(dataDirectory: string, postgresDatabase: PostgresTestDatabase | undefined): Promise<void> {

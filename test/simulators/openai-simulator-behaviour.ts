@@ -13,7 +13,13 @@ export type ModelBehaviour =
   /** never answer (`sim-hang`) */
   | { kind: 'hang' }
   /** reply with exactly `chunkCount` words, one chunk every `intervalMs` (`sim-paced-<N>x<M>`) */
-  | { kind: 'paced'; chunkCount: number; intervalMs: number };
+  | { kind: 'paced'; chunkCount: number; intervalMs: number }
+  /** send the stream's 200 headers, then destroy the socket before any event (`sim-broken-before-first-event`) */
+  | { kind: 'broken-before-first-event' }
+  /** two content chunks, then OpenAI's mid-stream error event and the end of the body, no [DONE] (`sim-stream-error-event`) */
+  | { kind: 'stream-error-event' }
+  /** answer normally but report half the prompt as read from the prompt cache (`sim-cached-prompt`) */
+  | { kind: 'cached-prompt' };
 
 const slowStreamDelayMs = 50;
 const errorModelPattern = /^sim-error-([45]\d\d)$/;
@@ -25,6 +31,9 @@ export function behaviourForModel(model: unknown): ModelBehaviour {
   if (model === 'sim-slow-stream') return { kind: 'slow-stream', chunkDelayMs: slowStreamDelayMs };
   if (model === 'sim-broken-stream') return { kind: 'broken-stream' };
   if (model === 'sim-hang') return { kind: 'hang' };
+  if (model === 'sim-broken-before-first-event') return { kind: 'broken-before-first-event' };
+  if (model === 'sim-stream-error-event') return { kind: 'stream-error-event' };
+  if (model === 'sim-cached-prompt') return { kind: 'cached-prompt' };
   const errorMatch = errorModelPattern.exec(model);
   if (errorMatch) return { kind: 'error', status: Number(errorMatch[1]) };
   const pacedMatch = pacedModelPattern.exec(model);

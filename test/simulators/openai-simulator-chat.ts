@@ -51,7 +51,7 @@ let toolCallCounter = 0;
 export const handleChatCompletion: EndpointHandler = ({ body, behaviour }) => {
   const messages = validateChatRequest(body);
   const outputs = Array.from({ length: choiceCountOf(body) }, () => generateChoice(body, messages, behaviour));
-  const usage = chatUsage(countPromptTokens(messages), outputs);
+  const usage = chatUsage(countPromptTokens(messages), outputs, behaviour);
   const identity = newResponseIdentity('chatcmpl', body.model);
   if (body.stream !== true) return { kind: 'json', body: chatResponse(identity, outputs, usage) };
   return { kind: 'stream', plan: chatStreamPlan(identity, outputs, includesStreamUsage(body) ? usage : null) };
@@ -100,7 +100,7 @@ function makeToolCalls(body: RequestBody, messages: ChatMessage[]): ToolCall[] {
   return chosen.map((name) => ({ id: `call_${++toolCallCounter}`, name, arguments: argumentsText }));
 }
 
-function chatUsage(promptTokens: number, outputs: ChoiceOutput[]): ChatUsage {
+function chatUsage(promptTokens: number, outputs: ChoiceOutput[], behaviour: ModelBehaviour): ChatUsage {
   const completionTokens = outputs.reduce(
     (total, output) => total + (output.kind === 'text' ? countWords(output.text) : output.calls.length * completionTokensPerToolCall),
     0,
@@ -109,7 +109,7 @@ function chatUsage(promptTokens: number, outputs: ChoiceOutput[]): ChatUsage {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: behaviour.kind === 'cached-prompt' ? Math.floor(promptTokens / 2) : 0, audio_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }

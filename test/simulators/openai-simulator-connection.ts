@@ -28,6 +28,12 @@ export class ClientConnection {
     this.response.destroy();
   }
 
+  /** Ends the body early but cleanly (a vendor that gives up after an error event); not a client abort. */
+  endOnPurpose(): void {
+    this.brokenOnPurpose = true;
+    this.response.end();
+  }
+
   /** Resolves after `milliseconds`, or earlier if the connection closes meanwhile. */
   wait(milliseconds: number): Promise<void> {
     if (milliseconds <= 0 || this.closed) return Promise.resolve();

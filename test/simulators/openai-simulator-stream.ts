@@ -16,9 +16,14 @@ export interface EventStreamPlan {
 export interface StreamPacing {
   /** wait before each content chunk */
   chunkDelayMs: number;
-  /** destroy the socket after this many content chunks (no [DONE]); null streams to the end */
+  /** stop after this many content chunks (no [DONE]); null streams to the end */
   breakAfterContentChunks: number | null;
+  /** how a stopped stream ends: a destroyed socket, or OpenAI's error event and a clean end of the body */
+  breakWith?: 'destroyed-socket' | 'error-event';
 }
+
+/** The event OpenAI sends when it fails mid-stream. */
+const midStreamErrorEvent = { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } };
 
 /** The headers OpenAI streams with. */
 export const eventStreamHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } as const;
@@ -51,7 +56,12 @@ async function sendContentChunks(connection: ClientConnection, chunks: unknown[]
     if (isLastBeforeBreak) break;
   }
   if (breakAfter === null) return true;
-  connection.breakOnPurpose();
+  if (pacing.breakWith === 'error-event') {
+    await connection.write(formatEvent(midStreamErrorEvent), true);
+    connection.endOnPurpose();
+  } else {
+    connection.breakOnPurpose();
+  }
   return false;
 }
 

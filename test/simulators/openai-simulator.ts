@@ -13,7 +13,7 @@ import { invalidApiKeyError, modelStatusError, SimulatedError } from './openai-s
 import { handleImageEdit, handleImageGeneration } from './openai-simulator-images.js';
 import { modelList, modelObject } from './openai-simulator-models.js';
 import { readMultipartForm } from './openai-simulator-multipart.js';
-import { sendEventStream, type StreamPacing } from './openai-simulator-stream.js';
+import { eventStreamHeaders, sendEventStream, type StreamPacing } from './openai-simulator-stream.js';
 import { randomIdentifier } from './openai-simulator-text.js';
 import { requireObjectBody } from './openai-simulator-validation.js';
 
@@ -178,6 +178,12 @@ async function sendAnswer(
 ): Promise<FastifyReply | undefined> {
   if (answer.kind === 'stream') {
     reply.hijack();
+    if (behaviour.kind === 'broken-before-first-event') {
+      reply.raw.writeHead(200, eventStreamHeaders);
+      reply.raw.flushHeaders();
+      connection.breakOnPurpose();
+      return undefined;
+    }
     await sendEventStream(reply.raw, connection, answer.plan, streamPacing(behaviour, options));
     return undefined;
   }
@@ -202,6 +208,8 @@ function streamPacing(behaviour: ModelBehaviour, options: OpenAiSimulatorOptions
       return { chunkDelayMs: behaviour.intervalMs, breakAfterContentChunks: null };
     case 'broken-stream':
       return { chunkDelayMs: defaultDelay, breakAfterContentChunks: brokenStreamContentChunks };
+    case 'stream-error-event':
+      return { chunkDelayMs: defaultDelay, breakAfterContentChunks: brokenStreamContentChunks, breakWith: 'error-event' };
     default:
       return { chunkDelayMs: defaultDelay, breakAfterContentChunks: null };
   }

@@ -122,8 +122,11 @@ function writeEventStreamHead(response: ServerResponse, headers: Record<string, 
 }
 
 function mapStreamErrorEvent(data: string, knownSecrets: readonly string[]): GatewayError {
-  const parsed = safeParse(data) as { error?: { message?: unknown } } | undefined;
+  const parsed = safeParse(data) as { error?: { message?: unknown; type?: unknown; code?: unknown } } | undefined;
   const message = typeof parsed?.error?.message === 'string' ? redactUpstreamText(parsed.error.message, knownSecrets) : 'The upstream vendor failed mid-stream.';
+  const kind = `${String(parsed?.error?.type ?? '')} ${String(parsed?.error?.code ?? '')}`;
+  if (/rate_limit/.test(kind)) return new GatewayError('rate_limit_exceeded', message);
+  if (/overloaded|unavailable/.test(kind)) return new GatewayError('service_unavailable', message);
   return new GatewayError('server_error', message);
 }
 

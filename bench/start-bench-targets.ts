@@ -1,0 +1,67 @@
+// Starts the simulator, the gateway and the reference proxy, and describes the three paths to the simulator.
+import type { BenchTargets } from './bench-targets.js';
+import type { BenchmarkSettings } from './benchmark-settings.js';
+import { compileBenchProcesses } from './compile-bench-processes.js';
+import { normalModel, pacedModel } from './request-bodies.js';
+import { startBenchProcess, type BenchProcess, type ProcessLayout } from './start-bench-processes.js';
+
+/** The running processes and the paths through them. */
+export interface RunningBench {
+  targets: BenchTargets;
+  simulator: BenchProcess;
+  gateway: BenchProcess;
+  proxy: BenchProcess;
+  /** stops all three */
+  stop(): Promise<void>;
+}
+
+const upstreamKey = 'sk-sim-bench-upstream-key';
+
+/** `gatewayNodeFlags` are added to the gateway's Node command line, e.g. `--cpu-prof`. */
+export async function startBenchTargets(layout: ProcessLayout, settings: BenchmarkSettings, gatewayNodeFlags: string[] = []): Promise<RunningBench> {
+  const started: BenchProcess[] = [];
+  const stop = async () => {
+    await Promise.all(started.map((benchProcess) => benchProcess.stop()));
+  };
+  compileBenchProcesses(['simulator-process.ts', 'gateway-process.ts', 'reference-proxy-process.ts'].map((script) => `bench/processes/${script}`));
+  try {
+    const simulator = await startBenchProcess({ name: 'simulator', script: 'simulator-process.ts', core: layout.loadCore, environment: { BENCH_UPSTREAM_KEY: upstreamKey } });
+    started.push(simulator);
+    const models = [normalModel, pacedModel(settings.pacedChunkCount, settings.pacedIntervalMs), pacedModel(settings.memoryChunkCount, settings.memoryIntervalMs)];
+    const gateway = await startBenchProcess({
+      name: 'gateway',
+      script: 'gateway-process.ts',
+      core: layout.measuredCore,
+      nodeFlags: gatewayNodeFlags,
+      environment: {
+        BENCH_UPSTREAM_URL: simulator.url,
+        BENCH_UPSTREAM_KEY: upstreamKey,
+        BENCH_MODELS: models.join(','),
+        GATEWAY_UPSTREAM_CONNECTIONS: String(settings.gatewayUpstreamConnections),
+      },
+    });
+    started.push(gateway);
+    const proxy = await startBenchProcess({
+      name: 'reference proxy',
+      script: 'reference-proxy-process.ts',
+      core: layout.measuredCore,
+      environment: { BENCH_UPSTREAM_ORIGIN: new URL(simulator.url).origin },
+    });
+    started.push(proxy);
+    const apiKey = gateway.details.apiKey as string;
+    return {
+      simulator,
+      gateway,
+      proxy,
+      stop,
+      targets: {
+        direct: { name: 'direct', baseUrl: simulator.url, authorization: `Bearer ${upstreamKey}`, process: undefined },
+        proxy: { name: 'proxy', baseUrl: `${proxy.url}/v1`, authorization: `Bearer ${upstreamKey}`, process: proxy },
+        gateway: { name: 'gateway', baseUrl: `${gateway.url}/v1`, authorization: `Bearer ${apiKey}`, process: gateway },
+      },
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

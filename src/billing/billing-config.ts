@@ -1,0 +1,56 @@
+import type { RequestLimits } from '../storage/billing-records.js';
+
+/** How money and limits behave; docs/CONFIGURATION-BILLING.md describes each variable. */
+export interface BillingConfig {
+  /** false admits every request and records nothing (GATEWAY_BILLING=off) */
+  enabled: boolean;
+  /** Redis URL for shared rate-limit counters across nodes, or undefined for in-memory counters */
+  redisUrl: string | undefined;
+  /** most milliseconds a settled request waits in memory before its batch is written */
+  flushIntervalMs: number;
+  /** milliseconds between full reloads of balances even when the billing revision did not move (several nodes) */
+  reloadIntervalMs: number;
+  /** output tokens held when neither the request nor the catalog caps them */
+  defaultMaxOutputTokens: number;
+  /** days usage logs are kept (rollups are kept forever); 0 keeps them forever */
+  usageLogRetentionDays: number;
+  /** hours a console session lasts */
+  sessionLifetimeHours: number;
+  /** limits of a key whose own columns are null; 0 means unlimited */
+  keyLimits: RequestLimits;
+  /** limits of a user whose own columns are null; 0 means unlimited */
+  userLimits: RequestLimits;
+}
+
+/** Reads the billing configuration from environment variables, with the documented defaults. */
+export function loadBillingConfig(environment: NodeJS.ProcessEnv = process.env): BillingConfig {
+  const switchValue = (environment.GATEWAY_BILLING ?? 'on').toLowerCase();
+  if (!['on', 'off', 'true', 'false', '1', '0'].includes(switchValue)) throw new Error(`GATEWAY_BILLING must be on or off, got "${switchValue}"`);
+  return {
+    enabled: ['on', 'true', '1'].includes(switchValue),
+    redisUrl: environment.GATEWAY_REDIS_URL || undefined,
+    flushIntervalMs: Math.min(readInteger(environment, 'GATEWAY_BILLING_FLUSH_INTERVAL_MS', 250), 250) || 250,
+    reloadIntervalMs: readInteger(environment, 'GATEWAY_BILLING_RELOAD_INTERVAL_MS', 10_000),
+    defaultMaxOutputTokens: readInteger(environment, 'GATEWAY_DEFAULT_MAX_OUTPUT_TOKENS', 4_096) || 4_096,
+    usageLogRetentionDays: readInteger(environment, 'GATEWAY_USAGE_LOG_RETENTION_DAYS', 90),
+    sessionLifetimeHours: readInteger(environment, 'GATEWAY_SESSION_LIFETIME_HOURS', 168) || 168,
+    keyLimits: {
+      requestsPerMinute: readInteger(environment, 'GATEWAY_KEY_REQUESTS_PER_MINUTE', 0),
+      tokensPerMinute: readInteger(environment, 'GATEWAY_KEY_TOKENS_PER_MINUTE', 0),
+      maxConcurrentRequests: readInteger(environment, 'GATEWAY_KEY_MAX_CONCURRENT_REQUESTS', 0),
+    },
+    userLimits: {
+      requestsPerMinute: readInteger(environment, 'GATEWAY_USER_REQUESTS_PER_MINUTE', 0),
+      tokensPerMinute: readInteger(environment, 'GATEWAY_USER_TOKENS_PER_MINUTE', 0),
+      maxConcurrentRequests: readInteger(environment, 'GATEWAY_USER_MAX_CONCURRENT_REQUESTS', 0),
+    },
+  };
+}
+
+function readInteger(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = environment[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}

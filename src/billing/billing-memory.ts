@@ -1,0 +1,144 @@
+import { BlockList, isIP } from 'node:net';
+import type { BillingSnapshotRecords, RequestLimits } from '../storage/billing-records.js';
+import { neutralPriceRatio } from './calculate-request-cost.js';
+import type { CatalogModel } from '../routing/catalog-model.js';
+import { createFallbackModelPrice } from './default-model-prices.js';
+import { mapCatalogPrices, type ModelPrice } from './model-price.js';
+
+/** A user's money as this node sees it: the durable balance minus charges not yet written, and live holds. */
+export interface UserMoney {
+  /** micro-units: stored balance minus this node's unflushed charges */
+  balance: number;
+  /** micro-units held by requests in flight */
+  held: number;
+  limits: RequestLimits;
+}
+
+/** A key's spend and restrictions in memory. */
+export interface KeyMoney {
+  spendingCap: number | null;
+  /** micro-units settled, including unflushed charges */
+  spent: number;
+  /** micro-units held by requests in flight */
+  held: number;
+  /** null when any address may use the key */
+  allowedAddresses: BlockList | null;
+  /** the allow-list as stored, for display */
+  allowedIpList: string[];
+  limits: RequestLimits;
+}
+
+/**
+ * Balances, holds, prices and key restrictions in memory: the hot path reads and changes only this. Reloaded
+ * from a snapshot whenever the billing revision moves; holds survive reloads.
+ */
+export class BillingMemory {
+  revision = -1;
+  private users = new Map<string, UserMoney>();
+  private keys = new Map<string, KeyMoney>();
+  private prices = new Map<string, ModelPrice>();
+  private groupRatios = new Map<string, number>();
+  private readonly catalogPrices: ReadonlyMap<string, ModelPrice>;
+  private keysCheckedMissing = new Set<string>();
+
+  /** `catalogModels` supply the default prices (their `defaultPrices`). */
+  constructor(catalogModels: readonly CatalogModel[] = []) {
+    const catalogPrices = new Map<string, ModelPrice>();
+    for (const model of catalogModels) {
+      if (!model.defaultPrices) continue;
+      catalogPrices.set(model.id, mapCatalogPrices(model.id, model.defaultPrices));
+      for (const alias of model.aliases ?? []) catalogPrices.set(alias, mapCatalogPrices(alias, model.defaultPrices));
+    }
+    this.catalogPrices = catalogPrices;
+  }
+
+  /** Replaces stored values with a snapshot; `pendingByUser`/`pendingByKey` are charges not yet in the snapshot. */
+  load(snapshot: BillingSnapshotRecords, pendingByUser: ReadonlyMap<string, number>, pendingByKey: ReadonlyMap<string, number>): void {
+    const users = new Map<string, UserMoney>();
+    for (const user of snapshot.users) {
+      users.set(user.userId, { balance: user.balance - (pendingByUser.get(user.userId) ?? 0), held: this.users.get(user.userId)?.held ?? 0, limits: user.limits });
+    }
+    const keys = new Map<string, KeyMoney>();
+    for (const key of snapshot.apiKeys) {
+      keys.set(key.apiKeyId, {
+        spendingCap: key.spendingCap,
+        spent: key.spent + (pendingByKey.get(key.apiKeyId) ?? 0),
+        held: this.keys.get(key.apiKeyId)?.held ?? 0,
+        allowedAddresses: createAddressList(key.allowedIps),
+        allowedIpList: key.allowedIps,
+        limits: key.limits,
+      });
+    }
+    this.users = users;
+    this.keys = keys;
+    this.keysCheckedMissing = new Set();
+    this.prices = new Map(snapshot.prices.map((price) => [price.modelId, price]));
+    this.groupRatios = new Map(snapshot.groupPriceRatios.map((entry) => [entry.groupId, entry.priceRatioMillionths]));
+    this.revision = snapshot.revision;
+  }
+
+  user(userId: string): UserMoney {
+    let user = this.users.get(userId);
+    if (!user) {
+      // A user created after the last reload has no money yet; the entry keeps holds consistent until it loads.
+      user = { balance: 0, held: 0, limits: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null } };
+      this.users.set(userId, user);
+    }
+    return user;
+  }
+
+  key(apiKeyId: string): KeyMoney | undefined {
+    return this.keys.get(apiKeyId);
+  }
+
+  /** True when the key is unknown here and no reload since the last one was asked to look for it. */
+  shouldLookForKey(apiKeyId: string): boolean {
+    return !this.keys.has(apiKeyId) && !this.keysCheckedMissing.has(apiKeyId);
+  }
+
+  /** Remembers, until the next reload, that a reload did not find the key (keys made outside the /api have no settings). */
+  markKeyMissing(apiKeyId: string): void {
+    if (!this.keys.has(apiKeyId)) this.keysCheckedMissing.add(apiKeyId);
+  }
+
+  /** The operator's price, else the catalog's list price (of the request's catalog entry, when given), else the documented fallback. */
+  priceOf(modelId: string, catalogModel?: CatalogModel): ModelPrice {
+    const operatorPrice = this.prices.get(modelId);
+    if (operatorPrice) return operatorPrice;
+    if (catalogModel?.defaultPrices) return mapCatalogPrices(modelId, catalogModel.defaultPrices);
+    return this.catalogPrices.get(modelId) ?? createFallbackModelPrice(modelId);
+  }
+
+  /** Every model with a price: the catalog's overlaid with the operator's. */
+  listPrices(): ModelPrice[] {
+    const merged = new Map(this.catalogPrices);
+    for (const [modelId, price] of this.prices) merged.set(modelId, price);
+    return [...merged.values()].sort((left, right) => left.modelId.localeCompare(right.modelId));
+  }
+
+  priceRatioOf(groupId: string): number {
+    return this.groupRatios.get(groupId) ?? neutralPriceRatio;
+  }
+}
+
+function createAddressList(entries: readonly string[]): BlockList | null {
+  if (entries.length === 0) return null;
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (isIP(address) === 0) continue;
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return list;
+}
+
+/** True when the list allows the client address; IPv4-mapped IPv6 addresses are checked as IPv4. */
+export function isAddressAllowed(list: BlockList | null, clientIp: string): boolean {
+  if (list === null) return true;
+  const address = clientIp.startsWith('::ffff:') && isIP(clientIp.slice(7)) === 4 ? clientIp.slice(7) : clientIp;
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  if (isIP(address) === 0) return false;
+  return list.check(address, family);
+}

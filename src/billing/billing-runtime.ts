@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { CatalogModel } from '../routing/catalog-model.js';
+import type { LedgerEntryRecord, NewBalanceChange } from '../storage/billing-records.js';
+import type { BillingStore } from '../storage/billing-store.js';
+import type { BillingConfig } from './billing-config.js';
+import { BillingMemory } from './billing-memory.js';
+import { RedisWallet } from './redis-wallet.js';
+import { RequestRateLimiter } from './request-rate-limiter.js';
+import { SettlementBatchWriter } from './settlement-batch-writer.js';
+
+/** What the billing runtime is built from. */
+export interface BillingRuntimeOptions {
+  store: BillingStore;
+  config: BillingConfig;
+  logger: Logger;
+  /** Unix milliseconds */
+  clock: () => number;
+  /** how often to check the billing revision, in milliseconds (the routing refresh interval) */
+  revisionCheckIntervalMs: number;
+  /** catalog models whose `defaultPrices` are the prices of models no operator priced */
+  catalogModels?: readonly CatalogModel[];
+}
+
+const retentionSweepIntervalMs = 3_600_000;
+const heartbeatIntervalMs = 10_000;
+const deadNodeSweepIntervalMs = 30_000;
+/** Redis channel on which nodes announce changes to keys, balances, prices and limits. */
+export const invalidationChannel = 'gateway:invalidate';
+const millisecondsPerDay = 86_400_000;
+
+/**
+ * The running billing state of one gateway node: balances and holds in memory, the batch writer that makes
+ * settled money durable, rate-limit counters, and the polling that picks up credits and price changes.
+ */
+export class BillingRuntime {
+  readonly memory: BillingMemory;
+  readonly writer: SettlementBatchWriter;
+  readonly rateLimiter: RequestRateLimiter;
+  /** balances shared by several nodes, when Redis is configured */
+  readonly wallet: RedisWallet | undefined;
+  private readonly redis: Redis | undefined;
+  private readonly settlementsInFlight = new Set<Promise<void>>();
+  private subscriber: Redis | undefined;
+  private readonly invalidationListeners: Array<() => Promise<void>> = [];
+  private lastCheckAt = 0;
+  private pendingRefresh: Promise<void> | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  private constructor(readonly options: BillingRuntimeOptions) {
+    this.memory = new BillingMemory(options.catalogModels);
+    this.redis = options.config.redisUrl ? new Redis(options.config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+    this.redis?.on('error', (error) => options.logger.warn({ err: error }, 'redis connection error'));
+    const wallet = this.redis ? new RedisWallet(this.redis, `node_${randomUUID().replaceAll('-', '')}`) : undefined;
+    this.wallet = wallet;
+    this.writer = new SettlementBatchWriter({
+      store: options.store,
+      intervalMs: options.config.flushIntervalMs,
+      logger: options.logger,
+      onWritten: wallet ? async (settled) => void (await Promise.all(settled.map((entry) => wallet.apply(entry, entry.charged)))) : undefined,
+    });
+    this.rateLimiter = new RequestRateLimiter(this.redis);
+  }
+
+  /** Loads balances, prices and limits, then starts the batch writer and the revision polling. */
+  static async start(options: BillingRuntimeOptions): Promise<BillingRuntime> {
+    const runtime = new BillingRuntime(options);
+    try {
+      await runtime.wallet?.beat();
+      await runtime.refresh(true);
+      await runtime.subscribeToInvalidations();
+    } catch (error) {
+      // An unreachable Redis or database must not leave connections keeping the process alive.
+      await runtime.close();
+      throw error;
+    }
+    runtime.writer.start();
+    const onError = (what: string) => (error: unknown) => options.logger.error({ err: error }, what);
+    if (options.revisionCheckIntervalMs > 0) runtime.every(options.revisionCheckIntervalMs, () => runtime.refresh(false).catch(onError('billing refresh failed')));
+    // Other nodes' settlements do not bump the revision; a periodic full reload brings their charges in.
+    if (options.config.reloadIntervalMs > 0) runtime.every(options.config.reloadIntervalMs, () => runtime.refresh(true).catch(onError('billing reload failed')));
+    if (runtime.wallet) {
+      runtime.every(heartbeatIntervalMs, () => runtime.wallet?.beat().catch(onError('redis heartbeat failed')));
+      runtime.every(deadNodeSweepIntervalMs, () => runtime.removeDeadNodes().catch(onError('removing dead nodes failed')));
+    }
+    if (options.config.usageLogRetentionDays > 0) runtime.every(retentionSweepIntervalMs, () => runtime.deleteExpiredUsageLogs().catch(onError('usage log retention failed')));
+    return runtime;
+  }
+
+  get config(): BillingConfig {
+    return this.options.config;
+  }
+
+  get store(): BillingStore {
+    return this.options.store;
+  }
+
+  /** Reloads from the database when the billing revision moved (or always, when forced); callers share one load. */
+  refresh(force: boolean): Promise<void> {
+    if (this.pendingRefresh && !force) return this.pendingRefresh;
+    const refresh = this.writer.runExclusive(async () => {
+      this.lastCheckAt = this.options.clock();
+      const { store } = this.options;
+      if (!force && (await store.readBillingRevision()) === this.memory.revision) return;
+      const snapshot = await store.loadBillingSnapshot();
+      // Runs while no batch is being written, so the queue holds exactly the charges the snapshot lacks.
+      const pending = this.writer.pendingAmounts();
+      this.memory.load(snapshot, pending.byUser, pending.byKey);
+      await this.wallet?.applyAll(snapshot.users).catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying balances to redis failed'));
+    });
+    const shared = refresh.finally(() => {
+      if (this.pendingRefresh === shared) this.pendingRefresh = undefined;
+    });
+    this.pendingRefresh = shared;
+    return shared;
+  }
+
+  /** Refreshes only if the last check is older than `minimumAgeMs`; true when it did. */
+  async refreshIfOlderThan(minimumAgeMs: number): Promise<boolean> {
+    if (this.options.clock() - this.lastCheckAt < minimumAgeMs) return false;
+    await this.refresh(false);
+    return true;
+  }
+
+  /** Credits or debits a balance durably (ledger and balance in one transaction), then updates memory on every node. */
+  async changeBalance(change: NewBalanceChange): Promise<{ entry: LedgerEntryRecord; balance: number; sequence: number }> {
+    const result = await this.exclusive(() => this.options.store.changeBalance(change));
+    await this.wallet?.apply({ userId: change.userId, balance: result.balance, sequence: result.sequence });
+    await this.announceChange();
+    return result;
+  }
+
+  /**
+   * Runs a multi-statement database write while no batch is being written. On SQLite the gateway store and the
+   * billing store are two connections of one process: two of their transactions interleaving would make the
+   * second wait synchronously for a lock the first can never release, so every such write goes through here.
+   * Never call `refresh` or `changeBalance` from inside `work` (they queue behind it).
+   */
+  exclusive<Result>(work: () => Promise<Result>): Promise<Result> {
+    return this.writer.runExclusive(work);
+  }
+
+  /** Reloads this node now and, with Redis, tells every other node to reload before its next request. */
+  async announceChange(): Promise<void> {
+    await this.refresh(true);
+    if (this.redis) await this.redis.publish(invalidationChannel, String(this.memory.revision)).catch((error: unknown) => this.options.logger.warn({ err: error }, 'publishing a change failed'));
+  }
+
+  /** Work to run when another node announces a change (the routing cache registers its refresh here). */
+  onInvalidation(listener: () => Promise<void>): void {
+    this.invalidationListeners.push(listener);
+  }
+
+  /** Stops polling and writes every settled request still in memory; call after the HTTP server drained. */
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    // Settlements waiting for Redis must reach the batch before the last flush.
+    await Promise.all([...this.settlementsInFlight]);
+    await this.writer.close();
+    await this.wallet?.leave().catch((error: unknown) => this.options.logger.warn({ err: error }, 'leaving the shared wallet failed'));
+    if (this.subscriber) await this.subscriber.quit().catch(() => undefined);
+    if (this.redis) await this.redis.quit().catch(() => undefined);
+  }
+
+  /** Keeps an asynchronous settlement alive until it has queued its charge, so shutdown waits for it. */
+  trackSettlement(settlement: Promise<void>): void {
+    this.settlementsInFlight.add(settlement);
+    void settlement.finally(() => this.settlementsInFlight.delete(settlement));
+  }
+
+  private async removeDeadNodes(): Promise<void> {
+    if (!this.wallet) return;
+    const userIds = await this.wallet.removeDeadNodes();
+    // A dead node may have written a batch without copying the new balances to Redis: take them from the database.
+    for (const userId of new Set(userIds)) {
+      const stored = await this.options.store.readStoredBalance(userId);
+      if (stored) await this.wallet.apply(stored);
+    }
+  }
+
+  private async subscribeToInvalidations(): Promise<void> {
+    if (!this.redis) return;
+    const subscriber = this.redis.duplicate();
+    this.subscriber = subscriber;
+    subscriber.on('error', (error) => this.options.logger.warn({ err: error }, 'redis subscriber error'));
+    subscriber.on('message', () => {
+      const work = [this.refresh(false), ...this.invalidationListeners.map((listener) => listener())];
+      Promise.all(work).catch((error: unknown) => this.options.logger.error({ err: error }, 'refresh after an announced change failed'));
+    });
+    await subscriber.subscribe(invalidationChannel);
+  }
+
+  private async deleteExpiredUsageLogs(): Promise<void> {
+    const cutoff = this.options.clock() - this.options.config.usageLogRetentionDays * millisecondsPerDay;
+    await this.options.store.deleteUsageLogsBefore(cutoff);
+  }
+
+  private every(intervalMs: number, work: () => void): void {
+    const timer = setInterval(work, intervalMs);
+    timer.unref();
+    this.timers.push(timer);
+  }
+}

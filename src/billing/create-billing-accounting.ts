@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { GatewayError } from '../core/gateway-error.js';
+import type { MeteredRequest, MeteredResult, MeteredTicket, RequestAccounting } from '../server/request-accounting.js';
+import type { UsageLogRecord } from '../storage/billing-records.js';
+import { isAddressAllowed } from './billing-memory.js';
+import type { BillingRuntime } from './billing-runtime.js';
+import type { BillableUsage } from './billable-usage.js';
+import { calculateRequestCost } from './calculate-request-cost.js';
+import { estimateWorstCaseUsage } from './estimate-worst-case-usage.js';
+import { measureBillableUsage } from './measure-billable-usage.js';
+import type { ModelPrice } from './model-price.js';
+import { RequestRateLimiter, type LimitSubject, type RateLimitAdmission } from './request-rate-limiter.js';
+
+/** An admitted request: what was held, so `close` can settle against it. */
+interface BillingTicket extends MeteredTicket {
+  request: MeteredRequest;
+  /** micro-units held against the balance (and the key's cap) */
+  held: number;
+  price: ModelPrice;
+  priceRatioMillionths: number;
+  inputTokens: number;
+  admission: RateLimitAdmission | undefined;
+  closed: boolean;
+}
+
+const balanceShortfallMessage = 'You exceeded your current quota: the balance cannot cover this request. Top up your balance or lower max_tokens.';
+
+/** A short balance triggers a reload at most once per this many milliseconds. */
+const refreshOnMissIntervalMs = 200;
+
+/**
+ * Accounting with money: `open` checks the key's address list and rate limits, then holds the worst-case cost
+ * in memory (429 `insufficient_quota` when the balance or the key's cap cannot cover it); `close` charges the
+ * real cost in memory at once and queues the ledger row, balance change and usage log for the batch writer.
+ */
+export function createBillingAccounting(runtime: BillingRuntime): RequestAccounting {
+  const { memory, rateLimiter, writer } = runtime;
+  const { config, logger, clock } = runtime.options;
+
+  function recordRejection(request: MeteredRequest, error: GatewayError): void {
+    writer.enqueue(undefined, createUsageLog(request, { status: error.status, errorCode: error.code, finishedAt: clock() }));
+  }
+
+  async function admit(request: MeteredRequest): Promise<BillingTicket> {
+    const { principal } = request;
+    if (memory.shouldLookForKey(principal.apiKeyId)) {
+      // A key made a moment ago (maybe on another node) must not be used before its allow-list and cap are known.
+      await runtime.refresh(false);
+      memory.markKeyMissing(principal.apiKeyId);
+    }
+    const key = memory.key(principal.apiKeyId);
+    if (key && !isAddressAllowed(key.allowedAddresses, request.clientIp)) {
+      throw new GatewayError('forbidden', `This API key may not be used from ${request.clientIp}.`);
+    }
+    const worst = estimateWorstCaseUsage(request, config.defaultMaxOutputTokens);
+    const price = memory.priceOf(request.model.id, request.model);
+    const priceRatioMillionths = memory.priceRatioOf(principal.groupId);
+    const worstCost = calculateRequestCost(worst.usage, price, priceRatioMillionths);
+
+    const subjects: LimitSubject[] = [];
+    const keyLimits = RequestRateLimiter.effectiveLimits(key?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }, config.keyLimits);
+    const userLimits = RequestRateLimiter.effectiveLimits(memory.user(principal.userId).limits, config.userLimits);
+    if (hasAnyLimit(keyLimits)) subjects.push({ scope: 'key', id: principal.apiKeyId, limits: keyLimits });
+    if (hasAnyLimit(userLimits)) subjects.push({ scope: 'user', id: principal.userId, limits: userLimits });
+    const admission = subjects.length > 0 ? await rateLimiter.admit(subjects, worst.inputTokens) : undefined;
+
+    try {
+      if (runtime.wallet) {
+        await holdInWallet(request, worstCost);
+      } else {
+        // A short balance reloads first (at most every 200 ms), so a top-up made a moment ago counts now.
+        if (shortfallOf(request, worstCost) !== undefined) await runtime.refreshIfOlderThan(refreshOnMissIntervalMs);
+        holdInMemory(request, worstCost);
+      }
+    } catch (error) {
+      if (admission) rateLimiter.release(admission, 0);
+      throw error;
+    }
+    return {
+      responseHeaders: admission?.headers ?? {},
+      request,
+      held: worstCost,
+      price,
+      priceRatioMillionths,
+      inputTokens: worst.inputTokens,
+      admission,
+      closed: false,
+    };
+  }
+
+  /** One node: check and hold with no await in between, so concurrent requests can never both take the same money. */
+  function holdInMemory(request: MeteredRequest, worstCost: number): void {
+    const shortfall = shortfallOf(request, worstCost);
+    if (shortfall !== undefined) throw new GatewayError('insufficient_quota', shortfall);
+    takeHold(request, worstCost);
+  }
+
+  /** Several nodes: the key's cap is checked in memory, the balance by one atomic script in Redis. */
+  async function holdInWallet(request: MeteredRequest, worstCost: number): Promise<void> {
+    const wallet = runtime.wallet!;
+    const capShortfall = capShortfallOf(request, worstCost);
+    if (capShortfall !== undefined) throw new GatewayError('insufficient_quota', capShortfall);
+    takeHold(request, worstCost);
+    try {
+      const userId = request.principal.userId;
+      let outcome = await wallet.hold(userId, worstCost);
+      if (outcome === 'missing') {
+        const stored = await runtime.store.readStoredBalance(userId);
+        if (stored) await wallet.apply(stored);
+        outcome = await wallet.hold(userId, worstCost);
+      }
+      if (outcome === 'insufficient' && (await runtime.refreshIfOlderThan(refreshOnMissIntervalMs))) outcome = await wallet.hold(userId, worstCost);
+      if (outcome !== 'held') throw new GatewayError('insufficient_quota', balanceShortfallMessage);
+    } catch (error) {
+      releaseHold(request, worstCost);
+      if (error instanceof GatewayError) throw error;
+      // Without the shared wallet no node can know what is spendable: refuse rather than risk an overdraft.
+      logger.error({ err: error }, 'holding in redis failed');
+      throw new GatewayError('service_unavailable', 'The gateway cannot check balances right now; retry later.');
+    }
+  }
+
+  function takeHold(request: MeteredRequest, amount: number): void {
+    memory.user(request.principal.userId).held += amount;
+    const key = memory.key(request.principal.apiKeyId);
+    if (key) key.held += amount;
+  }
+
+  function releaseHold(request: MeteredRequest, amount: number): void {
+    memory.user(request.principal.userId).held -= amount;
+    const key = memory.key(request.principal.apiKeyId);
+    if (key) key.held -= amount;
+  }
+
+  function capShortfallOf(request: MeteredRequest, worstCost: number): string | undefined {
+    const key = memory.key(request.principal.apiKeyId);
+    if (key && key.spendingCap !== null && key.spent + key.held + worstCost > key.spendingCap) {
+      return 'You exceeded your current quota: this API key reached its spending cap.';
+    }
+    return undefined;
+  }
+
+  function shortfallOf(request: MeteredRequest, worstCost: number): string | undefined {
+    const user = memory.user(request.principal.userId);
+    if (user.balance - user.held < worstCost) return balanceShortfallMessage;
+    return capShortfallOf(request, worstCost);
+  }
+
+  return {
+    async open(request) {
+      try {
+        return await admit(request);
+      } catch (error) {
+        if (error instanceof GatewayError) recordRejection(request, error);
+        throw error;
+      }
+    },
+
+    close(ticket, result) {
+      const billingTicket = ticket as BillingTicket;
+      if (billingTicket.closed) return;
+      billingTicket.closed = true;
+      try {
+        settle(billingTicket, result);
+      } catch (error) {
+        logger.error({ err: error }, 'settling a request failed');
+      }
+    },
+  };
+
+  function settle(ticket: BillingTicket, result: MeteredResult): void {
+    const { request } = ticket;
+    releaseHold(request, ticket.held);
+    const usage = measureBillableUsage(request, result, ticket.inputTokens);
+    const cost = calculateRequestCost(usage, ticket.price, ticket.priceRatioMillionths);
+    if (ticket.admission) rateLimiter.release(ticket.admission, usage.promptTokens + usage.completionTokens - ticket.inputTokens);
+    const user = memory.user(request.principal.userId);
+    // Usage above the estimate (a vendor counting more than the tokenizer) may never push a balance below zero.
+    const memoryCharge = Math.max(0, Math.min(cost, user.balance - user.held));
+    const wallet = runtime.wallet;
+    if (!wallet) {
+      record(ticket, result, usage, cost, memoryCharge);
+      return;
+    }
+    const settlement = wallet.settle(request.principal.userId, ticket.held, cost).then(
+      (walletCharge) => record(ticket, result, usage, cost, walletCharge ?? memoryCharge),
+      (error: unknown) => {
+        logger.error({ err: error }, 'settling in redis failed; charging from memory');
+        record(ticket, result, usage, cost, memoryCharge);
+      },
+    );
+    runtime.trackSettlement(settlement);
+  }
+
+  function record(ticket: BillingTicket, result: MeteredResult, usage: BillableUsage, cost: number, charge: number): void {
+    const { request } = ticket;
+    if (charge < cost) logger.warn({ userId: request.principal.userId, cost, charge }, 'request cost more than the balance could cover');
+    memory.user(request.principal.userId).balance -= charge;
+    const key = memory.key(request.principal.apiKeyId);
+    if (key) key.spent += charge;
+    const usageLog = createUsageLog(request, {
+      status: result.status,
+      errorCode: result.errorCode,
+      finishedAt: result.finishedAt,
+      channelId: result.channelId,
+      firstByteAt: result.firstByteAt,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      cachedTokens: usage.cachedPromptTokens,
+      cost: charge,
+    });
+    const pendingCharge = charge > 0 ? { id: `led_${usageLog.id.slice(4)}`, userId: usageLog.userId, apiKeyId: usageLog.apiKeyId, amount: charge, requestId: usageLog.id, createdAt: result.finishedAt } : undefined;
+    writer.enqueue(pendingCharge, usageLog);
+  }
+}
+
+interface UsageLogDetails {
+  status: number;
+  errorCode: string | undefined;
+  finishedAt: number;
+  channelId?: string | undefined;
+  firstByteAt?: number | undefined;
+  promptTokens?: number;
+  completionTokens?: number;
+  cachedTokens?: number;
+  cost?: number;
+}
+
+function createUsageLog(request: MeteredRequest, details: UsageLogDetails): UsageLogRecord {
+  return {
+    id: `use_${randomUUID().replaceAll('-', '')}`,
+    createdAt: request.receivedAt,
+    userId: request.principal.userId,
+    apiKeyId: request.principal.apiKeyId,
+    model: request.model.id,
+    channelId: details.channelId ?? null,
+    endpoint: request.endpoint,
+    promptTokens: details.promptTokens ?? 0,
+    completionTokens: details.completionTokens ?? 0,
+    cachedTokens: details.cachedTokens ?? 0,
+    cost: details.cost ?? 0,
+    status: details.status,
+    errorCode: details.errorCode ?? null,
+    latencyMs: Math.max(0, details.finishedAt - request.receivedAt),
+    firstTokenMs: details.firstByteAt === undefined ? null : Math.max(0, details.firstByteAt - request.receivedAt),
+    streamed: request.streamed,
+    clientIp: request.clientIp,
+  };
+}
+
+function hasAnyLimit(limits: LimitSubject['limits']): boolean {
+  return limits.requestsPerMinute > 0 || limits.tokensPerMinute > 0 || limits.maxConcurrentRequests > 0;
+}

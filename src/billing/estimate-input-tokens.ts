@@ -1,0 +1,64 @@
+import type { MeteredEndpoint } from '../server/request-accounting.js';
+import { countTextTokens } from './count-text-tokens.js';
+
+/** Tokens counted for each image part of a chat message (a high-detail 1024×1024 image costs about this much). */
+export const imagePartTokenEstimate = 1_000;
+/** Tokens added per chat message for the role and separators. */
+const tokensPerMessage = 4;
+
+/** Input tokens of a request body, counted with a tokenizer (or estimated for very large inputs). */
+export function estimateInputTokens(endpoint: MeteredEndpoint, body: Record<string, unknown>): number {
+  switch (endpoint) {
+    case 'chat.completions':
+      return estimateChatTokens(body);
+    case 'completions':
+      return countPromptTokens(body.prompt);
+    case 'embeddings':
+      return countPromptTokens(body.input);
+    case 'images.generations':
+    case 'images.edits':
+      return typeof body.prompt === 'string' ? countTextTokens(body.prompt) : 0;
+    case 'audio.transcriptions':
+      return 0;
+    default: {
+      const unreachable: never = endpoint;
+      return unreachable;
+    }
+  }
+}
+
+function estimateChatTokens(body: Record<string, unknown>): number {
+  const texts: string[] = [];
+  let tokens = 0;
+  const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null) continue;
+    tokens += tokensPerMessage;
+    const { content, tool_calls: toolCalls, name } = message as { content?: unknown; tool_calls?: unknown; name?: unknown };
+    if (typeof name === 'string') texts.push(name);
+    if (typeof content === 'string') texts.push(content);
+    else if (Array.isArray(content)) {
+      for (const part of content as Array<{ type?: unknown; text?: unknown }>) {
+        if (typeof part?.text === 'string') texts.push(part.text);
+        else if (part?.type === 'image_url' || part?.type === 'input_audio' || part?.type === 'file') tokens += imagePartTokenEstimate;
+      }
+    }
+    if (toolCalls !== undefined) texts.push(JSON.stringify(toolCalls));
+  }
+  if (body.tools !== undefined) texts.push(JSON.stringify(body.tools));
+  if (body.response_format !== undefined) texts.push(JSON.stringify(body.response_format));
+  tokens += countTextTokens(texts.join('\n'));
+  return tokens;
+}
+
+function countPromptTokens(prompt: unknown): number {
+  if (typeof prompt === 'string') return countTextTokens(prompt);
+  if (!Array.isArray(prompt)) return 0;
+  let tokens = 0;
+  for (const item of prompt as unknown[]) {
+    if (typeof item === 'string') tokens += countTextTokens(item);
+    else if (typeof item === 'number') tokens += 1;
+    else if (Array.isArray(item)) tokens += item.length;
+  }
+  return tokens;
+}

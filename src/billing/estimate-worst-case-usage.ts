@@ -1,0 +1,58 @@
+import type { MeteredRequest } from '../server/request-accounting.js';
+import type { BillableUsage } from './billable-usage.js';
+import { emptyBillableUsage } from './billable-usage.js';
+import { estimateInputTokens } from './estimate-input-tokens.js';
+
+/** Output tokens reserved when neither the request nor the catalog gives a cap. */
+export const defaultMaxOutputTokens = 4_096;
+/** Upload bytes per second of audio assumed when the duration is unknown: 16 kbit/s, below any usual speech codec. */
+export const audioBytesPerSecondFloor = 2_000;
+
+/** The most a request can consume: its counted input plus its whole output allowance. */
+export interface WorstCaseEstimate {
+  usage: BillableUsage;
+  /** input tokens counted from the request */
+  inputTokens: number;
+}
+
+/** The worst-case usage of a request before it is sent: what accounting holds against the balance. */
+export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutputTokens: number = defaultMaxOutputTokens): WorstCaseEstimate {
+  const { body, endpoint, model } = request;
+  const inputTokens = estimateInputTokens(endpoint, body);
+  const choices = positiveInteger(body.n) ?? 1;
+  switch (endpoint) {
+    case 'chat.completions':
+    case 'completions': {
+      const outputCap = positiveInteger(body.max_completion_tokens) ?? positiveInteger(body.max_tokens) ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
+      return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap * choices } };
+    }
+    case 'embeddings':
+      return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens } };
+    case 'images.generations':
+    case 'images.edits': {
+      const image = { size: optionalString(body.size), quality: optionalString(body.quality) };
+      return { inputTokens, usage: { ...emptyBillableUsage, images: Array.from({ length: choices }, () => image) } };
+    }
+    case 'audio.transcriptions':
+      return { inputTokens, usage: { ...emptyBillableUsage, audioMilliseconds: ceilingAudioMilliseconds(request) } };
+    default: {
+      const unreachable: never = endpoint;
+      return unreachable;
+    }
+  }
+}
+
+/** Audio length to bill when the vendor does not say: the measured duration, else the bytes-based ceiling. */
+export function ceilingAudioMilliseconds(request: Pick<MeteredRequest, 'uploadedAudioSeconds' | 'uploadedBytes'>): number {
+  if (request.uploadedAudioSeconds !== undefined) return Math.ceil(request.uploadedAudioSeconds * 1000);
+  return Math.ceil((request.uploadedBytes * 1000) / audioBytesPerSecondFloor);
+}
+
+function positiveInteger(value: unknown): number | undefined {
+  if (typeof value === 'string' && value.trim() !== '') value = Number(value);
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,41 @@
+// The parts of Anthropic's Messages wire format the adapter writes and reads (field names as on the wire).
+
+/** A request content block. */
+export type AnthropicContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: string };
+
+/** A request message after role merging. */
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicContentBlock[];
+}
+
+/** Anthropic's `usage` (response and stream), every count nullable. */
+export interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
+}
+
+/** A response content block, as far as the adapter reads it. */
+export interface AnthropicResponseBlock {
+  type: string;
+  text?: string;
+  thinking?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+}
+
+/** Anthropic's non-streamed `Message`. */
+export interface AnthropicResponseMessage {
+  id?: string;
+  content?: AnthropicResponseBlock[];
+  stop_reason?: string | null;
+  usage?: AnthropicUsage;
+}

@@ -1,0 +1,23 @@
+import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import type { VendorCall, VendorHttpRequest } from '../chat-adapter.js';
+import { encodeBedrockConverseBody } from './encode-bedrock-converse-body.js';
+import { parseBedrockCredentials } from './parse-bedrock-credentials.js';
+import { resolveBedrockRegion } from './resolve-bedrock-region.js';
+import { signBedrockRequest } from './sign-bedrock-request.js';
+
+/** The Converse URL for a model: ids such as `anthropic.claude-3-5-sonnet-20240620-v1:0` or ARNs are percent-encoded into one path segment. */
+export function bedrockConverseUrl(baseUrl: string, modelId: string, stream: boolean): string {
+  return `${baseUrl.replace(/\/+$/, '')}/model/${encodeURIComponent(modelId)}/${stream ? 'converse-stream' : 'converse'}`;
+}
+
+/** Maps an OpenAI chat request to a signed Converse (or ConverseStream) request. */
+export async function encodeBedrockChatRequest(request: ChatCompletionRequest, call: VendorCall): Promise<VendorHttpRequest> {
+  const body = JSON.stringify(encodeBedrockConverseBody(request));
+  return signBedrockRequest({
+    url: bedrockConverseUrl(call.channel.baseUrl, call.upstreamModelId, call.stream),
+    body,
+    region: resolveBedrockRegion(call.channel),
+    credentials: parseBedrockCredentials(call.channel.secret),
+    signingTime: call.clock(),
+  });
+}

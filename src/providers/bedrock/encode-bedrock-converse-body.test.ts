@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import { encodeBedrockConverseBody } from './encode-bedrock-converse-body.js';
+
+const pixel = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const weatherTool = { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } } as const;
+
+function request(fields: Partial<ChatCompletionRequest>): ChatCompletionRequest {
+  return { model: 'claude', messages: [{ role: 'user', content: 'Hi' }], ...fields };
+}
+
+function refusal(fields: Partial<ChatCompletionRequest>): GatewayError {
+  try {
+    encodeBedrockConverseBody(request(fields));
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a 400');
+}
+
+describe('encodeBedrockConverseBody', () => {
+  it('maps a full tool conversation: system on top, same-role turns merged, tool results in one user turn', () => {
+    const body = encodeBedrockConverseBody(
+      request({
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: [{ type: 'text', text: 'What is in this image,' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${pixel}` } }] },
+          { role: 'user', content: 'and what is the weather in Paris and Rome?' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+              { id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+          { role: 'tool', tool_call_id: 'call_2', content: [{ type: 'text', text: 'rain' }] },
+          { role: 'developer', content: 'Answer in English.' },
+        ],
+        max_tokens: 300,
+        temperature: 0.5,
+        top_p: 0.9,
+        stop: 'END',
+        tools: [weatherTool],
+        tool_choice: 'auto',
+        parallel_tool_calls: true,
+        seed: 7,
+      }),
+    );
+    expect(body).toMatchInlineSnapshot(`
+      {
+        "inferenceConfig": {
+          "maxTokens": 300,
+          "stopSequences": [
+            "END",
+          ],
+          "temperature": 0.5,
+          "topP": 0.9,
+        },
+        "messages": [
+          {
+            "content": [
+              {
+                "text": "What is in this image,",
+              },
+              {
+                "image": {
+                  "format": "png",
+                  "source": {
+                    "bytes": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+                  },
+                },
+              },
+              {
+                "text": "and what is the weather in Paris and Rome?",
+              },
+            ],
+            "role": "user",
+          },
+          {
+            "content": [
+              {
+                "toolUse": {
+                  "input": {
+                    "city": "Paris",
+                  },
+                  "name": "get_weather",
+                  "toolUseId": "call_1",
+                },
+              },
+              {
+                "toolUse": {
+                  "input": {
+                    "city": "Rome",
+                  },
+                  "name": "get_weather",
+                  "toolUseId": "call_2",
+                },
+              },
+            ],
+            "role": "assistant",
+          },
+          {
+            "content": [
+              {
+                "toolResult": {
+                  "content": [
+                    {
+                      "text": "sunny",
+                    },
+                  ],
+                  "toolUseId": "call_1",
+                },
+              },
+              {
+                "toolResult": {
+                  "content": [
+                    {
+                      "text": "rain",
+                    },
+                  ],
+                  "toolUseId": "call_2",
+                },
+              },
+            ],
+            "role": "user",
+          },
+        ],
+        "system": [
+          {
+            "text": "Be brief.",
+          },
+          {
+            "text": "Answer in English.",
+          },
+        ],
+        "toolConfig": {
+          "toolChoice": {
+            "auto": {},
+          },
+          "tools": [
+            {
+              "toolSpec": {
+                "description": "Weather for a city",
+                "inputSchema": {
+                  "json": {
+                    "properties": {
+                      "city": {
+                        "type": "string",
+                      },
+                    },
+                    "type": "object",
+                  },
+                },
+                "name": "get_weather",
+              },
+            },
+          ],
+        },
+      }
+    `);
+  });
+
+  it('prefers max_completion_tokens, accepts a stop list, and sends no inferenceConfig when nothing is set', () => {
+    expect(encodeBedrockConverseBody(request({ max_tokens: 10, max_completion_tokens: 20, stop: ['a', 'b'] })).inferenceConfig).toEqual({ maxTokens: 20, stopSequences: ['a', 'b'] });
+    expect(encodeBedrockConverseBody(request({})).inferenceConfig).toBeUndefined();
+  });
+
+  it('maps tool_choice required to any and a named function to tool', () => {
+    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'required' })).toolConfig?.toolChoice).toEqual({ any: {} });
+    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: { type: 'function', function: { name: 'get_weather' } } })).toolConfig?.toolChoice).toEqual({
+      tool: { name: 'get_weather' },
+    });
+  });
+
+  it('omits the tools for tool_choice none, since Converse has no "none" choice', () => {
+    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'none' })).toolConfig).toBeUndefined();
+  });
+
+  it('gives a tool without parameters an empty object schema', () => {
+    const body = encodeBedrockConverseBody(request({ tools: [{ type: 'function', function: { name: 'now' } }] }));
+    expect(body.toolConfig?.tools[0]).toEqual({ toolSpec: { name: 'now', inputSchema: { json: { type: 'object', properties: {} } } } });
+  });
+
+  it('drops empty assistant turns rather than sending a blank block', () => {
+    const body = encodeBedrockConverseBody(request({ messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: '' }, { role: 'user', content: 'b' }] }));
+    expect(body.messages).toEqual([{ role: 'user', content: [{ text: 'a' }, { text: 'b' }] }]);
+  });
+
+  it.each([
+    [{ n: 2 }, 'n'],
+    [{ temperature: 1.5 }, 'temperature'],
+    [{ response_format: { type: 'json_object' as const } }, 'response_format'],
+    [{ presence_penalty: 0.5 }, 'presence_penalty'],
+    [{ messages: [{ role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: 'https://example.com/cat.png' } }] }] }, 'messages[0].content[0].image_url'],
+    [{ messages: [{ role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: `data:image/bmp;base64,${pixel}` } }] }] }, 'messages[0].content[0].image_url'],
+    [{ messages: [{ role: 'user' as const, content: [{ type: 'input_audio' as const, input_audio: {} }] }] }, 'messages[0].content[0]'],
+    [
+      { messages: [{ role: 'user' as const, content: 'x' }, { role: 'assistant' as const, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '{bad' } }] }] },
+      'messages[1].tool_calls[0].function.arguments',
+    ],
+    [{ messages: [{ role: 'function' as const, name: 'f', content: 'x' }] }, 'messages[0].role'],
+    [
+      {
+        tool_choice: 'none' as const,
+        tools: [weatherTool],
+        messages: [
+          { role: 'user' as const, content: 'x' },
+          { role: 'assistant' as const, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'get_weather', arguments: '{}' } }] },
+          { role: 'tool' as const, tool_call_id: 'c', content: 'ok' },
+        ],
+      },
+      'tool_choice',
+    ],
+  ])('refuses what Converse cannot honour with a 400 naming the parameter (%#)', (fields, param) => {
+    const error = refusal(fields as Partial<ChatCompletionRequest>);
+    expect(error.code).toBe('invalid_request_error');
+    expect(error.param).toBe(param);
+  });
+});

@@ -1,0 +1,30 @@
+import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import type { BedrockConverseRequestBody } from './bedrock-converse-types.js';
+import { convertBedrockMessages } from './convert-bedrock-messages.js';
+import { convertBedrockToolConfig } from './convert-bedrock-tool-config.js';
+import { rejectUnsupportedBedrockParameters } from './reject-unsupported-bedrock-parameters.js';
+
+/** Builds the Converse body (the same for `/converse` and `/converse-stream`); throws a 400 GatewayError for what Converse cannot honour. */
+export function encodeBedrockConverseBody(request: ChatCompletionRequest): BedrockConverseRequestBody {
+  rejectUnsupportedBedrockParameters(request);
+  const conversation = convertBedrockMessages(request.messages);
+  const body: BedrockConverseRequestBody = { messages: conversation.messages };
+  if (conversation.system.length > 0) body.system = conversation.system;
+  const inferenceConfig = convertInferenceConfig(request);
+  if (inferenceConfig) body.inferenceConfig = inferenceConfig;
+  const toolConfig = convertBedrockToolConfig(request, conversation.usesTools);
+  if (toolConfig) body.toolConfig = toolConfig;
+  return body;
+}
+
+function convertInferenceConfig(request: ChatCompletionRequest): BedrockConverseRequestBody['inferenceConfig'] {
+  const config: NonNullable<BedrockConverseRequestBody['inferenceConfig']> = {};
+  // Converse does not require a limit, so none is invented: the model's own default applies.
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens;
+  if (typeof maxTokens === 'number') config.maxTokens = maxTokens;
+  if (typeof request.temperature === 'number') config.temperature = request.temperature;
+  if (typeof request.top_p === 'number') config.topP = request.top_p;
+  const stopSequences = typeof request.stop === 'string' ? [request.stop] : request.stop;
+  if (stopSequences && stopSequences.length > 0) config.stopSequences = stopSequences;
+  return Object.keys(config).length > 0 ? config : undefined;
+}

@@ -1,0 +1,295 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { ChatStreamPart } from '../../core/chat-stream-part.js';
+import type { VendorCall } from '../chat-adapter.js';
+import { createOpenAiChunkEncoder } from '../translated-stream/encode-openai-chunks.js';
+import { decodeGeminiStream } from './decode-gemini-stream.js';
+
+const call: VendorCall = {
+  channel: { baseUrl: 'https://gemini.example.test/v1beta', secret: 'AIza-secret', settings: {} },
+  upstreamModelId: 'gemini-2.5-pro',
+  publicModelId: 'gemini-pro',
+  maxOutputTokens: undefined,
+  stream: true,
+  clock: () => 1_700_000_000_000,
+};
+
+/** SSE with CRLF separators, fed in 5-byte pieces. */
+async function decode(chunks: unknown[]): Promise<ChatStreamPart[]> {
+  const bytes = Buffer.from(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join(''));
+  const pieces: Buffer[] = [];
+  for (let start = 0; start < bytes.length; start += 5) pieces.push(bytes.subarray(start, start + 5));
+  const parts: ChatStreamPart[] = [];
+  for await (const part of decodeGeminiStream(Readable.from(pieces), call)) parts.push(part);
+  return parts;
+}
+
+function toOpenAiChunks(parts: ChatStreamPart[]): unknown[] {
+  const encoder = createOpenAiChunkEncoder({ id: 'chatcmpl-test', model: 'gemini-pro', created: 1_700_000_000, clientWantsUsage: true });
+  return [...parts.flatMap((part) => encoder.encode(part)), ...encoder.end()].map((chunk) => JSON.parse(chunk) as unknown);
+}
+
+const envelope = { modelVersion: 'gemini-2.5-pro', responseId: 'resp1' };
+
+describe('decodeGeminiStream', () => {
+  it('turns thoughts, text, whole function calls (with signatures) and the last usage into OpenAI chunks', async () => {
+    const parts = await decode([
+      { candidates: [{ content: { role: 'model', parts: [{ text: 'Thinking about it', thought: true }] }, index: 0 }], usageMetadata: { promptTokenCount: 20 }, ...envelope },
+      { candidates: [{ content: { role: 'model', parts: [{ text: 'Let me check ' }] }, index: 0 }], ...envelope },
+      {
+        candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2ln+/8=' }, { functionCall: { name: 'get_time', args: {} } }] }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 9, thoughtsTokenCount: 4, cachedContentTokenCount: 8, totalTokenCount: 33 },
+        ...envelope,
+      },
+    ]);
+    expect(parts).toMatchInlineSnapshot(`
+      [
+        {
+          "model": "gemini-2.5-pro",
+          "responseId": "chatcmpl-resp1",
+          "type": "start",
+        },
+        {
+          "text": "Thinking about it",
+          "type": "reasoning-delta",
+        },
+        {
+          "text": "Let me check ",
+          "type": "text-delta",
+        },
+        {
+          "id": "call_resp1_0_0__ts__c2ln-_8",
+          "name": "get_weather",
+          "toolCallIndex": 0,
+          "type": "tool-call-start",
+        },
+        {
+          "argumentsDelta": "{"city":"Paris"}",
+          "toolCallIndex": 0,
+          "type": "tool-input-delta",
+        },
+        {
+          "id": "call_resp1_0_1",
+          "name": "get_time",
+          "toolCallIndex": 1,
+          "type": "tool-call-start",
+        },
+        {
+          "argumentsDelta": "{}",
+          "toolCallIndex": 1,
+          "type": "tool-input-delta",
+        },
+        {
+          "type": "usage",
+          "usage": {
+            "cachedPromptTokens": 8,
+            "completionTokens": 13,
+            "promptTokens": 20,
+            "reasoningTokens": 4,
+            "totalTokens": 33,
+          },
+        },
+        {
+          "finishReason": "tool_calls",
+          "rawReason": "STOP",
+          "type": "finish",
+        },
+      ]
+    `);
+    expect(toOpenAiChunks(parts)).toMatchInlineSnapshot(`
+      [
+        {
+          "choices": [
+            {
+              "delta": {
+                "content": "",
+                "role": "assistant",
+              },
+              "finish_reason": null,
+              "index": 0,
+              "logprobs": null,
+            },
+          ],
+          "created": 1700000000,
+          "id": "chatcmpl-resp1",
+          "model": "gemini-pro",
+          "object": "chat.completion.chunk",
+        },
+        {
+          "choices": [
+            {
+              "delta": {
+                "reasoning_content": "Thinking about it",
+              },
+              "finish_reason": null,
+              "index": 0,
+              "logprobs": null,
+            },
+          ],
+          "created": 1700000000,
+          "id": "chatcmpl-resp1",
+          "model": "gemini-pro",
+          "object": "chat.completion.chunk",
+        },
+        {
+          "choices": [
+            {
+              "delta": {
+                "content": "Let me check ",
+              },
+              "finish_reason": null,
+              "index": 0,
+              "logprobs": null,
+            },
+          ],
+          "created": 1700000000,
+          "id": "chatcmpl-resp1",
+          "model": "gemini-pro",
+          "object": "chat.completion.chunk",
+        },
+        {
+          "choices": [
+            {
+              "delta": {
+                "tool_calls": [
+                  {
+                    "function": {
+                      "arguments": "",
+                      "name": "get_weather",
+                    },
+                    "id": "call_resp1_0_0__ts__c2ln-_8",
+                    "index": 0,
+                    "type": "function",
+                  },
+                ],
+              },
+              "finish_reason": null,
+              "index": 0,
+              "logprobs": null,
+            },
+          ],
+          "created": 1700000000,
+          "id": "chatcmpl-resp1",
+          "model": "gemini-pro",
+          "object": "chat.completion.chunk",
+        },
+        {
+          "choices": [
+            {
+              "delta": {
+                "tool_calls": [
+                  {
+                    "function": {
+                      "arguments": "{"city":"Paris"}",
+                    },
+                    "index": 0,
+                  },
+                ],
+              },
+              "finish_reason": null,
+              "index": 0,
+              "logprobs": null,
+            },
+          ],
+          "created": 1700000000,
+          "id": "chatcmpl-resp1",
+          "model": "gemini-pro",
+          "object": "chat.completion.chunk",
+        },
+        {
+          "choices": [
+            {
+              "delta": {
+                "tool_calls": [
+                  {
+                    "function": {
+                      "arguments": "",
+                      "name": "get_time",
+                    },
+                    "id": "call_resp1_0_1",
+                    "index": 1,
+                    "type": "function",
+                  },
+                ],
+              },
+              "finish_reason": null,
+              "index": 0,
+              "logprobs": null,
+            },
+          ],
+          "created": 1700000000,
+          "id": "chatcmpl-resp1",
+          "model": "gemini-pro",
+          "object": "chat.completion.chunk",
+        },
+        {
+          "choices": [
+            {
+              "delta": {
+                "tool_calls": [
+                  {
+                    "function": {
+                      "arguments": "{}",
+                    },
+                    "index": 1,
+                  },
+                ],
+              },
+              "finish_reason": null,
+              "index": 0,
+              "logprobs": null,
+            },
+          ],
+          "created": 1700000000,
+          "id": "chatcmpl-resp1",
+          "model": "gemini-pro",
+          "object": "chat.completion.chunk",
+        },
+        {
+          "choices": [
+            {
+              "delta": {},
+              "finish_reason": "tool_calls",
+              "index": 0,
+              "logprobs": null,
+            },
+          ],
+          "created": 1700000000,
+          "id": "chatcmpl-resp1",
+          "model": "gemini-pro",
+          "object": "chat.completion.chunk",
+        },
+        {
+          "choices": [],
+          "created": 1700000000,
+          "id": "chatcmpl-resp1",
+          "model": "gemini-pro",
+          "object": "chat.completion.chunk",
+          "usage": {
+            "completion_tokens": 13,
+            "completion_tokens_details": {
+              "reasoning_tokens": 4,
+            },
+            "prompt_tokens": 20,
+            "prompt_tokens_details": {
+              "cached_tokens": 8,
+            },
+            "total_tokens": 33,
+          },
+        },
+      ]
+    `);
+  });
+
+  it('maps MAX_TOKENS to length, a blocked prompt to content_filter, and an error chunk to an error part', async () => {
+    const cut = await decode([{ candidates: [{ content: { role: 'model', parts: [{ text: 'a b' }] }, finishReason: 'MAX_TOKENS', index: 0 }], ...envelope }]);
+    expect(cut.at(-1)).toEqual({ type: 'finish', finishReason: 'length', rawReason: 'MAX_TOKENS' });
+    const blocked = await decode([{ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 }, ...envelope }]);
+    expect(blocked.at(-1)).toEqual({ type: 'finish', finishReason: 'content_filter', rawReason: 'SAFETY' });
+    const failed = await decode([
+      { candidates: [{ content: { role: 'model', parts: [{ text: 'partial' }] }, index: 0 }], ...envelope },
+      { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } },
+    ]);
+    expect(failed.at(-1)).toEqual({ type: 'error', message: 'The model is overloaded.', code: 'service_unavailable' });
+  });
+});

@@ -1,0 +1,32 @@
+import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import type { VendorCall, VendorChannel, VendorHttpRequest } from '../chat-adapter.js';
+import { refuseUnmappedOpenAiFields } from '../translated-stream/refuse-unmapped-openai-fields.js';
+import { convertGeminiContents } from './convert-gemini-contents.js';
+import { convertGeminiTools } from './convert-gemini-tools.js';
+import { encodeGeminiGenerationConfig } from './encode-gemini-generation-config.js';
+
+/** Builds `POST {base}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` for a stream. */
+export function encodeGeminiRequest(request: ChatCompletionRequest, call: VendorCall): VendorHttpRequest {
+  refuseUnmappedOpenAiFields(request);
+  const conversation = convertGeminiContents(request.messages);
+  const generationConfig = encodeGeminiGenerationConfig(request, call.stream);
+  const body = {
+    contents: conversation.contents,
+    ...(conversation.systemInstruction ? { systemInstruction: conversation.systemInstruction } : {}),
+    ...convertGeminiTools(request),
+    ...(generationConfig ? { generationConfig } : {}),
+  };
+  const action = call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+  return { url: geminiModelUrl(call.channel, call.upstreamModelId, action), headers: geminiHeaders(call.channel), body: JSON.stringify(body) };
+}
+
+/** `{base}/models/{model}:{action}`; a model name given as `models/x` is accepted too. */
+export function geminiModelUrl(channel: VendorChannel, model: string, action: string): string {
+  const name = model.replace(/^models\//, '');
+  return `${channel.baseUrl}/models/${encodeURIComponent(name)}:${action}`;
+}
+
+/** The key header (Gemini API keys go in `x-goog-api-key`, never in the URL). */
+export function geminiHeaders(channel: VendorChannel): Record<string, string> {
+  return { 'x-goog-api-key': channel.secret, 'content-type': 'application/json' };
+}

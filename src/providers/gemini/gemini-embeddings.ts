@@ -1,0 +1,51 @@
+import { GatewayError } from '../../core/gateway-error.js';
+import type { TokenUsage } from '../../core/token-usage.js';
+import type { ChatAdapter, EmbeddingRequestFields } from '../chat-adapter.js';
+import { encodeFloat32Base64 } from './encode-float32-base64.js';
+import { geminiHeaders, geminiModelUrl } from './encode-gemini-request.js';
+
+type GeminiEmbeddings = NonNullable<ChatAdapter['embeddings']>;
+
+/** Characters per token of the estimate used because Gemini's batchEmbedContents reports no usage. */
+const estimatedCharactersPerToken = 4;
+
+/**
+ * Embeddings through `:batchEmbedContents`, one request per input text. Gemini embeds text only, so token
+ * arrays are refused with a 400. `dimensions` becomes `outputDimensionality`.
+ */
+export const geminiEmbeddings: GeminiEmbeddings = {
+  encode(request, call) {
+    const model = `models/${call.upstreamModelId.replace(/^models\//, '')}`;
+    const requests = inputTexts(request).map((text) => ({
+      model,
+      content: { parts: [{ text }] },
+      ...(request.dimensions ? { outputDimensionality: request.dimensions } : {}),
+    }));
+    return { url: geminiModelUrl(call.channel, call.upstreamModelId, 'batchEmbedContents'), headers: geminiHeaders(call.channel), body: JSON.stringify({ requests }) };
+  },
+  decode(bodyText, request, call) {
+    const parsed = JSON.parse(bodyText) as { embeddings?: Array<{ values?: number[] }> };
+    const usage = estimateUsage(request);
+    const data = (parsed.embeddings ?? []).map((embedding, index) => {
+      const values = embedding.values ?? [];
+      return { object: 'embedding' as const, index, embedding: request.encoding_format === 'base64' ? encodeFloat32Base64(values) : values };
+    });
+    return {
+      response: { object: 'list', data, model: call.publicModelId, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.totalTokens } },
+      usage,
+    };
+  },
+};
+
+function inputTexts(request: EmbeddingRequestFields): string[] {
+  const input = request.input;
+  if (typeof input === 'string') return [input];
+  if (input.every((item): item is string => typeof item === 'string')) return input as string[];
+  throw new GatewayError('invalid_request_error', 'This model embeds text only; send `input` as a string or an array of strings.', { param: 'input' });
+}
+
+/** An estimate (one token per 4 characters, at least 1 per input), billed and reported alike, since the vendor gives none. */
+function estimateUsage(request: EmbeddingRequestFields): TokenUsage {
+  const promptTokens = inputTexts(request).reduce((total, text) => total + Math.max(1, Math.ceil(text.length / estimatedCharactersPerToken)), 0);
+  return { promptTokens, completionTokens: 0, totalTokens: promptTokens, cachedPromptTokens: 0, reasoningTokens: 0 };
+}

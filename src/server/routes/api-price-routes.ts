@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { GatewayError } from '../../core/gateway-error.js';
+import { requireAdmin } from '../api/authenticate-api-caller.js';
+import { parseApiInput } from '../api/parse-api-input.js';
+import type { ApiRouteContext } from './api-routes.js';
+
+const microUnits = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const priceSchema = z.object({
+  inputPerMillion: microUnits,
+  cachedInputPerMillion: microUnits.optional(),
+  cacheWritePerMillion: microUnits.optional(),
+  outputPerMillion: microUnits,
+  imagePrices: z.record(z.string(), microUnits).default({}),
+  audioPerMinute: microUnits.default(0),
+  videoPerSecond: microUnits.default(0),
+});
+const ratioSchema = z.object({ priceRatioMillionths: z.number().int().min(0).max(1_000_000_000) });
+
+/** GET /api/prices for everyone; admins set or reset a model's price and a group's price ratio, effective at once. */
+export function registerApiPriceRoutes(app: FastifyInstance, { api }: ApiRouteContext): void {
+  const { billing, gatewayStore } = api;
+
+  app.get('/prices', async () => ({ unit: 'micro-units; token prices per million tokens', data: billing.memory.listPrices() }));
+
+  app.put<{ Params: { modelId: string } }>('/prices/:modelId', async (request) => {
+    requireAdmin(request.apiCaller);
+    const input = parseApiInput(priceSchema, request.body);
+    const price = {
+      modelId: request.params.modelId,
+      inputPerMillion: input.inputPerMillion,
+      cachedInputPerMillion: input.cachedInputPerMillion ?? input.inputPerMillion,
+      cacheWritePerMillion: input.cacheWritePerMillion ?? input.inputPerMillion,
+      outputPerMillion: input.outputPerMillion,
+      imagePrices: input.imagePrices,
+      audioPerMinute: input.audioPerMinute,
+      videoPerSecond: input.videoPerSecond,
+    };
+    await billing.exclusive(() => billing.store.setModelPrice(price));
+    await billing.announceChange();
+    return price;
+  });
+
+  app.delete<{ Params: { modelId: string } }>('/prices/:modelId', async (request) => {
+    requireAdmin(request.apiCaller);
+    await billing.exclusive(() => billing.store.deleteModelPrice(request.params.modelId));
+    await billing.announceChange();
+    return { modelId: request.params.modelId, price: billing.memory.priceOf(request.params.modelId) };
+  });
+
+  app.get('/groups', async (request) => {
+    requireAdmin(request.apiCaller);
+    const groups = await gatewayStore.listModelGroups();
+    return { data: groups.map((group) => ({ ...group, priceRatioMillionths: billing.memory.priceRatioOf(group.id) })) };
+  });
+
+  app.put<{ Params: { groupId: string } }>('/groups/:groupId/price-ratio', async (request) => {
+    requireAdmin(request.apiCaller);
+    const { priceRatioMillionths } = parseApiInput(ratioSchema, request.body);
+    await billing.exclusive(() => billing.store.setGroupPriceRatio(request.params.groupId, priceRatioMillionths)).catch(() => {
+      throw new GatewayError('not_found', 'No such model group.');
+    });
+    await billing.announceChange();
+    return { groupId: request.params.groupId, priceRatioMillionths };
+  });
+}

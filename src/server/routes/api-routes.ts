@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { authenticateApiCaller, type ApiCaller } from '../api/authenticate-api-caller.js';
+import type { ApiServices, GatewayServices } from '../gateway-services.js';
+import { registerApiAccountRoutes } from './api-account-routes.js';
+import { registerApiAuthRoutes } from './api-auth-routes.js';
+import { registerApiKeyRoutes } from './api-key-routes.js';
+import { registerApiPriceRoutes } from './api-price-routes.js';
+import { registerApiUsageRoutes } from './api-usage-routes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the /api caller; set by the /api auth hook */
+    apiCaller: ApiCaller;
+  }
+}
+
+/** Everything an /api route needs. */
+export interface ApiRouteContext {
+  services: GatewayServices;
+  api: ApiServices;
+}
+
+/** Registers the console's JSON API under /api (session or admin-token authenticated), when the app has its services. */
+export async function registerApiRoutes(app: FastifyInstance, services: GatewayServices): Promise<void> {
+  const api = services.api;
+  if (!api) return;
+  const context: ApiRouteContext = { services, api };
+  app.decorateRequest('apiCaller', null as unknown as ApiCaller);
+  await app.register(
+    async (scope) => {
+      registerApiAuthRoutes(scope, context);
+      await scope.register(async (authenticated) => {
+        authenticated.addHook('onRequest', async (request) => {
+          request.apiCaller = await authenticateApiCaller(request, api, services.clock());
+        });
+        registerApiAccountRoutes(authenticated, context);
+        registerApiPriceRoutes(authenticated, context);
+        registerApiKeyRoutes(authenticated, context);
+        registerApiUsageRoutes(authenticated, context);
+      });
+    },
+    { prefix: '/api' },
+  );
+}

@@ -1,0 +1,63 @@
+import type { ModelPrice } from '../billing/model-price.js';
+import type {
+  ApiKeyBillingRecord,
+  BalanceMismatch,
+  BillingSnapshotRecords,
+  LedgerEntryRecord,
+  NewBalanceChange,
+  RequestLimits,
+  SettledBalance,
+  SettlementBatch,
+  StoredBalance,
+  UsageLogFilter,
+  UsageLogRecord,
+  UsageSummaryFilter,
+  UsageSummaryRecord,
+} from './billing-records.js';
+import type { UserRecord } from './store-records.js';
+
+/**
+ * Durable money and usage. Writes that change what a running gateway keeps in memory (credits, prices,
+ * ratios, limits) bump the billing revision in the same transaction, so every node reloads.
+ */
+export interface BillingStore {
+  readonly dialect: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  /** writes one ledger entry and the balance change in one transaction; returns the entry and the new balance */
+  changeBalance(change: NewBalanceChange): Promise<{ entry: LedgerEntryRecord; balance: number; sequence: number }>;
+  /** stores settled charges, their ledger rows, key spend, usage logs and daily rollups in one transaction; returns the new balances */
+  writeSettlementBatch(batch: SettlementBatch): Promise<SettledBalance[]>;
+  /** a user's stored balance and its sequence, or undefined */
+  readStoredBalance(userId: string): Promise<StoredBalance | undefined>;
+  /** users whose balance differs from the sum of their ledger */
+  findBalanceMismatches(): Promise<BalanceMismatch[]>;
+  readBalance(userId: string): Promise<number | undefined>;
+  /** newest first; `before` is a cursor from the previous page */
+  listLedgerEntries(userId: string, options: { limit: number; before?: { createdAt: number; id: string } }): Promise<LedgerEntryRecord[]>;
+
+  readBillingRevision(): Promise<number>;
+  loadBillingSnapshot(): Promise<BillingSnapshotRecords>;
+
+  listModelPrices(): Promise<ModelPrice[]>;
+  setModelPrice(price: ModelPrice): Promise<void>;
+  deleteModelPrice(modelId: string): Promise<void>;
+  setGroupPriceRatio(groupId: string, priceRatioMillionths: number): Promise<void>;
+
+  setApiKeyBilling(apiKeyId: string, settings: Omit<ApiKeyBillingRecord, 'apiKeyId' | 'spent'>): Promise<void>;
+  setUserLimits(userId: string, limits: RequestLimits): Promise<void>;
+  findUserById(userId: string): Promise<UserRecord | undefined>;
+
+  listUsageLogs(filter: UsageLogFilter): Promise<UsageLogRecord[]>;
+  listUsageSummaries(filter: UsageSummaryFilter): Promise<UsageSummaryRecord[]>;
+  /** deletes usage logs (not rollups) that arrived before the given Unix milliseconds; returns how many */
+  deleteUsageLogsBefore(time: number): Promise<number>;
+
+  createSession(session: { tokenHash: string; userId: string; expiresAt: number }): Promise<void>;
+  /** the user behind a live session, or undefined */
+  findSessionUser(tokenHash: string, now: number): Promise<UserRecord | undefined>;
+  deleteSession(tokenHash: string): Promise<void>;
+  createAdminToken(token: { tokenHash: string; name: string }): Promise<void>;
+  hasAdminToken(tokenHash: string): Promise<boolean>;
+}

@@ -1,0 +1,484 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { ModelPrice } from '../billing/model-price.js';
+import type {
+  LedgerEntryRecord,
+  LedgerKind,
+  RequestLimits,
+  SettledBalance,
+  SettlementBatch,
+  UsageLogRecord,
+  UsageSummaryRecord,
+} from './billing-records.js';
+import type { BillingStore } from './billing-store.js';
+import { createDatabase, type DatabaseDialect } from './create-database.js';
+import type { DatabaseSchema, LedgerEntriesTable, ModelPricesTable, UsageLogsTable } from './database-schema.js';
+import { runMigrations } from './run-migrations.js';
+import { mapUsageLogToRollups } from './map-usage-log-to-rollups.js';
+
+/** How to open the billing store; pass an open database to share its connection with the gateway store. */
+export interface BillingStoreOptions {
+  /** `sqlite:<path>` or a `postgres://` connection string; ignored when `database` is given */
+  databaseUrl?: string;
+  /** an already open database and its engine */
+  database?: { database: Kysely<DatabaseSchema>; dialect: DatabaseDialect };
+  /** current time in Unix milliseconds */
+  clock?: () => number;
+}
+
+type DatabaseExecutor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+// Keeps each INSERT well under SQLite's limit on bound variables.
+const rowsPerInsert = 400;
+
+/** Opens the billing store on SQLite or PostgreSQL; call `migrate()` before use (it runs every gateway migration). */
+export function createBillingStore(options: BillingStoreOptions): BillingStore {
+  const opened = options.database ?? createDatabase(requireUrl(options.databaseUrl));
+  const { database, dialect } = opened;
+  const ownsDatabase = options.database === undefined;
+  const clock = options.clock ?? Date.now;
+
+  function writeWithRevision<Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>): Promise<Result> {
+    return database.transaction().execute(async (transaction) => {
+      const result = await work(transaction);
+      await transaction
+        .updateTable('billing_revision')
+        .set((expression) => ({ revision: expression('revision', '+', 1) }))
+        .where('id', '=', 1)
+        .execute();
+      return result;
+    });
+  }
+
+  return {
+    dialect,
+    migrate: () => runMigrations(database),
+    close: async () => {
+      if (ownsDatabase) await database.destroy();
+    },
+
+    changeBalance(change) {
+      if (!Number.isSafeInteger(change.amount) || change.amount === 0) throw new Error('A balance change must be a non-zero integer of micro-units');
+      return writeWithRevision(async (transaction) => {
+        const updated = await transaction
+          .updateTable('users')
+          .set((expression) => ({ balance: expression('balance', '+', change.amount), balance_sequence: expression('balance_sequence', '+', 1) }))
+          .where('id', '=', change.userId)
+          .returning(['balance', 'balance_sequence'])
+          .executeTakeFirst();
+        if (updated === undefined) throw new Error(`No user ${change.userId} exists`);
+        const balance = Number(updated.balance);
+        const sequence = Number(updated.balance_sequence);
+        if (balance < 0) throw new Error(`The change would leave a negative balance (${balance} micro-units)`);
+        const entry: LedgerEntryRecord = {
+          id: createRandomId('led'),
+          userId: change.userId,
+          kind: change.kind,
+          amount: change.amount,
+          description: change.description,
+          reference: change.reference ?? null,
+          createdAt: clock(),
+        };
+        await transaction.insertInto('ledger_entries').values(encodeLedgerEntry(entry)).execute();
+        return { entry, balance, sequence };
+      });
+    },
+
+    writeSettlementBatch: (batch) => database.transaction().execute((transaction) => writeBatch(transaction, batch)),
+
+    async findBalanceMismatches() {
+      const rows = await database
+        .selectFrom('users')
+        .select(['id', 'email', 'balance'])
+        .select(sql<number>`(select cast(coalesce(sum(amount), 0) as bigint) from ledger_entries where ledger_entries.user_id = users.id)`.as('ledger_sum'))
+        .orderBy('id')
+        .execute();
+      return rows
+        .filter((row) => Number(row.balance) !== Number(row.ledger_sum))
+        .map((row) => ({ userId: row.id, email: row.email, balance: Number(row.balance), ledgerSum: Number(row.ledger_sum) }));
+    },
+
+    async readStoredBalance(userId) {
+      const row = await database.selectFrom('users').select(['balance', 'balance_sequence']).where('id', '=', userId).executeTakeFirst();
+      return row === undefined ? undefined : { userId, balance: Number(row.balance), sequence: Number(row.balance_sequence) };
+    },
+
+    async readBalance(userId) {
+      const row = await database.selectFrom('users').select('balance').where('id', '=', userId).executeTakeFirst();
+      return row === undefined ? undefined : Number(row.balance);
+    },
+
+    async listLedgerEntries(userId, options) {
+      let query = database.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId);
+      const before = options.before;
+      if (before) {
+        query = query.where((expression) =>
+          expression.or([expression('created_at', '<', before.createdAt), expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)])]),
+        );
+      }
+      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+      return rows.map(decodeLedgerEntry);
+    },
+
+    readBillingRevision: () => readBillingRevision(database),
+
+    loadBillingSnapshot() {
+      return database
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (transaction) => {
+          const revision = await readBillingRevision(transaction);
+          const users = await transaction
+            .selectFrom('users')
+            .select(['id', 'balance', 'balance_sequence', 'requests_per_minute', 'tokens_per_minute', 'max_concurrent_requests'])
+            .execute();
+          const apiKeys = await transaction
+            .selectFrom('api_keys')
+            .select(['id', 'spending_cap', 'spent', 'allowed_ips', 'requests_per_minute', 'tokens_per_minute', 'max_concurrent_requests'])
+            .execute();
+          const prices = await transaction.selectFrom('model_prices').selectAll().execute();
+          const groups = await transaction.selectFrom('model_groups').select(['id', 'price_ratio_millionths']).execute();
+          return {
+            revision,
+            users: users.map((row) => ({ userId: row.id, balance: Number(row.balance), sequence: Number(row.balance_sequence), limits: decodeLimits(row) })),
+            apiKeys: apiKeys.map((row) => ({
+              apiKeyId: row.id,
+              spendingCap: row.spending_cap === null ? null : Number(row.spending_cap),
+              spent: Number(row.spent),
+              allowedIps: JSON.parse(row.allowed_ips) as string[],
+              limits: decodeLimits(row),
+            })),
+            prices: prices.map(decodeModelPrice),
+            groupPriceRatios: groups.map((row) => ({ groupId: row.id, priceRatioMillionths: Number(row.price_ratio_millionths) })),
+          };
+        });
+    },
+
+    async listModelPrices() {
+      const rows = await database.selectFrom('model_prices').selectAll().orderBy('model_id').execute();
+      return rows.map(decodeModelPrice);
+    },
+
+    async setModelPrice(price) {
+      const row = encodeModelPrice(price, clock());
+      await writeWithRevision((transaction) =>
+        transaction
+          .insertInto('model_prices')
+          .values(row)
+          .onConflict((conflict) => conflict.column('model_id').doUpdateSet({ ...row, model_id: undefined }))
+          .execute(),
+      );
+    },
+
+    async deleteModelPrice(modelId) {
+      await writeWithRevision((transaction) => transaction.deleteFrom('model_prices').where('model_id', '=', modelId).execute());
+    },
+
+    async setGroupPriceRatio(groupId, priceRatioMillionths) {
+      await writeWithRevision(async (transaction) => {
+        const result = await transaction.updateTable('model_groups').set({ price_ratio_millionths: priceRatioMillionths }).where('id', '=', groupId).executeTakeFirst();
+        if (!result.numUpdatedRows) throw new Error(`No model group ${groupId} exists`);
+      });
+    },
+
+    async setApiKeyBilling(apiKeyId, settings) {
+      await writeWithRevision(async (transaction) => {
+        const result = await transaction
+          .updateTable('api_keys')
+          .set({ spending_cap: settings.spendingCap, allowed_ips: JSON.stringify(settings.allowedIps), ...encodeLimits(settings.limits) })
+          .where('id', '=', apiKeyId)
+          .executeTakeFirst();
+        if (!result.numUpdatedRows) throw new Error(`No API key ${apiKeyId} exists`);
+      });
+    },
+
+    async setUserLimits(userId, limits) {
+      await writeWithRevision(async (transaction) => {
+        const result = await transaction.updateTable('users').set(encodeLimits(limits)).where('id', '=', userId).executeTakeFirst();
+        if (!result.numUpdatedRows) throw new Error(`No user ${userId} exists`);
+      });
+    },
+
+    async findUserById(userId) {
+      const row = await database.selectFrom('users').select(userColumns).where('id', '=', userId).executeTakeFirst();
+      return row === undefined ? undefined : decodeUser(row);
+    },
+
+    async listUsageLogs(filter) {
+      let query = database.selectFrom('usage_logs').selectAll();
+      if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+      if (filter.apiKeyId !== undefined) query = query.where('api_key_id', '=', filter.apiKeyId);
+      if (filter.model !== undefined) query = query.where('model', '=', filter.model);
+      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+      if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
+      const before = filter.before;
+      if (before) {
+        query = query.where((expression) =>
+          expression.or([expression('created_at', '<', before.createdAt), expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)])]),
+        );
+      }
+      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(Math.min(filter.limit, 500)).execute();
+      return rows.map(decodeUsageLog);
+    },
+
+    async listUsageSummaries(filter) {
+      let query = database.selectFrom('usage_daily_rollups').selectAll();
+      if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+      if (filter.apiKeyId !== undefined) query = query.where('api_key_id', '=', filter.apiKeyId);
+      if (filter.model !== undefined) query = query.where('model', '=', filter.model);
+      if (filter.fromDay !== undefined) query = query.where('day', '>=', filter.fromDay);
+      if (filter.toDay !== undefined) query = query.where('day', '<=', filter.toDay);
+      const rows = await query.orderBy('day', 'desc').orderBy('model').orderBy('api_key_id').limit(5000).execute();
+      return rows.map(
+        (row): UsageSummaryRecord => ({
+          day: row.day,
+          userId: row.user_id,
+          apiKeyId: row.api_key_id,
+          model: row.model,
+          requestCount: Number(row.request_count),
+          errorCount: Number(row.error_count),
+          promptTokens: Number(row.prompt_tokens),
+          completionTokens: Number(row.completion_tokens),
+          cachedTokens: Number(row.cached_tokens),
+          cost: Number(row.cost),
+        }),
+      );
+    },
+
+    async deleteUsageLogsBefore(time) {
+      const result = await database.deleteFrom('usage_logs').where('created_at', '<', time).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async createSession(session) {
+      await database
+        .insertInto('console_sessions')
+        .values({ token_hash: session.tokenHash, user_id: session.userId, created_at: clock(), expires_at: session.expiresAt })
+        .execute();
+    },
+
+    async findSessionUser(tokenHash, now) {
+      const row = await database
+        .selectFrom('console_sessions')
+        .innerJoin('users', 'users.id', 'console_sessions.user_id')
+        .select(userColumns.map((column) => `users.${column}` as const))
+        .where('console_sessions.token_hash', '=', tokenHash)
+        .where('console_sessions.expires_at', '>', now)
+        .executeTakeFirst();
+      return row === undefined ? undefined : decodeUser(row);
+    },
+
+    async deleteSession(tokenHash) {
+      await database.deleteFrom('console_sessions').where('token_hash', '=', tokenHash).execute();
+    },
+
+    async createAdminToken(token) {
+      await database.insertInto('admin_tokens').values({ token_hash: token.tokenHash, name: token.name, created_at: clock() }).execute();
+    },
+
+    async hasAdminToken(tokenHash) {
+      const row = await database.selectFrom('admin_tokens').select('token_hash').where('token_hash', '=', tokenHash).executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}
+
+async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: SettlementBatch): Promise<SettledBalance[]> {
+  const charges = batch.charges.filter((charge) => charge.amount > 0);
+  const ledgerRows = charges.map(
+    (charge): LedgerEntriesTable => ({
+      id: charge.id,
+      user_id: charge.userId,
+      kind: 'settlement',
+      amount: -charge.amount,
+      description: 'request settlement',
+      reference: charge.requestId,
+      created_at: charge.createdAt,
+    }),
+  );
+  for (let start = 0; start < ledgerRows.length; start += rowsPerInsert) {
+    await transaction.insertInto('ledger_entries').values(ledgerRows.slice(start, start + rowsPerInsert)).execute();
+  }
+  const settled: SettledBalance[] = [];
+  for (const [userId, amount] of sumBy(charges, (charge) => charge.userId)) {
+    const row = await transaction
+      .updateTable('users')
+      .set((expression) => ({ balance: expression('balance', '-', amount), balance_sequence: expression('balance_sequence', '+', 1) }))
+      .where('id', '=', userId)
+      .returning(['balance', 'balance_sequence'])
+      .executeTakeFirst();
+    if (row) settled.push({ userId, balance: Number(row.balance), sequence: Number(row.balance_sequence), charged: amount });
+  }
+  for (const [apiKeyId, amount] of sumBy(charges, (charge) => charge.apiKeyId)) {
+    await transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', amount) })).where('id', '=', apiKeyId).execute();
+  }
+  const logRows = batch.usageLogs.map(encodeUsageLog);
+  for (let start = 0; start < logRows.length; start += rowsPerInsert) {
+    await transaction.insertInto('usage_logs').values(logRows.slice(start, start + rowsPerInsert)).execute();
+  }
+  for (const rollup of mapUsageLogToRollups(batch.usageLogs)) {
+    await transaction
+      .insertInto('usage_daily_rollups')
+      .values(rollup)
+      .onConflict((conflict) =>
+        conflict.columns(['day', 'user_id', 'api_key_id', 'model']).doUpdateSet((expression) => ({
+          request_count: expression('usage_daily_rollups.request_count', '+', expression.ref('excluded.request_count')),
+          error_count: expression('usage_daily_rollups.error_count', '+', expression.ref('excluded.error_count')),
+          prompt_tokens: expression('usage_daily_rollups.prompt_tokens', '+', expression.ref('excluded.prompt_tokens')),
+          completion_tokens: expression('usage_daily_rollups.completion_tokens', '+', expression.ref('excluded.completion_tokens')),
+          cached_tokens: expression('usage_daily_rollups.cached_tokens', '+', expression.ref('excluded.cached_tokens')),
+          cost: expression('usage_daily_rollups.cost', '+', expression.ref('excluded.cost')),
+        })),
+      )
+      .execute();
+  }
+  return settled;
+}
+
+function sumBy<Item extends { amount: number }>(items: Item[], keyOf: (item: Item) => string): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const item of items) sums.set(keyOf(item), (sums.get(keyOf(item)) ?? 0) + item.amount);
+  return sums;
+}
+
+function requireUrl(databaseUrl: string | undefined): string {
+  if (!databaseUrl) throw new Error('createBillingStore needs a databaseUrl or an open database');
+  return databaseUrl;
+}
+
+function createRandomId(prefix: string): string {
+  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
+}
+
+async function readBillingRevision(executor: DatabaseExecutor): Promise<number> {
+  const row = await executor.selectFrom('billing_revision').select('revision').where('id', '=', 1).executeTakeFirst();
+  if (row === undefined) throw new Error('The billing_revision row is missing; run the database migrations first');
+  return Number(row.revision);
+}
+
+const userColumns = ['id', 'email', 'display_name', 'role', 'password_hash', 'status', 'created_at'] as const;
+
+function decodeUser(row: { id: string; email: string; display_name: string; role: 'admin' | 'user'; password_hash: string | null; status: 'active' | 'disabled'; created_at: number }) {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    role: row.role,
+    passwordHash: row.password_hash,
+    status: row.status,
+    createdAt: Number(row.created_at),
+  };
+}
+
+function decodeLimits(row: { requests_per_minute: number | null; tokens_per_minute: number | null; max_concurrent_requests: number | null }): RequestLimits {
+  const read = (value: number | null) => (value === null ? null : Number(value));
+  return {
+    requestsPerMinute: read(row.requests_per_minute),
+    tokensPerMinute: read(row.tokens_per_minute),
+    maxConcurrentRequests: read(row.max_concurrent_requests),
+  };
+}
+
+function encodeLimits(limits: RequestLimits) {
+  return {
+    requests_per_minute: limits.requestsPerMinute,
+    tokens_per_minute: limits.tokensPerMinute,
+    max_concurrent_requests: limits.maxConcurrentRequests,
+  };
+}
+
+function encodeLedgerEntry(entry: LedgerEntryRecord): LedgerEntriesTable {
+  return {
+    id: entry.id,
+    user_id: entry.userId,
+    kind: entry.kind,
+    amount: entry.amount,
+    description: entry.description,
+    reference: entry.reference,
+    created_at: entry.createdAt,
+  };
+}
+
+function decodeLedgerEntry(row: Selectable<LedgerEntriesTable>): LedgerEntryRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    kind: row.kind as LedgerKind,
+    amount: Number(row.amount),
+    description: row.description,
+    reference: row.reference,
+    createdAt: Number(row.created_at),
+  };
+}
+
+function encodeModelPrice(price: ModelPrice, now: number): ModelPricesTable {
+  return {
+    model_id: price.modelId,
+    input_per_million: price.inputPerMillion,
+    cached_input_per_million: price.cachedInputPerMillion,
+    cache_write_per_million: price.cacheWritePerMillion,
+    output_per_million: price.outputPerMillion,
+    image_prices: JSON.stringify(price.imagePrices),
+    audio_per_minute: price.audioPerMinute,
+    video_per_second: price.videoPerSecond,
+    updated_at: now,
+  };
+}
+
+function decodeModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
+  return {
+    modelId: row.model_id,
+    inputPerMillion: Number(row.input_per_million),
+    cachedInputPerMillion: Number(row.cached_input_per_million),
+    cacheWritePerMillion: Number(row.cache_write_per_million),
+    outputPerMillion: Number(row.output_per_million),
+    imagePrices: JSON.parse(row.image_prices) as Record<string, number>,
+    audioPerMinute: Number(row.audio_per_minute),
+    videoPerSecond: Number(row.video_per_second),
+  };
+}
+
+function encodeUsageLog(record: UsageLogRecord): UsageLogsTable {
+  return {
+    id: record.id,
+    created_at: record.createdAt,
+    user_id: record.userId,
+    api_key_id: record.apiKeyId,
+    model: record.model,
+    channel_id: record.channelId,
+    endpoint: record.endpoint,
+    prompt_tokens: record.promptTokens,
+    completion_tokens: record.completionTokens,
+    cached_tokens: record.cachedTokens,
+    cost: record.cost,
+    status: record.status,
+    error_code: record.errorCode,
+    latency_ms: record.latencyMs,
+    first_token_ms: record.firstTokenMs,
+    streamed: record.streamed ? 1 : 0,
+    client_ip: record.clientIp,
+  };
+}
+
+function decodeUsageLog(row: Selectable<UsageLogsTable>): UsageLogRecord {
+  return {
+    id: row.id,
+    createdAt: Number(row.created_at),
+    userId: row.user_id,
+    apiKeyId: row.api_key_id,
+    model: row.model,
+    channelId: row.channel_id,
+    endpoint: row.endpoint,
+    promptTokens: Number(row.prompt_tokens),
+    completionTokens: Number(row.completion_tokens),
+    cachedTokens: Number(row.cached_tokens),
+    cost: Number(row.cost),
+    status: Number(row.status),
+    errorCode: row.error_code,
+    latencyMs: Number(row.latency_ms),
+    firstTokenMs: row.first_token_ms === null ? null : Number(row.first_token_ms),
+    streamed: Number(row.streamed) === 1,
+    clientIp: row.client_ip,
+  };
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { BillingMemory, isAddressAllowed } from '../../src/billing/billing-memory.js';
+import { createFallbackModelPrice } from '../../src/billing/default-model-prices.js';
+import type { CatalogModel } from '../../src/routing/catalog-model.js';
+import type { BillingSnapshotRecords } from '../../src/storage/billing-records.js';
+
+const catalogModel: CatalogModel = {
+  id: 'listed',
+  ownedBy: 'vendor',
+  kind: 'chat',
+  created: 0,
+  inputModalities: ['text'],
+  aliases: ['listed-latest'],
+  defaultPrices: { inputPerMillion: 2_500_000, outputPerMillion: 10_000_000, cachedInputPerMillion: 1_250_000 },
+};
+const noLimits = { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null };
+
+function snapshot(overrides: Partial<BillingSnapshotRecords> = {}): BillingSnapshotRecords {
+  return {
+    revision: 1,
+    users: [{ userId: 'u1', balance: 1_000, sequence: 3, limits: noLimits }],
+    apiKeys: [{ apiKeyId: 'k1', spendingCap: 500, spent: 100, allowedIps: ['10.0.0.0/8', '::1'], limits: noLimits }],
+    prices: [],
+    groupPriceRatios: [{ groupId: 'g1', priceRatioMillionths: 1_500_000 }],
+    ...overrides,
+  };
+}
+
+describe('BillingMemory', () => {
+  it('prices a model by the operator, else the catalog (aliases too), else the fallback', () => {
+    const memory = new BillingMemory([catalogModel]);
+    memory.load(snapshot(), new Map(), new Map());
+    expect(memory.priceOf('listed')).toMatchObject({ inputPerMillion: 2_500_000, cachedInputPerMillion: 1_250_000, cacheWritePerMillion: 2_500_000, outputPerMillion: 10_000_000 });
+    expect(memory.priceOf('listed-latest').inputPerMillion).toBe(2_500_000);
+    expect(memory.priceOf('unknown')).toEqual(createFallbackModelPrice('unknown'));
+    const operatorPrice = { ...createFallbackModelPrice('listed'), inputPerMillion: 7 };
+    memory.load(snapshot({ prices: [operatorPrice] }), new Map(), new Map());
+    expect(memory.priceOf('listed')).toEqual(operatorPrice);
+    expect(memory.priceRatioOf('g1')).toBe(1_500_000);
+    expect(memory.priceRatioOf('other')).toBe(1_000_000);
+  });
+
+  it('subtracts unwritten charges from reloaded balances and keeps holds across reloads', () => {
+    const memory = new BillingMemory();
+    memory.load(snapshot(), new Map(), new Map());
+    memory.user('u1').held = 300;
+    memory.load(snapshot(), new Map([['u1', 40]]), new Map([['k1', 40]]));
+    expect(memory.user('u1')).toMatchObject({ balance: 960, held: 300 });
+    expect(memory.key('k1')).toMatchObject({ spent: 140 });
+  });
+
+  it('checks client addresses against a key\'s allow-list, IPv4-mapped IPv6 included', () => {
+    const memory = new BillingMemory();
+    memory.load(snapshot(), new Map(), new Map());
+    const list = memory.key('k1')!.allowedAddresses;
+    expect(isAddressAllowed(list, '10.1.2.3')).toBe(true);
+    expect(isAddressAllowed(list, '::ffff:10.1.2.3')).toBe(true);
+    expect(isAddressAllowed(list, '::1')).toBe(true);
+    expect(isAddressAllowed(list, '192.168.0.1')).toBe(false);
+    expect(isAddressAllowed(null, '192.168.0.1')).toBe(true);
+  });
+});

@@ -1,0 +1,164 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BillingStore } from '../../src/storage/billing-store.js';
+import type { UsageLogRecord } from '../../src/storage/billing-records.js';
+import type { GatewayStore } from '../../src/storage/gateway-store.js';
+import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
+import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
+import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
+
+interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function createSqliteTestDatabase(): Promise<TestDatabase> {
+  const folder = await mkdtemp(join(tmpdir(), 'billing-store-'));
+  return { url: `sqlite:${join(folder, 'gateway.db')}`, drop: () => rm(folder, { recursive: true, force: true }) };
+}
+
+async function createPostgresTestDatabase(): Promise<TestDatabase> {
+  const database = await createPostgresTestDatabaseUrl();
+  if (database === undefined) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
+  return database;
+}
+
+const engines = [
+  { name: 'SQLite', create: createSqliteTestDatabase, run: true },
+  { name: 'PostgreSQL', create: createPostgresTestDatabase, run: shouldRunPostgresTests() },
+];
+
+function usageLog(overrides: Partial<UsageLogRecord>): UsageLogRecord {
+  return {
+    id: `log_${Math.random().toString(36).slice(2)}`,
+    createdAt: Date.UTC(2026, 0, 5, 12),
+    userId: 'missing',
+    apiKeyId: 'missing',
+    model: 'gpt-4o',
+    channelId: null,
+    endpoint: 'chat.completions',
+    promptTokens: 10,
+    completionTokens: 20,
+    cachedTokens: 0,
+    cost: 5,
+    status: 200,
+    errorCode: null,
+    latencyMs: 12,
+    firstTokenMs: 3,
+    streamed: false,
+    clientIp: '127.0.0.1',
+    ...overrides,
+  };
+}
+
+for (const engine of engines) {
+  describe.runIf(engine.run)(`billing store on ${engine.name}`, () => {
+    let database: TestDatabase;
+    let gatewayStore: GatewayStore;
+    let billingStore: BillingStore;
+    let userId: string;
+    let apiKeyId: string;
+
+    beforeEach(async () => {
+      database = await engine.create();
+      gatewayStore = createGatewayStore({ databaseUrl: database.url });
+      await gatewayStore.migrate();
+      billingStore = createBillingStore({ databaseUrl: database.url });
+      await billingStore.migrate();
+      const user = await gatewayStore.createUser({ email: 'ada@example.com', displayName: 'Ada', role: 'user', passwordHash: null });
+      const group = await gatewayStore.createModelGroup({ name: 'default', description: '', models: ['*'] });
+      const key = await gatewayStore.createApiKey({ userId: user.id, groupId: group.id, name: 'k', keyHash: 'a'.repeat(64), keyPrefix: 'sk-gw-aaaa', expiresAt: null });
+      userId = user.id;
+      apiKeyId = key.id;
+    });
+
+    afterEach(async () => {
+      await billingStore.close();
+      await gatewayStore.close();
+      await database.drop();
+    });
+
+    it('writes a credit and its ledger entry together and bumps the billing revision', async () => {
+      const revision = await billingStore.readBillingRevision();
+      const { balance, entry } = await billingStore.changeBalance({ userId, kind: 'top-up', amount: 5_000_000, description: 'card' });
+      expect(balance).toBe(5_000_000);
+      expect(entry).toMatchObject({ kind: 'top-up', amount: 5_000_000 });
+      expect(await billingStore.readBillingRevision()).toBe(revision + 1);
+      expect(await billingStore.findBalanceMismatches()).toEqual([]);
+    });
+
+    it('refuses a change that would leave a negative balance, writing nothing', async () => {
+      await billingStore.changeBalance({ userId, kind: 'top-up', amount: 100, description: 'card' });
+      await expect(billingStore.changeBalance({ userId, kind: 'adjustment', amount: -101, description: 'oops' })).rejects.toThrow(/negative/);
+      expect(await billingStore.readBalance(userId)).toBe(100);
+      expect(await billingStore.listLedgerEntries(userId, { limit: 10 })).toHaveLength(1);
+    });
+
+    it('writes a settlement batch: ledger rows, balance, key spend, usage logs and rollups in one go', async () => {
+      await billingStore.changeBalance({ userId, kind: 'top-up', amount: 1_000, description: 'card' });
+      await billingStore.writeSettlementBatch({
+        charges: [
+          { id: 'led_a', userId, apiKeyId, amount: 30, requestId: 'req_a', createdAt: 1 },
+          { id: 'led_b', userId, apiKeyId, amount: 12, requestId: 'req_b', createdAt: 2 },
+        ],
+        usageLogs: [usageLog({ userId, apiKeyId, cost: 30 }), usageLog({ userId, apiKeyId, cost: 12, status: 500 })],
+      });
+      await billingStore.writeSettlementBatch({ charges: [], usageLogs: [usageLog({ userId, apiKeyId, cost: 0 })] });
+      expect(await billingStore.readBalance(userId)).toBe(958);
+      expect(await billingStore.findBalanceMismatches()).toEqual([]);
+      const snapshot = await billingStore.loadBillingSnapshot();
+      expect(snapshot.apiKeys.find((key) => key.apiKeyId === apiKeyId)?.spent).toBe(42);
+      const summaries = await billingStore.listUsageSummaries({ userId });
+      expect(summaries).toEqual([
+        { day: '2026-01-05', userId, apiKeyId, model: 'gpt-4o', requestCount: 3, errorCount: 1, promptTokens: 30, completionTokens: 60, cachedTokens: 0, cost: 42 },
+      ]);
+    });
+
+    it('reports users whose balance does not equal their ledger', async () => {
+      await billingStore.writeSettlementBatch({ charges: [{ id: 'led_x', userId, apiKeyId, amount: 7, requestId: 'r', createdAt: 1 }], usageLogs: [] });
+      expect(await billingStore.findBalanceMismatches()).toEqual([]);
+      await gatewayStore.close();
+      const { createDatabase } = await import('../../src/storage/create-database.js');
+      const raw = createDatabase(database.url);
+      await raw.database.updateTable('users').set({ balance: 99 }).where('id', '=', userId).execute();
+      await raw.database.destroy();
+      gatewayStore = createGatewayStore({ databaseUrl: database.url });
+      expect(await billingStore.findBalanceMismatches()).toEqual([{ userId, email: 'ada@example.com', balance: 99, ledgerSum: -7 }]);
+    });
+
+    it('pages usage logs newest first with filters', async () => {
+      const logs = [1, 2, 3, 4, 5].map((index) => usageLog({ id: `log_${index}`, userId, apiKeyId, createdAt: 1_000 + index, model: index % 2 ? 'a' : 'b' }));
+      await billingStore.writeSettlementBatch({ charges: [], usageLogs: logs });
+      const first = await billingStore.listUsageLogs({ userId, limit: 2 });
+      expect(first.map((log) => log.id)).toEqual(['log_5', 'log_4']);
+      const last = first.at(-1)!;
+      const second = await billingStore.listUsageLogs({ userId, limit: 2, before: { createdAt: last.createdAt, id: last.id } });
+      expect(second.map((log) => log.id)).toEqual(['log_3', 'log_2']);
+      expect((await billingStore.listUsageLogs({ userId, limit: 10, model: 'b' })).map((log) => log.id)).toEqual(['log_4', 'log_2']);
+      expect(await billingStore.listUsageLogs({ userId: 'someone-else', limit: 10 })).toEqual([]);
+      expect(await billingStore.deleteUsageLogsBefore(1_003)).toBe(2);
+    });
+
+    it('stores prices, group ratios, key settings and sessions', async () => {
+      const price = { modelId: 'gpt-4o', inputPerMillion: 1, cachedInputPerMillion: 2, cacheWritePerMillion: 3, outputPerMillion: 4, imagePrices: { default: 5 }, audioPerMinute: 6, videoPerSecond: 7 };
+      await billingStore.setModelPrice(price);
+      await billingStore.setModelPrice({ ...price, outputPerMillion: 40 });
+      expect(await billingStore.listModelPrices()).toEqual([{ ...price, outputPerMillion: 40 }]);
+      const group = await gatewayStore.findModelGroupByName('default');
+      await billingStore.setGroupPriceRatio(group!.id, 1_500_000);
+      const limits = { requestsPerMinute: 5, tokensPerMinute: null, maxConcurrentRequests: 2 };
+      await billingStore.setApiKeyBilling(apiKeyId, { spendingCap: 1000, allowedIps: ['10.0.0.0/8'], limits });
+      const snapshot = await billingStore.loadBillingSnapshot();
+      expect(snapshot.groupPriceRatios).toEqual([{ groupId: group!.id, priceRatioMillionths: 1_500_000 }]);
+      expect(snapshot.apiKeys[0]).toEqual({ apiKeyId, spendingCap: 1000, spent: 0, allowedIps: ['10.0.0.0/8'], limits });
+      await billingStore.createSession({ tokenHash: 'h', userId, expiresAt: 2_000 });
+      expect((await billingStore.findSessionUser('h', 1_000))?.id).toBe(userId);
+      expect(await billingStore.findSessionUser('h', 3_000)).toBeUndefined();
+      await billingStore.createAdminToken({ tokenHash: 't', name: 'ops' });
+      expect(await billingStore.hasAdminToken('t')).toBe(true);
+      expect(await billingStore.hasAdminToken('u')).toBe(false);
+    });
+  });
+}

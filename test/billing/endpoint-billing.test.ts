@@ -1,0 +1,97 @@
+import { toFile } from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRecord } from '../../src/storage/store-records.js';
+import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
+
+const chatModel = 'endpoint-chat';
+const embeddingModel = 'endpoint-embedding';
+const imageModel = 'endpoint-image';
+const audioModel = 'endpoint-audio';
+const completionModel = 'endpoint-completion';
+const sampleRate = 8_000;
+
+let gateway: BillingTestGateway;
+
+beforeAll(async () => {
+  const models = [chatModel, embeddingModel, imageModel, audioModel, completionModel];
+  gateway = await startBillingTestGateway({ models, prices: models.map(createUnitPrice) });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+});
+
+function createWav(seconds: number): Buffer {
+  const samples = Buffer.alloc(Math.round(seconds * sampleRate) * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
+}
+
+async function billedUser(): Promise<{ user: UserRecord; secret: string }> {
+  const user = await gateway.createUser();
+  const key = await gateway.createKey(user);
+  await gateway.topUp(user, 10_000_000);
+  return { user, secret: key.secret };
+}
+
+async function onlyLog(userId: string) {
+  await gateway.running.billing.writer.flush();
+  const logs = await gateway.running.billing.store.listUsageLogs({ userId, limit: 10 });
+  expect(logs).toHaveLength(1);
+  expect(await gateway.running.billing.store.readBalance(userId)).toBe(10_000_000 - logs[0]!.cost);
+  return logs[0]!;
+}
+
+// The unit price is one micro-unit per token, 1,000 per image and 60,000 per audio minute (one per millisecond).
+describe('every endpoint is held and settled', () => {
+  it('bills embeddings by the vendor-reported input tokens', async () => {
+    const { user, secret } = await billedUser();
+    const answer = await gateway.client(secret).embeddings.create({ model: embeddingModel, input: ['one two three', 'four five'] });
+    const log = await onlyLog(user.id);
+    expect(log).toMatchObject({ endpoint: 'embeddings', promptTokens: answer.usage.prompt_tokens, cost: answer.usage.prompt_tokens });
+  });
+
+  it('bills completions by vendor usage', async () => {
+    const { user, secret } = await billedUser();
+    const answer = await gateway.client(secret).completions.create({ model: completionModel, prompt: 'say something short', max_tokens: 5 });
+    const log = await onlyLog(user.id);
+    expect(log.cost).toBe(answer.usage!.prompt_tokens + answer.usage!.completion_tokens);
+  });
+
+  it('bills images per returned image', async () => {
+    const { user, secret } = await billedUser();
+    const answer = await gateway.client(secret).images.generate({ model: imageModel, prompt: 'a cat', n: 2, size: '256x256' });
+    expect(answer.data).toHaveLength(2);
+    const log = await onlyLog(user.id);
+    expect(log).toMatchObject({ endpoint: 'images.generations', cost: 2_000 });
+  });
+
+  it('bills transcriptions by the audio duration', async () => {
+    const { user, secret } = await billedUser();
+    await gateway.client(secret).audio.transcriptions.create({ model: audioModel, file: await toFile(createWav(1.5), 'speech.wav'), response_format: 'verbose_json' });
+    const log = await onlyLog(user.id);
+    expect(log).toMatchObject({ endpoint: 'audio.transcriptions', cost: 1_500 });
+  });
+
+  it('records a rejected request (429) in the usage log without charging', async () => {
+    const user = await gateway.createUser();
+    const key = await gateway.createKey(user);
+    await gateway.client(key.secret).chat.completions.create({ model: chatModel, messages: [{ role: 'user', content: 'hi' }] }).catch(() => undefined);
+    await gateway.running.billing.writer.flush();
+    const logs = await gateway.running.billing.store.listUsageLogs({ userId: user.id, limit: 10 });
+    expect(logs.map((log) => [log.status, log.errorCode, log.cost, log.clientIp])).toEqual([[429, 'insufficient_quota', 0, '127.0.0.1']]);
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { countTextTokens, tokenizerCharacterLimit } from '../../src/billing/count-text-tokens.js';
+import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
+import { measureBillableUsage } from '../../src/billing/measure-billable-usage.js';
+import type { CatalogModel } from '../../src/routing/catalog-model.js';
+import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/server/request-accounting.js';
+
+const model: CatalogModel = { id: 'm', ownedBy: 'v', kind: 'chat', created: 0, inputModalities: ['text'] };
+
+function meteredRequest(endpoint: MeteredEndpoint, body: Record<string, unknown>, overrides: Partial<MeteredRequest> = {}): MeteredRequest {
+  return {
+    principal: { apiKeyId: 'k', userId: 'u', groupId: 'g', groupName: 'g', expiresAt: null, allowedModels: null },
+    model,
+    endpoint,
+    body,
+    uploadedBytes: 0,
+    uploadedAudioSeconds: undefined,
+    streamed: false,
+    clientIp: '127.0.0.1',
+    receivedAt: 0,
+    ...overrides,
+  };
+}
+
+const hello = [{ role: 'user', content: 'hello there world' }];
+const helloTokens = countTextTokens('hello there world') + 4;
+
+describe('estimateWorstCaseUsage', () => {
+  it.each([
+    { case: 'max_completion_tokens wins over max_tokens', body: { messages: hello, max_completion_tokens: 7, max_tokens: 100 }, model, completion: 7 },
+    { case: 'max_tokens when no max_completion_tokens', body: { messages: hello, max_tokens: 9 }, model, completion: 9 },
+    { case: "the model's output cap when the request gives none", body: { messages: hello }, model: { ...model, maxOutputTokens: 300 }, completion: 300 },
+    { case: 'the default of 4096 when nobody caps the output', body: { messages: hello }, model, completion: 4_096 },
+    { case: 'n choices multiply the output allowance', body: { messages: hello, max_tokens: 10, n: 3 }, model, completion: 30 },
+  ])('chat: $case', ({ body, model: catalogModel, completion }) => {
+    const { usage, inputTokens } = estimateWorstCaseUsage(meteredRequest('chat.completions', body, { model: catalogModel }));
+    expect(inputTokens).toBe(helloTokens);
+    expect(usage.promptTokens).toBe(helloTokens);
+    expect(usage.completionTokens).toBe(completion);
+  });
+
+  it('counts an image part as 1000 tokens and never tokenizes its data', () => {
+    const messages = [{ role: 'user', content: [{ type: 'text', text: 'hello there world' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(100_000)}` } }] }];
+    expect(estimateWorstCaseUsage(meteredRequest('chat.completions', { messages, max_tokens: 1 })).inputTokens).toBe(helloTokens + 1_000);
+  });
+
+  it('estimates very large texts from their length instead of tokenizing them', () => {
+    const text = 'x'.repeat(tokenizerCharacterLimit * 3 + 1);
+    expect(countTextTokens(text)).toBe(Math.ceil(text.length / 3));
+  });
+
+  it('holds embeddings by their input tokens only', () => {
+    const { usage } = estimateWorstCaseUsage(meteredRequest('embeddings', { input: ['one two', 'three'] }));
+    expect(usage.promptTokens).toBe(countTextTokens('one two') + countTextTokens('three'));
+    expect(usage.completionTokens).toBe(0);
+  });
+
+  it('holds n images of the asked size and quality', () => {
+    const { usage } = estimateWorstCaseUsage(meteredRequest('images.generations', { prompt: 'a cat', n: 3, size: '1024x1024', quality: 'hd' }));
+    expect(usage.images).toEqual([1, 2, 3].map(() => ({ size: '1024x1024', quality: 'hd' })));
+  });
+
+  it('holds audio by its measured duration, else by a ceiling of one second per 2000 bytes', () => {
+    expect(estimateWorstCaseUsage(meteredRequest('audio.transcriptions', {}, { uploadedAudioSeconds: 2.0004 })).usage.audioMilliseconds).toBe(2_001);
+    expect(estimateWorstCaseUsage(meteredRequest('audio.transcriptions', {}, { uploadedBytes: 10_001 })).usage.audioMilliseconds).toBe(5_001);
+  });
+});
+
+describe('measureBillableUsage', () => {
+  const result: MeteredResult = { channelId: 'c', status: 200, errorCode: undefined, usage: undefined, generatedText: undefined, firstByteAt: 1, finishedAt: 2, clientAborted: false, responseText: undefined };
+  const chat = meteredRequest('chat.completions', { messages: hello });
+
+  it.each([
+    { case: 'vendor usage wins', result: { ...result, usage: { promptTokens: 5, completionTokens: 6, totalTokens: 11, cachedPromptTokens: 2, reasoningTokens: 0 } }, expected: { promptTokens: 5, completionTokens: 6, cachedPromptTokens: 2 } },
+    { case: 'a stream without usage is counted from its text', result: { ...result, status: 499, clientAborted: true, generatedText: 'hello there' }, expected: { promptTokens: 10, completionTokens: countTextTokens('hello there'), cachedPromptTokens: 0 } },
+    { case: 'a failure with nothing generated costs nothing', result: { ...result, status: 500, errorCode: 'server_error' }, expected: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 } },
+    { case: 'a success without usage bills counted input and answer', result: { ...result, responseText: JSON.stringify({ choices: [{ message: { content: 'hello there' } }] }) }, expected: { promptTokens: 10, completionTokens: countTextTokens('hello there'), cachedPromptTokens: 0 } },
+  ])('$case', ({ result: finished, expected }) => {
+    expect(measureBillableUsage(chat, finished, 10)).toMatchObject(expected);
+  });
+
+  it('bills transcriptions by the reported duration or the usage seconds', () => {
+    const audio = meteredRequest('audio.transcriptions', {}, { uploadedBytes: 1_000_000 });
+    expect(measureBillableUsage(audio, { ...result, responseText: JSON.stringify({ text: 'x', duration: 1.2345 }) }, 0).audioMilliseconds).toBe(1_235);
+    expect(measureBillableUsage(audio, { ...result, responseText: JSON.stringify({ text: 'x', usage: { type: 'duration', seconds: 3 } }) }, 0).audioMilliseconds).toBe(3_000);
+    expect(measureBillableUsage(audio, { ...result, status: 400 }, 0).audioMilliseconds).toBe(0);
+  });
+
+  it('bills images by the number returned', () => {
+    const images = meteredRequest('images.generations', { prompt: 'x', n: 4, size: '256x256' });
+    expect(measureBillableUsage(images, { ...result, responseText: JSON.stringify({ data: [{}, {}] }) }, 0).images).toHaveLength(2);
+  });
+});

@@ -1,0 +1,128 @@
+// Two gateway nodes on one PostgreSQL database with Redis (the several-node setup): a change made through one
+// node's /api reaches the other before its (deliberately slow) polling would; rate limits and balances are shared.
+import OpenAI from 'openai';
+import { request } from 'undici';
+import { calculateRequestCost } from '../../src/billing/calculate-request-cost.js';
+import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
+import type { MeteredRequest } from '../../src/server/request-accounting.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresTestDatabaseUrl, isContinuousIntegration, shouldRunPostgresTests, type PostgresTestDatabase } from '../helpers/postgres-test-database.js';
+import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
+
+const redisUrl = process.env.GATEWAY_TEST_REDIS_URL;
+if (!redisUrl && isContinuousIntegration()) throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
+const model = 'shared-model';
+const password = 'two nodes one database';
+
+let first: BillingTestGateway;
+let second: BillingTestGateway;
+let database: PostgresTestDatabase | undefined;
+
+describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sharing PostgreSQL and Redis', () => {
+  beforeAll(async () => {
+    database = await createPostgresTestDatabaseUrl();
+    if (!database) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
+    const billing = { redisUrl, reloadIntervalMs: 0 };
+    first = await startBillingTestGateway({ models: [model], prices: [createUnitPrice(model)], billing, databaseUrl: database.url });
+    second = await startBillingTestGateway({ models: [model], billing, databaseUrl: database.url });
+  });
+
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await database?.drop();
+  });
+
+  async function callApi(gateway: BillingTestGateway, method: 'POST' | 'GET', path: string, token: string | undefined, body?: unknown) {
+    const response = await request(`${gateway.url}/api${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.statusCode, body: (await response.body.json()) as any };
+  }
+
+  /** Asks until the answer has the expected status; the polling interval (60 s) is far longer than this loop. */
+  async function eventuallyStatus(ask: () => Promise<number>, expected: number): Promise<number> {
+    let status = await ask();
+    for (let attempt = 0; attempt < 50 && status !== expected; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = await ask();
+    }
+    return status;
+  }
+
+  it('announces key, balance and limit changes to every node at once', async () => {
+    const user = await first.createUser('user', password);
+    const token = (await callApi(first, 'POST', '/auth/login', undefined, { email: user.email, password })).body.token as string;
+    const group = await first.createGroup();
+    const key = await callApi(first, 'POST', '/keys', token, { group: group.name, limits: { requestsPerMinute: 3 } });
+    const askSecond = () =>
+      second
+        .client(key.body.key)
+        .chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 })
+        .then(
+          () => 200,
+          (error: { status: number }) => error.status,
+        );
+
+    expect(await askSecond()).toBe(429); // no money yet
+    const adminToken = await (async () => {
+      const { adminTokenPrefix, generateConsoleToken, hashConsoleToken } = await import('../../src/accounts/console-token.js');
+      const token = generateConsoleToken(adminTokenPrefix);
+      await first.running.billing.store.createAdminToken({ tokenHash: hashConsoleToken(token), name: 'nodes' });
+      return token;
+    })();
+    expect((await callApi(first, 'POST', `/users/${user.id}/credits`, adminToken, { kind: 'top-up', amount: '1' })).status).toBe(201);
+    expect(await eventuallyStatus(askSecond, 200)).toBe(200);
+    // The per-minute counter (3) is shared by both nodes; the request refused for lack of money counted too.
+    const askFirst = () => first.client(key.body.key).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }).then(() => 200, (error: { status: number }) => error.status);
+    const statuses = [await askFirst(), await askSecond(), await askFirst()];
+    expect(statuses.filter((status) => status === 429)).toHaveLength(statuses.length - 1);
+
+    expect((await callApi(first, 'POST', `/keys/${key.body.id}/disable`, token)).status).toBe(200);
+    expect(await eventuallyStatus(askSecond, 401)).toBe(401);
+  });
+
+  it('never overdraws a balance shared by two nodes under 200 concurrent requests', async () => {
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hello there world' }];
+    const worstCost = calculateRequestCost(
+      estimateWorstCaseUsage({ endpoint: 'chat.completions', body: { model, messages, max_tokens: 20 }, model: { id: model } } as unknown as MeteredRequest).usage,
+      createUnitPrice(model),
+    );
+    const user = await first.createUser();
+    const key = await first.createKey(user);
+    await second.running.routing.refresh();
+    await second.running.billing.refresh(true);
+    const initialBalance = 50 * worstCost;
+    await first.topUp(user, initialBalance);
+    const clients = [first.client(key.secret), second.client(key.secret)];
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        clients[index % 2]!.chat.completions.create({ model, messages, max_tokens: 20 }).then(
+          (completion) => ({ status: 200, cost: completion.usage!.prompt_tokens + completion.usage!.completion_tokens }),
+          (error: { status: number }) => ({ status: error.status, cost: 0 }),
+        ),
+      ),
+    );
+    const succeeded = outcomes.filter((outcome) => outcome.status === 200);
+    expect(succeeded.length).toBeGreaterThanOrEqual(50);
+    expect(outcomes.every((outcome) => outcome.status === 200 || outcome.status === 429)).toBe(true);
+    await first.running.billing.writer.flush();
+    await second.running.billing.writer.flush();
+    const store = first.running.billing.store;
+    const balance = await store.readBalance(user.id);
+    expect(balance).toBe(initialBalance - succeeded.reduce((sum, outcome) => sum + outcome.cost, 0));
+    expect(balance).toBeGreaterThanOrEqual(0);
+    expect(await store.findBalanceMismatches()).toEqual([]);
+    // Redis's copy agrees with the database, and no node holds or owes anything any more.
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(redisUrl!);
+    const wallet = await redis.hgetall(`gateway:wallet:${user.id}`);
+    await redis.quit();
+    expect(Number(wallet.durable)).toBe(balance);
+    const outstanding = Object.entries(wallet).filter(([name]) => name.startsWith('held:') || name.startsWith('pending:'));
+    expect(outstanding.every(([, value]) => Number(value) === 0)).toBe(true);
+    expect(outstanding.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,112 @@
+// Starts a real gateway with billing on, a simulator channel, and helpers for users, keys and money.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../src/accounts/api-key-secret.js';
+import { createSecretBox, resolveSecretPassphrase } from '../../src/accounts/secret-box.js';
+import type { BillingConfig } from '../../src/billing/billing-config.js';
+import type { ModelPrice } from '../../src/billing/model-price.js';
+import type { GatewayConfig } from '../../src/config/gateway-config.js';
+import { startGateway, type RunningGateway } from '../../src/runtime/start-gateway.js';
+import type { UserRecord } from '../../src/storage/store-records.js';
+import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
+
+/** A price of one micro-unit per token in and out, so costs equal token counts. */
+export function createUnitPrice(modelId: string): ModelPrice {
+  return { modelId, inputPerMillion: 1_000_000, cachedInputPerMillion: 1_000_000, cacheWritePerMillion: 1_000_000, outputPerMillion: 1_000_000, imagePrices: { default: 1_000 }, audioPerMinute: 60_000, videoPerSecond: 0 };
+}
+
+/** A running billed gateway and its upstream simulator. */
+export interface BillingTestGateway {
+  url: string;
+  baseURL: string;
+  running: RunningGateway;
+  simulator: OpenAiSimulator;
+  dataDirectory: string;
+  databaseUrl: string;
+  createUser(role?: UserRecord['role'], password?: string): Promise<UserRecord>;
+  /** a key for the user in a new group serving every model */
+  createKey(user: UserRecord): Promise<{ secret: string; apiKeyId: string; groupId: string }>;
+  /** a model group serving every model, made the way the /api makes records */
+  createGroup(): Promise<{ id: string; name: string }>;
+  /** credits micro-units durably, as an admin top-up does */
+  topUp(user: UserRecord, amount: number): Promise<void>;
+  client(secret: string): OpenAI;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** Starts the simulator and a gateway in a temporary folder; every model is served by the simulator. */
+export async function startBillingTestGateway(options: {
+  models: string[];
+  billing?: Partial<BillingConfig>;
+  prices?: ModelPrice[];
+  /** use this database (e.g. PostgreSQL, or another node's) instead of a new SQLite file */
+  databaseUrl?: string;
+}): Promise<BillingTestGateway> {
+  const simulator = await startOpenAiSimulator();
+  const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-billing-'));
+  const databaseUrl = options.databaseUrl ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`;
+  const config: GatewayConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDirectory,
+    databaseUrl,
+    secretKey: 'billing-test-secret-key',
+    logLevel: 'silent',
+    bodyLimitBytes: 16 * 1024 * 1024,
+    uploadLimitBytes: 25 * 1024 * 1024,
+    upstreamHeadersTimeoutMs: 30_000,
+    upstreamBodyTimeoutMs: 30_000,
+    refreshIntervalMs: 60_000,
+    upstreamConnectionsPerOrigin: 64,
+  };
+  const { createLogger } = await import('../../src/observability/create-logger.js');
+  const running = await startGateway(config, createLogger('silent'), { billing: { enabled: true, ...options.billing } });
+  const secretBox = createSecretBox(resolveSecretPassphrase(config));
+  const { store, billing } = running;
+  // Seeding goes through billing.exclusive, as the /api does, so it never interleaves with a batch write.
+  await billing.exclusive(() => store.createChannel({ name: `sim-${++counter}`, protocol: 'openai', preset: null, baseUrl: simulator.url, encryptedSecret: secretBox.encrypt('upstream'), models: options.models, modelMapping: {}, priority: 0, weight: 1 }));
+  for (const price of options.prices ?? []) await billing.exclusive(() => billing.store.setModelPrice(price));
+  await running.routing.refresh();
+  await billing.refresh(true);
+
+  return {
+    url: running.url,
+    baseURL: `${running.url}/v1`,
+    running,
+    simulator,
+    dataDirectory,
+    databaseUrl,
+    async createUser(role = 'user', password) {
+      const { hashPassword } = await import('../../src/accounts/password-hash.js');
+      const passwordHash = password ? await hashPassword(password) : null;
+      const user = await billing.exclusive(() => store.createUser({ email: `user-${process.pid}-${++counter}@example.test`, displayName: 'Billing test', role, passwordHash }));
+      await billing.refresh(true);
+      return user;
+    },
+    async createKey(user) {
+      const secret = generateApiKeySecret();
+      const { group, key } = await billing.exclusive(async () => {
+        const group = await store.createModelGroup({ name: `group-${process.pid}-${++counter}`, description: '', models: ['*'] });
+        const key = await store.createApiKey({ userId: user.id, groupId: group.id, name: 'test', keyHash: hashApiKeySecret(secret), keyPrefix: displayPrefixOf(secret), expiresAt: null });
+        return { group, key };
+      });
+      await running.routing.refresh();
+      await billing.refresh(true);
+      return { secret, apiKeyId: key.id, groupId: group.id };
+    },
+    createGroup: () => billing.exclusive(() => store.createModelGroup({ name: `group-${process.pid}-${++counter}`, description: '', models: ['*'] })),
+    async topUp(user, amount) {
+      await billing.changeBalance({ userId: user.id, kind: 'top-up', amount, description: 'test top-up' });
+    },
+    client: (secret) => new OpenAI({ apiKey: secret, baseURL: `${running.url}/v1`, maxRetries: 0, timeout: 20_000 }),
+    async close() {
+      await running.close();
+      await simulator.close();
+      await rm(dataDirectory, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// The chat contract: every named scenario against every adapter, through a real gateway, with the official openai SDK.
+// A scenario an adapter cannot support is not registered; it is listed (with its reason) by the first test of the block.
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContractContext } from './contract-context.js';
+import { contractModels } from './contract-context.js';
+import { contractScenarios } from './contract-scenarios.js';
+import { contractTargets, type ContractTarget } from './contract-targets.js';
+import { startContractGateway } from './start-contract-gateway.js';
+
+async function startContext(target: ContractTarget): Promise<ContractContext> {
+  const upstream = await target.start();
+  const gateway = await startContractGateway();
+  const channel = { protocol: target.protocol, baseUrl: upstream.url, secret: upstream.secret, settings: target.settings };
+  await gateway.createChannel({
+    ...channel,
+    models: {
+      [contractModels.chat]: target.normalModel,
+      [contractModels.cache]: target.cacheModel,
+      [contractModels.error400]: 'sim-error-400',
+      [contractModels.error401]: 'sim-error-401',
+      [contractModels.error429]: 'sim-error-429',
+      [contractModels.error500]: 'sim-error-500',
+      [contractModels.overloaded]: target.overloadedModel,
+      [contractModels.brokenStream]: 'sim-broken-stream',
+      [contractModels.streamErrorEvent]: 'sim-stream-error-event',
+      [contractModels.hang]: 'sim-hang',
+      [contractModels.failover]: target.normalModel,
+      [contractModels.failoverEarly]: target.normalModel,
+      [contractModels.embedding]: target.embeddingModel,
+    },
+  });
+  // Tried first for the failover models: one fails with a status, the other breaks its stream before the first event.
+  await gateway.createChannel({ ...channel, priority: 10, models: { [contractModels.failover]: 'sim-error-500', [contractModels.failoverEarly]: 'sim-broken-before-first-event' } });
+  const apiKey = await gateway.createKey();
+  const client = new OpenAI({ apiKey, baseURL: gateway.baseURL, maxRetries: 0, timeout: 20_000 });
+  return { target, gateway, upstream, client, apiKey };
+}
+
+// CONTRACT_TARGET / CONTRACT_SCENARIO=<part of a name, `|` between several> narrow the run, e.g. while writing a new adapter.
+const targetFilter = process.env.CONTRACT_TARGET;
+const scenarioFilter = process.env.CONTRACT_SCENARIO;
+
+for (const target of contractTargets.filter((candidate) => !targetFilter || candidate.name.includes(targetFilter))) {
+  describe(`chat contract: ${target.name}`, () => {
+    let context: ContractContext | undefined;
+
+    beforeAll(async () => {
+      context = await startContext(target);
+    });
+
+    afterAll(async () => {
+      await context?.gateway.close();
+      await context?.upstream.close();
+    });
+
+    it('lists each unsupported scenario with a reason', () => {
+      const known = new Set(contractScenarios.map((scenario) => scenario.name));
+      for (const [name, reason] of Object.entries(target.unsupportedScenarios)) {
+        expect(known.has(name), `unknown scenario '${name}'`).toBe(true);
+        expect(reason.trim(), `reason for skipping '${name}'`).not.toBe('');
+        console.info(`[contract] ${target.name}: skipped '${name}': ${reason}`);
+      }
+    });
+
+    for (const scenario of contractScenarios) {
+      if (scenario.name in target.unsupportedScenarios) continue;
+      if (scenarioFilter && !scenarioFilter.split('|').some((part) => scenario.name.includes(part))) continue;
+      it(scenario.name, () => scenario.run(context as ContractContext));
+    }
+  });
+}

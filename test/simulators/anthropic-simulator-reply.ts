@@ -1,0 +1,90 @@
+// The simulated Claude: deterministic echo replies, tool_use when tools are offered, stop/length cuts, usage with cache counts.
+import { countWords, splitIntoWordPieces } from './openai-simulator-text.js';
+import type { AnthropicBlock, AnthropicSimulatorMessage, AnthropicSimulatorRequest } from './anthropic-simulator-validation.js';
+
+/** One block of the simulated answer. */
+export type AnthropicReplyBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+/** Anthropic's response usage. */
+export interface AnthropicReplyUsage {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  output_tokens: number;
+}
+
+/** The whole simulated answer. */
+export interface AnthropicReply {
+  content: AnthropicReplyBlock[];
+  stop_reason: 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
+  stop_sequence: string | null;
+  usage: AnthropicReplyUsage;
+}
+
+const outputTokensPerToolCall = 10;
+let toolUseCounter = 0;
+
+/** Generates the answer: "Echo: <last user text>", "Tool results: <a>; <b>", or tool_use blocks. */
+export function createAnthropicReply(request: AnthropicSimulatorRequest): AnthropicReply {
+  const usage = promptUsage(request);
+  const lastMessage = request.messages.at(-1) as AnthropicSimulatorMessage;
+  const toolResults = lastMessage.content.filter((block) => block.type === 'tool_result').map(toolResultText);
+  if (toolResults.length === 0 && shouldCallTools(request)) {
+    const content = chosenTools(request).map((name): AnthropicReplyBlock => ({ type: 'tool_use', id: `toolu_sim_${++toolUseCounter}`, name, input: { query: lastUserText(request) } }));
+    return { content, stop_reason: 'tool_use', stop_sequence: null, usage: { ...usage, output_tokens: content.length * outputTokensPerToolCall } };
+  }
+  const fullText = toolResults.length > 0 ? `Tool results: ${toolResults.join('; ')}` : `Echo: ${lastUserText(request)}`;
+  const stopped = cutAtStopSequence(fullText, request.stop_sequences);
+  const pieces = splitIntoWordPieces(stopped.text);
+  const cut = pieces.length > request.max_tokens;
+  const text = cut ? pieces.slice(0, request.max_tokens).join('').trimEnd() : stopped.text;
+  const stop_reason = cut ? 'max_tokens' : stopped.sequence !== null ? 'stop_sequence' : 'end_turn';
+  return { content: [{ type: 'text', text }], stop_reason, stop_sequence: cut ? null : stopped.sequence, usage: { ...usage, output_tokens: countWords(text) } };
+}
+
+function shouldCallTools(request: AnthropicSimulatorRequest): boolean {
+  return request.tools.length > 0 && request.tool_choice?.type !== 'none';
+}
+
+function chosenTools(request: AnthropicSimulatorRequest): string[] {
+  if (request.tool_choice?.type === 'tool' && request.tool_choice.name) return [request.tool_choice.name];
+  const names = request.tools.map((tool) => tool.name);
+  return request.tool_choice?.disable_parallel_tool_use ? names.slice(0, 1) : names;
+}
+
+/** Prompt words, split into cache reads and writes when the request uses cache_control or the model name says `cache`. */
+function promptUsage(request: AnthropicSimulatorRequest): Omit<AnthropicReplyUsage, 'output_tokens'> {
+  const promptWords = countWords([...request.system, ...request.messages.flatMap((message) => message.content)].map(blockText).join(' '));
+  if (!request.hasCacheControl && !request.model.includes('cache')) return { input_tokens: promptWords, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const cacheRead = Math.max(1, Math.floor(promptWords / 2));
+  const cacheCreation = promptWords - cacheRead > 1 ? 1 : 0;
+  return { input_tokens: Math.max(0, promptWords - cacheRead - cacheCreation), cache_creation_input_tokens: cacheCreation, cache_read_input_tokens: cacheRead };
+}
+
+function lastUserText(request: AnthropicSimulatorRequest): string {
+  const lastUser = request.messages.findLast((message) => message.role === 'user');
+  return (lastUser?.content ?? []).filter((block) => block.type === 'text').map(blockText).join(' ');
+}
+
+function toolResultText(block: AnthropicBlock): string {
+  const content = block.content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part: unknown) => blockText(part as AnthropicBlock)).join('');
+  return '';
+}
+
+function blockText(block: AnthropicBlock): string {
+  if (block.type === 'text') return String(block.text);
+  if (block.type === 'tool_result') return toolResultText(block);
+  if (block.type === 'tool_use') return JSON.stringify(block.input);
+  return '';
+}
+
+function cutAtStopSequence(text: string, sequences: string[]): { text: string; sequence: string | null } {
+  let best: { index: number; sequence: string } | undefined;
+  for (const sequence of sequences) {
+    const index = text.indexOf(sequence);
+    if (sequence && index !== -1 && (!best || index < best.index)) best = { index, sequence };
+  }
+  return best ? { text: text.slice(0, best.index), sequence: best.sequence } : { text, sequence: null };
+}

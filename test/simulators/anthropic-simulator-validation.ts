@@ -1,0 +1,192 @@
+// Checks a Messages request the way Anthropic does, so a translation bug in the gateway fails a test.
+import { anthropicInvalidRequest } from './anthropic-simulator-errors.js';
+
+/** A request content block, loosely typed. */
+export type AnthropicBlock = Record<string, unknown> & { type: string };
+
+/** A validated message. */
+export interface AnthropicSimulatorMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicBlock[];
+}
+
+/** A validated Messages request. */
+export interface AnthropicSimulatorRequest {
+  model: string;
+  max_tokens: number;
+  system: AnthropicBlock[];
+  messages: AnthropicSimulatorMessage[];
+  stream: boolean;
+  stop_sequences: string[];
+  tools: Array<{ name: string }>;
+  tool_choice: { type: string; name?: string; disable_parallel_tool_use?: boolean } | undefined;
+  /** true when any block, tool or the top level carries `cache_control` */
+  hasCacheControl: boolean;
+  raw: Record<string, unknown>;
+}
+
+const commonTopLevelFields = new Set([
+  'model', 'max_tokens', 'messages', 'system', 'stop_sequences', 'stream', 'metadata', 'tools', 'tool_choice', 'thinking',
+  'service_tier', 'cache_control', 'container', 'inference_geo', 'speed',
+]);
+const samplingFields = new Set(['temperature', 'top_p', 'top_k']);
+const blockTypes = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'search_result']);
+const imageMediaTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/** Validates the body for an API version (`2023-06-01` takes sampling fields, `2026-10-21` takes `output_config` instead). */
+export function validateAnthropicRequest(body: unknown, apiVersion: string): AnthropicSimulatorRequest {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw anthropicInvalidRequest('The request body is not valid JSON.');
+  const raw = body as Record<string, unknown>;
+  const newVersion = apiVersion >= '2026-10-21';
+  for (const field of Object.keys(raw)) {
+    const known = commonTopLevelFields.has(field) || (newVersion ? field === 'output_config' : samplingFields.has(field));
+    if (!known) throw anthropicInvalidRequest(`${field}: Extra inputs are not permitted`);
+  }
+  if (typeof raw.model !== 'string' || raw.model === '') throw anthropicInvalidRequest('model: Field required');
+  if (typeof raw.max_tokens !== 'number' || !Number.isInteger(raw.max_tokens) || raw.max_tokens < 1) {
+    throw anthropicInvalidRequest('max_tokens: Field required and must be a positive integer');
+  }
+  checkRange(raw, 'temperature', 0, 1);
+  checkRange(raw, 'top_p', 0, 1);
+  const messages = validateMessages(raw.messages);
+  const tools = validateTools(raw.tools);
+  const toolChoice = validateToolChoice(raw.tool_choice, tools);
+  return {
+    model: raw.model,
+    max_tokens: raw.max_tokens,
+    system: validateSystem(raw.system),
+    messages,
+    stream: raw.stream === true,
+    stop_sequences: Array.isArray(raw.stop_sequences) ? raw.stop_sequences.filter((value): value is string => typeof value === 'string') : [],
+    tools,
+    tool_choice: toolChoice,
+    hasCacheControl: JSON.stringify(raw).includes('"cache_control"'),
+    raw,
+  };
+}
+
+function checkRange(raw: Record<string, unknown>, field: string, minimum: number, maximum: number): void {
+  const value = raw[field];
+  if (value === undefined) return;
+  if (typeof value !== 'number' || value < minimum || value > maximum) {
+    throw anthropicInvalidRequest(`${field}: Input should be less than or equal to ${maximum}`);
+  }
+}
+
+function validateSystem(system: unknown): AnthropicBlock[] {
+  if (system === undefined) return [];
+  if (typeof system === 'string') return [{ type: 'text', text: system }];
+  if (!Array.isArray(system)) throw anthropicInvalidRequest('system: Input should be a valid string or list');
+  system.forEach((block, index) => {
+    if (!isBlock(block) || block.type !== 'text' || typeof block.text !== 'string') throw anthropicInvalidRequest(`system.${index}: Input should be a text block`);
+  });
+  return system as AnthropicBlock[];
+}
+
+function validateMessages(value: unknown): AnthropicSimulatorMessage[] {
+  if (!Array.isArray(value) || value.length === 0) throw anthropicInvalidRequest('messages: at least one message is required');
+  const messages = value.map((message, index) => normaliseMessage(message, index));
+  messages.forEach((message, index) => {
+    if (index === 0 && message.role !== 'user') throw anthropicInvalidRequest('messages: first message must use the "user" role');
+    const previous = messages[index - 1];
+    if (previous && previous.role === message.role) {
+      throw anthropicInvalidRequest(`messages: roles must alternate between "user" and "assistant", but found multiple "${message.role}" roles in a row`);
+    }
+    message.content.forEach((block, blockIndex) => validateBlock(block, `messages.${index}.content.${blockIndex}`, message.role));
+    checkToolPairing(messages, index);
+  });
+  return messages;
+}
+
+function normaliseMessage(message: unknown, index: number): AnthropicSimulatorMessage {
+  if (!message || typeof message !== 'object') throw anthropicInvalidRequest(`messages.${index}: Input should be an object`);
+  const { role, content, ...rest } = message as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra) throw anthropicInvalidRequest(`messages.${index}.${extra}: Extra inputs are not permitted`);
+  if (role !== 'user' && role !== 'assistant') throw anthropicInvalidRequest(`messages.${index}.role: Input should be 'user' or 'assistant'`);
+  if (typeof content === 'string') {
+    if (content === '') throw anthropicInvalidRequest(`messages.${index}: text content blocks must be non-empty`);
+    return { role, content: [{ type: 'text', text: content }] };
+  }
+  if (!Array.isArray(content) || content.length === 0) throw anthropicInvalidRequest(`messages.${index}.content: must be a non-empty string or list`);
+  if (!content.every(isBlock)) throw anthropicInvalidRequest(`messages.${index}.content: every block needs a type`);
+  return { role, content };
+}
+
+function validateBlock(block: AnthropicBlock, path: string, role: 'user' | 'assistant'): void {
+  if (!blockTypes.has(block.type)) throw anthropicInvalidRequest(`${path}.type: Input tag '${block.type}' found using 'type' does not match any of the expected tags`);
+  if (block.type === 'text' && (typeof block.text !== 'string' || block.text === '')) throw anthropicInvalidRequest(`${path}: text content blocks must be non-empty`);
+  if (block.type === 'image') validateImageSource(block.source, path);
+  if (block.type === 'tool_use') {
+    if (role !== 'assistant') throw anthropicInvalidRequest(`${path}: tool_use blocks may only appear in assistant messages`);
+    if (typeof block.id !== 'string' || typeof block.name !== 'string') throw anthropicInvalidRequest(`${path}: tool_use needs an id and a name`);
+    if (!block.input || typeof block.input !== 'object' || Array.isArray(block.input)) throw anthropicInvalidRequest(`${path}.input: Input should be a valid dictionary`);
+  }
+  if (block.type === 'tool_result') {
+    if (role !== 'user') throw anthropicInvalidRequest(`${path}: tool_result blocks may only appear in user messages`);
+    if (typeof block.tool_use_id !== 'string') throw anthropicInvalidRequest(`${path}.tool_use_id: Field required`);
+  }
+}
+
+function validateImageSource(source: unknown, path: string): void {
+  const fields = (source ?? {}) as Record<string, unknown>;
+  if (fields.type === 'base64') {
+    if (typeof fields.media_type !== 'string' || !imageMediaTypes.has(fields.media_type)) throw anthropicInvalidRequest(`${path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`);
+    if (typeof fields.data !== 'string' || fields.data === '') throw anthropicInvalidRequest(`${path}.source.data: Field required`);
+    return;
+  }
+  if (fields.type === 'url' && typeof fields.url === 'string' && /^https?:\/\//.test(fields.url)) return;
+  throw anthropicInvalidRequest(`${path}.source: Input tag does not match any of the expected tags: 'base64', 'url', 'file'`);
+}
+
+/** Every tool_result must answer a tool_use of the previous assistant turn, and every tool_use must be answered in the next user turn. */
+function checkToolPairing(messages: AnthropicSimulatorMessage[], index: number): void {
+  const message = messages[index] as AnthropicSimulatorMessage;
+  const previous = messages[index - 1];
+  if (message.role === 'user') {
+    const offered = new Set(previous?.content.filter((block) => block.type === 'tool_use').map((block) => block.id));
+    for (const block of message.content) {
+      if (block.type === 'tool_result' && !offered.has(block.tool_use_id)) {
+        throw anthropicInvalidRequest(`messages.${index}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+      }
+    }
+  }
+  if (message.role === 'assistant') {
+    const uses = message.content.filter((block) => block.type === 'tool_use').map((block) => String(block.id));
+    const next = messages[index + 1];
+    const answered = new Set(next?.content.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id));
+    const missing = uses.filter((id) => next !== undefined && !answered.has(id));
+    if (missing.length > 0) {
+      throw anthropicInvalidRequest(`messages.${index + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}`);
+    }
+  }
+}
+
+function validateTools(value: unknown): Array<{ name: string }> {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw anthropicInvalidRequest('tools: Input should be a valid list');
+  return value.map((tool: unknown, index) => {
+    const fields = (tool ?? {}) as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      if (!['name', 'description', 'input_schema', 'cache_control', 'strict', 'type'].includes(key)) throw anthropicInvalidRequest(`tools.${index}.${key}: Extra inputs are not permitted`);
+    }
+    if (typeof fields.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(fields.name)) throw anthropicInvalidRequest(`tools.${index}.name: String should match pattern`);
+    const schema = fields.input_schema as Record<string, unknown> | undefined;
+    if (!schema || schema.type !== 'object') throw anthropicInvalidRequest(`tools.${index}.input_schema.type: Input should be 'object'`);
+    return { name: fields.name };
+  });
+}
+
+function validateToolChoice(value: unknown, tools: Array<{ name: string }>): AnthropicSimulatorRequest['tool_choice'] {
+  if (value === undefined) return undefined;
+  const choice = (value ?? {}) as { type?: unknown; name?: unknown; disable_parallel_tool_use?: unknown };
+  if (!['auto', 'any', 'tool', 'none'].includes(String(choice.type))) throw anthropicInvalidRequest('tool_choice.type: Input tag does not match any of the expected tags');
+  if (choice.type === 'none' && choice.disable_parallel_tool_use !== undefined) throw anthropicInvalidRequest('tool_choice.none.disable_parallel_tool_use: Extra inputs are not permitted');
+  if (choice.type === 'tool' && !tools.some((tool) => tool.name === choice.name)) throw anthropicInvalidRequest(`tool_choice: Tool '${String(choice.name)}' not found in tools`);
+  if (tools.length === 0) throw anthropicInvalidRequest('tool_choice: may only be specified while providing tools');
+  return { type: String(choice.type), name: typeof choice.name === 'string' ? choice.name : undefined, disable_parallel_tool_use: choice.disable_parallel_tool_use === true };
+}
+
+function isBlock(value: unknown): value is AnthropicBlock {
+  return !!value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string';
+}

@@ -1,0 +1,99 @@
+// The Anthropic simulator must refuse what Anthropic refuses, or a translation bug in the gateway would pass unseen.
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnthropicSimulator, type AnthropicSimulator } from './anthropic-simulator.js';
+
+const apiKey = 'sk-ant-simulator-test';
+let simulator: AnthropicSimulator;
+
+beforeAll(async () => {
+  simulator = await startAnthropicSimulator({ apiKey });
+});
+
+afterAll(async () => {
+  await simulator.close();
+});
+
+async function postMessages(body: Record<string, unknown>, version = '2023-06-01', headers: Record<string, string> = {}) {
+  const auth = version === '2026-10-21' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey };
+  const response = await request(`${simulator.url}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'anthropic-version': version, ...auth, ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, text, json: () => JSON.parse(text) as Record<string, unknown> };
+}
+
+const valid = { model: 'claude-sim', max_tokens: 100, messages: [{ role: 'user', content: 'hello there' }] };
+
+describe('Anthropic simulator validation', () => {
+  it.each([
+    ['non-alternating roles', { ...valid, messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }, 'roles must alternate'],
+    ['a first assistant message', { ...valid, messages: [{ role: 'assistant', content: 'a' }] }, 'first message must use the "user" role'],
+    ['a missing max_tokens', { model: 'claude-sim', messages: valid.messages }, 'max_tokens'],
+    ['an unknown top-level field', { ...valid, n: 2 }, 'n: Extra inputs are not permitted'],
+    ['a system message in messages', { ...valid, messages: [{ role: 'system', content: 'x' }] }, "role: Input should be 'user' or 'assistant'"],
+    [
+      'a tool_result without a tool_use before it',
+      { ...valid, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'r' }] }] },
+      'unexpected `tool_use_id`',
+    ],
+    [
+      'a tool_use left unanswered',
+      {
+        ...valid,
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] },
+          { role: 'user', content: 'no result' },
+        ],
+      },
+      'without `tool_result` blocks',
+    ],
+    ['an empty text block', { ...valid, messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }] }, 'must be non-empty'],
+    ['temperature above 1', { ...valid, temperature: 1.5 }, 'temperature'],
+  ])('refuses %s with a 400 invalid_request_error', async (_name, body, message) => {
+    const answer = await postMessages(body);
+    expect(answer.status).toBe(400);
+    expect(answer.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect((answer.json() as { error: { message: string } }).error.message).toContain(message);
+  });
+
+  it('refuses temperature on 2026-10-21 and output_config on 2023-06-01', async () => {
+    expect((await postMessages({ ...valid, temperature: 0.5 }, '2026-10-21')).text).toContain('temperature: Extra inputs are not permitted');
+    expect((await postMessages({ ...valid, output_config: { format: { type: 'json_schema', schema: {} } } })).status).toBe(400);
+    expect((await postMessages({ ...valid, output_config: { format: { type: 'json_schema', schema: {} } } }, '2026-10-21')).status).toBe(200);
+  });
+
+  it('expects the key where the API version puts it', async () => {
+    expect((await postMessages(valid, '2023-06-01', { 'x-api-key': 'wrong' })).status).toBe(401);
+    expect((await postMessages(valid, '2026-10-21', { authorization: '', 'x-api-key': apiKey })).status).toBe(401);
+    expect((await postMessages(valid, '2023-06-01', { 'anthropic-version': '' })).status).toBe(400);
+  });
+});
+
+describe('Anthropic simulator answers', () => {
+  it('echoes the last user text with usage, and reports cache reads for a `cache` model', async () => {
+    const plain = (await postMessages(valid)).json();
+    expect(plain).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Echo: hello there' }], stop_reason: 'end_turn' });
+    const cached = (await postMessages({ ...valid, model: 'claude-cache-sim' })).json() as { usage: Record<string, number> };
+    expect(cached.usage.cache_read_input_tokens).toBeGreaterThan(0);
+  });
+
+  it('streams the documented event sequence', async () => {
+    const answer = await postMessages({ ...valid, stream: true });
+    const types = [...answer.text.matchAll(/^event: (\w+)$/gm)].map((match) => match[1]);
+    expect(types[0]).toBe('message_start');
+    expect(types).toContain('ping');
+    expect(types.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
+  });
+
+  it('answers sim-error-529 as overloaded, and counts requests', async () => {
+    const before = simulator.requests.length;
+    const answer = await postMessages({ ...valid, model: 'sim-error-529' });
+    expect(answer.status).toBe(529);
+    expect(answer.json()).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
+    expect(simulator.requests.length).toBe(before + 1);
+  });
+});
