@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import type { BillingSnapshotRecords, RequestLimits } from '../storage/billing-records.js';
 import { neutralPriceRatio } from './calculate-request-cost.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
-import { createFallbackModelPrice } from './default-model-prices.js';
+import { createFallbackModelPrice } from './create-fallback-model-price.js';
 import { mapCatalogPrices, type ModelPrice } from './model-price.js';
 
 /** A user's money as this node sees it: the durable balance minus charges not yet written, and live holds. */

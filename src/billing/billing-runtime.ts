@@ -132,9 +132,8 @@ export class BillingRuntime {
   }
 
   /**
-   * Runs a multi-statement database write while no batch is being written. On SQLite the gateway store and the
-   * billing store are two connections of one process: two of their transactions interleaving would make the
-   * second wait synchronously for a lock the first can never release, so every such write goes through here.
+   * Runs a multi-statement database write while no settlement batch is being written, so it lands after every
+   * settlement already queued. (Both stores share one database in `startGateway`, so SQLite cannot lock itself.)
    * Never call `refresh` or `changeBalance` from inside `work` (they queue behind it).
    */
   exclusive<Result>(work: () => Promise<Result>): Promise<Result> {

@@ -1,5 +1,5 @@
 import type { BillableUsage } from './billable-usage.js';
-import { createFallbackModelPrice } from './default-model-prices.js';
+import { createFallbackModelPrice } from './create-fallback-model-price.js';
 import { findImagePrice, type ModelPrice } from './model-price.js';
 
 /** The ratio that leaves prices unchanged: ratios are integers in millionths. */

@@ -13,6 +13,7 @@ import { loadBillingConfig, type BillingConfig } from '../billing/billing-config
 import { BillingRuntime } from '../billing/billing-runtime.js';
 import { createBillingAccounting } from '../billing/create-billing-accounting.js';
 import { createUnmeteredAccounting } from '../server/request-accounting.js';
+import { createDatabase } from '../storage/create-database.js';
 import { createBillingStore } from '../storage/kysely-billing-store.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
@@ -38,7 +39,10 @@ export interface StartGatewayOptions {
 
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
 export async function startGateway(config: GatewayConfig, logger: Logger = createLogger(config.logLevel), options: StartGatewayOptions = {}): Promise<RunningGateway> {
-  const store = createGatewayStore({ databaseUrl: config.databaseUrl });
+  // One database for both stores: on SQLite a second connection in the same process could interleave
+  // transactions into "database is locked"; one Kysely instance serializes them on one connection.
+  const database = createDatabase(config.databaseUrl);
+  const store = createGatewayStore({ database });
   await store.migrate();
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   const routing = new RoutingCache({ store, catalog: createModelCatalog(), secretBox });
@@ -46,11 +50,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   routing.startPolling(config.refreshIntervalMs, (error) => logger.error({ err: error }, 'routing refresh failed'));
 
   const billingConfig: BillingConfig = { ...loadBillingConfig(), ...options.billing };
-  if (billingConfig.enabled && config.databaseUrl === 'sqlite::memory:') {
-    // The billing store opens its own connection, which would see a different, empty in-memory database.
-    throw new Error('Billing needs a database file or PostgreSQL; use sqlite:<file> or set GATEWAY_BILLING=off');
-  }
-  const billingStore = createBillingStore({ databaseUrl: config.databaseUrl });
+  const billingStore = createBillingStore({ database });
   await billingStore.migrate();
   const billing = await BillingRuntime.start({ store: billingStore, config: billingConfig, logger, clock: Date.now, revisionCheckIntervalMs: config.refreshIntervalMs, catalogModels: modelCatalogData });
   billing.onInvalidation(() => routing.refresh());
@@ -68,8 +68,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     routing.stop();
     await billing.close();
     await dispatcher.close();
-    await billingStore.close();
-    await store.close();
+    await database.database.destroy();
     throw error;
   }
   return {
@@ -84,8 +83,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
       // After the server drained, so every settled request is in the last batch.
       await billing.close();
       await dispatcher.close();
-      await billingStore.close();
-      await store.close();
+      await database.database.destroy();
     },
   };
 }

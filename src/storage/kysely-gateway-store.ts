@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
-import { createDatabase } from './create-database.js';
+import { createDatabase, type CreatedDatabase } from './create-database.js';
 import type {
   ApiKeysTable,
   ChannelsTable,
@@ -22,7 +22,9 @@ import type {
 /** How to open the store; clock and id generator are injectable so tests get predictable output. */
 export interface GatewayStoreOptions {
   /** `sqlite:<path>`, `sqlite::memory:` or a `postgres://` / `postgresql://` connection string */
-  databaseUrl: string;
+  databaseUrl?: string;
+  /** an already opened database to share (then `close()` leaves it open for its owner) */
+  database?: CreatedDatabase;
   /** current time in Unix milliseconds */
   clock?: () => number;
   /** a new unique id for a record kind; called with `usr`, `grp`, `chn` or `key` */
@@ -33,7 +35,8 @@ type DatabaseExecutor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 /** Opens the gateway's store on SQLite or PostgreSQL, chosen by the URL; call `migrate()` before use. */
 export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
-  const { database, dialect } = createDatabase(options.databaseUrl);
+  const { database, dialect } = options.database ?? createDatabase(requireDatabaseUrl(options.databaseUrl));
+  const ownsDatabase = options.database === undefined;
   const clock = options.clock ?? Date.now;
   const createId = options.createId ?? createRandomId;
 
@@ -54,7 +57,9 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     dialect,
 
     migrate: () => runMigrations(database),
-    close: () => database.destroy(),
+    close: async () => {
+      if (ownsDatabase) await database.destroy();
+    },
 
     async createUser(user) {
       const record: UserRecord = {
@@ -454,4 +459,9 @@ function isUniqueViolation(error: unknown): boolean {
 function isForeignKeyViolation(error: unknown): boolean {
   const { code } = describeDriverError(error);
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+function requireDatabaseUrl(databaseUrl: string | undefined): string {
+  if (!databaseUrl) throw new Error('createGatewayStore needs a databaseUrl or an opened database');
+  return databaseUrl;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BillingMemory, isAddressAllowed } from '../../src/billing/billing-memory.js';
-import { createFallbackModelPrice } from '../../src/billing/default-model-prices.js';
+import { createFallbackModelPrice } from '../../src/billing/create-fallback-model-price.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
 import type { BillingSnapshotRecords } from '../../src/storage/billing-records.js';
 
