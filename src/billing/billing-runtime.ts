@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { waitForCheckStartedAfter } from '../core/wait-for-check-started-after.js';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CatalogModel } from '../routing/catalog-model.js';
@@ -116,11 +117,18 @@ export class BillingRuntime {
     return shared;
   }
 
-  /** Refreshes only if the last check is older than `minimumAgeMs`; true when it did. */
-  async refreshIfOlderThan(minimumAgeMs: number): Promise<boolean> {
-    if (this.options.clock() - this.lastCheckAt < minimumAgeMs) return false;
-    await this.refresh(false);
-    return true;
+  /** Resolves once a revision check that started after `since` has finished, so a top-up made just before counts. */
+  refreshStartedAfter(since: number, minimumGapMs: number): Promise<void> {
+    return waitForCheckStartedAfter(
+      {
+        lastCheckStartedAt: () => this.lastCheckAt,
+        pendingCheck: () => this.pendingRefresh,
+        startCheck: () => this.refresh(false),
+        clock: () => this.options.clock(),
+      },
+      since,
+      minimumGapMs,
+    );
   }
 
   /** Credits or debits a balance durably (ledger and balance in one transaction), then updates memory on every node. */

@@ -25,8 +25,8 @@ interface BillingTicket extends MeteredTicket {
 
 const balanceShortfallMessage = 'You exceeded your current quota: the balance cannot cover this request. Top up your balance or lower max_tokens.';
 
-/** A short balance triggers a reload at most once per this many milliseconds. */
-const refreshOnMissIntervalMs = 200;
+/** Short balances trigger balance checks at most this often (shared by every waiting request). */
+const shortBalanceCheckGapMs = 50;
 
 /**
  * Accounting with money: `open` checks the key's address list and rate limits, then holds the worst-case cost
@@ -68,8 +68,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       if (runtime.wallet) {
         await holdInWallet(request, worstCost);
       } else {
-        // A short balance reloads first (at most every 200 ms), so a top-up made a moment ago counts now.
-        if (shortfallOf(request, worstCost) !== undefined) await runtime.refreshIfOlderThan(refreshOnMissIntervalMs);
+        // A short balance waits for a check that started after the request arrived, so a top-up made a moment ago counts.
+        if (shortfallOf(request, worstCost) !== undefined) await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
         holdInMemory(request, worstCost);
       }
     } catch (error) {
@@ -109,7 +109,10 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
         if (stored) await wallet.apply(stored);
         outcome = await wallet.hold(userId, worstCost);
       }
-      if (outcome === 'insufficient' && (await runtime.refreshIfOlderThan(refreshOnMissIntervalMs))) outcome = await wallet.hold(userId, worstCost);
+      if (outcome === 'insufficient') {
+        await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
+        outcome = await wallet.hold(userId, worstCost);
+      }
       if (outcome !== 'held') throw new GatewayError('insufficient_quota', balanceShortfallMessage);
     } catch (error) {
       releaseHold(request, worstCost);

@@ -1,4 +1,5 @@
 import type { SecretBox } from '../accounts/secret-box.js';
+import { waitForCheckStartedAfter } from '../core/wait-for-check-started-after.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import type { ModelCatalog } from './model-catalog.js';
 import { RoutingTable } from './routing-table.js';
@@ -29,26 +30,20 @@ export class RoutingCache {
   }
 
   /**
-   * Resolves once a revision check that started after `since` (Unix milliseconds) has finished. Used when a
-   * key is unknown, so a key created a moment before its first request always works; checks stay at least
-   * `minimumGapMs` apart and are shared by all waiting callers, so unknown keys cannot hammer the database.
+   * Resolves once a revision check that started after `since` (Unix milliseconds) has finished: used for an
+   * unknown key, so a key created a moment before its first request works (see waitForCheckStartedAfter).
    */
-  async refreshStartedAfter(since: number, minimumGapMs: number): Promise<void> {
-    for (;;) {
-      if (this.pendingRefresh) {
-        const startedAfter = this.lastCheckAt > since;
-        await this.pendingRefresh.catch(() => undefined);
-        if (startedAfter) return;
-        continue;
-      }
-      if (this.lastCheckAt > since) return;
-      const wait = this.lastCheckAt + minimumGapMs - this.now();
-      if (wait > 0) {
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        continue;
-      }
-      await this.refresh().catch(() => undefined);
-    }
+  refreshStartedAfter(since: number, minimumGapMs: number): Promise<void> {
+    return waitForCheckStartedAfter(
+      {
+        lastCheckStartedAt: () => this.lastCheckAt,
+        pendingCheck: () => this.pendingRefresh,
+        startCheck: () => this.refresh(),
+        clock: () => this.now(),
+      },
+      since,
+      minimumGapMs,
+    );
   }
 
   /** Checks for changes every `intervalMs` until `stop()`. */
