@@ -7,7 +7,7 @@ import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-us
 import type { MeteredRequest } from '../../src/server/request-accounting.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabaseUrl, isContinuousIntegration, shouldRunPostgresTests, type PostgresTestDatabase } from '../helpers/postgres-test-database.js';
-import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
+import { createUnitPrice, startBillingTestGateway, type BillingTestGateway, settleEverything } from './start-billing-test-gateway.js';
 
 const redisUrl = process.env.GATEWAY_TEST_REDIS_URL;
 if (!redisUrl && isContinuousIntegration()) throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
@@ -108,9 +108,8 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     const succeeded = outcomes.filter((outcome) => outcome.status === 200);
     expect(succeeded.length).toBeGreaterThanOrEqual(50);
     expect(outcomes.every((outcome) => outcome.status === 200 || outcome.status === 429)).toBe(true);
-    await first.running.billing.writer.flush();
-    await second.running.billing.writer.flush();
     const store = first.running.billing.store;
+    await settleEverything([first.running, second.running], user.id);
     const balance = await store.readBalance(user.id);
     expect(balance).toBe(initialBalance - succeeded.reduce((sum, outcome) => sum + outcome.cost, 0));
     expect(balance).toBeGreaterThanOrEqual(0);

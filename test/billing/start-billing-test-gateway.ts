@@ -110,3 +110,14 @@ export async function startBillingTestGateway(options: {
     },
   };
 }
+
+/**
+ * Waits until every request admitted for the user has been settled on each node (nothing left held), then
+ * flushes their batch writers. A client can hold its answer a moment before the gateway settles it.
+ */
+export async function settleEverything(runtimes: RunningGateway[], userId: string): Promise<void> {
+  for (let attempt = 0; attempt < 200 && runtimes.some((running) => running.billing.memory.user(userId).held > 0); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  for (const running of runtimes) await running.billing.writer.flush();
+}
