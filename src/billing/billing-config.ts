@@ -1,6 +1,6 @@
 import type { RequestLimits } from '../storage/billing-records.js';
 
-/** How money and limits behave; docs/CONFIGURATION-BILLING.md describes each variable. */
+/** How money and limits behave; docs/CONFIGURATION.md describes each variable. */
 export interface BillingConfig {
   /** false admits every request and records nothing (GATEWAY_BILLING=off) */
   enabled: boolean;
