@@ -79,7 +79,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     url: address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'),
     async close() {
       routing.stop();
-      await app.close();
+      // In-flight requests get the grace period; a connection still open after it (a stream, a stuck
+      // keep-alive socket) must not keep the process from stopping.
+      const forceClose = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+      await app.close().finally(() => clearTimeout(forceClose));
       // After the server drained, so every settled request is in the last batch.
       await billing.close();
       await dispatcher.close();

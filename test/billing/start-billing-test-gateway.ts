@@ -62,6 +62,7 @@ export async function startBillingTestGateway(options: {
     upstreamBodyTimeoutMs: 30_000,
     refreshIntervalMs: 60_000,
     upstreamConnectionsPerOrigin: 64,
+    shutdownGraceMs: 2_000,
   };
   const { createLogger } = await import('../../src/observability/create-logger.js');
   const running = await startGateway(config, createLogger('silent'), { billing: { enabled: true, ...options.billing } });

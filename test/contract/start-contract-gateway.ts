@@ -57,6 +57,7 @@ export async function startContractGateway(configOverrides: Partial<GatewayConfi
     upstreamBodyTimeoutMs: 30_000,
     refreshIntervalMs: 60_000,
     upstreamConnectionsPerOrigin: 16,
+    shutdownGraceMs: 2_000,
     ...configOverrides,
   };
   const running = await startGateway(config, undefined, { billing: { enabled: false } });

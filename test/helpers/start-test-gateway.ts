@@ -121,6 +121,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     upstreamBodyTimeoutMs: 30_000,
     refreshIntervalMs: 60_000,
     upstreamConnectionsPerOrigin: 16,
+    shutdownGraceMs: 2_000,
     ...options.config,
   };
   let running: RunningGateway;
