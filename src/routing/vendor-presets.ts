@@ -1,16 +1,21 @@
-/** A ready-made channel setting for a vendor that speaks the OpenAI protocol. */
+/** A ready-made channel setting for a vendor. */
 export interface VendorPreset {
   /** preset name used by `gateway channel create --preset` */
   name: string;
   /** label shown as `owned_by` for models the catalog does not know */
   ownedBy: string;
-  protocol: 'openai';
+  /** the wire protocol: OpenAI's (passed through) or a translated one */
+  protocol: 'openai' | 'anthropic' | 'gemini' | 'bedrock';
   /** default base URL, including the version prefix */
   baseUrl: string;
 }
 
-/** Vendors whose APIs follow the OpenAI convention; a custom base URL always overrides the preset's. */
+/** Known vendors; a custom base URL always overrides the preset's. */
 export const vendorPresets: readonly VendorPreset[] = [
+  { name: 'anthropic', ownedBy: 'anthropic', protocol: 'anthropic', baseUrl: 'https://api.anthropic.com/v1' },
+  { name: 'gemini', ownedBy: 'google', protocol: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta' },
+  // The region is read from the host; change it with --base-url or the `region` setting.
+  { name: 'bedrock', ownedBy: 'aws', protocol: 'bedrock', baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com' },
   { name: 'openai', ownedBy: 'openai', protocol: 'openai', baseUrl: 'https://api.openai.com/v1' },
   { name: 'deepseek', ownedBy: 'deepseek', protocol: 'openai', baseUrl: 'https://api.deepseek.com/v1' },
   { name: 'xai', ownedBy: 'xai', protocol: 'openai', baseUrl: 'https://api.x.ai/v1' },
