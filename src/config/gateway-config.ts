@@ -26,6 +26,8 @@ export interface GatewayConfig {
   refreshIntervalMs: number;
   /** keep-alive connections per upstream origin */
   upstreamConnectionsPerOrigin: number;
+  /** JSON file of catalog entries that change or extend the built-in model catalog */
+  modelCatalogFile: string | undefined;
   /** on shutdown, how long in-flight requests may finish before remaining connections are closed, in milliseconds */
   shutdownGraceMs: number;
 }
@@ -46,6 +48,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     upstreamBodyTimeoutMs: readInteger(environment, 'GATEWAY_UPSTREAM_BODY_TIMEOUT_MS', 300_000),
     refreshIntervalMs: readInteger(environment, 'GATEWAY_REFRESH_INTERVAL_MS', 1_000),
     upstreamConnectionsPerOrigin: readInteger(environment, 'GATEWAY_UPSTREAM_CONNECTIONS', 256),
+    modelCatalogFile: environment.GATEWAY_MODEL_CATALOG_FILE || undefined,
     shutdownGraceMs: readInteger(environment, 'GATEWAY_SHUTDOWN_GRACE_MS', 10_000),
   };
 }

@@ -148,7 +148,7 @@ describe('createModelCatalog', () => {
 
   it('lets an operator entry override a built-in one, and lets an operator id win over an alias', () => {
     const override: CatalogModel = { id: 'grok-4', ownedBy: 'custom', kind: 'chat', created: 1, inputModalities: ['text'] };
-    const catalog = createModelCatalog([override, { ...byId('gpt-4o'), contextWindow: 64_000 }]);
+    const catalog = createModelCatalog([...modelCatalogData, override, { ...byId('gpt-4o'), contextWindow: 64_000 }]);
     expect(catalog.find('grok-4')).toBe(override);
     expect(catalog.find('grok-4-latest')?.ownedBy).toBe('xai');
     expect(catalog.find('gpt-4o')?.contextWindow).toBe(64_000);

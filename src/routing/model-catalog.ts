@@ -9,13 +9,13 @@ export interface ModelCatalog {
 }
 
 /**
- * The built-in catalog, optionally extended or overridden by operator entries with the same id. An alias
+ * A catalog of the given models (by default the built-in ones; see applyModelCatalogOverrides for an operator's file). An alias
  * (`claude-3-5-sonnet-latest`) resolves to its pinned entry, shown under the alias so `/v1/models` and responses
  * echo the name the client used; an id always wins over another model's alias.
  */
-export function createModelCatalog(overrides: CatalogModel[] = []): ModelCatalog {
+export function createModelCatalog(models: readonly CatalogModel[] = modelCatalogData): ModelCatalog {
   const byId = new Map<string, CatalogModel>();
-  for (const model of [...modelCatalogData, ...overrides]) byId.set(model.id, model);
+  for (const model of models) byId.set(model.id, model);
   const byAlias = new Map<string, CatalogModel>();
   for (const model of byId.values()) {
     const { aliases = [], ...pinned } = model;

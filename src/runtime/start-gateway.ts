@@ -7,6 +7,7 @@ import { createLogger } from '../observability/create-logger.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { createModelCatalog } from '../routing/model-catalog.js';
 import { modelCatalogData } from '../routing/model-catalog-data.js';
+import { applyModelCatalogOverrides } from '../routing/apply-model-catalog-overrides.js';
 import { RoutingCache } from '../routing/routing-cache.js';
 import { createGatewayApp } from '../server/create-gateway-app.js';
 import { loadBillingConfig, type BillingConfig } from '../billing/billing-config.js';
@@ -45,14 +46,15 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   const store = createGatewayStore({ database });
   await store.migrate();
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
-  const routing = new RoutingCache({ store, catalog: createModelCatalog(), secretBox });
+  const catalogModels = applyModelCatalogOverrides(modelCatalogData, config.modelCatalogFile);
+  const routing = new RoutingCache({ store, catalog: createModelCatalog(catalogModels), secretBox });
   await routing.refresh();
   routing.startPolling(config.refreshIntervalMs, (error) => logger.error({ err: error }, 'routing refresh failed'));
 
   const billingConfig: BillingConfig = { ...loadBillingConfig(), ...options.billing };
   const billingStore = createBillingStore({ database });
   await billingStore.migrate();
-  const billing = await BillingRuntime.start({ store: billingStore, config: billingConfig, logger, clock: Date.now, revisionCheckIntervalMs: config.refreshIntervalMs, catalogModels: modelCatalogData });
+  const billing = await BillingRuntime.start({ store: billingStore, config: billingConfig, logger, clock: Date.now, revisionCheckIntervalMs: config.refreshIntervalMs, catalogModels });
   billing.onInvalidation(() => routing.refresh());
   logger.info({ billing: billingConfig.enabled ? 'on' : 'off', sharedState: billingConfig.redisUrl ? 'redis' : 'process memory' }, 'billing ready');
   const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();

@@ -63,6 +63,7 @@ export async function startBillingTestGateway(options: {
     refreshIntervalMs: 60_000,
     upstreamConnectionsPerOrigin: 64,
     shutdownGraceMs: 2_000,
+    modelCatalogFile: undefined,
   };
   const { createLogger } = await import('../../src/observability/create-logger.js');
   const running = await startGateway(config, createLogger('silent'), { billing: { enabled: true, ...options.billing } });

@@ -58,6 +58,7 @@ export async function startContractGateway(configOverrides: Partial<GatewayConfi
     refreshIntervalMs: 60_000,
     upstreamConnectionsPerOrigin: 16,
     shutdownGraceMs: 2_000,
+    modelCatalogFile: undefined,
     ...configOverrides,
   };
   const running = await startGateway(config, undefined, { billing: { enabled: false } });

@@ -122,6 +122,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     refreshIntervalMs: 60_000,
     upstreamConnectionsPerOrigin: 16,
     shutdownGraceMs: 2_000,
+    modelCatalogFile: undefined,
     ...options.config,
   };
   let running: RunningGateway;

@@ -1,0 +1,39 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyModelCatalogOverrides } from './apply-model-catalog-overrides.js';
+import { createModelCatalog } from './model-catalog.js';
+import { modelCatalogData } from './model-catalog-data.js';
+
+function catalogFile(entries: unknown): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'gateway-catalog-')), 'catalog.json');
+  writeFileSync(file, JSON.stringify(entries));
+  return file;
+}
+
+describe('applyModelCatalogOverrides', () => {
+  it('changes only the named fields of a built-in model and adds new models', () => {
+    const models = applyModelCatalogOverrides(
+      modelCatalogData,
+      catalogFile([
+        { id: 'gpt-4o', contextWindow: 64_000, defaultPrices: { inputPerMillion: 1, outputPerMillion: 2 } },
+        { id: 'in-house-llm', ownedBy: 'acme', kind: 'chat', contextWindow: 32_000 },
+      ]),
+    );
+    const catalog = createModelCatalog(models);
+    expect(catalog.find('gpt-4o')).toMatchObject({ contextWindow: 64_000, ownedBy: 'openai', inputModalities: ['text', 'image'], defaultPrices: { inputPerMillion: 1, outputPerMillion: 2 } });
+    expect(catalog.find('in-house-llm')).toMatchObject({ ownedBy: 'acme', kind: 'chat', inputModalities: ['text'] });
+    expect(models).toHaveLength(modelCatalogData.length + 1);
+  });
+
+  it('keeps the built-in catalog without a file', () => {
+    expect(applyModelCatalogOverrides(modelCatalogData, undefined)).toEqual(modelCatalogData);
+  });
+
+  it('refuses a malformed file naming the entry and field, and a new model without owner or kind', () => {
+    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ id: 'gpt-4o', contextWindow: -5 }]))).toThrow(/0\.contextWindow/);
+    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ id: 'x', typo: 1 }]))).toThrow(/catalog file/);
+    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ id: 'new-model' }]))).toThrow(/needs ownedBy and kind/);
+  });
+});
