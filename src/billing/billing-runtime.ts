@@ -163,11 +163,16 @@ export class BillingRuntime {
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     // Settlements waiting for Redis must reach the batch before the last flush.
-    await Promise.all([...this.settlementsInFlight]);
+    await this.settlementsQueued();
     await this.writer.close();
     await this.wallet?.leave().catch((error: unknown) => this.options.logger.warn({ err: error }, 'leaving the shared wallet failed'));
     if (this.subscriber) await this.subscriber.quit().catch(() => undefined);
     if (this.redis) await this.redis.quit().catch(() => undefined);
+  }
+
+  /** Resolves when every settlement still waiting for Redis has queued its charge for the batch writer. */
+  async settlementsQueued(): Promise<void> {
+    await Promise.all([...this.settlementsInFlight]);
   }
 
   /** Keeps an asynchronous settlement alive until it has queued its charge, so shutdown waits for it. */

@@ -121,5 +121,9 @@ export async function settleEverything(runtimes: RunningGateway[], userId: strin
   for (let attempt = 0; attempt < 200 && runtimes.some((running) => running.billing.memory.user(userId).held > 0); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  for (const running of runtimes) await running.billing.writer.flush();
+  for (const running of runtimes) {
+    // With Redis a request's hold is released before its settlement reaches the batch; wait for that too.
+    await running.billing.settlementsQueued();
+    await running.billing.writer.flush();
+  }
 }
