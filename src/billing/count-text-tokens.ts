@@ -1,11 +1,19 @@
-import { countTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
+import { estimateTextTokens } from './estimate-text-tokens.js';
 
-/** Longer texts are estimated from their length instead of tokenized, so a huge prompt never blocks the event loop. */
+/** Longer texts are estimated from their length instead of tokenized, so a huge answer never blocks the event loop. */
 export const tokenizerCharacterLimit = 20_000;
 
-/** Tokens of a text with the o200k tokenizer; beyond `tokenizerCharacterLimit` characters, `ceil(length / 3)`. */
+type CountTokens = (text: string) => number;
+let countTokens: CountTokens | undefined;
+
+/**
+ * Tokens of a generated text with the o200k tokenizer, for answers that arrived without the vendor's usage (an
+ * abandoned stream). The tokenizer's tables take about 60 MB, so they are loaded on the first such answer only.
+ */
 export function countTextTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length > tokenizerCharacterLimit) return Math.ceil(text.length / 3);
+  if (text.length > tokenizerCharacterLimit) return estimateTextTokens(text);
+  countTokens ??= (createRequire(import.meta.url)('gpt-tokenizer') as { countTokens: CountTokens }).countTokens;
   return countTokens(text);
 }

@@ -73,6 +73,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
         holdInMemory(request, worstCost);
       }
     } catch (error) {
+      // Refused for money: the request used no tokens.
       if (admission) rateLimiter.release(admission, 0);
       throw error;
     }
@@ -176,9 +177,9 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     releaseHold(request, ticket.held);
     const usage = measureBillableUsage(request, result, ticket.inputTokens);
     const cost = calculateRequestCost(usage, ticket.price, ticket.priceRatioMillionths);
-    if (ticket.admission) rateLimiter.release(ticket.admission, usage.promptTokens + usage.completionTokens - ticket.inputTokens);
+    if (ticket.admission) rateLimiter.release(ticket.admission, usage.promptTokens + usage.completionTokens);
     const user = memory.user(request.principal.userId);
-    // Usage above the estimate (a vendor counting more than the tokenizer) may never push a balance below zero.
+    // Usage above the estimate (a vendor counting more than estimated) may never push a balance below zero.
     const memoryCharge = Math.max(0, Math.min(cost, user.balance - user.held));
     const wallet = runtime.wallet;
     if (!wallet) {

@@ -1,12 +1,12 @@
 import type { MeteredEndpoint } from '../server/request-accounting.js';
-import { countTextTokens } from './count-text-tokens.js';
+import { estimateTextTokens } from './estimate-text-tokens.js';
 
 /** Tokens counted for each image part of a chat message (a high-detail 1024×1024 image costs about this much). */
 export const imagePartTokenEstimate = 1_000;
 /** Tokens added per chat message for the role and separators. */
 const tokensPerMessage = 4;
 
-/** Input tokens of a request body, counted with a tokenizer (or estimated for very large inputs). */
+/** Input tokens of a request body, estimated from the UTF-8 length of its texts (see estimateTextTokens). */
 export function estimateInputTokens(endpoint: MeteredEndpoint, body: Record<string, unknown>): number {
   switch (endpoint) {
     case 'chat.completions':
@@ -17,7 +17,7 @@ export function estimateInputTokens(endpoint: MeteredEndpoint, body: Record<stri
       return countPromptTokens(body.input);
     case 'images.generations':
     case 'images.edits':
-      return typeof body.prompt === 'string' ? countTextTokens(body.prompt) : 0;
+      return typeof body.prompt === 'string' ? estimateTextTokens(body.prompt) : 0;
     case 'audio.transcriptions':
       return 0;
     default: {
@@ -47,16 +47,16 @@ function estimateChatTokens(body: Record<string, unknown>): number {
   }
   if (body.tools !== undefined) texts.push(JSON.stringify(body.tools));
   if (body.response_format !== undefined) texts.push(JSON.stringify(body.response_format));
-  tokens += countTextTokens(texts.join('\n'));
+  tokens += estimateTextTokens(texts.join('\n'));
   return tokens;
 }
 
 function countPromptTokens(prompt: unknown): number {
-  if (typeof prompt === 'string') return countTextTokens(prompt);
+  if (typeof prompt === 'string') return estimateTextTokens(prompt);
   if (!Array.isArray(prompt)) return 0;
   let tokens = 0;
   for (const item of prompt as unknown[]) {
-    if (typeof item === 'string') tokens += countTextTokens(item);
+    if (typeof item === 'string') tokens += estimateTextTokens(item);
     else if (typeof item === 'number') tokens += 1;
     else if (Array.isArray(item)) tokens += item.length;
   }

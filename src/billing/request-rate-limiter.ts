@@ -18,9 +18,7 @@ export interface RateLimitAdmission {
   headers: Record<string, string>;
   /** subjects whose concurrency slot this request holds */
   concurrencyHeld: LimitSubject[];
-  /** subjects whose token counters got the estimate */
-  tokenSubjects: LimitSubject[];
-  /** every counter this admission consumed, so a refused admission can give all of it back */
+  /** every counter this admission consumed, so a refused admission can give all of it back and `release` can correct the token counts */
   consumed: Array<{ kind: string; points: number; durationSeconds: number; subject: LimitSubject; cost: number }>;
 }
 
@@ -47,7 +45,7 @@ export class RequestRateLimiter {
 
   /** Takes a request slot, the token estimate and a concurrency slot for every subject, or throws 429 `rate_limit_exceeded`. */
   async admit(subjects: LimitSubject[], estimatedTokens: number): Promise<RateLimitAdmission> {
-    const admission: RateLimitAdmission = { headers: {}, concurrencyHeld: [], tokenSubjects: [], consumed: [] };
+    const admission: RateLimitAdmission = { headers: {}, concurrencyHeld: [], consumed: [] };
     try {
       for (const subject of subjects) {
         const { requestsPerMinute, tokensPerMinute } = subject.limits;
@@ -61,7 +59,6 @@ export class RequestRateLimiter {
           const state = await this.consume('tpm', tokensPerMinute, 60, subject, cost, 'tokens');
           admission.consumed.push({ kind: 'tpm', points: tokensPerMinute, durationSeconds: 60, subject, cost });
           setHeaders(admission.headers, 'tokens', tokensPerMinute, state);
-          admission.tokenSubjects.push(subject);
         }
       }
       for (const subject of subjects) {
@@ -74,21 +71,28 @@ export class RequestRateLimiter {
       for (const entry of admission.consumed) {
         if (entry.kind !== 'concurrent') void this.limiter(entry.kind, entry.points, entry.durationSeconds).reward(counterKey(entry.subject), entry.cost).catch(() => undefined);
       }
-      this.release(admission, 0);
+      this.release(admission, undefined);
       throw error;
     }
     return admission;
   }
 
-  /** Gives back concurrency slots and adds tokens generated beyond the estimate to the token counters. */
-  release(admission: RateLimitAdmission, extraTokens: number): void {
+  /**
+   * Gives back concurrency slots and corrects the token counters from the estimate to the real count: tokens
+   * beyond the estimate are added, an estimate above the real count is given back.
+   */
+  release(admission: RateLimitAdmission, realTokens: number | undefined): void {
     for (const subject of admission.concurrencyHeld) {
       void this.limiter('concurrent', subject.limits.maxConcurrentRequests, concurrencySlotLifetimeSeconds).reward(counterKey(subject), 1).catch(() => undefined);
     }
     admission.concurrencyHeld = [];
-    if (extraTokens <= 0) return;
-    for (const subject of admission.tokenSubjects) {
-      void this.limiter('tpm', subject.limits.tokensPerMinute, 60).penalty(counterKey(subject), extraTokens).catch(() => undefined);
+    if (realTokens === undefined) return;
+    for (const entry of admission.consumed) {
+      if (entry.kind !== 'tpm') continue;
+      const limiter = this.limiter('tpm', entry.points, entry.durationSeconds);
+      const difference = realTokens - entry.cost;
+      if (difference > 0) void limiter.penalty(counterKey(entry.subject), difference).catch(() => undefined);
+      else if (difference < 0) void limiter.reward(counterKey(entry.subject), -difference).catch(() => undefined);
     }
   }
 

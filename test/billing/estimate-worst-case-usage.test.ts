@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countTextTokens, tokenizerCharacterLimit } from '../../src/billing/count-text-tokens.js';
+import { estimateTextTokens } from '../../src/billing/estimate-text-tokens.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import { measureBillableUsage } from '../../src/billing/measure-billable-usage.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
@@ -23,7 +24,7 @@ function meteredRequest(endpoint: MeteredEndpoint, body: Record<string, unknown>
 }
 
 const hello = [{ role: 'user', content: 'hello there world' }];
-const helloTokens = countTextTokens('hello there world') + 4;
+const helloTokens = estimateTextTokens('hello there world') + 4;
 
 describe('estimateWorstCaseUsage', () => {
   it.each([
@@ -44,14 +45,21 @@ describe('estimateWorstCaseUsage', () => {
     expect(estimateWorstCaseUsage(meteredRequest('chat.completions', { messages, max_tokens: 1 })).inputTokens).toBe(helloTokens + 1_000);
   });
 
-  it('estimates very large texts from their length instead of tokenizing them', () => {
+  it('estimates input from its UTF-8 length, three bytes a token', () => {
+    expect(estimateTextTokens('hello there world')).toBe(6);
+    expect(estimateTextTokens('日本語')).toBe(3);
+    expect(estimateTextTokens('')).toBe(0);
+  });
+
+  it('counts generated text with the tokenizer, and very large texts from their length', () => {
+    expect(countTextTokens('hello there world')).toBe(3);
     const text = 'x'.repeat(tokenizerCharacterLimit * 3 + 1);
     expect(countTextTokens(text)).toBe(Math.ceil(text.length / 3));
   });
 
   it('holds embeddings by their input tokens only', () => {
     const { usage } = estimateWorstCaseUsage(meteredRequest('embeddings', { input: ['one two', 'three'] }));
-    expect(usage.promptTokens).toBe(countTextTokens('one two') + countTextTokens('three'));
+    expect(usage.promptTokens).toBe(estimateTextTokens('one two') + estimateTextTokens('three'));
     expect(usage.completionTokens).toBe(0);
   });
 

@@ -55,10 +55,19 @@ for (const backend of backends) {
       const key = subject({ tokensPerMinute: 100 });
       const admission = await limiter.admit([key], 60);
       expect(admission.headers['x-ratelimit-remaining-tokens']).toBe('40');
-      limiter.release(admission, 30);
+      limiter.release(admission, 90);
       await new Promise((resolve) => setTimeout(resolve, 50));
       const error = await rejectionOf(limiter.admit([key], 20));
       expect(error.headers['x-ratelimit-limit-tokens']).toBe('100');
+    });
+
+    it('gives back the part of the estimate a request did not use', async () => {
+      const limiter = backend.create();
+      const key = subject({ tokensPerMinute: 100 });
+      limiter.release(await limiter.admit([key], 60), 10);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const admission = await limiter.admit([key], 80);
+      expect(admission.headers['x-ratelimit-remaining-tokens']).toBe('10');
     });
 
     it('limits concurrent requests and frees the slot on release', async () => {
