@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { waitForCheckStartedAfter } from '../core/wait-for-check-started-after.js';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CatalogModel } from '../routing/catalog-model.js';
 import type { LedgerEntryRecord, NewBalanceChange } from '../storage/billing-records.js';
@@ -41,9 +42,9 @@ export class BillingRuntime {
   readonly rateLimiter: RequestRateLimiter;
   /** balances shared by several nodes, when Redis is configured */
   readonly wallet: RedisWallet | undefined;
-  private readonly redis: Redis | undefined;
+  private readonly redis: RedisClient | undefined;
   private readonly settlementsInFlight = new Set<Promise<void>>();
-  private subscriber: Redis | undefined;
+  private subscriber: RedisClient | undefined;
   private readonly invalidationListeners: Array<() => Promise<void>> = [];
   private lastCheckAt = 0;
   private pendingRefresh: Promise<void> | undefined;
@@ -51,7 +52,7 @@ export class BillingRuntime {
 
   private constructor(readonly options: BillingRuntimeOptions) {
     this.memory = new BillingMemory(options.catalogModels);
-    this.redis = options.config.redisUrl ? new Redis(options.config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+    this.redis = options.config.redisUrl ? createRedisClient(options.config.redisUrl) : undefined;
     this.redis?.on('error', (error) => options.logger.warn({ err: error }, 'redis connection error'));
     const wallet = this.redis ? new RedisWallet(this.redis, `node_${randomUUID().replaceAll('-', '')}`) : undefined;
     this.wallet = wallet;
@@ -213,4 +214,10 @@ export class BillingRuntime {
     timer.unref();
     this.timers.push(timer);
   }
+}
+
+/** Loaded only when Redis is configured, so a single node never pays ioredis's memory. */
+function createRedisClient(url: string): RedisClient {
+  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  return new Redis(url, { maxRetriesPerRequest: 2 });
 }

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseSchema } from './database-schema.js';
 
 /** Which engine a database URL points at. */
@@ -58,10 +59,12 @@ function createSqliteDatabase(path: string): Kysely<DatabaseSchema> {
 }
 
 function createPostgresDatabase(connectionString: string): Kysely<DatabaseSchema> {
+  // Loaded here, not at the top: SQLite users (the default) never pay its memory.
+  const postgres = createRequire(import.meta.url)('pg') as typeof pg;
   // Per-pool parsers so this process's other pg users keep pg's default of bigint as string.
-  const types = new pg.TypeOverrides();
+  const types = new postgres.TypeOverrides();
   types.setTypeParser(postgresBigintTypeId, 'text', parseBigintAsNumber);
-  const pool = new pg.Pool({ connectionString, types });
+  const pool = new postgres.Pool({ connectionString, types });
   // Without a listener, a dropped idle connection would crash the process; the pool replaces it anyway.
   pool.on('error', (error) => process.emitWarning(error));
   return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });

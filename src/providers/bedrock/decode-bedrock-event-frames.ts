@@ -1,4 +1,4 @@
-import { EventStreamCodec, type Message } from '@smithy/eventstream-codec';
+import type { EventStreamCodec, Message } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 
 /** The smallest frame: 12-byte prelude (total length, headers length, prelude CRC) plus the 4-byte message CRC. */
@@ -20,7 +20,9 @@ export class BedrockEventStreamFramingError extends Error {
  * Each complete frame is checked (both CRCs) and decoded by the AWS codec.
  */
 export async function* decodeBedrockEventFrames(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<Message> {
-  const codec = new EventStreamCodec(toUtf8, fromUtf8);
+  // Loaded on the first Bedrock stream, so gateways without Bedrock channels never pay its memory.
+  const { EventStreamCodec: Codec } = await import('@smithy/eventstream-codec');
+  const codec = new Codec(toUtf8, fromUtf8);
   let pending: Buffer = Buffer.alloc(0);
   for await (const chunk of body) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'binary') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);

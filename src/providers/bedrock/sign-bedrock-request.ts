@@ -1,5 +1,3 @@
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
 import type { VendorHttpRequest } from '../chat-adapter.js';
 import type { BedrockCredentials } from './parse-bedrock-credentials.js';
 
@@ -22,6 +20,8 @@ export const bedrockSigningService = 'bedrock';
 
 /** Signs a POST with AWS Signature Version 4 and returns it with every header the signature covers. */
 export async function signBedrockRequest(input: BedrockSigningInput): Promise<VendorHttpRequest> {
+  // Loaded on the first Bedrock call, so gateways without Bedrock channels never pay its memory.
+  const [{ Sha256 }, { SignatureV4 }] = await Promise.all([import('@aws-crypto/sha256-js'), import('@smithy/signature-v4')]);
   const url = new URL(input.url);
   const signer = new SignatureV4({ service: bedrockSigningService, region: input.region, credentials: input.credentials, sha256: Sha256 });
   // `host` must be the exact value the HTTP client sends (with the port when it is not the default).
