@@ -30,6 +30,12 @@ export interface GatewayConfig {
   modelCatalogFile: string | undefined;
   /** on shutdown, how long in-flight requests may finish before remaining connections are closed, in milliseconds */
   shutdownGraceMs: number;
+  /** whether image URLs may point at loopback, private, link-local and other non-public addresses (off: public only) */
+  imageFetchAllowPrivateAddresses: boolean;
+  /** largest image fetched from an image URL, in bytes */
+  imageFetchMaxBytes: number;
+  /** longest one image URL fetch may take, redirects included, in milliseconds */
+  imageFetchTimeoutMs: number;
 }
 
 /** Reads the configuration from environment variables, with the documented defaults. */
@@ -50,6 +56,9 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     upstreamConnectionsPerOrigin: readInteger(environment, 'GATEWAY_UPSTREAM_CONNECTIONS', 256),
     modelCatalogFile: environment.GATEWAY_MODEL_CATALOG_FILE || undefined,
     shutdownGraceMs: readInteger(environment, 'GATEWAY_SHUTDOWN_GRACE_MS', 10_000),
+    imageFetchAllowPrivateAddresses: readSwitch(environment, 'GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES', false),
+    imageFetchMaxBytes: readInteger(environment, 'GATEWAY_IMAGE_FETCH_MAX_BYTES', 20 * 1024 * 1024),
+    imageFetchTimeoutMs: readInteger(environment, 'GATEWAY_IMAGE_FETCH_TIMEOUT_MS', 10_000),
   };
 }
 
@@ -59,4 +68,13 @@ function readInteger(environment: NodeJS.ProcessEnv, name: string, fallback: num
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+function readSwitch(environment: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = environment[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.toLowerCase();
+  if (['on', 'true', '1'].includes(value)) return true;
+  if (['off', 'false', '0'].includes(value)) return false;
+  throw new Error(`${name} must be on or off, got "${raw}"`);
 }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { ChatStreamPart } from '../core/chat-stream-part.js';
 import type { ChatCompletionRequest } from '../core/openai-chat-request.js';
 import type { TokenUsage } from '../core/token-usage.js';
+import type { FetchRemoteImage } from './remote-image/remote-image.js';
 import type { UpstreamAttemptResult } from './upstream-attempt-result.js';
 
 /** The parts of a channel an adapter needs. */
@@ -26,6 +27,11 @@ export interface VendorCall {
   stream: boolean;
   /** Unix milliseconds */
   clock: () => number;
+  /**
+   * fetches an http(s) image URL (address-checked, size- and time-limited, cancelled with the attempt) for vendors
+   * that take image bytes only; absent, such vendors refuse image URLs with a 400
+   */
+  fetchRemoteImage?: FetchRemoteImage;
 }
 
 /** An HTTP request ready to send to a vendor. */

@@ -5,6 +5,8 @@ import { createSecretBox, resolveSecretPassphrase } from '../accounts/secret-box
 import type { GatewayConfig } from '../config/gateway-config.js';
 import { createLogger } from '../observability/create-logger.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
+import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
+import { isFetchableAddress } from '../providers/remote-image/is-fetchable-address.js';
 import { createModelCatalog } from '../routing/model-catalog.js';
 import { modelCatalogData } from '../routing/model-catalog-data.js';
 import { applyModelCatalogOverrides } from '../routing/apply-model-catalog-overrides.js';
@@ -60,16 +62,22 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
 
   const dispatcher = new Agent({ connections: config.upstreamConnectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000 });
+  const remoteImageFetcher = createRemoteImageFetcher({
+    isAddressAllowed: (address) => isFetchableAddress(address, config.imageFetchAllowPrivateAddresses),
+    maxBytes: config.imageFetchMaxBytes,
+    timeoutMs: config.imageFetchTimeoutMs,
+  });
   let app: FastifyInstance;
   let address: string;
   try {
-    app = await createGatewayApp({ config, routing, dispatcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing } });
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing } });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     // A failed start (a port in use) must not leave Redis connections and timers keeping the process alive.
     routing.stop();
     await billing.close();
     await dispatcher.close();
+    await remoteImageFetcher.close();
     await database.database.destroy();
     throw error;
   }
@@ -88,6 +96,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
       // After the server drained, so every settled request is in the last batch.
       await billing.close();
       await dispatcher.close();
+      await remoteImageFetcher.close();
       await database.database.destroy();
     },
   };

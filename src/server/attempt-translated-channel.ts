@@ -38,6 +38,8 @@ export async function attemptTranslatedChannel(options: {
     maxOutputTokens: forwarding.maxOutputTokens,
     stream: forwarding.stream,
     clock: forwarding.services.clock,
+    // Image fetches stop when the attempt does (client gone) as well as when a sibling fetch fails.
+    fetchRemoteImage: (image) => forwarding.services.remoteImageFetcher.fetchImage({ ...image, signal: image.signal ? AbortSignal.any([signal, image.signal]) : signal }),
   };
   const attempt: TranslatedAttempt = { forwarding, channel, adapter, call, signal };
   if (forwarding.embeddingRequest) return adapter.embeddings ? attemptEmbeddings(attempt) : cannotServe(channel);
@@ -99,6 +101,8 @@ async function encodeAndSend(
   try {
     vendorRequest = await encode();
   } catch (error) {
+    // Encoding may fetch images; a client that left meanwhile gets no 400 blaming its image URL.
+    if (attempt.signal.aborted) return clientClosed();
     if (error instanceof GatewayError) return { kind: error.code === 'invalid_request_error' ? 'final-failure' : 'retryable-failure', error };
     throw error;
   }

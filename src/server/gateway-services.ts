@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/gateway-config.js';
+import type { RemoteImageFetcher } from '../providers/remote-image/remote-image.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
 import type { RoutingCache } from '../routing/routing-cache.js';
@@ -13,6 +14,8 @@ export interface GatewayServices {
   routing: RoutingCache;
   /** connection pools to upstreams */
   dispatcher: Dispatcher;
+  /** fetches image URLs for vendors that take image bytes only; its own pool, every connection address-checked */
+  remoteImageFetcher: RemoteImageFetcher;
   logger: Logger;
   metrics: GatewayMetrics;
   /** holds, settlement, rate limits and usage logs */

@@ -64,6 +64,9 @@ export async function startBillingTestGateway(options: {
     upstreamConnectionsPerOrigin: 64,
     shutdownGraceMs: 2_000,
     modelCatalogFile: undefined,
+    imageFetchAllowPrivateAddresses: false,
+    imageFetchMaxBytes: 20 * 1024 * 1024,
+    imageFetchTimeoutMs: 10_000,
   };
   const { createLogger } = await import('../../src/observability/create-logger.js');
   const running = await startGateway(config, createLogger('silent'), { billing: { enabled: true, ...options.billing } });

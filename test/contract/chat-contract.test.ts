@@ -2,6 +2,7 @@
 // A scenario an adapter cannot support is not registered; it is listed (with its reason) by the first test of the block.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startImageServer } from '../helpers/start-image-server.js';
 import type { ContractContext } from './contract-context.js';
 import { contractModels } from './contract-context.js';
 import { contractScenarios } from './contract-scenarios.js';
@@ -10,6 +11,7 @@ import { startContractGateway } from './start-contract-gateway.js';
 
 async function startContext(target: ContractTarget): Promise<ContractContext> {
   const upstream = await target.start();
+  const images = await startImageServer();
   const gateway = await startContractGateway();
   const channel = { protocol: target.protocol, baseUrl: upstream.url, secret: upstream.secret, settings: target.settings };
   await gateway.createChannel({
@@ -34,7 +36,7 @@ async function startContext(target: ContractTarget): Promise<ContractContext> {
   await gateway.createChannel({ ...channel, priority: 10, models: { [contractModels.failover]: 'sim-error-500', [contractModels.failoverEarly]: 'sim-broken-before-first-event' } });
   const apiKey = await gateway.createKey();
   const client = new OpenAI({ apiKey, baseURL: gateway.baseURL, maxRetries: 0, timeout: 20_000 });
-  return { target, gateway, upstream, client, apiKey };
+  return { target, gateway, upstream, client, apiKey, images };
 }
 
 // CONTRACT_TARGET / CONTRACT_SCENARIO=<part of a name, `|` between several> narrow the run, e.g. while writing a new adapter.
@@ -52,6 +54,7 @@ for (const target of contractTargets.filter((candidate) => !targetFilter || cand
     afterAll(async () => {
       await context?.gateway.close();
       await context?.upstream.close();
+      await context?.images.close();
     });
 
     it('lists each unsupported scenario with a reason', () => {

@@ -1,6 +1,7 @@
 // What every contract scenario gets, and the public model names the suite seeds on each gateway.
 import type OpenAI from 'openai';
 import { request } from 'undici';
+import type { ImageServer } from '../helpers/start-image-server.js';
 import type { ContractTarget, ContractUpstream } from './contract-targets.js';
 import type { ContractGateway } from './start-contract-gateway.js';
 
@@ -11,6 +12,8 @@ export interface ContractContext {
   upstream: ContractUpstream;
   client: OpenAI;
   apiKey: string;
+  /** serves the images whose URLs scenarios send (vendors needing bytes get them fetched by the gateway) */
+  images: ImageServer;
 }
 
 /** Public model ids, each mapped by the suite's channels to an upstream behaviour. */

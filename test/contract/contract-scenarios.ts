@@ -97,7 +97,7 @@ export const contractScenarios: ContractScenario[] = [
   },
   {
     name: 'image input',
-    async run({ client }) {
+    async run({ client, images }) {
       const completion = await client.chat.completions.create({
         model: contractModels.chat,
         messages: [
@@ -106,7 +106,8 @@ export const contractScenarios: ContractScenario[] = [
             content: [
               { type: 'text', text: 'describe these images' },
               { type: 'image_url', image_url: { url: `data:image/png;base64,${redPixelPng}` } },
-              { type: 'image_url', image_url: { url: 'https://images.example.test/cat.png' } },
+              // Vendors that take URLs get it as is; those that take bytes only get it fetched and inlined.
+              { type: 'image_url', image_url: { url: `${images.url}/red-pixel.png` } },
             ],
           },
         ],

@@ -119,7 +119,6 @@ export const contractTargets: ContractTarget[] = [
       return { ...simulator, secret: simulator.channelSecret };
     },
     unsupportedScenarios: {
-      'image input': 'Converse takes image bytes only; the scenario sends an https image URL, which the adapter refuses with a 400 naming the part',
       'embeddings as floats and as base64': 'the Bedrock adapter serves chat only (Bedrock embeddings use InvokeModel with per-model bodies)',
     },
   },

@@ -59,6 +59,10 @@ export async function startContractGateway(configOverrides: Partial<GatewayConfi
     upstreamConnectionsPerOrigin: 16,
     shutdownGraceMs: 2_000,
     modelCatalogFile: undefined,
+    // The suite serves its image URLs from loopback, which the default refuses.
+    imageFetchAllowPrivateAddresses: true,
+    imageFetchMaxBytes: 20 * 1024 * 1024,
+    imageFetchTimeoutMs: 10_000,
     ...configOverrides,
   };
   const running = await startGateway(config, undefined, { billing: { enabled: false } });

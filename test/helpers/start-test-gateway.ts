@@ -123,6 +123,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     upstreamConnectionsPerOrigin: 16,
     shutdownGraceMs: 2_000,
     modelCatalogFile: undefined,
+    // The production default; a test fetching images from a loopback server turns it on.
+    imageFetchAllowPrivateAddresses: false,
+    imageFetchMaxBytes: 20 * 1024 * 1024,
+    imageFetchTimeoutMs: 10_000,
     ...options.config,
   };
   let running: RunningGateway;

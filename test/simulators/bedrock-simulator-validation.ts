@@ -1,5 +1,6 @@
 // Validates a Converse request body the way Bedrock does, so a translation bug fails a test with a 400.
 import { validationError } from './bedrock-simulator-errors.js';
+import { detectImageFormat } from './detect-image-format.js';
 
 /** A content block as received (unchecked JSON). */
 export type ReceivedBlock = Record<string, unknown>;
@@ -119,6 +120,8 @@ function validateImage(image: unknown, path: string, role: string): void {
   if (!isObject(image) || !imageFormats.has(String(image.format)) || typeof bytes !== 'string' || !base64Pattern.test(bytes)) {
     throw validationError(`The image at ${path} needs a format of png, jpeg, gif or webp and base64 source.bytes.`);
   }
+  // Bedrock decodes the bytes: anything but an image of the stated format is refused.
+  if (detectImageFormat(Buffer.from(bytes, 'base64')) !== image.format) throw validationError(`The image at ${path} could not be processed: its bytes are not a ${String(image.format)} image.`);
 }
 
 /** A toolResult must answer a toolUse of the assistant turn just before it, and every toolUse must be answered in the next turn. */

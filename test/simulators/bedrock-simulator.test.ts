@@ -108,6 +108,10 @@ describe('Bedrock adapter against the simulator', () => {
     expect(zeroTokens.statusCode).toBe(400);
     const orphanResult = await send(await sign({ messages: [{ role: 'user', content: [{ toolResult: { toolUseId: 'x', content: [{ text: 'a' }] } }] }], toolConfig: { tools: [{ toolSpec: { name: 'f', inputSchema: { json: {} } } }] } }));
     expect(orphanResult.statusCode).toBe(400);
+    // 'R0lGODlh' is base64 of a GIF header: bytes that are not the stated png.
+    const mislabelledImage = await send(await sign({ messages: [{ role: 'user', content: [{ image: { format: 'png', source: { bytes: 'R0lGODlhAQABAAAAACw=' } } }] }] }));
+    expect(mislabelledImage.statusCode).toBe(400);
+    expect(await mislabelledImage.body.text()).toContain('not a png image');
   });
 
   it('maps a conversation Bedrock refuses (starting with an assistant turn) to a final invalid_request_error', async () => {

@@ -1,5 +1,6 @@
 // Checks a generateContent request the way the Gemini API does (camelCase fields only, roles user/model,
 // one data field per part, functionResponse turns answering the previous functionCall turn).
+import { detectImageFormat } from './detect-image-format.js';
 import { geminiInvalidArgument } from './gemini-simulator-errors.js';
 
 /** A part, loosely typed. */
@@ -88,14 +89,24 @@ function validatePart(part: unknown, path: string): void {
   if (present.length !== 1) throw geminiInvalidArgument(`${path}: exactly one data field must be set (found ${present.length}).`);
   const inline = fields.inlineData as { mimeType?: unknown; data?: unknown } | undefined;
   if (inline && (typeof inline.mimeType !== 'string' || typeof inline.data !== 'string')) throw geminiInvalidArgument(`${path}.inlineData: mimeType and data are required.`);
+  if (inline) checkInlineImage(inline as { mimeType: string; data: string }, path);
   const file = fields.fileData as { mimeType?: unknown; fileUri?: unknown } | undefined;
-  if (file && (typeof file.mimeType !== 'string' || typeof file.fileUri !== 'string')) throw geminiInvalidArgument(`${path}.fileData: mimeType and fileUri are required.`);
+  // mimeType is optional: Gemini knows the type of a file uploaded through its Files API.
+  if (file && ((file.mimeType !== undefined && typeof file.mimeType !== 'string') || typeof file.fileUri !== 'string')) throw geminiInvalidArgument(`${path}.fileData: fileUri is required.`);
   const call = fields.functionCall as { name?: unknown; args?: unknown } | undefined;
   if (call && (typeof call.name !== 'string' || (call.args !== undefined && (typeof call.args !== 'object' || Array.isArray(call.args))))) throw geminiInvalidArgument(`${path}.functionCall: name is required and args must be an object.`);
   const response = fields.functionResponse as { name?: unknown; response?: unknown } | undefined;
   if (response && (typeof response.name !== 'string' || !response.response || typeof response.response !== 'object' || Array.isArray(response.response))) {
     throw geminiInvalidArgument(`${path}.functionResponse: name is required and response must be an object.`);
   }
+}
+
+/** Gemini decodes inline images: data that is not base64 of an image of the stated type is refused. */
+function checkInlineImage(inline: { mimeType: string; data: string }, path: string): void {
+  const declared = /^image\/(png|jpeg|gif|webp)$/.exec(inline.mimeType.toLowerCase())?.[1];
+  if (!declared) return;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(inline.data)) throw geminiInvalidArgument(`Invalid value at '${path}.inline_data.data' (TYPE_BYTES), Base64 decoding failed.`);
+  if (detectImageFormat(Buffer.from(inline.data, 'base64')) !== declared) throw geminiInvalidArgument('Unable to process input image. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
 }
 
 /** A turn of functionResponse parts must answer, name for name and count for count, the functionCall parts of the turn before. */

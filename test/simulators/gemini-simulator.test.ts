@@ -30,6 +30,8 @@ describe('Gemini simulator validation', () => {
     ['a snake_case field', { contents: [userTurn], generation_config: {} }, 'Unknown name "generation_config"'],
     ['an unknown generationConfig field', { contents: [userTurn], generationConfig: { max_tokens: 5 } }, 'Unknown name "max_tokens"'],
     ['the assistant role', { contents: [{ role: 'assistant', parts: [{ text: 'x' }] }] }, 'valid role'],
+    ['inline image data that is not the stated image', { contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'R0lGODlhAQABAAAAACw=' } }] }] }, 'Unable to process input image'],
+    ['inline image data that is not base64', { contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'not base64!' } }] }] }, 'Base64 decoding failed'],
     ['a part with two data fields', { contents: [{ role: 'user', parts: [{ text: 'x', inlineData: { mimeType: 'image/png', data: 'AA' } }] }] }, 'exactly one data field'],
     ['a functionResponse without a functionCall before it', { contents: [userTurn, responseTurn] }, 'number of function response parts'],
     ['a functionCall args array', { contents: [userTurn, { role: 'model', parts: [{ functionCall: { name: 'f', args: [1] } }] }] }, 'args must be an object'],

@@ -1,5 +1,6 @@
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatImagePart } from '../../core/openai-chat-request.js';
+import type { RemoteImage } from '../remote-image/remote-image.js';
 import type { BedrockContentBlock, BedrockImageFormat } from './bedrock-converse-types.js';
 
 const dataUrlPattern = /^data:([a-z]+\/[a-z0-9.+-]+);base64,(.*)$/is;
@@ -13,19 +14,25 @@ const formatsByMediaType: Readonly<Record<string, BedrockImageFormat>> = {
 };
 
 /**
- * Converts an OpenAI image part to a Converse image block. Converse takes image bytes only (or S3 locations),
- * never http(s) URLs, and the gateway does not fetch URLs on the client's behalf: those get a 400 naming the part.
+ * Converts an OpenAI image part to a Converse image block. Converse takes image bytes only (or S3 locations), never
+ * http(s) URLs, so those must have been fetched into `remoteImages` (by URL); `param` names the part's `image_url`.
  */
-export function convertBedrockImagePart(part: ChatImagePart, param: string): BedrockContentBlock {
+export function convertBedrockImagePart(part: ChatImagePart, param: string, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockContentBlock {
   const url = part.image_url.url;
+  const fetched = remoteImages.get(url);
+  if (fetched) return { image: { format: formatOf(fetched.mediaType, param), source: { bytes: fetched.base64 } } };
   const match = dataUrlPattern.exec(url);
   if (!match) {
-    throw new GatewayError('invalid_request_error', 'Bedrock models accept images only as base64 `data:` URLs, not http(s) URLs.', { param });
+    const message = /^https?:\/\//i.test(url)
+      ? 'This gateway does not fetch image URLs for this model; send the image as a base64 data: URL.'
+      : 'Bedrock models accept images as http(s) URLs or base64 data: URLs.';
+    throw new GatewayError('invalid_request_error', message, { param: `${param}.url` });
   }
-  const mediaType = (match[1] ?? '').toLowerCase();
+  return { image: { format: formatOf((match[1] ?? '').toLowerCase(), param), source: { bytes: (match[2] ?? '').trim() } } };
+}
+
+function formatOf(mediaType: string, param: string): BedrockImageFormat {
   const format = formatsByMediaType[mediaType];
-  if (!format) {
-    throw new GatewayError('invalid_request_error', `Bedrock models accept png, jpeg, gif or webp images, not '${mediaType}'.`, { param });
-  }
-  return { image: { format, source: { bytes: (match[2] ?? '').trim() } } };
+  if (!format) throw new GatewayError('invalid_request_error', `Bedrock models accept png, jpeg, gif or webp images, not '${mediaType}'.`, { param });
+  return format;
 }

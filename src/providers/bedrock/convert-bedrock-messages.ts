@@ -1,5 +1,6 @@
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatMessage, ChatTextPart, ChatToolCall } from '../../core/openai-chat-request.js';
+import type { RemoteImage } from '../remote-image/remote-image.js';
 import type { BedrockContentBlock, BedrockMessage } from './bedrock-converse-types.js';
 import { convertBedrockImagePart } from './convert-bedrock-image-part.js';
 
@@ -16,9 +17,9 @@ export interface BedrockConversation {
 /**
  * Converts OpenAI messages. Converse has one top-level `system` list, so a system message in the middle of the
  * conversation joins it there; tool messages become `toolResult` blocks of a user turn; `name` fields have no
- * Converse equivalent and are not sent.
+ * Converse equivalent and are not sent. `remoteImages` holds the fetched http(s) image URLs, by URL.
  */
-export function convertBedrockMessages(messages: readonly ChatMessage[]): BedrockConversation {
+export function convertBedrockMessages(messages: readonly ChatMessage[], remoteImages: ReadonlyMap<string, RemoteImage>): BedrockConversation {
   const conversation: BedrockConversation = { system: [], messages: [], usesTools: false };
   messages.forEach((message, messageIndex) => {
     const param = `messages[${messageIndex}]`;
@@ -28,7 +29,7 @@ export function convertBedrockMessages(messages: readonly ChatMessage[]): Bedroc
         for (const text of textsOf(message.content)) if (text) conversation.system.push({ text });
         return;
       case 'user':
-        appendTurn(conversation, 'user', convertUserContent(message.content, param));
+        appendTurn(conversation, 'user', convertUserContent(message.content, param, remoteImages));
         return;
       case 'assistant': {
         const blocks = [...convertAssistantContent(message.content), ...convertToolCalls(message.tool_calls ?? [], param)];
@@ -60,12 +61,12 @@ function appendTurn(conversation: BedrockConversation, role: BedrockMessage['rol
   else conversation.messages.push({ role, content: blocks });
 }
 
-function convertUserContent(content: Extract<ChatMessage, { role: 'user' }>['content'], param: string): BedrockContentBlock[] {
+function convertUserContent(content: Extract<ChatMessage, { role: 'user' }>['content'], param: string, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockContentBlock[] {
   if (typeof content === 'string') return [{ text: content }];
   return content.map((part, partIndex): BedrockContentBlock => {
     const partParam = `${param}.content[${partIndex}]`;
     if (part.type === 'text') return { text: (part as ChatTextPart).text };
-    if (part.type === 'image_url') return convertBedrockImagePart(part, `${partParam}.image_url`);
+    if (part.type === 'image_url') return convertBedrockImagePart(part, `${partParam}.image_url`, remoteImages);
     throw new GatewayError('invalid_request_error', `Bedrock models do not accept '${part.type}' content parts.`, { param: partParam });
   });
 }

@@ -1,7 +1,10 @@
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
 import type { VendorCall, VendorHttpRequest } from '../chat-adapter.js';
+import { collectRemoteImageRequests } from '../remote-image/collect-remote-image-requests.js';
+import { fetchRemoteImages } from '../remote-image/fetch-remote-images.js';
 import { encodeBedrockConverseBody } from './encode-bedrock-converse-body.js';
 import { parseBedrockCredentials } from './parse-bedrock-credentials.js';
+import { rejectUnsupportedBedrockParameters } from './reject-unsupported-bedrock-parameters.js';
 import { resolveBedrockRegion } from './resolve-bedrock-region.js';
 import { signBedrockRequest } from './sign-bedrock-request.js';
 
@@ -10,9 +13,12 @@ export function bedrockConverseUrl(baseUrl: string, modelId: string, stream: boo
   return `${baseUrl.replace(/\/+$/, '')}/model/${encodeURIComponent(modelId)}/${stream ? 'converse-stream' : 'converse'}`;
 }
 
-/** Maps an OpenAI chat request to a signed Converse (or ConverseStream) request. */
+/** Maps an OpenAI chat request to a signed Converse (or ConverseStream) request, fetching http(s) image URLs to send their bytes. */
 export async function encodeBedrockChatRequest(request: ChatCompletionRequest, call: VendorCall): Promise<VendorHttpRequest> {
-  const body = JSON.stringify(encodeBedrockConverseBody(request));
+  // Refused parameters fail before any image is fetched.
+  rejectUnsupportedBedrockParameters(request);
+  const remoteImages = await fetchRemoteImages(collectRemoteImageRequests(request.messages), call.fetchRemoteImage);
+  const body = JSON.stringify(encodeBedrockConverseBody(request, remoteImages));
   return signBedrockRequest({
     url: bedrockConverseUrl(call.channel.baseUrl, call.upstreamModelId, call.stream),
     body,

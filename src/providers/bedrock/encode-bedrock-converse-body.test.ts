@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import type { RemoteImage } from '../remote-image/remote-image.js';
 import { encodeBedrockConverseBody } from './encode-bedrock-converse-body.js';
 
 const pixel = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const weatherTool = { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } } as const;
+
+// No image URLs were fetched for these requests.
+const noRemoteImages = new Map<string, RemoteImage>();
 
 function request(fields: Partial<ChatCompletionRequest>): ChatCompletionRequest {
   return { model: 'claude', messages: [{ role: 'user', content: 'Hi' }], ...fields };
@@ -12,7 +16,7 @@ function request(fields: Partial<ChatCompletionRequest>): ChatCompletionRequest 
 
 function refusal(fields: Partial<ChatCompletionRequest>): GatewayError {
   try {
-    encodeBedrockConverseBody(request(fields));
+    encodeBedrockConverseBody(request(fields), noRemoteImages);
   } catch (error) {
     if (error instanceof GatewayError) return error;
     throw error;
@@ -49,6 +53,7 @@ describe('encodeBedrockConverseBody', () => {
         parallel_tool_calls: true,
         seed: 7,
       }),
+      noRemoteImages,
     );
     expect(body).toMatchInlineSnapshot(`
       {
@@ -165,28 +170,28 @@ describe('encodeBedrockConverseBody', () => {
   });
 
   it('prefers max_completion_tokens, accepts a stop list, and sends no inferenceConfig when nothing is set', () => {
-    expect(encodeBedrockConverseBody(request({ max_tokens: 10, max_completion_tokens: 20, stop: ['a', 'b'] })).inferenceConfig).toEqual({ maxTokens: 20, stopSequences: ['a', 'b'] });
-    expect(encodeBedrockConverseBody(request({})).inferenceConfig).toBeUndefined();
+    expect(encodeBedrockConverseBody(request({ max_tokens: 10, max_completion_tokens: 20, stop: ['a', 'b'] }), noRemoteImages).inferenceConfig).toEqual({ maxTokens: 20, stopSequences: ['a', 'b'] });
+    expect(encodeBedrockConverseBody(request({}), noRemoteImages).inferenceConfig).toBeUndefined();
   });
 
   it('maps tool_choice required to any and a named function to tool', () => {
-    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'required' })).toolConfig?.toolChoice).toEqual({ any: {} });
-    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: { type: 'function', function: { name: 'get_weather' } } })).toolConfig?.toolChoice).toEqual({
+    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'required' }), noRemoteImages).toolConfig?.toolChoice).toEqual({ any: {} });
+    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: { type: 'function', function: { name: 'get_weather' } } }), noRemoteImages).toolConfig?.toolChoice).toEqual({
       tool: { name: 'get_weather' },
     });
   });
 
   it('omits the tools for tool_choice none, since Converse has no "none" choice', () => {
-    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'none' })).toolConfig).toBeUndefined();
+    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'none' }), noRemoteImages).toolConfig).toBeUndefined();
   });
 
   it('gives a tool without parameters an empty object schema', () => {
-    const body = encodeBedrockConverseBody(request({ tools: [{ type: 'function', function: { name: 'now' } }] }));
+    const body = encodeBedrockConverseBody(request({ tools: [{ type: 'function', function: { name: 'now' } }] }), noRemoteImages);
     expect(body.toolConfig?.tools[0]).toEqual({ toolSpec: { name: 'now', inputSchema: { json: { type: 'object', properties: {} } } } });
   });
 
   it('drops empty assistant turns rather than sending a blank block', () => {
-    const body = encodeBedrockConverseBody(request({ messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: '' }, { role: 'user', content: 'b' }] }));
+    const body = encodeBedrockConverseBody(request({ messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: '' }, { role: 'user', content: 'b' }] }), noRemoteImages);
     expect(body.messages).toEqual([{ role: 'user', content: [{ text: 'a' }, { text: 'b' }] }]);
   });
 
@@ -195,7 +200,7 @@ describe('encodeBedrockConverseBody', () => {
     [{ temperature: 1.5 }, 'temperature'],
     [{ response_format: { type: 'json_object' as const } }, 'response_format'],
     [{ presence_penalty: 0.5 }, 'presence_penalty'],
-    [{ messages: [{ role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: 'https://example.com/cat.png' } }] }] }, 'messages[0].content[0].image_url'],
+    [{ messages: [{ role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: 'https://example.com/cat.png' } }] }] }, 'messages[0].content[0].image_url.url'],
     [{ messages: [{ role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: `data:image/bmp;base64,${pixel}` } }] }] }, 'messages[0].content[0].image_url'],
     [{ messages: [{ role: 'user' as const, content: [{ type: 'input_audio' as const, input_audio: {} }] }] }, 'messages[0].content[0]'],
     [

@@ -1,13 +1,17 @@
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import type { RemoteImage } from '../remote-image/remote-image.js';
 import type { BedrockConverseRequestBody } from './bedrock-converse-types.js';
 import { convertBedrockMessages } from './convert-bedrock-messages.js';
 import { convertBedrockToolConfig } from './convert-bedrock-tool-config.js';
 import { rejectUnsupportedBedrockParameters } from './reject-unsupported-bedrock-parameters.js';
 
-/** Builds the Converse body (the same for `/converse` and `/converse-stream`); throws a 400 GatewayError for what Converse cannot honour. */
-export function encodeBedrockConverseBody(request: ChatCompletionRequest): BedrockConverseRequestBody {
+/**
+ * Builds the Converse body (the same for `/converse` and `/converse-stream`) with the http(s) image URLs already fetched
+ * into `remoteImages` (by URL); throws a 400 GatewayError for what Converse cannot honour.
+ */
+export function encodeBedrockConverseBody(request: ChatCompletionRequest, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockConverseRequestBody {
   rejectUnsupportedBedrockParameters(request);
-  const conversation = convertBedrockMessages(request.messages);
+  const conversation = convertBedrockMessages(request.messages, remoteImages);
   const body: BedrockConverseRequestBody = { messages: conversation.messages };
   if (conversation.system.length > 0) body.system = conversation.system;
   const inferenceConfig = convertInferenceConfig(request);

@@ -1,5 +1,6 @@
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatMessage } from '../../core/openai-chat-request.js';
+import type { RemoteImage } from '../remote-image/remote-image.js';
 import { assertNever } from '../translated-stream/assert-never.js';
 import { parseToolArguments } from '../translated-stream/parse-tool-arguments.js';
 import { convertGeminiImage } from './convert-gemini-image.js';
@@ -15,12 +16,12 @@ export interface ConvertedGeminiConversation {
 }
 
 /**
- * Converts OpenAI messages: assistant → `model` turns with functionCall parts (arguments parsed, thought
+ * Converts OpenAI messages (`remoteImages` holds the fetched http(s) image URLs, by URL): assistant → `model` turns with functionCall parts (arguments parsed, thought
  * signature restored from the call id), tool messages → functionResponse parts of a user turn (the
  * function name found from the assistant call with that id; the response is the parsed JSON object, or
  * `{content: <text>}`), consecutive same-role turns merged.
  */
-export function convertGeminiContents(messages: readonly ChatMessage[]): ConvertedGeminiConversation {
+export function convertGeminiContents(messages: readonly ChatMessage[], remoteImages: ReadonlyMap<string, RemoteImage>): ConvertedGeminiConversation {
   const systemParts: Array<{ text: string }> = [];
   const contents: GeminiContent[] = [];
   const functionNameByCallId = new Map<string, string>();
@@ -41,7 +42,7 @@ export function convertGeminiContents(messages: readonly ChatMessage[]): Convert
         return;
       }
       case 'user':
-        append('user', userParts(message.content, param));
+        append('user', userParts(message.content, param, remoteImages));
         return;
       case 'assistant':
         message.tool_calls?.forEach((toolCall) => functionNameByCallId.set(toolCall.id, toolCall.function.name));
@@ -62,12 +63,12 @@ export function convertGeminiContents(messages: readonly ChatMessage[]): Convert
   return { systemInstruction: systemParts.length > 0 ? { parts: systemParts } : undefined, contents };
 }
 
-function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], param: string): GeminiPart[] {
+function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], param: string, remoteImages: ReadonlyMap<string, RemoteImage>): GeminiPart[] {
   if (typeof content === 'string') return [{ text: content }];
   return content.map((part, partIndex): GeminiPart => {
     const partParam = `${param}.content[${partIndex}]`;
     if (part.type === 'text') return { text: String(part.text) };
-    if (part.type === 'image_url') return convertGeminiImage(String((part.image_url as { url: unknown }).url), partParam);
+    if (part.type === 'image_url') return convertGeminiImage(String((part.image_url as { url: unknown }).url), partParam, remoteImages);
     throw new GatewayError('invalid_request_error', `Content parts of type '${part.type}' cannot be sent to this model.`, { param: partParam });
   });
 }

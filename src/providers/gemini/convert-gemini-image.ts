@@ -1,5 +1,7 @@
 import { GatewayError } from '../../core/gateway-error.js';
+import type { RemoteImage } from '../remote-image/remote-image.js';
 import type { GeminiPart } from './gemini-wire-types.js';
+import { isGeminiFileUri } from './is-gemini-file-uri.js';
 
 const dataUrlPattern = /^data:([^;,]+);base64,(.*)$/s;
 const mimeTypeByExtension: Record<string, string> = {
@@ -13,19 +15,22 @@ const mimeTypeByExtension: Record<string, string> = {
 };
 
 /**
- * An OpenAI image URL as a Gemini part: data URLs become `inlineData`; http(s) URLs become `fileData` with
- * the MIME type guessed from the file extension, or a 400 when the extension does not say (never a guess).
+ * An OpenAI image URL as a Gemini part: data URLs and fetched http(s) URLs (`remoteImages`, by URL) become `inlineData`;
+ * Gemini Files API URIs become `fileData`, with the MIME type from the file extension when it has one (Gemini knows
+ * an uploaded file's type).
  */
-export function convertGeminiImage(url: string, param: string): GeminiPart {
+export function convertGeminiImage(url: string, param: string, remoteImages: ReadonlyMap<string, RemoteImage>): GeminiPart {
   const dataUrl = dataUrlPattern.exec(url);
   if (dataUrl) return { inlineData: { mimeType: (dataUrl[1] ?? '').toLowerCase(), data: dataUrl[2] ?? '' } };
-  if (/^https?:\/\//i.test(url)) {
-    const extension = /\.([A-Za-z0-9]+)(?:[?#].*)?$/.exec(new URL(url).pathname)?.[1]?.toLowerCase();
+  if (isGeminiFileUri(url)) {
+    const extension = /\.([A-Za-z0-9]+)$/.exec(new URL(url).pathname)?.[1]?.toLowerCase();
     const mimeType = extension ? mimeTypeByExtension[extension] : undefined;
-    if (!mimeType) {
-      throw new GatewayError('invalid_request_error', 'This model needs the image type: use a data URL, or a URL ending in .png, .jpg, .jpeg, .webp, .gif, .heic or .heif.', { param });
-    }
-    return { fileData: { mimeType, fileUri: url } };
+    return { fileData: { fileUri: url, ...(mimeType ? { mimeType } : {}) } };
+  }
+  const fetched = remoteImages.get(url);
+  if (fetched) return { inlineData: { mimeType: fetched.mediaType, data: fetched.base64 } };
+  if (/^https?:\/\//i.test(url)) {
+    throw new GatewayError('invalid_request_error', 'This gateway does not fetch image URLs for this model; send the image as a base64 data: URL.', { param: `${param}.image_url.url` });
   }
   throw new GatewayError('invalid_request_error', 'An image URL must be an http(s) URL or a base64 data URL.', { param });
 }

@@ -6,7 +6,8 @@ export interface GeminiPart {
   /** true on a thought-summary text part */
   thought?: boolean;
   inlineData?: { mimeType: string; data: string };
-  fileData?: { mimeType: string; fileUri: string };
+  /** mimeType is optional: Gemini knows the type of a file uploaded through its Files API */
+  fileData?: { mimeType?: string; fileUri: string };
   functionCall?: { name: string; args?: Record<string, unknown>; id?: string };
   functionResponse?: { name: string; response: Record<string, unknown>; id?: string };
   /** opaque base64 the vendor wants back unchanged on the same part */

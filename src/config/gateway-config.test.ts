@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { loadGatewayConfig } from './gateway-config.js';
+
+describe('loadGatewayConfig: image URL fetching', () => {
+  it('refuses private addresses, caps images at 20 MiB and fetches for at most 10 s by default', () => {
+    const config = loadGatewayConfig({});
+    expect(config.imageFetchAllowPrivateAddresses).toBe(false);
+    expect(config.imageFetchMaxBytes).toBe(20_971_520);
+    expect(config.imageFetchTimeoutMs).toBe(10_000);
+  });
+
+  it('reads the switch and the limits from the environment', () => {
+    const config = loadGatewayConfig({ GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: 'on', GATEWAY_IMAGE_FETCH_MAX_BYTES: '1048576', GATEWAY_IMAGE_FETCH_TIMEOUT_MS: '2500' });
+    expect(config).toMatchObject({ imageFetchAllowPrivateAddresses: true, imageFetchMaxBytes: 1_048_576, imageFetchTimeoutMs: 2_500 });
+    expect(loadGatewayConfig({ GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: 'false' }).imageFetchAllowPrivateAddresses).toBe(false);
+  });
+
+  it('stops on a value it cannot read', () => {
+    expect(() => loadGatewayConfig({ GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: 'maybe' })).toThrow(/GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES must be on or off/);
+    expect(() => loadGatewayConfig({ GATEWAY_IMAGE_FETCH_MAX_BYTES: '-1' })).toThrow(/GATEWAY_IMAGE_FETCH_MAX_BYTES/);
+  });
+});
