@@ -26,6 +26,8 @@ export interface BenchmarkSettings {
   memoryOpenBatch: number;
   /** wait after the streams end before reading RSS, in milliseconds */
   memorySettleMs: number;
+  /** further idle time before the last RSS reading, in milliseconds (0 = none): V8's memory reducer returns unused heap only after the process has been idle for several seconds */
+  memoryIdleMs: number;
   /** large bodies: seconds of the concurrency-1 run and of the loaded run, and its connections */
   largeBodyWarmupSeconds: number;
   largeBodyLatencySeconds: number;
@@ -53,6 +55,7 @@ export const fullSettings: BenchmarkSettings = {
   memoryIntervalMs: 500,
   memoryOpenBatch: 100,
   memorySettleMs: 3_000,
+  memoryIdleMs: 15_000,
   largeBodyWarmupSeconds: 2,
   largeBodyLatencySeconds: 4,
   largeBodyThroughputSeconds: 5,
@@ -75,6 +78,7 @@ export const quickSettings: BenchmarkSettings = {
   memoryChunkCount: 8,
   memoryIntervalMs: 250,
   memorySettleMs: 1_000,
+  memoryIdleMs: 0,
   largeBodyWarmupSeconds: 0.5,
   largeBodyLatencySeconds: 1,
   largeBodyThroughputSeconds: 1,

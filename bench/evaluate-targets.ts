@@ -64,8 +64,11 @@ export function evaluateTargets(result: Omit<BenchmarkResult, 'targets'>): Targe
     {
       name: 'RSS after the streams end',
       goal: '< 150 MB',
-      measured: `${formatMegabytes(streamMemory.rssAfterGcBytes)} after GC (${formatMegabytes(streamMemory.rssAfterSettleBytes)} before)`,
-      pass: streamMemory.rssAfterGcBytes < afterRssLimitBytes,
+      measured:
+        streamMemory.rssAfterIdleBytes === undefined
+          ? `${formatMegabytes(streamMemory.rssAfterGcBytes)} after GC (${formatMegabytes(streamMemory.rssAfterSettleBytes)} before)`
+          : `${formatMegabytes(streamMemory.rssAfterIdleBytes)} once idle (${formatMegabytes(streamMemory.rssAfterSettleBytes)} at once, ${formatMegabytes(streamMemory.rssAfterGcBytes)} after a forced GC)`,
+      pass: (streamMemory.rssAfterIdleBytes ?? streamMemory.rssAfterGcBytes) < afterRssLimitBytes,
     },
   ];
 }

@@ -24,6 +24,8 @@ export interface StreamMemoryResult {
   rssAfterSettleBytes: number;
   /** after a further full garbage collection */
   rssAfterGcBytes: number;
+  /** after `memoryIdleMs` more of idleness, with no forced collection; undefined when not measured */
+  rssAfterIdleBytes: number | undefined;
 }
 
 const samplingIntervalMs = 200;
@@ -97,6 +99,11 @@ async function holdStreams(target: BenchTarget, settings: BenchmarkSettings): Pr
   await benchProcess.collectGarbage();
   await sleep(500);
   const rssAfterGcBytes = (await benchProcess.stats()).rssBytes;
+  let rssAfterIdleBytes: number | undefined;
+  if (settings.memoryIdleMs > 0) {
+    await sleep(settings.memoryIdleMs);
+    rssAfterIdleBytes = (await benchProcess.stats()).rssBytes;
+  }
   const completedStreams = outcomes.filter(Boolean).length;
   return {
     model,
@@ -109,5 +116,6 @@ async function holdStreams(target: BenchTarget, settings: BenchmarkSettings): Pr
     heapUsedPeakBytes,
     rssAfterSettleBytes,
     rssAfterGcBytes,
+    rssAfterIdleBytes,
   };
 }

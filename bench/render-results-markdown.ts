@@ -89,6 +89,9 @@ function memoryRows(result: BenchmarkResult): string[] {
     `| streams open at once / incomplete | – | ${proxy.maxConcurrentOpen} / ${proxy.incompleteStreams} | ${gateway.maxConcurrentOpen} / ${gateway.incompleteStreams} | |`,
     `| V8 heap peak with streams open | – | ${mb(proxy.heapUsedPeakBytes)} | ${mb(gateway.heapUsedPeakBytes)} | |`,
     `| RSS after, ${result.settings.memorySettleMs / 1000} s settle / then GC | – | ${mb(proxy.rssAfterSettleBytes)} / ${mb(proxy.rssAfterGcBytes)} | ${mb(gateway.rssAfterSettleBytes)} / ${mb(gateway.rssAfterGcBytes)} | |`,
+    ...(gateway.rssAfterIdleBytes === undefined || proxy.rssAfterIdleBytes === undefined
+      ? []
+      : [`| RSS after ${result.settings.memoryIdleMs / 1000} s more idle | – | ${mb(proxy.rssAfterIdleBytes)} | ${mb(gateway.rssAfterIdleBytes)} | |`]),
   ];
 }
 

@@ -79,11 +79,12 @@ async function measureEverything(bench: RunningBench): Promise<BenchmarkResult> 
   const throughput = await measureThroughput(targets, settings, guard);
   log('streams');
   const streams = await measureStreams(targets, settings, guard);
-  log('large bodies');
-  const largeBodies = await measureLargeBodies(targets, settings, guard);
+  // Memory before the large bodies, whose megabyte strings would leave old space grown for both processes.
   log(`memory with ${settings.memoryStreams} concurrent streams: gateway, then reference proxy`);
   const gatewayMemory = await measureStreamMemory(targets.gateway, settings, guard);
   const proxyMemory = await measureStreamMemory(targets.proxy, settings, guard);
+  log('large bodies');
+  const largeBodies = await measureLargeBodies(targets, settings, guard);
   const gatewayRequestsCounted = await readGatewayRequestCount(bench.gateway.url);
   const measured = {
     startedAt: startedAt.toISOString(),

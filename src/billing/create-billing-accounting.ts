@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createRecordId } from '../core/create-record-id.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { MeteredRequest, MeteredResult, MeteredTicket, RequestAccounting } from '../server/request-accounting.js';
 import type { UsageLogRecord } from '../storage/billing-records.js';
@@ -232,7 +232,7 @@ interface UsageLogDetails {
 
 function createUsageLog(request: MeteredRequest, details: UsageLogDetails): UsageLogRecord {
   return {
-    id: `use_${randomUUID().replaceAll('-', '')}`,
+    id: createRecordId('use'),
     createdAt: request.receivedAt,
     userId: request.principal.userId,
     apiKeyId: request.principal.apiKeyId,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { createRecordId } from '../core/create-record-id.js';
 import type { ModelPrice } from '../billing/model-price.js';
 import type {
   LedgerEntryRecord,
@@ -71,7 +71,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
         const sequence = Number(updated.balance_sequence);
         if (balance < 0) throw new Error(`The change would leave a negative balance (${balance} micro-units)`);
         const entry: LedgerEntryRecord = {
-          id: createRandomId('led'),
+          id: createRecordId('led'),
           userId: change.userId,
           kind: change.kind,
           amount: change.amount,
@@ -347,9 +347,6 @@ function requireUrl(databaseUrl: string | undefined): string {
   return databaseUrl;
 }
 
-function createRandomId(prefix: string): string {
-  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
-}
 
 async function readBillingRevision(executor: DatabaseExecutor): Promise<number> {
   const row = await executor.selectFrom('billing_revision').select('revision').where('id', '=', 1).executeTakeFirst();

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createRecordId } from '../core/create-record-id.js';
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { createDatabase, type CreatedDatabase } from './create-database.js';
 import type {
@@ -38,7 +38,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
   const { database, dialect } = options.database ?? createDatabase(requireDatabaseUrl(options.databaseUrl));
   const ownsDatabase = options.database === undefined;
   const clock = options.clock ?? Date.now;
-  const createId = options.createId ?? createRandomId;
+  const createId = options.createId ?? createRecordId;
 
   /** Runs a write and bumps the routing revision in the same transaction, so caches never miss a change. */
   function writeWithRevision<Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) {
@@ -243,9 +243,6 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
   };
 }
 
-function createRandomId(prefix: string): string {
-  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
-}
 
 async function readRoutingRevision(executor: DatabaseExecutor): Promise<number> {
   const row = await executor.selectFrom('routing_revision').select('revision').where('id', '=', 1).executeTakeFirst();

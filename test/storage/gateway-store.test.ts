@@ -117,7 +117,7 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
       const user = await store.createUser(newUser({ status: 'disabled' }));
 
       expect(admin).toEqual({
-        id: expect.stringMatching(/^usr_[0-9a-f]{32}$/),
+        id: expect.stringMatching(/^usr_[0-9a-f]{31}$/),
         email: 'root@example.com',
         displayName: 'Ada',
         role: 'admin',
