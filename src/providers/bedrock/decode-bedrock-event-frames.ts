@@ -14,15 +14,25 @@ export class BedrockEventStreamFramingError extends Error {
   }
 }
 
+let loadedCodec: typeof EventStreamCodec | undefined;
+
+/**
+ * Loads the AWS event-stream codec on the first Bedrock stream, so gateways without Bedrock channels never pay
+ * its memory. Call it before the request is sent: a body read only after an import finished could already have
+ * been cut by the vendor, and its buffered frames would be lost.
+ */
+export async function loadEventStreamCodec(): Promise<typeof EventStreamCodec> {
+  loadedCodec ??= (await import('@smithy/eventstream-codec')).EventStreamCodec;
+  return loadedCodec;
+}
+
 /**
  * Splits an `application/vnd.amazon.eventstream` body into messages as the bytes arrive. A frame may be split
  * across any number of chunks: the 4-byte big-endian total length at its start says how many bytes to wait for.
  * Each complete frame is checked (both CRCs) and decoded by the AWS codec.
  */
 export async function* decodeBedrockEventFrames(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<Message> {
-  // Loaded on the first Bedrock stream, so gateways without Bedrock channels never pay its memory.
-  const { EventStreamCodec: Codec } = await import('@smithy/eventstream-codec');
-  const codec = new Codec(toUtf8, fromUtf8);
+  const codec = new (loadedCodec ?? (await loadEventStreamCodec()))(toUtf8, fromUtf8);
   let pending: Buffer = Buffer.alloc(0);
   for await (const chunk of body) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'binary') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);

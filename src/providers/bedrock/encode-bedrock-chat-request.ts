@@ -2,6 +2,7 @@ import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
 import type { VendorCall, VendorHttpRequest } from '../chat-adapter.js';
 import { collectRemoteImageRequests } from '../remote-image/collect-remote-image-requests.js';
 import { fetchRemoteImages } from '../remote-image/fetch-remote-images.js';
+import { loadEventStreamCodec } from './decode-bedrock-event-frames.js';
 import { encodeBedrockConverseBody } from './encode-bedrock-converse-body.js';
 import { parseBedrockCredentials } from './parse-bedrock-credentials.js';
 import { rejectUnsupportedBedrockParameters } from './reject-unsupported-bedrock-parameters.js';
@@ -18,6 +19,7 @@ export async function encodeBedrockChatRequest(request: ChatCompletionRequest, c
   // Refused parameters fail before any image is fetched.
   rejectUnsupportedBedrockParameters(request);
   const remoteImages = await fetchRemoteImages(collectRemoteImageRequests(request.messages), call.fetchRemoteImage);
+  if (call.stream) await loadEventStreamCodec();
   const body = JSON.stringify(encodeBedrockConverseBody(request, remoteImages));
   return signBedrockRequest({
     url: bedrockConverseUrl(call.channel.baseUrl, call.upstreamModelId, call.stream),
