@@ -153,9 +153,10 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
     if (signal.aborted) return { kind: 'final-failure', error: new GatewayError('server_error', 'The client closed the request.') };
     return mapUpstreamTransportFailure();
   }
-  const usage = contentType.includes('json') ? extractUsageFromJsonText(bodyText) : undefined;
   const firstByteAt = services.clock();
   await reply.code(response.statusCode).headers(forwarding.responseHeaders).header('content-type', contentType).send(bodyText);
+  // Read once the answer is on its way: the client never waits for the gateway's bookkeeping.
+  const usage = contentType.includes('json') ? extractUsageFromJsonText(bodyText) : undefined;
   return { kind: 'success', value: { status: response.statusCode, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: bodyText } };
 }
 
