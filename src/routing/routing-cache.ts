@@ -1,24 +1,41 @@
 import type { SecretBox } from '../accounts/secret-box.js';
 import { waitForCheckStartedAfter } from '../core/wait-for-check-started-after.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
-import type { ModelCatalog } from './model-catalog.js';
+import type { ModelCatalogEntryRecord } from '../storage/store-records.js';
+import { applyModelCatalogEntries, modelCatalogFieldsSchema, type ModelCatalogEntry } from './apply-model-catalog-overrides.js';
+import type { CatalogModel } from './catalog-model.js';
+import { createModelCatalog } from './model-catalog.js';
 import { RoutingTable } from './routing-table.js';
 
-/** Holds the current routing table and replaces it when the stored revision moves. */
+/**
+ * Holds the current routing table and replaces it when the stored revision moves. The model catalog is rebuilt
+ * with it: the base models (built-in catalog and the operator's file) with the admins' stored entries applied.
+ */
 export class RoutingCache {
   private table: RoutingTable | undefined;
+  private models: readonly CatalogModel[] = [];
   private lastCheckAt = 0;
   private pendingRefresh: Promise<void> | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly options: { store: GatewayStore; catalog: ModelCatalog; secretBox: SecretBox; clock?: () => number },
+    private readonly options: { store: GatewayStore; baseModels: readonly CatalogModel[]; secretBox: SecretBox; clock?: () => number },
   ) {}
 
   /** The table in force; call `refresh()` once before serving. */
   get current(): RoutingTable {
     if (!this.table) throw new Error('RoutingCache used before its first refresh');
     return this.table;
+  }
+
+  /** The catalog before the admins' entries: built-in models and the operator's file. */
+  get baseModels(): readonly CatalogModel[] {
+    return this.options.baseModels;
+  }
+
+  /** Every catalog model in force: built-in, the operator's file and the admins' entries. */
+  get catalogModels(): readonly CatalogModel[] {
+    return this.models;
   }
 
   /** Reloads the table if the stored revision differs from the one in memory; concurrent callers share one load. */
@@ -61,13 +78,21 @@ export class RoutingCache {
 
   private async reloadIfChanged(): Promise<void> {
     this.lastCheckAt = this.now();
-    const { store, catalog, secretBox } = this.options;
+    const { store, baseModels, secretBox } = this.options;
     if (this.table && (await store.readRoutingRevision()) === this.table.revision) return;
     const records = await store.loadRoutingSnapshot();
-    this.table = new RoutingTable(records, catalog, secretBox);
+    const models = applyModelCatalogEntries(baseModels, records.catalogEntries.flatMap(toCatalogEntry));
+    this.table = new RoutingTable(records, createModelCatalog(models), secretBox);
+    this.models = models;
   }
 
   private now(): number {
     return this.options.clock ? this.options.clock() : Date.now();
   }
+}
+
+/** A stored entry as a catalog entry; entries are validated when written, so one that no longer parses is left out. */
+function toCatalogEntry(record: ModelCatalogEntryRecord): ModelCatalogEntry[] {
+  const parsed = modelCatalogFieldsSchema.safeParse(record.fields);
+  return parsed.success ? [{ ...parsed.data, id: record.modelId }] : [];
 }

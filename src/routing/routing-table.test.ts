@@ -17,6 +17,7 @@ function channelRecord(overrides: Partial<ChannelRecord>): ChannelRecord {
 function snapshot(overrides: Partial<RoutingSnapshotRecords> = {}): RoutingSnapshotRecords {
   return {
     revision: 7,
+    catalogEntries: [],
     users: [
       { id: 'usr_1', email: 'a@example.com', displayName: 'a', role: 'user', passwordHash: null, status: 'active', createdAt: 0 },
       { id: 'usr_2', email: 'b@example.com', displayName: 'b', role: 'user', passwordHash: null, status: 'disabled', createdAt: 0 },

@@ -7,7 +7,6 @@ import { createLogger } from '../observability/create-logger.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
 import { isFetchableAddress } from '../providers/remote-image/is-fetchable-address.js';
-import { createModelCatalog } from '../routing/model-catalog.js';
 import { modelCatalogData } from '../routing/model-catalog-data.js';
 import { applyModelCatalogOverrides } from '../routing/apply-model-catalog-overrides.js';
 import { RoutingCache } from '../routing/routing-cache.js';
@@ -49,7 +48,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   await store.migrate();
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   const catalogModels = applyModelCatalogOverrides(modelCatalogData, config.modelCatalogFile);
-  const routing = new RoutingCache({ store, catalog: createModelCatalog(catalogModels), secretBox });
+  const routing = new RoutingCache({ store, baseModels: catalogModels, secretBox });
   await routing.refresh();
   routing.startPolling(config.refreshIntervalMs, (error) => logger.error({ err: error }, 'routing refresh failed'));
 

@@ -205,6 +205,15 @@ export interface BillingRevisionTable {
 }
 
 /** Every table the gateway's Kysely instance knows. */
+/** Row of `model_catalog_entries`: an admin's change to one model of the catalog. */
+export interface ModelCatalogEntriesTable {
+  model_id: string;
+  /** JSON object of the catalog fields it sets (see applyModelCatalogEntries) */
+  entry: string;
+  /** Unix milliseconds */
+  updated_at: number;
+}
+
 export interface DatabaseSchema {
   users: UsersTable & UserBillingColumns;
   model_groups: ModelGroupsTable & ModelGroupBillingColumns;
@@ -218,4 +227,5 @@ export interface DatabaseSchema {
   console_sessions: ConsoleSessionsTable;
   admin_tokens: AdminTokensTable;
   billing_revision: BillingRevisionTable;
+  model_catalog_entries: ModelCatalogEntriesTable;
 }

@@ -7,12 +7,13 @@ import type {
   NewChannel,
   NewModelGroup,
   NewUser,
+  ModelCatalogEntryRecord,
   RoutingSnapshotRecords,
   UserRecord,
 } from './store-records.js';
 
 /**
- * The gateway's durable state. Every write to users, groups, channels or keys also bumps the
+ * The gateway's durable state. Every write to users, groups, channels, keys or catalog entries also bumps the
  * routing revision in the same transaction, so running gateways notice and reload their caches.
  */
 export interface GatewayStore {
@@ -41,6 +42,12 @@ export interface GatewayStore {
   listApiKeys(filter?: { userId?: string }): Promise<ApiKeyRecord[]>;
   setApiKeyStatus(apiKeyId: string, status: ApiKeyRecord['status']): Promise<void>;
   deleteApiKey(apiKeyId: string): Promise<void>;
+
+  listModelCatalogEntries(): Promise<ModelCatalogEntryRecord[]>;
+  /** creates or replaces the entry of one model */
+  putModelCatalogEntry(modelId: string, fields: Record<string, unknown>): Promise<ModelCatalogEntryRecord>;
+  /** false when the model had no entry */
+  deleteModelCatalogEntry(modelId: string): Promise<boolean>;
 
   /** the current routing revision; cheap, polled by running gateways */
   readRoutingRevision(): Promise<number>;

@@ -5,6 +5,7 @@ import type {
   ApiKeysTable,
   ChannelsTable,
   DatabaseSchema,
+  ModelCatalogEntriesTable,
   ModelGroupsTable,
   UsersTable,
 } from './database-schema.js';
@@ -14,6 +15,7 @@ import type {
   ApiKeyRecord,
   ChannelChanges,
   ChannelRecord,
+  ModelCatalogEntryRecord,
   ModelGroupRecord,
   RoutingSnapshotRecords,
   UserRecord,
@@ -223,10 +225,29 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
       });
     },
 
+    listModelCatalogEntries: () => listModelCatalogEntries(database),
+
+    async putModelCatalogEntry(modelId, fields) {
+      const row: ModelCatalogEntriesTable = { model_id: modelId, entry: JSON.stringify(fields), updated_at: clock() };
+      await writeWithRevision((transaction) =>
+        transaction
+          .insertInto('model_catalog_entries')
+          .values(row)
+          .onConflict((conflict) => conflict.column('model_id').doUpdateSet({ entry: row.entry, updated_at: row.updated_at }))
+          .execute(),
+      );
+      return decodeModelCatalogEntry(row);
+    },
+
+    async deleteModelCatalogEntry(modelId) {
+      const result = await writeWithRevision((transaction) => transaction.deleteFrom('model_catalog_entries').where('model_id', '=', modelId).executeTakeFirst());
+      return result.numDeletedRows > 0n;
+    },
+
     readRoutingRevision: () => readRoutingRevision(database),
 
     loadRoutingSnapshot() {
-      // Repeatable read gives PostgreSQL one snapshot for all five reads; SQLite transactions are
+      // Repeatable read gives PostgreSQL one snapshot for all six reads; SQLite transactions are
       // snapshots already (the driver ignores the isolation level), and writers are serialised.
       return database
         .transaction()
@@ -237,7 +258,8 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
           const groups = await listModelGroups(transaction);
           const channels = await listChannels(transaction);
           const apiKeys = await listApiKeys(transaction, undefined);
-          return { revision, users, groups, channels, apiKeys };
+          const catalogEntries = await listModelCatalogEntries(transaction);
+          return { revision, users, groups, channels, apiKeys, catalogEntries };
         });
     },
   };
@@ -275,6 +297,15 @@ async function listApiKeys(executor: DatabaseExecutor, userId: string | undefine
   }
   const rows = await query.orderBy('created_at').orderBy('id').execute();
   return rows.map(decodeApiKey);
+}
+
+async function listModelCatalogEntries(executor: DatabaseExecutor): Promise<ModelCatalogEntryRecord[]> {
+  const rows = await executor.selectFrom('model_catalog_entries').selectAll().orderBy('model_id').execute();
+  return rows.map(decodeModelCatalogEntry);
+}
+
+function decodeModelCatalogEntry(row: Selectable<ModelCatalogEntriesTable>): ModelCatalogEntryRecord {
+  return { modelId: row.model_id, fields: JSON.parse(row.entry) as Record<string, unknown>, updatedAt: Number(row.updated_at) };
 }
 
 function requireOneRow(affectedRows: bigint | undefined, what: string): void {

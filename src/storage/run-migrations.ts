@@ -3,6 +3,7 @@ import type { DatabaseSchema } from './database-schema.js';
 import { initialSchemaMigration } from './migrations/0001-initial-schema.js';
 import { channelSettingsMigration } from './migrations/0002-channel-settings.js';
 import { billingSchemaMigration } from './migrations/0003-billing-schema.js';
+import { modelCatalogEntriesMigration } from './migrations/0004-model-catalog-entries.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial-schema': initialSchemaMigration,
   '0002-channel-settings': channelSettingsMigration,
   '0003-billing-schema': billingSchemaMigration,
+  '0004-model-catalog-entries': modelCatalogEntriesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

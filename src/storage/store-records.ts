@@ -72,6 +72,15 @@ export interface RoutingSnapshotRecords {
   groups: ModelGroupRecord[];
   channels: ChannelRecord[];
   apiKeys: ApiKeyRecord[];
+  catalogEntries: ModelCatalogEntryRecord[];
+}
+
+/** An admin's change to one model of the catalog: the fields it sets, validated when written. */
+export interface ModelCatalogEntryRecord {
+  modelId: string;
+  fields: Record<string, unknown>;
+  /** Unix milliseconds */
+  updatedAt: number;
 }
 
 export type NewUser = Omit<UserRecord, 'id' | 'createdAt' | 'status'> & { status?: UserRecord['status'] };

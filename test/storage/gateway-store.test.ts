@@ -293,13 +293,27 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
       const channel = await store.createChannel(newChannel());
       const key = await store.createApiKey(newApiKey(user.id, group.id));
 
+      const entry = await store.putModelCatalogEntry('in-house', { ownedBy: 'acme', kind: 'chat' });
+
       expect(await store.loadRoutingSnapshot()).toEqual({
-        revision: 4,
+        revision: 5,
         users: [user],
         groups: [group],
         channels: [channel],
         apiKeys: [key],
+        catalogEntries: [entry],
       });
+    });
+
+    it('creates, replaces and deletes catalog entries, bumping the revision each time', async () => {
+      const first = await store.putModelCatalogEntry('gpt-4o', { contextWindow: 64_000 });
+      expect(first).toMatchObject({ modelId: 'gpt-4o', fields: { contextWindow: 64_000 } });
+      await store.putModelCatalogEntry('gpt-4o', { maxOutputTokens: 100 });
+      expect(await store.listModelCatalogEntries()).toEqual([expect.objectContaining({ modelId: 'gpt-4o', fields: { maxOutputTokens: 100 } })]);
+      expect(await store.deleteModelCatalogEntry('gpt-4o')).toBe(true);
+      expect(await store.deleteModelCatalogEntry('gpt-4o')).toBe(false);
+      expect(await store.listModelCatalogEntries()).toEqual([]);
+      expect(await store.readRoutingRevision()).toBe(4);
     });
 
     it('never shows a snapshot whose revision disagrees with its rows while writes run alongside', async () => {

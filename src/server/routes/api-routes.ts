@@ -3,6 +3,7 @@ import { authenticateApiCaller, type ApiCaller } from '../api/authenticate-api-c
 import type { ApiServices, GatewayServices } from '../gateway-services.js';
 import { registerApiAccountRoutes } from './api-account-routes.js';
 import { registerApiAuthRoutes } from './api-auth-routes.js';
+import { registerApiCatalogRoutes } from './api-catalog-routes.js';
 import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerApiPriceRoutes } from './api-price-routes.js';
 import { registerApiUsageRoutes } from './api-usage-routes.js';
@@ -35,6 +36,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         });
         registerApiAccountRoutes(authenticated, context);
         registerApiPriceRoutes(authenticated, context);
+        registerApiCatalogRoutes(authenticated, context);
         registerApiKeyRoutes(authenticated, context);
         registerApiUsageRoutes(authenticated, context);
       });
