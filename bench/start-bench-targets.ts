@@ -2,6 +2,7 @@
 import type { BenchTargets } from './bench-targets.js';
 import type { BenchmarkSettings } from './benchmark-settings.js';
 import { compileBenchProcesses } from './compile-bench-processes.js';
+import { readGatewayNodeFlags } from './read-gateway-node-flags.js';
 import { normalModel, pacedModel } from './request-bodies.js';
 import { startBenchProcess, type BenchProcess, type ProcessLayout } from './start-bench-processes.js';
 
@@ -32,7 +33,7 @@ export async function startBenchTargets(layout: ProcessLayout, settings: Benchma
       name: 'gateway',
       script: 'gateway-process.ts',
       core: layout.measuredCore,
-      nodeFlags: gatewayNodeFlags,
+      nodeFlags: [...readGatewayNodeFlags(), ...gatewayNodeFlags],
       environment: {
         BENCH_UPSTREAM_URL: simulator.url,
         BENCH_UPSTREAM_KEY: upstreamKey,
