@@ -39,7 +39,7 @@ export async function attemptTranslatedChannel(options: {
     stream: forwarding.stream,
     clock: forwarding.services.clock,
     // Image fetches stop when the attempt does (client gone) as well as when a sibling fetch fails.
-    fetchRemoteImage: (image) => forwarding.services.remoteImageFetcher.fetchImage({ ...image, signal: image.signal ? AbortSignal.any([signal, image.signal]) : signal }),
+    fetchRemoteImage: forwarding.services.remoteImageFetcher.forRequest(signal),
   };
   const attempt: TranslatedAttempt = { forwarding, channel, adapter, call, signal };
   if (forwarding.embeddingRequest) return adapter.embeddings ? attemptEmbeddings(attempt) : cannotServe(channel);

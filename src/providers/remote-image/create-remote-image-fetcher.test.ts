@@ -105,6 +105,17 @@ describe('createRemoteImageFetcher', () => {
     expect((await refusal(fetcher, `http://127.0.0.1:${port}/streamed-large.png`)).message).toBe(`The image at this URL is larger than ${maxBytes} bytes.`);
   });
 
+  it('refuses the images of one request once together they exceed the limit', async () => {
+    const fetchForRequest = startFetcher({ allowPrivateAddresses: true, maxBytes: pixel.length * 2 }).forRequest(new AbortController().signal);
+    const url = `http://127.0.0.1:${port}/pixel.png`;
+    await fetchForRequest({ url, param });
+    await fetchForRequest({ url, param });
+    const third = await fetchForRequest({ url, param: 'messages[0].content[2].image_url.url' }).catch((error: unknown) => error);
+    expect(third).toBeInstanceOf(GatewayError);
+    expect((third as GatewayError).message).toBe(`The images at URLs in this request add up to more than ${pixel.length * 2} bytes.`);
+    expect((third as GatewayError).param).toBe('messages[0].content[2].image_url.url');
+  });
+
   it('refuses a content type other than PNG, JPEG, GIF or WebP, and an error status', async () => {
     const fetcher = startFetcher({ allowPrivateAddresses: true });
     expect((await refusal(fetcher, `http://127.0.0.1:${port}/page.html`)).message).toMatch(/'text\/html'; only PNG, JPEG, GIF and WebP/);

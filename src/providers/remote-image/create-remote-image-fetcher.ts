@@ -3,7 +3,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { GatewayError } from '../../core/gateway-error.js';
 import { createCheckedLookup, type ResolveHostname } from './create-checked-lookup.js';
 import { readBodyWithinLimit } from './read-body-within-limit.js';
-import type { RemoteImage, RemoteImageFetcher, RemoteImageMediaType, RemoteImageRequest } from './remote-image.js';
+import type { FetchRemoteImage, RemoteImage, RemoteImageFetcher, RemoteImageMediaType, RemoteImageRequest } from './remote-image.js';
 
 /** How the fetcher behaves. */
 export interface RemoteImageFetcherOptions {
@@ -97,7 +97,17 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
     if (isIP(host) && !options.isAddressAllowed(host)) throw invalidImage('The image URL points to a private, loopback or otherwise non-public address.', param);
   }
 
-  return { fetchImage, close: () => agent.close() };
+  function forRequest(requestSignal: AbortSignal): FetchRemoteImage {
+    let fetchedBytes = 0;
+    return async (image) => {
+      const fetched = await fetchImage({ ...image, signal: image.signal ? AbortSignal.any([requestSignal, image.signal]) : requestSignal });
+      fetchedBytes += Buffer.byteLength(fetched.base64, 'base64');
+      if (fetchedBytes > options.maxBytes) throw invalidImage(`The images at URLs in this request add up to more than ${options.maxBytes} bytes.`, image.param);
+      return fetched;
+    };
+  }
+
+  return { fetchImage, forRequest, close: () => agent.close() };
 }
 
 function parseImageUrl(text: string, param: string): URL {

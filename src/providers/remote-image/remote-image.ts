@@ -26,6 +26,11 @@ export type FetchRemoteImage = (request: RemoteImageRequest) => Promise<RemoteIm
 /** The gateway's image fetcher: one connection pool whose every connection goes to a checked address. */
 export interface RemoteImageFetcher {
   fetchImage: FetchRemoteImage;
+  /**
+   * A fetch for the images of one request: cancelled with `signal`, and refusing (400) once the images fetched
+   * add up to more than the per-image limit, so no request can make the gateway hold many large images at once.
+   */
+  forRequest(signal: AbortSignal): FetchRemoteImage;
   /** closes the pool's connections */
   close(): Promise<void>;
 }
