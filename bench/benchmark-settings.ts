@@ -55,7 +55,7 @@ export const fullSettings: BenchmarkSettings = {
   memoryIntervalMs: 500,
   memoryOpenBatch: 100,
   memorySettleMs: 3_000,
-  memoryIdleMs: 15_000,
+  memoryIdleMs: 40_000,
   largeBodyWarmupSeconds: 2,
   largeBodyLatencySeconds: 4,
   largeBodyThroughputSeconds: 5,

@@ -13,6 +13,10 @@ export interface ProcessStats {
   maxRssBytes: number;
   /** V8 heap in use now, in bytes */
   heapUsedBytes: number;
+  /** V8 heap committed now (in use or kept for reuse), in bytes */
+  heapTotalBytes: number;
+  /** memory of C++ objects bound to JavaScript objects (buffers included), in bytes */
+  externalBytes: number;
 }
 
 /** What a measured process sends: once `ready` with its addresses, then one answer per request. */

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { BenchTarget } from './bench-targets.js';
 import type { BenchmarkSettings } from './benchmark-settings.js';
+import type { ProcessStats } from './child-control-protocol.js';
 import type { QuietGuard } from './quiet-guard.js';
 import { readEventStream } from './read-event-stream.js';
 import { createStreamBody, pacedModel } from './request-bodies.js';
@@ -26,6 +27,9 @@ export interface StreamMemoryResult {
   rssAfterGcBytes: number;
   /** after `memoryIdleMs` more of idleness, with no forced collection; undefined when not measured */
   rssAfterIdleBytes: number | undefined;
+  /** V8 heap committed after the forced collection and after the idle time: what V8 keeps for reuse until its memory reducer runs */
+  heapTotalAfterGcBytes: number;
+  heapTotalAfterIdleBytes: number | undefined;
 }
 
 const samplingIntervalMs = 200;
@@ -98,11 +102,11 @@ async function holdStreams(target: BenchTarget, settings: BenchmarkSettings): Pr
   const rssAfterSettleBytes = (await benchProcess.stats()).rssBytes;
   await benchProcess.collectGarbage();
   await sleep(500);
-  const rssAfterGcBytes = (await benchProcess.stats()).rssBytes;
-  let rssAfterIdleBytes: number | undefined;
+  const afterGc = await benchProcess.stats();
+  let afterIdle: ProcessStats | undefined;
   if (settings.memoryIdleMs > 0) {
     await sleep(settings.memoryIdleMs);
-    rssAfterIdleBytes = (await benchProcess.stats()).rssBytes;
+    afterIdle = await benchProcess.stats();
   }
   const completedStreams = outcomes.filter(Boolean).length;
   return {
@@ -115,7 +119,9 @@ async function holdStreams(target: BenchTarget, settings: BenchmarkSettings): Pr
     rssPeakBytes,
     heapUsedPeakBytes,
     rssAfterSettleBytes,
-    rssAfterGcBytes,
-    rssAfterIdleBytes,
+    rssAfterGcBytes: afterGc.rssBytes,
+    rssAfterIdleBytes: afterIdle?.rssBytes,
+    heapTotalAfterGcBytes: afterGc.heapTotalBytes,
+    heapTotalAfterIdleBytes: afterIdle?.heapTotalBytes,
   };
 }

@@ -22,6 +22,13 @@ interface PacedRun {
   incompleteStreams: number;
   /** body reads per stream, median: equal to events when none were merged */
   readsPerStream: number;
+  /** content events stamped by the simulator with their send time, and how long each took to reach the client */
+  relayDelayP50Ms: number;
+  relayDelayP99Ms: number;
+  relayDelayMaxMs: number;
+  /** stamped events that reached the client more than half an interval after the simulator sent them */
+  relayHeldBack: number;
+  stampedEvents: number;
 }
 
 /** One target's sequential first-byte run. */
@@ -44,6 +51,11 @@ export interface StreamTargetSummary {
   eventsReceived: number;
   incompleteStreams: number;
   readsPerStream: number;
+  relayDelayP50Ms: Spread;
+  relayDelayP99Ms: Spread;
+  relayDelayMaxMs: Spread;
+  relayHeldBack: number;
+  stampedEvents: number;
 }
 
 /** The streaming measurements and what the proxy and gateway add. */
@@ -53,7 +65,7 @@ export interface StreamsResult {
   pacedStreamsPerRun: number;
   pacedConcurrency: number;
   targets: Record<TargetName, StreamTargetSummary>;
-  added: { gatewayFirstEventP50Ms: Spread; gatewayFirstEventP99Ms: Spread; proxyFirstEventP50Ms: Spread; gatewayGapP99Ms: Spread; proxyGapP99Ms: Spread };
+  added: { gatewayFirstEventP50Ms: Spread; gatewayFirstEventP99Ms: Spread; proxyFirstEventP50Ms: Spread; gatewayGapP99Ms: Spread; proxyGapP99Ms: Spread; gatewayRelayDelayP99Ms: Spread; proxyRelayDelayP99Ms: Spread };
 }
 
 export async function measureStreams(targets: BenchTargets, settings: BenchmarkSettings, guard: QuietGuard): Promise<StreamsResult> {
@@ -74,6 +86,7 @@ export async function measureStreams(targets: BenchTargets, settings: BenchmarkS
   }
   const firstP50 = (name: TargetName) => firstByte[name].map((run) => run.firstEventP50Ms);
   const gapP99 = (name: TargetName) => paced[name].map((run) => run.gapP99Ms);
+  const relayP99 = (name: TargetName) => paced[name].map((run) => run.relayDelayP99Ms);
   const minus = (left: number, right: number) => left - right;
   return {
     firstByteStreamsPerRun: settings.firstByteStreams,
@@ -87,6 +100,8 @@ export async function measureStreams(targets: BenchTargets, settings: BenchmarkS
       proxyFirstEventP50Ms: pairedSpread(firstP50('proxy'), firstP50('direct'), minus),
       gatewayGapP99Ms: pairedSpread(gapP99('gateway'), gapP99('direct'), minus),
       proxyGapP99Ms: pairedSpread(gapP99('proxy'), gapP99('direct'), minus),
+      gatewayRelayDelayP99Ms: pairedSpread(relayP99('gateway'), relayP99('direct'), minus),
+      proxyRelayDelayP99Ms: pairedSpread(relayP99('proxy'), relayP99('direct'), minus),
     },
   };
 }
@@ -115,6 +130,7 @@ async function runPaced(dispatcher: Agent, target: BenchTarget, settings: Benchm
   const timings = await runWithConcurrency(settings.pacedStreams, settings.pacedConcurrency, () => readTarget(dispatcher, target, body));
   const gaps: number[] = [];
   const reads: number[] = [];
+  const relayDelays: number[] = [];
   let heldBack = 0;
   let delayed = 0;
   let eventsReceived = 0;
@@ -124,6 +140,7 @@ async function runPaced(dispatcher: Agent, target: BenchTarget, settings: Benchm
     if (!timing) continue;
     eventsReceived += timing.eventTimesMs.length;
     reads.push(timing.reads);
+    relayDelays.push(...timing.relayDelaysMs);
     for (let index = 1; index <= chunkCount && index < timing.eventTimesMs.length; index++) {
       const gap = (timing.eventTimesMs[index] as number) - (timing.eventTimesMs[index - 1] as number);
       gaps.push(gap);
@@ -141,6 +158,11 @@ async function runPaced(dispatcher: Agent, target: BenchTarget, settings: Benchm
     eventsReceived,
     incompleteStreams,
     readsPerStream: percentile(reads, 50),
+    relayDelayP50Ms: percentile(relayDelays, 50),
+    relayDelayP99Ms: percentile(relayDelays, 99),
+    relayDelayMaxMs: Math.max(...relayDelays),
+    relayHeldBack: relayDelays.filter((delay) => delay > interval / 2).length,
+    stampedEvents: relayDelays.length,
   };
 }
 
@@ -166,5 +188,10 @@ function summarize(firstByte: FirstByteRun[], paced: PacedRun[]): StreamTargetSu
     eventsReceived: sum(paced.map((run) => run.eventsReceived)),
     incompleteStreams: sum(paced.map((run) => run.incompleteStreams)) + sum(firstByte.map((run) => run.incompleteStreams)),
     readsPerStream: percentile(paced.map((run) => run.readsPerStream), 50),
+    relayDelayP50Ms: spreadOf(paced.map((run) => run.relayDelayP50Ms)),
+    relayDelayP99Ms: spreadOf(paced.map((run) => run.relayDelayP99Ms)),
+    relayDelayMaxMs: spreadOf(paced.map((run) => run.relayDelayMaxMs)),
+    relayHeldBack: sum(paced.map((run) => run.relayHeldBack)),
+    stampedEvents: sum(paced.map((run) => run.stampedEvents)),
   };
 }

@@ -14,7 +14,11 @@ export interface StreamTiming {
   reads: number;
   /** true when the last event was `data: [DONE]` */
   endedWithDone: boolean;
+  /** for events stamped with their send time (`fp_sent_<Unix ms>`, paced simulator streams): arrival minus sending, in milliseconds */
+  relayDelaysMs: number[];
 }
+
+const sendTimePattern = /"fp_sent_(\d+(?:\.\d+)?)"/;
 
 /** Sends one streamed request and reads it to the end; `onFirstEvent` runs when the first event arrives. */
 export async function readEventStream(options: {
@@ -31,26 +35,36 @@ export async function readEventStream(options: {
     body: options.body,
     dispatcher: options.dispatcher,
   });
-  const timing: StreamTiming = { status: response.statusCode, headersMs: performance.now() - startedAt, eventTimesMs: [], reads: 0, endedWithDone: false };
+  const timing: StreamTiming = { status: response.statusCode, headersMs: performance.now() - startedAt, eventTimesMs: [], reads: 0, endedWithDone: false, relayDelaysMs: [] };
   let previousByteWasNewline = false;
   let tail = '';
+  let eventText = '';
   await new Promise<void>((resolve, reject) => {
     // 'data' events (not the async iterator, which may join buffered chunks) keep each network read separate.
     response.body.on('data', (chunk: Buffer) => {
-      const arrivedMs = performance.now() - startedAt;
+      const arrivedAt = performance.now();
+      const arrivedMs = arrivedAt - startedAt;
       timing.reads++;
-      for (const byte of chunk) {
+      const text = chunk.toString('latin1');
+      let eventStart = 0;
+      for (let index = 0; index < chunk.length; index++) {
+        const byte = chunk[index];
         if (byte === 0x0a) {
           if (previousByteWasNewline) {
             if (timing.eventTimesMs.length === 0) options.onFirstEvent?.();
             timing.eventTimesMs.push(arrivedMs);
+            const sentAt = sendTimePattern.exec(eventText + text.slice(eventStart, index))?.[1];
+            if (sentAt !== undefined) timing.relayDelaysMs.push(performance.timeOrigin + arrivedAt - Number(sentAt));
+            eventText = '';
+            eventStart = index + 1;
           }
           previousByteWasNewline = !previousByteWasNewline;
         } else if (byte !== 0x0d) {
           previousByteWasNewline = false;
         }
       }
-      tail = (tail + chunk.toString('latin1')).slice(-32);
+      eventText += text.slice(eventStart);
+      tail = (tail + text).slice(-32);
     });
     response.body.once('end', resolve);
     response.body.once('error', reject);

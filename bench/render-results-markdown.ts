@@ -76,6 +76,9 @@ function streamRows(result: BenchmarkResult): string[] {
     `| added gap p99 | – | ${formatSpread(streams.added.proxyGapP99Ms)} | ${formatSpread(streams.added.gatewayGapP99Ms)} | |`,
     row('events received / sent', (name) => `${t[name].eventsReceived} / ${t[name].eventsExpected}`),
     row('chunks merged / late', (name) => `${t[name].heldBack} / ${t[name].delayed}`),
+    row('relay delay, simulator send → client, p50 / p99 / max', (name) => `${formatSpread(t[name].relayDelayP50Ms, 2)} / ${formatSpread(t[name].relayDelayP99Ms, 2)} / ${formatSpread(t[name].relayDelayMaxMs, 2)}`),
+    `| added relay delay p99 | – | ${formatSpread(streams.added.proxyRelayDelayP99Ms)} | ${formatSpread(streams.added.gatewayRelayDelayP99Ms)} | |`,
+    row(`chunks held more than ${result.settings.pacedIntervalMs / 2} ms / stamped`, (name) => `${t[name].relayHeldBack} / ${t[name].stampedEvents}`),
     row('body reads per stream (median)', (name) => String(t[name].readsPerStream)),
   ];
 }
@@ -91,7 +94,10 @@ function memoryRows(result: BenchmarkResult): string[] {
     `| RSS after, ${result.settings.memorySettleMs / 1000} s settle / then GC | – | ${mb(proxy.rssAfterSettleBytes)} / ${mb(proxy.rssAfterGcBytes)} | ${mb(gateway.rssAfterSettleBytes)} / ${mb(gateway.rssAfterGcBytes)} | |`,
     ...(gateway.rssAfterIdleBytes === undefined || proxy.rssAfterIdleBytes === undefined
       ? []
-      : [`| RSS after ${result.settings.memoryIdleMs / 1000} s more idle | – | ${mb(proxy.rssAfterIdleBytes)} | ${mb(gateway.rssAfterIdleBytes)} | |`]),
+      : [
+          `| RSS after ${result.settings.memoryIdleMs / 1000} s more idle | – | ${mb(proxy.rssAfterIdleBytes)} | ${mb(gateway.rssAfterIdleBytes)} | |`,
+          `| V8 heap committed after GC / after the idle time | – | ${mb(proxy.heapTotalAfterGcBytes)} / ${mb(proxy.heapTotalAfterIdleBytes ?? 0)} | ${mb(gateway.heapTotalAfterGcBytes)} / ${mb(gateway.heapTotalAfterIdleBytes ?? 0)} | |`,
+        ]),
   ];
 }
 

@@ -36,6 +36,8 @@ function readProcessStats(): ProcessStats {
     rssBytes: memory.rss,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     heapUsedBytes: memory.heapUsed,
+    heapTotalBytes: memory.heapTotal,
+    externalBytes: memory.external,
   };
 }
 

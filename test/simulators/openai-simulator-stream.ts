@@ -1,5 +1,6 @@
 // Writes a planned server-sent-event stream (`data: <json>\n\n` ... `data: [DONE]\n\n`) chunk by chunk.
 import type { ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { ClientConnection } from './openai-simulator-connection.js';
 
 /** The chunks of one stream, in order; `[DONE]` is added by the writer. */
@@ -20,6 +21,8 @@ export interface StreamPacing {
   breakAfterContentChunks: number | null;
   /** how a stopped stream ends: a destroyed socket, or OpenAI's error event and a clean end of the body */
   breakWith?: 'destroyed-socket' | 'error-event';
+  /** put each content chunk's send time in its `system_fingerprint` (`fp_sent_<Unix ms>`), so the benchmark can tell how long a path in the middle held it */
+  stampSendTime?: boolean;
 }
 
 /** The event OpenAI sends when it fails mid-stream. */
@@ -52,7 +55,8 @@ async function sendContentChunks(connection: ClientConnection, chunks: unknown[]
     if (!connection.isOpen) return false;
     const isLastBeforeBreak = breakAfter !== null && index + 1 >= breakAfter;
     // Before breaking, wait until the chunk reached the socket so the client does see it.
-    await connection.write(formatEvent(chunk), isLastBeforeBreak);
+    const sent = pacing.stampSendTime ? { ...(chunk as object), system_fingerprint: `fp_sent_${(performance.timeOrigin + performance.now()).toFixed(3)}` } : chunk;
+    await connection.write(formatEvent(sent), isLastBeforeBreak);
     if (isLastBeforeBreak) break;
   }
   if (breakAfter === null) return true;

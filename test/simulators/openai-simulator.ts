@@ -205,7 +205,7 @@ function streamPacing(behaviour: ModelBehaviour, options: OpenAiSimulatorOptions
     case 'slow-stream':
       return { chunkDelayMs: Math.max(behaviour.chunkDelayMs, defaultDelay), breakAfterContentChunks: null };
     case 'paced':
-      return { chunkDelayMs: behaviour.intervalMs, breakAfterContentChunks: null };
+      return { chunkDelayMs: behaviour.intervalMs, breakAfterContentChunks: null, stampSendTime: true };
     case 'broken-stream':
       return { chunkDelayMs: defaultDelay, breakAfterContentChunks: brokenStreamContentChunks };
     case 'stream-error-event':
