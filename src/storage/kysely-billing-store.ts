@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { createRecordId } from '../core/create-record-id.js';
+import { writeWithRevision } from './write-with-revision.js';
 import type { ModelPrice } from '../billing/model-price.js';
 import type {
   LedgerEntryRecord,
@@ -38,17 +39,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
   const ownsDatabase = options.database === undefined;
   const clock = options.clock ?? Date.now;
 
-  function writeWithRevision<Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>): Promise<Result> {
-    return database.transaction().execute(async (transaction) => {
-      const result = await work(transaction);
-      await transaction
-        .updateTable('billing_revision')
-        .set((expression) => ({ revision: expression('revision', '+', 1) }))
-        .where('id', '=', 1)
-        .execute();
-      return result;
-    });
-  }
+  const writeWithBillingRevision = <Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) => writeWithRevision(database, 'billing_revision', work);
 
   return {
     dialect,
@@ -59,7 +50,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
 
     changeBalance(change) {
       if (!Number.isSafeInteger(change.amount) || change.amount === 0) throw new Error('A balance change must be a non-zero integer of micro-units');
-      return writeWithRevision(async (transaction) => {
+      return writeWithBillingRevision(async (transaction) => {
         const updated = await transaction
           .updateTable('users')
           .set((expression) => ({ balance: expression('balance', '+', change.amount), balance_sequence: expression('balance_sequence', '+', 1) }))
@@ -161,7 +152,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
 
     async setModelPrice(price) {
       const row = encodeModelPrice(price, clock());
-      await writeWithRevision((transaction) =>
+      await writeWithBillingRevision((transaction) =>
         transaction
           .insertInto('model_prices')
           .values(row)
@@ -171,18 +162,18 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     },
 
     async deleteModelPrice(modelId) {
-      await writeWithRevision((transaction) => transaction.deleteFrom('model_prices').where('model_id', '=', modelId).execute());
+      await writeWithBillingRevision((transaction) => transaction.deleteFrom('model_prices').where('model_id', '=', modelId).execute());
     },
 
     async setGroupPriceRatio(groupId, priceRatioMillionths) {
-      await writeWithRevision(async (transaction) => {
+      await writeWithBillingRevision(async (transaction) => {
         const result = await transaction.updateTable('model_groups').set({ price_ratio_millionths: priceRatioMillionths }).where('id', '=', groupId).executeTakeFirst();
         if (!result.numUpdatedRows) throw new Error(`No model group ${groupId} exists`);
       });
     },
 
     async setApiKeyBilling(apiKeyId, settings) {
-      await writeWithRevision(async (transaction) => {
+      await writeWithBillingRevision(async (transaction) => {
         const result = await transaction
           .updateTable('api_keys')
           .set({ spending_cap: settings.spendingCap, allowed_ips: JSON.stringify(settings.allowedIps), ...encodeLimits(settings.limits) })
@@ -193,7 +184,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     },
 
     async setUserLimits(userId, limits) {
-      await writeWithRevision(async (transaction) => {
+      await writeWithBillingRevision(async (transaction) => {
         const result = await transaction.updateTable('users').set(encodeLimits(limits)).where('id', '=', userId).executeTakeFirst();
         if (!result.numUpdatedRows) throw new Error(`No user ${userId} exists`);
       });

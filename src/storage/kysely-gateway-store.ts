@@ -1,4 +1,5 @@
 import { createRecordId } from '../core/create-record-id.js';
+import { writeWithRevision } from './write-with-revision.js';
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { createDatabase, type CreatedDatabase } from './create-database.js';
 import type {
@@ -42,18 +43,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
   const clock = options.clock ?? Date.now;
   const createId = options.createId ?? createRecordId;
 
-  /** Runs a write and bumps the routing revision in the same transaction, so caches never miss a change. */
-  function writeWithRevision<Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) {
-    return database.transaction().execute(async (transaction) => {
-      const result = await work(transaction);
-      await transaction
-        .updateTable('routing_revision')
-        .set((expression) => ({ revision: expression('revision', '+', 1) }))
-        .where('id', '=', 1)
-        .execute();
-      return result;
-    });
-  }
+  const writeWithRoutingRevision = <Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) => writeWithRevision(database, 'routing_revision', work);
 
   return {
     dialect,
@@ -73,7 +63,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
         status: user.status ?? 'active',
         createdAt: clock(),
       };
-      await writeWithRevision((transaction) =>
+      await writeWithRoutingRevision((transaction) =>
         transaction.insertInto('users').values(encodeUser(record)).execute(),
       ).catch(rethrowConstraintViolation);
       return record;
@@ -94,7 +84,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
         models: [...group.models],
         createdAt: clock(),
       };
-      await writeWithRevision((transaction) =>
+      await writeWithRoutingRevision((transaction) =>
         transaction.insertInto('model_groups').values(encodeModelGroup(record)).execute(),
       ).catch(rethrowConstraintViolation);
       return record;
@@ -108,7 +98,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     listModelGroups: () => listModelGroups(database),
 
     async setModelGroupModels(groupId, models) {
-      await writeWithRevision(async (transaction) => {
+      await writeWithRoutingRevision(async (transaction) => {
         const result = await transaction
           .updateTable('model_groups')
           .set({ models: JSON.stringify(models) })
@@ -119,7 +109,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     },
 
     async deleteModelGroup(groupId) {
-      await writeWithRevision(async (transaction) => {
+      await writeWithRoutingRevision(async (transaction) => {
         const result = await transaction.deleteFrom('model_groups').where('id', '=', groupId).executeTakeFirst();
         requireOneRow(result.numDeletedRows, `model group ${groupId}`);
       }).catch((error: unknown) => {
@@ -151,7 +141,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
         createdAt: now,
         updatedAt: now,
       };
-      await writeWithRevision((transaction) =>
+      await writeWithRoutingRevision((transaction) =>
         transaction.insertInto('channels').values(encodeChannel(record)).execute(),
       ).catch(rethrowConstraintViolation);
       return record;
@@ -165,7 +155,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     listChannels: () => listChannels(database),
 
     async updateChannel(channelId, changes) {
-      await writeWithRevision(async (transaction) => {
+      await writeWithRoutingRevision(async (transaction) => {
         const result = await transaction
           .updateTable('channels')
           .set({ ...encodeChannelChanges(changes), updated_at: clock() })
@@ -176,7 +166,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     },
 
     async deleteChannel(channelId) {
-      await writeWithRevision(async (transaction) => {
+      await writeWithRoutingRevision(async (transaction) => {
         const result = await transaction.deleteFrom('channels').where('id', '=', channelId).executeTakeFirst();
         requireOneRow(result.numDeletedRows, `channel ${channelId}`);
       });
@@ -194,7 +184,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
         expiresAt: apiKey.expiresAt,
         createdAt: clock(),
       };
-      await writeWithRevision((transaction) =>
+      await writeWithRoutingRevision((transaction) =>
         transaction.insertInto('api_keys').values(encodeApiKey(record)).execute(),
       ).catch((error: unknown) => {
         if (isForeignKeyViolation(error)) {
@@ -208,7 +198,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     listApiKeys: (filter) => listApiKeys(database, filter?.userId),
 
     async setApiKeyStatus(apiKeyId, status) {
-      await writeWithRevision(async (transaction) => {
+      await writeWithRoutingRevision(async (transaction) => {
         const result = await transaction
           .updateTable('api_keys')
           .set({ status })
@@ -219,7 +209,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     },
 
     async deleteApiKey(apiKeyId) {
-      await writeWithRevision(async (transaction) => {
+      await writeWithRoutingRevision(async (transaction) => {
         const result = await transaction.deleteFrom('api_keys').where('id', '=', apiKeyId).executeTakeFirst();
         requireOneRow(result.numDeletedRows, `API key ${apiKeyId}`);
       });
@@ -229,7 +219,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
 
     async putModelCatalogEntry(modelId, fields) {
       const row: ModelCatalogEntriesTable = { model_id: modelId, entry: JSON.stringify(fields), updated_at: clock() };
-      await writeWithRevision((transaction) =>
+      await writeWithRoutingRevision((transaction) =>
         transaction
           .insertInto('model_catalog_entries')
           .values(row)
@@ -240,7 +230,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     },
 
     async deleteModelCatalogEntry(modelId) {
-      const result = await writeWithRevision((transaction) => transaction.deleteFrom('model_catalog_entries').where('model_id', '=', modelId).executeTakeFirst());
+      const result = await writeWithRoutingRevision((transaction) => transaction.deleteFrom('model_catalog_entries').where('model_id', '=', modelId).executeTakeFirst());
       return result.numDeletedRows > 0n;
     },
 
