@@ -43,13 +43,7 @@ export class BillingMemory {
 
   /** `catalogModels` supply the default prices (their `defaultPrices`). */
   constructor(catalogModels: readonly CatalogModel[] = []) {
-    const catalogPrices = new Map<string, ModelPrice>();
-    for (const model of catalogModels) {
-      if (!model.defaultPrices) continue;
-      catalogPrices.set(model.id, mapCatalogPrices(model.id, model.defaultPrices));
-      for (const alias of model.aliases ?? []) catalogPrices.set(alias, mapCatalogPrices(alias, model.defaultPrices));
-    }
-    this.catalogPrices = catalogPrices;
+    this.catalogPrices = mapCatalogModelPrices(catalogModels);
   }
 
   /** Replaces stored values with a snapshot; `pendingByUser`/`pendingByKey` are charges not yet in the snapshot. */
@@ -109,9 +103,9 @@ export class BillingMemory {
     return this.catalogPrices.get(modelId) ?? createFallbackModelPrice(modelId);
   }
 
-  /** Every model with a price: the catalog's overlaid with the operator's. */
-  listPrices(): ModelPrice[] {
-    const merged = new Map(this.catalogPrices);
+  /** Every model with a price: the catalog's (the given models, else those known at start) overlaid with the operator's. */
+  listPrices(catalogModels?: readonly CatalogModel[]): ModelPrice[] {
+    const merged = new Map(catalogModels ? mapCatalogModelPrices(catalogModels) : this.catalogPrices);
     for (const [modelId, price] of this.prices) merged.set(modelId, price);
     return [...merged.values()].sort((left, right) => left.modelId.localeCompare(right.modelId));
   }
@@ -119,6 +113,17 @@ export class BillingMemory {
   priceRatioOf(groupId: string): number {
     return this.groupRatios.get(groupId) ?? neutralPriceRatio;
   }
+}
+
+/** The list prices of catalog models, by id and by alias. */
+function mapCatalogModelPrices(catalogModels: readonly CatalogModel[]): Map<string, ModelPrice> {
+  const catalogPrices = new Map<string, ModelPrice>();
+  for (const model of catalogModels) {
+    if (!model.defaultPrices) continue;
+    catalogPrices.set(model.id, mapCatalogPrices(model.id, model.defaultPrices));
+    for (const alias of model.aliases ?? []) catalogPrices.set(alias, mapCatalogPrices(alias, model.defaultPrices));
+  }
+  return catalogPrices;
 }
 
 function createAddressList(entries: readonly string[]): BlockList | null {

@@ -64,10 +64,12 @@ describe('the catalog API', () => {
     await expect(client.chat.completions.create({ model, messages: [imageMessage], max_tokens: 5 })).resolves.toBeDefined();
   });
 
-  it('changes only the named fields of a built-in model', async () => {
-    const put = await callApi('PUT', '/catalog/gpt-4o', adminToken, { maxOutputTokens: 1_000 });
+  it('changes only the named fields of a built-in model, default prices included', async () => {
+    const put = await callApi('PUT', '/catalog/gpt-4o', adminToken, { maxOutputTokens: 1_000, defaultPrices: { inputPerMillion: 7, outputPerMillion: 9 } });
     expect(put.status).toBe(200);
     expect(put.body.model).toMatchObject({ id: 'gpt-4o', ownedBy: 'openai', maxOutputTokens: 1_000, inputModalities: ['text', 'image'] });
+    const prices = (await callApi('GET', '/prices', adminToken)).body.data as Array<{ modelId: string; inputPerMillion: number; outputPerMillion: number }>;
+    expect(prices.find((price) => price.modelId === 'gpt-4o')).toMatchObject({ inputPerMillion: 7, outputPerMillion: 9 });
     expect((await callApi('DELETE', '/catalog/gpt-4o', adminToken)).body.model).toMatchObject({ maxOutputTokens: 16_384 });
   });
 

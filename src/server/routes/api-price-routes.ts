@@ -18,10 +18,12 @@ const priceSchema = z.object({
 const ratioSchema = z.object({ priceRatioMillionths: z.number().int().min(0).max(1_000_000_000) });
 
 /** GET /api/prices for everyone; admins set or reset a model's price and a group's price ratio, effective at once. */
-export function registerApiPriceRoutes(app: FastifyInstance, { api }: ApiRouteContext): void {
+export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { billing, gatewayStore } = api;
+  // The catalog in force, admins' entries included, supplies the default prices.
+  const { routing } = services;
 
-  app.get('/prices', async () => ({ unit: 'micro-units; token prices per million tokens', data: billing.memory.listPrices() }));
+  app.get('/prices', async () => ({ unit: 'micro-units; token prices per million tokens', data: billing.memory.listPrices(routing.catalogModels) }));
 
   app.put<{ Params: { modelId: string } }>('/prices/:modelId', async (request) => {
     requireAdmin(request.apiCaller);
@@ -45,7 +47,8 @@ export function registerApiPriceRoutes(app: FastifyInstance, { api }: ApiRouteCo
     requireAdmin(request.apiCaller);
     await billing.exclusive(() => billing.store.deleteModelPrice(request.params.modelId));
     await billing.announceChange();
-    return { modelId: request.params.modelId, price: billing.memory.priceOf(request.params.modelId) };
+    const { modelId } = request.params;
+    return { modelId, price: billing.memory.priceOf(modelId, routing.catalogModels.find((model) => model.id === modelId)) };
   });
 
   app.get('/groups', async (request) => {
