@@ -1,4 +1,5 @@
 import { toFile } from 'openai';
+import { createWav } from '../helpers/create-wav.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/storage/store-records.js';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
@@ -21,24 +22,6 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-function createWav(seconds: number): Buffer {
-  const samples = Buffer.alloc(Math.round(seconds * sampleRate) * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(samples.length, 40);
-  return Buffer.concat([header, samples]);
-}
 
 async function billedUser(): Promise<{ user: UserRecord; secret: string }> {
   const user = await gateway.createUser();
@@ -81,7 +64,7 @@ describe('every endpoint is held and settled', () => {
 
   it('bills transcriptions by the audio duration', async () => {
     const { user, secret } = await billedUser();
-    await gateway.client(secret).audio.transcriptions.create({ model: audioModel, file: await toFile(createWav(1.5), 'speech.wav'), response_format: 'verbose_json' });
+    await gateway.client(secret).audio.transcriptions.create({ model: audioModel, file: await toFile(createWav(1.5, { sampleRate }), 'speech.wav'), response_format: 'verbose_json' });
     const log = await onlyLog(user.id);
     expect(log).toMatchObject({ endpoint: 'audio.transcriptions', cost: 1_500 });
   });

@@ -2,55 +2,33 @@ import OpenAI, { toFile } from 'openai';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectErrorResponseShape, expectTranscriptionJsonShape, expectTranscriptionVerboseJsonShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, sendRawRequest, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
+import { sendRawRequest, type TestGateway } from '../helpers/start-test-gateway.js';
+import { createWav } from '../helpers/create-wav.js';
+import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-simulated-gateway.js';
+import type { OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-audio-channel';
 const model = 'whisper-1';
 const sampleRate = 8000;
 const durationSeconds = 1.5;
 
-/** A mono 16-bit PCM WAV: a RIFF header, a `fmt ` chunk and a `data` chunk holding a quiet sine tone. */
-function createWav(seconds: number): Buffer {
-  const sampleCount = Math.round(seconds * sampleRate);
-  const samples = Buffer.alloc(sampleCount * 2);
-  for (let index = 0; index < sampleCount; index++) samples.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * 440 * index) / sampleRate)), index * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16); // fmt chunk size
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28); // byte rate
-  header.writeUInt16LE(2, 32); // block align
-  header.writeUInt16LE(16, 34); // bits per sample
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(samples.length, 40);
-  return Buffer.concat([header, samples]);
-}
 
-const wav = createWav(durationSeconds);
+const wav = createWav(durationSeconds, { sampleRate, toneHz: 440 });
 const expectedText = 'Simulated transcript of speech.wav';
 
+let setup: SimulatedGateway;
 let simulator: OpenAiSimulator;
 let gateway: TestGateway;
 let client: OpenAI;
 let clientKey: string;
 
 beforeAll(async () => {
-  simulator = await startOpenAiSimulator({ apiKey: channelSecret });
-  gateway = await startTestGateway();
-  await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: [model, 'gpt-4o'] });
-  clientKey = (await gateway.createKey()).secret;
-  client = createOpenAiClient(gateway, clientKey);
+  setup = await startSimulatedGateway({ channelSecret, models: [model, 'gpt-4o'] });
+  ({ simulator, gateway, client, clientKey } = setup);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await simulator?.close();
+  await setup?.close();
 });
 
 beforeEach(() => simulator.reset());

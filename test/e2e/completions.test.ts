@@ -1,29 +1,27 @@
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectCompletionShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, postRawJson, readEventData, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
+import { postRawJson, readEventData, type TestGateway } from '../helpers/start-test-gateway.js';
+import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-simulated-gateway.js';
+import type { OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-completions-channel';
 const model = 'gpt-3.5-turbo-instruct';
 const prompt = 'Say this is a test';
 
+let setup: SimulatedGateway;
 let simulator: OpenAiSimulator;
 let gateway: TestGateway;
 let client: OpenAI;
 let clientKey: string;
 
 beforeAll(async () => {
-  simulator = await startOpenAiSimulator({ apiKey: channelSecret });
-  gateway = await startTestGateway();
-  await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: [model, 'text-embedding-3-small'] });
-  clientKey = (await gateway.createKey()).secret;
-  client = createOpenAiClient(gateway, clientKey);
+  setup = await startSimulatedGateway({ channelSecret, models: [model, 'text-embedding-3-small'] });
+  ({ simulator, gateway, client, clientKey } = setup);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await simulator?.close();
+  await setup?.close();
 });
 
 beforeEach(() => simulator.reset());

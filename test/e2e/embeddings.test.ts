@@ -1,28 +1,26 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectEmbeddingResponseShape, expectErrorResponseShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, postRawJson, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
+import { postRawJson, type TestGateway } from '../helpers/start-test-gateway.js';
+import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-simulated-gateway.js';
+import type { OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-embeddings-channel';
 const model = 'text-embedding-3-small';
 
+let setup: SimulatedGateway;
 let simulator: OpenAiSimulator;
 let gateway: TestGateway;
 let client: OpenAI;
 let clientKey: string;
 
 beforeAll(async () => {
-  simulator = await startOpenAiSimulator({ apiKey: channelSecret });
-  gateway = await startTestGateway();
-  await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: [model, 'gpt-4o'] });
-  clientKey = (await gateway.createKey()).secret;
-  client = createOpenAiClient(gateway, clientKey);
+  setup = await startSimulatedGateway({ channelSecret, models: [model, 'gpt-4o'] });
+  ({ simulator, gateway, client, clientKey } = setup);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await simulator?.close();
+  await setup?.close();
 });
 
 beforeEach(() => simulator.reset());

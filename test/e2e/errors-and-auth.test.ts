@@ -2,27 +2,26 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKeySecret } from '../../src/accounts/api-key-secret.js';
 import { expectErrorResponseShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, postRawJson, sendRawRequest, startTestGateway, type RawResponse, type TestGateway } from '../helpers/start-test-gateway.js';
-import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
+import { createOpenAiClient, postRawJson, sendRawRequest, type RawResponse, type TestGateway } from '../helpers/start-test-gateway.js';
+import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-simulated-gateway.js';
+import type { OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-errors-channel';
 const bodyLimitBytes = 64 * 1024;
 const helloRequest = { model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] };
 
+let setup: SimulatedGateway;
 let simulator: OpenAiSimulator;
 let gateway: TestGateway;
 let clientKey: string;
 
 beforeAll(async () => {
-  simulator = await startOpenAiSimulator({ apiKey: channelSecret });
-  gateway = await startTestGateway({ config: { bodyLimitBytes } });
-  await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['gpt-4o'] });
-  clientKey = (await gateway.createKey()).secret;
+  setup = await startSimulatedGateway({ channelSecret, models: ['gpt-4o'], gateway: { config: { bodyLimitBytes } } });
+  ({ simulator, gateway, clientKey } = setup);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await simulator?.close();
+  await setup?.close();
 });
 
 beforeEach(() => simulator.reset());

@@ -3,8 +3,9 @@ import OpenAI, { toFile } from 'openai';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectErrorResponseShape, expectImagesResponseShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, postRawJson, sendRawRequest, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
+import { postRawJson, sendRawRequest, type TestGateway } from '../helpers/start-test-gateway.js';
+import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-simulated-gateway.js';
+import type { OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-images-channel';
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -31,22 +32,19 @@ function createSolidPng(width: number, height: number, rgba: [number, number, nu
   return Buffer.concat([pngSignature, encodePngChunk('IHDR', header), encodePngChunk('IDAT', deflateSync(pixels)), encodePngChunk('IEND', Buffer.alloc(0))]);
 }
 
+let setup: SimulatedGateway;
 let simulator: OpenAiSimulator;
 let gateway: TestGateway;
 let client: OpenAI;
 let clientKey: string;
 
 beforeAll(async () => {
-  simulator = await startOpenAiSimulator({ apiKey: channelSecret });
-  gateway = await startTestGateway();
-  await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['dall-e-3', 'dall-e-2', 'gpt-image-1'] });
-  clientKey = (await gateway.createKey()).secret;
-  client = createOpenAiClient(gateway, clientKey);
+  setup = await startSimulatedGateway({ channelSecret, models: ['dall-e-3', 'dall-e-2', 'gpt-image-1'] });
+  ({ simulator, gateway, client, clientKey } = setup);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await simulator?.close();
+  await setup?.close();
 });
 
 beforeEach(() => simulator.reset());

@@ -2,8 +2,9 @@ import OpenAI from 'openai';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectErrorResponseShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, postRawJson, sendRawRequest, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
+import { postRawJson, sendRawRequest, type TestGateway } from '../helpers/start-test-gateway.js';
+import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-simulated-gateway.js';
+import type { OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-limits-channel';
 const uploadLimitBytes = 64 * 1024;
@@ -15,26 +16,19 @@ const imageSizesByModel = [
   { model: 'gpt-image-1', allowed: ['1024x1024', '1536x1024', '1024x1536'], refused: '1792x1024' },
 ] as const;
 
+let setup: SimulatedGateway;
 let simulator: OpenAiSimulator;
 let gateway: TestGateway;
 let client: OpenAI;
 let clientKey: string;
 
 beforeAll(async () => {
-  simulator = await startOpenAiSimulator({ apiKey: channelSecret });
-  gateway = await startTestGateway({ config: { uploadLimitBytes } });
-  await gateway.createChannel({
-    baseUrl: simulator.url,
-    secret: channelSecret,
-    models: ['gpt-4o', 'gpt-3.5-turbo-instruct', 'dall-e-3', 'dall-e-2', 'gpt-image-1', 'whisper-1'],
-  });
-  clientKey = (await gateway.createKey()).secret;
-  client = createOpenAiClient(gateway, clientKey);
+  setup = await startSimulatedGateway({ channelSecret, models: ['gpt-4o', 'gpt-3.5-turbo-instruct', 'dall-e-3', 'dall-e-2', 'gpt-image-1', 'whisper-1'], gateway: { config: { uploadLimitBytes } } });
+  ({ simulator, gateway, client, clientKey } = setup);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await simulator?.close();
+  await setup?.close();
 });
 
 beforeEach(() => simulator.reset());

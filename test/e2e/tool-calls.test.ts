@@ -1,8 +1,9 @@
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectChatCompletionChunkShape, expectChatCompletionShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, postRawJson, readEventData, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
+import { postRawJson, readEventData, type TestGateway } from '../helpers/start-test-gateway.js';
+import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-simulated-gateway.js';
+import type { OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-tools-channel';
 
@@ -17,22 +18,19 @@ const weatherTool = functionTool('get_weather', 'Current weather for a city');
 const timeTool = functionTool('get_local_time', 'Current local time in a city');
 const question: OpenAI.Chat.ChatCompletionMessageParam = { role: 'user', content: 'weather in Lisbon' };
 
+let setup: SimulatedGateway;
 let simulator: OpenAiSimulator;
 let gateway: TestGateway;
 let client: OpenAI;
 let clientKey: string;
 
 beforeAll(async () => {
-  simulator = await startOpenAiSimulator({ apiKey: channelSecret });
-  gateway = await startTestGateway();
-  await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['gpt-4o'] });
-  clientKey = (await gateway.createKey()).secret;
-  client = createOpenAiClient(gateway, clientKey);
+  setup = await startSimulatedGateway({ channelSecret, models: ['gpt-4o'] });
+  ({ simulator, gateway, client, clientKey } = setup);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await simulator?.close();
+  await setup?.close();
 });
 
 beforeEach(() => simulator.reset());

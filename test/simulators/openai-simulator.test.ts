@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWav } from '../helpers/create-wav.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from './openai-simulator.js';
 
 const apiKey = 'sk-simulator-test';
@@ -38,24 +39,6 @@ function parseEvents(text: string): unknown[] {
     .map((data) => (data === '[DONE]' ? data : JSON.parse(data)));
 }
 
-/** A mono 16-bit PCM WAV of the given length. */
-function wavFile(seconds: number, sampleRate = 8000): Buffer {
-  const dataBytes = Math.round(seconds * sampleRate) * 2;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(dataBytes, 40);
-  return Buffer.concat([header, Buffer.alloc(dataBytes)]);
-}
 
 describe('openai simulator', () => {
   it('answers a chat completion with the echo text and word-counted usage', async () => {
@@ -145,7 +128,7 @@ describe('openai simulator', () => {
 
   it('reads the duration of an uploaded WAV for transcriptions', async () => {
     const form = new FormData();
-    form.append('file', new Blob([wavFile(2.5)], { type: 'audio/wav' }), 'speech.wav');
+    form.append('file', new Blob([createWav(2.5)], { type: 'audio/wav' }), 'speech.wav');
     form.append('model', 'whisper-1');
     form.append('response_format', 'verbose_json');
     const body = await readJson(await postForm('/audio/transcriptions', form));
