@@ -98,6 +98,11 @@ export class BillingRuntime {
     return this.options.store;
   }
 
+  /** the Redis client this node shares counters through, or undefined without Redis (sign-in limits use it too) */
+  get sharedRedis(): RedisClient | undefined {
+    return this.redis;
+  }
+
   /** Reloads from the database when the billing revision moved (or always, when forced); callers share one load. */
   refresh(force: boolean): Promise<void> {
     if (this.pendingRefresh && !force) return this.pendingRefresh;

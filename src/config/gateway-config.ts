@@ -36,7 +36,15 @@ export interface GatewayConfig {
   imageFetchMaxBytes: number;
   /** longest one image URL fetch may take, redirects included, in milliseconds */
   imageFetchTimeoutMs: number;
+  /**
+   * names of the model groups every new user is granted; names that name no group at creation are skipped.
+   * Optional so configurations built in code need not list it; absent means `defaultUserGroupNames`.
+   */
+  defaultUserGroups?: string[];
 }
+
+/** The groups new users get when GATEWAY_DEFAULT_USER_GROUPS is unset. */
+export const defaultUserGroupNames: readonly string[] = ['default'];
 
 /** Reads the configuration from environment variables, with the documented defaults. */
 export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -59,6 +67,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     imageFetchAllowPrivateAddresses: readSwitch(environment, 'GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES', false),
     imageFetchMaxBytes: readInteger(environment, 'GATEWAY_IMAGE_FETCH_MAX_BYTES', 20 * 1024 * 1024),
     imageFetchTimeoutMs: readInteger(environment, 'GATEWAY_IMAGE_FETCH_TIMEOUT_MS', 10_000),
+    defaultUserGroups: readList(environment, 'GATEWAY_DEFAULT_USER_GROUPS', defaultUserGroupNames),
   };
 }
 
@@ -77,4 +86,11 @@ function readSwitch(environment: NodeJS.ProcessEnv, name: string, fallback: bool
   if (['on', 'true', '1'].includes(value)) return true;
   if (['off', 'false', '0'].includes(value)) return false;
   throw new Error(`${name} must be on or off, got "${raw}"`);
+}
+
+// An empty value means "no default groups"; unset means the documented default.
+function readList(environment: NodeJS.ProcessEnv, name: string, fallback: readonly string[]): string[] {
+  const raw = environment[name];
+  if (raw === undefined) return [...fallback];
+  return raw.split(',').map((item) => item.trim()).filter(Boolean);
 }

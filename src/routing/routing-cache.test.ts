@@ -8,7 +8,7 @@ import { RoutingCache } from './routing-cache.js';
 /** A store that serves only what the cache reads, and counts how often it is asked. */
 function createCountingStore() {
   const state = { revision: 1, revisionReads: 0, snapshotLoads: 0 };
-  const records = (): RoutingSnapshotRecords => ({ revision: state.revision, users: [], groups: [], channels: [], apiKeys: [], catalogEntries: [] });
+  const records = (): RoutingSnapshotRecords => ({ revision: state.revision, users: [], groups: [], channels: [], apiKeys: [], catalogEntries: [], userGroups: [] });
   const store = {
     readRoutingRevision: async () => {
       state.revisionReads++;

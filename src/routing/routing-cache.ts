@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { SecretBox } from '../accounts/secret-box.js';
 import { waitForCheckStartedAfter } from '../core/wait-for-check-started-after.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
@@ -19,7 +20,14 @@ export class RoutingCache {
   private pollTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly options: { store: GatewayStore; baseModels: readonly CatalogModel[]; secretBox: SecretBox; clock?: () => number },
+    private readonly options: {
+      store: GatewayStore;
+      baseModels: readonly CatalogModel[];
+      secretBox: SecretBox;
+      clock?: () => number;
+      /** told, once per rebuilt table, about channels left out because their secret does not decrypt */
+      logger?: Pick<Logger, 'error'>;
+    },
   ) {}
 
   /** The table in force; call `refresh()` once before serving. */
@@ -82,8 +90,15 @@ export class RoutingCache {
     if (this.table && (await store.readRoutingRevision()) === this.table.revision) return;
     const records = await store.loadRoutingSnapshot();
     const models = applyModelCatalogEntries(baseModels, records.catalogEntries.flatMap(toCatalogEntry));
-    this.table = new RoutingTable(records, createModelCatalog(models), secretBox);
+    const table = new RoutingTable(records, createModelCatalog(models), secretBox);
+    this.table = table;
     this.models = models;
+    if (table.undecryptableChannels.length > 0) {
+      this.options.logger?.error(
+        { channels: table.undecryptableChannels, revision: table.revision },
+        "channels left out of routing: their stored secret cannot be decrypted with this gateway's secret key (GATEWAY_SECRET_KEY); re-enter their secrets or restore the key",
+      );
+    }
   }
 
   private now(): number {

@@ -32,10 +32,15 @@ function snapshot(overrides: Partial<RoutingSnapshotRecords> = {}): RoutingSnaps
       channelRecord({ id: 'chn_off', name: 'off', status: 'disabled', models: ['dall-e-3'] }),
     ],
     apiKeys: [
-      { id: 'key_all', userId: 'usr_1', groupId: 'grp_all', name: '', keyHash: 'hash-all', keyPrefix: '', status: 'active', expiresAt: null, createdAt: 0 },
-      { id: 'key_small', userId: 'usr_1', groupId: 'grp_small', name: '', keyHash: 'hash-small', keyPrefix: '', status: 'active', expiresAt: null, createdAt: 0 },
-      { id: 'key_disabled', userId: 'usr_1', groupId: 'grp_all', name: '', keyHash: 'hash-disabled', keyPrefix: '', status: 'disabled', expiresAt: null, createdAt: 0 },
-      { id: 'key_of_disabled_user', userId: 'usr_2', groupId: 'grp_all', name: '', keyHash: 'hash-user-off', keyPrefix: '', status: 'active', expiresAt: null, createdAt: 0 },
+      { id: 'key_all', userId: 'usr_1', groupId: 'grp_all', name: '', keyHash: 'hash-all', keyPrefix: '', status: 'active', disabledBy: null, expiresAt: null, createdAt: 0 },
+      { id: 'key_small', userId: 'usr_1', groupId: 'grp_small', name: '', keyHash: 'hash-small', keyPrefix: '', status: 'active', disabledBy: null, expiresAt: null, createdAt: 0 },
+      { id: 'key_disabled', userId: 'usr_1', groupId: 'grp_all', name: '', keyHash: 'hash-disabled', keyPrefix: '', status: 'disabled', disabledBy: 'owner', expiresAt: null, createdAt: 0 },
+      { id: 'key_of_disabled_user', userId: 'usr_2', groupId: 'grp_all', name: '', keyHash: 'hash-user-off', keyPrefix: '', status: 'active', disabledBy: null, expiresAt: null, createdAt: 0 },
+    ],
+    userGroups: [
+      { userId: 'usr_1', groupId: 'grp_all', createdAt: 0 },
+      { userId: 'usr_1', groupId: 'grp_small', createdAt: 0 },
+      { userId: 'usr_2', groupId: 'grp_all', createdAt: 0 },
     ],
     ...overrides,
   };
@@ -78,5 +83,43 @@ describe('RoutingTable', () => {
     expect(channels[1]?.secret).toBe('upstream-secret');
     expect(channels[1]?.baseUrl).toBe('http://127.0.0.1:1/v1');
     expect(channels[1]?.modelMapping.get('gpt-4o')).toBe('gpt-4o-2024-08-06');
+  });
+});
+
+describe('RoutingTable entitlements', () => {
+  it("leaves out a key whose user no longer holds the key's group, and keeps the user's other keys", () => {
+    const withdrawn = new RoutingTable(
+      snapshot({ userGroups: [{ userId: 'usr_1', groupId: 'grp_all', createdAt: 0 }] }),
+      createModelCatalog(),
+      secretBox,
+    );
+    expect(withdrawn.findPrincipal('hash-small')).toBeUndefined();
+    expect(withdrawn.findPrincipal('hash-all')?.groupName).toBe('all');
+  });
+});
+
+describe('RoutingTable with a channel whose secret cannot be decrypted', () => {
+  const otherKeyBox = createSecretBox('another gateway secret key');
+  const records = snapshot({
+    channels: [
+      channelRecord({ id: 'chn_bad', name: 'bad', encryptedSecret: otherKeyBox.encrypt('foreign-secret'), models: ['gpt-4o', 'o3'] }),
+      channelRecord({ id: 'chn_garbage', name: 'garbage', encryptedSecret: 'not a sealed secret', models: ['o3'] }),
+      channelRecord({ id: 'chn_good', name: 'good', models: ['gpt-4o'] }),
+    ],
+  });
+
+  it('builds the table, treating that channel as disabled, and names it without its secret', () => {
+    const table = new RoutingTable(records, createModelCatalog(), secretBox);
+    expect(table.channelsFor('gpt-4o').map((channel) => channel.name)).toEqual(['good']);
+    expect(table.channelsFor('o3')).toEqual([]);
+    expect(table.undecryptableChannels).toEqual([
+      { id: 'chn_bad', name: 'bad' },
+      { id: 'chn_garbage', name: 'garbage' },
+    ]);
+    expect(JSON.stringify(table.undecryptableChannels)).not.toContain('foreign-secret');
+    const all = table.findPrincipal('hash-all');
+    if (!all) throw new Error('principal missing');
+    expect(table.findModelFor(all, 'gpt-4o')).toBeDefined();
+    expect(table.findModelFor(all, 'o3')).toBeUndefined();
   });
 });

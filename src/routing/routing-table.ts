@@ -35,20 +35,28 @@ export interface KeyPrincipal {
   allowedModels: ReadonlySet<string> | null;
 }
 
+/** A channel left out of a table because its stored secret could not be decrypted (never the secret itself). */
+export interface UndecryptableChannel {
+  id: string;
+  name: string;
+}
+
 /** An immutable, in-memory view of keys, groups, models and channels; the hot path reads only this. */
 export class RoutingTable {
   readonly revision: number;
+  /** enabled channels treated as disabled in this table: their secret does not decrypt with this gateway's key */
+  readonly undecryptableChannels: readonly UndecryptableChannel[];
   private readonly principalsByKeyHash = new Map<string, KeyPrincipal>();
   private readonly channelsByModel = new Map<string, RoutableChannel[]>();
   private readonly modelsById = new Map<string, CatalogModel>();
 
   constructor(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: SecretBox) {
     this.revision = records.revision;
-    this.indexChannels(records, catalog, secretBox);
+    this.undecryptableChannels = this.indexChannels(records, catalog, secretBox);
     this.indexPrincipals(records);
   }
 
-  /** The caller behind a key hash, if the key, its user and its group are all active. */
+  /** The caller behind a key hash, if the key and its user are active and the user holds the key's group. */
   findPrincipal(keyHash: string): KeyPrincipal | undefined {
     return this.principalsByKeyHash.get(keyHash);
   }
@@ -73,15 +81,23 @@ export class RoutingTable {
     return models.sort((left, right) => left.id.localeCompare(right.id));
   }
 
-  private indexChannels(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: SecretBox): void {
+  /** Indexes every enabled channel whose secret decrypts; returns the ones whose secret does not. */
+  private indexChannels(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: SecretBox): UndecryptableChannel[] {
+    const undecryptable: UndecryptableChannel[] = [];
     for (const record of records.channels) {
       if (record.status !== 'enabled') continue;
+      const secret = decryptOrUndefined(secretBox, record.encryptedSecret);
+      // One unreadable secret (a changed GATEWAY_SECRET_KEY, a corrupt row) must not stop routing for every other channel.
+      if (secret === undefined) {
+        undecryptable.push({ id: record.id, name: record.name });
+        continue;
+      }
       const channel: RoutableChannel = {
         id: record.id,
         name: record.name,
         protocol: record.protocol,
         baseUrl: record.baseUrl.replace(/\/+$/, ''),
-        secret: secretBox.decrypt(record.encryptedSecret),
+        secret,
         priority: record.priority,
         weight: record.weight,
         ownedBy: (record.preset && findVendorPreset(record.preset)?.ownedBy) ?? record.preset ?? 'custom',
@@ -98,14 +114,18 @@ export class RoutingTable {
       }
     }
     for (const channels of this.channelsByModel.values()) channels.sort((left, right) => right.priority - left.priority);
+    return undecryptable;
   }
 
   private indexPrincipals(records: RoutingSnapshotRecords): void {
     const activeUsers = new Set(records.users.filter((user) => user.status === 'active').map((user) => user.id));
     const groupsById = new Map(records.groups.map((group) => [group.id, group]));
+    const grants = new Set(records.userGroups.map((grant) => grantKey(grant.userId, grant.groupId)));
     for (const apiKey of records.apiKeys) {
       const group = groupsById.get(apiKey.groupId);
       if (apiKey.status !== 'active' || !group || !activeUsers.has(apiKey.userId)) continue;
+      // A withdrawn grant disables the user's keys in that group.
+      if (!grants.has(grantKey(apiKey.userId, apiKey.groupId))) continue;
       this.principalsByKeyHash.set(apiKey.keyHash, {
         apiKeyId: apiKey.id,
         userId: apiKey.userId,
@@ -115,5 +135,17 @@ export class RoutingTable {
         allowedModels: group.models.includes('*') ? null : new Set(group.models),
       });
     }
+  }
+}
+
+function grantKey(userId: string, groupId: string): string {
+  return `${userId}\u0000${groupId}`;
+}
+
+function decryptOrUndefined(secretBox: SecretBox, sealed: string): string | undefined {
+  try {
+    return secretBox.decrypt(sealed);
+  } catch {
+    return undefined;
   }
 }

@@ -48,7 +48,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   await store.migrate();
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   const catalogModels = applyModelCatalogOverrides(modelCatalogData, config.modelCatalogFile);
-  const routing = new RoutingCache({ store, baseModels: catalogModels, secretBox });
+  const routing = new RoutingCache({ store, baseModels: catalogModels, secretBox, logger });
   await routing.refresh();
   routing.startPolling(config.refreshIntervalMs, (error) => logger.error({ err: error }, 'routing refresh failed'));
 

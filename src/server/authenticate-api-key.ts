@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { hashApiKeySecret } from '../accounts/api-key-secret.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { RoutingCache } from '../routing/routing-cache.js';
@@ -14,7 +15,17 @@ declare module 'fastify' {
 /** Unknown keys trigger revision checks at most this often (shared by every waiting request). */
 const unknownKeyCheckGapMs = 50;
 
-/** Resolves `Authorization: Bearer <key>` to a principal from memory, or throws 401 `invalid_api_key`. */
+/**
+ * Invalid keys one client address may send per window before its unknown keys are refused with 429, before the
+ * database check an unknown key otherwise triggers. Keys the gateway knows are looked up in memory first and are
+ * never slowed, whatever else their address sent.
+ */
+export const invalidApiKeyLimit = { attempts: 30, windowSeconds: 60 } as const;
+
+// One counter per gateway (each has its own routing cache), so gateways in one process do not share counts.
+const invalidKeyCounters = new WeakMap<RoutingCache, RateLimiterMemory>();
+
+/** Resolves `Authorization: Bearer <key>` to a principal from memory, or throws 401 `invalid_api_key` (429 for an address that sent too many). */
 export async function authenticateApiKey(request: FastifyRequest, routing: RoutingCache, now: number): Promise<KeyPrincipal> {
   const header = request.headers.authorization;
   const secret = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
@@ -24,14 +35,37 @@ export async function authenticateApiKey(request: FastifyRequest, routing: Routi
   const keyHash = hashApiKeySecret(secret);
   let principal = routing.current.findPrincipal(keyHash);
   if (!principal) {
+    const counter = invalidKeyCounterOf(routing);
+    await refuseAddressWithTooManyInvalidKeys(counter, request.ip);
     await routing.refreshStartedAfter(now, unknownKeyCheckGapMs);
     principal = routing.current.findPrincipal(keyHash);
+    if (!principal) {
+      await counter.penalty(request.ip, 1);
+      throw new GatewayError('invalid_api_key', `Incorrect API key provided: ${maskSecret(secret)}.`);
+    }
   }
-  if (!principal) throw new GatewayError('invalid_api_key', `Incorrect API key provided: ${maskSecret(secret)}.`);
   if (principal.expiresAt !== null && principal.expiresAt <= now) {
     throw new GatewayError('invalid_api_key', 'This API key has expired.');
   }
   return principal;
+}
+
+function invalidKeyCounterOf(routing: RoutingCache): RateLimiterMemory {
+  let counter = invalidKeyCounters.get(routing);
+  if (!counter) {
+    counter = new RateLimiterMemory({ keyPrefix: 'gateway:invalid-key', points: invalidApiKeyLimit.attempts, duration: invalidApiKeyLimit.windowSeconds });
+    invalidKeyCounters.set(routing, counter);
+  }
+  return counter;
+}
+
+async function refuseAddressWithTooManyInvalidKeys(counter: RateLimiterMemory, address: string): Promise<void> {
+  const state = await counter.get(address);
+  if (state === null || state.consumedPoints < invalidApiKeyLimit.attempts) return;
+  const retryAfterSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+  throw new GatewayError('rate_limit_exceeded', `Too many requests with invalid API keys from this address. Retry after ${retryAfterSeconds} s.`, {
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
 }
 
 function maskSecret(secret: string): string {

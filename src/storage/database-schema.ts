@@ -214,11 +214,25 @@ export interface ModelCatalogEntriesTable {
   updated_at: number;
 }
 
+/** Access columns of `api_keys` (migration 0005). */
+export interface ApiKeyAccessColumns {
+  /** `owner` or `admin` while the key is disabled, else null (see ApiKeyRecord.disabledBy) */
+  disabled_by: Generated<'owner' | 'admin' | null>;
+}
+
+/** Row of `user_groups` (migration 0005): a user's grant of one model group. */
+export interface UserGroupsTable {
+  user_id: string;
+  group_id: string;
+  /** Unix milliseconds */
+  created_at: number;
+}
+
 export interface DatabaseSchema {
   users: UsersTable & UserBillingColumns;
   model_groups: ModelGroupsTable & ModelGroupBillingColumns;
   channels: ChannelsTable;
-  api_keys: ApiKeysTable & ApiKeyBillingColumns;
+  api_keys: ApiKeysTable & ApiKeyBillingColumns & ApiKeyAccessColumns;
   routing_revision: RoutingRevisionTable;
   ledger_entries: LedgerEntriesTable;
   model_prices: ModelPricesTable;
@@ -228,4 +242,5 @@ export interface DatabaseSchema {
   admin_tokens: AdminTokensTable;
   billing_revision: BillingRevisionTable;
   model_catalog_entries: ModelCatalogEntriesTable;
+  user_groups: UserGroupsTable;
 }

@@ -1,4 +1,5 @@
 import type {
+  ApiKeyDisabledBy,
   ApiKeyRecord,
   ChannelChanges,
   ChannelRecord,
@@ -9,8 +10,16 @@ import type {
   NewUser,
   ModelCatalogEntryRecord,
   RoutingSnapshotRecords,
+  UserGroupGrantRecord,
   UserRecord,
 } from './store-records.js';
+
+/**
+ * What `createApiKey` does when the key's user does not hold the key's group: `grant-if-missing` grants it in the
+ * same transaction (operators: the CLI, seeding scripts); `require` refuses with MissingGroupGrantError (the /api,
+ * so a grant withdrawn while the key is being created is never silently given back).
+ */
+export type KeyGroupGrantPolicy = 'grant-if-missing' | 'require';
 
 /**
  * The gateway's durable state. Every write to users, groups, channels, keys or catalog entries also bumps the
@@ -25,6 +34,19 @@ export interface GatewayStore {
   createUser(user: NewUser): Promise<UserRecord>;
   findUserByEmail(email: string): Promise<UserRecord | undefined>;
   listUsers(): Promise<UserRecord[]>;
+  /** replaces a user's password hash (re-hashing at current parameters); not a routing change */
+  setUserPasswordHash(userId: string, passwordHash: string): Promise<void>;
+
+  /** the groups a user holds, by name */
+  listUserGroups(userId: string): Promise<ModelGroupRecord[]>;
+  /** every grant, or one user's */
+  listUserGroupGrants(filter?: { userId?: string }): Promise<UserGroupGrantRecord[]>;
+  /** makes the user hold exactly these groups (ids); keys in withdrawn groups stop routing at the next refresh */
+  setUserGroups(userId: string, groupIds: readonly string[]): Promise<void>;
+  /** adds grants; returns the ids the user did not hold before */
+  grantUserGroups(userId: string, groupIds: readonly string[]): Promise<string[]>;
+  /** removes grants; returns the ids the user held */
+  revokeUserGroups(userId: string, groupIds: readonly string[]): Promise<string[]>;
 
   createModelGroup(group: NewModelGroup): Promise<ModelGroupRecord>;
   findModelGroupByName(name: string): Promise<ModelGroupRecord | undefined>;
@@ -38,9 +60,14 @@ export interface GatewayStore {
   updateChannel(channelId: string, changes: ChannelChanges): Promise<void>;
   deleteChannel(channelId: string): Promise<void>;
 
-  createApiKey(apiKey: NewApiKey): Promise<ApiKeyRecord>;
+  /** `groupGrant` defaults to `grant-if-missing` (see KeyGroupGrantPolicy) */
+  createApiKey(apiKey: NewApiKey, options?: { groupGrant?: KeyGroupGrantPolicy }): Promise<ApiKeyRecord>;
   listApiKeys(filter?: { userId?: string }): Promise<ApiKeyRecord[]>;
-  setApiKeyStatus(apiKeyId: string, status: ApiKeyRecord['status']): Promise<void>;
+  /**
+   * Enables or disables a key on behalf of `actor` (default `admin`). An owner can neither enable nor take over a
+   * key an admin disabled: enabling it throws KeyDisabledByAdminError, disabling it again changes nothing.
+   */
+  setApiKeyStatus(apiKeyId: string, status: ApiKeyRecord['status'], actor?: ApiKeyDisabledBy): Promise<void>;
   deleteApiKey(apiKeyId: string): Promise<void>;
 
   listModelCatalogEntries(): Promise<ModelCatalogEntryRecord[]>;

@@ -3,14 +3,17 @@ import { writeWithRevision } from './write-with-revision.js';
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { createDatabase, type CreatedDatabase } from './create-database.js';
 import type {
+  ApiKeyAccessColumns,
   ApiKeysTable,
   ChannelsTable,
   DatabaseSchema,
   ModelCatalogEntriesTable,
   ModelGroupsTable,
+  UserGroupsTable,
   UsersTable,
 } from './database-schema.js';
 import type { GatewayStore } from './gateway-store.js';
+import { KeyDisabledByAdminError, MissingGroupGrantError } from './gateway-store-errors.js';
 import { runMigrations } from './run-migrations.js';
 import type {
   ApiKeyRecord,
@@ -19,6 +22,7 @@ import type {
   ModelCatalogEntryRecord,
   ModelGroupRecord,
   RoutingSnapshotRecords,
+  UserGroupGrantRecord,
   UserRecord,
 } from './store-records.js';
 
@@ -75,6 +79,56 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     },
 
     listUsers: () => listUsers(database),
+
+    async setUserPasswordHash(userId, passwordHash) {
+      const result = await database.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).executeTakeFirst();
+      requireOneRow(result.numUpdatedRows, `user ${userId}`);
+    },
+
+    async listUserGroups(userId) {
+      const rows = await database
+        .selectFrom('user_groups')
+        .innerJoin('model_groups', 'model_groups.id', 'user_groups.group_id')
+        .selectAll('model_groups')
+        .where('user_groups.user_id', '=', userId)
+        .orderBy('model_groups.name')
+        .execute();
+      return rows.map(decodeModelGroup);
+    },
+
+    listUserGroupGrants: (filter) => listUserGroupGrants(database, filter?.userId),
+
+    async setUserGroups(userId, groupIds) {
+      const wanted = [...new Set(groupIds)];
+      await writeWithRoutingRevision(async (transaction) => {
+        await requireUser(transaction, userId);
+        let withdrawn = transaction.deleteFrom('user_groups').where('user_id', '=', userId);
+        if (wanted.length > 0) withdrawn = withdrawn.where('group_id', 'not in', wanted);
+        await withdrawn.execute();
+        await insertGrants(transaction, userId, wanted, clock());
+      }).catch(rethrowMissingGroup);
+    },
+
+    async grantUserGroups(userId, groupIds) {
+      const wanted = [...new Set(groupIds)];
+      return writeWithRoutingRevision(async (transaction) => {
+        await requireUser(transaction, userId);
+        const held = new Set((await listUserGroupGrants(transaction, userId)).map((grant) => grant.groupId));
+        const added = wanted.filter((groupId) => !held.has(groupId));
+        await insertGrants(transaction, userId, added, clock());
+        return added;
+      }).catch(rethrowMissingGroup);
+    },
+
+    async revokeUserGroups(userId, groupIds) {
+      const unwanted = [...new Set(groupIds)];
+      if (unwanted.length === 0) return [];
+      return writeWithRoutingRevision(async (transaction) => {
+        const held = new Set((await listUserGroupGrants(transaction, userId)).map((grant) => grant.groupId));
+        await transaction.deleteFrom('user_groups').where('user_id', '=', userId).where('group_id', 'in', unwanted).execute();
+        return unwanted.filter((groupId) => held.has(groupId));
+      });
+    },
 
     async createModelGroup(group) {
       const record: ModelGroupRecord = {
@@ -172,7 +226,8 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
       });
     },
 
-    async createApiKey(apiKey) {
+    async createApiKey(apiKey, options = {}) {
+      const status = apiKey.status ?? 'active';
       const record: ApiKeyRecord = {
         id: createId('key'),
         userId: apiKey.userId,
@@ -180,13 +235,24 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
         name: apiKey.name,
         keyHash: apiKey.keyHash,
         keyPrefix: apiKey.keyPrefix,
-        status: apiKey.status ?? 'active',
+        status,
+        disabledBy: status === 'disabled' ? (apiKey.disabledBy ?? 'admin') : null,
         expiresAt: apiKey.expiresAt,
         createdAt: clock(),
       };
-      await writeWithRoutingRevision((transaction) =>
-        transaction.insertInto('api_keys').values(encodeApiKey(record)).execute(),
-      ).catch((error: unknown) => {
+      const groupGrant = options.groupGrant ?? 'grant-if-missing';
+      await writeWithRoutingRevision(async (transaction) => {
+        await transaction.insertInto('api_keys').values(encodeApiKey(record)).execute();
+        const held = await transaction
+          .selectFrom('user_groups')
+          .select('group_id')
+          .where('user_id', '=', record.userId)
+          .where('group_id', '=', record.groupId)
+          .executeTakeFirst();
+        if (held) return;
+        if (groupGrant === 'require') throw new MissingGroupGrantError(record.userId, record.groupId);
+        await insertGrants(transaction, record.userId, [record.groupId], record.createdAt);
+      }).catch((error: unknown) => {
         if (isForeignKeyViolation(error)) {
           throw new Error(`User ${record.userId} or model group ${record.groupId} does not exist`, { cause: error });
         }
@@ -197,14 +263,20 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
 
     listApiKeys: (filter) => listApiKeys(database, filter?.userId),
 
-    async setApiKeyStatus(apiKeyId, status) {
+    async setApiKeyStatus(apiKeyId, status, actor = 'admin') {
       await writeWithRoutingRevision(async (transaction) => {
-        const result = await transaction
+        let update = transaction
           .updateTable('api_keys')
-          .set({ status })
-          .where('id', '=', apiKeyId)
-          .executeTakeFirst();
-        requireOneRow(result.numUpdatedRows, `API key ${apiKeyId}`);
+          .set({ status, disabled_by: status === 'disabled' ? actor : null })
+          .where('id', '=', apiKeyId);
+        // One conditional statement, so an admin's disable that lands between a read and a write cannot be undone.
+        if (actor === 'owner') update = update.where((where) => where.or([where('disabled_by', 'is', null), where('disabled_by', '!=', 'admin')]));
+        const result = await update.executeTakeFirst();
+        if (result.numUpdatedRows > 0n) return;
+        const row = await transaction.selectFrom('api_keys').select('disabled_by').where('id', '=', apiKeyId).executeTakeFirst();
+        if (!row) throw new Error(`No API key ${apiKeyId} exists`);
+        // The owner disabling a key an admin already disabled changes nothing; enabling it is refused.
+        if (status === 'active') throw new KeyDisabledByAdminError(apiKeyId);
       });
     },
 
@@ -249,7 +321,8 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
           const channels = await listChannels(transaction);
           const apiKeys = await listApiKeys(transaction, undefined);
           const catalogEntries = await listModelCatalogEntries(transaction);
-          return { revision, users, groups, channels, apiKeys, catalogEntries };
+          const userGroups = await listUserGroupGrants(transaction, undefined);
+          return { revision, users, groups, channels, apiKeys, catalogEntries, userGroups };
         });
     },
   };
@@ -287,6 +360,39 @@ async function listApiKeys(executor: DatabaseExecutor, userId: string | undefine
   }
   const rows = await query.orderBy('created_at').orderBy('id').execute();
   return rows.map(decodeApiKey);
+}
+
+async function listUserGroupGrants(executor: DatabaseExecutor, userId: string | undefined): Promise<UserGroupGrantRecord[]> {
+  let query = executor.selectFrom('user_groups').selectAll();
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  const rows = await query.orderBy('user_id').orderBy('group_id').execute();
+  return rows.map(decodeUserGroupGrant);
+}
+
+/** Adds grants the user may already hold; a concurrent grant of the same group is not an error. */
+async function insertGrants(executor: DatabaseExecutor, userId: string, groupIds: readonly string[], createdAt: number): Promise<void> {
+  if (groupIds.length === 0) return;
+  const rows: UserGroupsTable[] = groupIds.map((groupId) => ({ user_id: userId, group_id: groupId, created_at: createdAt }));
+  await executor
+    .insertInto('user_groups')
+    .values(rows)
+    .onConflict((conflict) => conflict.columns(['user_id', 'group_id']).doNothing())
+    .execute();
+}
+
+async function requireUser(executor: DatabaseExecutor, userId: string): Promise<void> {
+  const row = await executor.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+  if (!row) throw new Error(`No user ${userId} exists`);
+}
+
+/** A grant naming a group that does not exist (or was deleted meanwhile) fails its foreign key. */
+function rethrowMissingGroup(error: unknown): never {
+  if (isForeignKeyViolation(error)) throw new Error('A model group to grant does not exist', { cause: error });
+  throw error;
+}
+
+function decodeUserGroupGrant(row: Selectable<UserGroupsTable>): UserGroupGrantRecord {
+  return { userId: row.user_id, groupId: row.group_id, createdAt: Number(row.created_at) };
 }
 
 async function listModelCatalogEntries(executor: DatabaseExecutor): Promise<ModelCatalogEntryRecord[]> {
@@ -402,8 +508,9 @@ function decodeChannel(row: Selectable<ChannelsTable>): ChannelRecord {
   };
 }
 
-function encodeApiKey(record: ApiKeyRecord): ApiKeysTable {
+function encodeApiKey(record: ApiKeyRecord): ApiKeysTable & { disabled_by: ApiKeyRecord['disabledBy'] } {
   return {
+    disabled_by: record.disabledBy,
     id: record.id,
     user_id: record.userId,
     group_id: record.groupId,
@@ -416,8 +523,9 @@ function encodeApiKey(record: ApiKeyRecord): ApiKeysTable {
   };
 }
 
-function decodeApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+function decodeApiKey(row: Selectable<ApiKeysTable & ApiKeyAccessColumns>): ApiKeyRecord {
   return {
+    disabledBy: row.disabled_by,
     id: row.id,
     userId: row.user_id,
     groupId: row.group_id,

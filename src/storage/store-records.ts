@@ -6,7 +6,7 @@ export interface UserRecord {
   email: string;
   displayName: string;
   role: 'admin' | 'user';
-  /** scrypt hash in the form `scrypt$<salt base64>$<hash base64>`, or null for social-only accounts */
+  /** PHC-format argon2id hash (`$argon2id$...`), a legacy `scrypt$<salt base64>$<hash base64>`, or null for social-only accounts */
   passwordHash: string | null;
   status: 'active' | 'disabled';
   createdAt: number;
@@ -60,6 +60,8 @@ export interface ApiKeyRecord {
   /** the first characters of the key, safe to show in lists, e.g. `sk-gw-AbCd` */
   keyPrefix: string;
   status: 'active' | 'disabled';
+  /** who disabled the key: an owner may re-enable only keys they disabled themselves; null while active */
+  disabledBy: ApiKeyDisabledBy | null;
   /** Unix milliseconds after which the key stops working, or null for never */
   expiresAt: number | null;
   createdAt: number;
@@ -73,6 +75,19 @@ export interface RoutingSnapshotRecords {
   channels: ChannelRecord[];
   apiKeys: ApiKeyRecord[];
   catalogEntries: ModelCatalogEntryRecord[];
+  /** which user holds which group; keys route only while their user holds their group */
+  userGroups: UserGroupGrantRecord[];
+}
+
+/** Who changed a key's status: its `owner` or an `admin` (admin users, admin tokens and the CLI). */
+export type ApiKeyDisabledBy = 'owner' | 'admin';
+
+/** A user's entitlement to a model group: the user may create keys in it, and those keys route. */
+export interface UserGroupGrantRecord {
+  userId: string;
+  groupId: string;
+  /** Unix milliseconds */
+  createdAt: number;
 }
 
 /** An admin's change to one model of the catalog: the fields it sets, validated when written. */
@@ -90,4 +105,7 @@ export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 
   settings?: ChannelRecord['settings'];
 };
 export type ChannelChanges = Partial<Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt'>>;
-export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'status'> & { status?: ApiKeyRecord['status'] };
+export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'status' | 'disabledBy'> & {
+  status?: ApiKeyRecord['status'];
+  disabledBy?: ApiKeyRecord['disabledBy'];
+};

@@ -190,6 +190,7 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
         keyHash: 'a'.repeat(64),
         keyPrefix: 'sk-gw-AbCd',
         status: 'active',
+        disabledBy: null,
         expiresAt: startTime + 86_400_000,
         createdAt: startTime,
       });
@@ -197,7 +198,7 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
       expect(await store.listApiKeys({ userId: other.id })).toEqual([otherKey]);
 
       await store.setApiKeyStatus(key.id, 'disabled');
-      expect(await store.listApiKeys({ userId: user.id })).toEqual([{ ...key, status: 'disabled' }]);
+      expect(await store.listApiKeys({ userId: user.id })).toEqual([{ ...key, status: 'disabled', disabledBy: 'admin' }]);
 
       await store.deleteApiKey(key.id);
       expect(await store.listApiKeys()).toEqual([otherKey]);
@@ -302,6 +303,7 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
         channels: [channel],
         apiKeys: [key],
         catalogEntries: [entry],
+        userGroups: [{ userId: user.id, groupId: group.id, createdAt: startTime }],
       });
     });
 

@@ -34,7 +34,7 @@ export function registerKeyCommands(program: Command): void {
   for (const status of ['active', 'disabled'] as const) {
     key.command(`${status === 'active' ? 'enable' : 'disable'} <id>`).action((id: string) =>
       withCliStore(async ({ store }) => {
-        await store.setApiKeyStatus(id, status);
+        await store.setApiKeyStatus(id, status, 'admin');
         process.stdout.write(`Key ${id} ${status}.\n`);
       }),
     );
@@ -55,6 +55,8 @@ async function createKey(options: KeyCreateOptions): Promise<void> {
     if (!group) throw new Error(`No group named ${options.group}; create one with 'gateway group create'`);
     const days = options.expiresInDays === undefined ? undefined : Number(options.expiresInDays);
     if (days !== undefined && !(days > 0)) throw new Error('--expires-in-days must be a positive number');
+    // The CLI is the operator: a key in a group its user does not hold grants the group, and says so.
+    const granted = (await store.grantUserGroups(user.id, [group.id])).length > 0;
     const secret = generateApiKeySecret();
     const created = await store.createApiKey({
       userId: user.id,
@@ -67,8 +69,9 @@ async function createKey(options: KeyCreateOptions): Promise<void> {
     const { keyHash: _keyHash, ...shown } = created;
     printResult(
       options.json,
-      { ...shown, key: secret },
-      `Created key ${created.id} for ${user.email} in group ${group.name}.\nKey (shown once, store it now): ${secret}\n` +
+      { ...shown, key: secret, grantedGroup: granted },
+      (granted ? `Granted group ${group.name} to ${user.email} (they did not hold it).\n` : '') +
+        `Created key ${created.id} for ${user.email} in group ${group.name}.\nKey (shown once, store it now): ${secret}\n` +
         `Try it: curl http://127.0.0.1:${config.port}/v1/models -H "Authorization: Bearer ${secret}"`,
     );
   });

@@ -7,8 +7,28 @@ export function presentUser(user: UserRecord) {
   return { id: user.id, email: user.email, displayName: user.displayName, role: user.role, status: user.status, createdAt: user.createdAt };
 }
 
+/** Why a key does not work on /v1 right now, or null when it does. */
+export type ApiKeyDisabledReason = 'disabled_by_owner' | 'disabled_by_admin' | 'group_not_granted' | 'expired';
+
+/** What decides whether a key works besides its own row: its user's grants and the time. */
+export interface ApiKeyAccess {
+  /** whether the key's user holds the key's group */
+  groupGranted: boolean;
+  /** Unix milliseconds */
+  now: number;
+}
+
+/** The first reason a key cannot be used, in the order an owner would fix them. */
+export function findApiKeyDisabledReason(key: ApiKeyRecord, access: ApiKeyAccess): ApiKeyDisabledReason | null {
+  if (key.status === 'disabled') return key.disabledBy === 'owner' ? 'disabled_by_owner' : 'disabled_by_admin';
+  if (!access.groupGranted) return 'group_not_granted';
+  if (key.expiresAt !== null && key.expiresAt <= access.now) return 'expired';
+  return null;
+}
+
 /** A key as the /api lists it: never the hash, never the secret. */
-export function presentApiKey(key: ApiKeyRecord, billing: Omit<ApiKeyBillingRecord, 'apiKeyId'> | undefined) {
+export function presentApiKey(key: ApiKeyRecord, billing: Omit<ApiKeyBillingRecord, 'apiKeyId'> | undefined, access: ApiKeyAccess) {
+  const disabledReason = findApiKeyDisabledReason(key, access);
   return {
     id: key.id,
     userId: key.userId,
@@ -16,6 +36,11 @@ export function presentApiKey(key: ApiKeyRecord, billing: Omit<ApiKeyBillingReco
     name: key.name,
     keyPrefix: key.keyPrefix,
     status: key.status,
+    /** `owner` or `admin` while disabled, else null */
+    disabledBy: key.disabledBy,
+    /** whether /v1 accepts the key now (its user's own state aside) */
+    usable: disabledReason === null,
+    disabledReason,
     expiresAt: key.expiresAt,
     createdAt: key.createdAt,
     spendingCap: billing?.spendingCap ?? null,

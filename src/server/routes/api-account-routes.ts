@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { grantDefaultGroups } from '../../accounts/grant-default-groups.js';
 import { hashPassword } from '../../accounts/password-hash.js';
 import { formatMicroUnits, parseCurrencyAmount } from '../../billing/money.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { requireAdmin, requireUser, type ApiCaller } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
+import { refuseWhenHashingBusy } from '../api/refuse-when-hashing-busy.js';
 import { encodeCursor, parseCursor, presentLedgerEntry, presentUser } from '../api/present-api-records.js';
 import type { ApiRouteContext } from './api-routes.js';
 
@@ -33,7 +35,7 @@ const limitsSchema = z.object({
 });
 
 /** The caller's account (me, balance, ledger) and, for admins, users, credits and per-user limits. */
-export function registerApiAccountRoutes(app: FastifyInstance, { api }: ApiRouteContext): void {
+export function registerApiAccountRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { billing, gatewayStore } = api;
 
   function balanceOf(userId: string) {
@@ -71,15 +73,17 @@ export function registerApiAccountRoutes(app: FastifyInstance, { api }: ApiRoute
     requireAdmin(request.apiCaller);
     const input = parseApiInput(createUserSchema, request.body);
     const email = input.email.toLowerCase();
-    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const passwordHash = input.password ? await hashPassword(input.password).catch(refuseWhenHashingBusy) : null;
     const user = await billing
       .exclusive(() => gatewayStore.createUser({ email, displayName: input.displayName ?? email.split('@')[0] ?? email, role: input.role, passwordHash }))
       .catch((error: unknown) => {
         throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'The user could not be created', { param: 'email' });
       });
+    const groups = await billing.exclusive(() => grantDefaultGroups(gatewayStore, user.id, services.config));
+    await services.routing.refresh();
     await billing.announceChange();
     void reply.code(201);
-    return { ...presentUser(user), balance: balanceOf(user.id) };
+    return { ...presentUser(user), balance: balanceOf(user.id), groups: groups.map((group) => group.name) };
   });
 
   app.get<{ Params: { userId: string } }>('/users/:userId/balance', async (request) => balanceOf(await visibleUserId(request.apiCaller, request.params.userId)));

@@ -1,22 +1,51 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { checkPasswordSignIn } from '../../accounts/check-password-sign-in.js';
 import { generateConsoleToken, hashConsoleToken, sessionTokenPrefix } from '../../accounts/console-token.js';
-import { verifyPassword } from '../../accounts/password-hash.js';
+import { LoginAttemptLimiter, type LoginAttemptSubject } from '../../accounts/login-attempt-limiter.js';
+import { hashNormalisedEmail, normaliseEmail } from '../../accounts/normalise-email.js';
+import { passwordHasher } from '../../accounts/password-hash.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { authenticateApiCaller, sessionCookieName } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { presentUser } from '../api/present-api-records.js';
+import { refuseWhenHashingBusy } from '../api/refuse-when-hashing-busy.js';
 import type { ApiRouteContext } from './api-routes.js';
 
-const loginSchema = z.object({ email: z.string().min(1), password: z.string().min(1) });
+const loginSchema = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
 
-/** POST /api/auth/login (email + password -> session token, also set as a cookie) and POST /api/auth/logout. */
+/**
+ * POST /api/auth/login (email + password -> session token, also set as a cookie) and POST /api/auth/logout.
+ * Failed sign-ins are limited per account and per client address with exponential back-off (LoginAttemptLimiter),
+ * checked with equal work whether or not the account exists, and logged without the password.
+ */
 export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
+  const attempts = new LoginAttemptLimiter({ redis: api.billing.sharedRedis });
+  // The dummy hash that unknown emails are checked against is ready before the first one arrives.
+  passwordHasher.warmUp().catch((error: unknown) => app.log.error({ err: error }, 'preparing the sign-in dummy hash failed'));
+
   app.post('/auth/login', async (request, reply) => {
     const { email, password } = parseApiInput(loginSchema, request.body);
-    const user = await api.gatewayStore.findUserByEmail(email.toLowerCase());
-    const valid = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : false;
-    if (!user || !valid || user.status !== 'active') throw new GatewayError('unauthorized', 'Wrong email or password.');
+    const normalisedEmail = normaliseEmail(email);
+    const subject: LoginAttemptSubject = { emailHash: hashNormalisedEmail(normalisedEmail), address: request.ip };
+    await attempts.assertNotLocked(subject).catch((error: unknown) => {
+      request.log.warn({ clientAddress: subject.address, emailHash: subject.emailHash }, 'console sign-in refused: too many failed attempts');
+      throw error;
+    });
+    const { user, needsRehash } = await checkPasswordSignIn(api.gatewayStore, passwordHasher, { normalisedEmail, password }).catch(refuseWhenHashingBusy);
+    if (!user) {
+      await attempts.recordFailure(subject);
+      request.log.warn({ clientAddress: subject.address, emailHash: subject.emailHash }, 'console sign-in failed');
+      throw new GatewayError('unauthorized', 'Wrong email or password.');
+    }
+    await attempts.recordSuccess(subject);
+    if (needsRehash) {
+      // Today's parameters from now on; a failure here must not cost the user the sign-in.
+      await passwordHasher
+        .hash(password)
+        .then((passwordHash) => api.gatewayStore.setUserPasswordHash(user.id, passwordHash))
+        .catch((error: unknown) => request.log.warn({ err: error, userId: user.id }, 're-hashing a password at current parameters failed'));
+    }
     const token = generateConsoleToken(sessionTokenPrefix);
     const expiresAt = services.clock() + api.billing.config.sessionLifetimeHours * 3_600_000;
     await api.billing.store.createSession({ tokenHash: hashConsoleToken(token), userId: user.id, expiresAt });

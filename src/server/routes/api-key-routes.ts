@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../accounts/api-key-secret.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { ApiKeyRecord } from '../../storage/store-records.js';
+import { KeyDisabledByAdminError, MissingGroupGrantError } from '../../storage/gateway-store-errors.js';
+import type { ApiKeyRecord, ModelGroupRecord } from '../../storage/store-records.js';
 import { requireUser, type ApiCaller } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { presentApiKey } from '../api/present-api-records.js';
+import { requireKeyLimitsWithinDefaults } from '../api/require-key-limits-within-defaults.js';
 import type { ApiRouteContext } from './api-routes.js';
 
 const addressSchema = z.string().refine(isAddressOrRange, { message: 'must be an IP address or a CIDR range such as 10.0.0.0/8' });
@@ -26,7 +28,11 @@ const createKeySchema = z.object({
 });
 const listSchema = z.object({ userId: z.string().optional() });
 
-/** Keys through the API: create (secret shown once), list, disable, enable, delete; changes reach every node on its next refresh. */
+/**
+ * Keys through the API: create (secret shown once, only in a group the key's user holds), list, disable, enable,
+ * delete; changes reach every node on its next refresh. An owner cannot re-enable a key an admin disabled, nor set
+ * limits beyond the operator's defaults.
+ */
 export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { gatewayStore, billing } = api;
 
@@ -43,9 +49,40 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     return key;
   }
 
-  function present(key: ApiKeyRecord) {
-    const money = billing.memory.key(key.id);
-    return presentApiKey(key, money && { spendingCap: money.spendingCap, spent: money.spent, allowedIps: money.allowedIpList, limits: money.limits });
+  /** Presents keys with whether each works now, which depends on its user's grants. */
+  async function presentAll(keys: ApiKeyRecord[], userId: string | undefined) {
+    const grants = await gatewayStore.listUserGroupGrants(userId === undefined ? undefined : { userId });
+    const granted = new Set(grants.map((grant) => `${grant.userId} ${grant.groupId}`));
+    const now = services.clock();
+    return keys.map((key) => {
+      const money = billing.memory.key(key.id);
+      return presentApiKey(
+        key,
+        money && { spendingCap: money.spendingCap, spent: money.spent, allowedIps: money.allowedIpList, limits: money.limits },
+        { groupGranted: granted.has(`${key.userId} ${key.groupId}`), now },
+      );
+    });
+  }
+
+  async function presentOne(key: ApiKeyRecord) {
+    const [presented] = await presentAll([key], key.userId);
+    if (!presented) throw new Error('presentAll returned no key');
+    return presented;
+  }
+
+  /**
+   * The group a key may be created in for `userId`: one the user holds, by name or id. Any other name, existing or
+   * not, is "group not found" (404), so users cannot learn which groups exist; admins are told when a group exists
+   * but is not granted.
+   */
+  async function findGrantedGroup(caller: ApiCaller, userId: string, nameOrId: string): Promise<ModelGroupRecord> {
+    const matches = (group: ModelGroupRecord) => group.name === nameOrId || group.id === nameOrId;
+    const granted = (await gatewayStore.listUserGroups(userId)).find(matches);
+    if (granted) return granted;
+    if (caller.isAdmin && (await gatewayStore.listModelGroups()).some(matches)) {
+      throw new GatewayError('invalid_request_error', `The user does not hold group ${nameOrId}; grant it first with PUT /api/users/${userId}/groups.`, { param: 'group' });
+    }
+    throw groupNotFound();
   }
 
   app.get('/keys', async (request) => {
@@ -53,7 +90,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     const { userId } = parseApiInput(listSchema, request.query);
     const filterUserId = caller.isAdmin ? userId : requireUser(caller).id;
     const keys = await gatewayStore.listApiKeys(filterUserId === undefined ? undefined : { userId: filterUserId });
-    return { data: keys.map(present) };
+    return { data: await presentAll(keys, filterUserId) };
   });
 
   app.post('/keys', async (request, reply) => {
@@ -61,27 +98,39 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     const input = parseApiInput(createKeySchema, request.body);
     if (input.userId !== undefined && !caller.isAdmin && input.userId !== caller.user?.id) throw new GatewayError('forbidden', 'Only administrators may create keys for other users.');
     const userId = input.userId ?? requireUser(caller).id;
-    const groups = await gatewayStore.listModelGroups();
-    const group = groups.find((candidate) => candidate.name === input.group || candidate.id === input.group);
-    if (!group) throw new GatewayError('invalid_request_error', `No model group named ${input.group}.`, { param: 'group' });
+    const group = await findGrantedGroup(caller, userId, input.group);
+    if (!caller.isAdmin) requireKeyLimitsWithinDefaults(input.limits, billing.config.keyLimits);
     const secret = generateApiKeySecret();
     // The secret is returned only after its limits are stored, so no one can use the key without them.
-    const created = await billing.exclusive(async () => {
-      const key = await gatewayStore.createApiKey({ userId, groupId: group.id, name: input.name, keyHash: hashApiKeySecret(secret), keyPrefix: displayPrefixOf(secret), expiresAt: input.expiresAt });
-      await billing.store.setApiKeyBilling(key.id, { spendingCap: input.spendingCap, allowedIps: input.allowedIps, limits: input.limits });
-      return key;
-    });
+    const created = await billing
+      .exclusive(async () => {
+        // `require`: a grant withdrawn since the check above refuses the key instead of being given back.
+        const key = await gatewayStore.createApiKey(
+          { userId, groupId: group.id, name: input.name, keyHash: hashApiKeySecret(secret), keyPrefix: displayPrefixOf(secret), expiresAt: input.expiresAt },
+          { groupGrant: 'require' },
+        );
+        await billing.store.setApiKeyBilling(key.id, { spendingCap: input.spendingCap, allowedIps: input.allowedIps, limits: input.limits });
+        return key;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof MissingGroupGrantError) throw groupNotFound();
+        throw error;
+      });
     await applyChange();
     void reply.code(201);
-    return { ...present(created), key: secret };
+    return { ...(await presentOne(created)), key: secret };
   });
 
   for (const [action, status] of [['disable', 'disabled'], ['enable', 'active']] as const) {
     app.post<{ Params: { apiKeyId: string } }>(`/keys/:apiKeyId/${action}`, async (request) => {
-      const key = await findOwnedKey(request.apiCaller, request.params.apiKeyId);
-      await billing.exclusive(() => gatewayStore.setApiKeyStatus(key.id, status));
+      const caller = request.apiCaller;
+      const key = await findOwnedKey(caller, request.params.apiKeyId);
+      await billing.exclusive(() => gatewayStore.setApiKeyStatus(key.id, status, caller.isAdmin ? 'admin' : 'owner')).catch((error: unknown) => {
+        if (error instanceof KeyDisabledByAdminError) throw new GatewayError('forbidden', 'An administrator disabled this key; only an administrator can enable it again.');
+        throw error;
+      });
       await applyChange();
-      return present({ ...key, status });
+      return presentOne(await findOwnedKey(caller, key.id));
     });
   }
 
@@ -91,6 +140,10 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     await applyChange();
     return { id: key.id, deleted: true };
   });
+}
+
+function groupNotFound(): GatewayError {
+  return new GatewayError('not_found', 'group not found', { param: 'group' });
 }
 
 function isAddressOrRange(value: string): boolean {

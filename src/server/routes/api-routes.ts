@@ -7,6 +7,7 @@ import { registerApiCatalogRoutes } from './api-catalog-routes.js';
 import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerApiPriceRoutes } from './api-price-routes.js';
 import { registerApiUsageRoutes } from './api-usage-routes.js';
+import { registerApiUserGroupRoutes } from './api-user-group-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,6 +40,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiCatalogRoutes(authenticated, context);
         registerApiKeyRoutes(authenticated, context);
         registerApiUsageRoutes(authenticated, context);
+        registerApiUserGroupRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },
