@@ -17,7 +17,7 @@ const argon2idAlgorithm = 2;
 /** The outcome of checking a password against a stored hash. */
 export interface PasswordCheck {
   valid: boolean;
-  /** the hash is a legacy scrypt one or uses other parameters than today's: store a new one after a valid check */
+  /** valid, and the hash is a legacy scrypt one or uses other parameters than today's: store a new one */
   needsRehash: boolean;
 }
 
@@ -77,12 +77,15 @@ export function createPasswordHasher(limits: PasswordHasherLimits = defaultPassw
     hash: (password) => run(() => argon2Hash(password, passwordHashParameters)),
     async verify(password, stored) {
       if (stored === null) return refuseAfterDummyCheck(password);
-      if (stored.startsWith('scrypt$')) return { valid: await run(() => verifyLegacyScrypt(password, stored)), needsRehash: true };
+      if (stored.startsWith('scrypt$')) {
+        const valid = await run(() => verifyLegacyScrypt(password, stored));
+        return { valid, needsRehash: valid };
+      }
       // An unreadable hash still costs one hash's time, like every other failure.
       if (!stored.startsWith('$argon2')) return refuseAfterDummyCheck(password);
       // A malformed stored hash is a wrong password, not a server error.
       const valid = await run(() => argon2Verify(stored, password).catch(() => false));
-      return { valid, needsRehash: usesOtherParameters(stored) };
+      return { valid, needsRehash: valid && usesOtherParameters(stored) };
     },
     async warmUp() {
       await readDummyHash();

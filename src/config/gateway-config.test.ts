@@ -20,3 +20,11 @@ describe('loadGatewayConfig: image URL fetching', () => {
     expect(() => loadGatewayConfig({ GATEWAY_IMAGE_FETCH_MAX_BYTES: '-1' })).toThrow(/GATEWAY_IMAGE_FETCH_MAX_BYTES/);
   });
 });
+
+describe('loadGatewayConfig: default user groups', () => {
+  it('grants `default` unless GATEWAY_DEFAULT_USER_GROUPS says otherwise; empty means none', () => {
+    expect(loadGatewayConfig({}).defaultUserGroups).toEqual(['default']);
+    expect(loadGatewayConfig({ GATEWAY_DEFAULT_USER_GROUPS: ' trial, default ,,' }).defaultUserGroups).toEqual(['trial', 'default']);
+    expect(loadGatewayConfig({ GATEWAY_DEFAULT_USER_GROUPS: '' }).defaultUserGroups).toEqual([]);
+  });
+});

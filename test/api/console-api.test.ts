@@ -40,6 +40,13 @@ async function signIn(user: UserRecord): Promise<string> {
   return response.body.token as string;
 }
 
+/** A new group the user holds, so they may create keys in it. */
+async function createGrantedGroupName(user: UserRecord): Promise<string> {
+  const group = await gateway.createGroup();
+  await gateway.running.store.grantUserGroups(user.id, [group.id]);
+  return group.name;
+}
+
 async function createAdminToken(): Promise<string> {
   const { stdout } = await promisify(execFile)('node', ['--import', 'tsx', 'src/cli/main.ts', 'admin', 'token', '--json'], {
     env: { ...process.env, GATEWAY_DATABASE_URL: gateway.databaseUrl, GATEWAY_SECRET_KEY: 'billing-test-secret-key' },
@@ -60,7 +67,7 @@ describe('the /api', () => {
     const bob = await gateway.createUser('user', password);
     const aliceToken = await signIn(alice);
     const bobToken = await signIn(bob);
-    const groupName = (await gateway.createGroup()).name;
+    const groupName = await createGrantedGroupName(bob);
     const bobKey = await callApi('POST', '/keys', bobToken, { group: groupName, name: 'bob key' });
     expect(bobKey.status).toBe(201);
     await gateway.topUp(bob, 1_000_000);
@@ -104,7 +111,7 @@ describe('the /api', () => {
     expect(ledger.map((entry: { kind: string; amount: number }) => [entry.kind, entry.amount])).toEqual([['top-up', 100]]);
     expect((await callApi('POST', `/users/${user.id}/credits`, adminToken, { kind: 'adjustment', amountMicroUnits: -101 })).status).toBe(400);
 
-    const groupName = (await gateway.createGroup()).name;
+    const groupName = await createGrantedGroupName(user);
     const key = (await callApi('POST', '/keys', userToken, { group: groupName })).body.key as string;
     const client = gateway.client(key);
     const ask = () => client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 500 });
@@ -131,7 +138,7 @@ describe('the /api', () => {
     const user = await gateway.createUser('user', password);
     const token = await signIn(user);
     await gateway.topUp(user, 1_000_000);
-    const groupName = (await gateway.createGroup()).name;
+    const groupName = await createGrantedGroupName(user);
     const ask = (secret: string) => gateway.client(secret).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 });
 
     const elsewhere = await callApi('POST', '/keys', token, { group: groupName, allowedIps: ['10.0.0.0/8'] });
@@ -153,7 +160,7 @@ describe('the /api', () => {
     const user = await gateway.createUser('user', password);
     const token = await signIn(user);
     await gateway.topUp(user, 1_000_000);
-    const groupName = (await gateway.createGroup()).name;
+    const groupName = await createGrantedGroupName(user);
     const key = await callApi('POST', '/keys', token, { group: groupName, limits: { requestsPerMinute: 2 } });
     const client = gateway.client(key.body.key);
     const first = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }).withResponse();

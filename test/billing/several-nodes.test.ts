@@ -56,6 +56,7 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     const user = await first.createUser('user', password);
     const token = (await callApi(first, 'POST', '/auth/login', undefined, { email: user.email, password })).body.token as string;
     const group = await first.createGroup();
+    await first.running.store.grantUserGroups(user.id, [group.id]);
     const key = await callApi(first, 'POST', '/keys', token, { group: group.name, limits: { requestsPerMinute: 3 } });
     const askSecond = () =>
       second

@@ -77,6 +77,8 @@ interface CreatedKey {
   id: string;
   key: string;
   keyPrefix: string;
+  /** true when creating the key granted its group to the user */
+  grantedGroup: boolean;
 }
 
 let createdKey: CreatedKey;
@@ -120,6 +122,8 @@ describe('the gateway command line', () => {
     createdKey = await runCliForJson<CreatedKey>(['key', 'create', '--user', adminEmail, '--group', 'team']);
     expect(createdKey.key).toMatch(/^sk-gw-/);
     expect(createdKey.key.startsWith(createdKey.keyPrefix)).toBe(true);
+    // The admin was created before any group existed, so the key's group was granted with the key.
+    expect(createdKey.grantedGroup).toBe(true);
 
     // Same data folder and no GATEWAY_SECRET_KEY: the gateway must read the secret key file the CLI generated.
     const config = loadGatewayConfig({ GATEWAY_DATA_DIR: dataDirectory, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', GATEWAY_LOG_LEVEL: 'silent' });
@@ -167,6 +171,24 @@ describe('the gateway command line', () => {
     expect(completion.choices[0]?.message.content).toBe('Echo: from the started process');
     child.kill('SIGTERM');
     expect(await exitCodeOf(child)).toBe(0);
+  });
+
+  it('revokes and grants groups, stopping and restarting the user\'s keys, and gives new users the default groups', async () => {
+    const client = createOpenAiClient({ baseURL: `${gateway!.url}/v1` }, createdKey.key);
+    const revoke = await runCli(['user', 'revoke', '--email', adminEmail, '--groups', 'team']);
+    expect(revoke.stdout).toContain(`Revoked team from ${adminEmail}`);
+    await gateway!.routing.refresh();
+    await expect(client.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+
+    const [grant] = await Promise.all([runCli(['user', 'grant', '--email', adminEmail, '--groups', 'team']), runCli(['group', 'create', 'default', '--models', 'gpt-4o'])]);
+    expect(grant.stdout).toContain(`Granted team to ${adminEmail}`);
+    await gateway!.routing.refresh();
+    expect((await client.models.list()).data.length).toBeGreaterThan(0);
+
+    const created = await runCliForJson<{ groups: string[] }>(['user', 'create', '--email', 'newcomer@example.test']);
+    expect(created.groups).toEqual(['default']);
+    const held = await runCliForJson<Array<{ name: string }>>(['user', 'groups', '--email', 'newcomer@example.test']);
+    expect(held.map((group) => group.name)).toEqual(['default']);
   });
 
   it('disables a key for a running gateway once it reloads', async () => {

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/storage/create-database.js';
 import type { GatewayStore } from '../../src/storage/gateway-store.js';
+import { KeyDisabledByAdminError, MissingGroupGrantError } from '../../src/storage/gateway-store-errors.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
 import type { NewApiKey, NewChannel, NewModelGroup, NewUser } from '../../src/storage/store-records.js';
 import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
@@ -202,6 +203,74 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
 
       await store.deleteApiKey(key.id);
       expect(await store.listApiKeys()).toEqual([otherKey]);
+    });
+
+    it('grants, replaces and revokes a user\'s groups, bumping the routing revision each time', async () => {
+      const { user, group } = await createUserAndGroup();
+      const premium = await store.createModelGroup(newGroup({ name: 'premium' }));
+      const free = await store.createModelGroup(newGroup({ name: 'free' }));
+      const revision = await store.readRoutingRevision();
+
+      expect(await store.grantUserGroups(user.id, [group.id, premium.id, group.id])).toEqual([group.id, premium.id]);
+      expect(await store.grantUserGroups(user.id, [premium.id])).toEqual([]);
+      expect((await store.listUserGroups(user.id)).map((held) => held.name)).toEqual(['default', 'premium']);
+
+      await store.setUserGroups(user.id, [free.id, premium.id]);
+      expect((await store.listUserGroups(user.id)).map((held) => held.name)).toEqual(['free', 'premium']);
+      expect(await store.revokeUserGroups(user.id, [premium.id, group.id])).toEqual([premium.id]);
+      expect(await store.listUserGroupGrants({ userId: user.id })).toEqual([{ userId: user.id, groupId: free.id, createdAt: startTime }]);
+      await store.setUserGroups(user.id, []);
+      expect(await store.listUserGroups(user.id)).toEqual([]);
+      expect(await store.readRoutingRevision()).toBe(revision + 5);
+
+      await expect(store.setUserGroups('usr_missing', [group.id])).rejects.toThrow('No user usr_missing exists');
+      await expect(store.grantUserGroups(user.id, ['grp_missing'])).rejects.toThrow('A model group to grant does not exist');
+    });
+
+    it('grants a key\'s group to its user when asked to, and refuses the key when a grant is required', async () => {
+      const { user, group } = await createUserAndGroup();
+      await store.createApiKey(newApiKey(user.id, group.id));
+      expect((await store.listUserGroups(user.id)).map((held) => held.id)).toEqual([group.id]);
+
+      const other = await store.createModelGroup(newGroup({ name: 'other' }));
+      const revision = await store.readRoutingRevision();
+      await expect(store.createApiKey(newApiKey(user.id, other.id, { keyHash: 'c'.repeat(64) }), { groupGrant: 'require' })).rejects.toBeInstanceOf(MissingGroupGrantError);
+      expect(await store.listApiKeys()).toHaveLength(1);
+      expect(await store.readRoutingRevision()).toBe(revision);
+    });
+
+    it('removes a deleted group\'s grants', async () => {
+      const { user, group } = await createUserAndGroup();
+      await store.grantUserGroups(user.id, [group.id]);
+      await store.deleteModelGroup(group.id);
+      expect(await store.listUserGroupGrants()).toEqual([]);
+    });
+
+    it('lets an owner re-enable only keys they disabled themselves', async () => {
+      const { user, group } = await createUserAndGroup();
+      const key = await store.createApiKey(newApiKey(user.id, group.id));
+      const statusOf = async () => (await store.listApiKeys()).map(({ status, disabledBy }) => ({ status, disabledBy }))[0];
+
+      await store.setApiKeyStatus(key.id, 'disabled', 'owner');
+      expect(await statusOf()).toEqual({ status: 'disabled', disabledBy: 'owner' });
+      await store.setApiKeyStatus(key.id, 'active', 'owner');
+      expect(await statusOf()).toEqual({ status: 'active', disabledBy: null });
+
+      await store.setApiKeyStatus(key.id, 'disabled', 'admin');
+      await expect(store.setApiKeyStatus(key.id, 'active', 'owner')).rejects.toBeInstanceOf(KeyDisabledByAdminError);
+      // Disabling it again as the owner must not turn it into a key the owner may enable.
+      await store.setApiKeyStatus(key.id, 'disabled', 'owner');
+      expect(await statusOf()).toEqual({ status: 'disabled', disabledBy: 'admin' });
+      await expect(store.setApiKeyStatus(key.id, 'active', 'owner')).rejects.toBeInstanceOf(KeyDisabledByAdminError);
+      await store.setApiKeyStatus(key.id, 'active', 'admin');
+      expect(await statusOf()).toEqual({ status: 'active', disabledBy: null });
+    });
+
+    it('stores a new password hash', async () => {
+      const user = await store.createUser(newUser({ passwordHash: 'scrypt$old$hash' }));
+      await store.setUserPasswordHash(user.id, '$argon2id$new');
+      expect((await store.findUserByEmail(user.email))?.passwordHash).toBe('$argon2id$new');
+      await expect(store.setUserPasswordHash('usr_missing', 'x')).rejects.toThrow('No user usr_missing exists');
     });
 
     it('rejects duplicates of every unique column with a message naming it, without bumping the revision', async () => {
