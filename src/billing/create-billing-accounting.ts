@@ -9,6 +9,7 @@ import { calculateRequestCost } from './calculate-request-cost.js';
 import { estimateWorstCaseUsage } from './estimate-worst-case-usage.js';
 import { measureBillableUsage } from './measure-billable-usage.js';
 import type { ModelPrice } from './model-price.js';
+import { holdPriceRatio, settlementPriceRatio } from './premium-price-ratio.js';
 import { RequestRateLimiter, type LimitSubject, type RateLimitAdmission } from './request-rate-limiter.js';
 
 /** An admitted request: what was held, so `close` can settle against it. */
@@ -55,7 +56,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     const worst = estimateWorstCaseUsage(request, config.defaultMaxOutputTokens);
     const price = memory.priceOf(request.model.id, request.model);
     const priceRatioMillionths = memory.priceRatioOf(principal.groupId);
-    const worstCost = calculateRequestCost(worst.usage, price, priceRatioMillionths);
+    const worstCost = calculateRequestCost(worst.usage, price, holdPriceRatio(priceRatioMillionths, request));
 
     const subjects: LimitSubject[] = [];
     const keyLimits = RequestRateLimiter.effectiveLimits(key?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }, config.keyLimits);
@@ -176,7 +177,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     const { request } = ticket;
     releaseHold(request, ticket.held);
     const usage = measureBillableUsage(request, result, ticket.inputTokens);
-    const cost = calculateRequestCost(usage, ticket.price, ticket.priceRatioMillionths);
+    const cost = calculateRequestCost(usage, ticket.price, settlementPriceRatio(ticket.priceRatioMillionths, request, result.channelId));
     if (ticket.admission) rateLimiter.release(ticket.admission, usage.promptTokens + usage.completionTokens);
     const user = memory.user(request.principal.userId);
     // Usage above the estimate (a vendor counting more than estimated) may never push a balance below zero.

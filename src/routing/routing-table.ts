@@ -21,6 +21,8 @@ export interface RoutableChannel {
   modelMapping: ReadonlyMap<string, string>;
   /** protocol-specific settings (Azure `apiVersion`, Bedrock `region`, ...) */
   settings: Readonly<Record<string, string>>;
+  /** the vendor preset the channel was made from (it decides which vendor fields are forwarded); null or absent when custom */
+  preset?: string | null;
 }
 
 /** Who is calling, resolved from an API key. */
@@ -103,6 +105,7 @@ export class RoutingTable {
         ownedBy: (record.preset && findVendorPreset(record.preset)?.ownedBy) ?? record.preset ?? 'custom',
         modelMapping: new Map(Object.entries(record.modelMapping)),
         settings: record.settings,
+        preset: record.preset,
       };
       for (const modelId of record.models) {
         const channels = this.channelsByModel.get(modelId) ?? [];

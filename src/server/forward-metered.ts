@@ -15,6 +15,8 @@ export interface MeteredForwarding extends Omit<UpstreamForwarding, 'responseHea
   body: Record<string, unknown>;
   uploadedBytes?: number;
   uploadedAudioSeconds?: number;
+  /** channel id -> premium price ratio (millionths) when the request uses a price-changing field (see MeteredRequest) */
+  premiumPriceRatios?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function forwardMetered(forwarding: MeteredForwarding): Promise<voi
     streamed: forwarding.stream,
     clientIp: request.ip,
     receivedAt: request.receivedAt,
+    premiumPriceRatios: forwarding.premiumPriceRatios,
   });
   let outcome: ForwardingOutcome;
   try {

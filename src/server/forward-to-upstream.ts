@@ -24,8 +24,10 @@ export interface UpstreamForwarding {
   modelId: string;
   /** path below the channel's base URL, e.g. `/chat/completions` */
   upstreamPath: string;
-  /** builds the upstream body for the model name a channel expects */
-  buildBody: (upstreamModelId: string) => string | FormData;
+  /** builds the upstream body for the model name a channel expects (and the fields that channel accepts) */
+  buildBody: (upstreamModelId: string, channel: RoutableChannel) => string | FormData;
+  /** the channels that accept every field of the request (forwarded-field policy); all of the model's when absent */
+  acceptsChannel?: (channel: RoutableChannel) => boolean;
   /** true when the answer is an SSE stream */
   stream: boolean;
   /** for streams: whether the client asked for the usage chunk */
@@ -70,7 +72,8 @@ export async function forwardToUpstream(forwarding: UpstreamForwarding): Promise
     if (!reply.raw.writableFinished) abortController.abort();
   };
   reply.raw.once('close', onClose);
-  const channels = orderChannelsForAttempt(services.routing.current.channelsFor(forwarding.modelId));
+  const servingChannels = services.routing.current.channelsFor(forwarding.modelId);
+  const channels = orderChannelsForAttempt(forwarding.acceptsChannel ? servingChannels.filter(forwarding.acceptsChannel) : servingChannels);
   let channelId: string | undefined;
   try {
     const success = await tryChannelsInOrder(channels, (channel) => {
@@ -104,7 +107,7 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
     response = await sendOpenAiRequest({
       target: createOpenAiWireTarget(channel.protocol, channel, upstreamModelId),
       path: forwarding.upstreamPath,
-      body: forwarding.buildBody(upstreamModelId),
+      body: forwarding.buildBody(upstreamModelId, channel),
       dispatcher: services.dispatcher,
       signal,
       headersTimeoutMs: services.config.upstreamHeadersTimeoutMs,

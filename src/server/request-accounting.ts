@@ -26,6 +26,12 @@ export interface MeteredRequest {
   clientIp: string;
   /** Unix milliseconds */
   receivedAt: number;
+  /**
+   * for a request using a price-changing field the operator enabled (`service_tier`, `web_search_options`, ...):
+   * channel id -> that channel's premium price ratio in millionths; billing holds at the highest and settles at the
+   * serving channel's
+   */
+  premiumPriceRatios?: ReadonlyMap<string, number>;
 }
 
 /** How a forwarded request ended, as accounting sees it. */

@@ -152,14 +152,16 @@ describe('POST /v1/chat/completions without streaming', () => {
     expect(chatRequestsReceivedUpstream()[0]?.body).toMatchObject({ response_format: { type: 'json_object' } });
   });
 
-  it('passes unknown request fields through to the vendor unchanged', async () => {
+  it('passes the official fields through and drops metadata, which the channel did not opt in to forward', async () => {
     await postRawJson(gateway, clientKey, '/v1/chat/completions', {
       model: 'gpt-4o',
       messages: [{ role: 'user', content: 'hi' }],
       seed: 7,
       metadata: { purpose: 'end-to-end test' },
     });
-    expect(chatRequestsReceivedUpstream()[0]?.body).toMatchObject({ seed: 7, metadata: { purpose: 'end-to-end test' } });
+    const forwarded = chatRequestsReceivedUpstream()[0]?.body;
+    expect(forwarded).toMatchObject({ seed: 7 });
+    expect(forwarded).not.toHaveProperty('metadata');
   });
 
   it('rejects an empty messages array with a 400 in the OpenAI error shape naming messages', async () => {

@@ -49,6 +49,10 @@ export interface TestChannelOptions {
   weight?: number;
   /** vendor preset label; default null (a custom channel) */
   preset?: string | null;
+  /** wire protocol; default `openai` */
+  protocol?: string;
+  /** channel settings (`premiumFields`, `apiVersion`, ...); default none */
+  settings?: Record<string, string>;
   /** false leaves the routing cache alone (call `refreshRouting()` after seeding many); default true */
   refreshRouting?: boolean;
 }
@@ -158,8 +162,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     async createChannel(channel) {
       const created = await store.createChannel({
         name: channel.name ?? uniqueName('channel'),
-        protocol: 'openai',
+        protocol: channel.protocol ?? 'openai',
         preset: channel.preset ?? null,
+        ...(channel.settings ? { settings: channel.settings } : {}),
         baseUrl: channel.baseUrl,
         encryptedSecret: secretBox.encrypt(channel.secret),
         models: channel.models,

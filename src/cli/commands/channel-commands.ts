@@ -31,7 +31,7 @@ export function registerChannelCommands(program: Command): void {
     .requiredOption('--models <ids>', 'comma-separated public model ids this channel serves')
     .option('--map <pairs>', 'public=upstream model name pairs, comma-separated')
     .option('--protocol <protocol>', 'wire protocol: openai, azure, anthropic, gemini or bedrock (default: the preset\'s, else openai)')
-    .option('--setting <pairs>', 'protocol settings as name=value pairs, comma-separated (e.g. apiVersion=2024-10-21, region=us-east-1)')
+    .option('--setting <pairs>', 'protocol settings as name=value pairs, comma-separated (e.g. apiVersion=2024-10-21, region=us-east-1, premiumFields=service_tier,web_search_options)')
     .option('--priority <number>', 'higher is tried first', '0')
     .option('--weight <number>', 'share of traffic among equal priorities', '1')
     .option('--json', 'print the result as JSON')
@@ -85,7 +85,7 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
       encryptedSecret: secretBox.encrypt(secret),
       models: parseList(options.models),
       modelMapping: parseNameValuePairs(options.map, '--map'),
-      settings: parseNameValuePairs(options.setting, '--setting'),
+      settings: parseNameValuePairs(options.setting, '--setting', { listValues: true }),
       priority: Number.parseInt(options.priority, 10),
       weight: Number.parseInt(options.weight, 10),
     });
@@ -93,15 +93,24 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
   });
 }
 
-/** `gpt-4o=gpt-4o-2024-08-06,fast=llama-3.1-8b` -> `{ 'gpt-4o': 'gpt-4o-2024-08-06', fast: 'llama-3.1-8b' }` */
-export function parseNameValuePairs(pairs: string | undefined, optionName: string): Record<string, string> {
+/**
+ * `gpt-4o=gpt-4o-2024-08-06,fast=llama-3.1-8b` -> `{ 'gpt-4o': 'gpt-4o-2024-08-06', fast: 'llama-3.1-8b' }`. With
+ * `listValues`, an item without `=` continues the previous value, so `premiumFields=service_tier,audio` keeps its list.
+ */
+export function parseNameValuePairs(pairs: string | undefined, optionName: string, options: { listValues?: boolean } = {}): Record<string, string> {
   const mapping: Record<string, string> = {};
+  let previousName: string | undefined;
   for (const pair of parseList(pairs ?? '')) {
     const separator = pair.indexOf('=');
+    if (separator === -1 && options.listValues && previousName !== undefined && pair.trim()) {
+      mapping[previousName] += `,${pair.trim()}`;
+      continue;
+    }
     const name = pair.slice(0, separator).trim();
     const value = pair.slice(separator + 1).trim();
     if (separator === -1 || !name || !value) throw new Error(`Bad ${optionName} pair "${pair}"; use name=value`);
     mapping[name] = value;
+    previousName = name;
   }
   return mapping;
 }

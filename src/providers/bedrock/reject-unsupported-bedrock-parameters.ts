@@ -1,11 +1,14 @@
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import { refuseUnmappedOpenAiFields } from '../translated-stream/refuse-unmapped-openai-fields.js';
 
 /**
- * A 400 naming the first parameter Converse cannot honour and whose loss would change the answer.
+ * A 400 naming the first parameter Converse cannot honour and whose loss would change the answer, or that changes
+ * the price (the same refusals as Anthropic and Gemini: premium `service_tier`, audio, web search, `reasoning_effort`, ...).
  * `seed`, `user`, `stream_options` and `parallel_tool_calls` change nothing a client can rely on and are not sent.
  */
 export function rejectUnsupportedBedrockParameters(request: ChatCompletionRequest): void {
+  refuseUnmappedOpenAiFields(request);
   if (request.n !== undefined && request.n !== null && request.n !== 1) {
     throw new GatewayError('invalid_request_error', 'Bedrock models return one choice per request; `n` must be 1.', { param: 'n' });
   }

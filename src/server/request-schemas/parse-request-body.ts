@@ -6,12 +6,13 @@ export function parseRequestBody<Schema extends z.ZodType>(schema: Schema, body:
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('invalid_request_error', 'The request body must be a JSON object.');
   }
-  const result = schema.safeParse(body);
+  // `reportInput` puts the offending value on each issue, so a missing field can be told from a wrong one.
+  const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw new GatewayError('invalid_request_error', 'The request body is invalid.');
   const param = formatParamPath(issue.path);
-  const missing = issue.code === 'invalid_type' && issue.input === undefined;
+  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined;
   const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue.message}`;
   throw new GatewayError('invalid_request_error', message, { param: param || null });
 }

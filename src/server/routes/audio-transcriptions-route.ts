@@ -4,8 +4,7 @@ import { encodeUpstreamForm } from '../encode-upstream-form.js';
 import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
-import { parseRequestBody } from '../request-schemas/parse-request-body.js';
-import { transcriptionFieldsSchema } from '../request-schemas/transcription-request-schema.js';
+import { parseTranscriptionForm } from '../request-schemas/transcription-request-schema.js';
 import { readWavDurationSeconds } from '../read-wav-duration.js';
 import { resolveModel } from '../resolve-model.js';
 
@@ -13,7 +12,7 @@ import { resolveModel } from '../resolve-model.js';
 export function registerAudioTranscriptionsRoute(app: FastifyInstance, services: GatewayServices): void {
   app.post('/v1/audio/transcriptions', async (request, reply) => {
     const form = await readMultipartForm(request);
-    const fields = parseRequestBody(transcriptionFieldsSchema, form.fields);
+    const fields = parseTranscriptionForm(form);
     const audioFile = form.files.find((file) => file.fieldName === 'file');
     if (!audioFile) {
       throw new GatewayError('invalid_request_error', "Missing required parameter: 'file'.", { param: 'file' });

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { forwardMetered } from '../forward-metered.js';
+import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { rejectUnsupportedImages } from '../reject-unsupported-images.js';
-import { chatCompletionRequestSchema } from '../request-schemas/chat-completion-request-schema.js';
+import { chatCompletionFieldRules, chatCompletionRequestSchema } from '../request-schemas/chat-completion-request-schema.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 import { withUpstreamUsage } from '../with-upstream-usage.js';
@@ -11,10 +12,11 @@ import { withUpstreamUsage } from '../with-upstream-usage.js';
 export function registerChatCompletionsRoute(app: FastifyInstance, services: GatewayServices): void {
   app.post('/v1/chat/completions', async (request, reply) => {
     const body = parseRequestBody(chatCompletionRequestSchema, request.body);
-    const model = resolveModel(services.routing.current, request.principal, body.model, ['chat']);
+    const routing = services.routing.current;
+    const model = resolveModel(routing, request.principal, body.model, ['chat']);
     rejectUnsupportedImages(model, body.messages);
     const stream = body.stream === true;
-    const upstreamBody = stream ? withUpstreamUsage(body) : body;
+    const plan = planForwardedFields({ body: stream ? withUpstreamUsage(body) : body, rules: chatCompletionFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
     await forwardMetered({
       reply,
       services,
@@ -23,7 +25,9 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: Gat
       endpoint: 'chat.completions',
       body,
       upstreamPath: '/chat/completions',
-      buildBody: (upstreamModelId) => JSON.stringify({ ...upstreamBody, model: upstreamModelId }),
+      buildBody: (upstreamModelId, channel) => JSON.stringify({ ...plan.bodyFor(channel), model: upstreamModelId }),
+      acceptsChannel: plan.acceptsChannel,
+      premiumPriceRatios: plan.premiumPriceRatios,
       stream,
       clientWantsUsage: body.stream_options?.include_usage === true,
       chatRequest: body,

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { forwardMetered } from '../forward-metered.js';
+import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { completionRequestSchema } from '../request-schemas/completion-request-schema.js';
+import { completionFieldRules, completionRequestSchema } from '../request-schemas/completion-request-schema.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 import { withUpstreamUsage } from '../with-upstream-usage.js';
@@ -10,9 +11,10 @@ import { withUpstreamUsage } from '../with-upstream-usage.js';
 export function registerCompletionsRoute(app: FastifyInstance, services: GatewayServices): void {
   app.post('/v1/completions', async (request, reply) => {
     const body = parseRequestBody(completionRequestSchema, request.body);
-    const model = resolveModel(services.routing.current, request.principal, body.model, ['completion', 'chat']);
+    const routing = services.routing.current;
+    const model = resolveModel(routing, request.principal, body.model, ['completion', 'chat']);
     const stream = body.stream === true;
-    const upstreamBody = stream ? withUpstreamUsage(body) : body;
+    const plan = planForwardedFields({ body: stream ? withUpstreamUsage(body) : body, rules: completionFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
     await forwardMetered({
       reply,
       services,
@@ -21,7 +23,9 @@ export function registerCompletionsRoute(app: FastifyInstance, services: Gateway
       endpoint: 'completions',
       body,
       upstreamPath: '/completions',
-      buildBody: (upstreamModelId) => JSON.stringify({ ...upstreamBody, model: upstreamModelId }),
+      buildBody: (upstreamModelId, channel) => JSON.stringify({ ...plan.bodyFor(channel), model: upstreamModelId }),
+      acceptsChannel: plan.acceptsChannel,
+      premiumPriceRatios: plan.premiumPriceRatios,
       stream,
       clientWantsUsage: body.stream_options?.include_usage === true,
     });

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { forwardMetered } from '../forward-metered.js';
+import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { embeddingRequestSchema } from '../request-schemas/embedding-request-schema.js';
+import { embeddingFieldRules, embeddingRequestSchema } from '../request-schemas/embedding-request-schema.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 
@@ -9,7 +10,9 @@ import { resolveModel } from '../resolve-model.js';
 export function registerEmbeddingsRoute(app: FastifyInstance, services: GatewayServices): void {
   app.post('/v1/embeddings', async (request, reply) => {
     const body = parseRequestBody(embeddingRequestSchema, request.body);
-    const model = resolveModel(services.routing.current, request.principal, body.model, ['embedding']);
+    const routing = services.routing.current;
+    const model = resolveModel(routing, request.principal, body.model, ['embedding']);
+    const plan = planForwardedFields({ body, rules: embeddingFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
     await forwardMetered({
       reply,
       services,
@@ -18,7 +21,8 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: GatewayS
       endpoint: 'embeddings',
       body,
       upstreamPath: '/embeddings',
-      buildBody: (upstreamModelId) => JSON.stringify({ ...body, model: upstreamModelId }),
+      buildBody: (upstreamModelId, channel) => JSON.stringify({ ...plan.bodyFor(channel), model: upstreamModelId }),
+      acceptsChannel: plan.acceptsChannel,
       stream: false,
       clientWantsUsage: false,
       embeddingRequest: body,

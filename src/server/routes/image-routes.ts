@@ -3,9 +3,12 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { checkImageSize } from '../check-image-size.js';
 import { encodeUpstreamForm } from '../encode-upstream-form.js';
 import { forwardMetered } from '../forward-metered.js';
+import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
-import { imageEditFieldsSchema, imageGenerationRequestSchema } from '../request-schemas/image-request-schemas.js';
+import { checkImageModelOptions } from '../request-schemas/check-image-model-options.js';
+import { imageEditFieldRules, imageGenerationFieldRules, imageGenerationRequestSchema } from '../request-schemas/image-request-schemas.js';
+import { parseImageEditForm } from '../request-schemas/parse-image-edit-form.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 
@@ -13,8 +16,11 @@ import { resolveModel } from '../resolve-model.js';
 export function registerImageRoutes(app: FastifyInstance, services: GatewayServices): void {
   app.post('/v1/images/generations', async (request, reply) => {
     const body = parseRequestBody(imageGenerationRequestSchema, request.body);
-    const model = resolveModel(services.routing.current, request.principal, body.model, ['image']);
+    const routing = services.routing.current;
+    const model = resolveModel(routing, request.principal, body.model, ['image']);
     checkImageSize(model, body.size);
+    checkImageModelOptions(model, body);
+    const plan = planForwardedFields({ body, rules: imageGenerationFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
     await forwardMetered({
       reply,
       services,
@@ -23,7 +29,8 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
       endpoint: 'images.generations',
       body,
       upstreamPath: '/images/generations',
-      buildBody: (upstreamModelId) => JSON.stringify({ ...body, model: upstreamModelId }),
+      buildBody: (upstreamModelId, channel) => JSON.stringify({ ...plan.bodyFor(channel), model: upstreamModelId }),
+      acceptsChannel: plan.acceptsChannel,
       stream: false,
       clientWantsUsage: false,
     });
@@ -32,15 +39,15 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
 
   app.post('/v1/images/edits', async (request, reply) => {
     const form = await readMultipartForm(request);
-    const fields = parseRequestBody(imageEditFieldsSchema, form.fields);
-    if (!form.files.some((file) => file.fieldName === 'image' || file.fieldName === 'image[]')) {
-      throw new GatewayError('invalid_request_error', "Missing required parameter: 'image'.", { param: 'image' });
-    }
-    const model = resolveModel(services.routing.current, request.principal, fields.model, ['image']);
+    const fields = parseImageEditForm(form);
+    const routing = services.routing.current;
+    const model = resolveModel(routing, request.principal, fields.model, ['image']);
     if (model.kind === 'image' && !model.supportsImageEdits) {
       throw new GatewayError('invalid_request_error', `The model '${model.id}' does not support image edits.`, { param: 'model' });
     }
     checkImageSize(model, fields.size);
+    checkImageModelOptions(model, fields);
+    const plan = planForwardedFields({ body: form.fields, rules: imageEditFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
     await forwardMetered({
       reply,
       services,
@@ -51,6 +58,8 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
       uploadedBytes: form.files.reduce((total, file) => total + file.data.length, 0),
       upstreamPath: '/images/edits',
       buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
+      acceptsChannel: plan.acceptsChannel,
+      premiumPriceRatios: plan.premiumPriceRatios,
       stream: false,
       clientWantsUsage: false,
     });

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import { encodeAnthropicRequest } from '../anthropic/encode-anthropic-request.js';
+import { encodeBedrockChatRequest } from '../bedrock/encode-bedrock-chat-request.js';
+import type { VendorCall } from '../chat-adapter.js';
+import { encodeGeminiRequest } from '../gemini/encode-gemini-request.js';
+
+function callFor(baseUrl: string, secret: string): VendorCall {
+  return {
+    channel: { baseUrl, secret, settings: {} },
+    upstreamModelId: 'upstream-model',
+    publicModelId: 'public-model',
+    maxOutputTokens: 1024,
+    stream: false,
+    clock: () => 1_700_000_000_000,
+  };
+}
+
+/** The three translated vendors' encoders, each given an OpenAI chat request. */
+const encoders: Array<[string, (request: ChatCompletionRequest) => Promise<unknown>]> = [
+  ['anthropic', async (request) => encodeAnthropicRequest(request, callFor('https://anthropic.example.test/v1', 'sk-ant'))],
+  ['gemini', (request) => encodeGeminiRequest(request, callFor('https://gemini.example.test/v1beta', 'AIza'))],
+  ['bedrock', (request) => encodeBedrockChatRequest(request, callFor('https://bedrock-runtime.us-east-1.amazonaws.com', 'AKIDEXAMPLE:secret'))],
+];
+
+async function refusedParam(encode: (request: ChatCompletionRequest) => Promise<unknown>, fields: Record<string, unknown>): Promise<string | null> {
+  try {
+    await encode({ model: 'public-model', messages: [{ role: 'user', content: 'hi' }], ...fields });
+  } catch (error) {
+    if (error instanceof GatewayError && error.status === 400) return error.param;
+    throw error;
+  }
+  return 'accepted';
+}
+
+describe.each(encoders)('the %s adapter', (_vendor, encode) => {
+  it.each([
+    ['service_tier', 'priority'],
+    ['audio', { voice: 'alloy', format: 'wav' }],
+    ['modalities', ['text', 'audio']],
+    ['web_search_options', {}],
+    ['prediction', { type: 'content', content: 'draft' }],
+    ['moderation', { model: 'omni-moderation-latest' }],
+  ])('refuses the price-changing field %s with a 400 naming it', async (field, value) => {
+    expect(await refusedParam(encode, { [field]: value })).toBe(field);
+  });
+
+  it.each([
+    ['reasoning_effort', 'high'],
+    ['verbosity', 'low'],
+    ['functions', [{ name: 'lookup' }]],
+    ['function_call', 'auto'],
+  ])('refuses the unmapped field %s rather than dropping it', async (field, value) => {
+    expect(await refusedParam(encode, { [field]: value })).toBe(field);
+  });
+
+  it('accepts the fields that change nothing it could honour (service_tier auto, store, metadata)', async () => {
+    expect(await refusedParam(encode, { service_tier: 'auto', store: true, metadata: { a: 'b' }, modalities: ['text'] })).toBe('accepted');
+  });
+});
