@@ -18,7 +18,7 @@ const noLimits = { requestsPerMinute: null, tokensPerMinute: null, maxConcurrent
 function snapshot(overrides: Partial<BillingSnapshotRecords> = {}): BillingSnapshotRecords {
   return {
     revision: 1,
-    users: [{ userId: 'u1', balance: 1_000, sequence: 3, limits: noLimits }],
+    users: [{ userId: 'u1', balance: 1_000, debt: 0, sequence: 3, limits: noLimits }],
     apiKeys: [{ apiKeyId: 'k1', spendingCap: 500, spent: 100, allowedIps: ['10.0.0.0/8', '::1'], limits: noLimits }],
     prices: [],
     groupPriceRatios: [{ groupId: 'g1', priceRatioMillionths: 1_500_000 }],
