@@ -33,6 +33,8 @@ function debtMessage(debt: number): string {
   return `You exceeded your current quota: your account has an unpaid debt${amount} (a request cost more than your balance could cover). Top up your balance: the debt is paid first, then requests are accepted again.`;
 }
 
+/** A full settlement queue is logged at most this often, not once per refused request. */
+const queueFullWarningGapMs = 10_000;
 /** Short balances trigger balance checks at most this often (shared by every waiting request). */
 const shortBalanceCheckGapMs = 50;
 
@@ -44,6 +46,7 @@ const shortBalanceCheckGapMs = 50;
 export function createBillingAccounting(runtime: BillingRuntime): RequestAccounting {
   const { memory, rateLimiter, writer } = runtime;
   const { config, logger, clock } = runtime.options;
+  let lastQueueFullWarningAt = Number.NEGATIVE_INFINITY;
 
   function recordRejection(request: MeteredRequest, error: GatewayError): void {
     // A full queue keeps no logs of refusals: they would grow it without bound while the database lags.
@@ -102,7 +105,10 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   /** The database is behind: settled requests would pile up in memory, so new ones wait (503 with Retry-After). */
   function refuseWhileQueueIsFull(): void {
     if (!writer.isFull()) return;
-    logger.warn({ queuedRows: writer.queuedRows }, 'settlement queue full; refusing new requests until the database catches up');
+    if (clock() - lastQueueFullWarningAt >= queueFullWarningGapMs) {
+      lastQueueFullWarningAt = clock();
+      logger.warn({ queuedRows: writer.queuedRows }, 'settlement queue full; refusing new requests until the database catches up');
+    }
     throw new GatewayError('service_unavailable', 'The gateway cannot record usage right now; retry later.', { headers: { 'retry-after': String(writer.retryAfterSeconds()) } });
   }
 

@@ -295,7 +295,9 @@ async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: Settl
     }),
   );
   // A row already stored (an earlier attempt committed but reported an error) is skipped with all it would change.
-  const insertedLedgerIds = await insertNewRows(transaction, 'ledger_entries', ledgerRows);
+  const insertedLedgerIds = await insertNewRows(ledgerRows, (rows) =>
+    transaction.insertInto('ledger_entries').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
+  );
   const newCharges = charges.filter((charge) => insertedLedgerIds.has(charge.id));
   const settled: SettledBalance[] = [];
   const newByUser = groupBy(newCharges, (charge) => charge.userId);
@@ -318,7 +320,9 @@ async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: Settl
     const amount = sum(keyCharges, (charge) => charge.amount + charge.debt);
     await transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', amount) })).where('id', '=', apiKeyId).execute();
   }
-  const insertedLogIds = await insertNewRows(transaction, 'usage_logs', batch.usageLogs.map(encodeUsageLog));
+  const insertedLogIds = await insertNewRows(batch.usageLogs.map(encodeUsageLog), (rows) =>
+    transaction.insertInto('usage_logs').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
+  );
   for (const rollup of mapUsageLogToRollups(batch.usageLogs.filter((log) => insertedLogIds.has(log.id)))) {
     await transaction
       .insertInto('usage_daily_rollups')
@@ -338,21 +342,14 @@ async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: Settl
   return settled;
 }
 
-/** Inserts rows whose id is not stored yet (ON CONFLICT DO NOTHING on both engines); returns the ids inserted. */
-async function insertNewRows<Table extends 'ledger_entries' | 'usage_logs'>(
-  transaction: Transaction<DatabaseSchema>,
-  table: Table,
-  rows: Array<Insertable<DatabaseSchema[Table]>>,
-): Promise<Set<string>> {
+/**
+ * Inserts rows in chunks with `insert`, which must skip rows whose id is stored already (ON CONFLICT (id) DO
+ * NOTHING ... RETURNING id, on both engines); returns the ids actually inserted.
+ */
+async function insertNewRows<Row>(rows: Row[], insert: (chunk: Row[]) => Promise<Array<{ id: string }>>): Promise<Set<string>> {
   const inserted = new Set<string>();
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
-    const returned = await transaction
-      .insertInto(table as 'ledger_entries')
-      .values(rows.slice(start, start + rowsPerInsert) as Array<Insertable<LedgerEntriesTable>>)
-      .onConflict((conflict) => conflict.column('id').doNothing())
-      .returning('id')
-      .execute();
-    for (const row of returned) inserted.add(row.id);
+    for (const row of await insert(rows.slice(start, start + rowsPerInsert))) inserted.add(row.id);
   }
   return inserted;
 }
