@@ -16,7 +16,7 @@ export const imageBytesPerToken = 1_000;
 /** Tokens per second of input audio (Gemini's documented rate, the highest among vendors). */
 export const audioTokensPerSecond = 32;
 /** Fewest bytes a second of audio takes, by `input_audio.format`: 8 kHz 8-bit mono PCM for WAV, 16 kbit/s otherwise. */
-export const audioBytesPerSecondFloor = { wav: 8_000, other: 2_000 } as const;
+export const inputAudioBytesPerSecondFloor = { wav: 8_000, other: 2_000 } as const;
 /** Tokens held per PDF page: up to 3,000 of extracted text plus an image of the page (about 1,600 at most). */
 export const pdfPageTokens = 4_600;
 /** Decoded PDF bytes counted as one token, a floor for PDFs whose pages cannot be counted. */
@@ -62,7 +62,7 @@ function estimateAudioTokens(inputAudio: unknown): number {
   const { data, format } = (inputAudio ?? {}) as { data?: unknown; format?: unknown };
   const payload = typeof data === 'string' ? parseBase64Payload(data, true) : undefined;
   if (!payload) return 0;
-  const bytesPerSecond = format === 'wav' ? audioBytesPerSecondFloor.wav : audioBytesPerSecondFloor.other;
+  const bytesPerSecond = format === 'wav' ? inputAudioBytesPerSecondFloor.wav : inputAudioBytesPerSecondFloor.other;
   return Math.ceil((decodedByteLength(payload) / bytesPerSecond) * audioTokensPerSecond);
 }
 

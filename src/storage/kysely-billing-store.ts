@@ -301,7 +301,8 @@ async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: Settl
   const newCharges = charges.filter((charge) => insertedLedgerIds.has(charge.id));
   const settled: SettledBalance[] = [];
   const newByUser = groupBy(newCharges, (charge) => charge.userId);
-  for (const [userId, userCharges] of groupBy(charges, (charge) => charge.userId)) {
+  // Rows are locked in id order, so two nodes writing batches for the same users cannot deadlock on PostgreSQL.
+  for (const [userId, userCharges] of sortedGroups(charges, (charge) => charge.userId)) {
     const written = newByUser.get(userId) ?? [];
     const money = await applyUserCharges(transaction, userId, sum(written, (charge) => charge.amount), sum(written, (charge) => charge.debt));
     if (!money) continue;
@@ -315,7 +316,7 @@ async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: Settl
       repaid: repaid.repayment ? -repaid.repayment.amount : 0,
     });
   }
-  for (const [apiKeyId, keyCharges] of groupBy(newCharges, (charge) => charge.apiKeyId)) {
+  for (const [apiKeyId, keyCharges] of sortedGroups(newCharges, (charge) => charge.apiKeyId)) {
     // A key's spend is the whole cost of its requests, the part left as debt included.
     const amount = sum(keyCharges, (charge) => charge.amount + charge.debt);
     await transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', amount) })).where('id', '=', apiKeyId).execute();
@@ -366,6 +367,11 @@ async function applyUserCharges(transaction: Transaction<DatabaseSchema>, userId
           .returning(['balance', 'debt', 'balance_sequence'])
           .executeTakeFirst();
   return row === undefined ? undefined : { balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
+}
+
+/** Groups by key, in key order. */
+function sortedGroups<Item>(items: readonly Item[], keyOf: (item: Item) => string): Array<[string, Item[]]> {
+  return [...groupBy(items, keyOf)].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
 }
 
 function groupBy<Item>(items: readonly Item[], keyOf: (item: Item) => string): Map<string, Item[]> {

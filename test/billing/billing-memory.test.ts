@@ -49,6 +49,13 @@ describe('BillingMemory', () => {
     expect(memory.key('k1')).toMatchObject({ spent: 140 });
   });
 
+  it('adds debts not yet written to the stored debt on reload', () => {
+    const memory = new BillingMemory();
+    memory.load(snapshot({ users: [{ userId: 'u1', balance: 0, debt: 25, sequence: 4, limits: noLimits }] }), new Map(), new Map(), new Map([['u1', 10]]));
+    expect(memory.user('u1')).toMatchObject({ balance: 0, debt: 35 });
+    expect(memory.user('new-user').debt).toBe(0);
+  });
+
   it('checks client addresses against a key\'s allow-list, IPv4-mapped IPv6 included', () => {
     const memory = new BillingMemory();
     memory.load(snapshot(), new Map(), new Map());

@@ -2,7 +2,7 @@
 // balance, never forgiven), new requests are refused while it stands, and the next credit pays it first.
 import OpenAI from 'openai';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminTokenPrefix, generateConsoleToken, hashConsoleToken } from '../../src/accounts/console-token.js';
 import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
 
@@ -74,6 +74,34 @@ describe('debt', () => {
     expect(credit.status).toBe(201);
     expect(credit.body).toMatchObject({ balance: 1_000 - (cost - 20), debt: 0, repayment: { kind: 'debt-repayment', amount: -(cost - 20), debtChange: -(cost - 20) } });
     expect((await callApi('GET', '/balance', session.token)).body).toMatchObject({ balance: 1_000 - (cost - 20), debt: 0 });
+    await expect(client.chat.completions.create({ model, messages, max_tokens: 1 })).resolves.toBeDefined();
+    await settleEverything([gateway.running], user.id);
+    expect(await store.findBalanceMismatches()).toEqual([]);
+  });
+
+  it('pays a debt still waiting in the batch from a credit that came first, as soon as the batch is written', async () => {
+    const user = await gateway.createUser();
+    const key = await gateway.createKey(user);
+    await gateway.topUp(user, 20);
+    const client = gateway.client(key.secret);
+    const { store, memory, writer } = gateway.running.billing;
+    const writeSettlementBatch = store.writeSettlementBatch;
+    store.writeSettlementBatch = () => Promise.reject(new Error('database unavailable'));
+    let debt: number;
+    try {
+      const answer = await client.chat.completions.create({ model, messages });
+      debt = answer.usage!.prompt_tokens + answer.usage!.completion_tokens - 20;
+      await vi.waitFor(() => expect(memory.user(user.id).held).toBe(0));
+      await gateway.topUp(user, 1_000);
+      // The debt is not written yet, so the credit could not pay it: still refused.
+      expect(memory.user(user.id)).toMatchObject({ balance: 1_000, debt });
+      await expect(client.chat.completions.create({ model, messages, max_tokens: 1 })).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
+    } finally {
+      store.writeSettlementBatch = writeSettlementBatch;
+    }
+    await vi.waitFor(() => expect(writer.queuedRows).toBe(0), { timeout: 20_000, interval: 50 });
+    expect(memory.user(user.id)).toMatchObject({ balance: 1_000 - debt, debt: 0 });
+    expect(await store.readStoredBalance(user.id)).toMatchObject({ balance: 1_000 - debt, debt: 0 });
     await expect(client.chat.completions.create({ model, messages, max_tokens: 1 })).resolves.toBeDefined();
     await settleEverything([gateway.running], user.id);
     expect(await store.findBalanceMismatches()).toEqual([]);
