@@ -70,6 +70,13 @@ describe('estimateMediaPartTokens', () => {
     expect(estimateMediaPartTokens(createPdfFilePart(pdf))).toBe(400 * pdfPageTokens);
   });
 
+  it('extrapolates page objects seen in the sampled windows when the page tree is out of sight', () => {
+    const pages = Buffer.from(Array.from({ length: 10 }, (_, index) => `${index + 3} 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n`).join(''));
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), pages, Buffer.alloc(9 * 1024 * 1024, 0x41)]);
+    const counted = countPdfPages(parseBase64Payload(pdf.toString('base64'), true)!);
+    expect(counted).toBe(Math.ceil((10 * pdf.length) / (4 * 1024 * 1024)));
+  });
+
   it('caps a forged page count and holds a file known only by id at the documented page count', () => {
     const forged = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Pages /Count 999999999 >>\nendobj\n');
     expect(countPdfPages(parseBase64Payload(forged.toString('base64'), true)!)).toBe(pdfMaxCountedPages);
