@@ -12,6 +12,8 @@ export interface BillingConfig {
   reloadIntervalMs: number;
   /** output tokens held when neither the request nor the catalog caps them */
   defaultMaxOutputTokens: number;
+  /** settled requests waiting to be written at most; beyond it new requests get 503 (GATEWAY_SETTLEMENT_QUEUE_LIMIT) */
+  settlementQueueLimit: number;
   /** days usage logs are kept (rollups are kept forever); 0 keeps them forever */
   usageLogRetentionDays: number;
   /** hours a console session lasts */
@@ -32,6 +34,7 @@ export function loadBillingConfig(environment: NodeJS.ProcessEnv = process.env):
     flushIntervalMs: Math.min(readInteger(environment, 'GATEWAY_BILLING_FLUSH_INTERVAL_MS', 250), 250) || 250,
     reloadIntervalMs: readInteger(environment, 'GATEWAY_BILLING_RELOAD_INTERVAL_MS', 10_000),
     defaultMaxOutputTokens: readInteger(environment, 'GATEWAY_DEFAULT_MAX_OUTPUT_TOKENS', 4_096) || 4_096,
+    settlementQueueLimit: readInteger(environment, 'GATEWAY_SETTLEMENT_QUEUE_LIMIT', 100_000) || 100_000,
     usageLogRetentionDays: readInteger(environment, 'GATEWAY_USAGE_LOG_RETENTION_DAYS', 90),
     sessionLifetimeHours: readInteger(environment, 'GATEWAY_SESSION_LIFETIME_HOURS', 168) || 168,
     keyLimits: {

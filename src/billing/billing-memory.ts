@@ -5,12 +5,14 @@ import type { CatalogModel } from '../routing/catalog-model.js';
 import { createFallbackModelPrice } from './create-fallback-model-price.js';
 import { mapCatalogPrices, type ModelPrice } from './model-price.js';
 
-/** A user's money as this node sees it: the durable balance minus charges not yet written, and live holds. */
+/** A user's money as this node sees it: the durable balance minus charges not yet written, live holds, and debt. */
 export interface UserMoney {
   /** micro-units: stored balance minus this node's unflushed charges */
   balance: number;
   /** micro-units held by requests in flight */
   held: number;
+  /** micro-units owed: stored debt plus this node's unflushed debt; new requests are refused while above zero */
+  debt: number;
   limits: RequestLimits;
 }
 
@@ -46,11 +48,24 @@ export class BillingMemory {
     this.catalogPrices = mapCatalogModelPrices(catalogModels);
   }
 
-  /** Replaces stored values with a snapshot; `pendingByUser`/`pendingByKey` are charges not yet in the snapshot. */
-  load(snapshot: BillingSnapshotRecords, pendingByUser: ReadonlyMap<string, number>, pendingByKey: ReadonlyMap<string, number>): void {
+  /**
+   * Replaces stored values with a snapshot; `pendingByUser`/`pendingByKey` are charges, and `pendingDebtByUser`
+   * debts, not yet in the snapshot.
+   */
+  load(
+    snapshot: BillingSnapshotRecords,
+    pendingByUser: ReadonlyMap<string, number>,
+    pendingByKey: ReadonlyMap<string, number>,
+    pendingDebtByUser: ReadonlyMap<string, number> = new Map(),
+  ): void {
     const users = new Map<string, UserMoney>();
     for (const user of snapshot.users) {
-      users.set(user.userId, { balance: user.balance - (pendingByUser.get(user.userId) ?? 0), held: this.users.get(user.userId)?.held ?? 0, limits: user.limits });
+      users.set(user.userId, {
+        balance: user.balance - (pendingByUser.get(user.userId) ?? 0),
+        held: this.users.get(user.userId)?.held ?? 0,
+        debt: user.debt + (pendingDebtByUser.get(user.userId) ?? 0),
+        limits: user.limits,
+      });
     }
     const keys = new Map<string, KeyMoney>();
     for (const key of snapshot.apiKeys) {
@@ -75,7 +90,7 @@ export class BillingMemory {
     let user = this.users.get(userId);
     if (!user) {
       // A user created after the last reload has no money yet; the entry keeps holds consistent until it loads.
-      user = { balance: 0, held: 0, limits: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null } };
+      user = { balance: 0, held: 0, debt: 0, limits: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null } };
       this.users.set(userId, user);
     }
     return user;

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { Redis as RedisClient } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CatalogModel } from '../routing/catalog-model.js';
-import type { LedgerEntryRecord, NewBalanceChange } from '../storage/billing-records.js';
+import type { BalanceChangeResult, NewBalanceChange, SettledBalance } from '../storage/billing-records.js';
 import type { BillingStore } from '../storage/billing-store.js';
 import type { BillingConfig } from './billing-config.js';
 import { BillingMemory } from './billing-memory.js';
@@ -60,7 +60,9 @@ export class BillingRuntime {
       store: options.store,
       intervalMs: options.config.flushIntervalMs,
       logger: options.logger,
-      onWritten: wallet ? async (settled) => void (await Promise.all(settled.map((entry) => wallet.apply(entry, entry.charged)))) : undefined,
+      queueLimit: options.config.settlementQueueLimit,
+      clock: options.clock,
+      onWritten: (settled) => this.applyWrittenBatch(settled),
     });
     this.rateLimiter = new RequestRateLimiter(this.redis);
   }
@@ -113,7 +115,7 @@ export class BillingRuntime {
       const snapshot = await store.loadBillingSnapshot();
       // Runs while no batch is being written, so the queue holds exactly the charges the snapshot lacks.
       const pending = this.writer.pendingAmounts();
-      this.memory.load(snapshot, pending.byUser, pending.byKey);
+      this.memory.load(snapshot, pending.byUser, pending.byKey, pending.debtByUser);
       await this.wallet?.applyAll(snapshot.users).catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying balances to redis failed'));
     });
     const shared = refresh.finally(() => {
@@ -137,10 +139,13 @@ export class BillingRuntime {
     );
   }
 
-  /** Credits or debits a balance durably (ledger and balance in one transaction), then updates memory on every node. */
-  async changeBalance(change: NewBalanceChange): Promise<{ entry: LedgerEntryRecord; balance: number; sequence: number }> {
+  /**
+   * Credits or debits a balance durably (ledger and balance in one transaction; a credit pays any debt first),
+   * then updates memory on every node.
+   */
+  async changeBalance(change: NewBalanceChange): Promise<BalanceChangeResult> {
     const result = await this.exclusive(() => this.options.store.changeBalance(change));
-    await this.wallet?.apply({ userId: change.userId, balance: result.balance, sequence: result.sequence });
+    await this.wallet?.apply({ userId: change.userId, balance: result.balance, debt: result.debt, sequence: result.sequence });
     await this.announceChange();
     return result;
   }
@@ -185,6 +190,21 @@ export class BillingRuntime {
   trackSettlement(settlement: Promise<void>): void {
     this.settlementsInFlight.add(settlement);
     void settlement.finally(() => this.settlementsInFlight.delete(settlement));
+  }
+
+  /**
+   * After a batch committed: a debt the database paid from the balance (a credit came before the debt was written)
+   * is mirrored in memory at once, and the shared wallet gets the new stored balances.
+   */
+  private async applyWrittenBatch(settled: SettledBalance[]): Promise<void> {
+    for (const entry of settled) {
+      if (entry.repaid === 0) continue;
+      const user = this.memory.user(entry.userId);
+      user.balance -= entry.repaid;
+      user.debt -= entry.repaid;
+    }
+    const wallet = this.wallet;
+    if (wallet) await Promise.all(settled.map((entry) => wallet.apply(entry, entry)));
   }
 
   private async removeDeadNodes(): Promise<void> {

@@ -1,5 +1,6 @@
 import { createRecordId } from '../core/create-record-id.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { formatMicroUnits } from './money.js';
 import type { MeteredRequest, MeteredResult, MeteredTicket, RequestAccounting } from '../server/request-accounting.js';
 import type { UsageLogRecord } from '../storage/billing-records.js';
 import { isAddressAllowed } from './billing-memory.js';
@@ -26,6 +27,15 @@ interface BillingTicket extends MeteredTicket {
 
 const balanceShortfallMessage = 'You exceeded your current quota: the balance cannot cover this request. Top up your balance or lower max_tokens.';
 
+/** The refusal while a debt stands: says what is owed and how it is paid. */
+function debtMessage(debt: number): string {
+  // With several nodes, the debt may have been recorded by another node whose batch this one has not read yet.
+  const amount = debt > 0 ? ` of ${formatMicroUnits(debt)}` : '';
+  return `You exceeded your current quota: your account has an unpaid debt${amount} (a request cost more than your balance could cover). Top up your balance: the debt is paid first, then requests are accepted again.`;
+}
+
+/** A full settlement queue is logged at most this often, not once per refused request. */
+const queueFullWarningGapMs = 10_000;
 /** Short balances trigger balance checks at most this often (shared by every waiting request). */
 const shortBalanceCheckGapMs = 50;
 
@@ -37,13 +47,16 @@ const shortBalanceCheckGapMs = 50;
 export function createBillingAccounting(runtime: BillingRuntime): RequestAccounting {
   const { memory, rateLimiter, writer } = runtime;
   const { config, logger, clock } = runtime.options;
+  let lastQueueFullWarningAt = Number.NEGATIVE_INFINITY;
 
   function recordRejection(request: MeteredRequest, error: GatewayError): void {
-    writer.enqueue(undefined, createUsageLog(request, { status: error.status, errorCode: error.code, finishedAt: clock() }));
+    // A full queue keeps no logs of refusals: they would grow it without bound while the database lags.
+    writer.enqueueIfRoom(createUsageLog(request, { status: error.status, errorCode: error.code, finishedAt: clock() }));
   }
 
   async function admit(request: MeteredRequest): Promise<BillingTicket> {
     const { principal } = request;
+    refuseWhileQueueIsFull();
     if (memory.shouldLookForKey(principal.apiKeyId)) {
       // A key made a moment ago (maybe on another node) must not be used before its allow-list and cap are known.
       await runtime.refresh(false);
@@ -90,6 +103,16 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     };
   }
 
+  /** The database is behind: settled requests would pile up in memory, so new ones wait (503 with Retry-After). */
+  function refuseWhileQueueIsFull(): void {
+    if (!writer.isFull()) return;
+    if (clock() - lastQueueFullWarningAt >= queueFullWarningGapMs) {
+      lastQueueFullWarningAt = clock();
+      logger.warn({ queuedRows: writer.queuedRows }, 'settlement queue full; refusing new requests until the database catches up');
+    }
+    throw new GatewayError('service_unavailable', 'The gateway cannot record usage right now; retry later.', { headers: { 'retry-after': String(writer.retryAfterSeconds()) } });
+  }
+
   /** One node: check and hold with no await in between, so concurrent requests can never both take the same money. */
   function holdInMemory(request: MeteredRequest, worstCost: number): void {
     const shortfall = shortfallOf(request, worstCost);
@@ -111,10 +134,11 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
         if (stored) await wallet.apply(stored);
         outcome = await wallet.hold(userId, worstCost);
       }
-      if (outcome === 'insufficient') {
+      if (outcome === 'insufficient' || outcome === 'debt') {
         await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
         outcome = await wallet.hold(userId, worstCost);
       }
+      if (outcome === 'debt') throw new GatewayError('insufficient_quota', debtMessage(memory.user(userId).debt));
       if (outcome !== 'held') throw new GatewayError('insufficient_quota', balanceShortfallMessage);
     } catch (error) {
       releaseHold(request, worstCost);
@@ -147,6 +171,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
 
   function shortfallOf(request: MeteredRequest, worstCost: number): string | undefined {
     const user = memory.user(request.principal.userId);
+    // Nothing is forgiven: while a debt stands, no request is admitted, whatever the balance.
+    if (user.debt > 0) return debtMessage(user.debt);
     if (user.balance - user.held < worstCost) return balanceShortfallMessage;
     return capShortfallOf(request, worstCost);
   }
@@ -180,7 +206,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     const cost = calculateRequestCost(usage, ticket.price, settlementPriceRatio(ticket.priceRatioMillionths, request, result.channelId));
     if (ticket.admission) rateLimiter.release(ticket.admission, usage.promptTokens + usage.completionTokens);
     const user = memory.user(request.principal.userId);
-    // Usage above the estimate (a vendor counting more than estimated) may never push a balance below zero.
+    // Usage above the estimate (a vendor counting more than estimated) may never push a balance below zero:
+    // what the balance cannot cover becomes debt.
     const memoryCharge = Math.max(0, Math.min(cost, user.balance - user.held));
     const wallet = runtime.wallet;
     if (!wallet) {
@@ -188,7 +215,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       return;
     }
     const settlement = wallet.settle(request.principal.userId, ticket.held, cost).then(
-      (walletCharge) => record(ticket, result, usage, cost, walletCharge ?? memoryCharge),
+      (walletSettlement) => record(ticket, result, usage, cost, walletSettlement?.charged ?? memoryCharge),
       (error: unknown) => {
         logger.error({ err: error }, 'settling in redis failed; charging from memory');
         record(ticket, result, usage, cost, memoryCharge);
@@ -197,12 +224,16 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     runtime.trackSettlement(settlement);
   }
 
+  /** Charges `charge` (what the balance covered) and records the rest of `cost` as the user's debt. */
   function record(ticket: BillingTicket, result: MeteredResult, usage: BillableUsage, cost: number, charge: number): void {
     const { request } = ticket;
-    if (charge < cost) logger.warn({ userId: request.principal.userId, cost, charge }, 'request cost more than the balance could cover');
-    memory.user(request.principal.userId).balance -= charge;
+    const debt = cost - charge;
+    if (debt > 0) logger.warn({ userId: request.principal.userId, cost, charge, debt }, 'request cost more than the balance could cover; the rest is recorded as debt');
+    const user = memory.user(request.principal.userId);
+    user.balance -= charge;
+    user.debt += debt;
     const key = memory.key(request.principal.apiKeyId);
-    if (key) key.spent += charge;
+    if (key) key.spent += cost;
     const usageLog = createUsageLog(request, {
       status: result.status,
       errorCode: result.errorCode,
@@ -212,9 +243,9 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       promptTokens: usage.promptTokens,
       completionTokens: usage.completionTokens,
       cachedTokens: usage.cachedPromptTokens,
-      cost: charge,
+      cost,
     });
-    const pendingCharge = charge > 0 ? { id: `led_${usageLog.id.slice(4)}`, userId: usageLog.userId, apiKeyId: usageLog.apiKeyId, amount: charge, requestId: usageLog.id, createdAt: result.finishedAt } : undefined;
+    const pendingCharge = cost > 0 ? { id: `led_${usageLog.id.slice(4)}`, userId: usageLog.userId, apiKeyId: usageLog.apiKeyId, amount: charge, debt, requestId: usageLog.id, createdAt: result.finishedAt } : undefined;
     writer.enqueue(pendingCharge, usageLog);
   }
 }

@@ -1,12 +1,11 @@
 import type { MeteredEndpoint } from '../server/request-accounting.js';
+import { estimateMediaPartTokens } from './estimate-media-part-tokens.js';
 import { estimateTextTokens } from './estimate-text-tokens.js';
 
-/** Tokens counted for each image part of a chat message (a high-detail 1024×1024 image costs about this much). */
-export const imagePartTokenEstimate = 1_000;
 /** Tokens added per chat message for the role and separators. */
 const tokensPerMessage = 4;
 
-/** Input tokens of a request body, estimated from the UTF-8 length of its texts (see estimateTextTokens). */
+/** Input tokens of a request body: its texts by UTF-8 length (see estimateTextTokens), media parts by size (see estimateMediaPartTokens). */
 export function estimateInputTokens(endpoint: MeteredEndpoint, body: Record<string, unknown>): number {
   switch (endpoint) {
     case 'chat.completions':
@@ -38,9 +37,10 @@ function estimateChatTokens(body: Record<string, unknown>): number {
     if (typeof name === 'string') texts.push(name);
     if (typeof content === 'string') texts.push(content);
     else if (Array.isArray(content)) {
-      for (const part of content as Array<{ type?: unknown; text?: unknown }>) {
-        if (typeof part?.text === 'string') texts.push(part.text);
-        else if (part?.type === 'image_url' || part?.type === 'input_audio' || part?.type === 'file') tokens += imagePartTokenEstimate;
+      for (const part of content as Array<{ type?: unknown; text?: unknown } | null>) {
+        if (typeof part !== 'object' || part === null) continue;
+        if (typeof part.text === 'string') texts.push(part.text);
+        else tokens += estimateMediaPartTokens(part) ?? 0;
       }
     }
     if (toolCalls !== undefined) texts.push(JSON.stringify(toolCalls));

@@ -24,7 +24,8 @@ export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutpu
     case 'chat.completions':
     case 'completions': {
       const outputCap = positiveInteger(body.max_completion_tokens) ?? positiveInteger(body.max_tokens) ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
-      return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap * choices } };
+      const generations = endpoint === 'completions' ? countLegacyGenerations(body, choices) : choices;
+      return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap * generations } };
     }
     case 'embeddings':
       return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens } };
@@ -46,6 +47,17 @@ export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutpu
 export function ceilingAudioMilliseconds(request: Pick<MeteredRequest, 'uploadedAudioSeconds' | 'uploadedBytes'>): number {
   if (request.uploadedAudioSeconds !== undefined) return Math.ceil(request.uploadedAudioSeconds * 1000);
   return Math.ceil((request.uploadedBytes * 1000) / audioBytesPerSecondFloor);
+}
+
+/**
+ * Completions a legacy request makes the vendor generate: `best_of` candidates (of which `n` are returned, so
+ * `best_of` ≥ `n`) for each prompt of a batch (`prompt` as an array of strings or of token arrays).
+ */
+function countLegacyGenerations(body: Record<string, unknown>, choices: number): number {
+  const candidates = Math.max(choices, positiveInteger(body.best_of) ?? 1);
+  const { prompt } = body;
+  const isBatch = Array.isArray(prompt) && prompt.length > 0 && (typeof prompt[0] === 'string' || Array.isArray(prompt[0]));
+  return candidates * (isBatch ? prompt.length : 1);
 }
 
 function positiveInteger(value: unknown): number | undefined {

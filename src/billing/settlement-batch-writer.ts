@@ -1,53 +1,124 @@
 import type { Logger } from 'pino';
-import type { SettledBalance, SettlementBatch, UsageLogRecord } from '../storage/billing-records.js';
+import type { SettledBalance, SettledCharge, UsageLogRecord } from '../storage/billing-records.js';
 import type { BillingStore } from '../storage/billing-store.js';
 
 /** A settled charge waiting to be written. */
-export type PendingCharge = SettlementBatch['charges'][number];
+export type PendingCharge = SettledCharge;
+
+/** One request's rows waiting to be written: its usage log and, when it cost something, its charge. */
+interface QueuedRow {
+  charge: PendingCharge | undefined;
+  usageLog: UsageLogRecord;
+  /** failed writes of a batch holding this row since it was queued */
+  failures: number;
+  /** Unix milliseconds before which the row is not retried (backoff after failing on its own) */
+  retryAt: number;
+}
+
+/** Rows written in one transaction at most; a longer queue is written in several. */
+const rowsPerTransaction = 5_000;
+/** Write attempts per flush at most, so splitting a failing batch can never stall the writer. */
+const attemptsPerFlush = 64;
+/**
+ * Failed attempts before the first success after which a flush gives up (the database itself is failing):
+ * enough to isolate a row at fault in a full transaction (about log2(rowsPerTransaction) failing halves).
+ */
+const failuresBeforeGivingUp = 16;
+/** First backoff of a row that failed on its own, doubled at each further failure up to `maximumRetryDelayMs`. */
+const firstRetryDelayMs = 1_000;
+const maximumRetryDelayMs = 60_000;
+/** Pause after a flush that wrote nothing (the database is down), doubled up to `maximumPauseMs`. */
+const firstPauseMs = 500;
+const maximumPauseMs = 5_000;
+
+/** Charges not yet durable, in micro-units. */
+export interface PendingAmounts {
+  /** taken from each user's balance */
+  byUser: ReadonlyMap<string, number>;
+  /** spent by each key (the part left as debt included) */
+  byKey: ReadonlyMap<string, number>;
+  /** added to each user's debt */
+  debtByUser: ReadonlyMap<string, number>;
+}
+
+/** How the batch writer is built. */
+export interface SettlementBatchWriterOptions {
+  store: BillingStore;
+  intervalMs: number;
+  logger: Logger;
+  /** rows (one per request) the queue may hold before admission refuses new requests; 0 for no limit */
+  queueLimit?: number;
+  /** Unix milliseconds; injected so backoff is testable */
+  clock?: () => number;
+  /** called after each committed batch with the users' new stored balances (to update memory and shared copies) */
+  onWritten?: (settled: SettledBalance[]) => Promise<void>;
+}
 
 /**
  * Collects settled charges and usage logs in memory and writes them every `intervalMs` in one transaction
- * (ledger rows, balances, key spend, logs, rollups together), so a hard crash loses at most the unwritten
- * batch, and loses its ledger rows and balance changes together.
+ * (ledger rows, balances, debts, key spend, logs, rollups together), so a hard crash loses at most the unwritten
+ * batch, and loses its ledger rows and balance changes together. Writes are idempotent per row (the store skips
+ * rows already stored), so a batch is simply retried after any error. A batch that fails twice is split in
+ * halves until the rows at fault are alone; those are logged and retried with backoff, never dropped, and never
+ * hold back the other rows.
  */
 export class SettlementBatchWriter {
-  private charges: PendingCharge[] = [];
-  private usageLogs: UsageLogRecord[] = [];
+  private queue: QueuedRow[] = [];
   private readonly pendingByUser = new Map<string, number>();
   private readonly pendingByKey = new Map<string, number>();
+  private readonly pendingDebtByUser = new Map<string, number>();
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  private pausedUntil = 0;
+  private failedFlushes = 0;
+  private readonly clock: () => number;
 
-  constructor(
-    private readonly options: {
-      store: BillingStore;
-      intervalMs: number;
-      logger: Logger;
-      /** called after each committed batch with the users' new stored balances (to update shared copies) */
-      onWritten?: (settled: SettledBalance[]) => Promise<void>;
-    },
-  ) {}
+  constructor(private readonly options: SettlementBatchWriterOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.flush(), this.options.intervalMs);
     this.timer.unref();
   }
 
+  /** Queues a settled request: always accepted (its money was already taken in memory), even past the limit. */
   enqueue(charge: PendingCharge | undefined, usageLog: UsageLogRecord): void {
-    if (charge && charge.amount > 0) {
-      this.charges.push(charge);
-      addTo(this.pendingByUser, charge.userId, charge.amount);
-      addTo(this.pendingByKey, charge.apiKeyId, charge.amount);
-    }
-    this.usageLogs.push(usageLog);
+    const owed = charge && (charge.amount > 0 || charge.debt > 0) ? charge : undefined;
+    if (owed) this.addPending(owed, 1);
+    this.queue.push({ charge: owed, usageLog, failures: 0, retryAt: 0 });
   }
 
-  /** Charges not yet durable, per user and per key, in micro-units. */
-  pendingAmounts(): { byUser: ReadonlyMap<string, number>; byKey: ReadonlyMap<string, number> } {
-    return { byUser: this.pendingByUser, byKey: this.pendingByKey };
+  /** Queues a usage log of a refused request unless the queue is full; false when it was left out. */
+  enqueueIfRoom(usageLog: UsageLogRecord): boolean {
+    if (this.isFull()) return false;
+    this.enqueue(undefined, usageLog);
+    return true;
   }
 
-  /** Writes whatever is queued; runs after any flush or exclusive work already in progress. */
+  /** Rows waiting to be written (one per request). */
+  get queuedRows(): number {
+    return this.queue.length;
+  }
+
+  /** True when the queue holds `queueLimit` rows or more: new requests must wait until the database catches up. */
+  isFull(): boolean {
+    const limit = this.options.queueLimit ?? 0;
+    return limit > 0 && this.queue.length >= limit;
+  }
+
+  /** Seconds a client should wait before retrying while the queue is full: until the next write attempt, at least 1. */
+  retryAfterSeconds(): number {
+    const wait = Math.max(this.pausedUntil - this.clock(), this.options.intervalMs);
+    return Math.max(1, Math.ceil(wait / 1000));
+  }
+
+  /** Charges and debts not yet durable, per user and per key, in micro-units. */
+  pendingAmounts(): PendingAmounts {
+    return { byUser: this.pendingByUser, byKey: this.pendingByKey, debtByUser: this.pendingDebtByUser };
+  }
+
+  /** Writes whatever is queued and due; runs after any flush or exclusive work already in progress. */
   flush(): Promise<void> {
     return this.runExclusive(() => this.writeQueued());
   }
@@ -62,34 +133,100 @@ export class SettlementBatchWriter {
     return result;
   }
 
-  /** Stops the timer and writes everything left; called on graceful shutdown. */
+  /** Stops the timer and writes everything left; rows that still cannot be written are logged in full. */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.flush();
-    if (this.charges.length > 0 || this.usageLogs.length > 0) await this.flush();
+    await this.runExclusive(async () => {
+      // Shutdown does not wait for backoff: every row gets its last chances now.
+      for (let round = 0; round < 3 && this.queue.length > 0; round++) {
+        this.pausedUntil = 0;
+        for (const row of this.queue) row.retryAt = 0;
+        await this.writeQueued();
+      }
+      for (const row of this.queue) {
+        this.options.logger.error({ charge: row.charge, usageLog: row.usageLog }, 'a settled request could not be written before shutdown; its charge and usage log are lost with this process');
+      }
+    });
   }
 
   private async writeQueued(): Promise<void> {
-    if (this.charges.length === 0 && this.usageLogs.length === 0) return;
-    const charges = this.charges;
-    const usageLogs = this.usageLogs;
-    this.charges = [];
-    this.usageLogs = [];
-    let settled: SettledBalance[];
-    try {
-      settled = await this.options.store.writeSettlementBatch({ charges, usageLogs });
-    } catch (error) {
-      // Put the batch back in front so the next tick retries it; memory stays ahead of the database meanwhile.
-      this.charges = charges.concat(this.charges);
-      this.usageLogs = usageLogs.concat(this.usageLogs);
-      this.options.logger.error({ err: error, charges: charges.length, usageLogs: usageLogs.length }, 'writing a settlement batch failed; will retry');
+    const now = this.clock();
+    if (this.queue.length === 0 || now < this.pausedUntil) return;
+    const due = this.queue.filter((row) => row.retryAt <= now);
+    if (due.length === 0) return;
+    this.queue = this.queue.filter((row) => row.retryAt > now);
+    const stack: QueuedRow[][] = [];
+    for (let start = due.length; start > 0; start -= rowsPerTransaction) stack.push(due.slice(Math.max(0, start - rowsPerTransaction), start));
+    let attempts = 0;
+    let wroteAny = false;
+    let failedAny = false;
+    while (stack.length > 0) {
+      const batch = stack.pop()!;
+      if (attempts >= attemptsPerFlush || (!wroteAny && attempts >= failuresBeforeGivingUp)) {
+        this.requeue(batch);
+        continue;
+      }
+      attempts++;
+      const error = await this.write(batch);
+      if (error === undefined) {
+        wroteAny = true;
+        continue;
+      }
+      failedAny = true;
+      this.handleFailure(batch, error, stack, now);
+    }
+    this.failedFlushes = failedAny && !wroteAny ? this.failedFlushes + 1 : 0;
+    // Nothing could be written: the database itself is failing, so wait before hammering it again.
+    if (this.failedFlushes > 0) this.pausedUntil = now + Math.min(maximumPauseMs, firstPauseMs * 2 ** (this.failedFlushes - 1));
+  }
+
+  /** A failed batch: retried whole once (most errors are passing), then split until the failing rows are alone. */
+  private handleFailure(batch: QueuedRow[], error: unknown, stack: QueuedRow[][], now: number): void {
+    const failedBefore = batch.some((row) => row.failures > 0);
+    if (!failedBefore || batch.length === 1) {
+      for (const row of batch) {
+        row.failures += 1;
+        if (batch.length === 1 && row.failures > 1) row.retryAt = now + Math.min(maximumRetryDelayMs, firstRetryDelayMs * 2 ** (row.failures - 2));
+      }
+      if (batch.length === 1 && batch[0]!.failures > 1) {
+        const [row] = batch;
+        this.options.logger.error(
+          { err: error, usageLogId: row!.usageLog.id, userId: row!.usageLog.userId, charge: row!.charge, failures: row!.failures, retryAt: row!.retryAt },
+          'a settled request cannot be written; it stays queued and is retried with backoff',
+        );
+      } else {
+        this.options.logger.warn({ err: error, rows: batch.length }, 'writing a settlement batch failed; will retry');
+      }
+      this.requeue(batch);
       return;
     }
-    for (const charge of charges) {
-      addTo(this.pendingByUser, charge.userId, -charge.amount);
-      addTo(this.pendingByKey, charge.apiKeyId, -charge.amount);
+    const middle = Math.ceil(batch.length / 2);
+    stack.push(batch.slice(middle), batch.slice(0, middle));
+  }
+
+  /** Writes one batch; returns the error when it failed (the batch may still have been committed). */
+  private async write(batch: QueuedRow[]): Promise<unknown> {
+    const charges: PendingCharge[] = [];
+    for (const row of batch) if (row.charge) charges.push(row.charge);
+    let settled: SettledBalance[];
+    try {
+      settled = await this.options.store.writeSettlementBatch({ charges, usageLogs: batch.map((row) => row.usageLog) });
+    } catch (error) {
+      return error ?? new Error('writing a settlement batch failed');
     }
-    await this.options.onWritten?.(settled).catch((error: unknown) => this.options.logger.warn({ err: error }, 'updating shared balances after a batch failed'));
+    for (const charge of charges) this.addPending(charge, -1);
+    await this.options.onWritten?.(settled).catch((error: unknown) => this.options.logger.warn({ err: error }, 'updating balances after a batch failed'));
+    return undefined;
+  }
+
+  private requeue(rows: QueuedRow[]): void {
+    this.queue = rows.concat(this.queue);
+  }
+
+  private addPending(charge: PendingCharge, sign: 1 | -1): void {
+    addTo(this.pendingByUser, charge.userId, sign * charge.amount);
+    addTo(this.pendingByKey, charge.apiKeyId, sign * (charge.amount + charge.debt));
+    addTo(this.pendingDebtByUser, charge.userId, sign * charge.debt);
   }
 }
 

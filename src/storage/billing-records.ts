@@ -1,7 +1,10 @@
 import type { ModelPrice } from '../billing/model-price.js';
 
-/** Kinds of ledger entry. Requests only ever write `settlement` rows: holds live in memory (docs/BILLING.md). */
-export type LedgerKind = 'top-up' | 'bonus' | 'hold' | 'settlement' | 'refund' | 'adjustment' | 'redemption';
+/**
+ * Kinds of ledger entry. Requests only ever write `settlement` rows: holds live in memory (docs/BILLING.md);
+ * `debt-repayment` moves money from the balance to the debt when both are above zero.
+ */
+export type LedgerKind = 'top-up' | 'bonus' | 'hold' | 'settlement' | 'refund' | 'adjustment' | 'redemption' | 'debt-repayment';
 
 /** One append-only change of a user's balance. */
 export interface LedgerEntryRecord {
@@ -10,6 +13,8 @@ export interface LedgerEntryRecord {
   kind: LedgerKind;
   /** signed micro-units: credits positive, charges negative */
   amount: number;
+  /** signed micro-units added to the debt: the uncovered part of a settlement positive, a repayment negative */
+  debtChange: number;
   description: string;
   /** request id, payment event id or who made the change, or null */
   reference: string | null;
@@ -20,11 +25,24 @@ export interface LedgerEntryRecord {
 /** A credit or debit written synchronously by an admin, a payment or the CLI. */
 export interface NewBalanceChange {
   userId: string;
-  kind: Exclude<LedgerKind, 'hold' | 'settlement'>;
+  kind: Exclude<LedgerKind, 'hold' | 'settlement' | 'debt-repayment'>;
   /** signed micro-units; the resulting balance may not go below zero */
   amount: number;
   description: string;
   reference?: string | null;
+}
+
+/** A credit or debit as written: the entry, the debt repayment it paid (credits to users in debt), the new state. */
+export interface BalanceChangeResult {
+  entry: LedgerEntryRecord;
+  /** the `debt-repayment` entry written with a credit to a user in debt, else undefined */
+  repayment: LedgerEntryRecord | undefined;
+  /** micro-units after the change and any repayment */
+  balance: number;
+  /** micro-units still owed */
+  debt: number;
+  /** `users.balance_sequence` after the write */
+  sequence: number;
 }
 
 /** One /v1 request as the usage log keeps it. */
@@ -53,10 +71,28 @@ export interface UsageLogRecord {
   clientIp: string;
 }
 
-/** What the batch writer stores in one transaction: settled charges (ledger + balances + key spend) and usage logs. */
+/** The charge of one settled request, written as one `settlement` ledger row. */
+export interface SettledCharge {
+  /** the ledger row's id, derived from the request's id so a retried batch cannot write it twice */
+  id: string;
+  userId: string;
+  apiKeyId: string;
+  /** micro-units taken from the balance (the ledger amount is its negative) */
+  amount: number;
+  /** micro-units of the cost the balance could not cover, added to the user's debt */
+  debt: number;
+  requestId: string;
+  /** Unix milliseconds */
+  createdAt: number;
+}
+
+/**
+ * What the batch writer stores in one transaction: settled charges (ledger + balances + debts + key spend) and
+ * usage logs. Idempotent per row: rows whose id is already stored are skipped with everything they would change.
+ */
 export interface SettlementBatch {
-  /** charges of settled requests; each becomes a `settlement` ledger row with a negative amount */
-  charges: Array<{ id: string; userId: string; apiKeyId: string; amount: number; requestId: string; createdAt: number }>;
+  /** charges of settled requests; each becomes a `settlement` ledger row */
+  charges: SettledCharge[];
   usageLogs: UsageLogRecord[];
 }
 
@@ -75,14 +111,20 @@ export interface StoredBalance {
   userId: string;
   /** micro-units */
   balance: number;
+  /** micro-units owed */
+  debt: number;
   /** `users.balance_sequence` after the write: higher means newer */
   sequence: number;
 }
 
 /** What a settlement batch changed for one user. */
 export interface SettledBalance extends StoredBalance {
-  /** micro-units this batch charged the user */
+  /** micro-units of the batch's charges to the user, now durable (written now or by an earlier attempt) */
   charged: number;
+  /** micro-units of the batch's debt of the user, now durable */
+  debtAdded: number;
+  /** micro-units moved from the balance to the debt by this write (0 when nothing was repaid) */
+  repaid: number;
 }
 
 /** A user's money and limits as the running gateway keeps them in memory. */
@@ -90,6 +132,8 @@ export interface UserBillingRecord {
   userId: string;
   /** micro-units */
   balance: number;
+  /** micro-units owed */
+  debt: number;
   /** `users.balance_sequence` when read */
   sequence: number;
   limits: RequestLimits;
@@ -118,7 +162,7 @@ export interface BillingSnapshotRecords {
   groupPriceRatios: Array<{ groupId: string; priceRatioMillionths: number }>;
 }
 
-/** A balance that differs from the sum of its ledger. */
+/** A balance or debt that differs from the sum of its ledger, or is negative. */
 export interface BalanceMismatch {
   userId: string;
   email: string;
@@ -126,6 +170,10 @@ export interface BalanceMismatch {
   balance: number;
   /** micro-units summed over the ledger */
   ledgerSum: number;
+  /** micro-units stored in users.debt */
+  debt: number;
+  /** micro-units of `debt_change` summed over the ledger */
+  ledgerDebtSum: number;
 }
 
 /** Filters of a usage log query; times are Unix milliseconds, the range is [from, to). */

@@ -1,6 +1,7 @@
 import type { ModelPrice } from '../billing/model-price.js';
 import type {
   ApiKeyBillingRecord,
+  BalanceChangeResult,
   BalanceMismatch,
   BillingSnapshotRecords,
   LedgerEntryRecord,
@@ -25,13 +26,20 @@ export interface BillingStore {
   migrate(): Promise<void>;
   close(): Promise<void>;
 
-  /** writes one ledger entry and the balance change in one transaction; returns the entry and the new balance */
-  changeBalance(change: NewBalanceChange): Promise<{ entry: LedgerEntryRecord; balance: number; sequence: number }>;
-  /** stores settled charges, their ledger rows, key spend, usage logs and daily rollups in one transaction; returns the new balances */
+  /**
+   * writes one ledger entry and the balance change in one transaction; a credit to a user in debt pays the debt
+   * first (a `debt-repayment` entry in the same transaction); returns the entries and the new balance and debt
+   */
+  changeBalance(change: NewBalanceChange): Promise<BalanceChangeResult>;
+  /**
+   * stores settled charges, their ledger rows, balances, debts, key spend, usage logs and daily rollups in one
+   * transaction, skipping rows already stored (a retried batch writes nothing twice); returns, for every user of
+   * the batch, the stored balance and debt after it
+   */
   writeSettlementBatch(batch: SettlementBatch): Promise<SettledBalance[]>;
-  /** a user's stored balance and its sequence, or undefined */
+  /** a user's stored balance, debt and sequence, or undefined */
   readStoredBalance(userId: string): Promise<StoredBalance | undefined>;
-  /** users whose balance differs from the sum of their ledger */
+  /** users whose balance or debt differs from the sum of their ledger, or is negative */
   findBalanceMismatches(): Promise<BalanceMismatch[]>;
   readBalance(userId: string): Promise<number | undefined>;
   /** newest first; `before` is a cursor from the previous page */

@@ -77,6 +77,8 @@ export interface UserBillingColumns {
   balance: Generated<number>;
   /** goes up by one with every change of `balance`, so copies elsewhere (Redis) can tell which value is newer */
   balance_sequence: Generated<number>;
+  /** micro-units the user owes (migration 0006): always ≥ 0 and equal to the sum of the user's ledger `debt_change` */
+  debt: Generated<number>;
   requests_per_minute: number | null;
   tokens_per_minute: number | null;
   max_concurrent_requests: number | null;
@@ -109,6 +111,8 @@ export interface LedgerEntriesTable {
   kind: string;
   /** signed micro-units: credits positive, charges negative */
   amount: number;
+  /** signed micro-units added to the user's debt (migration 0006): an uncovered charge positive, a repayment negative */
+  debt_change: Generated<number>;
   description: string;
   /** request id, payment event id or admin who made the change */
   reference: string | null;

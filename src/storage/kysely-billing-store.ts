@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { createRecordId } from '../core/create-record-id.js';
 import { writeWithRevision } from './write-with-revision.js';
 import type { ModelPrice } from '../billing/model-price.js';
@@ -16,6 +16,7 @@ import { createDatabase, type DatabaseDialect } from './create-database.js';
 import type { DatabaseSchema, LedgerEntriesTable, ModelPricesTable, UsageLogsTable } from './database-schema.js';
 import { runMigrations } from './run-migrations.js';
 import { mapUsageLogToRollups } from './map-usage-log-to-rollups.js';
+import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
 
 /** How to open the billing store; pass an open database to share its connection with the gateway store. */
 export interface BillingStoreOptions {
@@ -55,43 +56,47 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
           .updateTable('users')
           .set((expression) => ({ balance: expression('balance', '+', change.amount), balance_sequence: expression('balance_sequence', '+', 1) }))
           .where('id', '=', change.userId)
-          .returning(['balance', 'balance_sequence'])
+          .returning(['balance', 'debt', 'balance_sequence'])
           .executeTakeFirst();
         if (updated === undefined) throw new Error(`No user ${change.userId} exists`);
         const balance = Number(updated.balance);
-        const sequence = Number(updated.balance_sequence);
         if (balance < 0) throw new Error(`The change would leave a negative balance (${balance} micro-units)`);
         const entry: LedgerEntryRecord = {
           id: createRecordId('led'),
           userId: change.userId,
           kind: change.kind,
           amount: change.amount,
+          debtChange: 0,
           description: change.description,
           reference: change.reference ?? null,
           createdAt: clock(),
         };
         await transaction.insertInto('ledger_entries').values(encodeLedgerEntry(entry)).execute();
-        return { entry, balance, sequence };
+        // Every credit pays the debt first; a debit never touches it.
+        const money = { balance, debt: Number(updated.debt), sequence: Number(updated.balance_sequence) };
+        const repaid = change.amount > 0 ? await repayUserDebt(transaction, { userId: change.userId, money, reference: entry.id, now: entry.createdAt }) : { money, repayment: undefined };
+        return { entry, repayment: repaid.repayment, ...repaid.money };
       });
     },
 
-    writeSettlementBatch: (batch) => database.transaction().execute((transaction) => writeBatch(transaction, batch)),
+    writeSettlementBatch: (batch) => database.transaction().execute((transaction) => writeBatch(transaction, batch, clock())),
 
     async findBalanceMismatches() {
       const rows = await database
         .selectFrom('users')
-        .select(['id', 'email', 'balance'])
+        .select(['id', 'email', 'balance', 'debt'])
         .select(sql<number>`(select cast(coalesce(sum(amount), 0) as bigint) from ledger_entries where ledger_entries.user_id = users.id)`.as('ledger_sum'))
+        .select(sql<number>`(select cast(coalesce(sum(debt_change), 0) as bigint) from ledger_entries where ledger_entries.user_id = users.id)`.as('ledger_debt_sum'))
         .orderBy('id')
         .execute();
       return rows
-        .filter((row) => Number(row.balance) !== Number(row.ledger_sum))
-        .map((row) => ({ userId: row.id, email: row.email, balance: Number(row.balance), ledgerSum: Number(row.ledger_sum) }));
+        .map((row) => ({ userId: row.id, email: row.email, balance: Number(row.balance), ledgerSum: Number(row.ledger_sum), debt: Number(row.debt), ledgerDebtSum: Number(row.ledger_debt_sum) }))
+        .filter((row) => row.balance !== row.ledgerSum || row.debt !== row.ledgerDebtSum || row.balance < 0 || row.debt < 0);
     },
 
     async readStoredBalance(userId) {
-      const row = await database.selectFrom('users').select(['balance', 'balance_sequence']).where('id', '=', userId).executeTakeFirst();
-      return row === undefined ? undefined : { userId, balance: Number(row.balance), sequence: Number(row.balance_sequence) };
+      const row = await database.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', userId).executeTakeFirst();
+      return row === undefined ? undefined : { userId, balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
     },
 
     async readBalance(userId) {
@@ -121,7 +126,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
           const revision = await readBillingRevision(transaction);
           const users = await transaction
             .selectFrom('users')
-            .select(['id', 'balance', 'balance_sequence', 'requests_per_minute', 'tokens_per_minute', 'max_concurrent_requests'])
+            .select(['id', 'balance', 'debt', 'balance_sequence', 'requests_per_minute', 'tokens_per_minute', 'max_concurrent_requests'])
             .execute();
           const apiKeys = await transaction
             .selectFrom('api_keys')
@@ -131,7 +136,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
           const groups = await transaction.selectFrom('model_groups').select(['id', 'price_ratio_millionths']).execute();
           return {
             revision,
-            users: users.map((row) => ({ userId: row.id, balance: Number(row.balance), sequence: Number(row.balance_sequence), limits: decodeLimits(row) })),
+            users: users.map((row) => ({ userId: row.id, balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence), limits: decodeLimits(row) })),
             apiKeys: apiKeys.map((row) => ({
               apiKeyId: row.id,
               spendingCap: row.spending_cap === null ? null : Number(row.spending_cap),
@@ -275,40 +280,51 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
   };
 }
 
-async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: SettlementBatch): Promise<SettledBalance[]> {
-  const charges = batch.charges.filter((charge) => charge.amount > 0);
+async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: SettlementBatch, now: number): Promise<SettledBalance[]> {
+  const charges = batch.charges.filter((charge) => charge.amount > 0 || charge.debt > 0);
   const ledgerRows = charges.map(
-    (charge): LedgerEntriesTable => ({
+    (charge): Insertable<LedgerEntriesTable> => ({
       id: charge.id,
       user_id: charge.userId,
       kind: 'settlement',
       amount: -charge.amount,
-      description: 'request settlement',
+      debt_change: charge.debt,
+      description: charge.debt > 0 ? 'request settlement (part not covered by the balance added to the debt)' : 'request settlement',
       reference: charge.requestId,
       created_at: charge.createdAt,
     }),
   );
-  for (let start = 0; start < ledgerRows.length; start += rowsPerInsert) {
-    await transaction.insertInto('ledger_entries').values(ledgerRows.slice(start, start + rowsPerInsert)).execute();
-  }
+  // A row already stored (an earlier attempt committed but reported an error) is skipped with all it would change.
+  const insertedLedgerIds = await insertNewRows(ledgerRows, (rows) =>
+    transaction.insertInto('ledger_entries').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
+  );
+  const newCharges = charges.filter((charge) => insertedLedgerIds.has(charge.id));
   const settled: SettledBalance[] = [];
-  for (const [userId, amount] of sumBy(charges, (charge) => charge.userId)) {
-    const row = await transaction
-      .updateTable('users')
-      .set((expression) => ({ balance: expression('balance', '-', amount), balance_sequence: expression('balance_sequence', '+', 1) }))
-      .where('id', '=', userId)
-      .returning(['balance', 'balance_sequence'])
-      .executeTakeFirst();
-    if (row) settled.push({ userId, balance: Number(row.balance), sequence: Number(row.balance_sequence), charged: amount });
+  const newByUser = groupBy(newCharges, (charge) => charge.userId);
+  // Rows are locked in id order, so two nodes writing batches for the same users cannot deadlock on PostgreSQL.
+  for (const [userId, userCharges] of sortedGroups(charges, (charge) => charge.userId)) {
+    const written = newByUser.get(userId) ?? [];
+    const money = await applyUserCharges(transaction, userId, sum(written, (charge) => charge.amount), sum(written, (charge) => charge.debt));
+    if (!money) continue;
+    // A balance left while a debt stands (a credit arrived before this debt was written) pays the debt at once.
+    const repaid = written.length > 0 && money.debt > 0 ? await repayUserDebt(transaction, { userId, money, reference: null, now }) : { money, repayment: undefined };
+    settled.push({
+      userId,
+      ...repaid.money,
+      charged: sum(userCharges, (charge) => charge.amount),
+      debtAdded: sum(userCharges, (charge) => charge.debt),
+      repaid: repaid.repayment ? -repaid.repayment.amount : 0,
+    });
   }
-  for (const [apiKeyId, amount] of sumBy(charges, (charge) => charge.apiKeyId)) {
+  for (const [apiKeyId, keyCharges] of sortedGroups(newCharges, (charge) => charge.apiKeyId)) {
+    // A key's spend is the whole cost of its requests, the part left as debt included.
+    const amount = sum(keyCharges, (charge) => charge.amount + charge.debt);
     await transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', amount) })).where('id', '=', apiKeyId).execute();
   }
-  const logRows = batch.usageLogs.map(encodeUsageLog);
-  for (let start = 0; start < logRows.length; start += rowsPerInsert) {
-    await transaction.insertInto('usage_logs').values(logRows.slice(start, start + rowsPerInsert)).execute();
-  }
-  for (const rollup of mapUsageLogToRollups(batch.usageLogs)) {
+  const insertedLogIds = await insertNewRows(batch.usageLogs.map(encodeUsageLog), (rows) =>
+    transaction.insertInto('usage_logs').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
+  );
+  for (const rollup of mapUsageLogToRollups(batch.usageLogs.filter((log) => insertedLogIds.has(log.id)))) {
     await transaction
       .insertInto('usage_daily_rollups')
       .values(rollup)
@@ -327,10 +343,52 @@ async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: Settl
   return settled;
 }
 
-function sumBy<Item extends { amount: number }>(items: Item[], keyOf: (item: Item) => string): Map<string, number> {
-  const sums = new Map<string, number>();
-  for (const item of items) sums.set(keyOf(item), (sums.get(keyOf(item)) ?? 0) + item.amount);
-  return sums;
+/**
+ * Inserts rows in chunks with `insert`, which must skip rows whose id is stored already (ON CONFLICT (id) DO
+ * NOTHING ... RETURNING id, on both engines); returns the ids actually inserted.
+ */
+async function insertNewRows<Row>(rows: Row[], insert: (chunk: Row[]) => Promise<Array<{ id: string }>>): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (let start = 0; start < rows.length; start += rowsPerInsert) {
+    for (const row of await insert(rows.slice(start, start + rowsPerInsert))) inserted.add(row.id);
+  }
+  return inserted;
+}
+
+/** Takes `amount` from a user's balance and adds `debt` to their debt (nothing when both are 0); undefined for an unknown user. */
+async function applyUserCharges(transaction: Transaction<DatabaseSchema>, userId: string, amount: number, debt: number): Promise<UserMoneyRow | undefined> {
+  const row =
+    amount === 0 && debt === 0
+      ? await transaction.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', userId).executeTakeFirst()
+      : await transaction
+          .updateTable('users')
+          .set((expression) => ({ balance: expression('balance', '-', amount), debt: expression('debt', '+', debt), balance_sequence: expression('balance_sequence', '+', 1) }))
+          .where('id', '=', userId)
+          .returning(['balance', 'debt', 'balance_sequence'])
+          .executeTakeFirst();
+  return row === undefined ? undefined : { balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
+}
+
+/** Groups by key, in key order. */
+function sortedGroups<Item>(items: readonly Item[], keyOf: (item: Item) => string): Array<[string, Item[]]> {
+  return [...groupBy(items, keyOf)].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+}
+
+function groupBy<Item>(items: readonly Item[], keyOf: (item: Item) => string): Map<string, Item[]> {
+  const groups = new Map<string, Item[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+function sum<Item>(items: readonly Item[], valueOf: (item: Item) => number): number {
+  let total = 0;
+  for (const item of items) total += valueOf(item);
+  return total;
 }
 
 function requireUrl(databaseUrl: string | undefined): string {
@@ -376,12 +434,13 @@ function encodeLimits(limits: RequestLimits) {
   };
 }
 
-function encodeLedgerEntry(entry: LedgerEntryRecord): LedgerEntriesTable {
+function encodeLedgerEntry(entry: LedgerEntryRecord): Insertable<LedgerEntriesTable> {
   return {
     id: entry.id,
     user_id: entry.userId,
     kind: entry.kind,
     amount: entry.amount,
+    debt_change: entry.debtChange,
     description: entry.description,
     reference: entry.reference,
     created_at: entry.createdAt,
@@ -394,6 +453,7 @@ function decodeLedgerEntry(row: Selectable<LedgerEntriesTable>): LedgerEntryReco
     userId: row.user_id,
     kind: row.kind as LedgerKind,
     amount: Number(row.amount),
+    debtChange: Number(row.debt_change),
     description: row.description,
     reference: row.reference,
     createdAt: Number(row.created_at),

@@ -5,6 +5,7 @@ import { channelSettingsMigration } from './migrations/0002-channel-settings.js'
 import { billingSchemaMigration } from './migrations/0003-billing-schema.js';
 import { modelCatalogEntriesMigration } from './migrations/0004-model-catalog-entries.js';
 import { userGroupsMigration } from './migrations/0005-user-groups.js';
+import { userDebtMigration } from './migrations/0006-user-debt.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0003-billing-schema': billingSchemaMigration,
   '0004-model-catalog-entries': modelCatalogEntriesMigration,
   '0005-user-groups': userGroupsMigration,
+  '0006-user-debt': userDebtMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

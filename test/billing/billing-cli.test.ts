@@ -52,4 +52,23 @@ describe('billing commands', () => {
     expect(await store.findBalanceMismatches()).toHaveLength(1);
     await store.close();
   });
+
+  it('verifies debts too: a debt that left the sum of its ledger debt changes fails the check', async () => {
+    const gatewayStore = createGatewayStore({ databaseUrl });
+    const user = await gatewayStore.createUser({ email: 'debtor@example.test', displayName: 'Debtor', role: 'user', passwordHash: null });
+    await gatewayStore.close();
+    const store = createBillingStore({ databaseUrl });
+    const { database } = createDatabase(databaseUrl);
+    // The previous test breaks the payer's balance on purpose; put it back so only the debtor can fail the check.
+    for (const mismatch of await store.findBalanceMismatches()) await database.updateTable('users').set({ balance: mismatch.ledgerSum }).where('id', '=', mismatch.userId).execute();
+    await store.writeSettlementBatch({ charges: [{ id: 'led_owe', userId: user.id, apiKeyId: 'none', amount: 0, debt: 5, requestId: 'r', createdAt: 2 }], usageLogs: [] });
+    expect((await runCli('billing', 'verify')).code).toBe(0);
+
+    await database.updateTable('users').set({ debt: 0 }).where('id', '=', user.id).execute();
+    const broken = await runCli('billing', 'verify', '--json');
+    expect(broken.code).toBe(1);
+    expect(JSON.parse(broken.stdout)).toMatchObject({ ok: false, mismatches: [{ email: 'debtor@example.test', debt: 0, ledgerDebtSum: 5 }] });
+    await database.destroy();
+    await store.close();
+  });
 });

@@ -18,7 +18,7 @@ const noLimits = { requestsPerMinute: null, tokensPerMinute: null, maxConcurrent
 function snapshot(overrides: Partial<BillingSnapshotRecords> = {}): BillingSnapshotRecords {
   return {
     revision: 1,
-    users: [{ userId: 'u1', balance: 1_000, sequence: 3, limits: noLimits }],
+    users: [{ userId: 'u1', balance: 1_000, debt: 0, sequence: 3, limits: noLimits }],
     apiKeys: [{ apiKeyId: 'k1', spendingCap: 500, spent: 100, allowedIps: ['10.0.0.0/8', '::1'], limits: noLimits }],
     prices: [],
     groupPriceRatios: [{ groupId: 'g1', priceRatioMillionths: 1_500_000 }],
@@ -47,6 +47,13 @@ describe('BillingMemory', () => {
     memory.load(snapshot(), new Map([['u1', 40]]), new Map([['k1', 40]]));
     expect(memory.user('u1')).toMatchObject({ balance: 960, held: 300 });
     expect(memory.key('k1')).toMatchObject({ spent: 140 });
+  });
+
+  it('adds debts not yet written to the stored debt on reload', () => {
+    const memory = new BillingMemory();
+    memory.load(snapshot({ users: [{ userId: 'u1', balance: 0, debt: 25, sequence: 4, limits: noLimits }] }), new Map(), new Map(), new Map([['u1', 10]]));
+    expect(memory.user('u1')).toMatchObject({ balance: 0, debt: 35 });
+    expect(memory.user('new-user').debt).toBe(0);
   });
 
   it('checks client addresses against a key\'s allow-list, IPv4-mapped IPv6 included', () => {

@@ -100,8 +100,8 @@ for (const engine of engines) {
       await billingStore.changeBalance({ userId, kind: 'top-up', amount: 1_000, description: 'card' });
       await billingStore.writeSettlementBatch({
         charges: [
-          { id: 'led_a', userId, apiKeyId, amount: 30, requestId: 'req_a', createdAt: 1 },
-          { id: 'led_b', userId, apiKeyId, amount: 12, requestId: 'req_b', createdAt: 2 },
+          { id: 'led_a', userId, apiKeyId, amount: 30, debt: 0, requestId: 'req_a', createdAt: 1 },
+          { id: 'led_b', userId, apiKeyId, amount: 12, debt: 0, requestId: 'req_b', createdAt: 2 },
         ],
         usageLogs: [usageLog({ userId, apiKeyId, cost: 30 }), usageLog({ userId, apiKeyId, cost: 12, status: 500 })],
       });
@@ -117,7 +117,8 @@ for (const engine of engines) {
     });
 
     it('reports users whose balance does not equal their ledger', async () => {
-      await billingStore.writeSettlementBatch({ charges: [{ id: 'led_x', userId, apiKeyId, amount: 7, requestId: 'r', createdAt: 1 }], usageLogs: [] });
+      await billingStore.changeBalance({ userId, kind: 'top-up', amount: 10, description: 'card' });
+      await billingStore.writeSettlementBatch({ charges: [{ id: 'led_x', userId, apiKeyId, amount: 7, debt: 0, requestId: 'r', createdAt: 1 }], usageLogs: [] });
       expect(await billingStore.findBalanceMismatches()).toEqual([]);
       await gatewayStore.close();
       const { createDatabase } = await import('../../src/storage/create-database.js');
@@ -125,7 +126,77 @@ for (const engine of engines) {
       await raw.database.updateTable('users').set({ balance: 99 }).where('id', '=', userId).execute();
       await raw.database.destroy();
       gatewayStore = createGatewayStore({ databaseUrl: database.url });
-      expect(await billingStore.findBalanceMismatches()).toEqual([{ userId, email: 'ada@example.com', balance: 99, ledgerSum: -7 }]);
+      expect(await billingStore.findBalanceMismatches()).toEqual([{ userId, email: 'ada@example.com', balance: 99, ledgerSum: 3, debt: 0, ledgerDebtSum: 0 }]);
+    });
+
+    it('records what a settlement could not cover as debt, and pays it first from the next credit', async () => {
+      await billingStore.changeBalance({ userId, kind: 'top-up', amount: 100, description: 'card' });
+      const [settled] = await billingStore.writeSettlementBatch({
+        charges: [{ id: 'led_debt', userId, apiKeyId, amount: 100, debt: 250, requestId: 'req_debt', createdAt: 1 }],
+        usageLogs: [usageLog({ userId, apiKeyId, cost: 350 })],
+      });
+      expect(settled).toMatchObject({ userId, balance: 0, debt: 250, charged: 100, debtAdded: 250, repaid: 0 });
+      expect(await billingStore.readStoredBalance(userId)).toMatchObject({ balance: 0, debt: 250 });
+      expect((await billingStore.loadBillingSnapshot()).apiKeys[0]?.spent).toBe(350);
+      expect(await billingStore.findBalanceMismatches()).toEqual([]);
+
+      const partial = await billingStore.changeBalance({ userId, kind: 'top-up', amount: 200, description: 'card' });
+      expect(partial).toMatchObject({ balance: 0, debt: 50, repayment: { kind: 'debt-repayment', amount: -200, debtChange: -200, reference: partial.entry.id } });
+      const rest = await billingStore.changeBalance({ userId, kind: 'redemption', amount: 80, description: 'code' });
+      expect(rest).toMatchObject({ balance: 30, debt: 0, repayment: { amount: -50, debtChange: -50 } });
+      const clean = await billingStore.changeBalance({ userId, kind: 'bonus', amount: 5, description: 'gift' });
+      expect(clean).toMatchObject({ balance: 35, debt: 0, repayment: undefined });
+      const ledger = await billingStore.listLedgerEntries(userId, { limit: 10 });
+      expect(ledger.map((entry) => [entry.kind, entry.amount, entry.debtChange])).toEqual(
+        expect.arrayContaining([
+          ['top-up', 100, 0],
+          ['settlement', -100, 250],
+          ['top-up', 200, 0],
+          ['debt-repayment', -200, -200],
+          ['redemption', 80, 0],
+          ['debt-repayment', -50, -50],
+          ['bonus', 5, 0],
+        ]),
+      );
+      expect(ledger).toHaveLength(7);
+      expect(await billingStore.findBalanceMismatches()).toEqual([]);
+    });
+
+    it('pays a debt from the balance in the batch that writes it (a credit arrived before the debt was written)', async () => {
+      await billingStore.changeBalance({ userId, kind: 'top-up', amount: 500, description: 'card' });
+      const [settled] = await billingStore.writeSettlementBatch({ charges: [{ id: 'led_late', userId, apiKeyId, amount: 0, debt: 120, requestId: 'req_late', createdAt: 1 }], usageLogs: [] });
+      expect(settled).toMatchObject({ balance: 380, debt: 0, charged: 0, debtAdded: 120, repaid: 120 });
+      expect(await billingStore.findBalanceMismatches()).toEqual([]);
+    });
+
+    it('reports a debt that differs from the sum of its ledger', async () => {
+      await billingStore.writeSettlementBatch({ charges: [{ id: 'led_owed', userId, apiKeyId, amount: 0, debt: 9, requestId: 'r', createdAt: 1 }], usageLogs: [] });
+      expect(await billingStore.findBalanceMismatches()).toEqual([]);
+      const { createDatabase } = await import('../../src/storage/create-database.js');
+      const raw = createDatabase(database.url);
+      await raw.database.updateTable('users').set({ debt: 0 }).where('id', '=', userId).execute();
+      await raw.database.destroy();
+      expect(await billingStore.findBalanceMismatches()).toEqual([{ userId, email: 'ada@example.com', balance: 0, ledgerSum: 0, debt: 0, ledgerDebtSum: 9 }]);
+    });
+
+    it('writes a retried batch once: rows already stored change nothing again, and still report what is durable', async () => {
+      await billingStore.changeBalance({ userId, kind: 'top-up', amount: 1_000, description: 'card' });
+      const batch = {
+        charges: [{ id: 'led_once', userId, apiKeyId, amount: 30, debt: 0, requestId: 'log_once', createdAt: 1 }],
+        usageLogs: [usageLog({ id: 'log_once', userId, apiKeyId, cost: 30 })],
+      };
+      await billingStore.writeSettlementBatch(batch);
+      const retried = await billingStore.writeSettlementBatch({
+        charges: [...batch.charges, { id: 'led_new', userId, apiKeyId, amount: 5, debt: 0, requestId: 'log_new', createdAt: 2 }],
+        usageLogs: [...batch.usageLogs, usageLog({ id: 'log_new', userId, apiKeyId, cost: 5 })],
+      });
+      expect(retried).toEqual([expect.objectContaining({ userId, balance: 965, charged: 35, debtAdded: 0, repaid: 0 })]);
+      expect(await billingStore.readBalance(userId)).toBe(965);
+      expect((await billingStore.loadBillingSnapshot()).apiKeys[0]?.spent).toBe(35);
+      expect((await billingStore.listUsageLogs({ userId, limit: 10 })).map((log) => log.id).sort()).toEqual(['log_new', 'log_once']);
+      expect((await billingStore.listUsageSummaries({ userId }))[0]).toMatchObject({ requestCount: 2, cost: 35 });
+      expect(await billingStore.listLedgerEntries(userId, { limit: 10 })).toHaveLength(3);
+      expect(await billingStore.findBalanceMismatches()).toEqual([]);
     });
 
     it('pages usage logs newest first with filters', async () => {

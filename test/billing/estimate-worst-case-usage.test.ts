@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { countTextTokens, tokenizerCharacterLimit } from '../../src/billing/count-text-tokens.js';
 import { estimateTextTokens } from '../../src/billing/estimate-text-tokens.js';
+import { imageUrlTokenEstimate, pdfPageTokens } from '../../src/billing/estimate-media-part-tokens.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import { measureBillableUsage } from '../../src/billing/measure-billable-usage.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
 import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/server/request-accounting.js';
+import { createPdfFilePart, createTestPdf } from './create-test-pdf.js';
 
 const model: CatalogModel = { id: 'm', ownedBy: 'v', kind: 'chat', created: 0, inputModalities: ['text'] };
 
@@ -40,9 +42,28 @@ describe('estimateWorstCaseUsage', () => {
     expect(usage.completionTokens).toBe(completion);
   });
 
-  it('counts an image part as 1000 tokens and never tokenizes its data', () => {
-    const messages = [{ role: 'user', content: [{ type: 'text', text: 'hello there world' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(100_000)}` } }] }];
-    expect(estimateWorstCaseUsage(meteredRequest('chat.completions', { messages, max_tokens: 1 })).inputTokens).toBe(helloTokens + 1_000);
+  it('counts an image part by its size and never tokenizes its data', () => {
+    const image = (size: number) => ({ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(size)}` } });
+    const messages = [{ role: 'user', content: [{ type: 'text', text: 'hello there world' }, image(100_000)] }];
+    expect(estimateWorstCaseUsage(meteredRequest('chat.completions', { messages, max_tokens: 1 })).inputTokens).toBe(helloTokens + imageUrlTokenEstimate.high);
+    const large = [{ role: 'user', content: [{ type: 'text', text: 'hello there world' }, image(8_000_000)] }];
+    expect(estimateWorstCaseUsage(meteredRequest('chat.completions', { messages: large, max_tokens: 1 })).inputTokens).toBe(helloTokens + 6_000);
+  });
+
+  it('counts a PDF file part by its pages', () => {
+    const messages = [{ role: 'user', content: [{ type: 'text', text: 'hello there world' }, createPdfFilePart(createTestPdf({ pages: 40 }))] }];
+    expect(estimateWorstCaseUsage(meteredRequest('chat.completions', { messages, max_tokens: 1 })).inputTokens).toBe(helloTokens + 40 * pdfPageTokens);
+  });
+
+  it.each([
+    { case: 'one completion', body: { prompt: 'hi', max_tokens: 10 }, completion: 10 },
+    { case: 'n completions', body: { prompt: 'hi', max_tokens: 10, n: 2 }, completion: 20 },
+    { case: 'best_of candidates are generated server-side', body: { prompt: 'hi', max_tokens: 10, best_of: 5 }, completion: 50 },
+    { case: 'best_of with n returns n of best_of candidates', body: { prompt: 'hi', max_tokens: 10, n: 2, best_of: 4 }, completion: 40 },
+    { case: 'each prompt of a batch gets its own completions', body: { prompt: ['a', 'b', 'c'], max_tokens: 10, best_of: 2 }, completion: 60 },
+    { case: 'a prompt of token ids is one prompt', body: { prompt: [1, 2, 3], max_tokens: 10 }, completion: 10 },
+  ])('legacy completions: $case', ({ body, completion }) => {
+    expect(estimateWorstCaseUsage(meteredRequest('completions', body)).usage.completionTokens).toBe(completion);
   });
 
   it('estimates input from its UTF-8 length, three bytes a token', () => {

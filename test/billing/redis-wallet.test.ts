@@ -23,19 +23,38 @@ describe.runIf(Boolean(redisUrl))('RedisWallet', () => {
     const first = new RedisWallet(redis, `node_${randomUUID()}`);
     const second = new RedisWallet(redis, `node_${randomUUID()}`);
     expect(await first.hold(userId, 10)).toBe('missing');
-    await first.apply({ userId, balance: 100, sequence: 1 });
+    await first.apply({ userId, balance: 100, debt: 0, sequence: 1 });
     expect(await first.hold(userId, 60)).toBe('held');
     expect(await second.hold(userId, 41)).toBe('insufficient');
     expect(await second.hold(userId, 40)).toBe('held');
-    expect(await first.settle(userId, 60, 25)).toBe(25); // 35 released, 25 owed by the first node
+    expect(await first.settle(userId, 60, 25)).toEqual({ charged: 25, uncovered: 0 }); // 35 released, 25 owed by the first node
     expect(await second.hold(userId, 36)).toBe('insufficient');
     expect(await second.hold(userId, 35)).toBe('held');
     // The first node writes its batch: the database now says 75 at sequence 2.
-    await first.apply({ userId, balance: 75, sequence: 2 }, 25);
+    await first.apply({ userId, balance: 75, debt: 0, sequence: 2 }, { charged: 25, debtAdded: 0 });
     // An older copy never overwrites a newer one.
-    await second.apply({ userId, balance: 100, sequence: 1 });
-    expect(await second.settle(userId, 40, 80)).toBe(40); // capped at what is spendable: never below zero
-    expect(await second.settle(userId, 35, 0)).toBe(0);
+    await second.apply({ userId, balance: 100, debt: 0, sequence: 1 });
+    expect(await second.settle(userId, 40, 80)).toEqual({ charged: 40, uncovered: 40 }); // never below zero: the rest is debt
+    expect(await second.settle(userId, 35, 0)).toEqual({ charged: 0, uncovered: 0 });
+  });
+
+  it('turns a cost above the spendable balance into debt that refuses holds on every node until the stored debt is paid', async () => {
+    const userId = `usr_${randomUUID()}`;
+    const first = new RedisWallet(redis, `node_${randomUUID()}`);
+    const second = new RedisWallet(redis, `node_${randomUUID()}`);
+    await first.apply({ userId, balance: 50, debt: 0, sequence: 1 });
+    expect(await first.hold(userId, 50)).toBe('held');
+    expect(await first.settle(userId, 50, 80)).toEqual({ charged: 50, uncovered: 30 });
+    expect(await second.hold(userId, 1)).toBe('debt');
+    // The first node writes its batch: balance 0 and debt 30 are now stored.
+    await first.apply({ userId, balance: 0, debt: 30, sequence: 2 }, { charged: 50, debtAdded: 30 });
+    expect(await second.hold(userId, 1)).toBe('debt');
+    // A top-up of 100 paid the debt first: 70 left, nothing owed.
+    await second.apply({ userId, balance: 70, debt: 0, sequence: 4 });
+    expect(await second.hold(userId, 71)).toBe('insufficient');
+    expect(await second.hold(userId, 70)).toBe('held');
+    await first.leave();
+    await second.leave();
   });
 
   it('drops holds and unwritten charges of a node whose heartbeat stopped', async () => {
@@ -43,7 +62,7 @@ describe.runIf(Boolean(redisUrl))('RedisWallet', () => {
     const dead = new RedisWallet(redis, `node_${randomUUID()}`);
     const alive = new RedisWallet(redis, `node_${randomUUID()}`);
     await alive.beat();
-    await alive.apply({ userId, balance: 50, sequence: 1 });
+    await alive.apply({ userId, balance: 50, debt: 0, sequence: 1 });
     expect(await dead.hold(userId, 50)).toBe('held');
     expect(await alive.hold(userId, 1)).toBe('insufficient');
     expect(await alive.removeDeadNodes()).toContain(userId);

@@ -12,6 +12,8 @@ import { createUnitPrice, startBillingTestGateway, type BillingTestGateway, sett
 const redisUrl = process.env.GATEWAY_TEST_REDIS_URL;
 if (!redisUrl && isContinuousIntegration()) throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
 const model = 'shared-model';
+// Answers 200 words whatever was held (see debt.test.ts): with no max_tokens the hold reserves 5 output tokens.
+const debtModel = 'sim-paced-200x0';
 const password = 'two nodes one database';
 
 let first: BillingTestGateway;
@@ -22,9 +24,9 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
   beforeAll(async () => {
     database = await createPostgresTestDatabaseUrl();
     if (!database) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
-    const billing = { redisUrl, reloadIntervalMs: 0 };
-    first = await startBillingTestGateway({ models: [model], prices: [createUnitPrice(model)], billing, databaseUrl: database.url });
-    second = await startBillingTestGateway({ models: [model], billing, databaseUrl: database.url });
+    const billing = { redisUrl, reloadIntervalMs: 0, defaultMaxOutputTokens: 5 };
+    first = await startBillingTestGateway({ models: [model, debtModel], prices: [createUnitPrice(model), createUnitPrice(debtModel)], billing, databaseUrl: database.url });
+    second = await startBillingTestGateway({ models: [model, debtModel], billing, databaseUrl: database.url });
   });
 
   afterAll(async () => {
@@ -124,5 +126,36 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     const outstanding = Object.entries(wallet).filter(([name]) => name.startsWith('held:') || name.startsWith('pending:'));
     expect(outstanding.every(([, value]) => Number(value) === 0)).toBe(true);
     expect(outstanding.length).toBeGreaterThan(0);
+  });
+
+  it('turns a cost the shared balance cannot cover into debt that every node refuses on, until a top-up pays it', async () => {
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hello' }];
+    const user = await first.createUser();
+    const key = await first.createKey(user);
+    await second.running.routing.refresh();
+    await second.running.billing.refresh(true);
+    await first.topUp(user, 20);
+    const answer = await first.client(key.secret).chat.completions.create({ model: debtModel, messages });
+    const debt = answer.usage!.prompt_tokens + answer.usage!.completion_tokens - 20;
+    expect(debt).toBeGreaterThan(0);
+    // The other node refuses through the shared wallet, before the debt is even written or reloaded.
+    const refused = await second.client(key.secret).chat.completions.create({ model, messages, max_tokens: 1 }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 429, code: 'insufficient_quota' });
+    expect((refused as Error).message).toMatch(/unpaid debt/);
+    const store = first.running.billing.store;
+    await settleEverything([first.running, second.running], user.id);
+    expect(await store.readStoredBalance(user.id)).toMatchObject({ balance: 0, debt });
+
+    await second.topUp(user, 1_000);
+    expect(await store.readStoredBalance(user.id)).toMatchObject({ balance: 1_000 - debt, debt: 0 });
+    await expect(first.client(key.secret).chat.completions.create({ model, messages, max_tokens: 1 })).resolves.toBeDefined();
+    await settleEverything([first.running, second.running], user.id);
+    expect(await store.findBalanceMismatches()).toEqual([]);
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(redisUrl!);
+    const wallet = await redis.hgetall(`gateway:wallet:${user.id}`);
+    await redis.quit();
+    expect(Number(wallet.debt)).toBe(0);
+    expect(Object.entries(wallet).filter(([name]) => name.startsWith('debt:')).every(([, value]) => Number(value) === 0)).toBe(true);
   });
 });

@@ -40,7 +40,7 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
 
   function balanceOf(userId: string) {
     const money = billing.memory.user(userId);
-    return { userId, balance: money.balance, balanceText: formatMicroUnits(money.balance), held: money.held, available: money.balance - money.held, unit: 'micro-units (1 currency unit = 1,000,000)' };
+    return { userId, balance: money.balance, balanceText: formatMicroUnits(money.balance), held: money.held, available: money.balance - money.held, debt: money.debt, debtText: formatMicroUnits(money.debt), unit: 'micro-units (1 currency unit = 1,000,000)' };
   }
 
   /** A user the caller may see: themselves, or anyone for admins; others are reported as missing. */
@@ -112,7 +112,7 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
         throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'The balance change failed', { param: 'amount' });
       });
     void reply.code(201);
-    return { entry: presentLedgerEntry(result.entry), balance: result.balance };
+    return { entry: presentLedgerEntry(result.entry), balance: result.balance, debt: result.debt, repayment: result.repayment ? presentLedgerEntry(result.repayment) : null };
   });
 
   app.put<{ Params: { userId: string } }>('/users/:userId/limits', async (request) => {

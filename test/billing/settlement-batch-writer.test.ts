@@ -1,0 +1,186 @@
+// The settlement batch writer on real stores: a retried batch is never written twice, a row that cannot be
+// written is isolated and kept (never dropped, never holding back the rest), and the queue is bounded.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SettlementBatchWriter } from '../../src/billing/settlement-batch-writer.js';
+import type { SettledCharge, UsageLogRecord } from '../../src/storage/billing-records.js';
+import type { BillingStore } from '../../src/storage/billing-store.js';
+import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
+import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
+import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
+
+interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function createSqliteTestDatabase(): Promise<TestDatabase> {
+  const folder = await mkdtemp(join(tmpdir(), 'batch-writer-'));
+  return { url: `sqlite:${join(folder, 'gateway.db')}`, drop: () => rm(folder, { recursive: true, force: true }) };
+}
+
+async function createPostgresTestDatabase(): Promise<TestDatabase> {
+  const database = await createPostgresTestDatabaseUrl();
+  if (database === undefined) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
+  return database;
+}
+
+const engines = [
+  { name: 'SQLite', create: createSqliteTestDatabase, run: true },
+  { name: 'PostgreSQL', create: createPostgresTestDatabase, run: shouldRunPostgresTests() },
+];
+
+let counter = 0;
+
+for (const engine of engines) {
+  describe.runIf(engine.run)(`settlement batch writer on ${engine.name}`, () => {
+    let database: TestDatabase;
+    let store: BillingStore;
+    let userId: string;
+    let apiKeyId: string;
+    let now: number;
+
+    beforeEach(async () => {
+      database = await engine.create();
+      const gatewayStore = createGatewayStore({ databaseUrl: database.url });
+      await gatewayStore.migrate();
+      const user = await gatewayStore.createUser({ email: 'ada@example.com', displayName: 'Ada', role: 'user', passwordHash: null });
+      const group = await gatewayStore.createModelGroup({ name: 'default', description: '', models: ['*'] });
+      const key = await gatewayStore.createApiKey({ userId: user.id, groupId: group.id, name: 'k', keyHash: 'b'.repeat(64), keyPrefix: 'sk-gw-bbbb', expiresAt: null });
+      await gatewayStore.close();
+      userId = user.id;
+      apiKeyId = key.id;
+      store = createBillingStore({ databaseUrl: database.url });
+      await store.migrate();
+      await store.changeBalance({ userId, kind: 'top-up', amount: 1_000, description: 'card' });
+      now = Date.UTC(2026, 0, 5, 12);
+    });
+
+    afterEach(async () => {
+      await store.close();
+      await database.drop();
+    });
+
+    /** One settled request: its usage log and, for a cost above 0, its charge. */
+    function settledRequest(cost: number, overrides: Partial<UsageLogRecord> = {}): { charge: SettledCharge; usageLog: UsageLogRecord } {
+      const id = `use_test${++counter}`;
+      const usageLog: UsageLogRecord = {
+        id,
+        createdAt: now,
+        userId,
+        apiKeyId,
+        model: 'm',
+        channelId: null,
+        endpoint: 'chat.completions',
+        promptTokens: 1,
+        completionTokens: 1,
+        cachedTokens: 0,
+        cost,
+        status: 200,
+        errorCode: null,
+        latencyMs: 1,
+        firstTokenMs: null,
+        streamed: false,
+        clientIp: '127.0.0.1',
+        ...overrides,
+      };
+      return { charge: { id: `led_${id.slice(4)}`, userId, apiKeyId, amount: cost, debt: 0, requestId: id, createdAt: now }, usageLog };
+    }
+
+    function createWriter(writeStore: BillingStore, logger = pino({ level: 'silent' })): SettlementBatchWriter {
+      return new SettlementBatchWriter({ store: writeStore, intervalMs: 250, logger, clock: () => now });
+    }
+
+    async function storedState() {
+      const snapshot = await store.loadBillingSnapshot();
+      return {
+        balance: await store.readBalance(userId),
+        spent: snapshot.apiKeys.find((key) => key.apiKeyId === apiKeyId)?.spent,
+        logs: (await store.listUsageLogs({ userId, limit: 100 })).length,
+        ledgerRows: (await store.listLedgerEntries(userId, { limit: 100 })).length,
+        requestsInRollups: (await store.listUsageSummaries({ userId })).reduce((total, summary) => total + summary.requestCount, 0),
+        mismatches: await store.findBalanceMismatches(),
+      };
+    }
+
+    it('does not write twice a batch whose commit succeeded but reported an error', async () => {
+      let failAfterCommit = true;
+      const flaky: BillingStore = {
+        ...store,
+        async writeSettlementBatch(batch) {
+          const settled = await store.writeSettlementBatch(batch);
+          if (failAfterCommit) {
+            failAfterCommit = false;
+            throw new Error('connection reset after COMMIT');
+          }
+          return settled;
+        },
+      };
+      const writer = createWriter(flaky);
+      for (const cost of [10, 20, 30]) {
+        const { charge, usageLog } = settledRequest(cost);
+        writer.enqueue(charge, usageLog);
+      }
+      await writer.flush();
+      expect(writer.queuedRows).toBe(3);
+      expect(writer.pendingAmounts().byUser.get(userId)).toBe(60);
+      now += 1_000; // past the pause after a flush that wrote nothing
+      await writer.flush();
+      expect(writer.queuedRows).toBe(0);
+      expect(writer.pendingAmounts().byUser.size).toBe(0);
+      expect(await storedState()).toEqual({ balance: 940, spent: 60, logs: 3, ledgerRows: 4, requestsInRollups: 3, mismatches: [] });
+    });
+
+    it('isolates a row that cannot be written: the others are written, it stays queued with backoff and is logged', async () => {
+      const logger = pino({ level: 'silent' });
+      const logged = vi.spyOn(logger, 'error');
+      const writer = createWriter(store, logger);
+      const rows = [settledRequest(1), settledRequest(2), settledRequest(3), settledRequest(4), settledRequest(5)];
+      // A NOT NULL column left empty: the database refuses this row whatever the batch around it.
+      const poison = settledRequest(100, { clientIp: null as unknown as string });
+      for (const row of [...rows.slice(0, 2), poison, ...rows.slice(2)]) writer.enqueue(row.charge, row.usageLog);
+
+      await writer.flush(); // the whole batch fails once: maybe a passing error, retried whole
+      expect(writer.queuedRows).toBe(6);
+      now += 1_000;
+      await writer.flush(); // fails again: split until the poison row is alone
+      expect(writer.queuedRows).toBe(1);
+      expect((await storedState()).balance).toBe(1_000 - 15);
+      expect(logged).toHaveBeenCalledWith(expect.objectContaining({ usageLogId: poison.usageLog.id, failures: 2 }), expect.stringMatching(/cannot be written/));
+
+      // Later batches are not held back, and the poison row waits for its backoff.
+      const later = settledRequest(7);
+      writer.enqueue(later.charge, later.usageLog);
+      await writer.flush();
+      expect(writer.queuedRows).toBe(1);
+      expect((await storedState()).balance).toBe(1_000 - 22);
+
+      // Retried after its backoff, still failing: kept, never dropped; its charge still counts as pending.
+      now += 60_000;
+      await writer.flush();
+      expect(writer.queuedRows).toBe(1);
+      expect(logged).toHaveBeenLastCalledWith(expect.objectContaining({ usageLogId: poison.usageLog.id, failures: 3 }), expect.any(String));
+      expect(writer.pendingAmounts().byUser.get(userId)).toBe(100);
+      expect(await storedState()).toMatchObject({ logs: 6, ledgerRows: 7, requestsInRollups: 6, mismatches: [] });
+    });
+
+    it('reports a full queue and keeps no logs of refused requests while it is full', async () => {
+      const writer = new SettlementBatchWriter({ store, intervalMs: 250, logger: pino({ level: 'silent' }), clock: () => now, queueLimit: 2 });
+      const first = settledRequest(1);
+      writer.enqueue(first.charge, first.usageLog);
+      expect(writer.enqueueIfRoom(settledRequest(0).usageLog)).toBe(true);
+      expect(writer.isFull()).toBe(true);
+      expect(writer.enqueueIfRoom(settledRequest(0).usageLog)).toBe(false);
+      // A settled request is always kept: its money was already taken.
+      const settled = settledRequest(2);
+      writer.enqueue(settled.charge, settled.usageLog);
+      expect(writer.queuedRows).toBe(3);
+      expect(writer.retryAfterSeconds()).toBeGreaterThanOrEqual(1);
+      await writer.flush();
+      expect(writer.isFull()).toBe(false);
+    });
+  });
+}
