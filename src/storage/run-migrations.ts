@@ -4,6 +4,7 @@ import { initialSchemaMigration } from './migrations/0001-initial-schema.js';
 import { channelSettingsMigration } from './migrations/0002-channel-settings.js';
 import { billingSchemaMigration } from './migrations/0003-billing-schema.js';
 import { modelCatalogEntriesMigration } from './migrations/0004-model-catalog-entries.js';
+import { usageLogCacheWriteTokensMigration } from './migrations/0007-usage-log-cache-write-tokens.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0002-channel-settings': channelSettingsMigration,
   '0003-billing-schema': billingSchemaMigration,
   '0004-model-catalog-entries': modelCatalogEntriesMigration,
+  '0007-usage-log-cache-write-tokens': usageLogCacheWriteTokensMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
