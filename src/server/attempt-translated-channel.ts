@@ -172,11 +172,8 @@ async function readBody(attempt: TranslatedAttempt, response: Dispatcher.Respons
 /** Sends a non-streamed answer; returns when its first byte left (Unix ms), or undefined when the client already left. */
 async function answerClient(attempt: TranslatedAttempt, responseText: string): Promise<number | undefined> {
   const { reply, responseHeaders, services } = attempt.forwarding;
-  if (attempt.control.abandoned) {
-    // The client left while the vendor worked: nobody to answer, but the answer is billed from its usage.
-    if (!reply.sent) reply.hijack();
-    return undefined;
-  }
+  // A client that left while the vendor worked gets no answer, but the answer is billed from its usage.
+  if (attempt.control.abandoned) return undefined;
   const firstByteAt = services.clock();
   await reply.code(200).headers(responseHeaders).header('content-type', 'application/json; charset=utf-8').send(responseText);
   return firstByteAt;

@@ -167,10 +167,8 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
     return mapUpstreamTransportFailure();
   }
   let firstByteAt: number | undefined;
-  if (control.abandoned) {
-    // The client left while the vendor worked: nobody to answer, but the answer is billed from its usage.
-    if (!reply.sent) reply.hijack();
-  } else {
+  // A client that left while the vendor worked gets no answer, but the answer is billed from its usage.
+  if (!control.abandoned) {
     firstByteAt = services.clock();
     await reply.code(response.statusCode).headers(forwarding.responseHeaders).header('content-type', contentType).send(bodyText);
   }

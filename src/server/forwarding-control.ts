@@ -30,6 +30,8 @@ export class ForwardingControl {
     this.stream = options.stream;
     this.stopSignal = options.stopSignal;
     this.response.once('close', this.onClientClose);
+    // A client that left while its body was read or it was admitted sent no 'close' this listener could hear.
+    if (this.response.destroyed) this.onClientClose();
     if (this.stopSignal?.aborted) this.onStop();
     else this.stopSignal?.addEventListener('abort', this.onStop, { once: true });
   }
