@@ -202,7 +202,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   function settle(ticket: BillingTicket, result: MeteredResult): void {
     const { request } = ticket;
     releaseHold(request, ticket.held);
-    const usage = measureBillableUsage(request, result, ticket.inputTokens);
+    const usage = measureBillableUsage(request, result, ticket.inputTokens, ticket.price);
     const cost = calculateRequestCost(usage, ticket.price, settlementPriceRatio(ticket.priceRatioMillionths, request, result.channelId));
     if (ticket.admission) rateLimiter.release(ticket.admission, usage.promptTokens + usage.completionTokens);
     const user = memory.user(request.principal.userId);
@@ -243,6 +243,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       promptTokens: usage.promptTokens,
       completionTokens: usage.completionTokens,
       cachedTokens: usage.cachedPromptTokens,
+      cacheWriteTokens: usage.cacheWritePromptTokens,
       cost,
     });
     const pendingCharge = cost > 0 ? { id: `led_${usageLog.id.slice(4)}`, userId: usageLog.userId, apiKeyId: usageLog.apiKeyId, amount: charge, debt, requestId: usageLog.id, createdAt: result.finishedAt } : undefined;
@@ -259,6 +260,7 @@ interface UsageLogDetails {
   promptTokens?: number;
   completionTokens?: number;
   cachedTokens?: number;
+  cacheWriteTokens?: number;
   cost?: number;
 }
 
@@ -274,6 +276,7 @@ function createUsageLog(request: MeteredRequest, details: UsageLogDetails): Usag
     promptTokens: details.promptTokens ?? 0,
     completionTokens: details.completionTokens ?? 0,
     cachedTokens: details.cachedTokens ?? 0,
+    cacheWriteTokens: details.cacheWriteTokens ?? 0,
     cost: details.cost ?? 0,
     status: details.status,
     errorCode: details.errorCode ?? null,

@@ -2,11 +2,10 @@ import type { MeteredRequest } from '../server/request-accounting.js';
 import type { BillableUsage } from './billable-usage.js';
 import { emptyBillableUsage } from './billable-usage.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
+import { estimateTranscriptionUsage } from './estimate-transcription-usage.js';
 
 /** Output tokens reserved when neither the request nor the catalog gives a cap. */
 export const defaultMaxOutputTokens = 4_096;
-/** Upload bytes per second of audio assumed when the duration is unknown: 16 kbit/s, below any usual speech codec. */
-export const audioBytesPerSecondFloor = 2_000;
 
 /** The most a request can consume: its counted input plus its whole output allowance. */
 export interface WorstCaseEstimate {
@@ -35,18 +34,12 @@ export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutpu
       return { inputTokens, usage: { ...emptyBillableUsage, images: Array.from({ length: choices }, () => image) } };
     }
     case 'audio.transcriptions':
-      return { inputTokens, usage: { ...emptyBillableUsage, audioMilliseconds: ceilingAudioMilliseconds(request) } };
+      return { inputTokens, usage: estimateTranscriptionUsage(request) };
     default: {
       const unreachable: never = endpoint;
       return unreachable;
     }
   }
-}
-
-/** Audio length to bill when the vendor does not say: the measured duration, else the bytes-based ceiling. */
-export function ceilingAudioMilliseconds(request: Pick<MeteredRequest, 'uploadedAudioSeconds' | 'uploadedBytes'>): number {
-  if (request.uploadedAudioSeconds !== undefined) return Math.ceil(request.uploadedAudioSeconds * 1000);
-  return Math.ceil((request.uploadedBytes * 1000) / audioBytesPerSecondFloor);
 }
 
 /**

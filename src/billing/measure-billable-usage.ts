@@ -1,35 +1,72 @@
+import type { TokenUsage } from '../core/token-usage.js';
+import { findUsageObject } from '../providers/openai/parse-openai-usage.js';
 import type { MeteredRequest, MeteredResult } from '../server/request-accounting.js';
 import { emptyBillableUsage, type BillableUsage } from './billable-usage.js';
 import { countTextTokens } from './count-text-tokens.js';
-import { ceilingAudioMilliseconds } from './estimate-worst-case-usage.js';
+import { measureUploadedAudioMilliseconds } from './estimate-transcription-usage.js';
+import type { ModelPrice } from './model-price.js';
 
 /**
- * What a finished request really consumed. Vendor usage wins; a stream that ended without usage (client gone,
- * upstream cut) is counted with the tokenizer from the text generated so far; a failure with nothing
- * generated consumed nothing.
+ * What a finished request really consumed. Vendor usage wins (cache reads and writes kept apart, each has its own
+ * price); a stream that ended without usage (client gone, upstream cut) is counted with the tokenizer from the text
+ * generated so far plus the estimated input. A request the vendor received whose client left (or that shutdown cut)
+ * costs at least its estimated input when no usage can be had (vendor error, unreadable answer, timeout); a failure
+ * with nothing sent or nothing generated costs nothing.
+ *
+ * `price` tells whether a transcription model has token prices; without one, token-typed transcription usage is
+ * priced by tokens.
  */
-export function measureBillableUsage(request: MeteredRequest, result: MeteredResult, inputTokens: number): BillableUsage {
+export function measureBillableUsage(request: MeteredRequest, result: MeteredResult, inputTokens: number, price?: ModelPrice): BillableUsage {
+  const measured = measureAnswer(request, result, inputTokens, price);
+  if (measured) return measured;
+  // The vendor got the request and may bill it, but no usage can be had: the estimated input is the least it did.
+  if (result.clientAborted && result.sentUpstream === true) return measureAbandonedInput(request, inputTokens);
+  return emptyBillableUsage;
+}
+
+/** The usage the vendor's answer shows; undefined when there was no answer to bill. */
+function measureAnswer(request: MeteredRequest, result: MeteredResult, inputTokens: number, price: ModelPrice | undefined): BillableUsage | undefined {
   const { endpoint } = request;
-  if (endpoint === 'images.generations' || endpoint === 'images.edits') return measureImages(request, result);
-  if (endpoint === 'audio.transcriptions') return measureTranscription(request, result);
-  if (result.usage) {
-    return {
-      ...emptyBillableUsage,
-      promptTokens: result.usage.promptTokens,
-      cachedPromptTokens: result.usage.cachedPromptTokens,
-      completionTokens: result.usage.completionTokens,
-    };
+  switch (endpoint) {
+    case 'images.generations':
+    case 'images.edits':
+      return measureImages(request, result);
+    case 'audio.transcriptions':
+      return measureTranscription(request, result, price);
+    case 'chat.completions':
+    case 'completions':
+    case 'embeddings':
+      return measureTokens(result, inputTokens);
+    default: {
+      const unreachable: never = endpoint;
+      return unreachable;
+    }
   }
+}
+
+function measureTokens(result: MeteredResult, inputTokens: number): BillableUsage | undefined {
+  if (result.usage) return billTokenUsage(result.usage);
   if (result.generatedText !== undefined) {
     return { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: countTextTokens(result.generatedText) };
   }
-  if (result.status >= 400 || result.responseText === undefined) return emptyBillableUsage;
+  if (!wasAnswered(result) || result.responseText === undefined) return undefined;
   // A successful answer without usage: bill the counted input and the text it returned.
   return { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: countTextTokens(extractAnswerText(result.responseText)) };
 }
 
-function measureImages(request: MeteredRequest, result: MeteredResult): BillableUsage {
-  if (result.status >= 400) return emptyBillableUsage;
+/** Vendor token counts as billable usage: reads from and writes to the prompt cache are part of the prompt. */
+function billTokenUsage(usage: TokenUsage): BillableUsage {
+  return {
+    ...emptyBillableUsage,
+    promptTokens: usage.promptTokens,
+    cachedPromptTokens: usage.cachedPromptTokens,
+    cacheWritePromptTokens: usage.cacheWritePromptTokens ?? 0,
+    completionTokens: usage.completionTokens,
+  };
+}
+
+function measureImages(request: MeteredRequest, result: MeteredResult): BillableUsage | undefined {
+  if (!wasAnswered(result)) return undefined;
   const image = { size: optionalString(request.body.size), quality: optionalString(request.body.quality) };
   const parsed = safeParse(result.responseText) as { data?: unknown } | undefined;
   const requested = typeof request.body.n === 'number' ? request.body.n : Number(request.body.n ?? 1) || 1;
@@ -37,13 +74,45 @@ function measureImages(request: MeteredRequest, result: MeteredResult): Billable
   return { ...emptyBillableUsage, images: Array.from({ length: count }, () => image) };
 }
 
-function measureTranscription(request: MeteredRequest, result: MeteredResult): BillableUsage {
-  if (result.status >= 400) return emptyBillableUsage;
-  const parsed = safeParse(result.responseText) as { duration?: unknown; usage?: { type?: unknown; seconds?: unknown } } | undefined;
+/**
+ * A transcription: token-typed usage (`gpt-4o-transcribe`) by its tokens; otherwise the audio by the minute, the larger
+ * of what was uploaded (decoded from the file, or the bytes-based ceiling) and the duration the vendor reports.
+ */
+function measureTranscription(request: MeteredRequest, result: MeteredResult, price: ModelPrice | undefined): BillableUsage | undefined {
+  if (!wasAnswered(result)) return undefined;
+  const parsed = safeParse(result.responseText) as { duration?: unknown; usage?: unknown } | undefined;
+  // A streamed transcription (SSE) carries its usage in its last event.
+  const usage = (parsed === undefined && result.responseText !== undefined ? findUsageObject(result.responseText) : parsed?.usage) as TranscriptionUsage | undefined;
+  const tokens = parseTranscriptionTokens(usage);
+  if (tokens && (!price || price.inputPerMillion > 0 || price.outputPerMillion > 0)) return tokens;
   // `verbose_json` reports the exact duration; `json` answers carry OpenAI's `usage: {type: 'duration', seconds}`.
-  const seconds = typeof parsed?.duration === 'number' ? parsed.duration : parsed?.usage?.type === 'duration' && typeof parsed.usage.seconds === 'number' ? parsed.usage.seconds : undefined;
-  const reported = seconds !== undefined && seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
-  return { ...emptyBillableUsage, audioMilliseconds: reported ?? ceilingAudioMilliseconds(request) };
+  const seconds = typeof parsed?.duration === 'number' ? parsed.duration : usage?.type === 'duration' && typeof usage.seconds === 'number' ? usage.seconds : undefined;
+  const reported = seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : 0;
+  return { ...emptyBillableUsage, audioMilliseconds: Math.max(reported, measureUploadedAudioMilliseconds(request)) };
+}
+
+/** OpenAI's transcription `usage`: `{type: 'duration', seconds}` or `{type: 'tokens', input_tokens, output_tokens, ...}`. */
+interface TranscriptionUsage {
+  type?: unknown;
+  seconds?: unknown;
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+}
+
+function parseTranscriptionTokens(usage: TranscriptionUsage | undefined): BillableUsage | undefined {
+  if (usage?.type !== 'tokens') return undefined;
+  return { ...emptyBillableUsage, promptTokens: toCount(usage.input_tokens), completionTokens: toCount(usage.output_tokens) };
+}
+
+/** The least a request the vendor received costs: its estimated input (for audio, the uploaded audio). */
+function measureAbandonedInput(request: MeteredRequest, inputTokens: number): BillableUsage {
+  if (request.endpoint === 'audio.transcriptions') return { ...emptyBillableUsage, audioMilliseconds: measureUploadedAudioMilliseconds(request) };
+  return { ...emptyBillableUsage, promptTokens: inputTokens };
+}
+
+/** True when the vendor answered successfully (the client may have left meanwhile: it is then billed all the same). */
+function wasAnswered(result: MeteredResult): boolean {
+  return result.status < 400 || result.responseText !== undefined;
 }
 
 function extractAnswerText(responseText: string): string {
@@ -63,4 +132,8 @@ function safeParse(text: string | undefined): unknown {
 
 function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+function toCount(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
 }

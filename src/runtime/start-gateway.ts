@@ -11,6 +11,7 @@ import { modelCatalogData } from '../routing/model-catalog-data.js';
 import { applyModelCatalogOverrides } from '../routing/apply-model-catalog-overrides.js';
 import { RoutingCache } from '../routing/routing-cache.js';
 import { createGatewayApp } from '../server/create-gateway-app.js';
+import { InFlightForwardings } from '../server/in-flight-forwardings.js';
 import { loadBillingConfig, type BillingConfig } from '../billing/billing-config.js';
 import { BillingRuntime } from '../billing/billing-runtime.js';
 import { createBillingAccounting } from '../billing/create-billing-accounting.js';
@@ -66,10 +67,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     maxBytes: config.imageFetchMaxBytes,
     timeoutMs: config.imageFetchTimeoutMs,
   });
+  const inFlight = new InFlightForwardings();
   let app: FastifyInstance;
   let address: string;
   try {
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing } });
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     // A failed start (a port in use) must not leave Redis connections and timers keeping the process alive.
@@ -89,10 +91,20 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     async close() {
       routing.stop();
       // In-flight requests get the grace period; a connection still open after it (a stream, a stuck
-      // keep-alive socket) must not keep the process from stopping.
-      const forceClose = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
-      await app.close().finally(() => clearTimeout(forceClose));
-      // After the server drained, so every settled request is in the last batch.
+      // keep-alive socket) must not keep the process from stopping. Requests still waiting on a vendor then are
+      // cut and settled by the client-abort rule (billed for what the vendor did, at least the estimated input
+      // once sent), like those whose client left before and whose answer the gateway is still reading.
+      const forceClose = setTimeout(() => {
+        app.server.closeAllConnections();
+        inFlight.stop();
+      }, config.shutdownGraceMs);
+      try {
+        await app.close();
+        await inFlight.drained();
+      } finally {
+        clearTimeout(forceClose);
+      }
+      // After every forwarded request settled, so each one is in the last batch.
       await billing.close();
       await dispatcher.close();
       await remoteImageFetcher.close();

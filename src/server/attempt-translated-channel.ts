@@ -8,7 +8,9 @@ import { createOpenAiChunkEncoder } from '../providers/translated-stream/encode-
 import { relayChatStreamParts } from '../providers/translated-stream/relay-chat-stream-parts.js';
 import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
+import { clientClosedFailure } from './client-closed-failure.js';
 import type { AttemptValue, UpstreamForwarding } from './forward-to-upstream.js';
+import type { ForwardingControl } from './forwarding-control.js';
 
 /** One try against a channel; the fields every step needs. */
 interface TranslatedAttempt {
@@ -16,7 +18,7 @@ interface TranslatedAttempt {
   channel: RoutableChannel;
   adapter: ChatAdapter;
   call: VendorCall;
-  signal: AbortSignal;
+  control: ForwardingControl;
 }
 
 type AttemptResult = UpstreamAttemptResult<AttemptValue>;
@@ -26,9 +28,10 @@ export async function attemptTranslatedChannel(options: {
   forwarding: UpstreamForwarding;
   channel: RoutableChannel;
   upstreamModelId: string;
-  signal: AbortSignal;
+  /** cancels the attempt while it may be cancelled; knows whether the request was sent and the client is still there */
+  control: ForwardingControl;
 }): Promise<AttemptResult> {
-  const { forwarding, channel, signal } = options;
+  const { forwarding, channel, control } = options;
   const adapter = findChatAdapter(channel.protocol);
   if (!adapter) return cannotServe(channel);
   const call: VendorCall = {
@@ -39,9 +42,9 @@ export async function attemptTranslatedChannel(options: {
     stream: forwarding.stream,
     clock: forwarding.services.clock,
     // Image fetches stop when the attempt does (client gone) as well as when a sibling fetch fails.
-    fetchRemoteImage: forwarding.services.remoteImageFetcher.forRequest(signal),
+    fetchRemoteImage: forwarding.services.remoteImageFetcher.forRequest(control.signal),
   };
-  const attempt: TranslatedAttempt = { forwarding, channel, adapter, call, signal };
+  const attempt: TranslatedAttempt = { forwarding, channel, adapter, call, control };
   if (forwarding.embeddingRequest) return adapter.embeddings ? attemptEmbeddings(attempt) : cannotServe(channel);
   if (forwarding.chatRequest) return attemptChat(attempt);
   return cannotServe(channel);
@@ -65,8 +68,7 @@ async function attemptChat(attempt: TranslatedAttempt): Promise<AttemptResult> {
     return unreadableAnswer(attempt);
   }
   const responseText = JSON.stringify(decoded.completion);
-  const firstByteAt = forwarding.services.clock();
-  await forwarding.reply.code(200).headers(forwarding.responseHeaders).header('content-type', 'application/json; charset=utf-8').send(responseText);
+  const firstByteAt = await answerClient(attempt, responseText);
   return { kind: 'success', value: { status: 200, usage: decoded.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText } };
 }
 
@@ -85,9 +87,7 @@ async function attemptEmbeddings(attempt: TranslatedAttempt): Promise<AttemptRes
   } catch {
     return unreadableAnswer(attempt);
   }
-  const responseText = JSON.stringify(decoded.response);
-  const firstByteAt = forwarding.services.clock();
-  await forwarding.reply.code(200).headers(forwarding.responseHeaders).header('content-type', 'application/json; charset=utf-8').send(responseText);
+  const firstByteAt = await answerClient(attempt, JSON.stringify(decoded.response));
   return { kind: 'success', value: { status: 200, usage: decoded.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: undefined } };
 }
 
@@ -102,10 +102,12 @@ async function encodeAndSend(
     vendorRequest = await encode();
   } catch (error) {
     // Encoding may fetch images; a client that left meanwhile gets no 400 blaming its image URL.
-    if (attempt.signal.aborted) return clientClosed();
+    if (attempt.control.signal.aborted) return clientClosedFailure();
     if (error instanceof GatewayError) return { kind: error.code === 'invalid_request_error' ? 'final-failure' : 'retryable-failure', error };
     throw error;
   }
+  // A client that left while images were fetched cancels everything: nothing was sent, nothing is billed.
+  if (!attempt.control.markSent()) return clientClosedFailure();
   let response: Dispatcher.ResponseData;
   try {
     response = await request(vendorRequest.url, {
@@ -113,12 +115,12 @@ async function encodeAndSend(
       headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...vendorRequest.headers },
       body: vendorRequest.body,
       dispatcher: services.dispatcher,
-      signal: attempt.signal,
+      signal: attempt.control.signal,
       headersTimeout: services.config.upstreamHeadersTimeoutMs,
       bodyTimeout: services.config.upstreamBodyTimeoutMs,
     });
   } catch {
-    if (attempt.signal.aborted) return clientClosed();
+    if (attempt.control.signal.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'transport' });
     return mapUpstreamTransportFailure();
   }
@@ -149,7 +151,7 @@ async function relayStream(attempt: TranslatedAttempt, response: Dispatcher.Resp
     clock: services.clock,
   });
   if (relayed.kind === 'failed-before-first-byte') {
-    if (attempt.signal.aborted) return clientClosed();
+    if (attempt.control.signal.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'stream' });
     return { kind: 'retryable-failure', error: relayed.error };
   }
@@ -162,9 +164,19 @@ async function readBody(attempt: TranslatedAttempt, response: Dispatcher.Respons
   try {
     return await response.body.text();
   } catch {
-    if (attempt.signal.aborted) return clientClosed();
+    if (attempt.control.signal.aborted) return clientClosedFailure();
     return mapUpstreamTransportFailure();
   }
+}
+
+/** Sends a non-streamed answer; returns when its first byte left (Unix ms), or undefined when the client already left. */
+async function answerClient(attempt: TranslatedAttempt, responseText: string): Promise<number | undefined> {
+  const { reply, responseHeaders, services } = attempt.forwarding;
+  // A client that left while the vendor worked gets no answer, but the answer is billed from its usage.
+  if (attempt.control.abandoned) return undefined;
+  const firstByteAt = services.clock();
+  await reply.code(200).headers(responseHeaders).header('content-type', 'application/json; charset=utf-8').send(responseText);
+  return firstByteAt;
 }
 
 function unreadableAnswer(attempt: TranslatedAttempt): AttemptResult {
@@ -174,10 +186,6 @@ function unreadableAnswer(attempt: TranslatedAttempt): AttemptResult {
 
 function cannotServe(channel: RoutableChannel): UpstreamAttemptResult<never> {
   return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', `The channel protocol '${channel.protocol}' cannot serve this endpoint.`) };
-}
-
-function clientClosed(): UpstreamAttemptResult<never> {
-  return { kind: 'final-failure', error: new GatewayError('server_error', 'The client closed the request.') };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

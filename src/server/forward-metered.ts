@@ -22,9 +22,15 @@ export interface MeteredForwarding extends Omit<UpstreamForwarding, 'responseHea
 /**
  * Every /v1 call that reaches an upstream goes through here: accounting admits it (or answers 429 before
  * any upstream call), the request is forwarded with failover, and accounting settles exactly once,
- * whatever happened in between.
+ * whatever happened in between. A graceful shutdown waits for this to finish (see InFlightForwardings).
  */
-export async function forwardMetered(forwarding: MeteredForwarding): Promise<void> {
+export function forwardMetered(forwarding: MeteredForwarding): Promise<void> {
+  const work = forwardAndSettle(forwarding);
+  forwarding.services.inFlight?.track(work);
+  return work;
+}
+
+async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
   const { request, services } = forwarding;
   const ticket = await services.accounting.open({
     principal: request.principal,
@@ -58,6 +64,7 @@ function failedOutcome(error: unknown): ForwardingOutcome {
     status: gatewayError?.status ?? 500,
     errorCode: gatewayError?.code ?? 'server_error',
     clientAborted: false,
+    sentUpstream: false,
     usage: undefined,
     firstByteAt: undefined,
     generatedText: undefined,

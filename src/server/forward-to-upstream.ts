@@ -10,6 +10,8 @@ import type { EmbeddingRequestFields } from '../providers/chat-adapter.js';
 import { createOpenAiWireTarget, openAiWireProtocols } from '../providers/openai/openai-wire-target.js';
 import { sendOpenAiRequest } from '../providers/openai/send-openai-request.js';
 import { attemptTranslatedChannel } from './attempt-translated-channel.js';
+import { clientClosedFailure } from './client-closed-failure.js';
+import { ForwardingControl } from './forwarding-control.js';
 import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
 import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
@@ -51,8 +53,10 @@ export interface ForwardingOutcome {
   firstByteAt: number | undefined;
   /** the error code the client received, if any */
   errorCode: string | undefined;
-  /** true when the client went away before the answer was complete */
+  /** true when the client went away before the answer was complete (or shutdown cut the request) */
   clientAborted: boolean;
+  /** true once the request was sent to a vendor: from then on it is billed for what the vendor did */
+  sentUpstream: boolean;
   /** generated text of a stream that ended without usage */
   generatedText: string | undefined;
   /** the upstream body of a non-streamed answer */
@@ -64,57 +68,66 @@ export type AttemptValue = Pick<ForwardingOutcome, 'status' | 'usage' | 'firstBy
 
 const noAnswer = { usage: undefined, firstByteAt: undefined, generatedText: undefined, responseText: undefined } as const;
 
-/** Sends the request to the model's channels in priority order, failing over while nothing has reached the client. */
+/**
+ * Sends the request to the model's channels in priority order, failing over while nothing has reached the client and
+ * the client is still there. A client that leaves after a non-streamed request was sent does not abort it: the answer
+ * is read (within the upstream timeouts) so it can be billed for what the vendor did; see ForwardingControl.
+ */
 export async function forwardToUpstream(forwarding: UpstreamForwarding): Promise<ForwardingOutcome> {
   const { reply, services } = forwarding;
-  const abortController = new AbortController();
-  const onClose = (): void => {
-    if (!reply.raw.writableFinished) abortController.abort();
-  };
-  reply.raw.once('close', onClose);
+  const control = new ForwardingControl({ response: reply.raw, stream: forwarding.stream, stopSignal: services.inFlight?.stopSignal });
   const servingChannels = services.routing.current.channelsFor(forwarding.modelId);
   const channels = orderChannelsForAttempt(forwarding.acceptsChannel ? servingChannels.filter(forwarding.acceptsChannel) : servingChannels);
   let channelId: string | undefined;
   try {
-    const success = await tryChannelsInOrder(channels, (channel) => {
+    const success = await tryChannelsInOrder(channels, async (channel) => {
       channelId = channel.id;
-      return attemptChannel(forwarding, channel, abortController.signal);
+      const result = await attemptChannel(forwarding, channel, control);
+      // A client that left must not make the gateway try (and pay for) further channels.
+      if (result.kind === 'retryable-failure' && control.abandoned) return { kind: 'final-failure', error: result.error };
+      return result;
     });
-    return { channelId, ...success.value, clientAborted: abortController.signal.aborted };
+    if (control.abandoned) return { channelId, ...success.value, ...clientClosedStatus, clientAborted: true, sentUpstream: control.sentUpstream };
+    return { channelId, ...success.value, clientAborted: false, sentUpstream: control.sentUpstream };
   } catch (error) {
-    if (abortController.signal.aborted) {
-      return { channelId, status: 499, errorCode: 'client_closed_request', clientAborted: true, ...noAnswer };
+    if (control.abandoned) {
+      return { channelId, ...clientClosedStatus, clientAborted: true, sentUpstream: control.sentUpstream, ...noAnswer };
     }
     if (!reply.sent) throw error;
     // The reply was hijacked for a stream that then failed over and ran out of channels: answer by hand.
     if (!(error instanceof GatewayError)) services.logger.error({ err: error }, 'stream forwarding failed');
     const gatewayError = error instanceof GatewayError ? error : new GatewayError('server_error', 'The gateway failed to relay the stream.');
     writeErrorOnRawResponse(reply, gatewayError);
-    return { channelId, status: gatewayError.status, errorCode: gatewayError.code, clientAborted: false, ...noAnswer };
+    return { channelId, status: gatewayError.status, errorCode: gatewayError.code, clientAborted: false, sentUpstream: control.sentUpstream, ...noAnswer };
   } finally {
-    reply.raw.off('close', onClose);
+    control.dispose();
   }
 }
 
-async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableChannel, signal: AbortSignal): Promise<UpstreamAttemptResult<AttemptValue>> {
+/** What the usage log records for a request whose client left first (nginx's 499). */
+const clientClosedStatus = { status: 499, errorCode: 'client_closed_request' } as const;
+
+async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableChannel, control: ForwardingControl): Promise<UpstreamAttemptResult<AttemptValue>> {
   const { services, reply } = forwarding;
   const upstreamModelId = channel.modelMapping.get(forwarding.modelId) ?? forwarding.modelId;
   if (!openAiWireProtocols.has(channel.protocol)) {
-    return attemptTranslatedChannel({ forwarding, channel, upstreamModelId, signal });
+    return attemptTranslatedChannel({ forwarding, channel, upstreamModelId, control });
   }
+  const body = forwarding.buildBody(upstreamModelId, channel);
+  if (!control.markSent()) return clientClosedFailure();
   let response: Dispatcher.ResponseData;
   try {
     response = await sendOpenAiRequest({
       target: createOpenAiWireTarget(channel.protocol, channel, upstreamModelId),
       path: forwarding.upstreamPath,
-      body: forwarding.buildBody(upstreamModelId, channel),
+      body,
       dispatcher: services.dispatcher,
-      signal,
+      signal: control.signal,
       headersTimeoutMs: services.config.upstreamHeadersTimeoutMs,
       bodyTimeoutMs: services.config.upstreamBodyTimeoutMs,
     });
   } catch {
-    if (signal.aborted) return { kind: 'final-failure', error: new GatewayError('server_error', 'The client closed the request.') };
+    if (control.signal.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'transport' });
     return mapUpstreamTransportFailure();
   }
@@ -141,7 +154,7 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
       const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code, generatedText: relayed.generatedText, responseText: undefined };
       return { kind: 'success', value };
     } catch (error) {
-      if (error instanceof StreamFailedBeforeFirstEvent && !signal.aborted) {
+      if (error instanceof StreamFailedBeforeFirstEvent && !control.signal.aborted) {
         services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
         return mapUpstreamTransportFailure();
       }
@@ -153,11 +166,15 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
   try {
     bodyText = await response.body.text();
   } catch {
-    if (signal.aborted) return { kind: 'final-failure', error: new GatewayError('server_error', 'The client closed the request.') };
+    if (control.signal.aborted) return clientClosedFailure();
     return mapUpstreamTransportFailure();
   }
-  const firstByteAt = services.clock();
-  await reply.code(response.statusCode).headers(forwarding.responseHeaders).header('content-type', contentType).send(bodyText);
+  let firstByteAt: number | undefined;
+  // A client that left while the vendor worked gets no answer, but the answer is billed from its usage.
+  if (!control.abandoned) {
+    firstByteAt = services.clock();
+    await reply.code(response.statusCode).headers(forwarding.responseHeaders).header('content-type', contentType).send(bodyText);
+  }
   // Read once the answer is on its way: the client never waits for the gateway's bookkeeping.
   const usage = contentType.includes('json') ? extractUsageFromJsonText(bodyText) : undefined;
   return { kind: 'success', value: { status: response.statusCode, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: bodyText } };

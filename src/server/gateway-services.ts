@@ -6,6 +6,7 @@ import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
 import type { RoutingCache } from '../routing/routing-cache.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
+import type { InFlightForwardings } from './in-flight-forwardings.js';
 import type { RequestAccounting } from './request-accounting.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
@@ -24,6 +25,8 @@ export interface GatewayServices {
   clock: () => number;
   /** what the /api routes (console JSON API) work with; absent when an app is built for /v1 only */
   api?: ApiServices;
+  /** the requests being forwarded, so a graceful shutdown settles every one; absent in apps built without a shutdown */
+  inFlight?: InFlightForwardings;
 }
 
 /** Stores and billing state behind the /api routes. */

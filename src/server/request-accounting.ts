@@ -48,6 +48,8 @@ export interface MeteredResult {
   /** Unix milliseconds when the response ended */
   finishedAt: number;
   clientAborted: boolean;
+  /** true once the request was sent to a vendor, which may then bill it: a client that left is charged at least the estimated input (absent: false) */
+  sentUpstream?: boolean;
   /** the upstream's JSON body for non-streamed answers whose billing depends on it (images, transcriptions) */
   responseText: string | undefined;
 }

@@ -58,6 +58,8 @@ export interface UsageLogRecord {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  /** input tokens written to the vendor's prompt cache (part of promptTokens), priced at the cache-write price */
+  cacheWriteTokens: number;
   /** micro-units charged */
   cost: number;
   /** HTTP status the client received */

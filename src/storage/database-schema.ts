@@ -154,6 +154,8 @@ export interface UsageLogsTable {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  /** input tokens written to the vendor's prompt cache (part of prompt_tokens) */
+  cache_write_tokens: number;
   /** micro-units charged */
   cost: number;
   /** HTTP status the client received */

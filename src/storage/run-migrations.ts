@@ -6,6 +6,7 @@ import { billingSchemaMigration } from './migrations/0003-billing-schema.js';
 import { modelCatalogEntriesMigration } from './migrations/0004-model-catalog-entries.js';
 import { userGroupsMigration } from './migrations/0005-user-groups.js';
 import { userDebtMigration } from './migrations/0006-user-debt.js';
+import { usageLogCacheWriteTokensMigration } from './migrations/0007-usage-log-cache-write-tokens.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0004-model-catalog-entries': modelCatalogEntriesMigration,
   '0005-user-groups': userGroupsMigration,
   '0006-user-debt': userDebtMigration,
+  '0007-usage-log-cache-write-tokens': usageLogCacheWriteTokensMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -42,6 +42,7 @@ function usageLog(overrides: Partial<UsageLogRecord>): UsageLogRecord {
     promptTokens: 10,
     completionTokens: 20,
     cachedTokens: 0,
+    cacheWriteTokens: 0,
     cost: 5,
     status: 200,
     errorCode: null,
@@ -114,6 +115,12 @@ for (const engine of engines) {
       expect(summaries).toEqual([
         { day: '2026-01-05', userId, apiKeyId, model: 'gpt-4o', requestCount: 3, errorCount: 1, promptTokens: 30, completionTokens: 60, cachedTokens: 0, cost: 42 },
       ]);
+    });
+
+    it('keeps the cache-read and cache-write token counts of a usage log', async () => {
+      const log = usageLog({ userId, apiKeyId, promptTokens: 100, cachedTokens: 40, cacheWriteTokens: 25 });
+      await billingStore.writeSettlementBatch({ charges: [], usageLogs: [log] });
+      expect(await billingStore.listUsageLogs({ userId, limit: 10 })).toEqual([log]);
     });
 
     it('reports users whose balance does not equal their ledger', async () => {

@@ -109,7 +109,7 @@ describe('measureBillableUsage', () => {
   });
 
   it('bills transcriptions by the reported duration or the usage seconds', () => {
-    const audio = meteredRequest('audio.transcriptions', {}, { uploadedBytes: 1_000_000 });
+    const audio = meteredRequest('audio.transcriptions', {}, { uploadedBytes: 1_000_000, uploadedAudioSeconds: 1 });
     expect(measureBillableUsage(audio, { ...result, responseText: JSON.stringify({ text: 'x', duration: 1.2345 }) }, 0).audioMilliseconds).toBe(1_235);
     expect(measureBillableUsage(audio, { ...result, responseText: JSON.stringify({ text: 'x', usage: { type: 'duration', seconds: 3 } }) }, 0).audioMilliseconds).toBe(3_000);
     expect(measureBillableUsage(audio, { ...result, status: 400 }, 0).audioMilliseconds).toBe(0);

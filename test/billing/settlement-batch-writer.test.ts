@@ -78,6 +78,7 @@ for (const engine of engines) {
         promptTokens: 1,
         completionTokens: 1,
         cachedTokens: 0,
+        cacheWriteTokens: 0,
         cost,
         status: 200,
         errorCode: null,

@@ -30,10 +30,27 @@ export interface BillingTestGateway {
   createKey(user: UserRecord): Promise<{ secret: string; apiKeyId: string; groupId: string }>;
   /** a model group serving every model, made the way the /api makes records */
   createGroup(): Promise<{ id: string; name: string }>;
+  /** another channel of any protocol (Anthropic, Gemini, Bedrock, ...); `models` maps public ids to the vendor's names */
+  createChannel(channel: BillingTestChannel): Promise<void>;
   /** credits micro-units durably, as an admin top-up does */
   topUp(user: UserRecord, amount: number): Promise<void>;
   client(secret: string): OpenAI;
   close(): Promise<void>;
+}
+
+/** A channel seeded by `createChannel`. */
+export interface BillingTestChannel {
+  /** `openai`, `anthropic`, `gemini`, `bedrock`, ... */
+  protocol: string;
+  /** the vendor's base URL, version prefix included */
+  baseUrl: string;
+  secret: string;
+  /** public model id → the vendor's model name; the keys are the models the channel serves */
+  models: Record<string, string>;
+  /** higher is tried first; default 0 */
+  priority?: number;
+  /** protocol settings, e.g. `{ region: 'us-east-1' }` */
+  settings?: Record<string, string>;
 }
 
 let counter = 0;
@@ -45,6 +62,8 @@ export async function startBillingTestGateway(options: {
   prices?: ModelPrice[];
   /** use this database (e.g. PostgreSQL, or another node's) instead of a new SQLite file */
   databaseUrl?: string;
+  /** configuration values to use instead of the test defaults, e.g. a short upstream timeout */
+  config?: Partial<GatewayConfig>;
 }): Promise<BillingTestGateway> {
   const simulator = await startOpenAiSimulator();
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-billing-'));
@@ -67,6 +86,7 @@ export async function startBillingTestGateway(options: {
     imageFetchAllowPrivateAddresses: false,
     imageFetchMaxBytes: 20 * 1024 * 1024,
     imageFetchTimeoutMs: 10_000,
+    ...options.config,
   };
   const { createLogger } = await import('../../src/observability/create-logger.js');
   const running = await startGateway(config, createLogger('silent'), { billing: { enabled: true, ...options.billing } });
@@ -104,6 +124,23 @@ export async function startBillingTestGateway(options: {
       return { secret, apiKeyId: key.id, groupId: group.id };
     },
     createGroup: () => billing.exclusive(() => store.createModelGroup({ name: `group-${process.pid}-${++counter}`, description: '', models: ['*'] })),
+    async createChannel(channel) {
+      await billing.exclusive(() =>
+        store.createChannel({
+          name: `${channel.protocol}-${process.pid}-${++counter}`,
+          protocol: channel.protocol,
+          preset: null,
+          baseUrl: channel.baseUrl,
+          encryptedSecret: secretBox.encrypt(channel.secret),
+          models: Object.keys(channel.models),
+          modelMapping: channel.models,
+          priority: channel.priority ?? 0,
+          weight: 1,
+          settings: channel.settings ?? {},
+        }),
+      );
+      await running.routing.refresh();
+    },
     async topUp(user, amount) {
       await billing.changeBalance({ userId: user.id, kind: 'top-up', amount, description: 'test top-up' });
     },

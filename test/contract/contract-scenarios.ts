@@ -298,12 +298,13 @@ export const contractScenarios: ContractScenario[] = [
     },
   },
   {
-    name: 'a client abort reaches the upstream',
+    // A non-streamed request is not aborted once sent: its answer is read and billed (test/billing/client-abort-billing.test.ts).
+    name: 'a client abort of a stream reaches the upstream',
     async run({ client, upstream }) {
       const abortedBefore = upstream.abortedRequestCount();
       const requestsBefore = upstream.requests.length;
       const controller = new AbortController();
-      const pending = client.chat.completions.create({ model: contractModels.hang, messages: [{ role: 'user', content: 'never answered' }] }, { signal: controller.signal });
+      const pending = client.chat.completions.create({ model: contractModels.hang, messages: [{ role: 'user', content: 'never answered' }], stream: true }, { signal: controller.signal });
       const settled = pending.then(
         () => 'answered',
         () => 'aborted',

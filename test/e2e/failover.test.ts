@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectErrorResponseShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, postRawJson, readEventData, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
+import { createOpenAiClient, postRawJson, readEventData, sendRawRequest, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-failover-channel-secret';
@@ -100,6 +100,13 @@ beforeEach(() => simulator.reset());
 
 function upstreamModelsTried(): unknown[] {
   return simulator.requests.filter((recorded) => recorded.path === '/v1/chat/completions').map((recorded) => (recorded.body as { model?: unknown }).model);
+}
+
+/** How many /v1 requests the gateway finished with `status`, from its Prometheus counter. */
+async function finishedRequestCount(on: TestGateway, status: string): Promise<number> {
+  const metrics = await sendRawRequest(on, { path: '/metrics' });
+  const line = metrics.text.split('\n').find((candidate) => candidate.startsWith('gateway_requests_total{') && candidate.includes(`status="${status}"`));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
 function ask(model: string) {
@@ -241,14 +248,23 @@ describe('failures after the first byte', () => {
 });
 
 describe('client aborts', () => {
-  it('closes the upstream request when the client aborts a request the vendor never answers', async () => {
+  it('keeps waiting for the vendor when the client leaves a non-streamed request, until the headers timeout, and tries no other channel', async () => {
     const abortedBefore = simulator.abortedRequestCount();
+    const timeoutClient = createOpenAiClient(timeoutGateway, (await timeoutGateway.createKey()).secret);
     const controller = new AbortController();
-    const pending = client.chat.completions.create({ model: 'hanging', messages: question }, { signal: controller.signal });
+    const pending = timeoutClient.chat.completions.create({ model: 'failover-after-hang', messages: question }, { signal: controller.signal });
     await vi.waitFor(() => expect(upstreamModelsTried()).toContain('sim-hang'), { timeout: 5000 });
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(OpenAI.APIUserAbortError);
-    await vi.waitFor(() => expect(simulator.abortedRequestCount()).toBe(abortedBefore + 1), { timeout: 5000 });
+    // The vendor is given up at the gateway's headers timeout (not when the client left) and the request ends as the client's 499.
+    await vi.waitFor(
+      async () => {
+        expect(await finishedRequestCount(timeoutGateway, '499')).toBe(1);
+        expect(simulator.abortedRequestCount()).toBe(abortedBefore + 1);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    expect(upstreamModelsTried()).toEqual(['sim-hang']);
   });
 
   it('closes the upstream stream when the client aborts in the middle of a slow stream', async () => {

@@ -7,7 +7,7 @@ export const redPixelPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAf
 
 /** A running image server. */
 export interface ImageServer {
-  /** e.g. `http://127.0.0.1:PORT`; `/red-pixel.png` serves redPixelPng, `/page.html` an HTML page */
+  /** e.g. `http://127.0.0.1:PORT`; `/red-pixel.png` serves redPixelPng, `/page.html` an HTML page, `/never.png` never answers */
   url: string;
   /** paths requested so far, in order */
   requestedPaths: string[];
@@ -21,6 +21,8 @@ export async function startImageServer(): Promise<ImageServer> {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     requestedPaths.push(path);
     if (path === '/red-pixel.png') return void response.writeHead(200, { 'content-type': 'image/png', 'content-length': redPixelPng.length }).end(redPixelPng);
+    // A server that accepts the request and never answers, so a test can act while the gateway is still fetching.
+    if (path === '/never.png') return;
     if (path === '/page.html') return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><p>not an image</p>');
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });

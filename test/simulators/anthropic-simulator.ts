@@ -78,6 +78,11 @@ async function answerMessages(request: FastifyRequest, reply: FastifyReply, conn
   }
   const answer = createAnthropicReply(validated);
   const messageId = `msg_sim_${randomIdentifier()}`;
+  // A paced model answering without streaming takes as long as its stream would.
+  if (behaviour.kind === 'paced' && !validated.stream) {
+    await connection.wait(behaviour.chunkCount * behaviour.intervalMs);
+    if (!connection.isOpen) return reply.hijack();
+  }
   if (validated.stream) {
     reply.hijack();
     await sendAnthropicEventStream({ response: reply.raw, connection, reply: answer, messageId, model: validated.model, behaviour, chunkDelayMs: options.streamChunkDelayMs ?? 0 });

@@ -151,7 +151,7 @@ describe('Bedrock adapter against the simulator', () => {
   it('reports cache reads and writes inside the prompt count', async () => {
     const result = await complete({ messages: [{ role: 'user', content: 'a b c d e f g h' }] }, callFor('sim-cached-prompt'));
     if (!('usage' in result)) throw new Error(result.text);
-    expect(result.usage).toEqual({ promptTokens: 8, completionTokens: 9, totalTokens: 17, cachedPromptTokens: 4, reasoningTokens: 0 });
+    expect(result.usage).toEqual({ promptTokens: 8, completionTokens: 9, totalTokens: 17, cachedPromptTokens: 4, reasoningTokens: 0, cacheWritePromptTokens: 2 });
   });
 
   it.each([

@@ -1,4 +1,5 @@
 // POST /v1/audio/transcriptions (multipart): a fixed transcript whose timing follows the uploaded WAV's duration.
+// Models named `*transcribe*` (gpt-4o-transcribe, gpt-4o-mini-transcribe) report token usage, as OpenAI bills them.
 import type { EndpointAnswer, EndpointHandler } from './openai-simulator-endpoint.js';
 import { invalidRequest } from './openai-simulator-errors.js';
 import { textField } from './openai-simulator-multipart.js';
@@ -16,24 +17,31 @@ export const handleTranscription: EndpointHandler = ({ body, files }) => {
   if (!textField(body, 'model')) throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
   const duration = wavDurationSeconds(file.content) ?? defaultDurationSeconds;
   const text = `Simulated transcript of ${file.filename || 'audio'}`;
-  return transcriptionAnswer(responseFormatOf(body), text, duration, wantsWordTimestamps(body));
+  const model = textField(body, 'model') ?? '';
+  const usage = model.includes('transcribe') ? tokenUsage(duration, textField(body, 'prompt'), text) : durationUsage(duration);
+  return transcriptionAnswer({ format: responseFormatOf(body), text, duration, withWords: wantsWordTimestamps(body), usage });
 };
 
-/** Duration of a RIFF/WAVE file: data chunk bytes / byte rate; undefined if it is not one. */
+/**
+ * Duration of a RIFF/WAVE file as a decoder plays it: the sample bytes sent (to the end of the upload) over sample
+ * rate × channels × bytes per sample. Like real decoders it ignores the header's byte rate and declared data size.
+ */
 export function wavDurationSeconds(content: Buffer): number | undefined {
   if (content.length < 12 || content.toString('ascii', 0, 4) !== 'RIFF' || content.toString('ascii', 8, 12) !== 'WAVE') return undefined;
-  let byteRate: number | undefined;
-  let dataBytes: number | undefined;
+  let bytesPerSecond: number | undefined;
   for (let offset = 12; offset + 8 <= content.length; ) {
     const chunkId = content.toString('ascii', offset, offset + 4);
     const chunkSize = content.readUInt32LE(offset + 4);
-    if (chunkId === 'fmt ' && offset + 20 <= content.length) byteRate = content.readUInt32LE(offset + 16);
-    // Streamed WAVs may claim a larger data chunk than was sent: count what is actually there.
-    if (chunkId === 'data') dataBytes = Math.min(chunkSize, content.length - offset - 8);
+    if (chunkId === 'fmt ' && offset + 24 <= content.length) {
+      const channels = content.readUInt16LE(offset + 10);
+      const sampleRate = content.readUInt32LE(offset + 12);
+      const bitsPerSample = content.readUInt16LE(offset + 22);
+      bytesPerSecond = (sampleRate * channels * bitsPerSample) / 8;
+    }
+    if (chunkId === 'data') return bytesPerSecond ? (content.length - offset - 8) / bytesPerSecond : undefined;
     offset += 8 + chunkSize + (chunkSize % 2);
   }
-  if (!byteRate || dataBytes === undefined) return undefined;
-  return dataBytes / byteRate;
+  return undefined;
 }
 
 function responseFormatOf(body: RequestBody): (typeof responseFormats)[number] {
@@ -52,12 +60,21 @@ function wantsWordTimestamps(body: RequestBody): boolean {
   return granularities.includes('word');
 }
 
-function transcriptionAnswer(format: (typeof responseFormats)[number], text: string, duration: number, withWords: boolean): EndpointAnswer {
+/** Everything one answer is made of. */
+interface TranscriptionAnswer {
+  format: (typeof responseFormats)[number];
+  text: string;
+  duration: number;
+  withWords: boolean;
+  usage: TranscriptionUsage;
+}
+
+function transcriptionAnswer({ format, text, duration, withWords, usage }: TranscriptionAnswer): EndpointAnswer {
   switch (format) {
     case 'json':
-      return { kind: 'json', body: { text, usage: durationUsage(duration) } };
+      return { kind: 'json', body: { text, usage } };
     case 'verbose_json':
-      return { kind: 'json', body: verboseTranscription(text, duration, withWords) };
+      return { kind: 'json', body: verboseTranscription(text, duration, withWords, usage) };
     case 'text':
       return { kind: 'text', body: `${text}\n`, contentType: plainText };
     case 'srt':
@@ -67,13 +84,28 @@ function transcriptionAnswer(format: (typeof responseFormats)[number], text: str
   }
 }
 
+/** OpenAI's transcription usage: by duration (whisper-1) or by tokens (gpt-4o-transcribe). */
+type TranscriptionUsage = ReturnType<typeof durationUsage> | ReturnType<typeof tokenUsage>;
+
+/** Audio tokens per second of the simulated token-billed models. */
+const audioTokensPerSecond = 10;
+
 function durationUsage(duration: number) {
   return { type: 'duration', seconds: Math.ceil(duration) };
 }
 
-function verboseTranscription(text: string, duration: number, withWords: boolean) {
+/** `{type: 'tokens'}` usage: audio tokens by the second, text tokens of the prompt, one output token per word. */
+function tokenUsage(duration: number, prompt: string | undefined, text: string) {
+  const audioTokens = Math.ceil(duration * audioTokensPerSecond);
+  const textTokens = prompt ? prompt.split(/\s+/).filter(Boolean).length : 0;
+  const outputTokens = text.split(' ').length;
+  const inputTokens = audioTokens + textTokens;
+  return { type: 'tokens', input_tokens: inputTokens, input_token_details: { text_tokens: textTokens, audio_tokens: audioTokens }, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
+}
+
+function verboseTranscription(text: string, duration: number, withWords: boolean, usage: TranscriptionUsage) {
   const segment = { id: 0, seek: 0, start: 0, end: duration, text, tokens: [], temperature: 0, avg_logprob: 0, compression_ratio: 1, no_speech_prob: 0 };
-  const transcription: RequestBody = { task: 'transcribe', language: 'english', duration, text, segments: [segment], usage: durationUsage(duration) };
+  const transcription: RequestBody = { task: 'transcribe', language: 'english', duration, text, segments: [segment], usage };
   if (withWords) transcription.words = evenlySpacedWords(text, duration);
   return transcription;
 }

@@ -19,7 +19,9 @@ export type ModelBehaviour =
   /** two content chunks, then OpenAI's mid-stream error event and the end of the body, no [DONE] (`sim-stream-error-event`) */
   | { kind: 'stream-error-event' }
   /** answer normally but report half the prompt as read from the prompt cache (`sim-cached-prompt`) */
-  | { kind: 'cached-prompt' };
+  | { kind: 'cached-prompt' }
+  /** answer normally but without any `usage` (`sim-no-usage`), as some OpenAI-compatible vendors do */
+  | { kind: 'no-usage' };
 
 const slowStreamDelayMs = 50;
 const errorModelPattern = /^sim-error-([45]\d\d)$/;
@@ -34,9 +36,18 @@ export function behaviourForModel(model: unknown): ModelBehaviour {
   if (model === 'sim-broken-before-first-event') return { kind: 'broken-before-first-event' };
   if (model === 'sim-stream-error-event') return { kind: 'stream-error-event' };
   if (model === 'sim-cached-prompt') return { kind: 'cached-prompt' };
+  if (model === 'sim-no-usage') return { kind: 'no-usage' };
   const errorMatch = errorModelPattern.exec(model);
   if (errorMatch) return { kind: 'error', status: Number(errorMatch[1]) };
   const pacedMatch = pacedModelPattern.exec(model);
   if (pacedMatch) return { kind: 'paced', chunkCount: Number(pacedMatch[1]), intervalMs: Number(pacedMatch[2]) };
   return { kind: 'normal' };
+}
+
+const delayedModelPattern = /^sim-delay-(\d+)-(.+)$/;
+
+/** `sim-delay-<ms>-<model>`: wait that long before answering as `<model>` would (e.g. `sim-delay-1000-sim-error-500`). */
+export function readModelDelay(model: unknown): { delayMs: number; model: string } | undefined {
+  const match = typeof model === 'string' ? delayedModelPattern.exec(model) : null;
+  return match ? { delayMs: Number(match[1]), model: match[2] as string } : undefined;
 }

@@ -51,7 +51,7 @@ let toolCallCounter = 0;
 export const handleChatCompletion: EndpointHandler = ({ body, behaviour }) => {
   const messages = validateChatRequest(body);
   const outputs = Array.from({ length: choiceCountOf(body) }, () => generateChoice(body, messages, behaviour));
-  const usage = chatUsage(countPromptTokens(messages), outputs, behaviour);
+  const usage = behaviour.kind === 'no-usage' ? null : chatUsage(countPromptTokens(messages), outputs, behaviour);
   const identity = newResponseIdentity('chatcmpl', body.model);
   if (body.stream !== true) return { kind: 'json', body: chatResponse(identity, outputs, usage) };
   return { kind: 'stream', plan: chatStreamPlan(identity, outputs, includesStreamUsage(body) ? usage : null) };
@@ -114,17 +114,17 @@ function chatUsage(promptTokens: number, outputs: ChoiceOutput[], behaviour: Mod
   };
 }
 
-function chatResponse(identity: ResponseIdentity, outputs: ChoiceOutput[], usage: ChatUsage) {
-  return {
+function chatResponse(identity: ResponseIdentity, outputs: ChoiceOutput[], usage: ChatUsage | null) {
+  const response = {
     id: identity.id,
     object: 'chat.completion',
     created: identity.created,
     model: identity.model,
     choices: outputs.map((output, index) => ({ index, message: responseMessage(output), logprobs: null, finish_reason: finishReasonOf(output) })),
-    usage,
     service_tier: 'default',
     system_fingerprint: systemFingerprint,
   };
+  return usage === null ? response : { ...response, usage };
 }
 
 function responseMessage(output: ChoiceOutput) {

@@ -3,7 +3,7 @@
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { handleTranscription } from './openai-simulator-audio.js';
-import { behaviourForModel, type ModelBehaviour } from './openai-simulator-behaviour.js';
+import { behaviourForModel, readModelDelay, type ModelBehaviour } from './openai-simulator-behaviour.js';
 import { handleChatCompletion } from './openai-simulator-chat.js';
 import { handleCompletion } from './openai-simulator-completions.js';
 import { ClientConnection } from './openai-simulator-connection.js';
@@ -134,7 +134,12 @@ async function answerEndpoint(
     context.record.body = input.recordedBody;
     checkAuthorization(request, options.apiKey);
     const body = requireObjectBody(input.recordedBody);
-    const behaviour = behaviourForModel(body.model);
+    const delay = readModelDelay(body.model);
+    if (delay) {
+      await context.connection.wait(delay.delayMs);
+      if (!context.connection.isOpen) return reply.hijack();
+    }
+    const behaviour = behaviourForModel(delay?.model ?? body.model);
     if (behaviour.kind === 'error') throw modelStatusError(behaviour.status, String(body.model));
     if (behaviour.kind === 'hang') {
       // Never answer: the connection stays open until the client gives up (counted as aborted) or close().

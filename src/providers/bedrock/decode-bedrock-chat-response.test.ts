@@ -12,7 +12,7 @@ const call: VendorCall = {
 };
 
 describe('decodeBedrockChatResponse', () => {
-  it('maps text, stop reason and usage with cache reads and writes counted as prompt tokens', () => {
+  it('maps text, stop reason and usage with cache reads and writes counted as prompt tokens, writes kept apart for their price', () => {
     const { completion, usage } = decodeBedrockChatResponse(
       JSON.stringify({
         output: { message: { role: 'assistant', content: [{ reasoningContent: { reasoningText: { text: 'hidden' } } }, { text: 'Hello ' }, { text: 'there' }] } },
@@ -29,7 +29,7 @@ describe('decodeBedrockChatResponse', () => {
       usage: { prompt_tokens: 13, completion_tokens: 2, total_tokens: 15, prompt_tokens_details: { cached_tokens: 8 } },
     });
     expect(completion.id).toMatch(/^chatcmpl-[0-9a-f]{32}$/);
-    expect(usage).toEqual({ promptTokens: 13, completionTokens: 2, totalTokens: 15, cachedPromptTokens: 8, reasoningTokens: 0 });
+    expect(usage).toEqual({ promptTokens: 13, completionTokens: 2, totalTokens: 15, cachedPromptTokens: 8, reasoningTokens: 0, cacheWritePromptTokens: 2 });
   });
 
   it('maps tool calls with JSON-encoded input and null content', () => {

@@ -6,22 +6,34 @@ interface OpenAiUsageFields {
   total_tokens?: unknown;
   input_tokens?: unknown;
   output_tokens?: unknown;
-  prompt_tokens_details?: { cached_tokens?: unknown } | null;
+  /** OpenRouter adds `cache_write_tokens` (part of prompt_tokens) next to OpenAI's `cached_tokens` */
+  prompt_tokens_details?: { cached_tokens?: unknown; cache_write_tokens?: unknown } | null;
+  /** the `input_tokens` naming (Responses, images) puts cache reads here */
+  input_tokens_details?: { cached_tokens?: unknown } | null;
   completion_tokens_details?: { reasoning_tokens?: unknown } | null;
+  /** DeepSeek reports its cache reads here instead of prompt_tokens_details */
+  prompt_cache_hit_tokens?: unknown;
 }
 
-/** Reads an OpenAI `usage` object (chat, completions, embeddings or images) into token counts. */
+/**
+ * Reads an OpenAI `usage` object (chat, completions, embeddings or images) into token counts, with the cache
+ * reads and writes of OpenAI-wire vendors that name them differently (DeepSeek, OpenRouter).
+ */
 export function parseOpenAiUsage(value: unknown): TokenUsage | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const usage = value as OpenAiUsageFields;
   const promptTokens = toCount(usage.prompt_tokens ?? usage.input_tokens);
   const completionTokens = toCount(usage.completion_tokens ?? usage.output_tokens);
+  const cachedPromptTokens =
+    toCount(usage.prompt_tokens_details?.cached_tokens) || toCount(usage.input_tokens_details?.cached_tokens) || toCount(usage.prompt_cache_hit_tokens);
+  const cacheWritePromptTokens = toCount(usage.prompt_tokens_details?.cache_write_tokens);
   return {
     promptTokens,
     completionTokens,
     totalTokens: toCount(usage.total_tokens) || promptTokens + completionTokens,
-    cachedPromptTokens: toCount(usage.prompt_tokens_details?.cached_tokens),
+    cachedPromptTokens,
     reasoningTokens: toCount(usage.completion_tokens_details?.reasoning_tokens),
+    ...(cacheWritePromptTokens > 0 ? { cacheWritePromptTokens } : {}),
   };
 }
 
@@ -30,6 +42,11 @@ export function parseOpenAiUsage(value: unknown): TokenUsage | undefined {
  * megabytes of vectors while `usage` is a few bytes at the end. Falls back to a full parse.
  */
 export function extractUsageFromJsonText(text: string): TokenUsage | undefined {
+  return parseOpenAiUsage(findUsageObject(text));
+}
+
+/** The last `"usage": {...}` object of a JSON text (or of the JSON events of a stream), parsed; undefined when there is none. */
+export function findUsageObject(text: string): unknown {
   const keyIndex = text.lastIndexOf('"usage"');
   if (keyIndex === -1) return undefined;
   const openIndex = text.indexOf('{', keyIndex);
@@ -40,7 +57,7 @@ export function extractUsageFromJsonText(text: string): TokenUsage | undefined {
       if (character === 123 /* { */) depth++;
       else if (character === 125 /* } */ && --depth === 0) {
         try {
-          return parseOpenAiUsage(JSON.parse(text.slice(openIndex, index + 1)));
+          return JSON.parse(text.slice(openIndex, index + 1)) as unknown;
         } catch {
           break;
         }
@@ -48,7 +65,7 @@ export function extractUsageFromJsonText(text: string): TokenUsage | undefined {
     }
   }
   try {
-    return parseOpenAiUsage((JSON.parse(text) as { usage?: unknown }).usage);
+    return (JSON.parse(text) as { usage?: unknown }).usage;
   } catch {
     return undefined;
   }

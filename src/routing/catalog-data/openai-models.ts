@@ -105,6 +105,8 @@ export const openAiModels: CatalogModel[] = [
   },
   // Transcription
   { id: 'whisper-1', ownedBy: o, kind: 'audio', created: 1677532384, inputModalities: [...audioOnly], defaultPrices: { ...tokenPrices(0, 0), perAudioMinute: toMicroUnits(0.006) } },
-  { id: 'gpt-4o-transcribe', ownedBy: o, kind: 'audio', created: 1742068463, inputModalities: [...audioOnly], defaultPrices: { ...tokenPrices(2.5, 10), perAudioMinute: toMicroUnits(0.006) } },
-  { id: 'gpt-4o-mini-transcribe', ownedBy: o, kind: 'audio', created: 1742068596, inputModalities: [...audioOnly], defaultPrices: { ...tokenPrices(1.25, 5), perAudioMinute: toMicroUnits(0.003) } },
+  // Billed by tokens (usage.type 'tokens'): input at the audio-token rate, since audio is nearly all of it (the few
+  // prompt text tokens cost less at OpenAI: 2.5 and 1.25); per minute only when the vendor reports no token usage.
+  { id: 'gpt-4o-transcribe', ownedBy: o, kind: 'audio', created: 1742068463, inputModalities: [...audioOnly], defaultPrices: { ...tokenPrices(6, 10), perAudioMinute: toMicroUnits(0.006) } },
+  { id: 'gpt-4o-mini-transcribe', ownedBy: o, kind: 'audio', created: 1742068596, inputModalities: [...audioOnly], defaultPrices: { ...tokenPrices(3, 5), perAudioMinute: toMicroUnits(0.003) } },
 ];

@@ -5,7 +5,7 @@ import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
 import { parseTranscriptionForm } from '../request-schemas/transcription-request-schema.js';
-import { readWavDurationSeconds } from '../read-wav-duration.js';
+import { readWavDuration } from '../read-wav-duration.js';
 import { resolveModel } from '../resolve-model.js';
 
 /** `POST /v1/audio/transcriptions`: multipart upload; json, verbose_json, text, srt or vtt back (spec 4.6). */
@@ -18,6 +18,11 @@ export function registerAudioTranscriptionsRoute(app: FastifyInstance, services:
       throw new GatewayError('invalid_request_error', "Missing required parameter: 'file'.", { param: 'file' });
     }
     const model = resolveModel(services.routing.current, request.principal, fields.model, ['audio']);
+    // Billed from what was really uploaded, never from header fields that could lie (docs/BILLING.md, audio).
+    const audio = readWavDuration(audioFile.data);
+    if (audio.kind === 'implausible') {
+      throw new GatewayError('invalid_request_error', `The WAV header of 'file' describes no real audio: ${audio.reason}.`, { param: 'file' });
+    }
     await forwardMetered({
       reply,
       services,
@@ -26,7 +31,7 @@ export function registerAudioTranscriptionsRoute(app: FastifyInstance, services:
       endpoint: 'audio.transcriptions',
       body: fields,
       uploadedBytes: audioFile.data.length,
-      uploadedAudioSeconds: readWavDurationSeconds(audioFile.data),
+      uploadedAudioSeconds: audio.kind === 'measured' ? audio.seconds : undefined,
       upstreamPath: '/audio/transcriptions',
       buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
       stream: false,
