@@ -36,6 +36,18 @@ export interface GatewayConfig {
   imageFetchMaxBytes: number;
   /** longest one image URL fetch may take, redirects included, in milliseconds */
   imageFetchTimeoutMs: number;
+  /** longest a client may take to send a whole request (headers and body), in milliseconds; 0 = no limit; a response already started is not bounded by it */
+  requestTimeoutMs: number;
+  /** longest a client may take to send the request line and headers, in milliseconds (at most requestTimeoutMs) */
+  headersTimeoutMs: number;
+  /** how long an idle keep-alive connection stays open between requests, in milliseconds */
+  keepAliveTimeoutMs: number;
+  /** most connections one client address may hold open at once; 0 = no cap */
+  maxConnectionsPerAddress: number;
+  /** most requests the process serves at once; beyond it 503 with Retry-After; 0 = no cap */
+  maxInFlightRequests: number;
+  /** longest a streamed answer waits for a client that stopped reading, in milliseconds; then the stream is cut; 0 = forever */
+  streamWriteTimeoutMs: number;
 }
 
 /** Reads the configuration from environment variables, with the documented defaults. */
@@ -59,6 +71,12 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     imageFetchAllowPrivateAddresses: readSwitch(environment, 'GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES', false),
     imageFetchMaxBytes: readInteger(environment, 'GATEWAY_IMAGE_FETCH_MAX_BYTES', 20 * 1024 * 1024),
     imageFetchTimeoutMs: readInteger(environment, 'GATEWAY_IMAGE_FETCH_TIMEOUT_MS', 10_000),
+    requestTimeoutMs: readInteger(environment, 'GATEWAY_REQUEST_TIMEOUT_MS', 300_000),
+    headersTimeoutMs: readInteger(environment, 'GATEWAY_HEADERS_TIMEOUT_MS', 30_000),
+    keepAliveTimeoutMs: readInteger(environment, 'GATEWAY_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    maxConnectionsPerAddress: readInteger(environment, 'GATEWAY_MAX_CONNECTIONS_PER_ADDRESS', 256),
+    maxInFlightRequests: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_REQUESTS', 1_024),
+    streamWriteTimeoutMs: readInteger(environment, 'GATEWAY_STREAM_WRITE_TIMEOUT_MS', 30_000),
   };
 }
 
