@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { GatewayError } from '../core/gateway-error.js';
+import { closeAfterAnswer } from './close-after-answer.js';
 import { encodeRawErrorResponse } from './encode-raw-error-response.js';
 
 /** Node's HTTP server keeps the response in progress on its socket; no public API exposes it. */
@@ -8,9 +9,6 @@ type SocketWithResponse = Socket & { _httpMessage?: ServerResponse | null };
 
 /** A parser error as Node reports it: llhttp's code (`HPE_...`) and its one-line reason. */
 type ClientError = Error & { code?: string; reason?: unknown };
-
-/** How long a connection closed after an error answer stays readable, in milliseconds (see closeAfterAnswer). */
-const lingerMs = 2_000;
 
 /** Sockets already answered: llhttp reports its error again for every later chunk of the same connection. */
 const answeredSockets = new WeakSet<Socket>();
@@ -66,23 +64,6 @@ function answerWhenIdle(socket: Socket, answer: Buffer): void {
   };
   inFlight.once('finish', onFinish);
   inFlight.once('close', onClose);
-}
-
-/**
- * Writes the last bytes of a connection and half-closes it, then destroys it after a short linger. Closing at
- * once while the client is still sending would make the kernel answer its next bytes with a reset, which can
- * discard the error answer before the client reads it.
- */
-export function closeAfterAnswer(socket: Socket, answer: Buffer): void {
-  if (socket.destroyed) return;
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.end(answer);
-  const timer = setTimeout(() => socket.destroy(), lingerMs);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
+import { lingerWhenClosing } from './close-after-answer.js';
 import type { RouteMethods } from './route-methods.js';
 
 /** Fastify and multipart error codes a client's mistake produces, and what the client is told. */
@@ -43,7 +44,7 @@ export function installErrorHandlers(app: FastifyInstance, routeMethods: RouteMe
     else done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!isBodyReceived(request)) void reply.header('connection', 'close');
+    if (!isBodyReceived(request)) closeAfterResponse(reply);
     done(null, payload);
   });
 }
@@ -63,8 +64,15 @@ function sendGatewayError(reply: FastifyReply, error: GatewayError): void {
   if (isBodyReceived(reply.request)) {
     if (reply.hasHeader('connection')) reply.removeHeader('connection');
   }
-  else void reply.header('connection', 'close');
+  else closeAfterResponse(reply);
   void reply.code(error.status).headers(error.headers).send(error.toBody());
+}
+
+/** Announces and makes the end of the connection after this response (see lingerWhenClosing). */
+function closeAfterResponse(reply: FastifyReply): void {
+  void reply.header('connection', 'close');
+  const socket = reply.raw.socket;
+  if (socket) lingerWhenClosing(socket);
 }
 
 /**

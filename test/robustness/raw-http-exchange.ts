@@ -39,6 +39,8 @@ export interface RawHttpExchangeOptions {
   timeoutMs?: number;
   /** leave the socket open afterwards (when the server kept it open) for a follow-up exchange */
   keepOpen?: boolean;
+  /** after the expected responses, keep reading until the server closes (or the time runs out) */
+  awaitClose?: boolean;
   /** an already open socket to use instead of connecting */
   socket?: net.Socket;
 }
@@ -65,7 +67,7 @@ export function exchangeRawHttp(options: RawHttpExchangeOptions): Promise<RawHtt
     };
     const onData = (bytes: Buffer): void => {
       reader.feed(bytes);
-      if (reader.responses.length >= options.expectedResponses) finish();
+      if (reader.responses.length >= options.expectedResponses && options.awaitClose !== true) finish();
     };
     const onClose = (): void => {
       closedByServer = true;
