@@ -4,14 +4,14 @@ import { GatewayError } from '../core/gateway-error.js';
 import { closeAfterAnswer } from './close-after-answer.js';
 import { encodeRawErrorResponse } from './encode-raw-error-response.js';
 
-/** Node's HTTP server keeps the response in progress on its socket; no public API exposes it. */
-type SocketWithResponse = Socket & { _httpMessage?: ServerResponse | null };
-
 /** A parser error as Node reports it: llhttp's code (`HPE_...`) and its one-line reason. */
 type ClientError = Error & { code?: string; reason?: unknown };
 
 /** Sockets already answered: llhttp reports its error again for every later chunk of the same connection. */
 const answeredSockets = new WeakSet<Socket>();
+
+/** Responses not yet closed, per connection (several when requests are pipelined), in request order. */
+const responsesInFlight = new WeakMap<Socket, Set<ServerResponse>>();
 
 /**
  * Answers what the HTTP parser refuses (a malformed request line, bad chunked framing, conflicting lengths, a
@@ -37,42 +37,42 @@ export function mapClientError(error: ClientError): GatewayError {
 }
 
 /**
- * Writes the answer once no earlier response is being written on the socket, so bytes never land inside another
- * response. A response whose request is still arriving is the one at fault (its body broke or timed out): it
- * is answered at once if nothing of it was sent yet. A complete earlier request (pipelining) finishes first.
+ * Writes the answer once every earlier response on the socket is done, so its bytes never land before or inside
+ * another response (pipelined requests are answered in order). A request whose body is still arriving is the
+ * one at fault (its framing broke or it timed out): the answer is its response, or, if its response has
+ * started, the connection is dropped.
  */
 function answerWhenIdle(socket: Socket, answer: Buffer): void {
-  const inFlight = (socket as SocketWithResponse)._httpMessage;
-  if (!inFlight || inFlight.writableFinished) {
-    closeAfterAnswer(socket, answer);
+  if (socket.destroyed) return;
+  const inFlight = [...(responsesInFlight.get(socket) ?? [])];
+  const earlier = inFlight.find((response) => response.req.complete);
+  if (earlier) {
+    earlier.once('close', () => setImmediate(() => answerWhenIdle(socket, answer)));
     return;
   }
-  const request: IncomingMessage | undefined = inFlight.req;
-  if (request !== undefined && !request.complete) {
-    if (inFlight.headersSent) socket.destroy();
-    else closeAfterAnswer(socket, answer);
-    return;
-  }
-  const onFinish = (): void => {
-    inFlight.off('close', onClose);
-    // Node hands the socket to the next pipelined response in its own 'finish' listener, which ran first.
-    setImmediate(() => answerWhenIdle(socket, answer));
-  };
-  const onClose = (): void => {
-    inFlight.off('finish', onFinish);
-    socket.destroy();
-  };
-  inFlight.once('finish', onFinish);
-  inFlight.once('close', onClose);
+  if (inFlight.some((response) => response.headersSent)) socket.destroy();
+  else closeAfterAnswer(socket, answer);
 }
 
 /**
- * Answers requests Node would otherwise answer itself with an empty body or a dropped connection: CONNECT
+ * Tracks the responses in flight on each connection (for answerWhenIdle), and answers requests Node would
+ * otherwise answer itself with an empty body or a dropped connection: CONNECT
  * (405, the gateway is no proxy) and unknown `Expect` values (served as if absent). `Expect: 100-continue` is
  * held back until the request is admitted (see the preParsing hook in create-gateway-app), so a refused upload
  * is never sent.
  */
 export function installHttpProtocolHandlers(server: Server): void {
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    let responses = responsesInFlight.get(socket);
+    if (!responses) {
+      responses = new Set();
+      responsesInFlight.set(socket, responses);
+    }
+    const tracked = responses;
+    tracked.add(response);
+    response.once('close', () => tracked.delete(response));
+  });
   server.on('connect', (_request: IncomingMessage, socket: Socket) => {
     const error = new GatewayError('method_not_allowed', 'CONNECT is not supported: this is an API server, not a proxy.', { headers: { allow: 'GET, HEAD, POST' } });
     closeAfterAnswer(socket, encodeRawErrorResponse(error));
