@@ -13,7 +13,6 @@ declare module 'fastify' {
  * JSON (or any other) body to an upload endpoint. Other unknown types get 415 from Fastify's parsers.
  */
 export function checkBodyContentType(request: FastifyRequest): void {
-  if (request.method !== 'POST') return;
   const contentType = request.headers['content-type']?.toLowerCase() ?? '';
   const isMultipart = contentType.startsWith('multipart/form-data');
   const wantsMultipart = request.routeOptions.config.multipartBody === true;

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { announcesLargeBody } from './announces-large-body.js';
 import { authenticateApiKey } from './authenticate-api-key.js';
 import { checkBodyContentType } from './check-body-content-type.js';
 import { createHttpServerLimits } from './create-http-server-options.js';
@@ -73,8 +74,10 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
       request.receivedAt = services.clock();
       void reply.header('x-request-id', request.id);
       request.principal = await authenticateApiKey(request, services.routing, request.receivedAt);
-      // Before any body is read: a key that may not spend, or a body of the wrong kind, is refused unread.
-      await services.accounting.checkBeforeBody({ principal: request.principal, clientIp: request.ip, receivedAt: request.receivedAt });
+      // Before any body is read: a key that may not spend a large body's worth, or a body of the wrong kind, is
+      // refused unread. Only POSTs carry bodies and cost money; listing models stays open to a key without balance.
+      if (request.method !== 'POST') return;
+      if (announcesLargeBody(request)) await services.accounting.checkBeforeBody({ principal: request.principal, clientIp: request.ip, receivedAt: request.receivedAt });
       checkBodyContentType(request);
     });
     registerModelRoutes(v1, services);

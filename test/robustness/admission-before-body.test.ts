@@ -57,6 +57,22 @@ describe('admission before the body is read', () => {
     expectRefusedUnread(await startUpload(await createKey(0)), 429, 'insufficient_quota');
   });
 
+  it('reads a small body first, so full admission refuses it and logs it with its model', async () => {
+    const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    const exchange = await exchangeRawHttp({
+      port,
+      writes: [`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await createKey(0)}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`],
+      expectedResponses: 1,
+    });
+    expect(exchange.responses[0]?.status).toBe(429);
+    expect(exchange.responses[0]?.headers.connection).not.toBe('close');
+  });
+
+  it('still lists models for a user without balance (listing costs nothing)', async () => {
+    const exchange = await exchangeRawHttp({ port, writes: [`GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await createKey(0)}\r\n\r\n`], expectedResponses: 1 });
+    expect(exchange.responses[0]?.status).toBe(200);
+  });
+
   it('refuses a key used from an address outside its allow-list with 403', async () => {
     expectRefusedUnread(await startUpload(await createKey(1_000_000_000, { allowedIps: ['10.0.0.0/8'] })), 403, 'forbidden');
   });
@@ -67,15 +83,20 @@ describe('admission before the body is read', () => {
 
   it('refuses a key whose requests-per-minute are used up with 429 rate_limit_exceeded, and the check itself takes no slot', async () => {
     const apiKey = await createKey(1_000_000_000, { limits: { ...noLimits, requestsPerMinute: 1 } });
-    const chat = (body: string) =>
+    const chat = (body: string, framing: 'chunked' | 'length') =>
       exchangeRawHttp({
         port,
-        writes: [`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`],
+        writes: [
+          framing === 'chunked'
+            ? `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`
+            : `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        ],
         expectedResponses: 1,
       });
-    // Refused by validation after the early check passed: had that check taken a slot, the next request would be 429.
-    expect((await chat('{"model":')).responses[0]?.status).toBe(400);
-    expect((await chat(JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }))).responses[0]?.status).toBe(200);
+    // A body of unknown length gets the early check, then fails validation: had the check taken a slot, the next
+    // request would be 429.
+    expect((await chat('{"model":', 'chunked')).responses[0]?.status).toBe(400);
+    expect((await chat(JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }), 'length')).responses[0]?.status).toBe(200);
     const refused = await startUpload(apiKey);
     expectRefusedUnread(refused, 429, 'rate_limit_exceeded');
     expect(refused.responses[0]?.headers['retry-after']).toMatch(/^\d+$/);
