@@ -138,6 +138,22 @@ describe('answers to bad requests', () => {
     });
   });
 
+  // The linger keeps reading after the answer; what it reads must never be served.
+  it('serves nothing more on a connection it is closing, even if the client goes on sending requests', async () => {
+    setup.simulator.reset();
+    const chat = encodeRawRequest({ method: 'POST', path: '/v1/chat/completions', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'late' }] }) });
+    const exchange = await exchangeRawHttp({
+      port,
+      // Refused (no key) before its body arrived; then the rest of the body and a valid request.
+      writes: ['POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{"', { pauseMs: 100 }, Buffer.concat([Buffer.from('a":1'), chat])],
+      expectedResponses: 2,
+      awaitClose: true,
+    });
+    expect(exchange.responses.map((response) => response.status)).toEqual([401]);
+    expect(exchange.closedByServer).toBe(true);
+    expect(setup.simulator.requests).toHaveLength(0);
+  });
+
   describe('malformed multipart forms', () => {
     const audio = createWav(0.1);
     const upload = (contentType: string, body: Buffer) => send([post('/v1/audio/transcriptions', contentType, body)]);
