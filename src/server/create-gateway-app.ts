@@ -10,6 +10,7 @@ import { handleClientError, installHttpProtocolHandlers } from './handle-client-
 import { answerFrameworkError, installErrorHandlers } from './handle-errors.js';
 import { limitConnectionsPerAddress } from './limit-connections-per-address.js';
 import { limitInFlightRequests } from './limit-in-flight-requests.js';
+import { installJsonBodyParser } from './install-json-body-parser.js';
 import { RouteMethods } from './route-methods.js';
 import { registerApiRoutes } from './routes/api-routes.js';
 import { registerAudioTranscriptionsRoute } from './routes/audio-transcriptions-route.js';
@@ -57,6 +58,7 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
   });
   // Fastify parses text/plain by default; /v1 takes JSON or multipart only, so such bodies get a clear 415.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
   await app.register(multipart, {
     throwFileSizeLimit: true,
     limits: { fileSize: services.config.uploadLimitBytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },

@@ -123,6 +123,13 @@ describe('answers to bad requests', () => {
       expectError(await send([post('/v1/audio/transcriptions', 'multipart/form-data; boundary=b', form)]), 413, 'request_too_large');
     });
 
+    it('answers JSON nested thousands deep in a field passed to the vendor with 400, before any vendor sees it', async () => {
+      setup.simulator.reset();
+      const body = `{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
+      expectError(await send([post('/v1/chat/completions', 'application/json', body)]), 400, 'invalid_request_error');
+      expect(setup.simulator.requests).toHaveLength(0);
+    });
+
     it('keeps a connection whose bad JSON body was read whole, and answers the next request on it', async () => {
       const first = await send([post('/v1/chat/completions', 'application/json', '{"model":')]);
       expect(first.responses[0]?.status).toBe(400);

@@ -73,6 +73,12 @@ export function malformedJsonCase(routes: JsonRoute[], context: HostileContext):
       const key = jsonRoute.authentication === 'none' ? 'email' : jsonRoute.path === '/v1/chat/completions' ? 'messages' : 'model';
       return jsonCase(jsonRoute, context, { name: `nesting ${depth} in ${key}`, body: `{"${key}":${nested}}`, expectation: 'client-error' });
     }),
+    fc.tuple(route, fc.integer({ min: 1_000, max: 100_000 }), fc.boolean(), fc.constantFrom('metadata', 'user', 'x_unknown', 'stop', 'input')).map(([jsonRoute, depth, arrays, field]) => {
+      // Deep nesting inside a field the gateway may pass through unchanged: it must still not take the process down.
+      const nested = arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const text = JSON.stringify(jsonRoute.validBody);
+      return jsonCase(jsonRoute, context, { name: `nesting ${depth} in pass-through ${field}`, body: `${text.slice(0, -1)},"${field}":${nested}}`, expectation: 'no-server-error' });
+    }),
     fc.tuple(route, fc.nat(), fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '\\', '\u0000', '\u00ff', 'x')).map(([jsonRoute, position, inserted]) => {
       const text = JSON.stringify(jsonRoute.validBody);
       const at = position % text.length;
