@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../config/gateway-config.js';
-import { createHttpServerLimits } from './create-http-server-options.js';
+import { createHttpServerLimits } from './create-http-server-limits.js';
 
 describe('createHttpServerLimits', () => {
   it('passes the timeouts to Node and checks them four times per shortest timeout instead of every 30 s', () => {
