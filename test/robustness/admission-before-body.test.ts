@@ -1,6 +1,7 @@
 // A request that full admission would surely refuse (the key's address list, its spending cap, the user's empty
 // balance, a used-up rate limit) is refused from its headers alone: the body is never waited for, the answer
 // is the error full admission gives, and the connection closes. The check takes no rate-limit slot.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLimits } from '../../src/storage/billing-records.js';
 import { startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
@@ -111,7 +112,7 @@ describe('admission before the body is read', () => {
     const apiKey = await createKey(1_000_000_000);
     const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'continue' }] });
     const received: string[] = [];
-    const socket = (await import('node:net')).connect({ port, host: '127.0.0.1' });
+    const socket = net.connect({ port, host: '127.0.0.1' });
     socket.on('data', (bytes: Buffer) => {
       received.push(bytes.toString('utf8'));
       if (received.join('').startsWith('HTTP/1.1 100 Continue\r\n\r\n') && received.length === 1) socket.write(body);

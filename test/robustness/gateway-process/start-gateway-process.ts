@@ -1,7 +1,7 @@
 // Starts run-gateway-process.ts in a child Node process, so a test can measure the gateway's memory alone and
 // see whether hostile input killed it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { GatewayProcessSeed } from './gateway-process-seed.js';
@@ -57,8 +57,7 @@ export async function startGatewayProcess(environment: Record<string, string>): 
     errorOutput: () => stderr,
     residentBytes: () => statusField('VmRSS'),
     peakResidentBytes: () => statusField('VmHWM'),
-    async resetPeakResident() {
-      const { writeFile } = await import('node:fs/promises');
+    resetPeakResident() {
       return writeFile(`/proc/${child.pid}/clear_refs`, '5').then(
         () => true,
         () => false,
