@@ -7,6 +7,7 @@ import { isAddressAllowed } from './billing-memory.js';
 import type { BillingRuntime } from './billing-runtime.js';
 import type { BillableUsage } from './billable-usage.js';
 import { calculateRequestCost } from './calculate-request-cost.js';
+import { checkAdmissionBeforeBody } from './check-admission-before-body.js';
 import { estimateWorstCaseUsage } from './estimate-worst-case-usage.js';
 import { measureBillableUsage } from './measure-billable-usage.js';
 import type { ModelPrice } from './model-price.js';
@@ -178,6 +179,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   }
 
   return {
+    checkBeforeBody: (request) => checkAdmissionBeforeBody(runtime, request),
+
     async open(request) {
       try {
         return await admit(request);

@@ -103,15 +103,27 @@ export class RequestRateLimiter {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       // rate-limiter-flexible counts refused attempts too; a refused request must not use up quota.
       await this.limiter(kind, points, durationSeconds).reward(counterKey(subject), cost).catch(() => undefined);
-      const retryAfterSeconds = kind === 'concurrent' ? 1 : Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      const headers: Record<string, string> = { 'retry-after': String(retryAfterSeconds) };
-      if (kind === 'rpm') setHeaders(headers, 'requests', points, rejection);
-      if (kind === 'tpm') setHeaders(headers, 'tokens', points, rejection);
-      throw new GatewayError(
-        'rate_limit_exceeded',
-        `Rate limit reached for this ${subject.scope === 'key' ? 'API key' : 'user'}: at most ${points} ${what}${kind === 'concurrent' ? ' at once' : ' per minute'}. Please slow down and retry after ${retryAfterSeconds} s.`,
-        { headers },
-      );
+      throw createRateLimitError(kind, points, subject, what, rejection);
+    }
+  }
+
+  /**
+   * Throws the 429 `admit` would throw when a counter is already used up, taking nothing: the check made before a
+   * request's body is read. A counter with room left passes, even if this request's tokens will not fit.
+   */
+  async refuseIfExhausted(subjects: LimitSubject[]): Promise<void> {
+    for (const subject of subjects) {
+      const { requestsPerMinute, tokensPerMinute, maxConcurrentRequests } = subject.limits;
+      const counters: Array<[kind: string, points: number, durationSeconds: number, what: string]> = [
+        ['rpm', requestsPerMinute, 60, 'requests'],
+        ['tpm', tokensPerMinute, 60, 'tokens'],
+        ['concurrent', maxConcurrentRequests, concurrencySlotLifetimeSeconds, 'concurrent requests'],
+      ];
+      for (const [kind, points, durationSeconds, what] of counters) {
+        if (points <= 0) continue;
+        const state = await this.limiter(kind, points, durationSeconds).get(counterKey(subject));
+        if (state && state.consumedPoints >= points) throw createRateLimitError(kind, points, subject, what, state);
+      }
     }
   }
 
@@ -129,6 +141,18 @@ export class RequestRateLimiter {
     }
     return limiter;
   }
+}
+
+function createRateLimitError(kind: string, points: number, subject: LimitSubject, what: string, state: RateLimiterRes): GatewayError {
+  const retryAfterSeconds = kind === 'concurrent' ? 1 : Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+  const headers: Record<string, string> = { 'retry-after': String(retryAfterSeconds) };
+  if (kind === 'rpm') setHeaders(headers, 'requests', points, state);
+  if (kind === 'tpm') setHeaders(headers, 'tokens', points, state);
+  return new GatewayError(
+    'rate_limit_exceeded',
+    `Rate limit reached for this ${subject.scope === 'key' ? 'API key' : 'user'}: at most ${points} ${what}${kind === 'concurrent' ? ' at once' : ' per minute'}. Please slow down and retry after ${retryAfterSeconds} s.`,
+    { headers },
+  );
 }
 
 function counterKey(subject: LimitSubject): string {

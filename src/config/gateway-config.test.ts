@@ -28,3 +28,28 @@ describe('loadGatewayConfig: default user groups', () => {
     expect(loadGatewayConfig({ GATEWAY_DEFAULT_USER_GROUPS: '' }).defaultUserGroups).toEqual([]);
   });
 });
+
+describe('loadGatewayConfig: limits against hostile clients', () => {
+  it('has the documented defaults', () => {
+    expect(loadGatewayConfig({})).toMatchObject({
+      requestTimeoutMs: 300_000,
+      headersTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnectionsPerAddress: 1_024,
+      maxInFlightRequests: 2_048,
+      streamWriteTimeoutMs: 30_000,
+    });
+  });
+
+  it('reads each from the environment', () => {
+    const config = loadGatewayConfig({
+      GATEWAY_REQUEST_TIMEOUT_MS: '1000',
+      GATEWAY_HEADERS_TIMEOUT_MS: '500',
+      GATEWAY_KEEP_ALIVE_TIMEOUT_MS: '2000',
+      GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      GATEWAY_MAX_IN_FLIGHT_REQUESTS: '10',
+      GATEWAY_STREAM_WRITE_TIMEOUT_MS: '0',
+    });
+    expect(config).toMatchObject({ requestTimeoutMs: 1_000, headersTimeoutMs: 500, keepAliveTimeoutMs: 2_000, maxConnectionsPerAddress: 0, maxInFlightRequests: 10, streamWriteTimeoutMs: 0 });
+  });
+});

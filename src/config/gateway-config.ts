@@ -41,6 +41,18 @@ export interface GatewayConfig {
    * Optional so configurations built in code need not list it; absent means `defaultUserGroupNames`.
    */
   defaultUserGroups?: string[];
+  /** longest a client may take to send a whole request (headers and body), in milliseconds; 0 = no limit; a response already started is not bounded by it */
+  requestTimeoutMs: number;
+  /** longest a client may take to send the request line and headers, in milliseconds (at most requestTimeoutMs) */
+  headersTimeoutMs: number;
+  /** how long an idle keep-alive connection stays open between requests, in milliseconds */
+  keepAliveTimeoutMs: number;
+  /** most connections one client address may hold open at once; 0 = no cap */
+  maxConnectionsPerAddress: number;
+  /** most requests the process serves at once; beyond it 503 with Retry-After; 0 = no cap */
+  maxInFlightRequests: number;
+  /** longest a streamed answer waits for a client that stopped reading, in milliseconds; then the stream is cut; 0 = forever */
+  streamWriteTimeoutMs: number;
 }
 
 /** The groups new users get when GATEWAY_DEFAULT_USER_GROUPS is unset. */
@@ -68,6 +80,12 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     imageFetchMaxBytes: readInteger(environment, 'GATEWAY_IMAGE_FETCH_MAX_BYTES', 20 * 1024 * 1024),
     imageFetchTimeoutMs: readInteger(environment, 'GATEWAY_IMAGE_FETCH_TIMEOUT_MS', 10_000),
     defaultUserGroups: readList(environment, 'GATEWAY_DEFAULT_USER_GROUPS', defaultUserGroupNames),
+    requestTimeoutMs: readInteger(environment, 'GATEWAY_REQUEST_TIMEOUT_MS', 300_000),
+    headersTimeoutMs: readInteger(environment, 'GATEWAY_HEADERS_TIMEOUT_MS', 30_000),
+    keepAliveTimeoutMs: readInteger(environment, 'GATEWAY_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    maxConnectionsPerAddress: readInteger(environment, 'GATEWAY_MAX_CONNECTIONS_PER_ADDRESS', 1_024),
+    maxInFlightRequests: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_REQUESTS', 2_048),
+    streamWriteTimeoutMs: readInteger(environment, 'GATEWAY_STREAM_WRITE_TIMEOUT_MS', 30_000),
   };
 }
 

@@ -52,6 +52,18 @@ export const errorCodes = {
     retryableOnAnotherChannel: false,
     description: 'No such route.',
   },
+  method_not_allowed: {
+    status: 405,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'The route exists but not for this HTTP method; the `Allow` header lists the methods it takes.',
+  },
+  request_timeout: {
+    status: 408,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'The client did not send the whole request (headers and body) in time; the connection is closed.',
+  },
   request_too_large: {
     status: 413,
     type: 'invalid_request_error',
@@ -63,6 +75,12 @@ export const errorCodes = {
     type: 'invalid_request_error',
     retryableOnAnotherChannel: false,
     description: 'The Content-Type is not one this endpoint accepts.',
+  },
+  headers_too_large: {
+    status: 431,
+    type: 'invalid_request_error',
+    retryableOnAnotherChannel: false,
+    description: 'The request line and headers are larger than the gateway accepts; the connection is closed.',
   },
   insufficient_quota: {
     status: 429,

@@ -149,6 +149,7 @@ async function relayStream(attempt: TranslatedAttempt, response: Dispatcher.Resp
     }),
     responseHeaders: { ...forwarding.responseHeaders, 'x-request-id': String(reply.request.id) },
     clock: services.clock,
+    clientDrainTimeoutMs: services.config.streamWriteTimeoutMs,
   });
   if (relayed.kind === 'failed-before-first-byte') {
     if (attempt.control.signal.aborted) return clientClosedFailure();

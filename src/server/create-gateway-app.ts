@@ -1,9 +1,17 @@
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { announcesLargeBody } from './announces-large-body.js';
 import { authenticateApiKey } from './authenticate-api-key.js';
+import { checkBodyContentType } from './check-body-content-type.js';
+import { createHttpServerLimits } from './create-http-server-limits.js';
 import type { GatewayServices } from './gateway-services.js';
-import { installErrorHandlers } from './handle-errors.js';
+import { handleClientError, installHttpProtocolHandlers } from './handle-client-error.js';
+import { answerFrameworkError, installErrorHandlers } from './handle-errors.js';
+import { installJsonBodyParser } from './install-json-body-parser.js';
+import { limitConnectionsPerAddress } from './limit-connections-per-address.js';
+import { limitInFlightRequests } from './limit-in-flight-requests.js';
+import { RouteMethods } from './route-methods.js';
 import { registerApiRoutes } from './routes/api-routes.js';
 import { registerAudioTranscriptionsRoute } from './routes/audio-transcriptions-route.js';
 import { registerChatCompletionsRoute } from './routes/chat-completions-route.js';
@@ -29,12 +37,28 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     bodyLimit: services.config.bodyLimitBytes,
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // limitInFlightRequests answers requests during shutdown, in OpenAI's shape (Fastify's own 503 is not).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    ...createHttpServerLimits(services.config),
+    clientErrorHandler: handleClientError,
+    frameworkErrors: answerFrameworkError,
   });
-  installErrorHandlers(app);
+  installHttpProtocolHandlers(app.server);
+  const routeMethods = new RouteMethods();
+  app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
+  limitConnectionsPerAddress(app, services.config.maxConnectionsPerAddress);
+  limitInFlightRequests(app, services.config.maxInFlightRequests);
+  installErrorHandlers(app, routeMethods);
+  // `Expect: 100-continue` is answered only once the request got past its onRequest checks (key, balance,
+  // limits), so a client that waits for it never sends a body that would be refused.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (request.headers.expect?.toLowerCase() === '100-continue' && !reply.raw.headersSent) reply.raw.writeContinue();
+    done(null, payload);
+  });
   // Fastify parses text/plain by default; /v1 takes JSON or multipart only, so such bodies get a clear 415.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
   await app.register(multipart, {
     throwFileSizeLimit: true,
     limits: { fileSize: services.config.uploadLimitBytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
@@ -52,6 +76,11 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
       request.receivedAt = services.clock();
       void reply.header('x-request-id', request.id);
       request.principal = await authenticateApiKey(request, services.routing, request.receivedAt);
+      // Before any body is read: a key that may not spend a large body's worth, or a body of the wrong kind, is
+      // refused unread. Only POSTs carry bodies and cost money; listing models stays open to a key without balance.
+      if (request.method !== 'POST') return;
+      if (announcesLargeBody(request)) await services.accounting.checkBeforeBody({ principal: request.principal, clientIp: request.ip, receivedAt: request.receivedAt });
+      checkBodyContentType(request);
     });
     registerModelRoutes(v1, services);
     registerChatCompletionsRoute(v1, services);

@@ -150,6 +150,7 @@ async function attemptChannel(forwarding: UpstreamForwarding, channel: RoutableC
         responseHeaders: { ...forwarding.responseHeaders, 'x-request-id': String(reply.request.id) },
         clock: services.clock,
         knownSecrets: secretsOf(channel),
+        clientDrainTimeoutMs: services.config.streamWriteTimeoutMs,
       });
       const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code, generatedText: relayed.generatedText, responseText: undefined };
       return { kind: 'success', value };

@@ -54,6 +54,14 @@ export interface MeteredResult {
   responseText: string | undefined;
 }
 
+/** What is known of a /v1 request before its body is read. */
+export interface EarlyRequest {
+  principal: KeyPrincipal;
+  clientIp: string;
+  /** Unix milliseconds */
+  receivedAt: number;
+}
+
 /** A request admitted by accounting; handed back on close. */
 export interface MeteredTicket {
   /** headers for the client's response, e.g. `x-ratelimit-*` */
@@ -68,6 +76,11 @@ export interface MeteredTicket {
 export interface RequestAccounting {
   open(request: MeteredRequest): Promise<MeteredTicket>;
   close(ticket: MeteredTicket, result: MeteredResult): void;
+  /**
+   * Before the body is read: throws the error `open` would (403, 429 `insufficient_quota`, 429 rate limit) when
+   * the request is sure to be refused whatever its body, so a large upload is refused unread. Takes no slot.
+   */
+  checkBeforeBody(request: EarlyRequest): Promise<void>;
 }
 
 /** Accounting that admits everything and records nothing; for wiring tests of other layers. */
@@ -75,5 +88,6 @@ export function createUnmeteredAccounting(): RequestAccounting {
   return {
     open: async () => ({ responseHeaders: {} }),
     close: () => undefined,
+    checkBeforeBody: async () => undefined,
   };
 }

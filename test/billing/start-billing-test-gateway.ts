@@ -86,6 +86,12 @@ export async function startBillingTestGateway(options: {
     imageFetchAllowPrivateAddresses: false,
     imageFetchMaxBytes: 20 * 1024 * 1024,
     imageFetchTimeoutMs: 10_000,
+    requestTimeoutMs: 300_000,
+    headersTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 72_000,
+    maxConnectionsPerAddress: 256,
+    maxInFlightRequests: 1_024,
+    streamWriteTimeoutMs: 30_000,
     ...options.config,
   };
   const { createLogger } = await import('../../src/observability/create-logger.js');

@@ -63,6 +63,12 @@ export async function startContractGateway(configOverrides: Partial<GatewayConfi
     imageFetchAllowPrivateAddresses: true,
     imageFetchMaxBytes: 20 * 1024 * 1024,
     imageFetchTimeoutMs: 10_000,
+    requestTimeoutMs: 300_000,
+    headersTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 72_000,
+    maxConnectionsPerAddress: 256,
+    maxInFlightRequests: 1_024,
+    streamWriteTimeoutMs: 30_000,
     ...configOverrides,
   };
   const running = await startGateway(config, undefined, { billing: { enabled: false } });

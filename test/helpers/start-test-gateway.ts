@@ -131,6 +131,12 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     imageFetchAllowPrivateAddresses: false,
     imageFetchMaxBytes: 20 * 1024 * 1024,
     imageFetchTimeoutMs: 10_000,
+    requestTimeoutMs: 300_000,
+    headersTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 72_000,
+    maxConnectionsPerAddress: 256,
+    maxInFlightRequests: 1_024,
+    streamWriteTimeoutMs: 30_000,
     ...options.config,
   };
   let running: RunningGateway;

@@ -6,6 +6,7 @@ import type { TokenUsage } from '../../core/token-usage.js';
 import { collectDeltaText } from './collect-delta-text.js';
 import { parseOpenAiUsage } from './parse-openai-usage.js';
 import { redactUpstreamText } from './redact-upstream-text.js';
+import { waitForClientDrain } from '../wait-for-client-drain.js';
 
 /** What a relayed stream produced. */
 export interface RelayedStreamOutcome {
@@ -39,6 +40,8 @@ export async function relayOpenAiEventStream(options: {
   clock: () => number;
   /** the channel's secret and host, removed from vendor error messages */
   knownSecrets: readonly string[];
+  /** how long a client that stopped reading may stall the stream before it is cut, in milliseconds (0 = forever) */
+  clientDrainTimeoutMs: number;
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, response, clientWantsUsage } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
@@ -83,7 +86,7 @@ export async function relayOpenAiEventStream(options: {
     for await (const bytes of upstreamBody as AsyncIterable<Uint8Array>) {
       parser.feed(decoder.decode(bytes, { stream: true }));
       if (outcome.completed || upstreamError) break;
-      if (response.writableNeedDrain) await waitForDrain(response);
+      if (response.writableNeedDrain) await waitForClientDrain(response, options.clientDrainTimeoutMs);
       if (response.destroyed) break;
     }
   } catch (error) {
@@ -136,16 +139,4 @@ function safeParse(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function waitForDrain(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
 }

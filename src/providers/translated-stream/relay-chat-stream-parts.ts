@@ -5,6 +5,7 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { eventStreamHeaders, type RelayedStreamOutcome } from '../openai/relay-openai-event-stream.js';
 import { redactUpstreamText } from '../openai/redact-upstream-text.js';
 import type { OpenAiChunkEncoder } from './encode-openai-chunks.js';
+import { waitForClientDrain } from '../wait-for-client-drain.js';
 
 /** How relaying a translated stream ended. */
 export type TranslatedRelayResult =
@@ -26,6 +27,8 @@ export async function relayChatStreamParts(options: {
   encoder: OpenAiChunkEncoder;
   responseHeaders: Record<string, string>;
   clock: () => number;
+  /** how long a client that stopped reading may stall the stream before it is cut, in milliseconds (0 = forever) */
+  clientDrainTimeoutMs: number;
 }): Promise<TranslatedRelayResult> {
   const { response, upstreamBody } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
@@ -53,7 +56,7 @@ export async function relayChatStreamParts(options: {
       if (part.type === 'finish') finished = true;
       collectGeneratedText(part, generatedParts);
       writeChunks(options.encoder.encode(part));
-      if (response.writableNeedDrain) await waitForDrain(response);
+      if (response.writableNeedDrain) await waitForClientDrain(response, options.clientDrainTimeoutMs);
       if (response.destroyed) break;
     }
   } catch {
@@ -85,16 +88,4 @@ function collectGeneratedText(part: ChatStreamPart, into: string[]): void {
   if (part.type === 'text-delta' || part.type === 'reasoning-delta') into.push(part.text);
   else if (part.type === 'tool-input-delta') into.push(part.argumentsDelta);
   else if (part.type === 'tool-call-start') into.push(part.name);
-}
-
-function waitForDrain(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
 }

@@ -10,7 +10,7 @@ import { resolveModel } from '../resolve-model.js';
 
 /** `POST /v1/audio/transcriptions`: multipart upload; json, verbose_json, text, srt or vtt back (spec 4.6). */
 export function registerAudioTranscriptionsRoute(app: FastifyInstance, services: GatewayServices): void {
-  app.post('/v1/audio/transcriptions', async (request, reply) => {
+  app.post('/v1/audio/transcriptions', { config: { multipartBody: true } }, async (request, reply) => {
     const form = await readMultipartForm(request);
     const fields = parseTranscriptionForm(form);
     const audioFile = form.files.find((file) => file.fieldName === 'file');

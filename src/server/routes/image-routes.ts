@@ -37,7 +37,7 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
     return reply;
   });
 
-  app.post('/v1/images/edits', async (request, reply) => {
+  app.post('/v1/images/edits', { config: { multipartBody: true } }, async (request, reply) => {
     const form = await readMultipartForm(request);
     const fields = parseImageEditForm(form);
     const routing = services.routing.current;

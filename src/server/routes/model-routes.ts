@@ -12,7 +12,8 @@ export function registerModelRoutes(app: FastifyInstance, services: GatewayServi
 
   // A wildcard, because vendor model ids may contain slashes (`meta-llama/Llama-3.3-70B`).
   app.get('/v1/models/*', async (request) => {
-    const modelId = decodeURIComponent((request.params as { '*': string })['*']);
+    // The router has decoded the path already; decoding again would break ids with '%' (and throw on some).
+    const modelId = (request.params as { '*': string })['*'];
     const model = services.routing.current.findModelFor(request.principal, modelId);
     if (!model) throw new GatewayError('model_not_found', `The model '${modelId}' does not exist or you do not have access to it.`, { param: 'model' });
     return toModelObject(model);
