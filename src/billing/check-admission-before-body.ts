@@ -1,8 +1,7 @@
 import { GatewayError } from '../core/gateway-error.js';
 import type { EarlyRequest } from '../server/request-accounting.js';
-import { isAddressAllowed } from './billing-memory.js';
 import type { BillingRuntime } from './billing-runtime.js';
-import { RequestRateLimiter, type LimitSubject } from './request-rate-limiter.js';
+import { resolveAdmissionSubject } from './resolve-admission-subject.js';
 
 /** Short balances trigger balance checks at most this often (shared by every waiting request). */
 const shortBalanceCheckGapMs = 50;
@@ -15,16 +14,8 @@ const shortBalanceCheckGapMs = 50;
  */
 export async function checkAdmissionBeforeBody(runtime: BillingRuntime, request: EarlyRequest): Promise<void> {
   const { memory, rateLimiter } = runtime;
-  const { config } = runtime.options;
   const { principal } = request;
-  if (memory.shouldLookForKey(principal.apiKeyId)) {
-    await runtime.refresh(false);
-    memory.markKeyMissing(principal.apiKeyId);
-  }
-  const key = memory.key(principal.apiKeyId);
-  if (key && !isAddressAllowed(key.allowedAddresses, request.clientIp)) {
-    throw new GatewayError('forbidden', `This API key may not be used from ${request.clientIp}.`);
-  }
+  const { key, limitSubjects } = await resolveAdmissionSubject(runtime, principal, request.clientIp);
   // A group priced at zero charges nothing, so an empty balance or a spent cap does not stop its requests.
   const charges = memory.priceRatioOf(principal.groupId) > 0;
   if (charges && key && key.spendingCap !== null && key.spent + key.held >= key.spendingCap) {
@@ -37,14 +28,9 @@ export async function checkAdmissionBeforeBody(runtime: BillingRuntime, request:
       throw new GatewayError('insufficient_quota', 'You exceeded your current quota: your balance is used up. Top up your balance to continue.');
     }
   }
-  const subjects: LimitSubject[] = [];
-  const keyLimits = RequestRateLimiter.effectiveLimits(key?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }, config.keyLimits);
-  const userLimits = RequestRateLimiter.effectiveLimits(memory.user(principal.userId).limits, config.userLimits);
-  if (keyLimits.requestsPerMinute > 0 || keyLimits.tokensPerMinute > 0 || keyLimits.maxConcurrentRequests > 0) subjects.push({ scope: 'key', id: principal.apiKeyId, limits: keyLimits });
-  if (userLimits.requestsPerMinute > 0 || userLimits.tokensPerMinute > 0 || userLimits.maxConcurrentRequests > 0) subjects.push({ scope: 'user', id: principal.userId, limits: userLimits });
-  if (subjects.length === 0) return;
+  if (limitSubjects.length === 0) return;
   try {
-    await rateLimiter.refuseIfExhausted(subjects);
+    await rateLimiter.refuseIfExhausted(limitSubjects);
   } catch (error) {
     // A counter store that cannot answer decides nothing here; full admission will.
     if (error instanceof GatewayError) throw error;
@@ -54,5 +40,5 @@ export async function checkAdmissionBeforeBody(runtime: BillingRuntime, request:
 /** The balance this node sees, minus its holds; never below what is really spendable, so it refuses nothing payable. */
 function hasMoneyLeft(runtime: BillingRuntime, userId: string): boolean {
   const user = runtime.memory.user(userId);
-  return user.balance - user.held > 0;
+  return user.debt === 0 && user.balance - user.held > 0;
 }

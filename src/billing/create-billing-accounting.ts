@@ -3,7 +3,6 @@ import { GatewayError } from '../core/gateway-error.js';
 import { formatMicroUnits } from './money.js';
 import type { MeteredRequest, MeteredResult, MeteredTicket, RequestAccounting } from '../server/request-accounting.js';
 import type { UsageLogRecord } from '../storage/billing-records.js';
-import { isAddressAllowed } from './billing-memory.js';
 import type { BillingRuntime } from './billing-runtime.js';
 import type { BillableUsage } from './billable-usage.js';
 import { calculateRequestCost } from './calculate-request-cost.js';
@@ -12,7 +11,8 @@ import { estimateWorstCaseUsage } from './estimate-worst-case-usage.js';
 import { measureBillableUsage } from './measure-billable-usage.js';
 import type { ModelPrice } from './model-price.js';
 import { holdPriceRatio, settlementPriceRatio } from './premium-price-ratio.js';
-import { RequestRateLimiter, type LimitSubject, type RateLimitAdmission } from './request-rate-limiter.js';
+import type { RateLimitAdmission } from './request-rate-limiter.js';
+import { resolveAdmissionSubject } from './resolve-admission-subject.js';
 
 /** An admitted request: what was held, so `close` can settle against it. */
 interface BillingTicket extends MeteredTicket {
@@ -58,26 +58,13 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   async function admit(request: MeteredRequest): Promise<BillingTicket> {
     const { principal } = request;
     refuseWhileQueueIsFull();
-    if (memory.shouldLookForKey(principal.apiKeyId)) {
-      // A key made a moment ago (maybe on another node) must not be used before its allow-list and cap are known.
-      await runtime.refresh(false);
-      memory.markKeyMissing(principal.apiKeyId);
-    }
-    const key = memory.key(principal.apiKeyId);
-    if (key && !isAddressAllowed(key.allowedAddresses, request.clientIp)) {
-      throw new GatewayError('forbidden', `This API key may not be used from ${request.clientIp}.`);
-    }
+    const { limitSubjects } = await resolveAdmissionSubject(runtime, principal, request.clientIp);
     const worst = estimateWorstCaseUsage(request, config.defaultMaxOutputTokens);
     const price = memory.priceOf(request.model.id, request.model);
     const priceRatioMillionths = memory.priceRatioOf(principal.groupId);
     const worstCost = calculateRequestCost(worst.usage, price, holdPriceRatio(priceRatioMillionths, request));
 
-    const subjects: LimitSubject[] = [];
-    const keyLimits = RequestRateLimiter.effectiveLimits(key?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }, config.keyLimits);
-    const userLimits = RequestRateLimiter.effectiveLimits(memory.user(principal.userId).limits, config.userLimits);
-    if (hasAnyLimit(keyLimits)) subjects.push({ scope: 'key', id: principal.apiKeyId, limits: keyLimits });
-    if (hasAnyLimit(userLimits)) subjects.push({ scope: 'user', id: principal.userId, limits: userLimits });
-    const admission = subjects.length > 0 ? await rateLimiter.admit(subjects, worst.inputTokens) : undefined;
+    const admission = limitSubjects.length > 0 ? await rateLimiter.admit(limitSubjects, worst.inputTokens) : undefined;
 
     try {
       if (runtime.wallet) {
@@ -288,8 +275,4 @@ function createUsageLog(request: MeteredRequest, details: UsageLogDetails): Usag
     streamed: request.streamed,
     clientIp: request.clientIp,
   };
-}
-
-function hasAnyLimit(limits: LimitSubject['limits']): boolean {
-  return limits.requestsPerMinute > 0 || limits.tokensPerMinute > 0 || limits.maxConcurrentRequests > 0;
 }

@@ -50,7 +50,7 @@ export const errorCodes = {
     status: 404,
     type: 'invalid_request_error',
     retryableOnAnotherChannel: false,
-    description: 'No such route.',
+    description: 'No such route, or no such record for this caller (a key, a user, a group not granted to the user).',
   },
   method_not_allowed: {
     status: 405,
@@ -104,7 +104,7 @@ export const errorCodes = {
     status: 503,
     type: 'server_error',
     retryableOnAnotherChannel: true,
-    description: 'No upstream channel can serve the model right now; retry later.',
+    description: 'No upstream channel can serve the model right now, or the gateway is overloaded (in-flight cap, settlement queue full) or shutting down; retry after `Retry-After`.',
   },
 } as const satisfies Record<string, ErrorCodeDefinition>;
 

@@ -11,6 +11,7 @@ import type { GatewayConfig } from '../../src/config/gateway-config.js';
 import { startGateway, type RunningGateway } from '../../src/runtime/start-gateway.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
+import { createTestGatewayConfig } from '../helpers/create-test-gateway-config.js';
 
 /** A price of one micro-unit per token in and out, so costs equal token counts. */
 export function createUnitPrice(modelId: string): ModelPrice {
@@ -68,32 +69,10 @@ export async function startBillingTestGateway(options: {
   const simulator = await startOpenAiSimulator();
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-billing-'));
   const databaseUrl = options.databaseUrl ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`;
-  const config: GatewayConfig = {
-    port: 0,
-    host: '127.0.0.1',
-    dataDirectory,
-    databaseUrl,
-    secretKey: 'billing-test-secret-key',
-    logLevel: 'silent',
-    bodyLimitBytes: 16 * 1024 * 1024,
-    uploadLimitBytes: 25 * 1024 * 1024,
-    upstreamHeadersTimeoutMs: 30_000,
-    upstreamBodyTimeoutMs: 30_000,
-    refreshIntervalMs: 60_000,
-    upstreamConnectionsPerOrigin: 64,
-    shutdownGraceMs: 2_000,
-    modelCatalogFile: undefined,
-    imageFetchAllowPrivateAddresses: false,
-    imageFetchMaxBytes: 20 * 1024 * 1024,
-    imageFetchTimeoutMs: 10_000,
-    requestTimeoutMs: 300_000,
-    headersTimeoutMs: 30_000,
-    keepAliveTimeoutMs: 72_000,
-    maxConnectionsPerAddress: 256,
-    maxInFlightRequests: 1_024,
-    streamWriteTimeoutMs: 30_000,
-    ...options.config,
-  };
+  const config = createTestGatewayConfig(
+    { dataDirectory, databaseUrl, secretKey: 'billing-test-secret-key' },
+    { upstreamConnectionsPerOrigin: 64, ...options.config },
+  );
   const { createLogger } = await import('../../src/observability/create-logger.js');
   const running = await startGateway(config, createLogger('silent'), { billing: { enabled: true, ...options.billing } });
   const secretBox = createSecretBox(resolveSecretPassphrase(config));

@@ -7,6 +7,7 @@ import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../s
 import { createSecretBox, resolveSecretPassphrase } from '../../src/accounts/secret-box.js';
 import type { GatewayConfig } from '../../src/config/gateway-config.js';
 import { startGateway, type RunningGateway } from '../../src/runtime/start-gateway.js';
+import { createTestGatewayConfig } from '../helpers/create-test-gateway-config.js';
 
 /** A channel to seed. */
 export interface ContractChannelOptions {
@@ -44,33 +45,11 @@ let nameCounter = 0;
  */
 export async function startContractGateway(configOverrides: Partial<GatewayConfig> = {}): Promise<ContractGateway> {
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-contract-'));
-  const config: GatewayConfig = {
-    port: 0,
-    host: '127.0.0.1',
-    dataDirectory,
-    databaseUrl: `sqlite:${path.join(dataDirectory, 'gateway.db')}`,
-    secretKey: 'contract-suite-secret-key',
-    logLevel: 'silent',
-    bodyLimitBytes: 16 * 1024 * 1024,
-    uploadLimitBytes: 25 * 1024 * 1024,
-    upstreamHeadersTimeoutMs: 30_000,
-    upstreamBodyTimeoutMs: 30_000,
-    refreshIntervalMs: 60_000,
-    upstreamConnectionsPerOrigin: 16,
-    shutdownGraceMs: 2_000,
-    modelCatalogFile: undefined,
+  const config = createTestGatewayConfig(
+    { dataDirectory, databaseUrl: `sqlite:${path.join(dataDirectory, 'gateway.db')}`, secretKey: 'contract-suite-secret-key' },
     // The suite serves its image URLs from loopback, which the default refuses.
-    imageFetchAllowPrivateAddresses: true,
-    imageFetchMaxBytes: 20 * 1024 * 1024,
-    imageFetchTimeoutMs: 10_000,
-    requestTimeoutMs: 300_000,
-    headersTimeoutMs: 30_000,
-    keepAliveTimeoutMs: 72_000,
-    maxConnectionsPerAddress: 256,
-    maxInFlightRequests: 1_024,
-    streamWriteTimeoutMs: 30_000,
-    ...configOverrides,
-  };
+    { imageFetchAllowPrivateAddresses: true, ...configOverrides },
+  );
   const running = await startGateway(config, undefined, { billing: { enabled: false } });
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   const { store } = running;

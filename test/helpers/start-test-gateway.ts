@@ -14,6 +14,7 @@ import { startGateway, type RunningGateway } from '../../src/runtime/start-gatew
 import type { GatewayStore } from '../../src/storage/gateway-store.js';
 import type { ApiKeyRecord, ChannelRecord, ModelGroupRecord, UserRecord } from '../../src/storage/store-records.js';
 import { createPostgresTestDatabaseUrl, type PostgresTestDatabase } from './postgres-test-database.js';
+import { createTestGatewayConfig } from './create-test-gateway-config.js';
 
 /** The fixed passphrase test gateways encrypt channel secrets with. */
 export const testSecretKey = 'end-to-end-test-secret-key';
@@ -112,33 +113,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-e2e-'));
   const database = options.database ?? (process.env.GATEWAY_E2E_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
   const postgresDatabase = database === 'postgres' ? await requirePostgresDatabase().catch(removeFolderAndRethrow(dataDirectory)) : undefined;
-  const config: GatewayConfig = {
-    port: 0,
-    host: '127.0.0.1',
-    dataDirectory,
-    databaseUrl: postgresDatabase?.url ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`,
-    secretKey: testSecretKey,
-    logLevel: 'silent',
-    bodyLimitBytes: 16 * 1024 * 1024,
-    uploadLimitBytes: 25 * 1024 * 1024,
-    upstreamHeadersTimeoutMs: 30_000,
-    upstreamBodyTimeoutMs: 30_000,
-    refreshIntervalMs: 60_000,
-    upstreamConnectionsPerOrigin: 16,
-    shutdownGraceMs: 2_000,
-    modelCatalogFile: undefined,
-    // The production default; a test fetching images from a loopback server turns it on.
-    imageFetchAllowPrivateAddresses: false,
-    imageFetchMaxBytes: 20 * 1024 * 1024,
-    imageFetchTimeoutMs: 10_000,
-    requestTimeoutMs: 300_000,
-    headersTimeoutMs: 30_000,
-    keepAliveTimeoutMs: 72_000,
-    maxConnectionsPerAddress: 256,
-    maxInFlightRequests: 1_024,
-    streamWriteTimeoutMs: 30_000,
-    ...options.config,
-  };
+  const config = createTestGatewayConfig(
+    { dataDirectory, databaseUrl: postgresDatabase?.url ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`, secretKey: testSecretKey },
+    options.config,
+  );
   let running: RunningGateway;
   try {
     running = await startGateway(config, createLogger(config.logLevel), { billing: options.billing ?? { enabled: false } });
