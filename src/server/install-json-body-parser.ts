@@ -29,14 +29,11 @@ export function exceedsJsonDepth(text: string, limit: number): boolean {
   // Each level takes at least one character: a shorter text cannot nest that deep.
   if (text.length <= limit) return false;
   let depth = 0;
-  let inString = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c) index += 1;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) {
-      inString = true;
+    if (code === 0x22) {
+      // Strings are skipped with indexOf, not character by character: large bodies are mostly long strings (base64).
+      index = findClosingQuote(text, index + 1);
     } else if (code === 0x7b || code === 0x5b) {
       depth += 1;
       if (depth > limit) return true;
@@ -45,4 +42,17 @@ export function exceedsJsonDepth(text: string, limit: number): boolean {
     }
   }
   return false;
+}
+
+/** Index of the quote that ends the string starting at `from`, or the text's length when it never ends. */
+function findClosingQuote(text: string, from: number): number {
+  let quote = text.indexOf('"', from);
+  while (quote !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes += 1;
+    // An even number of backslashes escape each other, not the quote.
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return text.length;
 }
