@@ -186,6 +186,24 @@ export interface UsageDailyRollupsTable {
   cost: number;
 }
 
+/** Row of `audit_log`: one administrator action, append-only. */
+export interface AuditLogTable {
+  id: string;
+  /** Unix milliseconds */
+  created_at: number;
+  /** the acting user, or null for an admin token or the CLI */
+  actor_user_id: string | null;
+  /** who acted, for display: an email, `admin token <name>` or `cli` */
+  actor_label: string;
+  /** dotted verb, e.g. `user.credit`, `user.groups.set`, `channel.update`, `order.recheck` */
+  action: string;
+  /** kind of record acted on, e.g. `user`, `channel`, `order` */
+  target_type: string;
+  target_id: string | null;
+  /** JSON object: what changed (never a secret) */
+  details: string;
+}
+
 /** Row of `console_sessions`: a signed-in console session; only the token's SHA-256 is stored. */
 export interface ConsoleSessionsTable {
   token_hash: string;
@@ -249,4 +267,5 @@ export interface DatabaseSchema {
   billing_revision: BillingRevisionTable;
   model_catalog_entries: ModelCatalogEntriesTable;
   user_groups: UserGroupsTable;
+  audit_log: AuditLogTable;
 }

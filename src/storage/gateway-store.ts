@@ -1,5 +1,8 @@
 import type {
   ApiKeyDisabledBy,
+  AuditEntryFilter,
+  AuditEntryRecord,
+  NewAuditEntry,
   ApiKeyRecord,
   ChannelChanges,
   ChannelRecord,
@@ -75,6 +78,11 @@ export interface GatewayStore {
   putModelCatalogEntry(modelId: string, fields: Record<string, unknown>): Promise<ModelCatalogEntryRecord>;
   /** false when the model had no entry */
   deleteModelCatalogEntry(modelId: string): Promise<boolean>;
+
+  /** appends one administrator action to the audit log (not a routing change) */
+  recordAuditEntry(entry: NewAuditEntry): Promise<AuditEntryRecord>;
+  /** audit entries, newest first */
+  listAuditEntries(filter: AuditEntryFilter): Promise<AuditEntryRecord[]>;
 
   /** the current routing revision; cheap, polled by running gateways */
   readRoutingRevision(): Promise<number>;

@@ -17,6 +17,7 @@ import { KeyDisabledByAdminError, MissingGroupGrantError } from './gateway-store
 import { runMigrations } from './run-migrations.js';
 import type {
   ApiKeyRecord,
+  AuditEntryRecord,
   ChannelChanges,
   ChannelRecord,
   ModelCatalogEntryRecord,
@@ -304,6 +305,42 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     async deleteModelCatalogEntry(modelId) {
       const result = await writeWithRoutingRevision((transaction) => transaction.deleteFrom('model_catalog_entries').where('model_id', '=', modelId).executeTakeFirst());
       return result.numDeletedRows > 0n;
+    },
+
+    async recordAuditEntry(entry) {
+      const record: AuditEntryRecord = { ...entry, id: createId('aud'), createdAt: clock() };
+      await database
+        .insertInto('audit_log')
+        .values({
+          id: record.id,
+          created_at: record.createdAt,
+          actor_user_id: record.actorUserId,
+          actor_label: record.actorLabel,
+          action: record.action,
+          target_type: record.targetType,
+          target_id: record.targetId,
+          details: JSON.stringify(record.details),
+        })
+        .execute();
+      return record;
+    },
+
+    async listAuditEntries(filter) {
+      let query = database.selectFrom('audit_log').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(Math.max(1, Math.min(filter.limit, 500)));
+      if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+      if (filter.targetId !== undefined) query = query.where('target_id', '=', filter.targetId);
+      if (filter.before !== undefined) query = query.where('created_at', '<', filter.before);
+      const rows = await query.execute();
+      return rows.map((row) => ({
+        id: row.id,
+        createdAt: Number(row.created_at),
+        actorUserId: row.actor_user_id,
+        actorLabel: row.actor_label,
+        action: row.action,
+        targetType: row.target_type,
+        targetId: row.target_id,
+        details: JSON.parse(row.details) as Record<string, unknown>,
+      }));
     },
 
     readRoutingRevision: () => readRoutingRevision(database),

@@ -7,6 +7,7 @@ import { modelCatalogEntriesMigration } from './migrations/0004-model-catalog-en
 import { userGroupsMigration } from './migrations/0005-user-groups.js';
 import { userDebtMigration } from './migrations/0006-user-debt.js';
 import { usageLogCacheWriteTokensMigration } from './migrations/0007-usage-log-cache-write-tokens.js';
+import { auditLogMigration } from './migrations/0008-audit-log.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0005-user-groups': userGroupsMigration,
   '0006-user-debt': userDebtMigration,
   '0007-usage-log-cache-write-tokens': usageLogCacheWriteTokensMigration,
+  '0008-audit-log': auditLogMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -109,3 +109,35 @@ export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'status' | 'disa
   status?: ApiKeyRecord['status'];
   disabledBy?: ApiKeyRecord['disabledBy'];
 };
+
+/** One administrator action, as the audit log keeps it. */
+export interface AuditEntryRecord {
+  id: string;
+  /** Unix milliseconds */
+  createdAt: number;
+  /** the acting user, or null for an admin token or the CLI */
+  actorUserId: string | null;
+  /** who acted, for display: an email, `admin token` or `cli` */
+  actorLabel: string;
+  /** dotted verb, e.g. `user.credit`, `user.groups.set`, `channel.update`, `order.recheck` */
+  action: string;
+  /** kind of record acted on, e.g. `user`, `channel`, `order` */
+  targetType: string;
+  targetId: string | null;
+  /** what changed; never a secret */
+  details: Record<string, unknown>;
+}
+
+export type NewAuditEntry = Omit<AuditEntryRecord, 'id' | 'createdAt'>;
+
+/** Which audit entries to list, newest first. */
+export interface AuditEntryFilter {
+  /** only this action */
+  action?: string;
+  /** only entries about this record */
+  targetId?: string;
+  /** only entries created before this Unix millisecond (the previous page's last `createdAt`) */
+  before?: number;
+  /** at most this many (1 to 500) */
+  limit: number;
+}

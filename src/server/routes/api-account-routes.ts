@@ -9,6 +9,7 @@ import { parseApiInput } from '../api/parse-api-input.js';
 import { refuseWhenHashingBusy } from '../api/refuse-when-hashing-busy.js';
 import { encodeCursor, parseCursor, presentLedgerEntry, presentUser } from '../api/present-api-records.js';
 import type { ApiRouteContext } from './api-routes.js';
+import { recordAdminAction } from '../api/record-admin-action.js';
 
 const pageSchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.string().optional() });
 const creditSchema = z
@@ -80,6 +81,7 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
         throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'The user could not be created', { param: 'email' });
       });
     const groups = await billing.exclusive(() => grantDefaultGroups(gatewayStore, user.id, services.config));
+    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'user.create', targetType: 'user', targetId: user.id, details: { email, role: input.role, groups: groups.map((group) => group.name) } });
     await services.routing.refresh();
     await billing.announceChange();
     void reply.code(201);
@@ -111,6 +113,7 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
       .catch((error: unknown) => {
         throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'The balance change failed', { param: 'amount' });
       });
+    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'user.credit', targetType: 'user', targetId: userId, details: { kind: input.kind, amount, description: input.description, ledgerEntryId: result.entry.id } });
     void reply.code(201);
     return { entry: presentLedgerEntry(result.entry), balance: result.balance, debt: result.debt, repayment: result.repayment ? presentLedgerEntry(result.repayment) : null };
   });
@@ -120,6 +123,7 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
     const userId = await visibleUserId(request.apiCaller, request.params.userId);
     const limits = parseApiInput(limitsSchema, request.body);
     await billing.exclusive(() => billing.store.setUserLimits(userId, limits));
+    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'user.limits.set', targetType: 'user', targetId: userId, details: { limits } });
     await billing.announceChange();
     return { userId, limits };
   });

@@ -4,6 +4,7 @@ import { modelCatalogFieldsSchema } from '../../routing/apply-model-catalog-over
 import { requireAdmin } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import type { ApiRouteContext } from './api-routes.js';
+import { recordAdminAction } from '../api/record-admin-action.js';
 
 /**
  * The model catalog: everyone reads it; admins change or add a model's entry (context window, modalities, image
@@ -34,6 +35,7 @@ export function registerApiCatalogRoutes(app: FastifyInstance, { services, api }
       throw new GatewayError('invalid_request_error', `The catalog has no model ${modelId}: a new model needs ownedBy and kind.`, { param: fields.ownedBy ? 'kind' : 'ownedBy' });
     }
     const entry = await api.gatewayStore.putModelCatalogEntry(modelId, fields);
+    await recordAdminAction(api.gatewayStore, request.apiCaller, { action: 'catalog.put', targetType: 'model', targetId: modelId, details: { fields } });
     await applyChange();
     return { entry, model: routing.catalogModels.find((model) => model.id === modelId) };
   });
@@ -42,6 +44,7 @@ export function registerApiCatalogRoutes(app: FastifyInstance, { services, api }
     requireAdmin(request.apiCaller);
     const { modelId } = request.params;
     if (!(await api.gatewayStore.deleteModelCatalogEntry(modelId))) throw new GatewayError('not_found', `No catalog entry was stored for ${modelId}.`);
+    await recordAdminAction(api.gatewayStore, request.apiCaller, { action: 'catalog.delete', targetType: 'model', targetId: modelId, details: {} });
     await applyChange();
     return { modelId, model: routing.catalogModels.find((model) => model.id === modelId) ?? null };
   });

@@ -4,6 +4,7 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { requireAdmin } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import type { ApiRouteContext } from './api-routes.js';
+import { recordAdminAction } from '../api/record-admin-action.js';
 
 const microUnits = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const priceSchema = z.object({
@@ -39,6 +40,7 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
       videoPerSecond: input.videoPerSecond,
     };
     await billing.exclusive(() => billing.store.setModelPrice(price));
+    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'price.set', targetType: 'model', targetId: price.modelId, details: { price } });
     await billing.announceChange();
     return price;
   });
@@ -46,6 +48,7 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
   app.delete<{ Params: { modelId: string } }>('/prices/:modelId', async (request) => {
     requireAdmin(request.apiCaller);
     await billing.exclusive(() => billing.store.deleteModelPrice(request.params.modelId));
+    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'price.delete', targetType: 'model', targetId: request.params.modelId, details: {} });
     await billing.announceChange();
     const { modelId } = request.params;
     return { modelId, price: billing.memory.priceOf(modelId, routing.catalogModels.find((model) => model.id === modelId)) };
@@ -63,6 +66,7 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
     await billing.exclusive(() => billing.store.setGroupPriceRatio(request.params.groupId, priceRatioMillionths)).catch(() => {
       throw new GatewayError('not_found', 'No such model group.');
     });
+    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'group.price-ratio.set', targetType: 'group', targetId: request.params.groupId, details: { priceRatioMillionths } });
     await billing.announceChange();
     return { groupId: request.params.groupId, priceRatioMillionths };
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { authenticateApiCaller, type ApiCaller } from '../api/authenticate-api-caller.js';
 import type { ApiServices, GatewayServices } from '../gateway-services.js';
 import { registerApiAccountRoutes } from './api-account-routes.js';
+import { registerApiAuditLogRoutes } from './api-audit-log-routes.js';
 import { registerApiAuthRoutes } from './api-auth-routes.js';
 import { registerApiCatalogRoutes } from './api-catalog-routes.js';
 import { registerApiKeyRoutes } from './api-key-routes.js';
@@ -41,6 +42,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiKeyRoutes(authenticated, context);
         registerApiUsageRoutes(authenticated, context);
         registerApiUserGroupRoutes(authenticated, context);
+        registerApiAuditLogRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },

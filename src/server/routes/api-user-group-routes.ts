@@ -5,6 +5,7 @@ import type { ModelGroupRecord } from '../../storage/store-records.js';
 import { requireAdmin, type ApiCaller } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import type { ApiRouteContext } from './api-routes.js';
+import { recordAdminAction } from '../api/record-admin-action.js';
 
 const setGroupsSchema = z.object({
   /** names (or ids) of every group the user is to hold; the set replaces the previous one */
@@ -48,6 +49,7 @@ export function registerApiUserGroupRoutes(app: FastifyInstance, { services, api
       return group.id;
     });
     await billing.exclusive(() => gatewayStore.setUserGroups(userId, groupIds));
+    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'user.groups.set', targetType: 'user', targetId: userId, details: { groups: names } });
     await services.routing.refresh();
     // Tells other nodes (through Redis) to reload, so a withdrawn group stops working there too.
     await billing.announceChange();
