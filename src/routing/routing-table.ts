@@ -83,6 +83,11 @@ export class RoutingTable {
     return models.sort((left, right) => left.id.localeCompare(right.id));
   }
 
+  /** Every model some enabled channel serves, sorted by id (what a group's `*` stands for). */
+  listServedModels(): CatalogModel[] {
+    return [...this.modelsById.values()].sort((left, right) => left.id.localeCompare(right.id));
+  }
+
   /** Indexes every enabled channel whose secret decrypts; returns the ones whose secret does not. */
   private indexChannels(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: SecretBox): UndecryptableChannel[] {
     const undecryptable: UndecryptableChannel[] = [];

@@ -20,6 +20,8 @@ import { createDatabase } from '../storage/create-database.js';
 import { createBillingStore } from '../storage/kysely-billing-store.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
+import { createAccountAdminStore } from '../storage/kysely-account-admin-store.js';
+import { FirstRunSetup } from '../accounts/first-run-setup.js';
 
 /** A running gateway and how to stop it. */
 export interface RunningGateway {
@@ -30,6 +32,8 @@ export interface RunningGateway {
   billing: BillingRuntime;
   /** the address it listens on, e.g. `http://127.0.0.1:3000` */
   url: string;
+  /** the one-time first-run setup URL (token in it) when the database has no administrator yet, else undefined */
+  setupUrl: string | undefined;
   /** stops accepting, lets in-flight requests finish, then closes pools and the database */
   close(): Promise<void>;
 }
@@ -68,10 +72,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     timeoutMs: config.imageFetchTimeoutMs,
   });
   const inFlight = new InFlightForwardings();
+  const accountAdmin = createAccountAdminStore(database.database);
+  const firstRun = (await accountAdmin.countAdmins()) === 0 ? FirstRunSetup.open() : { setup: FirstRunSetup.closed(), token: undefined };
   let app: FastifyInstance;
   let address: string;
   try {
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing }, inFlight });
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     // A failed start (a port in use) must not leave Redis connections and timers keeping the process alive.
@@ -82,12 +88,17 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     await database.database.destroy();
     throw error;
   }
+  const url = address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
+  // Seam: once GATEWAY_PUBLIC_URL exists, the setup URL starts with it instead of the listening address.
+  const setupUrl = firstRun.token === undefined ? undefined : `${url}/setup?token=${firstRun.token}`;
+  if (setupUrl) logger.warn({ setupUrl }, 'no administrator yet: open the one-time setup URL to create the first one');
   return {
     app,
     store,
     routing,
     billing,
-    url: address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'),
+    url,
+    setupUrl,
     async close() {
       routing.stop();
       // In-flight requests get the grace period; a connection still open after it (a stream, a stuck

@@ -6,6 +6,8 @@ import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
 import type { RoutingCache } from '../routing/routing-cache.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
+import type { AccountAdminStore } from '../storage/account-admin-store.js';
+import type { FirstRunSetup } from '../accounts/first-run-setup.js';
 import type { InFlightForwardings } from './in-flight-forwardings.js';
 import type { RequestAccounting } from './request-accounting.js';
 
@@ -33,4 +35,8 @@ export interface GatewayServices {
 export interface ApiServices {
   gatewayStore: GatewayStore;
   billing: BillingRuntime;
+  /** redemption codes, user status, the first-admin check */
+  accountAdmin: AccountAdminStore;
+  /** the one-time first-run setup (closed once the database has an administrator) */
+  setup: FirstRunSetup;
 }

@@ -268,4 +268,33 @@ export interface DatabaseSchema {
   model_catalog_entries: ModelCatalogEntriesTable;
   user_groups: UserGroupsTable;
   audit_log: AuditLogTable;
+  redemption_codes: RedemptionCodesTable;
+}
+
+/** Row of `redemption_codes` (migration 0011): one single-use code; the code itself is never stored, only its SHA-256. */
+export interface RedemptionCodesTable {
+  id: string;
+  /** the batch the code was created in (one admin request) */
+  batch_id: string;
+  /** lowercase hex SHA-256 of the normalised code */
+  code_hash: string;
+  /** the code's first characters, safe to show in lists */
+  code_prefix: string;
+  /** micro-units credited on redemption */
+  amount: number;
+  /** `active`, `redeemed` or `disabled` (an active code past `expires_at` is reported as expired) */
+  status: 'active' | 'redeemed' | 'disabled';
+  note: string | null;
+  /** Unix milliseconds after which the code no longer redeems; null = never */
+  expires_at: number | null;
+  /** Unix milliseconds */
+  created_at: number;
+  /** who created the batch: an admin's email or `admin token` */
+  created_by: string;
+  /** the user who redeemed it */
+  redeemed_by: string | null;
+  /** Unix milliseconds */
+  redeemed_at: number | null;
+  /** Unix milliseconds */
+  disabled_at: number | null;
 }

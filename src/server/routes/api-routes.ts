@@ -9,6 +9,10 @@ import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerApiPriceRoutes } from './api-price-routes.js';
 import { registerApiUsageRoutes } from './api-usage-routes.js';
 import { registerApiUserGroupRoutes } from './api-user-group-routes.js';
+import { registerApiMyGroupRoutes } from './api-my-group-routes.js';
+import { registerApiRedemptionRoutes } from './api-redemption-routes.js';
+import { registerApiSetupRoutes } from './api-setup-routes.js';
+import { registerApiUserStatusRoutes } from './api-user-status-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,6 +36,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
   await app.register(
     async (scope) => {
       registerApiAuthRoutes(scope, context);
+      registerApiSetupRoutes(scope, context);
       await scope.register(async (authenticated) => {
         authenticated.addHook('onRequest', async (request) => {
           request.apiCaller = await authenticateApiCaller(request, api, services.clock());
@@ -43,6 +48,9 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiUsageRoutes(authenticated, context);
         registerApiUserGroupRoutes(authenticated, context);
         registerApiAuditLogRoutes(authenticated, context);
+        registerApiRedemptionRoutes(authenticated, context);
+        registerApiUserStatusRoutes(authenticated, context);
+        registerApiMyGroupRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },
