@@ -17,6 +17,9 @@ export function registerServerCommands(program: Command): void {
       const gateway = await startGateway(config, logger);
       const users = await gateway.store.listUsers();
       logger.info({ url: gateway.url, database: config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'postgres' }, 'gateway listening');
+      if (gateway.setupUrl) {
+        process.stdout.write(`\nNo administrator yet. Create the first one at this one-time setup URL (or with \`gateway admin create\`):\n  ${gateway.setupUrl}\n`);
+      }
       if (users.length === 0) {
         process.stdout.write(
           `\nNo users yet. In another terminal:\n` +
