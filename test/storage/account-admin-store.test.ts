@@ -79,7 +79,7 @@ for (const engine of engines) {
       expect(results.filter((result) => result !== undefined)).toHaveLength(1);
       expect(await billingStore.findBalanceMismatches()).toEqual([]);
       const balances = await Promise.all(users.map((user) => billingStore.readBalance(user.id)));
-      expect(balances.reduce((sum, balance) => sum + (balance ?? 0), 0)).toBe(5_000);
+      expect(balances.reduce<number>((sum, balance) => sum + (balance ?? 0), 0)).toBe(5_000);
     });
 
     it('lists by batch and status, expired computed, and disables only active codes', async () => {
