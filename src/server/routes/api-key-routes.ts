@@ -53,14 +53,17 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
   async function presentAll(keys: ApiKeyRecord[], userId: string | undefined) {
     const grants = await gatewayStore.listUserGroupGrants(userId === undefined ? undefined : { userId });
     const granted = new Set(grants.map((grant) => `${grant.userId} ${grant.groupId}`));
+    const lastUsedTimes = await billing.store.listApiKeyLastUsedTimes(userId === undefined ? undefined : { userId });
     const now = services.clock();
     return keys.map((key) => {
       const money = billing.memory.key(key.id);
-      return presentApiKey(
+      const presented = presentApiKey(
         key,
         money && { spendingCap: money.spendingCap, spent: money.spent, allowedIps: money.allowedIpList, limits: money.limits },
         { groupGranted: granted.has(`${key.userId} ${key.groupId}`), now },
       );
+      // Unix milliseconds of the key's newest request written by the settlement batch writer, or null.
+      return { ...presented, lastUsedAt: lastUsedTimes.get(key.id) ?? null };
     });
   }
 
