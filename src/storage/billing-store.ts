@@ -65,7 +65,7 @@ export interface BillingStore {
   listHourlyUsage(filter: HourlyUsageFilter): Promise<HourlyUsageRecord[]>;
   /** key id -> Unix milliseconds of its newest written request, for the keys used at least once (one user's, or all) */
   listApiKeyLastUsedTimes(filter?: { userId?: string }): Promise<Map<string, number>>;
-  /** deletes usage logs (not rollups) that arrived before the given Unix milliseconds; returns how many */
+  /** deletes usage logs and hourly rollups (not daily rollups) from before the given Unix milliseconds; returns how many logs */
   deleteUsageLogsBefore(time: number): Promise<number>;
 
   createSession(session: { tokenHash: string; userId: string; expiresAt: number }): Promise<void>;

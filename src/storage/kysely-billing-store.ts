@@ -277,6 +277,8 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     },
 
     async deleteUsageLogsBefore(time) {
+      // Hourly rollups serve recent views only and follow the logs' retention; daily rollups are kept.
+      await database.deleteFrom('usage_hourly_rollups').where('hour', '<', time - 3_600_000).execute();
       const result = await database.deleteFrom('usage_logs').where('created_at', '<', time).executeTakeFirst();
       return Number(result.numDeletedRows);
     },

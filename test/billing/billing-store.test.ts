@@ -259,6 +259,10 @@ for (const engine of engines) {
       ]);
       expect(await billingStore.listApiKeyLastUsedTimes({ userId })).toEqual(new Map([[apiKeyId, hour + 3_600_000]]));
       expect(await billingStore.listApiKeyLastUsedTimes({ userId: 'someone-else' })).toEqual(new Map());
+      // Retention removes hourly rollups with the logs (whole hours before the cut), and keeps the daily ones.
+      await billingStore.deleteUsageLogsBefore(hour + 3_600_000 * 2);
+      expect(await billingStore.listHourlyUsage({ userId, from: 0, to: hour + 7_200_000 })).toEqual([expect.objectContaining({ hour: hour + 3_600_000 })]);
+      expect(await billingStore.listUsageSummaries({ userId })).not.toEqual([]);
     });
 
     it('stores prices, group ratios, key settings and sessions', async () => {
