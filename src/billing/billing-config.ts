@@ -18,6 +18,8 @@ export interface BillingConfig {
   usageLogRetentionDays: number;
   /** hours a console session lasts */
   sessionLifetimeHours: number;
+  /** most rows one CSV export of the usage logs returns (GATEWAY_USAGE_EXPORT_MAX_ROWS) */
+  usageExportMaxRows: number;
   /** limits of a key whose own columns are null; 0 means unlimited */
   keyLimits: RequestLimits;
   /** limits of a user whose own columns are null; 0 means unlimited */
@@ -37,6 +39,7 @@ export function loadBillingConfig(environment: NodeJS.ProcessEnv = process.env):
     settlementQueueLimit: readInteger(environment, 'GATEWAY_SETTLEMENT_QUEUE_LIMIT', 100_000) || 100_000,
     usageLogRetentionDays: readInteger(environment, 'GATEWAY_USAGE_LOG_RETENTION_DAYS', 90),
     sessionLifetimeHours: readInteger(environment, 'GATEWAY_SESSION_LIFETIME_HOURS', 168) || 168,
+    usageExportMaxRows: readInteger(environment, 'GATEWAY_USAGE_EXPORT_MAX_ROWS', 100_000) || 100_000,
     keyLimits: {
       requestsPerMinute: readInteger(environment, 'GATEWAY_KEY_REQUESTS_PER_MINUTE', 0),
       tokensPerMinute: readInteger(environment, 'GATEWAY_KEY_TOKENS_PER_MINUTE', 0),

@@ -274,5 +274,6 @@ function createUsageLog(request: MeteredRequest, details: UsageLogDetails): Usag
     firstTokenMs: details.firstByteAt === undefined ? null : Math.max(0, details.firstByteAt - request.receivedAt),
     streamed: request.streamed,
     clientIp: request.clientIp,
+    requestId: request.requestId ?? null,
   };
 }

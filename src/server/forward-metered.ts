@@ -41,6 +41,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
     uploadedAudioSeconds: forwarding.uploadedAudioSeconds,
     streamed: forwarding.stream,
     clientIp: request.ip,
+    requestId: String(request.id),
     receivedAt: request.receivedAt,
     premiumPriceRatios: forwarding.premiumPriceRatios,
   });

@@ -24,6 +24,8 @@ export interface MeteredRequest {
   uploadedAudioSeconds: number | undefined;
   streamed: boolean;
   clientIp: string;
+  /** the request's `x-request-id`, kept on its usage log (absent in unit tests that build requests by hand) */
+  requestId?: string;
   /** Unix milliseconds */
   receivedAt: number;
   /**

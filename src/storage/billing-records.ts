@@ -71,6 +71,8 @@ export interface UsageLogRecord {
   firstTokenMs: number | null;
   streamed: boolean;
   clientIp: string;
+  /** the request's `x-request-id`, as the client received it; null for requests logged before it was kept */
+  requestId: string | null;
 }
 
 /** The charge of one settled request, written as one `settlement` ledger row. */
@@ -184,6 +186,12 @@ export interface UsageLogFilter {
   apiKeyId?: string;
   model?: string;
   status?: number;
+  /** only statuses of this class: 2 for 2xx, 4 for 4xx, 5 for 5xx */
+  statusClass?: number;
+  /** the usage log's `endpoint`, e.g. `chat.completions` */
+  endpoint?: string;
+  /** the request's `x-request-id` */
+  requestId?: string;
   from?: number;
   to?: number;
   /** rows to return, at most 500 */
@@ -214,4 +222,29 @@ export interface UsageSummaryFilter {
   model?: string;
   fromDay?: string;
   toDay?: string;
+}
+
+/** One row of an hourly usage summary: sums for a UTC hour, key and model. */
+export interface HourlyUsageRecord {
+  /** Unix milliseconds of the start of the UTC hour */
+  hour: number;
+  userId: string;
+  apiKeyId: string;
+  model: string;
+  requestCount: number;
+  errorCount: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  /** micro-units */
+  cost: number;
+}
+
+/** Filters of an hourly usage query; hours are Unix milliseconds, the range is [from, to). */
+export interface HourlyUsageFilter {
+  userId?: string;
+  apiKeyId?: string;
+  model?: string;
+  from: number;
+  to: number;
 }

@@ -14,6 +14,8 @@ import type {
   UsageLogRecord,
   UsageSummaryFilter,
   UsageSummaryRecord,
+  HourlyUsageFilter,
+  HourlyUsageRecord,
 } from './billing-records.js';
 import type { UserRecord } from './store-records.js';
 
@@ -59,7 +61,11 @@ export interface BillingStore {
 
   listUsageLogs(filter: UsageLogFilter): Promise<UsageLogRecord[]>;
   listUsageSummaries(filter: UsageSummaryFilter): Promise<UsageSummaryRecord[]>;
-  /** deletes usage logs (not rollups) that arrived before the given Unix milliseconds; returns how many */
+  /** hourly rollups (written with the usage logs) in [from, to), oldest hour first */
+  listHourlyUsage(filter: HourlyUsageFilter): Promise<HourlyUsageRecord[]>;
+  /** key id -> Unix milliseconds of its newest written request, for the keys used at least once (one user's, or all) */
+  listApiKeyLastUsedTimes(filter?: { userId?: string }): Promise<Map<string, number>>;
+  /** deletes usage logs and hourly rollups (not daily rollups) from before the given Unix milliseconds; returns how many logs */
   deleteUsageLogsBefore(time: number): Promise<number>;
 
   createSession(session: { tokenHash: string; userId: string; expiresAt: number }): Promise<void>;

@@ -252,15 +252,43 @@ export interface UserGroupsTable {
   created_at: number;
 }
 
+/** Columns of `usage_logs` added by migration 0012. */
+export interface UsageLogRequestIdColumns {
+  /** the request's `x-request-id` (Fastify's request id), or null for rows written before migration 0012 */
+  request_id: string | null;
+}
+
+/** Row of `usage_hourly_rollups` (migration 0012): sums per UTC hour, user, key and model. */
+export interface UsageHourlyRollupsTable {
+  /** Unix milliseconds of the start of the UTC hour */
+  hour: number;
+  user_id: string;
+  api_key_id: string;
+  model: string;
+  request_count: number;
+  error_count: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  /** micro-units */
+  cost: number;
+}
+
+/** Columns of `api_keys` added by migration 0012. */
+export interface ApiKeyLastUsedColumns {
+  /** Unix milliseconds of the newest request written for the key (set by the settlement batch writer), or null */
+  last_used_at: Generated<number | null>;
+}
+
 export interface DatabaseSchema {
   users: UsersTable & UserBillingColumns;
   model_groups: ModelGroupsTable & ModelGroupBillingColumns;
   channels: ChannelsTable;
-  api_keys: ApiKeysTable & ApiKeyBillingColumns & ApiKeyAccessColumns;
+  api_keys: ApiKeysTable & ApiKeyBillingColumns & ApiKeyAccessColumns & ApiKeyLastUsedColumns;
   routing_revision: RoutingRevisionTable;
   ledger_entries: LedgerEntriesTable;
   model_prices: ModelPricesTable;
-  usage_logs: UsageLogsTable;
+  usage_logs: UsageLogsTable & UsageLogRequestIdColumns;
   usage_daily_rollups: UsageDailyRollupsTable;
   console_sessions: ConsoleSessionsTable;
   admin_tokens: AdminTokensTable;
@@ -269,6 +297,7 @@ export interface DatabaseSchema {
   user_groups: UserGroupsTable;
   audit_log: AuditLogTable;
   redemption_codes: RedemptionCodesTable;
+  usage_hourly_rollups: UsageHourlyRollupsTable;
 }
 
 /** Row of `redemption_codes` (migration 0011): one single-use code; the code itself is never stored, only its SHA-256. */

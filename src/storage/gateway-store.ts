@@ -72,6 +72,8 @@ export interface GatewayStore {
    */
   setApiKeyStatus(apiKeyId: string, status: ApiKeyRecord['status'], actor?: ApiKeyDisabledBy): Promise<void>;
   deleteApiKey(apiKeyId: string): Promise<void>;
+  /** renames a key or changes its expiry (Unix milliseconds, null for never); a routing change */
+  updateApiKey(apiKeyId: string, changes: { name?: string; expiresAt?: number | null }): Promise<void>;
 
   listModelCatalogEntries(): Promise<ModelCatalogEntryRecord[]>;
   /** creates or replaces the entry of one model */

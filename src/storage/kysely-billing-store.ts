@@ -10,12 +10,14 @@ import type {
   SettlementBatch,
   UsageLogRecord,
   UsageSummaryRecord,
+  HourlyUsageRecord,
 } from './billing-records.js';
 import type { BillingStore } from './billing-store.js';
 import { createDatabase, type DatabaseDialect } from './create-database.js';
-import type { DatabaseSchema, LedgerEntriesTable, ModelPricesTable, UsageLogsTable } from './database-schema.js';
+import type { DatabaseSchema, LedgerEntriesTable, ModelPricesTable, UsageLogRequestIdColumns, UsageLogsTable } from './database-schema.js';
 import { runMigrations } from './run-migrations.js';
 import { mapUsageLogToRollups } from './map-usage-log-to-rollups.js';
+import { mapUsageLogToHourlyRollups } from './map-usage-log-to-hourly-rollups.js';
 import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
 
 /** How to open the billing store; pass an open database to share its connection with the gateway store. */
@@ -206,6 +208,9 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       if (filter.apiKeyId !== undefined) query = query.where('api_key_id', '=', filter.apiKeyId);
       if (filter.model !== undefined) query = query.where('model', '=', filter.model);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      if (filter.statusClass !== undefined) query = query.where('status', '>=', filter.statusClass * 100).where('status', '<', (filter.statusClass + 1) * 100);
+      if (filter.endpoint !== undefined) query = query.where('endpoint', '=', filter.endpoint);
+      if (filter.requestId !== undefined) query = query.where('request_id', '=', filter.requestId);
       if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
       if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
       const before = filter.before;
@@ -242,7 +247,38 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       );
     },
 
+    async listHourlyUsage(filter) {
+      let query = database.selectFrom('usage_hourly_rollups').selectAll().where('hour', '>=', filter.from).where('hour', '<', filter.to);
+      if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+      if (filter.apiKeyId !== undefined) query = query.where('api_key_id', '=', filter.apiKeyId);
+      if (filter.model !== undefined) query = query.where('model', '=', filter.model);
+      const rows = await query.orderBy('hour').orderBy('model').orderBy('api_key_id').limit(10_000).execute();
+      return rows.map(
+        (row): HourlyUsageRecord => ({
+          hour: Number(row.hour),
+          userId: row.user_id,
+          apiKeyId: row.api_key_id,
+          model: row.model,
+          requestCount: Number(row.request_count),
+          errorCount: Number(row.error_count),
+          promptTokens: Number(row.prompt_tokens),
+          completionTokens: Number(row.completion_tokens),
+          cachedTokens: Number(row.cached_tokens),
+          cost: Number(row.cost),
+        }),
+      );
+    },
+
+    async listApiKeyLastUsedTimes(filter = {}) {
+      let query = database.selectFrom('api_keys').select(['id', 'last_used_at']).where('last_used_at', 'is not', null);
+      if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+      const rows = await query.execute();
+      return new Map(rows.map((row) => [row.id, Number(row.last_used_at)]));
+    },
+
     async deleteUsageLogsBefore(time) {
+      // Hourly rollups serve recent views only and follow the logs' retention; daily rollups are kept.
+      await database.deleteFrom('usage_hourly_rollups').where('hour', '<', time - 3_600_000).execute();
       const result = await database.deleteFrom('usage_logs').where('created_at', '<', time).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
@@ -324,7 +360,10 @@ async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: Settl
   const insertedLogIds = await insertNewRows(batch.usageLogs.map(encodeUsageLog), (rows) =>
     transaction.insertInto('usage_logs').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
   );
-  for (const rollup of mapUsageLogToRollups(batch.usageLogs.filter((log) => insertedLogIds.has(log.id)))) {
+  const newLogs = batch.usageLogs.filter((log) => insertedLogIds.has(log.id));
+  await addHourlyRollups(transaction, newLogs);
+  await recordKeysLastUsed(transaction, newLogs);
+  for (const rollup of mapUsageLogToRollups(newLogs)) {
     await transaction
       .insertInto('usage_daily_rollups')
       .values(rollup)
@@ -341,6 +380,40 @@ async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: Settl
       .execute();
   }
   return settled;
+}
+
+/** Adds the hourly sums of newly written usage logs onto `usage_hourly_rollups` (same transaction as the daily ones). */
+async function addHourlyRollups(transaction: Transaction<DatabaseSchema>, logs: readonly UsageLogRecord[]): Promise<void> {
+  for (const rollup of mapUsageLogToHourlyRollups(logs)) {
+    await transaction
+      .insertInto('usage_hourly_rollups')
+      .values(rollup)
+      .onConflict((conflict) =>
+        conflict.columns(['hour', 'user_id', 'api_key_id', 'model']).doUpdateSet((expression) => ({
+          request_count: expression('usage_hourly_rollups.request_count', '+', expression.ref('excluded.request_count')),
+          error_count: expression('usage_hourly_rollups.error_count', '+', expression.ref('excluded.error_count')),
+          prompt_tokens: expression('usage_hourly_rollups.prompt_tokens', '+', expression.ref('excluded.prompt_tokens')),
+          completion_tokens: expression('usage_hourly_rollups.completion_tokens', '+', expression.ref('excluded.completion_tokens')),
+          cached_tokens: expression('usage_hourly_rollups.cached_tokens', '+', expression.ref('excluded.cached_tokens')),
+          cost: expression('usage_hourly_rollups.cost', '+', expression.ref('excluded.cost')),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Moves each key's `last_used_at` forward to its newest request in `logs` (never back: batches may land out of order). */
+async function recordKeysLastUsed(transaction: Transaction<DatabaseSchema>, logs: readonly UsageLogRecord[]): Promise<void> {
+  const newest = new Map<string, number>();
+  for (const log of logs) newest.set(log.apiKeyId, Math.max(newest.get(log.apiKeyId) ?? 0, log.createdAt));
+  for (const [apiKeyId, usedAt] of [...newest].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))) {
+    await transaction
+      .updateTable('api_keys')
+      .set({ last_used_at: usedAt })
+      .where('id', '=', apiKeyId)
+      .where((expression) => expression.or([expression('last_used_at', 'is', null), expression('last_used_at', '<', usedAt)]))
+      .execute();
+  }
 }
 
 /**
@@ -487,7 +560,7 @@ function decodeModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
   };
 }
 
-function encodeUsageLog(record: UsageLogRecord): UsageLogsTable {
+function encodeUsageLog(record: UsageLogRecord): UsageLogsTable & UsageLogRequestIdColumns {
   return {
     id: record.id,
     created_at: record.createdAt,
@@ -507,10 +580,11 @@ function encodeUsageLog(record: UsageLogRecord): UsageLogsTable {
     first_token_ms: record.firstTokenMs,
     streamed: record.streamed ? 1 : 0,
     client_ip: record.clientIp,
+    request_id: record.requestId,
   };
 }
 
-function decodeUsageLog(row: Selectable<UsageLogsTable>): UsageLogRecord {
+function decodeUsageLog(row: Selectable<UsageLogsTable & UsageLogRequestIdColumns>): UsageLogRecord {
   return {
     id: row.id,
     createdAt: Number(row.created_at),
@@ -530,5 +604,6 @@ function decodeUsageLog(row: Selectable<UsageLogsTable>): UsageLogRecord {
     firstTokenMs: row.first_token_ms === null ? null : Number(row.first_token_ms),
     streamed: Number(row.streamed) === 1,
     clientIp: row.client_ip,
+    requestId: row.request_id,
   };
 }

@@ -288,6 +288,19 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
       });
     },
 
+    async updateApiKey(apiKeyId, changes) {
+      const columns: { name?: string; expires_at?: number | null } = {};
+      if (changes.name !== undefined) columns.name = changes.name;
+      if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt;
+      await writeWithRoutingRevision(async (transaction) => {
+        // An empty change still checks that the key exists (and bumps the revision, which is harmless).
+        const result = Object.keys(columns).length === 0
+          ? await transaction.selectFrom('api_keys').select('id').where('id', '=', apiKeyId).execute().then((rows) => ({ numUpdatedRows: BigInt(rows.length) }))
+          : await transaction.updateTable('api_keys').set(columns).where('id', '=', apiKeyId).executeTakeFirst();
+        requireOneRow(result.numUpdatedRows, `API key ${apiKeyId}`);
+      });
+    },
+
     listModelCatalogEntries: () => listModelCatalogEntries(database),
 
     async putModelCatalogEntry(modelId, fields) {

@@ -9,6 +9,7 @@ import { userDebtMigration } from './migrations/0006-user-debt.js';
 import { usageLogCacheWriteTokensMigration } from './migrations/0007-usage-log-cache-write-tokens.js';
 import { auditLogMigration } from './migrations/0008-audit-log.js';
 import { redemptionCodesMigration } from './migrations/0011-redemption-codes.js';
+import { usageRequestIdsAndHourlyRollupsMigration } from './migrations/0012-usage-request-ids-and-hourly-rollups.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0007-usage-log-cache-write-tokens': usageLogCacheWriteTokensMigration,
   '0008-audit-log': auditLogMigration,
   '0011-redemption-codes': redemptionCodesMigration,
+  '0012-usage-request-ids-and-hourly-rollups': usageRequestIdsAndHourlyRollupsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

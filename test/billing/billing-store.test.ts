@@ -50,6 +50,7 @@ function usageLog(overrides: Partial<UsageLogRecord>): UsageLogRecord {
     firstTokenMs: 3,
     streamed: false,
     clientIp: '127.0.0.1',
+    requestId: null,
     ...overrides,
   };
 }
@@ -217,6 +218,51 @@ for (const engine of engines) {
       expect((await billingStore.listUsageLogs({ userId, limit: 10, model: 'b' })).map((log) => log.id)).toEqual(['log_4', 'log_2']);
       expect(await billingStore.listUsageLogs({ userId: 'someone-else', limit: 10 })).toEqual([]);
       expect(await billingStore.deleteUsageLogsBefore(1_003)).toBe(2);
+    });
+
+    it('finds usage logs by request id, endpoint and status class', async () => {
+      await billingStore.writeSettlementBatch({
+        charges: [],
+        usageLogs: [
+          usageLog({ id: 'log_ok', userId, apiKeyId, createdAt: 1_001, requestId: 'req_ok' }),
+          usageLog({ id: 'log_throttled', userId, apiKeyId, createdAt: 1_002, status: 429, requestId: 'req_throttled' }),
+          usageLog({ id: 'log_failed', userId, apiKeyId, createdAt: 1_003, status: 503, endpoint: 'embeddings', requestId: 'req_failed' }),
+        ],
+      });
+      const ids = async (filter: Parameters<BillingStore['listUsageLogs']>[0]) => (await billingStore.listUsageLogs(filter)).map((log) => log.id);
+      expect(await ids({ requestId: 'req_throttled', limit: 10 })).toEqual(['log_throttled']);
+      expect((await billingStore.listUsageLogs({ requestId: 'req_ok', limit: 10 }))[0]?.requestId).toBe('req_ok');
+      expect(await ids({ statusClass: 4, limit: 10 })).toEqual(['log_throttled']);
+      expect(await ids({ statusClass: 2, limit: 10 })).toEqual(['log_ok']);
+      expect(await ids({ endpoint: 'embeddings', limit: 10 })).toEqual(['log_failed']);
+      expect(await ids({ endpoint: 'chat.completions', statusClass: 5, limit: 10 })).toEqual([]);
+    });
+
+    it('writes hourly rollups that match the logs, once per log, and moves the key\'s last use forward only', async () => {
+      const hour = Date.UTC(2026, 0, 5, 12);
+      const logs = [
+        usageLog({ id: 'log_h1', userId, apiKeyId, createdAt: hour + 1_000, cost: 7, promptTokens: 3, completionTokens: 4 }),
+        usageLog({ id: 'log_h2', userId, apiKeyId, createdAt: hour + 3_599_999, cost: 5, status: 500 }),
+        usageLog({ id: 'log_h3', userId, apiKeyId, createdAt: hour + 3_600_000, cost: 1, model: 'gpt-4o-mini' }),
+      ];
+      await billingStore.writeSettlementBatch({ charges: [], usageLogs: logs });
+      // A retried batch (already stored) adds nothing; an older request written later does not move last use back.
+      await billingStore.writeSettlementBatch({ charges: [], usageLogs: logs });
+      await billingStore.writeSettlementBatch({ charges: [], usageLogs: [usageLog({ id: 'log_old', userId, apiKeyId, createdAt: hour - 10, cost: 2 })] });
+      const hourly = await billingStore.listHourlyUsage({ userId, from: hour, to: hour + 7_200_000 });
+      expect(hourly).toEqual([
+        { hour, userId, apiKeyId, model: 'gpt-4o', requestCount: 2, errorCount: 1, promptTokens: 13, completionTokens: 24, cachedTokens: 0, cost: 12 },
+        { hour: hour + 3_600_000, userId, apiKeyId, model: 'gpt-4o-mini', requestCount: 1, errorCount: 0, promptTokens: 10, completionTokens: 20, cachedTokens: 0, cost: 1 },
+      ]);
+      expect(await billingStore.listHourlyUsage({ userId, from: hour - 3_600_000, to: hour })).toEqual([
+        expect.objectContaining({ hour: hour - 3_600_000, requestCount: 1, cost: 2 }),
+      ]);
+      expect(await billingStore.listApiKeyLastUsedTimes({ userId })).toEqual(new Map([[apiKeyId, hour + 3_600_000]]));
+      expect(await billingStore.listApiKeyLastUsedTimes({ userId: 'someone-else' })).toEqual(new Map());
+      // Retention removes hourly rollups with the logs (whole hours before the cut), and keeps the daily ones.
+      await billingStore.deleteUsageLogsBefore(hour + 3_600_000 * 2);
+      expect(await billingStore.listHourlyUsage({ userId, from: 0, to: hour + 7_200_000 })).toEqual([expect.objectContaining({ hour: hour + 3_600_000 })]);
+      expect(await billingStore.listUsageSummaries({ userId })).not.toEqual([]);
     });
 
     it('stores prices, group ratios, key settings and sessions', async () => {

@@ -86,6 +86,7 @@ for (const engine of engines) {
         firstTokenMs: null,
         streamed: false,
         clientIp: '127.0.0.1',
+        requestId: null,
         ...overrides,
       };
       return { charge: { id: `led_${id.slice(4)}`, userId, apiKeyId, amount: cost, debt: 0, requestId: id, createdAt: now }, usageLog };

@@ -205,6 +205,18 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
       expect(await store.listApiKeys()).toEqual([otherKey]);
     });
 
+    it('renames a key and changes its expiry, bumping the routing revision, and refuses a missing key', async () => {
+      const { user, group } = await createUserAndGroup();
+      const key = await store.createApiKey(newApiKey(user.id, group.id, { expiresAt: startTime + 1 }));
+      const revision = await store.readRoutingRevision();
+      await store.updateApiKey(key.id, { name: 'renamed' });
+      expect(await store.listApiKeys()).toEqual([{ ...key, name: 'renamed' }]);
+      await store.updateApiKey(key.id, { expiresAt: null });
+      expect(await store.listApiKeys()).toEqual([{ ...key, name: 'renamed', expiresAt: null }]);
+      expect(await store.readRoutingRevision()).toBe(revision + 2);
+      await expect(store.updateApiKey('key_missing', { name: 'x' })).rejects.toThrow(/No API key key_missing exists/);
+    });
+
     it('grants, replaces and revokes a user\'s groups, bumping the routing revision each time', async () => {
       const { user, group } = await createUserAndGroup();
       const premium = await store.createModelGroup(newGroup({ name: 'premium' }));

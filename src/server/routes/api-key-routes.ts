@@ -8,6 +8,7 @@ import type { ApiKeyRecord, ModelGroupRecord } from '../../storage/store-records
 import { requireUser, type ApiCaller } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { presentApiKey } from '../api/present-api-records.js';
+import { recordAdminAction } from '../api/record-admin-action.js';
 import { requireKeyLimitsWithinDefaults } from '../api/require-key-limits-within-defaults.js';
 import type { ApiRouteContext } from './api-routes.js';
 
@@ -27,6 +28,17 @@ const createKeySchema = z.object({
   userId: z.string().optional(),
 });
 const listSchema = z.object({ userId: z.string().optional() });
+// PATCH: every field optional; an absent field keeps its value, null clears it where that means "none".
+const optionalLimitSchema = z.number().int().min(0).nullable().optional();
+const updateKeySchema = z.object({
+  name: z.string().max(100).optional(),
+  /** Unix milliseconds, or null for never */
+  expiresAt: z.number().int().positive().nullable().optional(),
+  /** micro-units, or null for no cap */
+  spendingCap: z.number().int().min(0).nullable().optional(),
+  allowedIps: z.array(addressSchema).max(100).optional(),
+  limits: z.object({ requestsPerMinute: optionalLimitSchema, tokensPerMinute: optionalLimitSchema, maxConcurrentRequests: optionalLimitSchema }).optional(),
+});
 
 /**
  * Keys through the API: create (secret shown once, only in a group the key's user holds), list, disable, enable,
@@ -53,14 +65,17 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
   async function presentAll(keys: ApiKeyRecord[], userId: string | undefined) {
     const grants = await gatewayStore.listUserGroupGrants(userId === undefined ? undefined : { userId });
     const granted = new Set(grants.map((grant) => `${grant.userId} ${grant.groupId}`));
+    const lastUsedTimes = await billing.store.listApiKeyLastUsedTimes(userId === undefined ? undefined : { userId });
     const now = services.clock();
     return keys.map((key) => {
       const money = billing.memory.key(key.id);
-      return presentApiKey(
+      const presented = presentApiKey(
         key,
         money && { spendingCap: money.spendingCap, spent: money.spent, allowedIps: money.allowedIpList, limits: money.limits },
         { groupGranted: granted.has(`${key.userId} ${key.groupId}`), now },
       );
+      // Unix milliseconds of the key's newest request written by the settlement batch writer, or null.
+      return { ...presented, lastUsedAt: lastUsedTimes.get(key.id) ?? null };
     });
   }
 
@@ -133,6 +148,41 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
       return presentOne(await findOwnedKey(caller, key.id));
     });
   }
+
+  app.patch<{ Params: { apiKeyId: string } }>('/keys/:apiKeyId', async (request) => {
+    const caller = request.apiCaller;
+    const key = await findOwnedKey(caller, request.params.apiKeyId);
+    const input = parseApiInput(updateKeySchema, request.body);
+    const limitChanges = input.limits ?? {};
+    // Owners are held to the operator's bounds for the limits they change, exactly as when creating a key.
+    if (!caller.isAdmin) {
+      requireKeyLimitsWithinDefaults(
+        { requestsPerMinute: limitChanges.requestsPerMinute ?? null, tokensPerMinute: limitChanges.tokensPerMinute ?? null, maxConcurrentRequests: limitChanges.maxConcurrentRequests ?? null },
+        billing.config.keyLimits,
+      );
+    }
+    const changesBilling = input.spendingCap !== undefined || input.allowedIps !== undefined || input.limits !== undefined;
+    await billing.exclusive(async () => {
+      if (input.name !== undefined || input.expiresAt !== undefined) await gatewayStore.updateApiKey(key.id, { name: input.name, expiresAt: input.expiresAt });
+      if (!changesBilling) return;
+      const current = billing.memory.key(key.id);
+      const currentLimits = current?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null };
+      await billing.store.setApiKeyBilling(key.id, {
+        spendingCap: input.spendingCap !== undefined ? input.spendingCap : (current?.spendingCap ?? null),
+        allowedIps: input.allowedIps ?? current?.allowedIpList ?? [],
+        limits: {
+          requestsPerMinute: limitChanges.requestsPerMinute !== undefined ? limitChanges.requestsPerMinute : currentLimits.requestsPerMinute,
+          tokensPerMinute: limitChanges.tokensPerMinute !== undefined ? limitChanges.tokensPerMinute : currentLimits.tokensPerMinute,
+          maxConcurrentRequests: limitChanges.maxConcurrentRequests !== undefined ? limitChanges.maxConcurrentRequests : currentLimits.maxConcurrentRequests,
+        },
+      });
+    });
+    await applyChange();
+    if (caller.isAdmin && key.userId !== caller.user?.id) {
+      await recordAdminAction(gatewayStore, caller, { action: 'key.update', targetType: 'api_key', targetId: key.id, details: { userId: key.userId, ...input } });
+    }
+    return presentOne(await findOwnedKey(caller, key.id));
+  });
 
   app.delete<{ Params: { apiKeyId: string } }>('/keys/:apiKeyId', async (request) => {
     const key = await findOwnedKey(request.apiCaller, request.params.apiKeyId);

@@ -5,6 +5,7 @@ import { registerApiAccountRoutes } from './api-account-routes.js';
 import { registerApiAuditLogRoutes } from './api-audit-log-routes.js';
 import { registerApiAuthRoutes } from './api-auth-routes.js';
 import { registerApiCatalogRoutes } from './api-catalog-routes.js';
+import { registerApiChannelRoutes } from './api-channel-routes.js';
 import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerApiPriceRoutes } from './api-price-routes.js';
 import { registerApiUsageRoutes } from './api-usage-routes.js';
@@ -51,6 +52,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiRedemptionRoutes(authenticated, context);
         registerApiUserStatusRoutes(authenticated, context);
         registerApiMyGroupRoutes(authenticated, context);
+        registerApiChannelRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },
