@@ -175,6 +175,14 @@ describe('redemption codes', () => {
     expect(exported.text).toContain(code!.slice(0, 4));
   });
 
+  it('escapes a note a spreadsheet would run as a formula', async () => {
+    const created = await callConsoleApi(gateway, 'POST', '/admin/redemption-codes?format=csv', adminToken, { amount: '1', count: 1, note: '=HYPERLINK("http://example.test")' });
+    expect(created.status).toBe(201);
+    const row = created.text.trim().split('\n')[1]!;
+    expect(row).not.toMatch(/,"?=HYPERLINK/);
+    expect(row).toContain("'=HYPERLINK");
+  });
+
   it('is for admins only to create, list and disable, and validates the batch', async () => {
     const { token } = await newUser();
     expect((await callConsoleApi(gateway, 'POST', '/admin/redemption-codes', token, { amount: '1', count: 1 })).status).toBe(403);

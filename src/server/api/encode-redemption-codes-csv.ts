@@ -12,7 +12,7 @@ export interface CreatedRedemptionCode {
 export function encodeStoredRedemptionCodesCsv(codes: readonly RedemptionCodeRecord[]): string {
   return stringify(
     codes.map((code) => [code.id, code.batchId, code.codePrefix, code.amount, code.status, code.redeemedBy ?? '', isoTime(code.redeemedAt), isoTime(code.expiresAt), code.note ?? '']),
-    { header: true, columns: ['id', 'batch_id', 'code_prefix', 'amount_micro_units', 'status', 'redeemed_by', 'redeemed_at', 'expires_at', 'note'] },
+    { header: true, escape_formulas: true, columns: ['id', 'batch_id', 'code_prefix', 'amount_micro_units', 'status', 'redeemed_by', 'redeemed_at', 'expires_at', 'note'] },
   );
 }
 
@@ -20,7 +20,7 @@ export function encodeStoredRedemptionCodesCsv(codes: readonly RedemptionCodeRec
 export function encodeCreatedRedemptionCodesCsv(batch: { batchId: string; amount: number; expiresAt: number | null; note: string | null; codes: readonly CreatedRedemptionCode[] }): string {
   return stringify(
     batch.codes.map((code) => [code.code, code.id, batch.batchId, batch.amount, isoTime(batch.expiresAt), batch.note ?? '']),
-    { header: true, columns: ['code', 'id', 'batch_id', 'amount_micro_units', 'expires_at', 'note'] },
+    { header: true, escape_formulas: true, columns: ['code', 'id', 'batch_id', 'amount_micro_units', 'expires_at', 'note'] },
   );
 }
 
