@@ -20,6 +20,10 @@ import { createDatabase } from '../storage/create-database.js';
 import { createBillingStore } from '../storage/kysely-billing-store.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
+import { createTopupOrderStore } from '../storage/kysely-topup-order-store.js';
+import { loadPaymentConfig, type PaymentConfig } from '../accounts/payments/payment-config.js';
+import { createTopupService } from '../accounts/payments/create-topup-service.js';
+import type { TopupService } from '../accounts/payments/topup-service.js';
 
 /** A running gateway and how to stop it. */
 export interface RunningGateway {
@@ -28,6 +32,8 @@ export interface RunningGateway {
   routing: RoutingCache;
   /** balances, holds, prices and the batch writer; `billing.changeBalance(...)` credits a user durably */
   billing: BillingRuntime;
+  /** top-up orders, payment providers and the reconciliation sweeper */
+  topup: TopupService;
   /** the address it listens on, e.g. `http://127.0.0.1:3000` */
   url: string;
   /** stops accepting, lets in-flight requests finish, then closes pools and the database */
@@ -38,6 +44,8 @@ export interface RunningGateway {
 export interface StartGatewayOptions {
   /** billing settings over those read from the environment, e.g. `{ enabled: false }` to admit every request */
   billing?: Partial<BillingConfig>;
+  /** top-up settings over those read from the environment (tests point the providers at loopback fakes) */
+  payments?: Partial<PaymentConfig>;
 }
 
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
@@ -59,6 +67,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   const billing = await BillingRuntime.start({ store: billingStore, config: billingConfig, logger, clock: Date.now, revisionCheckIntervalMs: config.refreshIntervalMs, catalogModels });
   billing.onInvalidation(() => routing.refresh());
   logger.info({ billing: billingConfig.enabled ? 'on' : 'off', sharedState: billingConfig.redisUrl ? 'redis' : 'process memory' }, 'billing ready');
+  const paymentConfig: PaymentConfig = { ...loadPaymentConfig(process.env), ...options.payments };
+  const topup = createTopupService({ config: paymentConfig, store: createTopupOrderStore(database.database), billing, logger, clock: Date.now });
   const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
 
   const dispatcher = new Agent({ connections: config.upstreamConnectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000 });
@@ -71,8 +81,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   let app: FastifyInstance;
   let address: string;
   try {
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing }, inFlight });
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing, topup }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
+    topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
+    topup.startSweeper();
   } catch (error) {
     // A failed start (a port in use) must not leave Redis connections and timers keeping the process alive.
     routing.stop();
@@ -87,6 +99,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     store,
     routing,
     billing,
+    topup,
     url: address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'),
     async close() {
       routing.stop();
@@ -104,6 +117,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
       } finally {
         clearTimeout(forceClose);
       }
+      await topup.stopSweeper();
       // After every forwarded request settled, so each one is in the last batch.
       await billing.close();
       await dispatcher.close();

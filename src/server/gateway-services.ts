@@ -4,6 +4,7 @@ import type { GatewayConfig } from '../config/gateway-config.js';
 import type { RemoteImageFetcher } from '../providers/remote-image/remote-image.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
+import type { TopupService } from '../accounts/payments/topup-service.js';
 import type { RoutingCache } from '../routing/routing-cache.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import type { InFlightForwardings } from './in-flight-forwardings.js';
@@ -33,4 +34,6 @@ export interface GatewayServices {
 export interface ApiServices {
   gatewayStore: GatewayStore;
   billing: BillingRuntime;
+  /** top-up orders and payment providers; absent when the app is built without them */
+  topup?: TopupService;
 }

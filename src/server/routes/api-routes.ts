@@ -9,6 +9,8 @@ import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerApiPriceRoutes } from './api-price-routes.js';
 import { registerApiUsageRoutes } from './api-usage-routes.js';
 import { registerApiUserGroupRoutes } from './api-user-group-routes.js';
+import { registerApiTopupRoutes } from './api-topup-routes.js';
+import { registerApiPaymentWebhookRoutes } from './api-payment-webhook-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,6 +34,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
   await app.register(
     async (scope) => {
       registerApiAuthRoutes(scope, context);
+      await scope.register(async (webhooks) => registerApiPaymentWebhookRoutes(webhooks, context));
       await scope.register(async (authenticated) => {
         authenticated.addHook('onRequest', async (request) => {
           request.apiCaller = await authenticateApiCaller(request, api, services.clock());
@@ -43,6 +46,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiUsageRoutes(authenticated, context);
         registerApiUserGroupRoutes(authenticated, context);
         registerApiAuditLogRoutes(authenticated, context);
+        registerApiTopupRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },
