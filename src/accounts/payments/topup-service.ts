@@ -3,7 +3,7 @@ import type { BillingRuntime } from '../../billing/billing-runtime.js';
 import { formatMicroUnits, parseCurrencyAmount } from '../../billing/money.js';
 import { createRecordId } from '../../core/create-record-id.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { PaymentMethod, TopupOrderRecord } from '../../storage/topup-order-records.js';
+import type { PaymentMethod, TopupOrderFilter, TopupOrderRecord } from '../../storage/topup-order-records.js';
 import type { TopupOrderStore } from '../../storage/topup-order-store.js';
 import type { AlipayPaymentProvider } from './alipay/alipay-payment-provider.js';
 import type { PaymentConfig } from './payment-config.js';
@@ -64,6 +64,16 @@ export class TopupService {
   /** the configured provider of a method, or undefined */
   provider(method: PaymentMethod): PaymentProvider | undefined {
     return this.providers.get(method);
+  }
+
+  /** one order, or undefined */
+  findOrder(orderId: string): Promise<TopupOrderRecord | undefined> {
+    return this.options.store.findOrder(orderId);
+  }
+
+  /** orders newest first, filtered (a user's own, or any for admins) */
+  listOrders(filter: TopupOrderFilter): Promise<TopupOrderRecord[]> {
+    return this.options.store.listOrders(filter);
   }
 
   /** The console's top-up options for a user (whether they still qualify for the first-top-up bonus). */

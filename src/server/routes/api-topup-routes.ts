@@ -43,12 +43,12 @@ export function registerApiTopupRoutes(app: FastifyInstance, { api }: ApiRouteCo
   app.get('/topup/orders', async (request) => {
     const user = requireUser(request.apiCaller);
     const page = parseApiInput(pageSchema, request.query);
-    const orders = await topup().options.store.listOrders({ userId: user.id, limit: page.limit, before: parseCursor(page.cursor) });
+    const orders = await topup().listOrders({ userId: user.id, limit: page.limit, before: parseCursor(page.cursor) });
     return { data: orders.map(presentTopupOrder), nextCursor: encodeCursor(orders, page.limit) };
   });
 
   app.get<{ Params: { orderId: string } }>('/topup/orders/:orderId', async (request) => {
-    const order = await topup().options.store.findOrder(request.params.orderId);
+    const order = await topup().findOrder(request.params.orderId);
     const caller = request.apiCaller;
     if (!order || (!caller.isAdmin && caller.user?.id !== order.userId)) throw new GatewayError('not_found', 'No such order.');
     return presentTopupOrder(order);
@@ -57,14 +57,14 @@ export function registerApiTopupRoutes(app: FastifyInstance, { api }: ApiRouteCo
   app.get('/admin/orders', async (request) => {
     requireAdmin(request.apiCaller);
     const filter = parseApiInput(adminFilterSchema, request.query);
-    const orders = await topup().options.store.listOrders({ userId: filter.user, status: filter.status, method: filter.method, limit: filter.limit, before: parseCursor(filter.cursor) });
+    const orders = await topup().listOrders({ userId: filter.user, status: filter.status, method: filter.method, limit: filter.limit, before: parseCursor(filter.cursor) });
     return { data: orders.map(presentTopupOrder), nextCursor: encodeCursor(orders, filter.limit) };
   });
 
   app.post<{ Params: { orderId: string } }>('/admin/orders/:orderId/recheck', async (request) => {
     requireAdmin(request.apiCaller);
     const service = topup();
-    const order = await service.options.store.findOrder(request.params.orderId);
+    const order = await service.findOrder(request.params.orderId);
     if (!order) throw new GatewayError('not_found', 'No such order.');
     let result;
     try {
@@ -75,7 +75,7 @@ export function registerApiTopupRoutes(app: FastifyInstance, { api }: ApiRouteCo
       throw new GatewayError('server_error', `The payment provider (${order.method}) could not be asked about the order; try again later.`);
     }
     await recordAdminAction(gatewayStore, request.apiCaller, { action: 'order.recheck', targetType: 'order', targetId: order.id, details: { method: order.method, statusBefore: order.status, providerSays: result.report.outcome, outcome: result.outcome } });
-    const after = await service.options.store.findOrder(order.id);
+    const after = await service.findOrder(order.id);
     return { order: presentTopupOrder(after ?? order), providerSays: result.report.outcome, outcome: result.outcome };
   });
 }
