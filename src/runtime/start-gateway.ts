@@ -22,6 +22,10 @@ import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
 import { createAccountAdminStore } from '../storage/kysely-account-admin-store.js';
 import { FirstRunSetup } from '../accounts/first-run-setup.js';
+import { createTopupOrderStore } from '../storage/kysely-topup-order-store.js';
+import { loadPaymentConfig, type PaymentConfig } from '../accounts/payments/payment-config.js';
+import { createTopupService } from '../accounts/payments/create-topup-service.js';
+import type { TopupService } from '../accounts/payments/topup-service.js';
 
 /** A running gateway and how to stop it. */
 export interface RunningGateway {
@@ -30,6 +34,8 @@ export interface RunningGateway {
   routing: RoutingCache;
   /** balances, holds, prices and the batch writer; `billing.changeBalance(...)` credits a user durably */
   billing: BillingRuntime;
+  /** top-up orders, payment providers and the reconciliation sweeper */
+  topup: TopupService;
   /** the address it listens on, e.g. `http://127.0.0.1:3000` */
   url: string;
   /** the one-time first-run setup URL (token in it) when the database has no administrator yet, else undefined */
@@ -42,6 +48,8 @@ export interface RunningGateway {
 export interface StartGatewayOptions {
   /** billing settings over those read from the environment, e.g. `{ enabled: false }` to admit every request */
   billing?: Partial<BillingConfig>;
+  /** top-up settings over those read from the environment (tests point the providers at loopback fakes) */
+  payments?: Partial<PaymentConfig>;
 }
 
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
@@ -63,6 +71,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   const billing = await BillingRuntime.start({ store: billingStore, config: billingConfig, logger, clock: Date.now, revisionCheckIntervalMs: config.refreshIntervalMs, catalogModels });
   billing.onInvalidation(() => routing.refresh());
   logger.info({ billing: billingConfig.enabled ? 'on' : 'off', sharedState: billingConfig.redisUrl ? 'redis' : 'process memory' }, 'billing ready');
+  const paymentConfig: PaymentConfig = { ...loadPaymentConfig(process.env), ...options.payments };
+  const topup = createTopupService({ config: paymentConfig, store: createTopupOrderStore(database.database), billing, logger, clock: Date.now });
   const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
 
   const dispatcher = new Agent({ connections: config.upstreamConnectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000 });
@@ -77,8 +87,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   let app: FastifyInstance;
   let address: string;
   try {
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup }, inFlight });
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
+    topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
+    topup.startSweeper();
   } catch (error) {
     // A failed start (a port in use) must not leave Redis connections and timers keeping the process alive.
     routing.stop();
@@ -99,6 +111,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     billing,
     url,
     setupUrl,
+    topup,
     async close() {
       routing.stop();
       // In-flight requests get the grace period; a connection still open after it (a stream, a stuck
@@ -115,6 +128,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
       } finally {
         clearTimeout(forceClose);
       }
+      await topup.stopSweeper();
       // After every forwarded request settled, so each one is in the last batch.
       await billing.close();
       await dispatcher.close();

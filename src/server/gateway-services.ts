@@ -4,6 +4,7 @@ import type { GatewayConfig } from '../config/gateway-config.js';
 import type { RemoteImageFetcher } from '../providers/remote-image/remote-image.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
+import type { TopupService } from '../accounts/payments/topup-service.js';
 import type { RoutingCache } from '../routing/routing-cache.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import type { AccountAdminStore } from '../storage/account-admin-store.js';
@@ -39,4 +40,6 @@ export interface ApiServices {
   accountAdmin: AccountAdminStore;
   /** the one-time first-run setup (closed once the database has an administrator) */
   setup: FirstRunSetup;
+  /** top-up orders and payment providers; absent when the app is built without them */
+  topup?: TopupService;
 }

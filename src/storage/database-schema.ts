@@ -298,6 +298,32 @@ export interface DatabaseSchema {
   audit_log: AuditLogTable;
   redemption_codes: RedemptionCodesTable;
   usage_hourly_rollups: UsageHourlyRollupsTable;
+  topup_orders: TopupOrdersTable;
+}
+
+/** Row of `topup_orders`: one payment attempt; money columns are integers (minor units paid, micro-units credited). */
+export interface TopupOrdersTable {
+  id: string;
+  user_id: string;
+  /** `stripe` or `alipay` */
+  method: string;
+  /** `pending`, `paid`, `failed`, `expired` or `refunded` */
+  status: string;
+  /** what the payer pays, in the currency's minor unit (cents, fen) */
+  amount_paid_minor: number;
+  /** lower-case ISO 4217 code, e.g. `usd`, `cny` */
+  currency: string;
+  /** micro-units credited when paid */
+  credit_micro_units: number;
+  /** micro-units of first-top-up bonus: offered at creation, what was granted once paid */
+  bonus_micro_units: number;
+  /** Checkout Session id or Alipay trade_no */
+  provider_reference: string | null;
+  failure_reason: string | null;
+  /** Unix milliseconds */
+  created_at: number;
+  paid_at: number | null;
+  updated_at: number;
 }
 
 /** Row of `redemption_codes` (migration 0011): one single-use code; the code itself is never stored, only its SHA-256. */

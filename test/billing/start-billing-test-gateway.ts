@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../src/accounts/api-key-secret.js';
 import { createSecretBox, resolveSecretPassphrase } from '../../src/accounts/secret-box.js';
 import type { BillingConfig } from '../../src/billing/billing-config.js';
+import type { PaymentConfig } from '../../src/accounts/payments/payment-config.js';
 import type { ModelPrice } from '../../src/billing/model-price.js';
 import type { GatewayConfig } from '../../src/config/gateway-config.js';
 import { startGateway, type RunningGateway } from '../../src/runtime/start-gateway.js';
@@ -65,6 +66,8 @@ export async function startBillingTestGateway(options: {
   databaseUrl?: string;
   /** configuration values to use instead of the test defaults, e.g. a short upstream timeout */
   config?: Partial<GatewayConfig>;
+  /** top-up settings, e.g. providers pointed at loopback fakes */
+  payments?: Partial<PaymentConfig>;
 }): Promise<BillingTestGateway> {
   const simulator = await startOpenAiSimulator();
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-billing-'));
@@ -74,7 +77,7 @@ export async function startBillingTestGateway(options: {
     { upstreamConnectionsPerOrigin: 64, ...options.config },
   );
   const { createLogger } = await import('../../src/observability/create-logger.js');
-  const running = await startGateway(config, createLogger('silent'), { billing: { enabled: true, ...options.billing } });
+  const running = await startGateway(config, createLogger('silent'), { billing: { enabled: true, ...options.billing }, payments: { sweepIntervalMs: 0, ...options.payments } });
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   const { store, billing } = running;
   // Seeding goes through billing.exclusive, as the /api does, so it never interleaves with a batch write.

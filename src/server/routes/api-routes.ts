@@ -14,6 +14,8 @@ import { registerApiMyGroupRoutes } from './api-my-group-routes.js';
 import { registerApiRedemptionRoutes } from './api-redemption-routes.js';
 import { registerApiSetupRoutes } from './api-setup-routes.js';
 import { registerApiUserStatusRoutes } from './api-user-status-routes.js';
+import { registerApiTopupRoutes } from './api-topup-routes.js';
+import { registerApiPaymentWebhookRoutes } from './api-payment-webhook-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,6 +40,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
     async (scope) => {
       registerApiAuthRoutes(scope, context);
       registerApiSetupRoutes(scope, context);
+      await scope.register(async (webhooks) => registerApiPaymentWebhookRoutes(webhooks, context));
       await scope.register(async (authenticated) => {
         authenticated.addHook('onRequest', async (request) => {
           request.apiCaller = await authenticateApiCaller(request, api, services.clock());
@@ -53,6 +56,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiUserStatusRoutes(authenticated, context);
         registerApiMyGroupRoutes(authenticated, context);
         registerApiChannelRoutes(authenticated, context);
+        registerApiTopupRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },

@@ -1,0 +1,250 @@
+import type { Logger } from 'pino';
+import type { BillingRuntime } from '../../billing/billing-runtime.js';
+import { formatMicroUnits, parseCurrencyAmount } from '../../billing/money.js';
+import { createRecordId } from '../../core/create-record-id.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { PaymentMethod, TopupOrderFilter, TopupOrderRecord } from '../../storage/topup-order-records.js';
+import type { TopupOrderStore } from '../../storage/topup-order-store.js';
+import type { AlipayPaymentProvider } from './alipay/alipay-payment-provider.js';
+import type { PaymentConfig } from './payment-config.js';
+import type { StripePaymentProvider } from './stripe/stripe-payment-provider.js';
+import type { PaymentInstruction, PaymentProvider, PaymentReport } from './payment-provider.js';
+import { computeTopupBonus, quoteTopup } from './quote-topup.js';
+
+/** What applying a provider report did to its order. */
+export type ReportOutcome = 'credited' | 'unchanged' | 'failed' | 'expired' | 'pending' | 'amount-mismatch' | 'unknown-order';
+
+/** The methods, presets, minimum and bonus rule the console shows before a top-up. */
+export interface TopupOptions {
+  methods: Array<{ method: PaymentMethod; currency: string; unitsPerCurrencyUnit: string; kind: PaymentInstruction['kind'] }>;
+  presets: string[];
+  minimum: string;
+  bonus: { percent: string; fixed: string; cap: string | null; paidTopUpsOnly: true; firstTopUpOnly: true; eligible: boolean };
+}
+
+/** What the top-up service is built from. */
+export interface TopupServiceOptions {
+  config: PaymentConfig;
+  store: TopupOrderStore;
+  billing: BillingRuntime;
+  /** present when Stripe is configured */
+  stripe?: StripePaymentProvider;
+  /** present when Alipay is configured */
+  alipay?: AlipayPaymentProvider;
+  logger: Logger;
+  /** Unix milliseconds */
+  clock: () => number;
+}
+
+/**
+ * Top-up orders end to end: quotes and creates orders, starts the provider's checkout, applies verified provider
+ * reports (credit exactly once, through the billing store's credit path), reconciles pending orders.
+ */
+export class TopupService {
+  private readonly providers: Map<PaymentMethod, PaymentProvider>;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private runningSweep: Promise<void> | undefined;
+  private listeningUrl = 'http://127.0.0.1';
+
+  constructor(readonly options: TopupServiceOptions) {
+    const providers: PaymentProvider[] = [options.stripe, options.alipay].filter((provider) => provider !== undefined);
+    this.providers = new Map(providers.map((provider) => [provider.method, provider]));
+  }
+
+  /** The address the gateway listens on, used for notify and return URLs when GATEWAY_PUBLIC_URL is unset. */
+  useListeningUrl(url: string): void {
+    this.listeningUrl = url.replace(/\/+$/, '');
+  }
+
+  /** where providers and browsers reach this gateway */
+  get publicUrl(): string {
+    return this.options.config.publicUrl ?? this.listeningUrl;
+  }
+
+  /** the configured provider of a method, or undefined */
+  provider(method: PaymentMethod): PaymentProvider | undefined {
+    return this.providers.get(method);
+  }
+
+  /** one order, or undefined */
+  findOrder(orderId: string): Promise<TopupOrderRecord | undefined> {
+    return this.options.store.findOrder(orderId);
+  }
+
+  /** orders newest first, filtered (a user's own, or any for admins) */
+  listOrders(filter: TopupOrderFilter): Promise<TopupOrderRecord[]> {
+    return this.options.store.listOrders(filter);
+  }
+
+  /** The console's top-up options for a user (whether they still qualify for the first-top-up bonus). */
+  async topupOptions(userId: string | undefined): Promise<TopupOptions> {
+    const { config } = this.options;
+    const eligible = userId === undefined ? false : !(await this.hasPaidOrder(userId));
+    return {
+      methods: [...this.providers.values()].map((provider) => ({
+        method: provider.method,
+        currency: provider.currency,
+        unitsPerCurrencyUnit: trimZeros(formatMicroUnits(provider.microUnitsPerCurrencyUnit)),
+        kind: provider.method === 'alipay' && config.alipay?.mode === 'qr' ? 'qr' : 'redirect',
+      })),
+      presets: config.presetsMicroUnits.map((amount) => trimZeros(formatMicroUnits(amount))),
+      minimum: trimZeros(formatMicroUnits(config.minimumMicroUnits)),
+      bonus: {
+        percent: trimZeros(formatMicroUnits(config.bonus.percentMillionths)),
+        fixed: trimZeros(formatMicroUnits(config.bonus.fixedMicroUnits)),
+        cap: config.bonus.capMicroUnits > 0 ? trimZeros(formatMicroUnits(config.bonus.capMicroUnits)) : null,
+        paidTopUpsOnly: true,
+        firstTopUpOnly: true,
+        eligible,
+      },
+    };
+  }
+
+  /** Creates a pending order for `amount` units (decimal string or number) and starts the provider's checkout. */
+  async createOrder(userId: string, method: PaymentMethod, amount: string | number): Promise<{ order: TopupOrderRecord; instruction: PaymentInstruction }> {
+    const provider = this.providers.get(method);
+    if (!provider) throw new GatewayError('invalid_request_error', `The payment method ${method} is not configured.`, { param: 'method' });
+    let requested: number;
+    try {
+      requested = parseCurrencyAmount(typeof amount === 'number' ? String(amount) : amount);
+    } catch (error) {
+      throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'Invalid amount', { param: 'amount' });
+    }
+    const { config, clock } = this.options;
+    if (requested < config.minimumMicroUnits) throw new GatewayError('invalid_request_error', `The smallest top-up is ${trimZeros(formatMicroUnits(config.minimumMicroUnits))}.`, { param: 'amount' });
+    const quote = quoteTopup(requested, provider);
+    const now = clock();
+    const eligible = !(await this.hasPaidOrder(userId));
+    const order: TopupOrderRecord = {
+      id: createRecordId('top', now),
+      userId,
+      method,
+      status: 'pending',
+      amountPaidMinor: quote.amountPaidMinor,
+      currency: provider.currency,
+      creditMicroUnits: quote.creditMicroUnits,
+      bonusMicroUnits: eligible ? computeTopupBonus(quote.creditMicroUnits, config.bonus) : 0,
+      providerReference: null,
+      failureReason: null,
+      createdAt: now,
+      paidAt: null,
+      updatedAt: now,
+    };
+    await this.options.store.createOrder(order);
+    let started;
+    try {
+      started = await provider.startCheckout(order, {
+        notifyUrl: `${this.publicUrl}/api/payments/${method}/${method === 'stripe' ? 'webhook' : 'notify'}`,
+        returnUrl: `${this.publicUrl}/topup/return?order=${encodeURIComponent(order.id)}`,
+      });
+    } catch (error) {
+      this.options.logger.error({ err: error, orderId: order.id, method }, 'starting a checkout failed');
+      await this.options.store.transitionOrder(order.id, ['pending'], 'failed', { failureReason: 'the provider refused to start the checkout', now: clock() });
+      throw new GatewayError('server_error', `The payment provider (${method}) could not start the checkout; try again later.`);
+    }
+    if (started.providerReference !== null) await this.options.store.setProviderReference(order.id, started.providerReference, clock());
+    return { order: { ...order, providerReference: started.providerReference }, instruction: started.instruction };
+  }
+
+  /**
+   * Applies what a verified provider message or query says: `paid` credits once (amount and currency checked against
+   * the order), `failed`/`expired` end a pending order; anything else, or a repeat, changes nothing.
+   */
+  async applyReport(report: PaymentReport, method: PaymentMethod): Promise<ReportOutcome> {
+    const { store, logger, clock } = this.options;
+    const order = await store.findOrder(report.orderId);
+    if (!order || order.method !== method) {
+      logger.warn({ orderId: report.orderId, method }, 'a payment message names an order this gateway does not have');
+      return 'unknown-order';
+    }
+    switch (report.outcome) {
+      case 'paid': {
+        if (report.amountPaidMinor !== order.amountPaidMinor || report.currency.toLowerCase() !== order.currency) {
+          logger.error({ orderId: order.id, reported: { amount: report.amountPaidMinor, currency: report.currency }, expected: { amount: order.amountPaidMinor, currency: order.currency } }, 'payment amount does not match the order; not credited');
+          const reason = `amount mismatch: the provider reported ${report.amountPaidMinor} ${report.currency}, the order is ${order.amountPaidMinor} ${order.currency}`;
+          await store.transitionOrder(order.id, ['pending', 'expired'], 'failed', { failureReason: reason, now: clock() });
+          return 'amount-mismatch';
+        }
+        return this.fulfil(order.id, report.providerReference);
+      }
+      case 'failed':
+      case 'expired': {
+        const changed = await store.transitionOrder(order.id, ['pending'], report.outcome, { failureReason: report.reason, now: clock() });
+        return changed ? report.outcome : 'unchanged';
+      }
+      case 'pending':
+        if (report.providerReference !== null && order.providerReference === null) await store.setProviderReference(order.id, report.providerReference, clock());
+        return 'pending';
+      default: {
+        const unreachable: never = report;
+        throw new Error(`unknown report ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /** Asks the provider about an order and applies the answer (admin re-check and the sweeper). */
+  async recheck(order: TopupOrderRecord): Promise<{ report: PaymentReport; outcome: ReportOutcome }> {
+    const provider = this.providers.get(order.method);
+    if (!provider) throw new GatewayError('invalid_request_error', `The payment method ${order.method} is not configured any more.`);
+    const report = await provider.queryOrder(order);
+    return { report, outcome: await this.applyReport(report, order.method) };
+  }
+
+  /** One reconciliation pass: re-queries pending orders older than the reconcile age, expires those past their lifetime. */
+  async sweep(): Promise<void> {
+    const { config, store, logger, clock } = this.options;
+    const now = clock();
+    const pending = await store.listPendingOrdersBefore(now - config.reconcileAfterMs, 200);
+    for (const order of pending) {
+      try {
+        const { outcome } = await this.recheck(order);
+        if (outcome === 'pending' && order.createdAt <= now - config.orderLifetimeMs) {
+          await store.transitionOrder(order.id, ['pending'], 'expired', { failureReason: 'not paid within the order lifetime', now: clock() });
+        }
+      } catch (error) {
+        logger.warn({ err: error, orderId: order.id }, 'reconciling a top-up order failed');
+      }
+    }
+  }
+
+  /** Starts the periodic sweeper (no-op when the interval is 0). */
+  startSweeper(): void {
+    const interval = this.options.config.sweepIntervalMs;
+    if (interval <= 0 || this.sweepTimer) return;
+    this.sweepTimer = setInterval(() => {
+      if (this.runningSweep) return;
+      this.runningSweep = this.sweep()
+        .catch((error: unknown) => this.options.logger.error({ err: error }, 'top-up reconciliation failed'))
+        .finally(() => (this.runningSweep = undefined));
+    }, interval);
+    this.sweepTimer.unref();
+  }
+
+  /** Stops the sweeper and waits for a pass in progress. */
+  async stopSweeper(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+    await this.runningSweep;
+  }
+
+  private async fulfil(orderId: string, providerReference: string | null): Promise<ReportOutcome> {
+    const { billing, store, clock, logger } = this.options;
+    const result = await billing.exclusive(() => store.fulfilOrder(orderId, { providerReference, now: clock() }));
+    if (result.outcome === 'unchanged') return 'unchanged';
+    const { order } = result;
+    logger.info({ orderId: order.id, userId: order.userId, credit: order.creditMicroUnits, bonus: order.bonusMicroUnits }, 'top-up credited');
+    // The node's memory and the shared wallet learn the new balance, as after an admin credit.
+    await billing.wallet?.apply({ userId: order.userId, balance: result.balance, debt: result.debt, sequence: result.sequence });
+    await billing.announceChange();
+    return 'credited';
+  }
+
+  private async hasPaidOrder(userId: string): Promise<boolean> {
+    const paid = await this.options.store.listOrders({ userId, status: 'paid', limit: 1 });
+    return paid.length > 0;
+  }
+}
+
+function trimZeros(decimal: string): string {
+  return decimal.replace(/\.?0+$/, '');
+}

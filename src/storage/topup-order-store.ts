@@ -1,0 +1,20 @@
+import type { FulfilOrderResult, TopupOrderFilter, TopupOrderRecord, TopupOrderStatus } from './topup-order-records.js';
+
+/** Durable top-up orders and their one-transaction fulfilment (SQLite and PostgreSQL). */
+export interface TopupOrderStore {
+  createOrder(order: TopupOrderRecord): Promise<void>;
+  findOrder(orderId: string): Promise<TopupOrderRecord | undefined>;
+  /** newest first */
+  listOrders(filter: TopupOrderFilter): Promise<TopupOrderRecord[]>;
+  /** pending orders created before the given Unix milliseconds, oldest first */
+  listPendingOrdersBefore(time: number, limit: number): Promise<TopupOrderRecord[]>;
+  /** records the provider's reference (Checkout Session id, trade_no) while the order is still pending */
+  setProviderReference(orderId: string, providerReference: string, now: number): Promise<void>;
+  /** compare-and-set from one of `from` to `to`; returns whether this call changed it */
+  transitionOrder(orderId: string, from: readonly TopupOrderStatus[], to: 'failed' | 'expired', details: { failureReason?: string; now: number }): Promise<boolean>;
+  /**
+   * In one transaction: pending (or expired) -> paid, a `top-up` ledger entry referencing the order, and the `bonus`
+   * entry when this is the user's first paid order; the credit repays debt first. Anything else changes nothing.
+   */
+  fulfilOrder(orderId: string, details: { providerReference: string | null; now: number }): Promise<FulfilOrderResult>;
+}

@@ -1,0 +1,209 @@
+// A loopback stand-in for the Stripe API (Checkout Sessions) and its hosted page, with webhook delivery signed
+// exactly as Stripe signs (stripe.webhooks.generateTestHeaderString). Driven by the real `stripe` client.
+import Fastify, { type FastifyInstance } from 'fastify';
+import qs from 'qs';
+import Stripe from 'stripe';
+import { request } from 'undici';
+
+/** One Checkout Session as the fake keeps it (the fields the gateway reads). */
+export interface FakeCheckoutSession {
+  id: string;
+  object: 'checkout.session';
+  url: string;
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'unpaid' | 'paid' | 'no_payment_required';
+  amount_total: number;
+  currency: string;
+  client_reference_id: string | null;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
+  expires_at: number;
+  mode: string;
+}
+
+/** How a webhook delivery is signed and what it carries. */
+export interface DeliveryOptions {
+  /** `bad`: signed with another secret; `stale`: a timestamp 10 minutes old; `none`: no header */
+  signature?: 'valid' | 'bad' | 'stale' | 'none';
+  /** report this amount instead of the session's */
+  amountTotal?: number;
+}
+
+/** The running fake and its switches. */
+export interface StripeFake {
+  /** base URL for GATEWAY_STRIPE_API_URL */
+  url: string;
+  secretKey: string;
+  webhookSecret: string;
+  /** where events are POSTed (the gateway's /api/payments/stripe/webhook) */
+  webhookUrl: string;
+  sessions: Map<string, FakeCheckoutSession>;
+  /** how many create calls arrived (idempotent repeats included) */
+  createCalls: number;
+  /** Idempotency-Key of every create call, in order */
+  idempotencyKeys: string[];
+  /** answer the next create with this HTTP status and a Stripe error body */
+  failNextCreate: number | undefined;
+  /** payments complete `unpaid` (a delayed method) and settle later with async events */
+  delayedPayments: boolean;
+  /** the hosted page's Pay: marks the session paid (unless delayed), delivers checkout.session.completed, returns the redirect */
+  pay(sessionId: string, options?: DeliveryOptions): Promise<{ webhookStatus: number; redirect: string }>;
+  /** marks the session paid silently: the webhook is lost (reconciliation must find it) */
+  payWithoutWebhook(sessionId: string): void;
+  /** signs and delivers one event about a session; returns the gateway's HTTP status */
+  deliver(type: string, sessionId: string, options?: DeliveryOptions): Promise<number>;
+  /** the same event (same id, same signature) delivered `times` times at once; returns the statuses */
+  deliverConcurrently(type: string, sessionId: string, times: number): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+let eventCounter = 0;
+
+/** Starts the fake on 127.0.0.1 with a free port. */
+export async function startStripeFake(options: { secretKey?: string; webhookSecret?: string } = {}): Promise<StripeFake> {
+  const secretKey = options.secretKey ?? 'sk_test_fake_secret';
+  const webhookSecret = options.webhookSecret ?? 'whsec_fake_secret';
+  const app: FastifyInstance = Fastify();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, qs.parse(body as string)));
+  const sessionsByKey = new Map<string, string>();
+  let sessionCounter = 0;
+
+  const fake: StripeFake = {
+    url: '',
+    secretKey,
+    webhookSecret,
+    webhookUrl: '',
+    sessions: new Map(),
+    createCalls: 0,
+    idempotencyKeys: [],
+    failNextCreate: undefined,
+    delayedPayments: false,
+    async pay(sessionId, delivery = {}) {
+      const session = requireSession(sessionId);
+      session.status = 'complete';
+      if (!fake.delayedPayments) session.payment_status = 'paid';
+      const webhookStatus = await fake.deliver('checkout.session.completed', sessionId, delivery);
+      return { webhookStatus, redirect: session.success_url };
+    },
+    payWithoutWebhook(sessionId) {
+      const session = requireSession(sessionId);
+      session.status = 'complete';
+      session.payment_status = 'paid';
+    },
+    async deliver(type, sessionId, delivery = {}) {
+      const { payload, header } = signEvent(type, sessionId, delivery);
+      return post(payload, header);
+    },
+    async deliverConcurrently(type, sessionId, times) {
+      const { payload, header } = signEvent(type, sessionId, {});
+      return Promise.all(Array.from({ length: times }, () => post(payload, header)));
+    },
+    close: () => app.close(),
+  };
+
+  function requireSession(sessionId: string): FakeCheckoutSession {
+    const session = fake.sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    return session;
+  }
+
+  function signEvent(type: string, sessionId: string, delivery: DeliveryOptions): { payload: string; header: string | undefined } {
+    const session = requireSession(sessionId);
+    if (type === 'checkout.session.async_payment_succeeded') session.payment_status = 'paid';
+    if (type === 'checkout.session.expired') session.status = 'expired';
+    const object = { ...session, amount_total: delivery.amountTotal ?? session.amount_total };
+    eventCounter += 1;
+    const payload = JSON.stringify({ id: `evt_test_${eventCounter}`, object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object } });
+    const signature = delivery.signature ?? 'valid';
+    if (signature === 'none') return { payload, header: undefined };
+    const header = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: signature === 'bad' ? 'whsec_someone_else' : webhookSecret,
+      timestamp: Math.floor(Date.now() / 1000) - (signature === 'stale' ? 600 : 0),
+    });
+    return { payload, header };
+  }
+
+  async function post(payload: string, header: string | undefined): Promise<number> {
+    const response = await request(fake.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) }, body: payload });
+    await response.body.dump();
+    return response.statusCode;
+  }
+
+  app.addHook('onRequest', async (incoming, reply) => {
+    if (!incoming.url.startsWith('/v1/')) return;
+    if (incoming.headers.authorization !== `Bearer ${secretKey}`) {
+      return reply.code(401).send({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+    }
+  });
+
+  app.post('/v1/checkout/sessions', async (incoming, reply) => {
+    fake.createCalls += 1;
+    if (fake.failNextCreate !== undefined) {
+      const status = fake.failNextCreate;
+      fake.failNextCreate = undefined;
+      return reply.code(status).send({ error: { type: status >= 500 ? 'api_error' : 'invalid_request_error', message: 'simulated failure' } });
+    }
+    const key = incoming.headers['idempotency-key'];
+    if (typeof key === 'string') fake.idempotencyKeys.push(key);
+    const existing = typeof key === 'string' ? sessionsByKey.get(key) : undefined;
+    if (existing) return fake.sessions.get(existing);
+    const body = incoming.body;
+    const unitAmount = Number(field(body, 'line_items', '0', 'price_data', 'unit_amount'));
+    if (field(body, 'mode') !== 'payment' || !Number.isInteger(unitAmount) || unitAmount <= 0) {
+      return reply.code(400).send({ error: { type: 'invalid_request_error', message: 'bad checkout session parameters' } });
+    }
+    sessionCounter += 1;
+    const id = `cs_test_${sessionCounter}`;
+    const session: FakeCheckoutSession = {
+      id,
+      object: 'checkout.session',
+      url: `${fake.url}/pay/${id}`,
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: unitAmount * Number(field(body, 'line_items', '0', 'quantity') ?? 1),
+      currency: String(field(body, 'line_items', '0', 'price_data', 'currency')),
+      client_reference_id: (field(body, 'client_reference_id') as string | undefined) ?? null,
+      metadata: (field(body, 'metadata') as Record<string, string> | undefined) ?? {},
+      success_url: String(field(body, 'success_url')),
+      cancel_url: String(field(body, 'cancel_url')),
+      expires_at: Number(field(body, 'expires_at') ?? Math.floor(Date.now() / 1000) + 86_400),
+      mode: 'payment',
+    };
+    fake.sessions.set(id, session);
+    if (typeof key === 'string') sessionsByKey.set(key, id);
+    return session;
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/checkout/sessions/:id', async (incoming, reply) => {
+    const session = fake.sessions.get(incoming.params.id);
+    if (!session) return reply.code(404).send({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } });
+    return session;
+  });
+
+  // The hosted page stand-in: a Pay button that posts back here.
+  app.get<{ Params: { id: string } }>('/pay/:id', async (incoming, reply) => {
+    const session = fake.sessions.get(incoming.params.id);
+    if (!session) return reply.code(404).send('no such session');
+    return reply.type('text/html').send(`<form method="post" action="/pay/${session.id}"><p>${session.amount_total} ${session.currency}</p><button>Pay</button></form>`);
+  });
+  app.post<{ Params: { id: string } }>('/pay/:id', async (incoming, reply) => {
+    const { redirect } = await fake.pay(incoming.params.id);
+    return reply.redirect(redirect, 303);
+  });
+
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  fake.url = address;
+  return fake;
+}
+
+/** Reads a nested value of a qs-parsed form body, e.g. line_items[0][price_data][unit_amount]. */
+function field(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
