@@ -20,6 +20,8 @@ import { createDatabase } from '../storage/create-database.js';
 import { createBillingStore } from '../storage/kysely-billing-store.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
+import { createSignInStore } from '../storage/kysely-sign-in-store.js';
+import { createSignInServices } from '../accounts/sign-in-services.js';
 
 /** A running gateway and how to stop it. */
 export interface RunningGateway {
@@ -71,7 +73,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   let app: FastifyInstance;
   let address: string;
   try {
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing }, inFlight });
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing, signIn: createSignInServices(createSignInStore({ database }), config.signIn) }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     // A failed start (a port in use) must not leave Redis connections and timers keeping the process alive.

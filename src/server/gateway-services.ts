@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { SignInServices } from '../accounts/sign-in-services.js';
 import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { RemoteImageFetcher } from '../providers/remote-image/remote-image.js';
@@ -33,4 +34,6 @@ export interface GatewayServices {
 export interface ApiServices {
   gatewayStore: GatewayStore;
   billing: BillingRuntime;
+  /** identities, console sessions, admin tokens and the social sign-in providers */
+  signIn: SignInServices;
 }

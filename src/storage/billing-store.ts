@@ -66,6 +66,7 @@ export interface BillingStore {
   /** the user behind a live session, or undefined */
   findSessionUser(tokenHash: string, now: number): Promise<UserRecord | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
-  createAdminToken(token: { tokenHash: string; name: string }): Promise<void>;
+  /** `expiresAt` (Unix ms) defaults to 90 days from now; SignInStore lists, finds and revokes admin tokens */
+  createAdminToken(token: { tokenHash: string; name: string; expiresAt?: number }): Promise<void>;
   hasAdminToken(tokenHash: string): Promise<boolean>;
 }

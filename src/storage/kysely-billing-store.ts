@@ -18,6 +18,9 @@ import { runMigrations } from './run-migrations.js';
 import { mapUsageLogToRollups } from './map-usage-log-to-rollups.js';
 import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
 
+/** Lifetime of an admin token made without an explicit expiry: 90 days, in milliseconds. */
+const defaultAdminTokenLifetimeMs = 90 * 24 * 3_600_000;
+
 /** How to open the billing store; pass an open database to share its connection with the gateway store. */
 export interface BillingStoreOptions {
   /** `sqlite:<path>` or a `postgres://` connection string; ignored when `database` is given */
@@ -250,7 +253,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     async createSession(session) {
       await database
         .insertInto('console_sessions')
-        .values({ token_hash: session.tokenHash, user_id: session.userId, created_at: clock(), expires_at: session.expiresAt })
+        .values({ token_hash: session.tokenHash, id: createRecordId('ses'), user_id: session.userId, created_at: clock(), last_seen_at: clock(), expires_at: session.expiresAt })
         .execute();
     },
 
@@ -270,7 +273,10 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     },
 
     async createAdminToken(token) {
-      await database.insertInto('admin_tokens').values({ token_hash: token.tokenHash, name: token.name, created_at: clock() }).execute();
+      await database
+        .insertInto('admin_tokens')
+        .values({ token_hash: token.tokenHash, id: createRecordId('adm'), name: token.name, created_at: clock(), expires_at: token.expiresAt ?? clock() + defaultAdminTokenLifetimeMs })
+        .execute();
     },
 
     async hasAdminToken(tokenHash) {

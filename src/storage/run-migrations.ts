@@ -8,6 +8,7 @@ import { userGroupsMigration } from './migrations/0005-user-groups.js';
 import { userDebtMigration } from './migrations/0006-user-debt.js';
 import { usageLogCacheWriteTokensMigration } from './migrations/0007-usage-log-cache-write-tokens.js';
 import { auditLogMigration } from './migrations/0008-audit-log.js';
+import { signInMigration } from './migrations/0009-sign-in.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0006-user-debt': userDebtMigration,
   '0007-usage-log-cache-write-tokens': usageLogCacheWriteTokensMigration,
   '0008-audit-log': auditLogMigration,
+  '0009-sign-in': signInMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

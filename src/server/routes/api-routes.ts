@@ -9,6 +9,10 @@ import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerApiPriceRoutes } from './api-price-routes.js';
 import { registerApiUsageRoutes } from './api-usage-routes.js';
 import { registerApiUserGroupRoutes } from './api-user-group-routes.js';
+import { registerApiSignInRoutes } from './api-sign-in-routes.js';
+import { registerApiSessionRoutes } from './api-session-routes.js';
+import { registerApiIdentityRoutes } from './api-identity-routes.js';
+import { registerApiAdminTokenRoutes } from './api-admin-token-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,6 +36,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
   await app.register(
     async (scope) => {
       registerApiAuthRoutes(scope, context);
+      registerApiSignInRoutes(scope, context);
       await scope.register(async (authenticated) => {
         authenticated.addHook('onRequest', async (request) => {
           request.apiCaller = await authenticateApiCaller(request, api, services.clock());
@@ -43,6 +48,9 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiUsageRoutes(authenticated, context);
         registerApiUserGroupRoutes(authenticated, context);
         registerApiAuditLogRoutes(authenticated, context);
+        registerApiSessionRoutes(authenticated, context);
+        registerApiIdentityRoutes(authenticated, context);
+        registerApiAdminTokenRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },
