@@ -59,6 +59,11 @@ export class CookieBrowser {
     this.cookiesOf(new URL(origin).host).set(name, { value, path });
   }
 
+  /** Forgets every cookie of an origin, as signing out at that site would. */
+  clearCookies(origin: string): void {
+    this.jar.delete(new URL(origin).host);
+  }
+
   private cookieHeaderFor(target: URL): string {
     const cookies = this.jar.get(target.host);
     if (!cookies) return '';
