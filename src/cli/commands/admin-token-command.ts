@@ -33,22 +33,25 @@ export function registerAdminTokenCommand(program: Command): void {
     .command('list')
     .description('list admin tokens (never their secrets)')
     .option('--json', 'print the result as JSON')
-    .action((options: { json?: boolean }) =>
+    // `--json` may land on the parent `token` command, which declares it too.
+    .action((_options: unknown, command: Command) =>
       withCliSignInStore(async (store) => {
+        const { json } = command.optsWithGlobals<{ json?: boolean }>();
         const tokens = await store.listAdminTokens();
         const now = Date.now();
         const lines = tokens.map((record) => `${record.id}  ${record.name}  expires ${new Date(record.expiresAt).toISOString()}${record.expiresAt <= now ? ' (expired)' : ''}`);
-        printResult(options.json, tokens, lines.length === 0 ? 'No admin tokens.' : lines.join('\n'));
+        printResult(json, tokens, lines.length === 0 ? 'No admin tokens.' : lines.join('\n'));
       }),
     );
   token
     .command('revoke <id>')
     .description('revoke an admin token at once')
     .option('--json', 'print the result as JSON')
-    .action((tokenId: string, options: { json?: boolean }) =>
+    .action((tokenId: string, _options: unknown, command: Command) =>
       withCliSignInStore(async (store) => {
+        const { json } = command.optsWithGlobals<{ json?: boolean }>();
         if (!(await store.deleteAdminToken(tokenId))) throw new Error(`No admin token ${tokenId}`);
-        printResult(options.json, { id: tokenId, revoked: true }, `Admin token ${tokenId} revoked.`);
+        printResult(json, { id: tokenId, revoked: true }, `Admin token ${tokenId} revoked.`);
       }),
     );
 }
