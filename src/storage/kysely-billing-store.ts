@@ -250,38 +250,11 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       return Number(result.numDeletedRows);
     },
 
-    async createSession(session) {
-      await database
-        .insertInto('console_sessions')
-        .values({ token_hash: session.tokenHash, id: createRecordId('ses'), user_id: session.userId, created_at: clock(), last_seen_at: clock(), expires_at: session.expiresAt })
-        .execute();
-    },
-
-    async findSessionUser(tokenHash, now) {
-      const row = await database
-        .selectFrom('console_sessions')
-        .innerJoin('users', 'users.id', 'console_sessions.user_id')
-        .select(userColumns.map((column) => `users.${column}` as const))
-        .where('console_sessions.token_hash', '=', tokenHash)
-        .where('console_sessions.expires_at', '>', now)
-        .executeTakeFirst();
-      return row === undefined ? undefined : decodeUser(row);
-    },
-
-    async deleteSession(tokenHash) {
-      await database.deleteFrom('console_sessions').where('token_hash', '=', tokenHash).execute();
-    },
-
     async createAdminToken(token) {
       await database
         .insertInto('admin_tokens')
-        .values({ token_hash: token.tokenHash, id: createRecordId('adm'), name: token.name, created_at: clock(), expires_at: token.expiresAt ?? clock() + defaultAdminTokenLifetimeMs })
+        .values({ token_hash: token.tokenHash, id: createRecordId('adm', clock()), name: token.name, created_at: clock(), expires_at: token.expiresAt ?? clock() + defaultAdminTokenLifetimeMs })
         .execute();
-    },
-
-    async hasAdminToken(tokenHash) {
-      const row = await database.selectFrom('admin_tokens').select('token_hash').where('token_hash', '=', tokenHash).executeTakeFirst();
-      return row !== undefined;
     },
   };
 }
