@@ -1,3 +1,4 @@
+import * as openid from 'openid-client';
 import { z } from 'zod';
 import type { IdentityProvider } from '../storage/sign-in-records.js';
 
@@ -48,4 +49,23 @@ export function parseOauthTransaction(cookieValue: string | undefined, now: numb
   } catch {
     return undefined;
   }
+}
+
+/** A new attempt with a random state, PKCE verifier (and its S256 challenge) and, for OIDC, nonce. */
+export async function createOauthTransaction(options: {
+  provider: IdentityProvider;
+  returnPath: string;
+  intent: OauthTransaction['intent'];
+  now: number;
+}): Promise<{ transaction: OauthTransaction; codeChallenge: string }> {
+  const transaction: OauthTransaction = {
+    provider: options.provider,
+    state: openid.randomState(),
+    codeVerifier: openid.randomPKCECodeVerifier(),
+    nonce: options.provider === 'oidc' ? openid.randomNonce() : '',
+    returnPath: options.returnPath,
+    intent: options.intent,
+    expiresAt: options.now + oauthTransactionLifetimeSeconds * 1_000,
+  };
+  return { transaction, codeChallenge: await openid.calculatePKCECodeChallenge(transaction.codeVerifier) };
 }

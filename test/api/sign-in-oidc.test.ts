@@ -59,6 +59,9 @@ function tamperWithAttempt(browser: CookieBrowser, field: 'nonce' | 'state', val
 describe('OpenID Connect sign-in', () => {
   it('lists the provider under its configured name', async () => {
     expect((await callApi(new CookieBrowser(), 'GET', '/auth/providers')).body.providers).toEqual([{ id: 'oidc', name: 'Company SSO', startUrl: '/api/auth/oidc/start' }]);
+    // GitHub is not configured here.
+    expect((await new CookieBrowser().send(`${gateway.url}/api/auth/github/start`)).location).toBe(`${gateway.url}/sign-in?error=provider_not_configured`);
+    expect((await new CookieBrowser().send(`${gateway.url}/api/auth/gitlab/start`)).status).toBe(404);
   });
 
   it('creates the user at the first sign-in, finds it at the second, and identifies it by issuer and subject', async () => {

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import * as openid from 'openid-client';
 import { z } from 'zod';
 import { hashConsoleToken } from '../../accounts/console-token.js';
 import { buildGithubAuthorizationUrl, fetchGithubProfile } from '../../accounts/github-sign-in.js';
-import { encodeOauthTransaction, oauthTransactionCookieName, oauthTransactionLifetimeSeconds, parseOauthTransaction, type OauthTransaction } from '../../accounts/oauth-transaction.js';
+import { createOauthTransaction, encodeOauthTransaction, oauthTransactionCookieName, parseOauthTransaction, type OauthTransaction } from '../../accounts/oauth-transaction.js';
 import type { ProviderProfile } from '../../accounts/provider-profile.js';
 import { resolveSignInUser } from '../../accounts/resolve-sign-in-user.js';
 import { safeReturnPath } from '../../accounts/safe-return-path.js';
@@ -47,17 +46,13 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
     const { returnTo } = parseApiInput(startQuerySchema, request.query);
     const publicOrigin = publicOriginOf(request, api);
     const signedInUser = await findSessionUser(request);
-    const transaction: OauthTransaction = {
+    const { transaction, codeChallenge } = await createOauthTransaction({
       provider,
-      state: openid.randomState(),
-      codeVerifier: openid.randomPKCECodeVerifier(),
-      nonce: provider === 'oidc' ? openid.randomNonce() : '',
       returnPath: safeReturnPath(returnTo),
       // Starting while signed in adds the identity to that account; the callback checks the session again.
       intent: signedInUser === undefined ? 'sign-in' : 'link',
-      expiresAt: services.clock() + oauthTransactionLifetimeSeconds * 1_000,
-    };
-    const codeChallenge = await openid.calculatePKCECodeChallenge(transaction.codeVerifier);
+      now: services.clock(),
+    });
     const redirectUri = callbackUrlOf(publicOrigin, provider);
     let location: string;
     try {
