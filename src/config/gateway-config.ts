@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadSignInConfig, type SignInConfig } from './sign-in-config.js';
 
 /** Everything the gateway reads from its environment; docs/CONFIGURATION.md describes each variable. */
 export interface GatewayConfig {
@@ -53,6 +54,8 @@ export interface GatewayConfig {
   maxInFlightRequests: number;
   /** longest a streamed answer waits for a client that stopped reading, in milliseconds; then the stream is cut; 0 = forever */
   streamWriteTimeoutMs: number;
+  /** public origin and social sign-in providers (GATEWAY_PUBLIC_URL, GATEWAY_GITHUB_*, GATEWAY_OIDC_*); absent means none configured */
+  signIn?: SignInConfig;
 }
 
 /** The groups new users get when GATEWAY_DEFAULT_USER_GROUPS is unset. */
@@ -86,6 +89,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     maxConnectionsPerAddress: readInteger(environment, 'GATEWAY_MAX_CONNECTIONS_PER_ADDRESS', 1_024),
     maxInFlightRequests: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_REQUESTS', 2_048),
     streamWriteTimeoutMs: readInteger(environment, 'GATEWAY_STREAM_WRITE_TIMEOUT_MS', 30_000),
+    signIn: loadSignInConfig(environment),
   };
 }
 

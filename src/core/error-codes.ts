@@ -38,7 +38,7 @@ export const errorCodes = {
     status: 403,
     type: 'invalid_request_error',
     retryableOnAnotherChannel: false,
-    description: 'The caller may not do this: an admin-only /api route, or an API key used from an address outside its allow-list.',
+    description: 'The caller may not do this: an admin-only /api route, a state-changing /api call with the session cookie from another site, or an API key used from an address outside its allow-list.',
   },
   model_not_found: {
     status: 404,

@@ -26,6 +26,8 @@ import { createTopupOrderStore } from '../storage/kysely-topup-order-store.js';
 import { loadPaymentConfig, type PaymentConfig } from '../accounts/payments/payment-config.js';
 import { createTopupService } from '../accounts/payments/create-topup-service.js';
 import type { TopupService } from '../accounts/payments/topup-service.js';
+import { createSignInStore } from '../storage/kysely-sign-in-store.js';
+import { createSignInServices, type SignInServices } from '../accounts/sign-in-services.js';
 
 /** A running gateway and how to stop it. */
 export interface RunningGateway {
@@ -36,6 +38,8 @@ export interface RunningGateway {
   billing: BillingRuntime;
   /** top-up orders, payment providers and the reconciliation sweeper */
   topup: TopupService;
+  /** identities, console sessions, admin tokens and the sign-in providers */
+  signIn: SignInServices;
   /** the address it listens on, e.g. `http://127.0.0.1:3000` */
   url: string;
   /** the one-time first-run setup URL (token in it) when the database has no administrator yet, else undefined */
@@ -72,6 +76,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   billing.onInvalidation(() => routing.refresh());
   logger.info({ billing: billingConfig.enabled ? 'on' : 'off', sharedState: billingConfig.redisUrl ? 'redis' : 'process memory' }, 'billing ready');
   const paymentConfig: PaymentConfig = { ...loadPaymentConfig(process.env), ...options.payments };
+  const signIn = createSignInServices(createSignInStore({ database }), config.signIn);
   const topup = createTopupService({ config: paymentConfig, store: createTopupOrderStore(database.database), billing, logger, clock: Date.now });
   const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
 
@@ -87,7 +92,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   let app: FastifyInstance;
   let address: string;
   try {
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup }, inFlight });
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
     topup.startSweeper();
@@ -112,6 +117,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     url,
     setupUrl,
     topup,
+    signIn,
     async close() {
       routing.stop();
       // In-flight requests get the grace period; a connection still open after it (a stream, a stuck

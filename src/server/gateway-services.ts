@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { SignInServices } from '../accounts/sign-in-services.js';
 import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { RemoteImageFetcher } from '../providers/remote-image/remote-image.js';
@@ -42,4 +43,6 @@ export interface ApiServices {
   setup: FirstRunSetup;
   /** top-up orders and payment providers; absent when the app is built without them */
   topup?: TopupService;
+  /** identities, console sessions, admin tokens and the social sign-in providers */
+  signIn: SignInServices;
 }

@@ -68,10 +68,6 @@ export interface BillingStore {
   /** deletes usage logs and hourly rollups (not daily rollups) from before the given Unix milliseconds; returns how many logs */
   deleteUsageLogsBefore(time: number): Promise<number>;
 
-  createSession(session: { tokenHash: string; userId: string; expiresAt: number }): Promise<void>;
-  /** the user behind a live session, or undefined */
-  findSessionUser(tokenHash: string, now: number): Promise<UserRecord | undefined>;
-  deleteSession(tokenHash: string): Promise<void>;
-  createAdminToken(token: { tokenHash: string; name: string }): Promise<void>;
-  hasAdminToken(tokenHash: string): Promise<boolean>;
+  /** `expiresAt` (Unix ms) defaults to 90 days from now; SignInStore lists, finds and revokes admin tokens */
+  createAdminToken(token: { tokenHash: string; name: string; expiresAt?: number }): Promise<void>;
 }

@@ -222,6 +222,44 @@ export interface AdminTokensTable {
   created_at: number;
 }
 
+/** Columns of `console_sessions` added by migration 0009 (always set on rows written since). */
+export interface ConsoleSessionSignInColumns {
+  /** `ses_...`: addresses the session in the API without its token hash */
+  id: string;
+  /** Unix milliseconds of the last authenticated request (updated at most once a minute) */
+  last_seen_at: number;
+  /** the browser's User-Agent at sign-in, cut to 512 characters */
+  user_agent: string | null;
+  /** the client address at sign-in */
+  client_ip: string | null;
+}
+
+/** Columns of `admin_tokens` added by migration 0009. */
+export interface AdminTokenExpiryColumns {
+  /** `adm_...`: addresses the token in the API and the CLI */
+  id: string;
+  /** Unix milliseconds after which the token is refused */
+  expires_at: number;
+}
+
+/** Row of `identities` (migration 0009): a way in from a sign-in provider, linked to one user. */
+export interface IdentitiesTable {
+  id: string;
+  user_id: string;
+  /** `github` or `oidc` */
+  provider: string;
+  /** GitHub's numeric user id, or the OIDC issuer and `sub` joined by a space */
+  subject: string;
+  /** the email the provider reported at the last sign-in, verified or not */
+  email: string | null;
+  /** the provider's login or name, for the identity list */
+  display_name: string;
+  /** Unix milliseconds */
+  created_at: number;
+  /** Unix milliseconds of the last sign-in through it */
+  last_used_at: number;
+}
+
 /** The single row (id 1) whose counter goes up on every write that affects balances, prices or limits. */
 export interface BillingRevisionTable {
   id: number;
@@ -290,13 +328,14 @@ export interface DatabaseSchema {
   model_prices: ModelPricesTable;
   usage_logs: UsageLogsTable & UsageLogRequestIdColumns;
   usage_daily_rollups: UsageDailyRollupsTable;
-  console_sessions: ConsoleSessionsTable;
-  admin_tokens: AdminTokensTable;
+  console_sessions: ConsoleSessionsTable & ConsoleSessionSignInColumns;
+  admin_tokens: AdminTokensTable & AdminTokenExpiryColumns;
   billing_revision: BillingRevisionTable;
   model_catalog_entries: ModelCatalogEntriesTable;
   user_groups: UserGroupsTable;
   audit_log: AuditLogTable;
   redemption_codes: RedemptionCodesTable;
+  identities: IdentitiesTable;
   usage_hourly_rollups: UsageHourlyRollupsTable;
   topup_orders: TopupOrdersTable;
 }

@@ -20,6 +20,9 @@ import { mapUsageLogToRollups } from './map-usage-log-to-rollups.js';
 import { mapUsageLogToHourlyRollups } from './map-usage-log-to-hourly-rollups.js';
 import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
 
+/** Lifetime of an admin token made without an explicit expiry: 90 days, in milliseconds. */
+const defaultAdminTokenLifetimeMs = 90 * 24 * 3_600_000;
+
 /** How to open the billing store; pass an open database to share its connection with the gateway store. */
 export interface BillingStoreOptions {
   /** `sqlite:<path>` or a `postgres://` connection string; ignored when `database` is given */
@@ -283,35 +286,11 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       return Number(result.numDeletedRows);
     },
 
-    async createSession(session) {
-      await database
-        .insertInto('console_sessions')
-        .values({ token_hash: session.tokenHash, user_id: session.userId, created_at: clock(), expires_at: session.expiresAt })
-        .execute();
-    },
-
-    async findSessionUser(tokenHash, now) {
-      const row = await database
-        .selectFrom('console_sessions')
-        .innerJoin('users', 'users.id', 'console_sessions.user_id')
-        .select(userColumns.map((column) => `users.${column}` as const))
-        .where('console_sessions.token_hash', '=', tokenHash)
-        .where('console_sessions.expires_at', '>', now)
-        .executeTakeFirst();
-      return row === undefined ? undefined : decodeUser(row);
-    },
-
-    async deleteSession(tokenHash) {
-      await database.deleteFrom('console_sessions').where('token_hash', '=', tokenHash).execute();
-    },
-
     async createAdminToken(token) {
-      await database.insertInto('admin_tokens').values({ token_hash: token.tokenHash, name: token.name, created_at: clock() }).execute();
-    },
-
-    async hasAdminToken(tokenHash) {
-      const row = await database.selectFrom('admin_tokens').select('token_hash').where('token_hash', '=', tokenHash).executeTakeFirst();
-      return row !== undefined;
+      await database
+        .insertInto('admin_tokens')
+        .values({ token_hash: token.tokenHash, id: createRecordId('adm', clock()), name: token.name, created_at: clock(), expires_at: token.expiresAt ?? clock() + defaultAdminTokenLifetimeMs })
+        .execute();
     },
   };
 }

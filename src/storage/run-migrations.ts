@@ -8,6 +8,7 @@ import { userGroupsMigration } from './migrations/0005-user-groups.js';
 import { userDebtMigration } from './migrations/0006-user-debt.js';
 import { usageLogCacheWriteTokensMigration } from './migrations/0007-usage-log-cache-write-tokens.js';
 import { auditLogMigration } from './migrations/0008-audit-log.js';
+import { signInMigration } from './migrations/0009-sign-in.js';
 import { topupOrdersMigration } from './migrations/0010-topup-orders.js';
 import { redemptionCodesMigration } from './migrations/0011-redemption-codes.js';
 import { usageRequestIdsAndHourlyRollupsMigration } from './migrations/0012-usage-request-ids-and-hourly-rollups.js';
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0006-user-debt': userDebtMigration,
   '0007-usage-log-cache-write-tokens': usageLogCacheWriteTokensMigration,
   '0008-audit-log': auditLogMigration,
+  '0009-sign-in': signInMigration,
   '0010-topup-orders': topupOrdersMigration,
   '0011-redemption-codes': redemptionCodesMigration,
   '0012-usage-request-ids-and-hourly-rollups': usageRequestIdsAndHourlyRollupsMigration,

@@ -31,6 +31,6 @@ export async function callConsoleApi(gateway: { url: string }, method: 'GET' | '
 /** A live console session for the user, stored the way POST /api/auth/login stores one. */
 export async function createSessionToken(gateway: BillingTestGateway, userId: string): Promise<string> {
   const token = generateConsoleToken(sessionTokenPrefix);
-  await gateway.running.billing.store.createSession({ tokenHash: hashConsoleToken(token), userId, expiresAt: Date.now() + 3_600_000 });
+  await gateway.running.signIn.store.createSession({ tokenHash: hashConsoleToken(token), userId, expiresAt: Date.now() + 3_600_000, userAgent: null, clientIp: null });
   return token;
 }

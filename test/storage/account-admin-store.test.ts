@@ -12,6 +12,7 @@ import type { GatewayStore } from '../../src/storage/gateway-store.js';
 import { createAccountAdminStore } from '../../src/storage/kysely-account-admin-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
+import { createSignInStore } from '../../src/storage/kysely-sign-in-store.js';
 import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
 
 interface TestDatabase {
@@ -101,11 +102,12 @@ for (const engine of engines) {
       await gatewayStore.createUser({ email: 'boss@example.test', displayName: 'Boss', role: 'admin', passwordHash: null });
       expect(await store.countAdmins()).toBe(1);
       const user = await gatewayStore.createUser({ email: 'leaver@example.test', displayName: 'Leaver', role: 'user', passwordHash: null });
-      await billingStore.createSession({ tokenHash: hashConsoleToken('session'), userId: user.id, expiresAt: Date.now() + 60_000 });
+      const signInStore = createSignInStore({ database: opened });
+      await signInStore.createSession({ tokenHash: hashConsoleToken('session'), userId: user.id, expiresAt: Date.now() + 60_000, userAgent: null, clientIp: null });
       const revisionBefore = await gatewayStore.readRoutingRevision();
       expect(await store.setUserStatus(user.id, 'disabled')).toBe(true);
       expect(await gatewayStore.readRoutingRevision()).toBeGreaterThan(revisionBefore);
-      expect(await billingStore.findSessionUser(hashConsoleToken('session'), Date.now())).toBeUndefined();
+      expect(await signInStore.findSession(hashConsoleToken('session'), Date.now())).toBeUndefined();
       expect((await billingStore.findUserById(user.id))?.status).toBe('disabled');
       expect(await store.setUserStatus('usr_missing', 'disabled')).toBe(false);
     });

@@ -3,9 +3,11 @@ import { adminTokenPrefix, hashConsoleToken } from '../../accounts/console-token
 import { GatewayError } from '../../core/gateway-error.js';
 import type { UserRecord } from '../../storage/store-records.js';
 import type { ApiServices } from '../gateway-services.js';
+import { publicOriginOf, sessionCookieName } from './console-cookies.js';
+import { readRequestCookie } from './read-request-cookie.js';
+import { refuseCrossSiteRequest } from './refuse-cross-site-request.js';
 
-/** Name of the cookie that carries a console session token. */
-export const sessionCookieName = 'gateway_session';
+export { sessionCookieName } from './console-cookies.js';
 
 /** Who is calling the /api: a signed-in user (maybe an admin), or an admin token with no user. */
 export interface ApiCaller {
@@ -15,20 +17,28 @@ export interface ApiCaller {
   isAdmin: boolean;
   /** SHA-256 of the session token, so logout can end it */
   sessionTokenHash: string | undefined;
+  /** id of the caller's console session (`ses_...`), so the session list can mark it; undefined for admin tokens */
+  sessionId?: string | undefined;
 }
 
-/** Resolves `Authorization: Bearer <session or admin token>` or the session cookie, or throws 401 `unauthorized`. */
+/**
+ * Resolves `Authorization: Bearer <session or admin token>` or the session cookie, or throws 401 `unauthorized`.
+ * A state-changing call authenticated by the cookie must come from the gateway's own origin (403 otherwise).
+ */
 export async function authenticateApiCaller(request: FastifyRequest, services: ApiServices, now: number): Promise<ApiCaller> {
-  const token = readBearerToken(request) ?? readSessionCookie(request);
+  const bearerToken = readBearerToken(request);
+  const cookieToken = bearerToken === undefined ? readRequestCookie(request, sessionCookieName) || undefined : undefined;
+  const token = bearerToken ?? cookieToken;
   if (!token) throw new GatewayError('unauthorized', 'Sign in first: send a session token (POST /api/auth/login) or an admin token as Authorization: Bearer <token>.');
   const tokenHash = hashConsoleToken(token);
   if (token.startsWith(adminTokenPrefix)) {
-    if (await services.billing.store.hasAdminToken(tokenHash)) return { user: undefined, isAdmin: true, sessionTokenHash: undefined };
-    throw new GatewayError('unauthorized', 'The admin token is not valid.');
+    if (await services.signIn.store.findAdminToken(tokenHash, now)) return { user: undefined, isAdmin: true, sessionTokenHash: undefined, sessionId: undefined };
+    throw new GatewayError('unauthorized', 'The admin token is not valid, was revoked or has expired.');
   }
-  const user = await services.billing.store.findSessionUser(tokenHash, now);
-  if (!user || user.status !== 'active') throw new GatewayError('unauthorized', 'The session is not valid or has expired; sign in again.');
-  return { user, isAdmin: user.role === 'admin', sessionTokenHash: tokenHash };
+  const found = await services.signIn.store.findSession(tokenHash, now);
+  if (!found || found.user.status !== 'active') throw new GatewayError('unauthorized', 'The session is not valid or has expired; sign in again.');
+  if (cookieToken !== undefined) refuseCrossSiteRequest(request, publicOriginOf(request, services));
+  return { user: found.user, isAdmin: found.user.role === 'admin', sessionTokenHash: tokenHash, sessionId: found.session.id };
 }
 
 /** Throws 403 `forbidden` unless the caller is an admin. */
@@ -45,14 +55,4 @@ export function requireUser(caller: ApiCaller): UserRecord {
 function readBearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   return header?.startsWith('Bearer ') ? header.slice(7).trim() || undefined : undefined;
-}
-
-function readSessionCookie(request: FastifyRequest): string | undefined {
-  const cookies = request.headers.cookie;
-  if (!cookies) return undefined;
-  for (const part of cookies.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === sessionCookieName) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
 }

@@ -1,14 +1,26 @@
-import type { FastifyReply } from 'fastify';
-import { generateConsoleToken, hashConsoleToken, sessionTokenPrefix } from '../../accounts/console-token.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { startConsoleSession } from '../../accounts/start-console-session.js';
 import type { ApiServices } from '../gateway-services.js';
-import { sessionCookieName } from './authenticate-api-caller.js';
+import { encodeSessionCookies, publicOriginOf } from './console-cookies.js';
 
-/** Signs a user in: a new session record (only its hash stored) and the session cookie, as `POST /api/auth/login` sets it. */
-export async function startConsoleSession(reply: FastifyReply, api: ApiServices, options: { userId: string; now: number }): Promise<{ token: string; expiresAt: number }> {
-  const token = generateConsoleToken(sessionTokenPrefix);
+/**
+ * Signs a user in to the console, the same way for a password, a social sign-in and first-run setup: a new session
+ * (only its token's hash stored, with the caller's user agent and address) and the session cookie on the reply.
+ */
+export async function signInToConsole(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  api: ApiServices,
+  options: { userId: string; now: number },
+): Promise<{ token: string; expiresAt: number }> {
   const lifetimeHours = api.billing.config.sessionLifetimeHours;
-  const expiresAt = options.now + lifetimeHours * 3_600_000;
-  await api.billing.store.createSession({ tokenHash: hashConsoleToken(token), userId: options.userId, expiresAt });
-  void reply.header('set-cookie', `${sessionCookieName}=${encodeURIComponent(token)}; Path=/api; HttpOnly; SameSite=Strict; Max-Age=${lifetimeHours * 3600}`);
-  return { token, expiresAt };
+  const { token, session } = await startConsoleSession(api.signIn.store, {
+    userId: options.userId,
+    lifetimeHours,
+    now: options.now,
+    userAgent: request.headers['user-agent'],
+    clientIp: request.ip,
+  });
+  void reply.header('set-cookie', encodeSessionCookies(token, { maxAgeSeconds: lifetimeHours * 3600, publicOrigin: publicOriginOf(request, api) }));
+  return { token, expiresAt: session.expiresAt };
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { checkPasswordSignIn } from '../../accounts/check-password-sign-in.js';
-import { generateConsoleToken, hashConsoleToken, sessionTokenPrefix } from '../../accounts/console-token.js';
 import { LoginAttemptLimiter, type LoginAttemptSubject } from '../../accounts/login-attempt-limiter.js';
 import { hashNormalisedEmail, normaliseEmail } from '../../accounts/normalise-email.js';
 import { passwordHasher } from '../../accounts/password-hash.js';
+import { signInToConsole } from '../api/start-console-session.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { authenticateApiCaller, sessionCookieName } from '../api/authenticate-api-caller.js';
+import { authenticateApiCaller } from '../api/authenticate-api-caller.js';
+import { encodeClearedSessionCookies, encodeSessionCookies, publicOriginOf } from '../api/console-cookies.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { presentUser } from '../api/present-api-records.js';
 import { refuseWhenHashingBusy } from '../api/refuse-when-hashing-busy.js';
@@ -46,20 +47,14 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
         .then((passwordHash) => api.gatewayStore.setUserPasswordHash(user.id, passwordHash))
         .catch((error: unknown) => request.log.warn({ err: error, userId: user.id }, 're-hashing a password at current parameters failed'));
     }
-    const token = generateConsoleToken(sessionTokenPrefix);
-    const expiresAt = services.clock() + api.billing.config.sessionLifetimeHours * 3_600_000;
-    await api.billing.store.createSession({ tokenHash: hashConsoleToken(token), userId: user.id, expiresAt });
-    void reply.header(
-      'set-cookie',
-      `${sessionCookieName}=${encodeURIComponent(token)}; Path=/api; HttpOnly; SameSite=Strict; Max-Age=${api.billing.config.sessionLifetimeHours * 3600}`,
-    );
+    const { token, expiresAt } = await signInToConsole(request, reply, api, { userId: user.id, now: services.clock() });
     return { token, expiresAt, user: presentUser(user) };
   });
 
   app.post('/auth/logout', async (request, reply) => {
     const caller = await authenticateApiCaller(request, api, services.clock());
-    if (caller.sessionTokenHash) await api.billing.store.deleteSession(caller.sessionTokenHash);
-    void reply.header('set-cookie', `${sessionCookieName}=; Path=/api; HttpOnly; SameSite=Strict; Max-Age=0`);
+    if (caller.sessionTokenHash) await api.signIn.store.deleteSessionByTokenHash(caller.sessionTokenHash);
+    void reply.header('set-cookie', encodeClearedSessionCookies(publicOriginOf(request, api)));
     return { ok: true };
   });
 }

@@ -16,6 +16,10 @@ import { registerApiSetupRoutes } from './api-setup-routes.js';
 import { registerApiUserStatusRoutes } from './api-user-status-routes.js';
 import { registerApiTopupRoutes } from './api-topup-routes.js';
 import { registerApiPaymentWebhookRoutes } from './api-payment-webhook-routes.js';
+import { registerApiSignInRoutes } from './api-sign-in-routes.js';
+import { registerApiSessionRoutes } from './api-session-routes.js';
+import { registerApiIdentityRoutes } from './api-identity-routes.js';
+import { registerApiAdminTokenRoutes } from './api-admin-token-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,6 +45,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
       registerApiAuthRoutes(scope, context);
       registerApiSetupRoutes(scope, context);
       await scope.register(async (webhooks) => registerApiPaymentWebhookRoutes(webhooks, context));
+      registerApiSignInRoutes(scope, context);
       await scope.register(async (authenticated) => {
         authenticated.addHook('onRequest', async (request) => {
           request.apiCaller = await authenticateApiCaller(request, api, services.clock());
@@ -57,6 +62,9 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiMyGroupRoutes(authenticated, context);
         registerApiChannelRoutes(authenticated, context);
         registerApiTopupRoutes(authenticated, context);
+        registerApiSessionRoutes(authenticated, context);
+        registerApiIdentityRoutes(authenticated, context);
+        registerApiAdminTokenRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },

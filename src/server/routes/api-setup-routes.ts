@@ -7,7 +7,7 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { presentUser } from '../api/present-api-records.js';
 import { refuseWhenHashingBusy } from '../api/refuse-when-hashing-busy.js';
-import { startConsoleSession } from '../api/start-console-session.js';
+import { signInToConsole } from '../api/start-console-session.js';
 import type { ApiRouteContext } from './api-routes.js';
 
 const setupSchema = z.object({
@@ -62,7 +62,7 @@ export function registerApiSetupRoutes(app: FastifyInstance, { services, api }: 
     request.log.info({ userId: user.id }, 'first-run setup created the first administrator; setup is closed');
     await services.routing.refresh();
     await billing.announceChange();
-    const session = await startConsoleSession(reply, api, { userId: user.id, now: services.clock() });
+    const session = await signInToConsole(request, reply, api, { userId: user.id, now: services.clock() });
     return { ...session, user: presentUser(user), groups: groups.map((group) => group.name) };
   });
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { loadSignInConfig } from './sign-in-config.js';
+
+describe('loadSignInConfig', () => {
+  it('configures nothing by default', () => {
+    expect(loadSignInConfig({})).toEqual({ publicUrl: undefined, github: undefined, oidc: undefined });
+  });
+
+  it('configures GitHub with its public endpoints unless overridden, and OIDC with a display name', () => {
+    const config = loadSignInConfig({
+      GATEWAY_PUBLIC_URL: 'https://gateway.example/',
+      GATEWAY_GITHUB_CLIENT_ID: 'id',
+      GATEWAY_GITHUB_CLIENT_SECRET: 'secret',
+      GATEWAY_OIDC_ISSUER: 'https://id.example',
+      GATEWAY_OIDC_CLIENT_ID: 'oidc-id',
+      GATEWAY_OIDC_CLIENT_SECRET: 'oidc-secret',
+      GATEWAY_OIDC_NAME: 'Company SSO',
+    });
+    expect(config).toEqual({
+      publicUrl: 'https://gateway.example',
+      github: { clientId: 'id', clientSecret: 'secret', baseUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
+      oidc: { issuer: 'https://id.example', clientId: 'oidc-id', clientSecret: 'oidc-secret', displayName: 'Company SSO' },
+    });
+    expect(loadSignInConfig({ GATEWAY_GITHUB_CLIENT_ID: 'id', GATEWAY_GITHUB_CLIENT_SECRET: 's', GATEWAY_GITHUB_BASE_URL: 'https://ghe.example/', GATEWAY_GITHUB_API_URL: 'https://ghe.example/api/v3' }).github).toMatchObject({
+      baseUrl: 'https://ghe.example',
+      apiUrl: 'https://ghe.example/api/v3',
+    });
+  });
+
+  it('refuses a public URL with a path, and leaves a provider unconfigured without its secret', () => {
+    expect(() => loadSignInConfig({ GATEWAY_PUBLIC_URL: 'https://gateway.example/console' })).toThrow(/origin/);
+    expect(loadSignInConfig({ GATEWAY_GITHUB_CLIENT_ID: 'id' }).github).toBeUndefined();
+  });
+});
