@@ -106,8 +106,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     throw error;
   }
   const url = address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
-  // Seam: once GATEWAY_PUBLIC_URL exists, the setup URL starts with it instead of the listening address.
-  const setupUrl = firstRun.token === undefined ? undefined : `${url}/setup?token=${firstRun.token}`;
+  // Where the operator's browser reaches the gateway: GATEWAY_PUBLIC_URL when set, else the listening address.
+  const setupUrl = firstRun.token === undefined ? undefined : `${config.signIn?.publicUrl ?? url}/setup?token=${firstRun.token}`;
   if (setupUrl) logger.warn({ setupUrl }, 'no administrator yet: open the one-time setup URL to create the first one');
   return {
     app,

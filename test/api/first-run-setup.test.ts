@@ -53,7 +53,7 @@ describe('first-run setup', () => {
     const admin = created[0]!;
     expect(admin.body).toMatchObject({ user: { role: 'admin', displayName: 'Owner' }, groups: ['default'] });
     expect(admin.body.user.email).toMatch(/^owner\d@example\.test$/);
-    expect(admin.cookie).toMatch(/^gateway_session=gwses-[^;]+; Path=\/api; HttpOnly/);
+    expect(admin.cookie).toMatch(/^gateway_session=gwses-[^;]+; Path=\/; HttpOnly; SameSite=Lax/);
     const users = await gateway.running.store.listUsers();
     expect(users.filter((user) => user.role === 'admin')).toHaveLength(1);
 

@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 
-/** Top-up orders: one row per payment attempt through Stripe or Alipay (docs/ACCOUNTS-payments.md). */
+/** Top-up orders: one row per payment attempt through Stripe or Alipay (docs/ACCOUNTS.md#top-up-stripe-and-alipay). */
 export const topupOrdersMigration: Migration = {
   async up(database: Kysely<any>): Promise<void> {
     await database.schema
