@@ -1,34 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BillingStore } from '../../src/storage/billing-store.js';
 import type { UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { GatewayStore } from '../../src/storage/gateway-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
-import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
+import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-engines.js';
 
-interface TestDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function createSqliteTestDatabase(): Promise<TestDatabase> {
-  const folder = await mkdtemp(join(tmpdir(), 'billing-store-'));
-  return { url: `sqlite:${join(folder, 'gateway.db')}`, drop: () => rm(folder, { recursive: true, force: true }) };
-}
-
-async function createPostgresTestDatabase(): Promise<TestDatabase> {
-  const database = await createPostgresTestDatabaseUrl();
-  if (database === undefined) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
-  return database;
-}
-
-const engines = [
-  { name: 'SQLite', create: createSqliteTestDatabase, run: true },
-  { name: 'PostgreSQL', create: createPostgresTestDatabase, run: shouldRunPostgresTests() },
-];
+const engines = storageTestEngines('billing-store');
 
 function usageLog(overrides: Partial<UsageLogRecord>): UsageLogRecord {
   return {

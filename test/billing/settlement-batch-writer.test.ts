@@ -1,8 +1,5 @@
 // The settlement batch writer on real stores: a retried batch is never written twice, a row that cannot be
 // written is isolated and kept (never dropped, never holding back the rest), and the queue is bounded.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SettlementBatchWriter } from '../../src/billing/settlement-batch-writer.js';
@@ -10,28 +7,9 @@ import type { SettledCharge, UsageLogRecord } from '../../src/storage/billing-re
 import type { BillingStore } from '../../src/storage/billing-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
-import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
+import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-engines.js';
 
-interface TestDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function createSqliteTestDatabase(): Promise<TestDatabase> {
-  const folder = await mkdtemp(join(tmpdir(), 'batch-writer-'));
-  return { url: `sqlite:${join(folder, 'gateway.db')}`, drop: () => rm(folder, { recursive: true, force: true }) };
-}
-
-async function createPostgresTestDatabase(): Promise<TestDatabase> {
-  const database = await createPostgresTestDatabaseUrl();
-  if (database === undefined) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
-  return database;
-}
-
-const engines = [
-  { name: 'SQLite', create: createSqliteTestDatabase, run: true },
-  { name: 'PostgreSQL', create: createPostgresTestDatabase, run: shouldRunPostgresTests() },
-];
+const engines = storageTestEngines('batch-writer');
 
 let counter = 0;
 

@@ -1,7 +1,4 @@
 // The account-administration store on both engines: redemption compare-and-set under concurrency, listing, status.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashConsoleToken } from '../../src/accounts/console-token.js';
 import { generateRedemptionCode, hashRedemptionCode, redemptionCodeDisplayPrefix } from '../../src/accounts/redemption-code.js';
@@ -13,28 +10,9 @@ import { createAccountAdminStore } from '../../src/storage/kysely-account-admin-
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
 import { createSignInStore } from '../../src/storage/kysely-sign-in-store.js';
-import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
+import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-engines.js';
 
-interface TestDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function createSqliteTestDatabase(): Promise<TestDatabase> {
-  const folder = await mkdtemp(join(tmpdir(), 'account-admin-store-'));
-  return { url: `sqlite:${join(folder, 'gateway.db')}`, drop: () => rm(folder, { recursive: true, force: true }) };
-}
-
-async function createPostgresTestDatabase(): Promise<TestDatabase> {
-  const database = await createPostgresTestDatabaseUrl();
-  if (database === undefined) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
-  return database;
-}
-
-const engines = [
-  { name: 'SQLite', create: createSqliteTestDatabase, run: true },
-  { name: 'PostgreSQL', create: createPostgresTestDatabase, run: shouldRunPostgresTests() },
-];
+const engines = storageTestEngines('account-admin-store');
 
 for (const engine of engines) {
   describe.runIf(engine.run)(`account admin store on ${engine.name}`, () => {

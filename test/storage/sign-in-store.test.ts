@@ -1,37 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayStore } from '../../src/storage/gateway-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
 import { createSignInStore } from '../../src/storage/kysely-sign-in-store.js';
 import { IdentityTakenError, type SignInStore } from '../../src/storage/sign-in-store.js';
-import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
-
-interface TestDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
+import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-engines.js';
 
 // Later than 2^31 so a timestamp squeezed through a 32-bit integer, or left as a string, would show.
 const startTime = 1_767_225_600_000;
 
-async function createSqliteTestDatabase(): Promise<TestDatabase> {
-  const folder = await mkdtemp(join(tmpdir(), 'gateway-sign-in-store-'));
-  return { url: `sqlite:${join(folder, 'gateway.db')}`, drop: () => rm(folder, { recursive: true, force: true }) };
-}
-
-async function createPostgresTestDatabase(): Promise<TestDatabase> {
-  const database = await createPostgresTestDatabaseUrl();
-  if (database === undefined) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
-  return database;
-}
-
-const engines = [
-  { name: 'SQLite', create: createSqliteTestDatabase, run: true },
-  { name: 'PostgreSQL', create: createPostgresTestDatabase, run: shouldRunPostgresTests() },
-];
+const engines = storageTestEngines('gateway-sign-in-store');
 
 for (const engine of engines) {
   describe.runIf(engine.run)(`sign-in store on ${engine.name}`, () => {

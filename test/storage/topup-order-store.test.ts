@@ -1,8 +1,5 @@
 // Fulfilling a top-up order on SQLite and PostgreSQL: one transaction, exactly once under concurrency, the first
 // paid order alone gets its bonus, and a credit to a user in debt pays the debt first.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseDialect } from '../../src/storage/create-database.js';
 import type { DatabaseSchema } from '../../src/storage/database-schema.js';
@@ -11,28 +8,9 @@ import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createTopupOrderStore } from '../../src/storage/kysely-topup-order-store.js';
 import type { TopupOrderRecord } from '../../src/storage/topup-order-records.js';
 import type { Kysely } from 'kysely';
-import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
+import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-engines.js';
 
-interface TestDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function createSqliteTestDatabase(): Promise<TestDatabase> {
-  const folder = await mkdtemp(join(tmpdir(), 'topup-orders-'));
-  return { url: `sqlite:${join(folder, 'gateway.db')}`, drop: () => rm(folder, { recursive: true, force: true }) };
-}
-
-async function createPostgresTestDatabase(): Promise<TestDatabase> {
-  const database = await createPostgresTestDatabaseUrl();
-  if (database === undefined) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
-  return database;
-}
-
-const engines = [
-  { name: 'SQLite', create: createSqliteTestDatabase, run: true },
-  { name: 'PostgreSQL', create: createPostgresTestDatabase, run: shouldRunPostgresTests() },
-];
+const engines = storageTestEngines('topup-orders');
 
 let counter = 0;
 
