@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadSignInConfig, type SignInConfig } from './sign-in-config.js';
 
 /** Everything the gateway reads from its environment; docs/CONFIGURATION.md describes each variable. */
@@ -56,7 +57,12 @@ export interface GatewayConfig {
   streamWriteTimeoutMs: number;
   /** public origin and social sign-in providers (GATEWAY_PUBLIC_URL, GATEWAY_GITHUB_*, GATEWAY_OIDC_*); absent means none configured */
   signIn?: SignInConfig;
+  /** folder of the built web console served at `/` (GATEWAY_CONSOLE_DIR); absent or without index.html: `/` says it is not built */
+  consoleDirectory?: string;
 }
+
+/** Where `npm run build:console` writes the console: `dist/console` of this package (from src/ or dist/ alike). */
+export const defaultConsoleDirectory = fileURLToPath(new URL('../../dist/console', import.meta.url));
 
 /** The groups new users get when GATEWAY_DEFAULT_USER_GROUPS is unset. */
 export const defaultUserGroupNames: readonly string[] = ['default'];
@@ -90,6 +96,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     maxInFlightRequests: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_REQUESTS', 2_048),
     streamWriteTimeoutMs: readInteger(environment, 'GATEWAY_STREAM_WRITE_TIMEOUT_MS', 30_000),
     signIn: loadSignInConfig(environment),
+    consoleDirectory: environment.GATEWAY_CONSOLE_DIR ? path.resolve(environment.GATEWAY_CONSOLE_DIR) : defaultConsoleDirectory,
   };
 }
 

@@ -12,6 +12,7 @@ import { installJsonBodyParser } from './install-json-body-parser.js';
 import { limitConnectionsPerAddress } from './limit-connections-per-address.js';
 import { limitInFlightRequests } from './limit-in-flight-requests.js';
 import { RouteMethods } from './route-methods.js';
+import { serveConsole } from './console/serve-console.js';
 import { registerApiRoutes } from './routes/api-routes.js';
 import { registerAudioTranscriptionsRoute } from './routes/audio-transcriptions-route.js';
 import { registerChatCompletionsRoute } from './routes/chat-completions-route.js';
@@ -49,6 +50,8 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
   app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
   limitConnectionsPerAddress(app, services.config.maxConnectionsPerAddress);
   limitInFlightRequests(app, services.config.maxInFlightRequests);
+  // The console (only with the /api it calls) answers browsers' unknown paths before the not-found handler does.
+  if (services.api) await serveConsole(app, services.config.consoleDirectory);
   installErrorHandlers(app, routeMethods);
   // `Expect: 100-continue` is answered only once the request got past its onRequest checks (key, balance,
   // limits), so a client that waits for it never sends a body that would be refused.
