@@ -27,6 +27,12 @@ export interface CurrentSession {
   balance: ApiBalance | null;
 }
 
+/** GET /api/auth/session */
+export interface SessionState {
+  signedIn: boolean;
+  isAdmin: boolean;
+}
+
 /** One sign-in provider of GET /api/auth/providers. */
 export interface SignInProvider {
   id: 'github' | 'oidc';

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRoute, createRoute, createRouter, Outlet, redirect, type RouterHistory } from '@tanstack/react-router';
 import { isSignedOut } from '../api/api-error';
-import { currentSessionQueryKey, fetchCurrentSession } from '../api/use-current-session';
+import { currentSessionQueryKey, fetchCurrentSession, fetchSessionState } from '../api/use-current-session';
 import { ApiKeysPage } from '../keys/api-keys-page';
 import { ConsoleShell } from '../layout/console-shell';
 import { navigationItems } from '../layout/navigation-items';
@@ -42,10 +42,12 @@ export function createConsoleRouter(queryClient: QueryClient, history?: RouterHi
     id: 'shell',
     // Nobody signed in: off to sign-in before any page renders, remembering where they were going.
     beforeLoad: async ({ location }) => {
+      const signInFirst = () => redirect({ to: '/sign-in', search: { returnTo: location.href } });
+      if (!queryClient.getQueryData(currentSessionQueryKey) && !(await fetchSessionState()).signedIn) throw signInFirst();
       try {
         await queryClient.ensureQueryData({ queryKey: currentSessionQueryKey, queryFn: fetchCurrentSession, retry: false });
       } catch (error) {
-        if (isSignedOut(error)) throw redirect({ to: '/sign-in', search: { returnTo: location.href } });
+        if (isSignedOut(error)) throw signInFirst();
         throw error;
       }
     },

@@ -37,7 +37,7 @@ export function ApiKeysTable({ keys, groups, actions }: { keys: ApiKey[]; groups
                 <Table.Td fw={600}>{key.name}</Table.Td>
                 <Table.Td><Text ff="monospace" size="sm">{key.keyPrefix}…</Text></Table.Td>
                 <Table.Td>{group ? `${group.name} ×${formatPriceRatio(group.priceRatioMillionths)}` : t('keys.unknownGroup')}</Table.Td>
-                <Table.Td><Badge color={key.usable ? 'teal' : 'gray'} variant="light">{t(`keys.status.${statusKey}`)}</Badge></Table.Td>
+                <Table.Td><Badge color={key.usable ? 'teal' : 'gray'} variant="light" style={{ minWidth: 'max-content' }}>{t(`keys.status.${statusKey}`)}</Badge></Table.Td>
                 <Table.Td>{formatMicroUnits(key.spent, locale)} / {key.spendingCap === null ? t('keys.noCap') : formatMicroUnits(key.spendingCap, locale)}</Table.Td>
                 <Table.Td>{dateOrNever(key.expiresAt)}</Table.Td>
                 <Table.Td>{key.allowedIps.length > 0 ? key.allowedIps.join(', ') : t('keys.anyAddress')}</Table.Td>

@@ -51,7 +51,7 @@ export function SetupPage({ token }: { token?: string }) {
         <Stack gap="sm">
           <TextInput label={t('setup.email')} type="email" autoComplete="username" required value={email} error={emailError} onChange={(event) => setEmail(event.currentTarget.value)} />
           <TextInput label={t('setup.displayName')} autoComplete="name" value={displayName} onChange={(event) => setDisplayName(event.currentTarget.value)} />
-          <PasswordInput label={t('setup.password')} description={t('setup.passwordHint')} autoComplete="new-password" required value={password} error={passwordError} onChange={(event) => setPassword(event.currentTarget.value)} />
+          <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('signIn.togglePassword') }} label={t('setup.password')} description={t('setup.passwordHint')} autoComplete="new-password" required value={password} error={passwordError} onChange={(event) => setPassword(event.currentTarget.value)} />
           {create.isError && <Alert color="red" role="alert">{create.error.message}</Alert>}
           <Button type="submit" loading={create.isPending}>{t('setup.submit')}</Button>
         </Stack>

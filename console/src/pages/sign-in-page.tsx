@@ -63,7 +63,7 @@ export function SignInPage({ error, returnTo }: { error?: string; returnTo?: str
             <form onSubmit={submit} noValidate>
               <Stack gap="sm">
                 <TextInput label={t('signIn.email')} type="email" autoComplete="username" required value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
-                <PasswordInput label={t('signIn.password')} autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+                <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('signIn.togglePassword') }} label={t('signIn.password')} autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
                 {signIn.isError && <Alert color="red" role="alert">{signIn.error.message}</Alert>}
                 <Button type="submit" loading={signIn.isPending}>{t('signIn.submit')}</Button>
               </Stack>

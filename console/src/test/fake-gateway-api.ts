@@ -13,9 +13,20 @@ export type FakeAnswer = [status: number, body: unknown];
 /** A handler per `METHOD /api/path` (query string ignored); unknown calls answer 404 in the gateway's shape. */
 export type FakeRoutes = Record<string, FakeAnswer | ((body: unknown) => FakeAnswer)>;
 
-/** Replaces `fetch` with a fake gateway /api answering from `routes`; returns the calls it received. */
+/**
+ * Replaces `fetch` with a fake gateway /api answering from `routes`; returns the calls it received. Unless given,
+ * GET /api/auth/session answers as the gateway would from what GET /api/me answers now.
+ */
 export function installFakeGatewayApi(routes: FakeRoutes): RecordedCall[] {
   const calls: RecordedCall[] = [];
+  const me = routes['GET /api/me'];
+  routes = {
+    'GET /api/auth/session': () => {
+      const [status, body] = me === undefined ? [401, undefined] : typeof me === 'function' ? me(undefined) : me;
+      return [200, { signedIn: status === 200, isAdmin: status === 200 && (body as { isAdmin?: boolean }).isAdmin === true }];
+    },
+    ...routes,
+  };
   vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
     const method = init.method ?? 'GET';
     const path = String(input).split('?')[0] ?? '';

@@ -20,6 +20,7 @@ import { registerApiSignInRoutes } from './api-sign-in-routes.js';
 import { registerApiSessionRoutes } from './api-session-routes.js';
 import { registerApiIdentityRoutes } from './api-identity-routes.js';
 import { registerApiAdminTokenRoutes } from './api-admin-token-routes.js';
+import { registerApiSessionStateRoutes } from './api-session-state-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,6 +47,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
       registerApiSetupRoutes(scope, context);
       await scope.register(async (webhooks) => registerApiPaymentWebhookRoutes(webhooks, context));
       registerApiSignInRoutes(scope, context);
+      registerApiSessionStateRoutes(scope, context);
       await scope.register(async (authenticated) => {
         authenticated.addHook('onRequest', async (request) => {
           request.apiCaller = await authenticateApiCaller(request, api, services.clock());

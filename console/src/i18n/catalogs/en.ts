@@ -45,6 +45,7 @@ export const english = {
     or: 'or',
     email: 'Email',
     password: 'Password',
+    togglePassword: 'Show or hide the password',
     submit: 'Sign in',
     noMethods: 'No sign-in method is configured. Ask the operator.',
     setupOpen: 'This gateway has no administrator yet: open the setup link printed in the gateway log.',

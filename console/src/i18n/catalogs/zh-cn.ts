@@ -47,6 +47,7 @@ export const simplifiedChinese: Catalog = {
     or: '或',
     email: '邮箱',
     password: '密码',
+    togglePassword: '显示或隐藏密码',
     submit: '登录',
     noMethods: '尚未配置任何登录方式，请联系运营者。',
     setupOpen: '此网关还没有管理员：请打开网关日志中打印的初始化链接。',
