@@ -66,7 +66,7 @@ export function ConsoleShell() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label={t('navigation.open')}>
+      <AppShell.Navbar p="xs" aria-label={t('navigation.label')}>
         <AppShell.Section grow component={ScrollArea}>
           <Stack gap={2}>
             <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="xs">{t('navigation.userSection')}</Text>

@@ -33,8 +33,11 @@ export async function serveConsole(app: FastifyInstance, directory: string | und
   }
   const sendIndex = (reply: FastifyReply) => sendPage(reply, indexHtml);
   app.get('/', async (_request, reply) => sendIndex(reply));
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404 && wantsConsolePage(request)) return sendIndex(reply);
+  // A callback hook, not an async one: it runs on every request, /v1 included, and should cost no promise there.
+  app.addHook('onRequest', (request, reply, done) => {
+    // Answering from a callback hook means not calling `done`: the not-found handler never runs.
+    if (request.is404 && wantsConsolePage(request)) sendIndex(reply);
+    else done();
   });
   await app.register(fastifyStatic, {
     root: directory,

@@ -9,6 +9,7 @@ export const english = {
     comingSoonHint: 'It will arrive with a later release of the console.',
   },
   navigation: {
+    label: 'Main navigation',
     open: 'Open navigation',
     userSection: 'My account',
     adminSection: 'Administration',

@@ -11,6 +11,7 @@ export const simplifiedChinese: Catalog = {
     comingSoonHint: '它将在控制台的后续版本中提供。',
   },
   navigation: {
+    label: '主导航',
     open: '打开导航',
     userSection: '我的账户',
     adminSection: '管理',
