@@ -6,6 +6,7 @@ import { ApiKeysPage } from '../keys/api-keys-page';
 import { ConsoleShell } from '../layout/console-shell';
 import { navigationItems } from '../layout/navigation-items';
 import { ComingSoonPage } from '../pages/coming-soon-page';
+import { safeLocalPath } from '../pages/safe-local-path';
 import { SetupPage } from '../pages/setup-page';
 import { SignInPage } from '../pages/sign-in-page';
 
@@ -24,6 +25,10 @@ export function createConsoleRouter(queryClient: QueryClient, history?: RouterHi
       error: stringParameter(search.error),
       returnTo: stringParameter(search.returnTo),
     }),
+    // Already signed in: straight on, unless a provider's callback came back with an error to show (e.g. linking).
+    beforeLoad: async ({ search }) => {
+      if (search.error === undefined && (await fetchSessionState()).signedIn) throw redirect({ to: safeLocalPath(search.returnTo) });
+    },
     component: function SignInRoute() {
       const search = signInRoute.useSearch();
       return <SignInPage error={search.error} returnTo={search.returnTo} />;

@@ -35,7 +35,7 @@ export function ApiKeysTable({ keys, groups, actions }: { keys: ApiKey[]; groups
             return (
               <Table.Tr key={key.id} data-testid={`key-row-${key.id}`}>
                 <Table.Td fw={600}>{key.name}</Table.Td>
-                <Table.Td><Text ff="monospace" size="sm">{key.keyPrefix}…</Text></Table.Td>
+                <Table.Td><Text ff="monospace" size="sm" style={{ whiteSpace: 'nowrap' }}>{key.keyPrefix}…</Text></Table.Td>
                 <Table.Td>{group ? `${group.name} ×${formatPriceRatio(group.priceRatioMillionths)}` : t('keys.unknownGroup')}</Table.Td>
                 <Table.Td><Badge color={key.usable ? 'teal' : 'gray'} variant="light" style={{ minWidth: 'max-content' }}>{t(`keys.status.${statusKey}`)}</Badge></Table.Td>
                 <Table.Td>{formatMicroUnits(key.spent, locale)} / {key.spendingCap === null ? t('keys.noCap') : formatMicroUnits(key.spendingCap, locale)}</Table.Td>

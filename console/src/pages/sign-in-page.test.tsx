@@ -70,3 +70,22 @@ describe('the sign-in page', () => {
     expect(calls.some((call) => call.path === '/api/me')).toBe(false);
   });
 });
+
+describe('the sign-in page for someone already signed in', () => {
+  it('goes straight on to the page asked for, but shows a provider’s error first', async () => {
+    installFakeGatewayApi({
+      'GET /api/me': [200, signedInSession],
+      'GET /api/keys': [200, { data: [] }],
+      'GET /api/me/groups': [200, { data: [] }],
+      'GET /api/auth/providers': [200, { providers: [], password: true }],
+      'GET /api/setup': [200, { open: false }],
+    });
+    const straightOn = renderConsole('/sign-in?returnTo=%2Fkeys');
+    await waitFor(() => expect(straightOn.history.location.pathname).toBe('/keys'));
+    straightOn.unmount();
+
+    const withError = renderConsole('/sign-in?error=identity_in_use');
+    expect((await screen.findByRole('alert')).textContent).toBe('That account is already linked to another user.');
+    expect(withError.history.location.pathname).toBe('/sign-in');
+  });
+});

@@ -9,12 +9,8 @@ import { requestApi } from '../api/request-api';
 import { currentSessionQueryKey } from '../api/use-current-session';
 import { ErrorState, LoadingState } from '../components/query-state';
 import { PublicPageFrame } from '../layout/public-page-frame';
+import { safeLocalPath } from './safe-local-path';
 import { signInErrorMessage } from './sign-in-error-message';
-
-/** Where to go after signing in: a local path only (anything else could send the session elsewhere). */
-function safeLocalPath(candidate: string | undefined): string {
-  return candidate && candidate.startsWith('/') && !candidate.startsWith('//') && !candidate.startsWith('/sign-in') ? candidate : '/keys';
-}
 
 /** The sign-in page: the configured providers' buttons, and email + password where enabled. */
 export function SignInPage({ error, returnTo }: { error?: string; returnTo?: string }) {
