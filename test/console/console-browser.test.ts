@@ -96,22 +96,22 @@ describe.skipIf(!browserRequired && !existsSync(chromiumPath))('the console in C
     await page.goto(`${gateway.url}/keys`);
     await page.waitForURL(/\/sign-in\?returnTo=%2Fkeys/);
     await page.getByLabel('Email').fill(user.email);
-    await page.getByRole('textbox', { name: 'Password' }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/keys$/);
     await page.getByText('You have no keys yet.').waitFor();
 
-    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('button', { name: 'Create key', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name').fill('browser key');
-    await dialog.getByRole('combobox', { name: 'Group' }).click();
+    await dialog.getByRole('combobox', { name: 'Group', exact: true }).click();
     await page.getByRole('option', { name: new RegExp(`^${group.name} `) }).click();
     await screenshot(page, 'keys-create-en-light');
-    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
 
     const secretText = await page.getByTestId('new-key-secret').textContent();
-    await page.getByRole('button', { name: 'Copy key' }).click();
-    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    await page.getByRole('button', { name: 'Copy key', exact: true }).click();
+    await page.getByRole('button', { name: 'Copied', exact: true }).waitFor();
     const copied = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(copied).toBe(secretText);
     expect(copied).toMatch(/^sk-/);
@@ -121,8 +121,8 @@ describe.skipIf(!browserRequired && !existsSync(chromiumPath))('the console in C
     const completion = await createOpenAiClient(gateway, copied).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] });
     expect(completion.choices[0]?.message.content).toBe('Echo: hello');
 
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-    await page.getByRole('cell', { name: 'browser key' }).waitFor();
+    await page.getByRole('button', { name: 'I have copied it', exact: true }).click();
+    await page.getByRole('cell', { name: 'browser key', exact: true }).waitFor();
     await context.close();
     expect(browserErrors).toEqual([]);
   }, 60_000);
@@ -132,8 +132,8 @@ describe.skipIf(!browserRequired && !existsSync(chromiumPath))('the console in C
     const signInPage = await signedIn.newPage();
     await signInPage.goto(`${gateway.url}/sign-in`);
     await signInPage.getByLabel('Email').fill(user.email);
-    await signInPage.getByRole('textbox', { name: 'Password' }).fill(password);
-    await signInPage.getByRole('button', { name: 'Sign in' }).click();
+    await signInPage.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await signInPage.getByRole('button', { name: 'Sign in', exact: true }).click();
     await signInPage.waitForURL(/\/keys$/);
     const cookies = await signedIn.cookies();
     await signedIn.close();
@@ -154,7 +154,7 @@ describe.skipIf(!browserRequired && !existsSync(chromiumPath))('the console in C
         await context.addCookies(cookies);
         const keysPage = await context.newPage();
         await keysPage.goto(`${gateway.url}/keys`);
-        await keysPage.getByRole('cell', { name: 'browser key' }).waitFor();
+        await keysPage.getByRole('cell', { name: 'browser key', exact: true }).waitFor();
         expect(await keysPage.evaluate<string>('document.documentElement.lang')).toBe(look.locale === 'zh-CN' ? 'zh-CN' : 'en');
         expect(await keysPage.evaluate<string>('document.documentElement.dataset.mantineColorScheme')).toBe(look.colorScheme);
         await screenshot(keysPage, `keys-${look.name}-${viewport.name}`);
