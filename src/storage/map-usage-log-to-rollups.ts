@@ -1,23 +1,8 @@
 import type { UsageLogRecord } from './billing-records.js';
 import type { UsageDailyRollupsTable } from './database-schema.js';
+import { sumUsageLogs } from './sum-usage-logs.js';
 
 /** Sums usage log rows per UTC day, user, key and model, ready to add onto `usage_daily_rollups`. */
 export function mapUsageLogToRollups(logs: readonly UsageLogRecord[]): UsageDailyRollupsTable[] {
-  const rollups = new Map<string, UsageDailyRollupsTable>();
-  for (const log of logs) {
-    const day = new Date(log.createdAt).toISOString().slice(0, 10);
-    const key = `${day}\u0000${log.userId}\u0000${log.apiKeyId}\u0000${log.model}`;
-    let rollup = rollups.get(key);
-    if (!rollup) {
-      rollup = { day, user_id: log.userId, api_key_id: log.apiKeyId, model: log.model, request_count: 0, error_count: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost: 0 };
-      rollups.set(key, rollup);
-    }
-    rollup.request_count += 1;
-    if (log.status >= 400) rollup.error_count += 1;
-    rollup.prompt_tokens += log.promptTokens;
-    rollup.completion_tokens += log.completionTokens;
-    rollup.cached_tokens += log.cachedTokens;
-    rollup.cost += log.cost;
-  }
-  return [...rollups.values()];
+  return sumUsageLogs(logs, (createdAt) => new Date(createdAt).toISOString().slice(0, 10)).map(({ bucket, ...sums }) => ({ day: bucket, ...sums }));
 }

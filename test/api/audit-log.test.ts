@@ -2,6 +2,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
+import { callConsoleApi } from './console-api-client.js';
 
 const model = 'audit-model';
 const password = 'correct horse battery staple';
@@ -15,14 +16,8 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-async function callApi(method: 'GET' | 'POST' | 'PUT', path: string, token: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await request(`${gateway.url}/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
+function callApi(method: 'GET' | 'POST' | 'PUT', path: string, token: string, body?: unknown): ReturnType<typeof callConsoleApi> {
+  return callConsoleApi(gateway, method, path, token, body);
 }
 
 async function signIn(email: string): Promise<string> {
