@@ -67,7 +67,7 @@ describe('Alipay top-up', () => {
     expect(redirectUrl.startsWith(`${alipay.url}/gateway.do?`)).toBe(true);
     expect(await alipay.openCashier(redirectUrl)).toEqual({ status: 200, outTradeNo: orderId });
     // 10 units at 0.14 per yuan: 71.43 yuan (rounded up to the fen), which buys 10.0002 units.
-    expect(alipay.trades.get(orderId)).toMatchObject({ totalAmount: '71.43', notifyUrl: `${gateway.url}/api/payments/alipay/notify`, returnUrl: `${gateway.url}/topup/return?order=${orderId}` });
+    expect(alipay.trades.get(orderId)).toMatchObject({ totalAmount: '71.43', notifyUrl: `${gateway.url}/api/payments/alipay/notify`, returnUrl: `${gateway.url}/top-up/return?order=${orderId}` });
     // A tampered pay URL is refused by the cashier: the fake checks the request signature.
     expect((await alipay.openCashier(redirectUrl.replace('71.43', '0.01'))).status).toBe(400);
 

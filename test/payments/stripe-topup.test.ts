@@ -44,7 +44,7 @@ describe('Stripe top-up', () => {
     const first = await createOrder(token, '10');
     expect(first.redirectUrl).toBe(`${stripe.url}/pay/${first.sessionId}`);
     const session = stripe.sessions.get(first.sessionId);
-    expect(session).toMatchObject({ amount_total: 1000, currency: 'usd', client_reference_id: first.orderId, metadata: { orderId: first.orderId }, success_url: `${gateway.url}/topup/return?order=${first.orderId}` });
+    expect(session).toMatchObject({ amount_total: 1000, currency: 'usd', client_reference_id: first.orderId, metadata: { orderId: first.orderId }, success_url: `${gateway.url}/top-up/return?order=${first.orderId}` });
     expect(stripe.idempotencyKeys).toContain(`topup-${first.orderId}`);
     // The browser coming back is not a payment.
     expect((await callApi(gateway, 'GET', `/topup/orders/${first.orderId}`, token)).body.status).toBe('pending');

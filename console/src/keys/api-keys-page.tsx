@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiKey, CreatedApiKey, DataList, GrantedGroup } from '../api/api-types';
 import { requestApi } from '../api/request-api';
+import { PageHeader } from '../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../components/query-state';
 import { ApiKeysTable } from './api-keys-table';
 import { CreateKeyForm } from './create-key-form';
@@ -70,15 +71,15 @@ export function ApiKeysPage() {
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>{t('keys.title')}</Title>
-          <Text c="dimmed" size="sm">{t('keys.subtitle')}</Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} disabled={!groups.data}>
-          {t('keys.create')}
-        </Button>
-      </Group>
+      <PageHeader
+        title={t('keys.title')}
+        subtitle={t('keys.subtitle')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} disabled={!groups.data}>
+            {t('keys.create')}
+          </Button>
+        }
+      />
       {content}
       <Modal opened={creating} onClose={() => setCreating(false)} title={t('keys.form.title')} fullScreen={false} size="lg">
         {groups.data && <CreateKeyForm groups={groups.data.data} onCreated={showCreated} />}

@@ -28,7 +28,7 @@ describe('the first-run setup page', () => {
 
     await userEvent.type(screen.getByLabelText(/Password/), '-but-longer');
     await userEvent.click(screen.getByRole('button', { name: 'Create administrator' }));
-    await waitFor(() => expect(history.location.pathname).toBe('/keys'));
+    await waitFor(() => expect(history.location.pathname).toBe('/dashboard'));
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ token: 'setup-token-1', email: 'root@example.test', password: 'short-but-longer' });
     expect(await screen.findByText('Administration')).toBeTruthy();
   });

@@ -26,7 +26,7 @@ export function SetupPage({ token }: { token?: string }) {
     mutationFn: () => requestApi('POST', '/setup', { token, email: email.trim(), password, ...(displayName.trim() ? { displayName: displayName.trim() } : {}) }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: currentSessionQueryKey });
-      await navigate({ to: '/keys' });
+      await navigate({ to: '/dashboard' });
     },
   });
   const emailError = touched && !/^[^\s@]+@[^\s@]+$/.test(email.trim()) ? t('setup.emailInvalid') : undefined;

@@ -135,7 +135,7 @@ export class TopupService {
     try {
       started = await provider.startCheckout(order, {
         notifyUrl: `${this.publicUrl}/api/payments/${method}/${method === 'stripe' ? 'webhook' : 'notify'}`,
-        returnUrl: `${this.publicUrl}/topup/return?order=${encodeURIComponent(order.id)}`,
+        returnUrl: `${this.publicUrl}/top-up/return?order=${encodeURIComponent(order.id)}`,
       });
     } catch (error) {
       this.options.logger.error({ err: error, orderId: order.id, method }, 'starting a checkout failed');

@@ -1,3 +1,17 @@
+import { dashboardEnglish } from './en/dashboard';
+import { modelsEnglish } from './en/models';
+import { topUpEnglish } from './en/top-up';
+import { ledgerEnglish } from './en/ledger';
+import { usageLogsEnglish } from './en/usage-logs';
+import { auditLogEnglish } from './en/audit-log';
+import { settingsEnglish } from './en/settings';
+import { usersEnglish } from './en/users';
+import { statusEnglish } from './en/status';
+import { groupsEnglish } from './en/groups';
+import { channelsEnglish } from './en/channels';
+import { ordersEnglish } from './en/orders';
+import { redemptionCodesEnglish } from './en/redemption-codes';
+
 /** English strings: the reference catalog every other language must match key for key. */
 export const english = {
   app: {
@@ -140,6 +154,19 @@ export const english = {
       done: 'I have copied it',
     },
   },
+  dashboard: dashboardEnglish,
+  models: modelsEnglish,
+  topUp: topUpEnglish,
+  ledger: ledgerEnglish,
+  usageLogs: usageLogsEnglish,
+  auditLog: auditLogEnglish,
+  settings: settingsEnglish,
+  users: usersEnglish,
+  status: statusEnglish,
+  groups: groupsEnglish,
+  channels: channelsEnglish,
+  orders: ordersEnglish,
+  redemptionCodes: redemptionCodesEnglish,
 } as const;
 
 /** A catalog: the English catalog's shape with any strings. */

@@ -1,4 +1,17 @@
 import type { Catalog } from './en';
+import { dashboardChinese } from './zh-cn/dashboard';
+import { modelsChinese } from './zh-cn/models';
+import { topUpChinese } from './zh-cn/top-up';
+import { ledgerChinese } from './zh-cn/ledger';
+import { usageLogsChinese } from './zh-cn/usage-logs';
+import { auditLogChinese } from './zh-cn/audit-log';
+import { settingsChinese } from './zh-cn/settings';
+import { usersChinese } from './zh-cn/users';
+import { statusChinese } from './zh-cn/status';
+import { groupsChinese } from './zh-cn/groups';
+import { channelsChinese } from './zh-cn/channels';
+import { ordersChinese } from './zh-cn/orders';
+import { redemptionCodesChinese } from './zh-cn/redemption-codes';
 
 /** Simplified Chinese strings. */
 export const simplifiedChinese: Catalog = {
@@ -142,4 +155,17 @@ export const simplifiedChinese: Catalog = {
       done: '我已复制',
     },
   },
+  dashboard: dashboardChinese,
+  models: modelsChinese,
+  topUp: topUpChinese,
+  ledger: ledgerChinese,
+  usageLogs: usageLogsChinese,
+  auditLog: auditLogChinese,
+  settings: settingsChinese,
+  users: usersChinese,
+  status: statusChinese,
+  groups: groupsChinese,
+  channels: channelsChinese,
+  orders: ordersChinese,
+  redemptionCodes: redemptionCodesChinese,
 };

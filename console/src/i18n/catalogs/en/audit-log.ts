@@ -1,0 +1,4 @@
+/** English strings of the Audit log page. */
+export const auditLogEnglish = {
+  title: 'Audit log',
+} as const;

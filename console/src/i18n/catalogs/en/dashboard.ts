@@ -1,0 +1,4 @@
+/** English strings of the Dashboard page. */
+export const dashboardEnglish = {
+  title: 'Dashboard',
+} as const;

@@ -1,0 +1,4 @@
+/** English strings of the Groups & prices page. */
+export const groupsEnglish = {
+  title: 'Groups & prices',
+} as const;

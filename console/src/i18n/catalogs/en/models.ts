@@ -1,0 +1,4 @@
+/** English strings of the Models & prices page. */
+export const modelsEnglish = {
+  title: 'Models & prices',
+} as const;

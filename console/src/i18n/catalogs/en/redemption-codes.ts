@@ -1,0 +1,4 @@
+/** English strings of the Redemption codes page. */
+export const redemptionCodesEnglish = {
+  title: 'Redemption codes',
+} as const;

@@ -1,0 +1,4 @@
+/** English strings of the Top-up page. */
+export const topUpEnglish = {
+  title: 'Top-up',
+} as const;

@@ -1,0 +1,4 @@
+/** English strings of the Users page. */
+export const usersEnglish = {
+  title: 'Users',
+} as const;
