@@ -338,6 +338,22 @@ export interface DatabaseSchema {
   identities: IdentitiesTable;
   usage_hourly_rollups: UsageHourlyRollupsTable;
   topup_orders: TopupOrdersTable;
+  payment_webhook_deliveries: PaymentWebhookDeliveriesTable;
+}
+
+/** Row of `payment_webhook_deliveries` (migration 0014): one payment provider message received, without its payload. */
+export interface PaymentWebhookDeliveriesTable {
+  id: string;
+  /** `stripe` or `alipay` */
+  method: string;
+  /** Unix milliseconds */
+  received_at: number;
+  /** 1 when the signature verified, 0 when it did not */
+  verified: number;
+  /** what applying it did (`credited`, `unchanged`, `ignored`, ...), or `rejected` when it did not verify */
+  outcome: string;
+  /** the gateway order it named, when it named one */
+  order_id: string | null;
 }
 
 /** Row of `topup_orders`: one payment attempt; money columns are integers (minor units paid, micro-units credited). */

@@ -39,6 +39,8 @@ export interface GatewayStore {
   listUsers(): Promise<UserRecord[]>;
   /** replaces a user's password hash (re-hashing at current parameters); not a routing change */
   setUserPasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /** renames a user (what the console and the admin list show); not a routing change */
+  setUserDisplayName(userId: string, displayName: string): Promise<void>;
 
   /** the groups a user holds, by name */
   listUserGroups(userId: string): Promise<ModelGroupRecord[]>;

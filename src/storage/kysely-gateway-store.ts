@@ -86,6 +86,11 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
       requireOneRow(result.numUpdatedRows, `user ${userId}`);
     },
 
+    async setUserDisplayName(userId, displayName) {
+      const result = await database.updateTable('users').set({ display_name: displayName }).where('id', '=', userId).executeTakeFirst();
+      requireOneRow(result.numUpdatedRows, `user ${userId}`);
+    },
+
     async listUserGroups(userId) {
       const rows = await database
         .selectFrom('user_groups')

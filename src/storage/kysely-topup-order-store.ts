@@ -1,15 +1,33 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseSchema, TopupOrdersTable } from './database-schema.js';
 import { creditUserInTransaction } from './credit-user-in-transaction.js';
-import type { PaymentMethod, TopupOrderRecord, TopupOrderStatus } from './topup-order-records.js';
+import { createRecordId } from '../core/create-record-id.js';
+import type { PaymentMethod, TopupOrderRecord, TopupOrderStatus, WebhookDeliveryOutcome } from './topup-order-records.js';
 import type { TopupOrderStore } from './topup-order-store.js';
 import { writeWithRevision } from './write-with-revision.js';
+
+const webhookDeliveryRetentionMs = 30 * 24 * 60 * 60 * 1000;
 
 /** Top-up orders over the gateway's Kysely database (shares the connection, so SQLite never locks itself). */
 export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOrderStore {
   return {
     async createOrder(order) {
       await database.insertInto('topup_orders').values(encodeOrder(order)).execute();
+    },
+
+    async recordWebhookDelivery(delivery) {
+      await database
+        .insertInto('payment_webhook_deliveries')
+        .values({ id: createRecordId('whd', delivery.receivedAt), method: delivery.method, received_at: delivery.receivedAt, verified: delivery.verified ? 1 : 0, outcome: delivery.outcome, order_id: delivery.orderId })
+        .execute();
+      // Only the latest matters to the status page: keep 30 days, so the table stays small.
+      await database.deleteFrom('payment_webhook_deliveries').where('received_at', '<', delivery.receivedAt - webhookDeliveryRetentionMs).execute();
+    },
+
+    async findLastWebhookDelivery(method) {
+      const row = await database.selectFrom('payment_webhook_deliveries').selectAll().where('method', '=', method).orderBy('received_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+      if (row === undefined) return undefined;
+      return { method: row.method as PaymentMethod, receivedAt: Number(row.received_at), verified: Number(row.verified) === 1, outcome: row.outcome as WebhookDeliveryOutcome, orderId: row.order_id };
     },
 
     async findOrder(orderId) {

@@ -43,3 +43,18 @@ export interface TopupOrderFilter {
 export type FulfilOrderResult =
   | { outcome: 'credited'; order: TopupOrderRecord; balance: number; debt: number; sequence: number }
   | { outcome: 'unchanged'; order: TopupOrderRecord | undefined };
+
+/** What became of a payment provider message: a ReportOutcome, `ignored` (nothing for an order), or `rejected` (did not verify). */
+export type WebhookDeliveryOutcome = 'credited' | 'unchanged' | 'failed' | 'expired' | 'pending' | 'amount-mismatch' | 'unknown-order' | 'ignored' | 'rejected';
+
+/** One Stripe webhook or Alipay notification received, as the admin status page shows it (never its payload). */
+export interface WebhookDeliveryRecord {
+  method: PaymentMethod;
+  /** Unix milliseconds */
+  receivedAt: number;
+  /** whether its signature verified */
+  verified: boolean;
+  outcome: WebhookDeliveryOutcome;
+  /** the gateway order it named, if any (for a forged message, what it claimed) */
+  orderId: string | null;
+}

@@ -1,4 +1,4 @@
-import type { FulfilOrderResult, TopupOrderFilter, TopupOrderRecord, TopupOrderStatus } from './topup-order-records.js';
+import type { FulfilOrderResult, PaymentMethod, TopupOrderFilter, TopupOrderRecord, TopupOrderStatus, WebhookDeliveryRecord } from './topup-order-records.js';
 
 /** Durable top-up orders and their one-transaction fulfilment (SQLite and PostgreSQL). */
 export interface TopupOrderStore {
@@ -17,4 +17,8 @@ export interface TopupOrderStore {
    * entry when this is the user's first paid order; the credit repays debt first. Anything else changes nothing.
    */
   fulfilOrder(orderId: string, details: { providerReference: string | null; now: number }): Promise<FulfilOrderResult>;
+  /** remembers one provider message received (the status page shows the last of each method) */
+  recordWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<void>;
+  /** the newest delivery of a method, or undefined when none came */
+  findLastWebhookDelivery(method: PaymentMethod): Promise<WebhookDeliveryRecord | undefined>;
 }

@@ -29,6 +29,7 @@ const createUserSchema = z.object({
   password: z.string().min(8).max(200).optional(),
   role: z.enum(['admin', 'user']).default('user'),
 });
+const profileSchema = z.object({ displayName: z.string().trim().min(1).max(100) });
 const limitsSchema = z.object({
   requestsPerMinute: z.number().int().min(0).nullable(),
   tokensPerMinute: z.number().int().min(0).nullable(),
@@ -56,6 +57,13 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
     return { user: user ? presentUser(user) : null, isAdmin, balance: user ? balanceOf(user.id) : null };
   });
 
+  app.patch('/me', async (request) => {
+    const user = requireUser(request.apiCaller);
+    const { displayName } = parseApiInput(profileSchema, request.body);
+    await gatewayStore.setUserDisplayName(user.id, displayName);
+    return { user: presentUser({ ...user, displayName }), isAdmin: request.apiCaller.isAdmin, balance: balanceOf(user.id) };
+  });
+
   app.get('/balance', async (request) => balanceOf(requireUser(request.apiCaller).id));
 
   app.get('/ledger', async (request) => {
@@ -66,8 +74,14 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
 
   app.get('/users', async (request) => {
     requireAdmin(request.apiCaller);
-    const users = await gatewayStore.listUsers();
-    return { data: users.map((user) => ({ ...presentUser(user), balance: balanceOf(user.id) })) };
+    const [users, groups, grants] = await Promise.all([gatewayStore.listUsers(), gatewayStore.listModelGroups(), gatewayStore.listUserGroupGrants()]);
+    const groupNames = new Map(groups.map((group) => [group.id, group.name]));
+    const groupsOf = (userId: string) =>
+      grants
+        .filter((grant) => grant.userId === userId)
+        .map((grant) => ({ id: grant.groupId, name: groupNames.get(grant.groupId) ?? grant.groupId }))
+        .sort((left, right) => left.name.localeCompare(right.name));
+    return { data: users.map((user) => ({ ...presentUser(user), hasPassword: user.passwordHash !== null, balance: balanceOf(user.id), limits: billing.memory.user(user.id).limits, groups: groupsOf(user.id) })) };
   });
 
   app.post('/users', async (request, reply) => {

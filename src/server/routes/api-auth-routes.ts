@@ -6,7 +6,7 @@ import { hashNormalisedEmail, normaliseEmail } from '../../accounts/normalise-em
 import { passwordHasher } from '../../accounts/password-hash.js';
 import { signInToConsole } from '../api/start-console-session.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { authenticateApiCaller } from '../api/authenticate-api-caller.js';
+import { authenticateApiCaller, requireUser } from '../api/authenticate-api-caller.js';
 import { encodeClearedSessionCookies, encodeSessionCookies, publicOriginOf } from '../api/console-cookies.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { presentUser } from '../api/present-api-records.js';
@@ -14,6 +14,7 @@ import { refuseWhenHashingBusy } from '../api/refuse-when-hashing-busy.js';
 import type { ApiRouteContext } from './api-routes.js';
 
 const loginSchema = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
+const passwordChangeSchema = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: z.string().min(8).max(200) });
 
 /**
  * POST /api/auth/login (email + password -> session token, also set as a cookie) and POST /api/auth/logout.
@@ -49,6 +50,28 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
     }
     const { token, expiresAt } = await signInToConsole(request, reply, api, { userId: user.id, now: services.clock() });
     return { token, expiresAt, user: presentUser(user) };
+  });
+
+  // Here rather than with the account routes so a wrong current password counts on the same limiter as sign-in.
+  app.post('/me/password', async (request) => {
+    const caller = await authenticateApiCaller(request, api, services.clock());
+    const user = requireUser(caller);
+    const { currentPassword, newPassword } = parseApiInput(passwordChangeSchema, request.body);
+    if (user.passwordHash === null) throw new GatewayError('invalid_request_error', 'This account signs in with a provider and has no password to change.', { param: 'currentPassword' });
+    const subject: LoginAttemptSubject = { emailHash: hashNormalisedEmail(normaliseEmail(user.email)), address: request.ip };
+    await attempts.assertNotLocked(subject);
+    const check = await passwordHasher.verify(currentPassword, user.passwordHash).catch(refuseWhenHashingBusy);
+    if (!check.valid) {
+      await attempts.recordFailure(subject);
+      request.log.warn({ clientAddress: subject.address, emailHash: subject.emailHash }, 'password change refused: wrong current password');
+      throw new GatewayError('invalid_request_error', 'The current password is wrong.', { param: 'currentPassword' });
+    }
+    await attempts.recordSuccess(subject);
+    const passwordHash = await passwordHasher.hash(newPassword).catch(refuseWhenHashingBusy);
+    await api.gatewayStore.setUserPasswordHash(user.id, passwordHash);
+    // Whoever knew the old password is signed out everywhere but here.
+    const endedSessions = await api.signIn.store.deleteOtherSessions(user.id, caller.sessionId);
+    return { changed: true, endedSessions };
   });
 
   app.post('/auth/logout', async (request, reply) => {

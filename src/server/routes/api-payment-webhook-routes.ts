@@ -1,5 +1,7 @@
 import formBody from '@fastify/formbody';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TopupService } from '../../accounts/payments/topup-service.js';
+import type { WebhookDeliveryRecord } from '../../storage/topup-order-records.js';
 import { ForgedPaymentMessageError } from '../../accounts/payments/payment-provider.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ApiRouteContext } from './api-routes.js';
@@ -25,9 +27,11 @@ export async function registerApiPaymentWebhookRoutes(app: FastifyInstance, { ap
       } catch (error) {
         if (!(error instanceof ForgedPaymentMessageError)) throw error;
         request.log.warn({ reason: error.message, address: request.ip }, 'refused a Stripe webhook that failed verification');
+        await recordDelivery(request, service, { method: 'stripe', verified: false, outcome: 'rejected', orderId: null });
         throw new GatewayError('invalid_request_error', 'The Stripe signature does not verify.', { param: 'stripe-signature' });
       }
       const outcome = report === undefined ? 'ignored' : await service.applyReport(report, 'stripe');
+      await recordDelivery(request, service, { method: 'stripe', verified: true, outcome, orderId: report?.orderId ?? null });
       return { received: true, outcome };
     });
   });
@@ -45,15 +49,24 @@ export async function registerApiPaymentWebhookRoutes(app: FastifyInstance, { ap
       } catch (error) {
         if (!(error instanceof ForgedPaymentMessageError)) throw error;
         request.log.warn({ reason: error.message, address: request.ip, orderId: fields['out_trade_no'] }, 'refused an Alipay notification that failed verification');
+        await recordDelivery(request, service, { method: 'alipay', verified: false, outcome: 'rejected', orderId: fields['out_trade_no']?.slice(0, 100) ?? null });
         void reply.code(400).type('text/plain');
         return 'fail';
       }
-      if (report !== undefined) await service.applyReport(report, 'alipay');
+      const outcome = report === undefined ? 'ignored' : await service.applyReport(report, 'alipay');
+      await recordDelivery(request, service, { method: 'alipay', verified: true, outcome, orderId: report?.orderId ?? null });
       // Only after the commit: anything but exactly `success` makes Alipay deliver again.
       void reply.type('text/plain');
       return 'success';
     });
   });
+}
+
+/** Remembers the delivery for the admin status page; a failure to remember must not fail the provider's call. */
+async function recordDelivery(request: FastifyRequest, service: TopupService, delivery: Omit<WebhookDeliveryRecord, 'receivedAt'>): Promise<void> {
+  await service.options.store
+    .recordWebhookDelivery({ ...delivery, receivedAt: service.options.clock() })
+    .catch((error: unknown) => request.log.error({ err: error, method: delivery.method }, 'recording a payment webhook delivery failed'));
 }
 
 function readFormFields(body: unknown): Record<string, string> {

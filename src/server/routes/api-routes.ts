@@ -21,6 +21,7 @@ import { registerApiSessionRoutes } from './api-session-routes.js';
 import { registerApiIdentityRoutes } from './api-identity-routes.js';
 import { registerApiAdminTokenRoutes } from './api-admin-token-routes.js';
 import { registerApiSessionStateRoutes } from './api-session-state-routes.js';
+import { registerApiAdminStatusRoutes } from './api-admin-status-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -67,6 +68,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiSessionRoutes(authenticated, context);
         registerApiIdentityRoutes(authenticated, context);
         registerApiAdminTokenRoutes(authenticated, context);
+        registerApiAdminStatusRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },
