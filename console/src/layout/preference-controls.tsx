@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toConsoleLanguage, type ConsoleLanguage } from '../i18n/create-console-i18n';
 
 /** Each language under its own name, so people find theirs whatever language is showing. */
-const languageNames: Record<ConsoleLanguage, string> = { en: 'English', 'zh-CN': '简体中文' };
+export const languageNames: Record<ConsoleLanguage, string> = { en: 'English', 'zh-CN': '简体中文' };
 
 /** The language menu and the light/dark switch, shown in the shell's header and on the sign-in and setup pages. */
 export function PreferenceControls() {
