@@ -1,4 +1,41 @@
 /** English strings of the Status page. */
 export const statusEnglish = {
   title: 'Status',
+  subtitle: 'What this gateway is configured with, and what the payment providers last told it. Read-only.',
+  configured: 'Configured',
+  notConfigured: 'Not configured',
+  publicUrl: {
+    title: 'Public URL',
+    unset: 'Not set: providers and browsers are sent to the address the gateway listens on.',
+  },
+  signIn: {
+    title: 'Sign-in providers',
+    password: 'Email and password',
+    oidc: 'OpenID Connect',
+    issuer: 'issuer {{host}}',
+  },
+  payments: {
+    title: 'Payment methods',
+    columns: { method: 'Method', state: 'State', mode: 'Mode', lastWebhook: 'Last webhook', verified: 'Signature', outcome: 'Result', order: 'Order' },
+    methods: { stripe: 'Stripe', alipay: 'Alipay' },
+    stripeTest: 'Test mode',
+    stripeLive: 'Live',
+    alipayPage: 'Web page (redirect)',
+    alipayQr: 'QR code',
+    sandbox: '{{mode}}, sandbox',
+    noWebhook: 'None received yet',
+    verified: 'Verified',
+    notVerified: 'Did not verify',
+  },
+  outcomes: {
+    credited: 'Credited',
+    unchanged: 'Duplicate (no change)',
+    failed: 'Payment failed',
+    expired: 'Expired',
+    pending: 'Still pending',
+    'amount-mismatch': 'Amount mismatch',
+    'unknown-order': 'Unknown order',
+    ignored: 'Ignored',
+    rejected: 'Rejected',
+  },
 } as const;
