@@ -83,7 +83,7 @@ function ConfiguredBadge({ configured }: { configured: boolean }) {
 function PaymentsTable({ payments }: { payments: PaymentStatus[] }) {
   const { t, i18n } = useTranslation();
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <Table.ScrollContainer minWidth={960}>
       <Table verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -99,7 +99,7 @@ function PaymentsTable({ payments }: { payments: PaymentStatus[] }) {
               <Table.Tr key={payment.method} data-testid={`payment-${payment.method}`}>
                 <Table.Td fw={600}>{t(`status.payments.methods.${payment.method}`)}</Table.Td>
                 <Table.Td><ConfiguredBadge configured={payment.configured} /></Table.Td>
-                <Table.Td>{payment.configured ? `${paymentModeLabel(payment, t)}${payment.currency ? ` · ${payment.currency.toUpperCase()}` : ''}` : '—'}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{payment.configured ? `${paymentModeLabel(payment, t)}${payment.currency ? ` · ${payment.currency.toUpperCase()}` : ''}` : '—'}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{delivery ? formatDateTime(delivery.receivedAt, i18n.language) : t('status.payments.noWebhook')}</Table.Td>
                 <Table.Td>
                   {delivery && (
@@ -115,7 +115,7 @@ function PaymentsTable({ payments }: { payments: PaymentStatus[] }) {
                     </Badge>
                   )}
                 </Table.Td>
-                <Table.Td><Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>{delivery?.orderId ?? '—'}</Text></Table.Td>
+                <Table.Td><Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>{delivery?.orderId ?? '—'}</Text></Table.Td>
               </Table.Tr>
             );
           })}
