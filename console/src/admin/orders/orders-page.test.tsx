@@ -115,7 +115,7 @@ describe('the Orders page', () => {
     empty.unmount();
 
     installFakeGatewayApi({ 'GET /api/me': [200, adminSession], 'GET /api/admin/orders': [404, { error: { message: 'Top-up is not set up on this gateway.', code: 'not_found' } }] });
-    renderConsole('/admin/orders', 'zh-cn');
+    renderConsole('/admin/orders', 'zh-CN');
     expect((await screen.findByRole('alert', {}, { timeout: 5_000 })).textContent).toContain('Top-up is not set up on this gateway.');
   });
 });
