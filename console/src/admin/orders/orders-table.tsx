@@ -14,7 +14,7 @@ export function OrdersTable({ orders, onRecheck, recheckingOrderId }: { orders: 
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return (
-    <Table.ScrollContainer minWidth={1100}>
+    <Table.ScrollContainer minWidth={1000}>
       <Table striped highlightOnHover verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -27,7 +27,7 @@ export function OrdersTable({ orders, onRecheck, recheckingOrderId }: { orders: 
           {orders.map((order) => (
             <Table.Tr key={order.id} data-testid={`order-row-${order.id}`}>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(order.createdAt, locale)}</Table.Td>
-              <Table.Td><Text ff="monospace" size="xs">{order.userId}</Text></Table.Td>
+              <Table.Td><Text ff="monospace" size="xs" maw={150} style={{ wordBreak: 'break-all' }}>{order.userId}</Text></Table.Td>
               <Table.Td>{t(`orders.method.${order.method}`)}</Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{order.amountPaid} {order.currency.toUpperCase()}</Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>

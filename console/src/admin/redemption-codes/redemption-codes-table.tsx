@@ -23,7 +23,7 @@ export function RedemptionCodesTable({ codes, actions }: { codes: RedemptionCode
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return (
-    <Table.ScrollContainer minWidth={1150}>
+    <Table.ScrollContainer minWidth={1050}>
       <Table striped highlightOnHover verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -37,7 +37,7 @@ export function RedemptionCodesTable({ codes, actions }: { codes: RedemptionCode
             <Table.Tr key={code.id} data-testid={`code-row-${code.id}`}>
               <Table.Td><Text ff="monospace" size="sm" style={{ whiteSpace: 'nowrap' }}>{code.codePrefix}…</Text></Table.Td>
               <Table.Td>
-                <Anchor component="button" type="button" ff="monospace" size="xs" onClick={() => actions.onShowBatch(code.batchId)} aria-label={t('redemptionCodes.showBatch', { id: code.batchId })}>
+                <Anchor component="button" type="button" ff="monospace" size="xs" maw={140} title={code.batchId} style={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} onClick={() => actions.onShowBatch(code.batchId)} aria-label={t('redemptionCodes.showBatch', { id: code.batchId })}>
                   {code.batchId}
                 </Anchor>
               </Table.Td>
