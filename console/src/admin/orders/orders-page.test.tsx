@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeGatewayApi } from '../../test/fake-gateway-api';
@@ -12,6 +12,9 @@ const pendingOrder: AdminOrder = {
   credit: 10_000_000, bonus: 1_500_000, providerReference: 'cs_test_123', failureReason: null, createdAt: Date.UTC(2026, 0, 2), paidAt: null, updatedAt: Date.UTC(2026, 0, 2),
 };
 const failedOrder: AdminOrder = { ...pendingOrder, id: 'ord_2', method: 'alipay', status: 'failed', amountPaid: '70.00', currency: 'cny', bonus: 0, providerReference: null, failureReason: 'card declined' };
+
+// The first render loads the router and the session; on a busy machine that takes longer than the default second.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeGatewayApi } from '../../test/fake-gateway-api';
@@ -15,6 +15,9 @@ const createdBatch: CreatedRedemptionBatch = {
   batchId: 'rcb_9', amount: 2_500_000, count: 2, expiresAt: null, note: 'launch',
   codes: [{ id: 'rcd_8', code: 'GWRC-1111-2222-3333', codePrefix: 'GWRC-1111' }, { id: 'rcd_9', code: 'GWRC-4444-5555-6666', codePrefix: 'GWRC-4444' }],
 };
+
+// The first render loads the router and the session; on a busy machine that takes longer than the default second.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => vi.unstubAllGlobals());
 
