@@ -31,8 +31,11 @@ export function ConsoleShell() {
 
   async function signOut() {
     await requestApi('POST', '/auth/logout').catch(() => undefined);
-    queryClient.clear();
+    // Leave first, then forget what the signed-in pages read: cleared while this shell is still mounted, its session
+    // query would ask GET /api/me again and get a 401 (an error in the browser's console). The sign-in page's own
+    // public queries stay.
     await navigate({ to: '/sign-in' });
+    queryClient.removeQueries({ predicate: (query) => query.getObserversCount() === 0 });
   }
 
   const renderItems = (section: NavigationItem['section']) =>
