@@ -3,6 +3,7 @@
 // adds up to the cost, the CSV export holds the request; an admin sees the user's rows filtered by user, and the audit
 // log shows the credit the admin made. Screenshots of each page and the detail in every look, and on a phone.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { request } from 'undici';
 import type { Cookie, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -160,7 +161,9 @@ describeInBrowser('the console in Chromium: usage logs, all usage logs and the a
       await chromium.screenshot(page, `usage-logs-${suffix}`);
       await page.locator(`[data-testid^="usage-log-row-"]`, { hasText: plainId }).getByRole('button').click();
       await page.getByTestId('cost-breakdown').waitFor();
-      await chromium.screenshot(page, `usage-log-detail-${suffix}`);
+      await page.getByTestId('breakdown-rounded-total').scrollIntoViewIfNeeded();
+      // The drawer slides in: photograph it with its transition finished.
+      await page.screenshot({ path: path.resolve('test-results', 'console', `usage-log-detail-${suffix}.png`), fullPage: true, animations: 'disabled' });
       await userContext.close();
 
       const adminContext = await chromium.openContext(look, viewport);

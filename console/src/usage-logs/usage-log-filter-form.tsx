@@ -51,7 +51,7 @@ export function UsageLogFilterForm({ filters, onApply, keys, users }: { filters:
           }}
           data={[{ value: '', label: t('usageLogs.filters.anyStatus') }, ...statusClasses.map((statusClass) => ({ value: statusClass, label: t(`usageLogs.filters.statusClasses.${statusClass}`) }))]}
         />
-        <TextInput label={t('usageLogs.filters.requestId')} placeholder={t('usageLogs.filters.requestIdPlaceholder')} value={draft.requestId} onChange={change('requestId')} ff="monospace" />
+        <TextInput label={t('usageLogs.filters.requestId')} placeholder={t('usageLogs.filters.requestIdPlaceholder')} value={draft.requestId} onChange={change('requestId')} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
         {users && <NativeSelect label={t('usageLogs.filters.user')} value={draft.userId} onChange={change('userId')} data={[{ value: '', label: t('usageLogs.filters.anyUser') }, ...users]} />}
       </SimpleGrid>
       <Group justify="flex-end" mt="md" gap="xs">
