@@ -6,6 +6,7 @@ import type { UsageLogRecord } from '../storage/billing-records.js';
 import type { BillingRuntime } from './billing-runtime.js';
 import type { BillableUsage } from './billable-usage.js';
 import { calculateRequestCost } from './calculate-request-cost.js';
+import { costOfPricing, priceRequest, type RequestPricing } from './request-pricing.js';
 import { checkAdmissionBeforeBody } from './check-admission-before-body.js';
 import { estimateWorstCaseUsage } from './estimate-worst-case-usage.js';
 import { measureBillableUsage } from './measure-billable-usage.js';
@@ -193,7 +194,9 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     const { request } = ticket;
     releaseHold(request, ticket.held);
     const usage = measureBillableUsage(request, result, ticket.inputTokens, ticket.price);
-    const cost = calculateRequestCost(usage, ticket.price, settlementPriceRatio(ticket.priceRatioMillionths, request, result.channelId));
+    // The cost is computed from exactly the pricing the usage log keeps, so the log's breakdown always adds up to it.
+    const pricing = priceRequest(usage, ticket.price, settlementPriceRatio(ticket.priceRatioMillionths, request, result.channelId));
+    const cost = costOfPricing({ promptTokens: usage.promptTokens, cachedTokens: usage.cachedPromptTokens, cacheWriteTokens: usage.cacheWritePromptTokens, completionTokens: usage.completionTokens }, pricing);
     if (ticket.admission) rateLimiter.release(ticket.admission, usage.promptTokens + usage.completionTokens);
     const user = memory.user(request.principal.userId);
     // Usage above the estimate (a vendor counting more than estimated) may never push a balance below zero:
@@ -201,21 +204,21 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     const memoryCharge = Math.max(0, Math.min(cost, user.balance - user.held));
     const wallet = runtime.wallet;
     if (!wallet) {
-      record(ticket, result, usage, cost, memoryCharge);
+      record(ticket, result, usage, { cost, pricing }, memoryCharge);
       return;
     }
     const settlement = wallet.settle(request.principal.userId, ticket.held, cost).then(
-      (walletSettlement) => record(ticket, result, usage, cost, walletSettlement?.charged ?? memoryCharge),
+      (walletSettlement) => record(ticket, result, usage, { cost, pricing }, walletSettlement?.charged ?? memoryCharge),
       (error: unknown) => {
         logger.error({ err: error }, 'settling in redis failed; charging from memory');
-        record(ticket, result, usage, cost, memoryCharge);
+        record(ticket, result, usage, { cost, pricing }, memoryCharge);
       },
     );
     runtime.trackSettlement(settlement);
   }
 
   /** Charges `charge` (what the balance covered) and records the rest of `cost` as the user's debt. */
-  function record(ticket: BillingTicket, result: MeteredResult, usage: BillableUsage, cost: number, charge: number): void {
+  function record(ticket: BillingTicket, result: MeteredResult, usage: BillableUsage, { cost, pricing }: { cost: number; pricing: RequestPricing }, charge: number): void {
     const { request } = ticket;
     const debt = cost - charge;
     if (debt > 0) logger.warn({ userId: request.principal.userId, cost, charge, debt }, 'request cost more than the balance could cover; the rest is recorded as debt');
@@ -235,6 +238,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       cachedTokens: usage.cachedPromptTokens,
       cacheWriteTokens: usage.cacheWritePromptTokens,
       cost,
+      pricing,
     });
     const pendingCharge = cost > 0 ? { id: `led_${usageLog.id.slice(4)}`, userId: usageLog.userId, apiKeyId: usageLog.apiKeyId, amount: charge, debt, requestId: usageLog.id, createdAt: result.finishedAt } : undefined;
     writer.enqueue(pendingCharge, usageLog);
@@ -252,6 +256,8 @@ interface UsageLogDetails {
   cachedTokens?: number;
   cacheWriteTokens?: number;
   cost?: number;
+  /** what the cost was computed from; absent for requests refused before they were priced */
+  pricing?: RequestPricing;
 }
 
 function createUsageLog(request: MeteredRequest, details: UsageLogDetails): UsageLogRecord {
@@ -275,5 +281,6 @@ function createUsageLog(request: MeteredRequest, details: UsageLogDetails): Usag
     streamed: request.streamed,
     clientIp: request.clientIp,
     requestId: request.requestId ?? null,
+    pricing: details.pricing ?? null,
   };
 }

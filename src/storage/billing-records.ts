@@ -1,3 +1,4 @@
+import type { RequestPricing } from '../billing/request-pricing.js';
 import type { ModelPrice } from '../billing/model-price.js';
 
 /**
@@ -73,6 +74,8 @@ export interface UsageLogRecord {
   clientIp: string;
   /** the request's `x-request-id`, as the client received it; null for requests logged before it was kept */
   requestId: string | null;
+  /** the prices, ratio and other components the cost was computed from; null for refused requests and rows logged before migration 0013 */
+  pricing: RequestPricing | null;
 }
 
 /** The charge of one settled request, written as one `settlement` ledger row. */

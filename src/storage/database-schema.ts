@@ -296,6 +296,24 @@ export interface UsageLogRequestIdColumns {
   request_id: string | null;
 }
 
+/** Columns of `usage_logs` added by migration 0013: what a settled request was priced with; null before it and for refused requests. */
+export interface UsageLogPricingColumns {
+  /** micro-units per million uncached input tokens, before the ratio */
+  price_input_per_million: number | null;
+  price_cached_input_per_million: number | null;
+  price_cache_write_per_million: number | null;
+  price_output_per_million: number | null;
+  /** the ratio applied (group × premium), millionths */
+  price_ratio_millionths: number | null;
+  /** micro-units of images, before the ratio */
+  image_cost: number | null;
+  audio_milliseconds: number | null;
+  /** micro-units per minute of audio, before the ratio */
+  price_audio_per_minute: number | null;
+  /** micro-units of video, before the ratio */
+  video_cost: number | null;
+}
+
 /** Row of `usage_hourly_rollups` (migration 0012): sums per UTC hour, user, key and model. */
 export interface UsageHourlyRollupsTable {
   /** Unix milliseconds of the start of the UTC hour */
@@ -326,7 +344,7 @@ export interface DatabaseSchema {
   routing_revision: RoutingRevisionTable;
   ledger_entries: LedgerEntriesTable;
   model_prices: ModelPricesTable;
-  usage_logs: UsageLogsTable & UsageLogRequestIdColumns;
+  usage_logs: UsageLogsTable & UsageLogRequestIdColumns & UsageLogPricingColumns;
   usage_daily_rollups: UsageDailyRollupsTable;
   console_sessions: ConsoleSessionsTable & ConsoleSessionSignInColumns;
   admin_tokens: AdminTokensTable & AdminTokenExpiryColumns;

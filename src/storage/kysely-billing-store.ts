@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable, type Transaction } 
 import { createRecordId } from '../core/create-record-id.js';
 import { writeWithRevision } from './write-with-revision.js';
 import type { ModelPrice } from '../billing/model-price.js';
+import type { RequestPricing } from '../billing/request-pricing.js';
 import type {
   LedgerEntryRecord,
   LedgerKind,
@@ -14,7 +15,7 @@ import type {
 } from './billing-records.js';
 import type { BillingStore } from './billing-store.js';
 import { createDatabase, type DatabaseDialect } from './create-database.js';
-import type { DatabaseSchema, LedgerEntriesTable, ModelPricesTable, UsageLogRequestIdColumns, UsageLogsTable } from './database-schema.js';
+import type { DatabaseSchema, LedgerEntriesTable, ModelPricesTable, UsageLogPricingColumns, UsageLogRequestIdColumns, UsageLogsTable } from './database-schema.js';
 import { runMigrations } from './run-migrations.js';
 import { mapUsageLogToRollups } from './map-usage-log-to-rollups.js';
 import { mapUsageLogToHourlyRollups } from './map-usage-log-to-hourly-rollups.js';
@@ -539,7 +540,8 @@ function decodeModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
   };
 }
 
-function encodeUsageLog(record: UsageLogRecord): UsageLogsTable & UsageLogRequestIdColumns {
+function encodeUsageLog(record: UsageLogRecord): UsageLogsTable & UsageLogRequestIdColumns & UsageLogPricingColumns {
+  const pricing = record.pricing;
   return {
     id: record.id,
     created_at: record.createdAt,
@@ -560,10 +562,19 @@ function encodeUsageLog(record: UsageLogRecord): UsageLogsTable & UsageLogReques
     streamed: record.streamed ? 1 : 0,
     client_ip: record.clientIp,
     request_id: record.requestId,
+    price_input_per_million: pricing?.inputPerMillion ?? null,
+    price_cached_input_per_million: pricing?.cachedInputPerMillion ?? null,
+    price_cache_write_per_million: pricing?.cacheWritePerMillion ?? null,
+    price_output_per_million: pricing?.outputPerMillion ?? null,
+    price_ratio_millionths: pricing?.priceRatioMillionths ?? null,
+    image_cost: pricing?.imageCost ?? null,
+    audio_milliseconds: pricing?.audioMilliseconds ?? null,
+    price_audio_per_minute: pricing?.audioPerMinute ?? null,
+    video_cost: pricing?.videoCost ?? null,
   };
 }
 
-function decodeUsageLog(row: Selectable<UsageLogsTable & UsageLogRequestIdColumns>): UsageLogRecord {
+function decodeUsageLog(row: Selectable<UsageLogsTable & UsageLogRequestIdColumns & UsageLogPricingColumns>): UsageLogRecord {
   return {
     id: row.id,
     createdAt: Number(row.created_at),
@@ -584,5 +595,22 @@ function decodeUsageLog(row: Selectable<UsageLogsTable & UsageLogRequestIdColumn
     streamed: Number(row.streamed) === 1,
     clientIp: row.client_ip,
     requestId: row.request_id,
+    pricing: decodeUsageLogPricing(row),
+  };
+}
+
+/** The pricing columns of a usage log, or null when the row has none (refused, or written before migration 0013). */
+function decodeUsageLogPricing(row: Selectable<UsageLogPricingColumns>): RequestPricing | null {
+  if (row.price_ratio_millionths === null) return null;
+  return {
+    inputPerMillion: Number(row.price_input_per_million ?? 0),
+    cachedInputPerMillion: Number(row.price_cached_input_per_million ?? 0),
+    cacheWritePerMillion: Number(row.price_cache_write_per_million ?? 0),
+    outputPerMillion: Number(row.price_output_per_million ?? 0),
+    priceRatioMillionths: Number(row.price_ratio_millionths),
+    imageCost: Number(row.image_cost ?? 0),
+    audioMilliseconds: Number(row.audio_milliseconds ?? 0),
+    audioPerMinute: Number(row.price_audio_per_minute ?? 0),
+    videoCost: Number(row.video_cost ?? 0),
   };
 }

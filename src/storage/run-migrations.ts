@@ -12,6 +12,7 @@ import { signInMigration } from './migrations/0009-sign-in.js';
 import { topupOrdersMigration } from './migrations/0010-topup-orders.js';
 import { redemptionCodesMigration } from './migrations/0011-redemption-codes.js';
 import { usageRequestIdsAndHourlyRollupsMigration } from './migrations/0012-usage-request-ids-and-hourly-rollups.js';
+import { usageLogPricingMigration } from './migrations/0013-usage-log-pricing.js';
 import { paymentWebhookDeliveriesMigration } from './migrations/0014-payment-webhook-deliveries.js';
 
 /**
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0010-topup-orders': topupOrdersMigration,
   '0011-redemption-codes': redemptionCodesMigration,
   '0012-usage-request-ids-and-hourly-rollups': usageRequestIdsAndHourlyRollupsMigration,
+  '0013-usage-log-pricing': usageLogPricingMigration,
   '0014-payment-webhook-deliveries': paymentWebhookDeliveriesMigration,
 };
 

@@ -29,6 +29,7 @@ function usageLog(overrides: Partial<UsageLogRecord>): UsageLogRecord {
     streamed: false,
     clientIp: '127.0.0.1',
     requestId: null,
+    pricing: null,
     ...overrides,
   };
 }
@@ -100,6 +101,14 @@ for (const engine of engines) {
       const log = usageLog({ userId, apiKeyId, promptTokens: 100, cachedTokens: 40, cacheWriteTokens: 25 });
       await billingStore.writeSettlementBatch({ charges: [], usageLogs: [log] });
       expect(await billingStore.listUsageLogs({ userId, limit: 10 })).toEqual([log]);
+    });
+
+    it('keeps the pricing a usage log was settled with, and null for a row without one', async () => {
+      const pricing = { inputPerMillion: 2_500_000, cachedInputPerMillion: 1_250_000, cacheWritePerMillion: 3_125_000, outputPerMillion: 10_000_000, priceRatioMillionths: 1_500_000, imageCost: 80_000, audioMilliseconds: 61_500, audioPerMinute: 6_000, videoCost: 300_000 };
+      const priced = usageLog({ userId, apiKeyId, createdAt: 2, pricing });
+      const refused = usageLog({ userId, apiKeyId, createdAt: 1, status: 429, cost: 0 });
+      await billingStore.writeSettlementBatch({ charges: [], usageLogs: [priced, refused] });
+      expect(await billingStore.listUsageLogs({ userId, limit: 10 })).toEqual([priced, refused]);
     });
 
     it('reports users whose balance does not equal their ledger', async () => {

@@ -65,6 +65,7 @@ for (const engine of engines) {
         streamed: false,
         clientIp: '127.0.0.1',
         requestId: null,
+        pricing: null,
         ...overrides,
       };
       return { charge: { id: `led_${id.slice(4)}`, userId, apiKeyId, amount: cost, debt: 0, requestId: id, createdAt: now }, usageLog };

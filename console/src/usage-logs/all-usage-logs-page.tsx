@@ -1,6 +1,6 @@
-import { ComingSoonPage } from '../pages/coming-soon-page';
+import { UsageLogsView } from './usage-logs-view';
 
-/** Placeholder until this page is built. */
+/** All usage logs (/admin/logs, administrators): everyone's requests, with a user filter and a user column. */
 export function AllUsageLogsPage() {
-  return <ComingSoonPage labelKey="navigation.allLogs" />;
+  return <UsageLogsView scope="all" />;
 }

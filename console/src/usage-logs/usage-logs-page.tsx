@@ -1,6 +1,6 @@
-import { ComingSoonPage } from '../pages/coming-soon-page';
+import { UsageLogsView } from './usage-logs-view';
 
-/** Placeholder until this page is built. */
+/** Usage logs (/logs): the caller's own requests, filtered, paged, explained and exported. */
 export function UsageLogsPage() {
-  return <ComingSoonPage labelKey="navigation.usageLogs" />;
+  return <UsageLogsView scope="mine" />;
 }

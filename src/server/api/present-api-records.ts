@@ -55,9 +55,9 @@ export function presentLedgerEntry(entry: LedgerEntryRecord) {
   return { ...entry, amountText: formatMicroUnits(entry.amount) };
 }
 
-/** A usage log row. */
+/** A usage log row; `pricing` (what its cost was computed from) is null for refused requests and rows logged before it was kept. */
 export function presentUsageLog(log: UsageLogRecord) {
-  return { ...log };
+  return { ...log, pricing: log.pricing };
 }
 
 /** A cursor for the next page of a newest-first list. */

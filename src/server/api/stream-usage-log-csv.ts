@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { UsageLogFilter, UsageLogRecord } from '../../storage/billing-records.js';
 import type { BillingStore } from '../../storage/billing-store.js';
+import type { RequestPricing } from '../../billing/request-pricing.js';
 
 /** The CSV's columns, in order: the fields of a usage log as `GET /api/usage/logs` returns them. */
 export const usageLogCsvColumns = [
@@ -26,6 +27,19 @@ export const usageLogCsvColumns = [
   'clientIp',
 ] as const satisfies ReadonlyArray<keyof UsageLogRecord>;
 
+/** Then the log's `pricing`, one column per field (empty when the row has none). */
+export const usageLogPricingCsvColumns = [
+  'inputPerMillion',
+  'cachedInputPerMillion',
+  'cacheWritePerMillion',
+  'outputPerMillion',
+  'priceRatioMillionths',
+  'imageCost',
+  'audioMilliseconds',
+  'audioPerMinute',
+  'videoCost',
+] as const satisfies ReadonlyArray<keyof RequestPricing>;
+
 // Rows read from the database per query: one page of the newest-first cursor.
 const rowsPerPage = 500;
 
@@ -39,7 +53,7 @@ export function streamUsageLogCsv(store: BillingStore, filter: Omit<UsageLogFilt
 }
 
 async function* readCsvLines(store: BillingStore, filter: Omit<UsageLogFilter, 'limit'>, maxRows: number): AsyncGenerator<string> {
-  yield stringify([[...usageLogCsvColumns]]);
+  yield stringify([[...usageLogCsvColumns, ...usageLogPricingCsvColumns]]);
   let before = filter.before;
   let written = 0;
   while (written < maxRows) {
@@ -47,7 +61,10 @@ async function* readCsvLines(store: BillingStore, filter: Omit<UsageLogFilter, '
     const page = await store.listUsageLogs({ ...filter, before, limit });
     if (page.length === 0) return;
     yield stringify(
-      page.map((log) => usageLogCsvColumns.map((column) => encodeCell(log[column]))),
+      page.map((log) => [
+        ...usageLogCsvColumns.map((column) => encodeCell(log[column])),
+        ...usageLogPricingCsvColumns.map((column) => (log.pricing === null ? '' : String(log.pricing[column]))),
+      ]),
       { escape_formulas: true },
     );
     written += page.length;
@@ -58,7 +75,7 @@ async function* readCsvLines(store: BillingStore, filter: Omit<UsageLogFilter, '
   }
 }
 
-function encodeCell(value: UsageLogRecord[keyof UsageLogRecord]): string {
+function encodeCell(value: UsageLogRecord[(typeof usageLogCsvColumns)[number]]): string {
   if (value === null) return '';
   return String(value);
 }

@@ -1,0 +1,22 @@
+/** The actions the gateway records, for the action filter's suggestions (docs/API.md). */
+export const knownAuditActions = [
+  'user.create', 'user.credit', 'user.limits.set', 'user.groups.set', 'user.disable', 'user.enable',
+  'price.set', 'price.delete', 'group.price-ratio.set', 'catalog.put', 'catalog.delete', 'key.update',
+  'channel.create', 'channel.update', 'channel.enable', 'channel.disable', 'channel.delete', 'channel.test',
+  'order.recheck', 'redemption.batch.create', 'redemption.batch.disable', 'redemption.code.disable', 'admin-token.revoke',
+] as const;
+
+/** The catalog key of an action's label: `user.price-ratio.set` → `auditLog.actions.user_price_ratio_set`. */
+export function auditActionCatalogKey(action: string): string {
+  return `auditLog.actions.${action.replace(/[^a-zA-Z0-9]/g, '_')}`;
+}
+
+/** The query string of GET /api/admin/audit-log for the filters and page: only what is set, trimmed. */
+export function buildAuditLogQuery(filters: { action: string; targetId: string }, before: number | null, limit: number): string {
+  const query = new URLSearchParams();
+  if (filters.action.trim() !== '') query.set('action', filters.action.trim());
+  if (filters.targetId.trim() !== '') query.set('targetId', filters.targetId.trim());
+  if (before !== null) query.set('before', String(before));
+  query.set('limit', String(limit));
+  return query.toString();
+}
