@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { ApiBalance } from '../api/api-types';
 import { formatMicroUnits } from '../format/format-micro-units';
-import { balanceOutlook } from './balance-outlook';
+import { balanceOutlook, longestShownRunwayDays } from './balance-outlook';
 
 /** The balance (total, held, available, debt), its runway at the 7-day average spend, and a low-balance alert. */
 export function BalanceCard({ balance, sevenDaySpend }: { balance: ApiBalance; sevenDaySpend: number | null }) {
@@ -18,7 +18,11 @@ export function BalanceCard({ balance, sevenDaySpend }: { balance: ApiBalance; s
     { label: t('dashboard.balance.debt'), value: money(balance.debt), strong: false },
   ];
   let runway: string | null = null;
-  if (sevenDaySpend !== null) runway = outlook.runwayDays === null ? t('dashboard.balance.noRunway') : t('dashboard.balance.runway', { count: outlook.runwayDays });
+  if (sevenDaySpend !== null) {
+    if (outlook.runwayDays === null) runway = t('dashboard.balance.noRunway');
+    else if (outlook.runwayDays > longestShownRunwayDays) runway = t('dashboard.balance.runwayOverAYear');
+    else runway = t('dashboard.balance.runway', { count: outlook.runwayDays });
+  }
   return (
     <Card withBorder padding="md" aria-label={t('dashboard.balance.title')} component="section">
       <Stack gap="sm">

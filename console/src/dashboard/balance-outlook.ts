@@ -2,6 +2,8 @@ import type { ApiBalance } from '../api/api-types';
 
 /** Below this many days of runway the dashboard warns. */
 export const lowRunwayDays = 3;
+/** Beyond this many days the dashboard says "more than a year" instead of a number. */
+export const longestShownRunwayDays = 365;
 
 /** How long the balance lasts and whether the dashboard should warn. */
 export interface BalanceOutlook {

@@ -81,6 +81,12 @@ describe('the dashboard', () => {
     expect(screen.getByRole('link', { name: 'Top up now' }).getAttribute('href')).toBe('/top-up');
   });
 
+  it('says more than a year instead of a huge runway', async () => {
+    installFakeGatewayApi(routes({ balance: 500_000_000, held: 0, available: 500_000_000, debt: 0 }, [dayRow(1, 'k1', 'gpt-4o-mini', 7_000, 7)]));
+    renderConsole('/dashboard');
+    expect(await screen.findByText('More than a year left at your 7-day average spend.')).toBeTruthy();
+  });
+
   it('warns about a debt even without spend', async () => {
     installFakeGatewayApi(routes({ balance: 0, held: 0, available: 0, debt: 2_000_000 }, []));
     renderConsole('/dashboard');

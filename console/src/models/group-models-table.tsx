@@ -41,7 +41,7 @@ export function GroupModelsTable({ group }: { group: PricedGroup }) {
             return (
               <Table.Tr key={model.id} data-testid={`model-row-${group.id}-${model.id}`}>
                 <Table.Td>
-                  <Text size="sm" fw={600} ff="monospace">{model.id}</Text>
+                  <Text size="sm" fw={600} ff="monospace" style={{ whiteSpace: 'nowrap' }}>{model.id}</Text>
                   {model.ownedBy && <Text size="xs" c="dimmed">{model.ownedBy}</Text>}
                 </Table.Td>
                 <Table.Td>

@@ -11,6 +11,7 @@ export const dashboardEnglish = {
     topUp: 'Top up',
     runway_one: 'About {{count}} day left at your 7-day average spend.',
     runway_other: 'About {{count}} days left at your 7-day average spend.',
+    runwayOverAYear: 'More than a year left at your 7-day average spend.',
     noRunway: 'No spend in the last 7 days, so no runway estimate.',
     lowTitle: 'Your balance is running low',
     lowBody: 'Requests stop when nothing is available.',

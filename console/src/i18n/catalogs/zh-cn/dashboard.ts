@@ -13,6 +13,7 @@ export const dashboardChinese: Catalog['dashboard'] = {
     topUp: '充值',
     runway_one: '按近 7 天平均消费，约可用 {{count}} 天。',
     runway_other: '按近 7 天平均消费，约可用 {{count}} 天。',
+    runwayOverAYear: '按近 7 天平均消费，可用一年以上。',
     noRunway: '近 7 天没有消费，无法估算可用天数。',
     lowTitle: '余额不足',
     lowBody: '可用余额为零时请求将被拒绝。',
