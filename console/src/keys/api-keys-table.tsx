@@ -27,7 +27,7 @@ export function ApiKeysTable({ keys, groups, actions }: { keys: ApiKey[]; groups
         <Table.Thead>
           <Table.Tr>
             {(['name', 'key', 'group', 'status', 'spent', 'expires', 'allowedIps', 'created', 'lastUsed', 'actions'] as const).map((column) => (
-              <Table.Th key={column}>{t(`keys.columns.${column}`)}</Table.Th>
+              <Table.Th key={column} style={{ whiteSpace: 'nowrap' }}>{t(`keys.columns.${column}`)}</Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>
