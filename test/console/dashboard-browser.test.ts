@@ -109,7 +109,7 @@ describeInBrowser('the console in Chromium: dashboard, models & prices, key edit
     expect(await keyRow.getByRole('cell', { name: /\/ 5\.00$/ }).count()).toBe(1);
     await context.close();
     expect(chromium.errors).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 
   it('photographs the dashboard, models and the key edit dialog in every look and on a phone', async () => {
     const signedIn = await chromium.openContext(englishLight);
