@@ -83,6 +83,69 @@ describe('the API keys page', () => {
     await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.path === '/api/keys/k1')).toBe(true));
   });
 
+  it('edits a key’s name, cap, expiry and addresses with PATCH and shows the gateway’s refusal', async () => {
+    let refuse = true;
+    const calls = installFakeGatewayApi({
+      'GET /api/me': [200, session(false)],
+      'GET /api/keys': [200, { data: [existingKey] }],
+      'GET /api/me/groups': [200, { data: [group] }],
+      'PATCH /api/keys/k1': (body) => (refuse ? [400, { error: { message: 'allowedIps[0] must be an IP address or a CIDR range such as 10.0.0.0/8', code: 'invalid_request_error' } }] : [200, { ...existingKey, ...(body as object) }]),
+    });
+    renderConsole('/keys');
+    const row = await screen.findByTestId('key-row-k1');
+    await userEvent.click(within(row).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit key “laptop”' });
+    expect((within(dialog).getByLabelText(/Spending cap/) as HTMLInputElement).value).toBe('5');
+    await userEvent.clear(within(dialog).getByLabelText('Name'));
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'desktop');
+    await userEvent.clear(within(dialog).getByLabelText(/Spending cap/));
+    await userEvent.type(within(dialog).getByLabelText(/Spending cap/), '12.5');
+    await userEvent.type(within(dialog).getByLabelText(/Allowed IPs/), 'not-an-address');
+    await userEvent.click(within(dialog).getByRole('combobox', { name: 'Expires' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'In 30 days', hidden: true }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('allowedIps[0] must be an IP address');
+
+    refuse = false;
+    await userEvent.clear(within(dialog).getByLabelText(/Allowed IPs/));
+    await userEvent.type(within(dialog).getByLabelText(/Allowed IPs/), '10.0.0.0/8');
+    const before = Date.now();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit key “laptop”' })).toBeNull());
+    const patch = calls.filter((call) => call.method === 'PATCH').at(-1)?.body as { expiresAt: number };
+    expect(patch).toMatchObject({ name: 'desktop', spendingCap: 12_500_000, allowedIps: ['10.0.0.0/8'] });
+    expect(patch.expiresAt).toBeGreaterThanOrEqual(before + 30 * 86_400_000);
+    expect(await screen.findByText('Key “desktop” saved.')).toBeTruthy();
+  });
+
+  it('does not send an edit with a cap that is not an amount', async () => {
+    const calls = installFakeGatewayApi({ 'GET /api/me': [200, session(false)], 'GET /api/keys': [200, { data: [existingKey] }], 'GET /api/me/groups': [200, { data: [group] }] });
+    renderConsole('/keys');
+    await userEvent.click(within(await screen.findByTestId('key-row-k1')).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText(/Spending cap/), 'x');
+    expect(within(dialog).getByText('Enter an amount such as 10 or 2.50.')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
+  });
+
+  it('tells the owner that only an administrator can enable a key an admin disabled', async () => {
+    const locked: ApiKey = { ...existingKey, status: 'disabled', disabledBy: 'admin', usable: false, disabledReason: 'disabled_by_admin' };
+    installFakeGatewayApi({ 'GET /api/me': [200, session(false)], 'GET /api/keys': [200, { data: [locked] }], 'GET /api/me/groups': [200, { data: [group] }] });
+    const owner = renderConsole('/keys');
+    const row = await screen.findByTestId('key-row-k1');
+    expect(within(row).getByText('Disabled by an admin')).toBeTruthy();
+    expect(within(row).getByText('Only an administrator can enable it again.')).toBeTruthy();
+    expect((within(row).getByRole('button', { name: 'Enable' }) as HTMLButtonElement).disabled).toBe(true);
+    owner.unmount();
+
+    installFakeGatewayApi({ 'GET /api/me': [200, session(true)], 'GET /api/keys': [200, { data: [locked] }], 'GET /api/me/groups': [200, { data: [group] }] });
+    renderConsole('/keys');
+    const adminRow = await screen.findByTestId('key-row-k1');
+    expect((within(adminRow).getByRole('button', { name: 'Enable' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(within(adminRow).queryByText('Only an administrator can enable it again.')).toBeNull();
+  });
+
   it('shows the gateway’s error when the keys cannot be read', async () => {
     installFakeGatewayApi({ 'GET /api/me': [200, session(false)], 'GET /api/keys': [500, { error: { message: 'database is down', code: 'server_error' } }], 'GET /api/me/groups': [200, { data: [group] }] });
     renderConsole('/keys');

@@ -10,8 +10,11 @@ export interface RecordedCall {
 /** An answer of the fake /api: a status and a JSON body. */
 export type FakeAnswer = [status: number, body: unknown];
 
-/** A handler per `METHOD /api/path` (query string ignored); unknown calls answer 404 in the gateway's shape. */
-export type FakeRoutes = Record<string, FakeAnswer | ((body: unknown) => FakeAnswer)>;
+/**
+ * A handler per `METHOD /api/path` (query string ignored in the match; a function handler also gets the whole URL);
+ * unknown calls answer 404 in the gateway's shape.
+ */
+export type FakeRoutes = Record<string, FakeAnswer | ((body: unknown, url: string) => FakeAnswer)>;
 
 /**
  * Replaces `fetch` with a fake gateway /api answering from `routes`; returns the calls it received. Unless given,
@@ -22,7 +25,7 @@ export function installFakeGatewayApi(routes: FakeRoutes): RecordedCall[] {
   const me = routes['GET /api/me'];
   routes = {
     'GET /api/auth/session': () => {
-      const [status, body] = me === undefined ? [401, undefined] : typeof me === 'function' ? me(undefined) : me;
+      const [status, body] = me === undefined ? [401, undefined] : typeof me === 'function' ? me(undefined, '/api/me') : me;
       return [200, { signedIn: status === 200, isAdmin: status === 200 && (body as { isAdmin?: boolean }).isAdmin === true }];
     },
     ...routes,
@@ -33,7 +36,7 @@ export function installFakeGatewayApi(routes: FakeRoutes): RecordedCall[] {
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ method, path, body });
     const route = routes[`${method} ${path}`];
-    const [status, answer] = route === undefined ? [404, { error: { message: 'not found', type: 'invalid_request_error', code: 'not_found' } }] : typeof route === 'function' ? route(body) : route;
+    const [status, answer] = route === undefined ? [404, { error: { message: 'not found', type: 'invalid_request_error', code: 'not_found' } }] : typeof route === 'function' ? route(body, String(input)) : route;
     return new Response(JSON.stringify(answer), { status, headers: { 'content-type': 'application/json' } });
   });
   return calls;
