@@ -20,7 +20,7 @@ export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
         <Table.Thead>
           <Table.Tr>
             {(['time', 'kind', 'amount', 'balanceAfter', 'debtChange', 'description', 'reference'] as const).map((column) => (
-              <Table.Th key={column} style={column === 'amount' || column === 'balanceAfter' || column === 'debtChange' ? { textAlign: 'right' } : undefined}>
+              <Table.Th key={column} style={{ whiteSpace: 'nowrap', ...(column === 'amount' || column === 'balanceAfter' || column === 'debtChange' ? { textAlign: 'right' } : {}) }}>
                 {t(`ledger.columns.${column}`)}
               </Table.Th>
             ))}

@@ -26,7 +26,7 @@ export function OrderHistory() {
           <Table.Thead>
             <Table.Tr>
               {(['created', 'method', 'status', 'paid', 'credit', 'bonus', 'reference'] as const).map((column) => (
-                <Table.Th key={column}>{t(`topUp.history.columns.${column}`)}</Table.Th>
+                <Table.Th key={column} style={{ whiteSpace: 'nowrap' }}>{t(`topUp.history.columns.${column}`)}</Table.Th>
               ))}
             </Table.Tr>
           </Table.Thead>

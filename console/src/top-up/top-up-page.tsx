@@ -42,13 +42,13 @@ export function TopUpPage() {
             {balance && balance.debt > 0 && <Text size="sm" c="red">{t('topUp.debt', { debt: formatMicroUnits(balance.debt, i18n.language) })}</Text>}
           </Card>
           <Card withBorder padding="lg">
-            <Title order={4} mb="sm">{t('topUp.redeem.title')}</Title>
-            <RedeemCodeForm />
+            <Title order={4} mb="sm">{t('topUp.form.title')}</Title>
+            {payment}
           </Card>
         </Stack>
-        <Card withBorder padding="lg">
-          <Title order={4} mb="sm">{t('topUp.form.title')}</Title>
-          {payment}
+        <Card withBorder padding="lg" style={{ alignSelf: 'start' }}>
+          <Title order={4} mb="sm">{t('topUp.redeem.title')}</Title>
+          <RedeemCodeForm />
         </Card>
       </SimpleGrid>
       {!notConfigured && (

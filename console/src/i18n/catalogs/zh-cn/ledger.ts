@@ -2,7 +2,7 @@ import type { Catalog } from '../en';
 
 /** Simplified Chinese strings of the Ledger page. */
 export const ledgerChinese: Catalog['ledger'] = {
-  title: '账本',
+  title: '账目',
   subtitle: '余额和欠款的每一笔变动，最新的在前。',
   balance: '余额：{{balance}}',
   debt: '欠款：{{debt}}',
