@@ -80,3 +80,14 @@ describe('the top-up return page', () => {
     expect(await screen.findByText(/This link names no order/)).toBeTruthy();
   });
 });
+
+describe('the top-up return page for an order that is not the caller’s', () => {
+  it('shows the gateway’s message and stops asking', async () => {
+    const calls = installFakeGatewayApi({ 'GET /api/me': [200, sessionWithBalance(0)], 'GET /api/topup/orders/top_x': [404, { error: { message: 'No such order.', code: 'not_found' } }] });
+    renderConsole('/top-up/return?order=top_x');
+    expect((await screen.findByRole('alert')).textContent).toContain('No such order.');
+    const asked = calls.filter((call) => call.path === '/api/topup/orders/top_x').length;
+    await new Promise((resolve) => setTimeout(resolve, orderPollPolicy.intervalMs + 200));
+    expect(calls.filter((call) => call.path === '/api/topup/orders/top_x').length).toBe(asked);
+  });
+});

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { ApiError } from '../api/api-error';
 import { currentSessionQueryKey } from '../api/use-current-session';
 import { requestApi } from '../api/request-api';
 import { isFinalStatus } from './order-status';
@@ -26,7 +27,7 @@ export function useOrderPolling(orderId: string | undefined) {
     enabled: orderId !== undefined,
     queryFn: () => requestApi<TopUpOrder>('GET', `/topup/orders/${encodeURIComponent(orderId ?? '')}`),
     staleTime: 0,
-    refetchInterval: (query) => (gaveUp || (query.state.data && isFinalStatus(query.state.data.status)) ? false : orderPollPolicy.intervalMs),
+    refetchInterval: (query) => (gaveUp || (query.state.data && isFinalStatus(query.state.data.status)) || isClientError(query.state.error) ? false : orderPollPolicy.intervalMs),
   });
   const finalStatus = order.data && isFinalStatus(order.data.status) ? order.data.status : null;
 
@@ -55,4 +56,9 @@ export function useOrderPolling(orderId: string | undefined) {
       void order.refetch();
     },
   };
+}
+
+/** A 4xx answer (no such order, signed out): asking again will not help. */
+function isClientError(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500;
 }
