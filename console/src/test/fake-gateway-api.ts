@@ -4,8 +4,6 @@ import { vi } from 'vitest';
 export interface RecordedCall {
   method: string;
   path: string;
-  /** the query string without `?` ('' when none) */
-  query: string;
   body: unknown;
 }
 
@@ -31,9 +29,9 @@ export function installFakeGatewayApi(routes: FakeRoutes): RecordedCall[] {
   };
   vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
     const method = init.method ?? 'GET';
-    const [path = '', query = ''] = String(input).split('?');
+    const path = String(input).split('?')[0] ?? '';
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, path, query, body });
+    calls.push({ method, path, body });
     const route = routes[`${method} ${path}`];
     const [status, answer] = route === undefined ? [404, { error: { message: 'not found', type: 'invalid_request_error', code: 'not_found' } }] : typeof route === 'function' ? route(body) : route;
     return new Response(JSON.stringify(answer), { status, headers: { 'content-type': 'application/json' } });

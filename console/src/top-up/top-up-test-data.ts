@@ -1,4 +1,5 @@
 // Answers of the fake /api the top-up and ledger tests share.
+import { vi } from 'vitest';
 import type { TopUpOptions, TopUpOrder } from './top-up-types';
 
 /** GET /api/me for a user with `balance` micro-units. */
@@ -24,4 +25,15 @@ export function topUpOrder(fields: Partial<TopUpOrder> = {}): TopUpOrder {
     credit: 10_000_000, bonus: 1_500_000, providerReference: 'cs_test_1', failureReason: null, createdAt: Date.UTC(2026, 10, 1), paidAt: null, updatedAt: Date.UTC(2026, 10, 1),
     ...fields,
   };
+}
+
+/** Records the URL (query string included) of every /api call from now on; call after installFakeGatewayApi. */
+export function recordRequestedUrls(): string[] {
+  const urls: string[] = [];
+  const answer = globalThis.fetch;
+  vi.stubGlobal('fetch', (input: string, init?: RequestInit) => {
+    urls.push(String(input));
+    return answer(input, init);
+  });
+  return urls;
 }
