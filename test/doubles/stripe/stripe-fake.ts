@@ -186,7 +186,10 @@ export async function startStripeFake(options: { secretKey?: string; webhookSecr
   app.get<{ Params: { id: string } }>('/pay/:id', async (incoming, reply) => {
     const session = fake.sessions.get(incoming.params.id);
     if (!session) return reply.code(404).send('no such session');
-    return reply.type('text/html').send(`<form method="post" action="/pay/${session.id}"><p>${session.amount_total} ${session.currency}</p><button>Pay</button></form>`);
+    // A whole page (an empty icon, so a browser asks for no /favicon.ico) with the amount and the Pay button.
+    return reply
+      .type('text/html')
+      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title><link rel="icon" href="data:,"></head><body><form method="post" action="/pay/${session.id}"><p>${session.amount_total} ${session.currency}</p><button>Pay</button></form></body></html>`);
   });
   app.post<{ Params: { id: string } }>('/pay/:id', async (incoming, reply) => {
     const { redirect } = await fake.pay(incoming.params.id);
