@@ -19,6 +19,11 @@ const names = {
   zh: { testChannel: (name: string) => `测试渠道 ${name}`, runTest: '发送测试请求', answered: '渠道响应正常', newChannel: '新建渠道', setPrice: '设置模型价格', addCatalog: '添加目录条目' },
 } as const;
 
+/** Waits until the page's CSS transitions (a modal opening) are over, so a screenshot shows the end state. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction('document.getAnimations().every((animation) => animation.playState !== "running")');
+}
+
 function namesFor(look: Look) {
   return look.locale === 'zh-CN' ? names.zh : names.en;
 }
@@ -152,11 +157,13 @@ describeInBrowser('the console in Chromium: groups & prices, channels', () => {
       await chromium.screenshot(page, `admin-groups-${look.name}`);
       await page.getByRole('button', { name: label.setPrice, exact: true }).click();
       await page.getByRole('dialog').waitFor();
+      await settle(page);
       await chromium.screenshot(page, `admin-groups-price-dialog-${look.name}`);
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'hidden' });
       await page.getByRole('button', { name: label.addCatalog, exact: true }).click();
       await page.getByRole('dialog').waitFor();
+      await settle(page);
       await chromium.screenshot(page, `admin-groups-catalog-dialog-${look.name}`);
       await page.keyboard.press('Escape');
 
@@ -165,12 +172,14 @@ describeInBrowser('the console in Chromium: groups & prices, channels', () => {
       await chromium.screenshot(page, `admin-channels-${look.name}`);
       await page.getByRole('button', { name: label.newChannel, exact: true }).click();
       await page.getByRole('dialog').waitFor();
+      await settle(page);
       await chromium.screenshot(page, `admin-channels-form-${look.name}`);
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'hidden' });
       await page.getByRole('button', { name: label.testChannel(channelName), exact: true }).click();
       await page.getByRole('dialog').getByRole('button', { name: label.runTest }).click();
       await page.getByRole('dialog').getByText(label.answered).waitFor();
+      await settle(page);
       await chromium.screenshot(page, `admin-channels-test-${look.name}`);
       await context.close();
     }

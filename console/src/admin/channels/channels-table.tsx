@@ -33,7 +33,7 @@ export function ChannelsTable({ channels, actions }: { channels: Channel[]; acti
                 <Text size="xs" c="dimmed">{channel.preset ? `${channel.preset} · ${channel.protocol}` : `${t('channels.custom')} · ${channel.protocol}`}</Text>
               </Table.Td>
               <Table.Td><Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>{channel.baseUrl}</Text></Table.Td>
-              <Table.Td>
+              <Table.Td miw={180}>
                 <Group gap={4}>
                   {channel.models.map((model) => (
                     <Badge key={model} variant="light" color="gray" tt="none">{channel.modelMapping[model] ? `${model} → ${channel.modelMapping[model]}` : model}</Badge>

@@ -14,7 +14,7 @@ import { PriceOverrideForm } from './price-override-form';
 import { useAdminWrite } from './use-admin-write';
 
 /** How many matching prices the table shows at once. */
-const shownPriceCount = 50;
+const shownPriceCount = 25;
 
 /** The prices in force (catalog prices overlaid with overrides), searchable; set a model's price or reset it. */
 export function PricesSection() {
