@@ -21,7 +21,10 @@ const names = {
 
 /** Waits until the page's CSS transitions (a modal opening) are over, so a screenshot shows the end state. */
 async function settle(page: Page): Promise<void> {
-  await page.waitForFunction('document.getAnimations().every((animation) => animation.playState !== "running")');
+  // A function, not a string: the console's Content-Security-Policy refuses eval.
+  await page.waitForFunction(() =>
+    (globalThis as unknown as { document: { getAnimations(): Array<{ playState: string }> } }).document.getAnimations().every((animation) => animation.playState !== 'running'),
+  );
 }
 
 function namesFor(look: Look) {
