@@ -10,6 +10,7 @@ import type {
   NewApiKey,
   NewChannel,
   NewModelGroup,
+  ModelGroupChanges,
   NewUser,
   ModelCatalogEntryRecord,
   RoutingSnapshotRecords,
@@ -57,6 +58,8 @@ export interface GatewayStore {
   findModelGroupByName(name: string): Promise<ModelGroupRecord | undefined>;
   listModelGroups(): Promise<ModelGroupRecord[]>;
   setModelGroupModels(groupId: string, models: string[]): Promise<void>;
+  /** changes a group's name, description or models (a routing change); a taken name throws */
+  updateModelGroup(groupId: string, changes: ModelGroupChanges): Promise<void>;
   deleteModelGroup(groupId: string): Promise<void>;
 
   createChannel(channel: NewChannel): Promise<ChannelRecord>;

@@ -168,6 +168,22 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
       });
     },
 
+    async updateModelGroup(groupId, changes) {
+      const row: Partial<ModelGroupsTable> = {};
+      if (changes.name !== undefined) row.name = changes.name;
+      if (changes.description !== undefined) row.description = changes.description;
+      if (changes.models !== undefined) row.models = JSON.stringify(changes.models);
+      await writeWithRoutingRevision(async (transaction) => {
+        if (Object.keys(row).length === 0) {
+          const found = await transaction.selectFrom('model_groups').select('id').where('id', '=', groupId).executeTakeFirst();
+          requireOneRow(found === undefined ? 0n : 1n, `model group ${groupId}`);
+          return;
+        }
+        const result = await transaction.updateTable('model_groups').set(row).where('id', '=', groupId).executeTakeFirst();
+        requireOneRow(result.numUpdatedRows, `model group ${groupId}`);
+      }).catch(rethrowConstraintViolation);
+    },
+
     async deleteModelGroup(groupId) {
       await writeWithRoutingRevision(async (transaction) => {
         const result = await transaction.deleteFrom('model_groups').where('id', '=', groupId).executeTakeFirst();

@@ -100,6 +100,8 @@ export interface ModelCatalogEntryRecord {
 
 export type NewUser = Omit<UserRecord, 'id' | 'createdAt' | 'status'> & { status?: UserRecord['status'] };
 export type NewModelGroup = Omit<ModelGroupRecord, 'id' | 'createdAt'>;
+/** The fields of a model group an edit may change; absent fields keep their value. */
+export type ModelGroupChanges = Partial<NewModelGroup>;
 export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'settings'> & {
   status?: ChannelRecord['status'];
   settings?: ChannelRecord['settings'];

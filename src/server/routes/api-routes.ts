@@ -6,6 +6,8 @@ import { registerApiAuditLogRoutes } from './api-audit-log-routes.js';
 import { registerApiAuthRoutes } from './api-auth-routes.js';
 import { registerApiCatalogRoutes } from './api-catalog-routes.js';
 import { registerApiChannelRoutes } from './api-channel-routes.js';
+import { registerApiGroupRoutes } from './api-group-routes.js';
+import { registerApiChannelPresetRoutes } from './api-channel-preset-routes.js';
 import { registerApiKeyRoutes } from './api-key-routes.js';
 import { registerApiPriceRoutes } from './api-price-routes.js';
 import { registerApiUsageRoutes } from './api-usage-routes.js';
@@ -64,6 +66,8 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiUserStatusRoutes(authenticated, context);
         registerApiMyGroupRoutes(authenticated, context);
         registerApiChannelRoutes(authenticated, context);
+        registerApiGroupRoutes(authenticated, context);
+        registerApiChannelPresetRoutes(authenticated, context);
         registerApiTopupRoutes(authenticated, context);
         registerApiSessionRoutes(authenticated, context);
         registerApiIdentityRoutes(authenticated, context);
