@@ -105,3 +105,10 @@ export interface CreatedApiKey extends ApiKey {
 export interface DataList<Item> {
   data: Item[];
 }
+
+/** A newest-first page of a list with its cursor. */
+export interface CursorPage<Item> {
+  data: Item[];
+  /** pass as `cursor` for the next page; null on the last one */
+  nextCursor: string | null;
+}

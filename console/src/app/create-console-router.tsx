@@ -1,29 +1,14 @@
-import type { ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRoute, createRoute, createRouter, Outlet, redirect, type RouterHistory } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type RouteComponent, type RouterHistory } from '@tanstack/react-router';
 import { isSignedOut } from '../api/api-error';
 import { currentSessionQueryKey, fetchCurrentSession, fetchSessionState } from '../api/use-current-session';
 import type { CurrentSession } from '../api/api-types';
-import { AuditLogPage } from '../admin/audit-log/audit-log-page';
-import { ChannelsPage } from '../admin/channels/channels-page';
-import { GroupsPage } from '../admin/groups/groups-page';
-import { OrdersPage } from '../admin/orders/orders-page';
-import { RedemptionCodesPage } from '../admin/redemption-codes/redemption-codes-page';
-import { StatusPage } from '../admin/status/status-page';
-import { UsersPage } from '../admin/users/users-page';
-import { DashboardPage } from '../dashboard/dashboard-page';
 import { ApiKeysPage } from '../keys/api-keys-page';
 import { ConsoleShell } from '../layout/console-shell';
-import { LedgerPage } from '../ledger/ledger-page';
-import { ModelsPage } from '../models/models-page';
 import { safeLocalPath } from '../pages/safe-local-path';
 import { SetupPage } from '../pages/setup-page';
 import { SignInPage } from '../pages/sign-in-page';
-import { SettingsPage } from '../settings/settings-page';
-import { TopUpPage } from '../top-up/top-up-page';
 import { TopUpReturnPage } from '../top-up/top-up-return-page';
-import { AllUsageLogsPage } from '../usage-logs/all-usage-logs-page';
-import { UsageLogsPage } from '../usage-logs/usage-logs-page';
 
 /** A search parameter as a string, or undefined when absent or not a string. */
 function stringParameter(value: unknown): string | undefined {
@@ -80,7 +65,7 @@ export function createConsoleRouter(queryClient: QueryClient, history?: RouterHi
       throw redirect({ to: '/dashboard' });
     },
   });
-  const page = (path: string, component: () => ReactNode) => createRoute({ getParentRoute: () => shellRoute, path, component });
+  const page = (path: string, component: RouteComponent) => createRoute({ getParentRoute: () => shellRoute, path, component });
   const topUpReturnRoute = createRoute({
     getParentRoute: () => shellRoute,
     path: '/top-up/return',
@@ -98,30 +83,30 @@ export function createConsoleRouter(queryClient: QueryClient, history?: RouterHi
     },
     component: Outlet,
   });
-  const adminPage = (path: string, component: () => ReactNode) => createRoute({ getParentRoute: () => adminRoute, path, component });
+  const adminPage = (path: string, component: RouteComponent) => createRoute({ getParentRoute: () => adminRoute, path, component });
 
   const routeTree = rootRoute.addChildren([
     signInRoute,
     setupRoute,
     shellRoute.addChildren([
       homeRoute,
-      page('/dashboard', DashboardPage),
+      page('/dashboard', lazyRouteComponent(() => import('../dashboard/dashboard-page'), 'DashboardPage')),
       page('/keys', ApiKeysPage),
-      page('/top-up', TopUpPage),
+      page('/top-up', lazyRouteComponent(() => import('../top-up/top-up-page'), 'TopUpPage')),
       topUpReturnRoute,
-      page('/logs', UsageLogsPage),
-      page('/ledger', LedgerPage),
-      page('/models', ModelsPage),
-      page('/settings', SettingsPage),
+      page('/logs', lazyRouteComponent(() => import('../usage-logs/usage-logs-page'), 'UsageLogsPage')),
+      page('/ledger', lazyRouteComponent(() => import('../ledger/ledger-page'), 'LedgerPage')),
+      page('/models', lazyRouteComponent(() => import('../models/models-page'), 'ModelsPage')),
+      page('/settings', lazyRouteComponent(() => import('../settings/settings-page'), 'SettingsPage')),
       adminRoute.addChildren([
-        adminPage('/admin/users', UsersPage),
-        adminPage('/admin/groups', GroupsPage),
-        adminPage('/admin/channels', ChannelsPage),
-        adminPage('/admin/orders', OrdersPage),
-        adminPage('/admin/redemption-codes', RedemptionCodesPage),
-        adminPage('/admin/logs', AllUsageLogsPage),
-        adminPage('/admin/audit-log', AuditLogPage),
-        adminPage('/admin/status', StatusPage),
+        adminPage('/admin/users', lazyRouteComponent(() => import('../admin/users/users-page'), 'UsersPage')),
+        adminPage('/admin/groups', lazyRouteComponent(() => import('../admin/groups/groups-page'), 'GroupsPage')),
+        adminPage('/admin/channels', lazyRouteComponent(() => import('../admin/channels/channels-page'), 'ChannelsPage')),
+        adminPage('/admin/orders', lazyRouteComponent(() => import('../admin/orders/orders-page'), 'OrdersPage')),
+        adminPage('/admin/redemption-codes', lazyRouteComponent(() => import('../admin/redemption-codes/redemption-codes-page'), 'RedemptionCodesPage')),
+        adminPage('/admin/logs', lazyRouteComponent(() => import('../usage-logs/all-usage-logs-page'), 'AllUsageLogsPage')),
+        adminPage('/admin/audit-log', lazyRouteComponent(() => import('../admin/audit-log/audit-log-page'), 'AuditLogPage')),
+        adminPage('/admin/status', lazyRouteComponent(() => import('../admin/status/status-page'), 'StatusPage')),
       ]),
     ]),
   ]);

@@ -7,7 +7,7 @@ import { formatMicroUnits } from '../format/format-micro-units';
 import { ledgerQueryKey } from '../top-up/use-order-polling';
 import { LedgerTable } from './ledger-table';
 import type { LedgerEntry } from './ledger-types';
-import { useCursorList } from './use-cursor-list';
+import { useCursorList } from '../api/use-cursor-list';
 import { withBalanceAfter } from './with-balance-after';
 
 /** Entries read per page. */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyState, ErrorState, LoadingState } from '../components/query-state';
 import { formatDateTime } from '../format/format-date-time';
 import { formatMicroUnits } from '../format/format-micro-units';
-import { useCursorList } from '../ledger/use-cursor-list';
+import { useCursorList } from '../api/use-cursor-list';
 import { orderStatusColor } from './order-status';
 import type { TopUpOrder } from './top-up-types';
 import { topUpOrdersQueryKey } from './use-order-polling';

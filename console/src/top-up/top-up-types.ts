@@ -63,12 +63,6 @@ export interface TopUpOrder {
 /** POST /api/topup/orders: the order and either where to send the browser or the QR content to show. */
 export type CreatedTopUpOrder = { order: TopUpOrder; redirectUrl: string } | { order: TopUpOrder; qrCode: string };
 
-/** A newest-first page of a list with its cursor. */
-export interface CursorPage<Item> {
-  data: Item[];
-  /** pass as `cursor` for the next page; null on the last one */
-  nextCursor: string | null;
-}
 
 /** POST /api/redeem */
 export interface RedeemAnswer {

@@ -1,7 +1,8 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { noOrderFilters, type OrderFilters } from './order-filters';
-import { orderStatuses, paymentMethods, type OrderStatus, type PaymentMethod } from './orders-types';
+import type { PaymentMethod, TopUpOrderStatus } from '../../top-up/top-up-types';
+import { orderStatuses, paymentMethods } from './orders-types';
 
 /** The status, method and user id filters of the Orders page. */
 export function OrderFilterBar({ filters, onChange }: { filters: OrderFilters; onChange: (filters: OrderFilters) => void }) {
@@ -16,7 +17,7 @@ export function OrderFilterBar({ filters, onChange }: { filters: OrderFilters; o
         comboboxProps={{ withinPortal: true }}
         data={orderStatuses.map((status) => ({ value: status, label: t(`orders.status.${status}`) }))}
         value={filters.status}
-        onChange={(value) => onChange({ ...filters, status: value as OrderStatus | null })}
+        onChange={(value) => onChange({ ...filters, status: value as TopUpOrderStatus | null })}
       />
       <Select
         label={t('orders.filters.method')}

@@ -1,8 +1,8 @@
-import type { OrderStatus, PaymentMethod } from './orders-types';
+import type { PaymentMethod, TopUpOrderStatus } from '../../top-up/top-up-types';
 
 /** The Orders page's filters; null (or an empty user id) means any. */
 export interface OrderFilters {
-  status: OrderStatus | null;
+  status: TopUpOrderStatus | null;
   method: PaymentMethod | null;
   userId: string;
 }

@@ -4,14 +4,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeGatewayApi } from '../../test/fake-gateway-api';
 import { renderConsole } from '../../test/render-console';
 import { noOrderFilters, ordersQueryString } from './order-filters';
-import type { AdminOrder } from './orders-types';
+import type { TopUpOrder } from '../../top-up/top-up-types';
 
 const adminSession = { user: { id: 'admin1', email: 'root@example.test', displayName: 'Root', role: 'admin', status: 'active', createdAt: 0 }, isAdmin: true, balance: null };
-const pendingOrder: AdminOrder = {
+const pendingOrder: TopUpOrder = {
   id: 'ord_1', userId: 'usr_ada', method: 'stripe', status: 'pending', amountPaidMinor: 1000, amountPaid: '10.00', currency: 'usd',
   credit: 10_000_000, bonus: 1_500_000, providerReference: 'cs_test_123', failureReason: null, createdAt: Date.UTC(2026, 0, 2), paidAt: null, updatedAt: Date.UTC(2026, 0, 2),
 };
-const failedOrder: AdminOrder = { ...pendingOrder, id: 'ord_2', method: 'alipay', status: 'failed', amountPaid: '70.00', currency: 'cny', bonus: 0, providerReference: null, failureReason: 'card declined' };
+const failedOrder: TopUpOrder = { ...pendingOrder, id: 'ord_2', method: 'alipay', status: 'failed', amountPaid: '70.00', currency: 'cny', bonus: 0, providerReference: null, failureReason: 'card declined' };
 
 // The first render loads the router and the session; on a busy machine that takes longer than the default second.
 configure({ asyncUtilTimeout: 5_000 });

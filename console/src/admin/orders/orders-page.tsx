@@ -7,13 +7,15 @@ import { useTranslation } from 'react-i18next';
 import { requestApi } from '../../api/request-api';
 import { PageHeader } from '../../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
-import { CursorPager } from './cursor-pager';
+import { CursorPager } from '../../components/cursor-pager';
 import { OrderFilterBar } from './order-filter-bar';
 import { noOrderFilters, ordersQueryString, type OrderFilters } from './order-filters';
 import { OrdersTable } from './orders-table';
-import type { AdminOrder, OrderPage, RecheckAnswer } from './orders-types';
+import type { CursorPage } from '../../api/api-types';
+import type { TopUpOrder } from '../../top-up/top-up-types';
+import type { RecheckAnswer } from './orders-types';
 import { RecheckResult } from './recheck-result';
-import { useCursorPaging } from './use-cursor-paging';
+import { useCursorPaging } from '../../api/use-cursor-paging';
 
 /** The query key prefix of the admin order lists. */
 const ordersQueryKey = ['admin-orders'] as const;
@@ -31,12 +33,12 @@ export function OrdersPage() {
 
   const orders = useQuery({
     queryKey: [...ordersQueryKey, filterKey, paging.cursor],
-    queryFn: () => requestApi<OrderPage>('GET', `/admin/orders?${ordersQueryString(applied, paging.cursor)}`),
+    queryFn: () => requestApi<CursorPage<TopUpOrder>>('GET', `/admin/orders?${ordersQueryString(applied, paging.cursor)}`),
     placeholderData: keepPreviousData,
   });
 
   const recheck = useMutation({
-    mutationFn: (order: AdminOrder) => requestApi<RecheckAnswer>('POST', `/admin/orders/${encodeURIComponent(order.id)}/recheck`),
+    mutationFn: (order: TopUpOrder) => requestApi<RecheckAnswer>('POST', `/admin/orders/${encodeURIComponent(order.id)}/recheck`),
     onSuccess: (answer) => {
       setRecheckAnswer(answer);
       notifications.show({ color: 'teal', message: t('orders.rechecked', { outcome: t(`orders.outcome.${answer.outcome}`) }) });

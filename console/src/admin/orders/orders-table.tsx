@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../format/format-date-time';
 import { formatMicroUnits } from '../../format/format-micro-units';
 import { OrderStatusBadge } from './order-status-badge';
-import type { AdminOrder } from './orders-types';
+import type { TopUpOrder } from '../../top-up/top-up-types';
 
 /** The table's columns, in order. */
 const orderColumns = ['createdAt', 'user', 'method', 'amountPaid', 'credit', 'status', 'providerReference', 'failureReason', 'actions'] as const;
 
 /** Every order of the page: time, user, method, amount paid, credit and bonus, status, provider reference, failure, re-check. */
-export function OrdersTable({ orders, onRecheck, recheckingOrderId }: { orders: AdminOrder[]; onRecheck: (order: AdminOrder) => void; recheckingOrderId: string | null }) {
+export function OrdersTable({ orders, onRecheck, recheckingOrderId }: { orders: TopUpOrder[]; onRecheck: (order: TopUpOrder) => void; recheckingOrderId: string | null }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return (

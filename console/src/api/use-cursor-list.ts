@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { requestApi } from '../api/request-api';
-import type { CursorPage } from '../top-up/top-up-types';
+import type { CursorPage } from './api-types';
+import { requestApi } from './request-api';
 
 /**
  * Reads a newest-first /api list page by page (`limit`, then `cursor=nextCursor`): the rows read so far, whether

@@ -1,6 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
-import type { CursorPaging } from './use-cursor-paging';
+import type { CursorPaging } from '../api/use-cursor-paging';
 
 /** The labels a pager shows, in the page's language. */
 export interface CursorPagerLabels {
