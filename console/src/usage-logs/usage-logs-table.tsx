@@ -35,7 +35,7 @@ export function UsageLogsTable({ logs, names, onOpen }: { logs: UsageLog[]; name
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(log.createdAt, locale)}</Table.Td>
               {names.userName && <Table.Td>{names.userName(log.userId)}</Table.Td>}
               <Table.Td>{names.keyName(log.apiKeyId)}</Table.Td>
-              <Table.Td><Text size="sm" ff="monospace">{log.model}</Text></Table.Td>
+              <Table.Td><Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>{log.model}</Text></Table.Td>
               <Table.Td>{log.endpoint}</Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 {number.format(log.promptTokens)} / {number.format(log.completionTokens)} / {number.format(log.cachedTokens)}
