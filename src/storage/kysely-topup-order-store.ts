@@ -1,12 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseSchema, TopupOrdersTable } from './database-schema.js';
 import { creditUserInTransaction } from './credit-user-in-transaction.js';
-import { createRecordId } from '../core/create-record-id.js';
 import type { PaymentMethod, TopupOrderRecord, TopupOrderStatus, WebhookDeliveryOutcome } from './topup-order-records.js';
 import type { TopupOrderStore } from './topup-order-store.js';
 import { writeWithRevision } from './write-with-revision.js';
-
-const webhookDeliveryRetentionMs = 30 * 24 * 60 * 60 * 1000;
 
 /** Top-up orders over the gateway's Kysely database (shares the connection, so SQLite never locks itself). */
 export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOrderStore {
@@ -16,12 +13,14 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
     },
 
     async recordWebhookDelivery(delivery) {
+      // One row per method and verification result, overwritten: the status page needs only the latest, and a flood
+      // of forged (unauthenticated) deliveries cannot grow the table.
+      const columns = { received_at: delivery.receivedAt, outcome: delivery.outcome, order_id: delivery.orderId };
       await database
         .insertInto('payment_webhook_deliveries')
-        .values({ id: createRecordId('whd', delivery.receivedAt), method: delivery.method, received_at: delivery.receivedAt, verified: delivery.verified ? 1 : 0, outcome: delivery.outcome, order_id: delivery.orderId })
+        .values({ id: `${delivery.method}:${delivery.verified ? 'verified' : 'rejected'}`, method: delivery.method, verified: delivery.verified ? 1 : 0, ...columns })
+        .onConflict((conflict) => conflict.column('id').doUpdateSet(columns))
         .execute();
-      // Only the latest matters to the status page: keep 30 days, so the table stays small.
-      await database.deleteFrom('payment_webhook_deliveries').where('received_at', '<', delivery.receivedAt - webhookDeliveryRetentionMs).execute();
     },
 
     async findLastWebhookDelivery(method) {

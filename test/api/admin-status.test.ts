@@ -1,6 +1,7 @@
 // GET /api/admin/status: the configured sign-in and payment providers, and the last payment webhook each provider
 // delivered (verified or forged), recorded in the database so every node sees it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../src/storage/create-database.js';
 import { startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
 import { startStripeFake, type StripeFake } from '../doubles/stripe/stripe-fake.js';
 import { callApi, createSignedInUser } from '../payments/payment-test-api.js';
@@ -73,5 +74,15 @@ describe('GET /api/admin/status', () => {
     const forged = await callApi(configured, 'GET', '/admin/status', adminToken);
     expect(forged.body.payments[0].lastDelivery).toMatchObject({ method: 'stripe', verified: false, outcome: 'rejected', orderId: null });
     expect(forged.body.payments[1].lastDelivery).toBeNull();
+
+    // A flood of forged (unauthenticated) deliveries overwrites one row instead of growing the table.
+    for (let attempt = 0; attempt < 5; attempt += 1) expect(await stripe.deliver('checkout.session.completed', sessionId, { signature: 'bad' })).toBe(400);
+    const { database } = createDatabase(configured.databaseUrl);
+    try {
+      const rows = await database.selectFrom('payment_webhook_deliveries').select(['id', 'verified']).orderBy('id').execute();
+      expect(rows).toEqual([{ id: 'stripe:rejected', verified: 0 }, { id: 'stripe:verified', verified: 1 }]);
+    } finally {
+      await database.destroy();
+    }
   });
 });

@@ -1,8 +1,9 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Payment webhook deliveries: one row per Stripe webhook or Alipay notification received (verified or not), so the
- * admin status page on any node shows the last one; never the payload, only what the page needs.
+ * Payment webhook deliveries: the latest Stripe webhook or Alipay notification received per method, verified and
+ * rejected (id `<method>:verified|rejected`), so the admin status page on any node shows the last one; never the
+ * payload, only what the page needs.
  */
 export const paymentWebhookDeliveriesMigration: Migration = {
   async up(database: Kysely<any>): Promise<void> {
