@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSignInConfig, type SignInConfig } from './sign-in-config.js';
+import { defaultChannelHealthSettings, type ChannelHealthSettings } from '../routing/channel-health/channel-health-settings.js';
 
 /** Everything the gateway reads from its environment; docs/CONFIGURATION.md describes each variable. */
 export interface GatewayConfig {
@@ -59,6 +60,8 @@ export interface GatewayConfig {
   signIn?: SignInConfig;
   /** folder of the built web console served at `/` (GATEWAY_CONSOLE_DIR); absent or without index.html: `/` says it is not built */
   consoleDirectory?: string;
+  /** channel circuit breakers (GATEWAY_CHANNEL_BREAKER*); absent means `defaultChannelHealthSettings` */
+  channelHealth?: ChannelHealthSettings;
 }
 
 /** Where `npm run build:console` writes the console: `dist/console` of this package (from src/ or dist/ alike). */
@@ -97,7 +100,31 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     streamWriteTimeoutMs: readInteger(environment, 'GATEWAY_STREAM_WRITE_TIMEOUT_MS', 30_000),
     signIn: loadSignInConfig(environment),
     consoleDirectory: environment.GATEWAY_CONSOLE_DIR ? path.resolve(environment.GATEWAY_CONSOLE_DIR) : defaultConsoleDirectory,
+    channelHealth: readChannelHealthSettings(environment),
   };
+}
+
+/** Reads GATEWAY_CHANNEL_BREAKER* (docs/CONFIGURATION.md, Channel health); the memory bounds are not configurable. */
+function readChannelHealthSettings(environment: NodeJS.ProcessEnv): ChannelHealthSettings {
+  const defaults = defaultChannelHealthSettings;
+  const settings: ChannelHealthSettings = {
+    ...defaults,
+    enabled: readSwitch(environment, 'GATEWAY_CHANNEL_BREAKER', defaults.enabled),
+    consecutiveFailures: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_CONSECUTIVE_FAILURES', defaults.consecutiveFailures),
+    errorRatePercent: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_ERROR_RATE_PERCENT', defaults.errorRatePercent),
+    errorRateWindowMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_WINDOW_MS', defaults.errorRateWindowMs),
+    errorRateMinimumRequests: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_MINIMUM_REQUESTS', defaults.errorRateMinimumRequests),
+    coolDownMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_COOL_DOWN_MS', defaults.coolDownMs),
+    maxCoolDownMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_MAX_COOL_DOWN_MS', defaults.maxCoolDownMs),
+    halfOpenProbes: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_PROBES', defaults.halfOpenProbes),
+    probeTimeoutMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_PROBE_TIMEOUT_MS', defaults.probeTimeoutMs),
+    maxRetryAfterMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_MAX_RETRY_AFTER_MS', defaults.maxRetryAfterMs),
+  };
+  if (settings.errorRatePercent > 100) throw new Error(`GATEWAY_CHANNEL_BREAKER_ERROR_RATE_PERCENT must be at most 100, got ${settings.errorRatePercent}`);
+  if (settings.halfOpenProbes < 1) throw new Error('GATEWAY_CHANNEL_BREAKER_PROBES must be at least 1');
+  if (settings.errorRateWindowMs < 1) throw new Error('GATEWAY_CHANNEL_BREAKER_WINDOW_MS must be at least 1');
+  if (settings.maxCoolDownMs < settings.coolDownMs) throw new Error('GATEWAY_CHANNEL_BREAKER_MAX_COOL_DOWN_MS must be at least GATEWAY_CHANNEL_BREAKER_COOL_DOWN_MS');
+  return settings;
 }
 
 function readInteger(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
