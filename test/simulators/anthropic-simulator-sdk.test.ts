@@ -22,10 +22,10 @@ beforeEach(() => simulator.reset());
 const weatherTool = { name: 'get_weather', description: 'weather', input_schema: { type: 'object' as const, properties: { query: { type: 'string' } } } };
 
 /** The error a promise rejects with (fails the test if it resolves). */
-async function rejectionOf(promise: Promise<unknown>): Promise<any> {
+async function rejectionOf(promise: Promise<unknown>): Promise<Error & { error?: unknown }> {
   return promise.then(
     () => expect.fail('expected the call to fail'),
-    (error: unknown) => error,
+    (error: unknown) => error as Error,
   );
 }
 

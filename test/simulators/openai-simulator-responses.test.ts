@@ -19,8 +19,18 @@ afterAll(async () => {
 const weatherTool = { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { query: { type: 'string' } } }, strict: false } as const;
 const timeTool = { type: 'function', name: 'get_time', parameters: { type: 'object', properties: {} }, strict: false } as const;
 
+/** The fields of a stream event the assertions read. */
+interface StreamEventData {
+  type: string;
+  sequence_number: number;
+  output_index?: number;
+  item?: { type: string };
+  response?: unknown;
+  obfuscation?: unknown;
+}
+
 /** The raw events of a streamed create: `event:` names and parsed `data:` payloads. */
-async function rawEvents(body: Record<string, unknown>): Promise<{ text: string; events: Array<{ event: string; data: Record<string, any> }> }> {
+async function rawEvents(body: Record<string, unknown>): Promise<{ text: string; events: Array<{ event: string; data: StreamEventData }> }> {
   const response = await fetch(`${simulator.url}/responses`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
@@ -32,16 +42,16 @@ async function rawEvents(body: Record<string, unknown>): Promise<{ text: string;
     .filter((block) => block.trim() !== '')
     .map((block) => {
       const [eventLine = '', dataLine = ''] = block.split('\n');
-      return { event: eventLine.slice('event: '.length), data: JSON.parse(dataLine.slice('data: '.length)) as Record<string, any> };
+      return { event: eventLine.slice('event: '.length), data: JSON.parse(dataLine.slice('data: '.length)) as StreamEventData };
     });
   return { text, events };
 }
 
 /** The error a promise rejects with (fails the test if it resolves). */
-async function rejectionOf(promise: Promise<unknown>): Promise<any> {
+async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
   return promise.then(
     () => expect.fail('expected the call to fail'),
-    (error: unknown) => error,
+    (error: unknown) => error as Error,
   );
 }
 
@@ -197,7 +207,7 @@ describe('Responses API: streaming', () => {
     expect(types).toContain('response.reasoning_summary_part.added');
     expect(types).toContain('response.reasoning_summary_text.delta');
     expect(types.filter((type) => type === 'response.function_call_arguments.delta').length).toBeGreaterThanOrEqual(6);
-    const added = events.filter((entry) => entry.event === 'response.output_item.added').map((entry) => [entry.data.output_index, entry.data.item.type]);
+    const added = events.filter((entry) => entry.event === 'response.output_item.added').map((entry) => [entry.data.output_index, entry.data.item?.type]);
     expect(added).toEqual([[0, 'reasoning'], [1, 'function_call'], [2, 'function_call']]);
     const argumentsDone = events.find((entry) => entry.event === 'response.function_call_arguments.done');
     expect(argumentsDone?.data).toMatchObject({ output_index: 1, name: 'get_weather', arguments: '{"query":"weather?"}' });
