@@ -52,9 +52,14 @@ function chosenTools(request: AnthropicSimulatorRequest): string[] {
   return request.tool_choice?.disable_parallel_tool_use ? names.slice(0, 1) : names;
 }
 
+/** The prompt's tokens (words of the system and message blocks), what `count_tokens` answers and usage splits up. */
+export function countAnthropicPromptTokens(request: AnthropicSimulatorRequest): number {
+  return countWords([...request.system, ...request.messages.flatMap((message) => message.content)].map(blockText).join(' '));
+}
+
 /** Prompt words, split into cache reads and writes when the request uses cache_control or the model name says `cache`. */
 function promptUsage(request: AnthropicSimulatorRequest): Omit<AnthropicReplyUsage, 'output_tokens'> {
-  const promptWords = countWords([...request.system, ...request.messages.flatMap((message) => message.content)].map(blockText).join(' '));
+  const promptWords = countAnthropicPromptTokens(request);
   if (!request.hasCacheControl && !request.model.includes('cache')) return { input_tokens: promptWords, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const cacheRead = Math.max(1, Math.floor(promptWords / 2));
   const cacheCreation = promptWords - cacheRead > 1 ? 1 : 0;

@@ -25,25 +25,53 @@ export interface AnthropicSimulatorRequest {
   raw: Record<string, unknown>;
 }
 
+/** What the body is for: a message to create, or `POST /v1/messages/count_tokens` (no max_tokens, stream or sampling). */
+export type AnthropicRequestPurpose = 'create' | 'count';
+
 const commonTopLevelFields = new Set([
   'model', 'max_tokens', 'messages', 'system', 'stop_sequences', 'stream', 'metadata', 'tools', 'tool_choice', 'thinking',
   'service_tier', 'cache_control', 'container', 'inference_geo', 'speed',
 ]);
+const countTopLevelFields = new Set(['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'cache_control', 'speed']);
+/** Body fields Anthropic accepts only while their beta is named in the `anthropic-beta` header. */
+const betaFields: Record<string, string> = { context_management: 'context-management-2025-06-27', mcp_servers: 'mcp-client-2025-04-04' };
+
+/** What else shapes validation besides the body and the version. */
+export interface AnthropicValidationOptions {
+  /** default `create` */
+  purpose?: AnthropicRequestPurpose;
+  /** the betas named in the `anthropic-beta` header */
+  betas?: readonly string[];
+}
+
+/** The betas of an `anthropic-beta` header value (a comma list). */
+export function betasOf(header: string | string[] | undefined): string[] {
+  const values = Array.isArray(header) ? header : header === undefined ? [] : [header];
+  return values.flatMap((value) => value.split(',')).map((beta) => beta.trim()).filter((beta) => beta !== '');
+}
 const samplingFields = new Set(['temperature', 'top_p', 'top_k']);
 const blockTypes = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'search_result']);
 const imageMediaTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 /** Validates the body for an API version (`2023-06-01` takes sampling fields, `2026-10-21` takes `output_config` instead). */
-export function validateAnthropicRequest(body: unknown, apiVersion: string): AnthropicSimulatorRequest {
+export function validateAnthropicRequest(body: unknown, apiVersion: string, options: AnthropicValidationOptions = {}): AnthropicSimulatorRequest {
+  const purpose = options.purpose ?? 'create';
+  const betas = options.betas ?? [];
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw anthropicInvalidRequest('The request body is not valid JSON.');
   const raw = body as Record<string, unknown>;
   const newVersion = apiVersion >= '2026-10-21';
+  const fields = purpose === 'create' ? commonTopLevelFields : countTopLevelFields;
   for (const field of Object.keys(raw)) {
-    const known = commonTopLevelFields.has(field) || (newVersion ? field === 'output_config' : samplingFields.has(field));
+    const beta = betaFields[field];
+    const known =
+      fields.has(field) ||
+      (beta !== undefined && betas.includes(beta)) ||
+      (newVersion ? field === 'output_config' : purpose === 'create' && samplingFields.has(field));
     if (!known) throw anthropicInvalidRequest(`${field}: Extra inputs are not permitted`);
   }
   if (typeof raw.model !== 'string' || raw.model === '') throw anthropicInvalidRequest('model: Field required');
-  if (typeof raw.max_tokens !== 'number' || !Number.isInteger(raw.max_tokens) || raw.max_tokens < 1) {
+  const maxTokens = purpose === 'count' ? 1 : raw.max_tokens;
+  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) {
     throw anthropicInvalidRequest('max_tokens: Field required and must be a positive integer');
   }
   checkRange(raw, 'temperature', 0, 1);
@@ -53,7 +81,7 @@ export function validateAnthropicRequest(body: unknown, apiVersion: string): Ant
   const toolChoice = validateToolChoice(raw.tool_choice, tools);
   return {
     model: raw.model,
-    max_tokens: raw.max_tokens,
+    max_tokens: maxTokens,
     system: validateSystem(raw.system),
     messages,
     stream: raw.stream === true,

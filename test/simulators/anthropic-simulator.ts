@@ -1,12 +1,14 @@
-// A loopback simulator of Anthropic's Messages API (`POST /v1/messages`), validating requests as Anthropic does.
+// A loopback simulator of Anthropic's API (`POST /v1/messages` with any query such as `?beta=true`,
+// `POST /v1/messages/count_tokens`, `GET /v1/models[/{id}]`), validating requests as Anthropic does.
 // Model names pick misbehaviour: sim-error-<status> (529 = overloaded), sim-broken-stream, sim-stream-error-event,
 // sim-broken-before-first-event, sim-hang; a name containing `cache` reports cache reads.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { vendorBehaviourForModel } from './anthropic-simulator-behaviour.js';
 import { AnthropicSimulatedError, anthropicStatusError } from './anthropic-simulator-errors.js';
-import { createAnthropicReply } from './anthropic-simulator-reply.js';
+import { findAnthropicModel, listAnthropicModels } from './anthropic-simulator-models.js';
+import { countAnthropicPromptTokens, createAnthropicReply } from './anthropic-simulator-reply.js';
 import { sendAnthropicEventStream } from './anthropic-simulator-stream.js';
-import { validateAnthropicRequest } from './anthropic-simulator-validation.js';
+import { betasOf, validateAnthropicRequest } from './anthropic-simulator-validation.js';
 import type { RecordedRequest } from './openai-simulator.js';
 import { ClientConnection } from './openai-simulator-connection.js';
 import { randomIdentifier } from './openai-simulator-text.js';
@@ -15,7 +17,7 @@ import { randomIdentifier } from './openai-simulator-text.js';
 export interface AnthropicSimulator {
   /** base URL including `/v1`, e.g. `http://127.0.0.1:PORT/v1` (a channel's base URL) */
   url: string;
-  /** every request received, in order */
+  /** every request received, in order, with its headers (`anthropic-version`, `anthropic-beta`) and query (`beta=true`) */
   requests: RecordedRequest[];
   /** requests whose client connection closed before the response finished */
   abortedRequestCount(): number;
@@ -37,17 +39,28 @@ export async function startAnthropicSimulator(options: AnthropicSimulatorOptions
   const requests: RecordedRequest[] = [];
   let abortedCount = 0;
   const server = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024, forceCloseConnections: true });
-  server.post('/v1/messages', async (request, reply) => {
-    requests.push({ method: request.method, path: '/v1/messages', headers: { ...request.headers }, body: request.body });
-    const connection = new ClientConnection(reply.raw, () => abortedCount++);
+  /** Records the request, checks version and key, answers errors in Anthropic's shape. */
+  const route = (handler: (request: FastifyRequest, reply: FastifyReply, apiVersion: string) => Promise<unknown>) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const [path = '', query] = request.url.split('?', 2);
+    requests.push({ method: request.method, path, headers: { ...request.headers }, body: request.body, ...(query === undefined ? {} : { query }) });
     reply.header('request-id', `req_${randomIdentifier()}`);
     try {
-      return await answerMessages(request, reply, connection, options);
+      return await handler(request, reply, checkHeaders(request, options.apiKey));
     } catch (error) {
       if (error instanceof AnthropicSimulatedError) return reply.code(error.status).headers(error.headers).send(error.toBody());
       throw error;
     }
-  });
+  };
+  server.post('/v1/messages', route((request, reply, apiVersion) => {
+    const connection = new ClientConnection(reply.raw, () => abortedCount++);
+    return answerMessages(request, reply, connection, apiVersion, options);
+  }));
+  server.post('/v1/messages/count_tokens', route(async (request, _reply, apiVersion) => {
+    const validated = validateAnthropicRequest(request.body, apiVersion, { purpose: 'count', betas: betasOf(request.headers['anthropic-beta']) });
+    return { input_tokens: countAnthropicPromptTokens(validated) };
+  }));
+  server.get('/v1/models', route(async (request) => listAnthropicModels(request.query as Record<string, unknown>)));
+  server.get('/v1/models/:id', route(async (request) => findAnthropicModel((request.params as { id: string }).id)));
   server.setNotFoundHandler((_request, reply) => reply.code(404).send(new AnthropicSimulatedError(404, 'Not found').toBody()));
   server.setErrorHandler((error: Error, _request, reply) => {
     void reply.code(400).send(new AnthropicSimulatedError(400, `The request body is not valid JSON: ${error.message}`).toBody());
@@ -67,9 +80,14 @@ export async function startAnthropicSimulator(options: AnthropicSimulatorOptions
   };
 }
 
-async function answerMessages(request: FastifyRequest, reply: FastifyReply, connection: ClientConnection, options: AnthropicSimulatorOptions): Promise<FastifyReply | undefined> {
-  const apiVersion = checkHeaders(request, options.apiKey);
-  const validated = validateAnthropicRequest(request.body, apiVersion);
+async function answerMessages(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  connection: ClientConnection,
+  apiVersion: string,
+  options: AnthropicSimulatorOptions,
+): Promise<FastifyReply | undefined> {
+  const validated = validateAnthropicRequest(request.body, apiVersion, { betas: betasOf(request.headers['anthropic-beta']) });
   const behaviour = vendorBehaviourForModel(validated.model);
   if (behaviour.kind === 'error') throw anthropicStatusError(behaviour.status);
   if (behaviour.kind === 'hang') {

@@ -1,9 +1,17 @@
-// Writes a planned server-sent-event stream (`data: <json>\n\n` ... `data: [DONE]\n\n`) chunk by chunk.
+// Writes a planned server-sent-event stream chunk by chunk: Chat Completions framing (`data: <json>` ... `data: [DONE]`)
+// or Responses framing (`event: <type>` + `data: <json>` with a strictly increasing `sequence_number`, no `[DONE]`).
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ClientConnection } from './openai-simulator-connection.js';
 
-/** The chunks of one stream, in order; `[DONE]` is added by the writer. */
+/** How the events of a stream are framed. */
+export type EventFraming =
+  /** `data: <json>` lines ending with `data: [DONE]` (chat and legacy completions) */
+  | 'chat'
+  /** `event: <type>` + `data: <json>`, `sequence_number` stamped in send order from 0, no `[DONE]` (Responses API) */
+  | 'responses';
+
+/** The chunks of one stream, in order; `[DONE]` is added by the writer for chat framing. */
 export interface EventStreamPlan {
   /** chunks sent at once, before any content (e.g. the role chunk) */
   leadingChunks: unknown[];
@@ -11,6 +19,10 @@ export interface EventStreamPlan {
   contentChunks: unknown[];
   /** chunks after the content: finish reasons, then usage */
   trailingChunks: unknown[];
+  /** default `chat` */
+  framing?: EventFraming;
+  /** what the vendor sends when it fails mid-stream; default OpenAI chat's `{"error": …}` chunk */
+  failureChunks?: unknown[];
 }
 
 /** How the stream is timed and whether it breaks. */
@@ -40,15 +52,23 @@ export async function sendEventStream(
 ): Promise<void> {
   response.writeHead(200, eventStreamHeaders);
   response.flushHeaders();
-  for (const chunk of plan.leadingChunks) await connection.write(formatEvent(chunk));
-  const completed = await sendContentChunks(connection, plan.contentChunks, pacing);
+  const format = eventFormatter(plan.framing ?? 'chat');
+  for (const chunk of plan.leadingChunks) await connection.write(format(chunk));
+  const failureChunks = plan.failureChunks ?? [midStreamErrorEvent];
+  const completed = await sendContentChunks(connection, plan.contentChunks, failureChunks, pacing, format);
   if (!completed || !connection.isOpen) return;
-  for (const chunk of plan.trailingChunks) await connection.write(formatEvent(chunk));
-  if (connection.isOpen) response.end('data: [DONE]\n\n');
+  for (const chunk of plan.trailingChunks) await connection.write(format(chunk));
+  if (connection.isOpen) response.end(plan.framing === 'responses' ? undefined : 'data: [DONE]\n\n');
 }
 
 /** Returns false when the stream must not go on (client gone or broken on purpose). */
-async function sendContentChunks(connection: ClientConnection, chunks: unknown[], pacing: StreamPacing): Promise<boolean> {
+async function sendContentChunks(
+  connection: ClientConnection,
+  chunks: unknown[],
+  failureChunks: unknown[],
+  pacing: StreamPacing,
+  format: (chunk: unknown) => string,
+): Promise<boolean> {
   const breakAfter = pacing.breakAfterContentChunks;
   for (const [index, chunk] of chunks.entries()) {
     await connection.wait(pacing.chunkDelayMs);
@@ -56,12 +76,12 @@ async function sendContentChunks(connection: ClientConnection, chunks: unknown[]
     const isLastBeforeBreak = breakAfter !== null && index + 1 >= breakAfter;
     // Before breaking, wait until the chunk reached the socket so the client does see it.
     const sent = pacing.stampSendTime ? { ...(chunk as object), system_fingerprint: `fp_sent_${(performance.timeOrigin + performance.now()).toFixed(3)}` } : chunk;
-    await connection.write(formatEvent(sent), isLastBeforeBreak);
+    await connection.write(format(sent), isLastBeforeBreak);
     if (isLastBeforeBreak) break;
   }
   if (breakAfter === null) return true;
   if (pacing.breakWith === 'error-event') {
-    await connection.write(formatEvent(midStreamErrorEvent), true);
+    for (const chunk of failureChunks) await connection.write(format(chunk), true);
     connection.endOnPurpose();
   } else {
     connection.breakOnPurpose();
@@ -69,8 +89,25 @@ async function sendContentChunks(connection: ClientConnection, chunks: unknown[]
   return false;
 }
 
-function formatEvent(chunk: unknown): string {
-  return `data: ${JSON.stringify(chunk)}\n\n`;
+/** The formatter of one stream; the Responses one numbers the events it formats. */
+function eventFormatter(framing: EventFraming): (chunk: unknown) => string {
+  switch (framing) {
+    case 'chat':
+      return (chunk) => `data: ${JSON.stringify(chunk)}\n\n`;
+    case 'responses': {
+      let sequenceNumber = 0;
+      return (chunk) => {
+        const { type, ...rest } = chunk as { type: string };
+        return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequenceNumber++, ...rest })}\n\n`;
+      };
+    }
+    default:
+      return assertNever(framing);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected framing ${String(value)}`);
 }
 
 /** Round-robins the content chunks of several choices, as OpenAI interleaves them when `n` > 1. */

@@ -13,6 +13,8 @@ import { invalidApiKeyError, modelStatusError, SimulatedError } from './openai-s
 import { handleImageEdit, handleImageGeneration } from './openai-simulator-images.js';
 import { modelList, modelObject } from './openai-simulator-models.js';
 import { readMultipartForm } from './openai-simulator-multipart.js';
+import { createResponseHandler, deleteResponse, listInputItems, retrieveResponse } from './openai-simulator-responses.js';
+import { ResponsesStore } from './openai-simulator-responses-store.js';
 import { eventStreamHeaders, sendEventStream, type StreamPacing } from './openai-simulator-stream.js';
 import { randomIdentifier } from './openai-simulator-text.js';
 import { requireObjectBody } from './openai-simulator-validation.js';
@@ -23,6 +25,8 @@ export interface RecordedRequest {
   method: string;
   /** URL path without the query string, e.g. `/v1/chat/completions` */
   path: string;
+  /** the query string without `?` (e.g. `beta=true`), when the URL had one */
+  query?: string;
   /** the request headers as received (lower-case names) */
   headers: Record<string, string | string[] | undefined>;
   /** parsed JSON, or for multipart an object of fields with files as {filename, contentType, size}; undefined if none */
@@ -37,6 +41,8 @@ export interface OpenAiSimulator {
   port: number;
   /** every request received, in order */
   requests: RecordedRequest[];
+  /** ids of the Responses API responses it keeps (`store` true), oldest first; `reset()` does not clear them */
+  storedResponseIds(): string[];
   /** requests whose client connection closed before the response finished */
   abortedRequestCount(): number;
   /** clears the recorded requests and the aborted counter */
@@ -78,14 +84,17 @@ export async function startOpenAiSimulator(options: OpenAiSimulatorOptions = {})
   await server.register(multipart, { limits: { fileSize: bodyLimitBytes, fieldSize: bodyLimitBytes, files: 100 } });
 
   server.addHook('onRequest', (request, reply, done) => {
-    const record: RecordedRequest = { method: request.method, path: request.url.split('?')[0] ?? '', headers: { ...request.headers }, body: undefined };
+    const [path = '', query] = request.url.split('?', 2);
+    const record: RecordedRequest = { method: request.method, path, headers: { ...request.headers }, body: undefined, ...(query === undefined ? {} : { query }) };
     if (options.recordRequests !== false) requests.push(record);
     contexts.set(request, { record, connection: new ClientConnection(reply.raw, () => abortedCount++) });
     reply.raw.setHeader('x-request-id', `req_${randomIdentifier()}`);
     done();
   });
   const contextOf = (request: FastifyRequest): RequestContext => contexts.get(request) as RequestContext;
+  const responsesStore = new ResponsesStore();
   registerRoutes(server, options, contextOf);
+  registerResponsesRoutes(server, options, contextOf, responsesStore);
   server.setErrorHandler(answerUnexpectedError);
   server.setNotFoundHandler((request, reply) => {
     sendError(reply, new SimulatedError(404, `Invalid URL (${request.method} ${request.url})`));
@@ -98,6 +107,7 @@ export async function startOpenAiSimulator(options: OpenAiSimulatorOptions = {})
     url: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
+    storedResponseIds: () => responsesStore.ids(),
     abortedRequestCount: () => abortedCount,
     reset: () => {
       requests.length = 0;
@@ -116,9 +126,26 @@ function registerRoutes(server: FastifyInstance, options: OpenAiSimulatorOptions
   post('/v1/images/generations', handleImageGeneration, 'json');
   post('/v1/images/edits', handleImageEdit, 'multipart');
   post('/v1/audio/transcriptions', handleTranscription, 'multipart');
-  server.get('/v1/models', (request, reply) => answerModels(request, reply, options, () => modelList()));
+  server.get('/v1/models', (request, reply) => answerLookup(request, reply, options, () => modelList()));
   server.get('/v1/models/*', (request, reply) =>
-    answerModels(request, reply, options, () => modelObject((request.params as { '*': string })['*'])),
+    answerLookup(request, reply, options, () => modelObject((request.params as { '*': string })['*'])),
+  );
+}
+
+/** The Responses API: create through the common POST pipeline, then read, delete and list what was stored. */
+function registerResponsesRoutes(
+  server: FastifyInstance,
+  options: OpenAiSimulatorOptions,
+  contextOf: (request: FastifyRequest) => RequestContext,
+  store: ResponsesStore,
+): void {
+  const handler = createResponseHandler(store);
+  server.post('/v1/responses', (request, reply) => answerEndpoint(request, reply, { handler, encoding: 'json', options, context: contextOf(request) }));
+  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  server.get('/v1/responses/:id', (request, reply) => answerLookup(request, reply, options, () => retrieveResponse(store, idOf(request))));
+  server.delete('/v1/responses/:id', (request, reply) => answerLookup(request, reply, options, () => deleteResponse(store, idOf(request))));
+  server.get('/v1/responses/:id/input_items', (request, reply) =>
+    answerLookup(request, reply, options, () => listInputItems(store, idOf(request), request.query as Record<string, unknown>)),
   );
 }
 
@@ -160,7 +187,8 @@ async function readInput(request: FastifyRequest, encoding: BodyEncoding): Promi
   return { recordedBody: form.body, files: form.files };
 }
 
-function answerModels(request: FastifyRequest, reply: FastifyReply, options: OpenAiSimulatorOptions, answer: () => unknown): FastifyReply {
+/** The pipeline of every GET and DELETE: check the key, answer JSON or an OpenAI error. */
+function answerLookup(request: FastifyRequest, reply: FastifyReply, options: OpenAiSimulatorOptions, answer: () => unknown): FastifyReply {
   try {
     checkAuthorization(request, options.apiKey);
     return reply.send(answer());
