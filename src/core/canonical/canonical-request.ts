@@ -83,6 +83,21 @@ export type CanonicalOutputFormat =
 /** How hard a reasoning model should think (OpenAI's scale; adapters map it to budgets or levels). */
 export type CanonicalReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
+/** Sampling controls; the optional ones exist on some client protocols only (chat, Messages) and are absent otherwise. */
+export interface CanonicalSampling {
+  /** null when the client did not say */
+  temperature: number | null;
+  /** null when the client did not say */
+  topP: number | null;
+  /** Anthropic and Gemini `top_k` */
+  topK?: number;
+  /** chat `stop`, Messages `stop_sequences` */
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+}
+
 /** The gateway's own request: what every client protocol parses into and every vendor adapter encodes from. */
 export interface CanonicalRequest {
   /** the model name the client asked for (before any channel mapping) */
@@ -99,7 +114,7 @@ export interface CanonicalRequest {
   reasoningEffort: CanonicalReasoningEffort | null;
   /** tokens the answer may have, reasoning included; null for the vendor's default */
   maxOutputTokens: number | null;
-  sampling: { temperature: number | null; topP: number | null };
+  sampling: CanonicalSampling;
   /** the client's labels: echoed, never sent to a vendor */
   metadata: Record<string, string> | null;
   stream: boolean;

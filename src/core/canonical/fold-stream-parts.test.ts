@@ -81,3 +81,13 @@ describe('foldStreamParts', () => {
     expect(before.blocks[0]).toEqual({ type: 'text', text: '', ended: false });
   });
 });
+
+describe('createAnswerBuilder().block', () => {
+  it('returns a snapshot of one block, or undefined before it starts', () => {
+    const builder = createAnswerBuilder();
+    expect(builder.block(0)).toBeUndefined();
+    builder.add({ type: 'tool-call-start', blockIndex: 0, callId: 'call_1', name: 'f' });
+    builder.add({ type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{}' });
+    expect(builder.block(0)).toEqual({ type: 'tool-call', callId: 'call_1', name: 'f', arguments: '{}', ended: false });
+  });
+});

@@ -7,6 +7,8 @@ export interface AnswerBuilder {
   add(part: CanonicalStreamPart): void;
   /** the answer so far (a snapshot: later parts do not change it) */
   answer(): CanonicalAnswer;
+  /** a snapshot of one block, or undefined when it has not started */
+  block(blockIndex: number): AnswerBlock | undefined;
 }
 
 /** A fresh builder with no blocks. */
@@ -81,6 +83,10 @@ export function createAnswerBuilder(): AnswerBuilder {
     },
     answer() {
       return { blocks: blocks.map((block) => ({ ...block })), finish, usage, failure };
+    },
+    block(blockIndex) {
+      const block = blocks[blockIndex];
+      return block && { ...block };
     },
   };
 }

@@ -113,7 +113,7 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
   }
 
   function blockAt(blockIndex: number): AnswerBlock {
-    const block = builder.answer().blocks[blockIndex];
+    const block = builder.block(blockIndex);
     if (!block) throw new Error(`No block ${blockIndex}`);
     return block;
   }
