@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createSecretBox } from '../../accounts/secret-box.js';
+import { foldStreamParts } from '../../core/canonical/fold-stream-parts.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import { encodeResponse } from './encode-response.js';
+import { createReasoningSealer } from './reasoning-sealer.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
 
 /** The GatewayError a body is refused with. */
@@ -228,5 +232,30 @@ describe('parseResponsesRequest', () => {
     expect(error.status).toBe(400);
     expect(error.param).toBe(param);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('reasoning round trip', () => {
+  it('gives back the vendor artefact of an encoded reasoning item that a stateless client replays', () => {
+    const sealer = createReasoningSealer(createSecretBox('gateway secret'));
+    const artefact = { producer: 'anthropic', signature: 'EqQBCgIYAhIM' };
+    const response = encodeResponse(
+      foldStreamParts([
+        { type: 'reasoning-start', blockIndex: 0 },
+        { type: 'reasoning-delta', blockIndex: 0, text: 'Thinking' },
+        { type: 'reasoning-end', blockIndex: 0, artefact },
+        { type: 'finish', finish: { reason: 'stop', rawReason: 'end_turn' } },
+      ]),
+      {
+        responseId: 'resp_1',
+        createdAt: 0,
+        echo: parseResponsesRequest({ model: 'm', input: 'x' }).echo,
+        createItemId: (prefix) => `${prefix}_1`,
+        nowSeconds: () => 0,
+        sealReasoning: (value) => sealer.seal(value),
+      },
+    );
+    const replayed = parseResponsesRequest({ model: 'm', input: [...response.output, { role: 'user', content: 'Next' }] }, { unsealReasoning: (sealed) => sealer.unseal(sealed) });
+    expect(replayed.request.messages[0]).toEqual({ role: 'assistant', content: [{ type: 'reasoning', text: 'Thinking', artefact }] });
   });
 });

@@ -151,3 +151,17 @@ describe('createResponsesStreamEncoder', () => {
     expect(text).not.toContain('[DONE]');
   });
 });
+
+describe('createResponsesStreamEncoder with redacted reasoning', () => {
+  it('opens and closes a reasoning item without summary events when there is no text, sealing its data', () => {
+    const parts: CanonicalStreamPart[] = [
+      { type: 'reasoning-start', blockIndex: 0 },
+      { type: 'reasoning-end', blockIndex: 0, artefact: { producer: 'anthropic', redactedData: 'opaque' } },
+      { type: 'finish', finish: { reason: 'stop', rawReason: 'end_turn' } },
+    ];
+    const events = encodeStream(parts);
+    expectWellFormed(events);
+    expect(events.map((event) => event.type).slice(2)).toEqual(['response.output_item.added', 'response.output_item.done', 'response.completed']);
+    expect(events[3]!.item).toEqual({ id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'sealed:{"producer":"anthropic","redactedData":"opaque"}' });
+  });
+});
