@@ -4,7 +4,7 @@ import { createAnswerBuilder } from '../../core/canonical/fold-stream-parts.js';
 import { encodeFinalResponse, encodeInProgressResponse } from './encode-response.js';
 import { encodeOutputItem, itemIdPrefixOf } from './encode-output-item.js';
 import type { ResponseEncodingContext } from './response-encoding-context.js';
-import type { ResponsesOutputItem, ResponsesStreamEvent, ResponsesStreamEventType } from './responses-wire-types.js';
+import type { ResponsesOutputItem, ResponsesStatus, ResponsesStreamEvent, ResponsesStreamEventType } from './responses-wire-types.js';
 
 /**
  * Turns canonical stream parts into Responses events, the way `responses.stream()` and Codex need them: the one
@@ -27,6 +27,24 @@ interface StreamedItem {
   summaryStarted: boolean;
   /** the finished item, set when its done events have been emitted */
   done?: ResponsesOutputItem;
+}
+
+/** The one terminal event a finished response is announced with. */
+function terminalEventTypeOf(status: ResponsesStatus): ResponsesStreamEventType {
+  switch (status) {
+    case 'completed':
+      return 'response.completed';
+    case 'incomplete':
+      return 'response.incomplete';
+    case 'failed':
+      return 'response.failed';
+    case 'in_progress':
+      throw new Error('A finished response cannot be in progress');
+    default: {
+      const unreachable: never = status;
+      throw new Error(`Unhandled status ${String(unreachable)}`);
+    }
+  }
 }
 
 /** A stream encoder for one response. */
@@ -130,8 +148,7 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
       return item.done;
     });
     const response = encodeFinalResponse(answer, context, output);
-    const terminalType = response.status === 'completed' ? 'response.completed' : response.status === 'incomplete' ? 'response.incomplete' : 'response.failed';
-    events.push(event(terminalType, { response }));
+    events.push(event(terminalEventTypeOf(response.status), { response }));
     return events;
   }
 
