@@ -1,0 +1,161 @@
+import type {
+  CanonicalAssistantContent,
+  CanonicalFilePart,
+  CanonicalImagePart,
+  CanonicalMessage,
+  CanonicalTextPart,
+  CanonicalToolResultPart,
+  CanonicalUserContent,
+} from '../../core/canonical/canonical-request.js';
+import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { ResponsesContentPart, ResponsesInputItem } from './responses-request-schema.js';
+
+/** Opens a reasoning item's `encrypted_content`; null drops the artefact (the reasoning text is kept). */
+export type UnsealReasoning = (sealed: string) => VendorArtefact | null;
+
+/**
+ * Turns Responses `input` into canonical messages. Consecutive assistant-side items (assistant messages, function
+ * calls, reasoning) become one assistant message and consecutive `function_call_output`s one tool message, the
+ * grouping vendors with strict turn order (Anthropic, Gemini) need.
+ */
+export function mapResponsesInput(input: string | ResponsesInputItem[], unsealReasoning: UnsealReasoning | undefined): CanonicalMessage[] {
+  if (typeof input === 'string') return [{ role: 'user', content: [{ type: 'text', text: input }] }];
+  const messages: CanonicalMessage[] = [];
+
+  function appendAssistant(part: CanonicalAssistantContent): void {
+    const last = messages.at(-1);
+    if (last?.role === 'assistant') last.content.push(part);
+    else messages.push({ role: 'assistant', content: [part] });
+  }
+
+  function appendToolResult(part: CanonicalToolResultPart): void {
+    const last = messages.at(-1);
+    if (last?.role === 'tool') last.content.push(part);
+    else messages.push({ role: 'tool', content: [part] });
+  }
+
+  input.forEach((item, itemIndex) => {
+    const param = `input[${itemIndex}]`;
+    switch (item.type) {
+      case 'message': {
+        const parts = typeof item.content === 'string' ? [{ type: 'input_text' as const, text: item.content }] : item.content;
+        switch (item.role) {
+          case 'assistant':
+            parts.forEach((part, partIndex) => appendAssistant(assistantTextOf(part, `${param}.content[${partIndex}]`)));
+            return;
+          case 'user':
+            messages.push({ role: 'user', content: parts.map((part, partIndex) => userContentOf(part, `${param}.content[${partIndex}]`)) });
+            return;
+          case 'system':
+          case 'developer':
+            messages.push({ role: item.role, content: parts.map((part, partIndex) => instructionTextOf(part, `${param}.content[${partIndex}]`)) });
+            return;
+          default: {
+            const unreachable: never = item.role;
+            throw new Error(`Unhandled role ${String(unreachable)}`);
+          }
+        }
+      }
+      case 'function_call':
+        appendAssistant({ type: 'tool-call', callId: item.call_id, name: item.name, arguments: item.arguments });
+        return;
+      case 'function_call_output':
+        appendToolResult({
+          type: 'tool-result',
+          callId: item.call_id,
+          output:
+            typeof item.output === 'string'
+              ? item.output
+              : item.output.map((part, partIndex) => userContentOf(part, `${param}.output[${partIndex}]`)),
+        });
+        return;
+      case 'reasoning': {
+        const text = (item.content && item.content.length > 0 ? item.content : item.summary).map((part) => part.text).join('');
+        const artefact = item.encrypted_content && unsealReasoning ? unsealReasoning(item.encrypted_content) : null;
+        appendAssistant(artefact ? { type: 'reasoning', text, artefact } : { type: 'reasoning', text });
+        return;
+      }
+      default: {
+        const unreachable: never = item;
+        throw new Error(`Unhandled input item ${JSON.stringify(unreachable)}`);
+      }
+    }
+  });
+  return messages;
+}
+
+/** A content part of a user message or a tool result. */
+function userContentOf(part: ResponsesContentPart, param: string): CanonicalUserContent {
+  switch (part.type) {
+    case 'input_text':
+      return { type: 'text', text: part.text };
+    case 'input_image':
+      return imageOf(part, param);
+    case 'input_file':
+      return fileOf(part, param);
+    case 'output_text':
+    case 'refusal':
+      throw new GatewayError('invalid_request_error', `Invalid value for '${param}.type': '${part.type}' is only allowed in assistant messages.`, {
+        param: `${param}.type`,
+      });
+    default: {
+      const unreachable: never = part;
+      throw new Error(`Unhandled content part ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** Assistant history: `output_text`, `input_text` (some clients replay it so) and `refusal` become text. */
+function assistantTextOf(part: ResponsesContentPart, param: string): CanonicalTextPart {
+  switch (part.type) {
+    case 'output_text':
+    case 'input_text':
+      return { type: 'text', text: part.text };
+    case 'refusal':
+      return { type: 'text', text: part.refusal };
+    case 'input_image':
+    case 'input_file':
+      throw new GatewayError('invalid_request_error', `Invalid value for '${param}.type': assistant messages may not contain '${part.type}'.`, {
+        param: `${param}.type`,
+      });
+    default: {
+      const unreachable: never = part;
+      throw new Error(`Unhandled content part ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** System and developer messages carry text only. */
+function instructionTextOf(part: ResponsesContentPart, param: string): CanonicalTextPart {
+  if (part.type === 'input_text') return { type: 'text', text: part.text };
+  throw new GatewayError('invalid_request_error', `Invalid value for '${param}.type': system and developer messages may only contain 'input_text'.`, {
+    param: `${param}.type`,
+  });
+}
+
+function imageOf(part: Extract<ResponsesContentPart, { type: 'input_image' }>, param: string): CanonicalImagePart {
+  if (part.image_url) return part.detail ? { type: 'image', url: part.image_url, detail: part.detail } : { type: 'image', url: part.image_url };
+  if (part.file_id) {
+    throw new GatewayError('invalid_request_error', `Invalid value for '${param}.file_id': file ids are not supported; send 'image_url' (a URL or a data URL).`, {
+      param: `${param}.file_id`,
+    });
+  }
+  throw new GatewayError('invalid_request_error', `Missing required parameter: '${param}.image_url'.`, { param: `${param}.image_url` });
+}
+
+function fileOf(part: Extract<ResponsesContentPart, { type: 'input_file' }>, param: string): CanonicalFilePart {
+  if (part.file_id) {
+    throw new GatewayError('invalid_request_error', `Invalid value for '${param}.file_id': file ids are not supported; send 'file_data' or 'file_url'.`, {
+      param: `${param}.file_id`,
+    });
+  }
+  if (part.file_data === undefined && part.file_url === undefined) {
+    throw new GatewayError('invalid_request_error', `Missing required parameter: '${param}.file_data'.`, { param: `${param}.file_data` });
+  }
+  const file: CanonicalFilePart = { type: 'file' };
+  if (part.file_data !== undefined) file.data = part.file_data;
+  if (part.file_url !== undefined) file.url = part.file_url;
+  if (part.filename !== undefined) file.filename = part.filename;
+  return file;
+}

@@ -1,0 +1,241 @@
+import type { CanonicalOutputFormat, CanonicalRequest, CanonicalTool, CanonicalToolChoice } from '../../core/canonical/canonical-request.js';
+import type { z } from 'zod';
+import { GatewayError } from '../../core/gateway-error.js';
+import { formatParamPath } from './format-param-path.js';
+import { mapResponsesInput, type UnsealReasoning } from './map-responses-input.js';
+import { responsesRequestFields, responsesRequestSchema, type responsesIncludeValues, type ResponsesRequestBody } from './responses-request-schema.js';
+import type { ResponseEcho, ResponsesTextFormat, ResponsesToolChoice } from './responses-wire-types.js';
+
+/** One `include` value. */
+export type ResponsesInclude = (typeof responsesIncludeValues)[number];
+
+/** A Responses request in the gateway's terms, plus what only the Responses surface needs. */
+export interface ParsedResponsesRequest {
+  request: CanonicalRequest;
+  /** `store` (default true): false means nothing of the response may be kept */
+  store: boolean;
+  include: ResponsesInclude[];
+  previousResponseId: string | null;
+  truncation: 'auto' | 'disabled';
+  /** what the Response object repeats back */
+  echo: ResponseEcho;
+  /** top-level fields accepted but not acted on (e.g. `prompt_cache_key`, `user`), for the request log */
+  ignoredFields: string[];
+}
+
+/** Item types of the description that name hosted tools or stored state, which translation cannot serve. */
+const untranslatableItemTypes = new Set([
+  'item_reference',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'file_search_call',
+  'web_search_call',
+  'computer_call',
+  'computer_call_output',
+  'image_generation_call',
+  'code_interpreter_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'mcp_call',
+  'compaction',
+]);
+
+/** Options of the parse: how to open sealed reasoning artefacts. */
+export interface ParseResponsesOptions {
+  unsealReasoning?: UnsealReasoning;
+}
+
+/**
+ * Validates a `POST /v1/responses` body and maps it to the canonical request. Every problem is a 400 naming the
+ * parameter; `background: true`, `conversation` and `prompt` are refused, since this path keeps no background jobs,
+ * conversations or stored prompts.
+ */
+export function parseResponsesRequest(body: unknown, options: ParseResponsesOptions = {}): ParsedResponsesRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new GatewayError('invalid_request_error', 'The request body must be a JSON object.');
+  }
+  const fields = body as Record<string, unknown>;
+  refuseUnservedFeatures(fields);
+  const parsed = validate(fields);
+  if (parsed.input === undefined && !parsed.previous_response_id) {
+    throw new GatewayError('invalid_request_error', "Missing required parameter: 'input'.", { param: 'input' });
+  }
+
+  const tools: CanonicalTool[] = (parsed.tools ?? []).map((tool) => {
+    const canonical: CanonicalTool = { name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? null };
+    if (tool.description) canonical.description = tool.description;
+    return canonical;
+  });
+  const toolChoice = canonicalToolChoice(parsed.tool_choice);
+  if (toolChoice?.type === 'tool' && !tools.some((tool) => tool.name === toolChoice.name)) {
+    throw new GatewayError('invalid_request_error', `Invalid value for 'tool_choice.name': no function named '${toolChoice.name}' is in 'tools'.`, {
+      param: 'tool_choice.name',
+    });
+  }
+  const textFormat: ResponsesTextFormat = normaliseTextFormat(parsed.text?.format);
+  const store = parsed.store ?? true;
+  const truncation = parsed.truncation ?? 'disabled';
+
+  const request: CanonicalRequest = {
+    model: parsed.model,
+    instructions: parsed.instructions ?? null,
+    messages: parsed.input === undefined ? [] : mapResponsesInput(parsed.input, options.unsealReasoning),
+    tools,
+    toolChoice,
+    parallelToolCalls: parsed.parallel_tool_calls ?? null,
+    outputFormat: canonicalOutputFormat(textFormat),
+    reasoningEffort: parsed.reasoning?.effort ?? null,
+    maxOutputTokens: parsed.max_output_tokens ?? null,
+    sampling: { temperature: parsed.temperature ?? null, topP: parsed.top_p ?? null },
+    metadata: parsed.metadata ?? null,
+    stream: parsed.stream ?? false,
+  };
+
+  const echo: ResponseEcho = {
+    model: parsed.model,
+    instructions: request.instructions,
+    tools: tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description ?? null, parameters: tool.parameters, strict: tool.strict })),
+    tool_choice: echoedToolChoice(parsed.tool_choice),
+    parallel_tool_calls: parsed.parallel_tool_calls ?? true,
+    temperature: request.sampling.temperature,
+    top_p: request.sampling.topP,
+    max_output_tokens: request.maxOutputTokens,
+    metadata: parsed.metadata ?? {},
+    text: { format: textFormat },
+    reasoning: { effort: parsed.reasoning?.effort ?? null, summary: parsed.reasoning?.summary ?? null },
+    truncation,
+    store,
+    previous_response_id: parsed.previous_response_id ?? null,
+  };
+
+  return {
+    request,
+    store,
+    include: parsed.include ?? [],
+    previousResponseId: parsed.previous_response_id ?? null,
+    truncation,
+    echo,
+    ignoredFields: Object.keys(fields).filter((field) => !(field in responsesRequestFields)),
+  };
+}
+
+/** The features a clear 400 is better for than a silent drop; checked before the schema for a precise message. */
+function refuseUnservedFeatures(fields: Record<string, unknown>): void {
+  if (fields.background === true) {
+    throw new GatewayError('invalid_request_error', "Invalid value for 'background': background responses are not supported by this gateway.", {
+      param: 'background',
+    });
+  }
+  if (fields.conversation !== undefined && fields.conversation !== null) {
+    throw new GatewayError('invalid_request_error', "Invalid value for 'conversation': conversations are not supported by this gateway; use 'previous_response_id'.", {
+      param: 'conversation',
+    });
+  }
+  if (fields.prompt !== undefined && fields.prompt !== null) {
+    throw new GatewayError('invalid_request_error', "Invalid value for 'prompt': stored prompts are not supported by this gateway.", { param: 'prompt' });
+  }
+  if (Array.isArray(fields.input)) {
+    fields.input.forEach((item: unknown, index) => {
+      const type = item !== null && typeof item === 'object' ? (item as { type?: unknown }).type : undefined;
+      if (typeof type === 'string' && untranslatableItemTypes.has(type)) {
+        throw new GatewayError('invalid_request_error', `Invalid value for 'input[${index}].type': '${type}' items are not supported by this gateway.`, {
+          param: `input[${index}].type`,
+        });
+      }
+    });
+  }
+  if (Array.isArray(fields.tools)) {
+    fields.tools.forEach((tool: unknown, index) => {
+      const type = tool !== null && typeof tool === 'object' ? (tool as { type?: unknown }).type : undefined;
+      if (type !== 'function') {
+        throw new GatewayError('invalid_request_error', `Invalid value for 'tools[${index}].type': only 'function' tools are supported by this gateway.`, {
+          param: `tools[${index}].type`,
+        });
+      }
+    });
+  }
+}
+
+/** Runs the schema; the first issue becomes a 400 naming its parameter. */
+function validate(fields: Record<string, unknown>): ResponsesRequestBody {
+  // `reportInput` puts the offending value on each issue, so a missing field can be told from a wrong one.
+  const result = responsesRequestSchema.safeParse(fields, { reportInput: true });
+  if (result.success) return result.data;
+  const first = result.error.issues[0];
+  if (!first) throw new GatewayError('invalid_request_error', 'The request body is invalid.');
+  const { issue, path } = mostSpecificIssue(first, first.path);
+  const param = formatParamPath(path);
+  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined;
+  const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue.message}`;
+  throw new GatewayError('invalid_request_error', message, { param: param || null });
+}
+
+/**
+ * A union (such as `input`: string or items) reports one issue for all its branches; the branch that got furthest
+ * (the longest path) names the real culprit, e.g. `input[2].call_id` instead of `input`.
+ */
+function mostSpecificIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[]): { issue: z.core.$ZodIssue; path: readonly PropertyKey[] } {
+  if (issue.code !== 'invalid_union') return { issue, path };
+  let best: z.core.$ZodIssue | undefined;
+  for (const branch of issue.errors) {
+    const candidate = branch[0];
+    if (candidate && (!best || candidate.path.length > best.path.length)) best = candidate;
+  }
+  if (!best || best.path.length === 0) return { issue, path };
+  return mostSpecificIssue(best, [...path, ...best.path]);
+}
+
+function canonicalToolChoice(choice: ResponsesRequestBody['tool_choice']): CanonicalToolChoice | null {
+  if (choice === undefined) return null;
+  if (typeof choice === 'object') return { type: 'tool', name: choice.name };
+  return { type: choice };
+}
+
+function echoedToolChoice(choice: ResponsesRequestBody['tool_choice']): ResponsesToolChoice {
+  if (choice === undefined) return 'auto';
+  return typeof choice === 'object' ? { type: 'function', name: choice.name } : choice;
+}
+
+function normaliseTextFormat(format: NonNullable<ResponsesRequestBody['text']>['format']): ResponsesTextFormat {
+  if (!format) return { type: 'text' };
+  switch (format.type) {
+    case 'text':
+      return { type: 'text' };
+    case 'json_object':
+      return { type: 'json_object' };
+    case 'json_schema': {
+      const normalised: ResponsesTextFormat = { type: 'json_schema', name: format.name, schema: format.schema, strict: format.strict ?? null };
+      if (format.description !== undefined) normalised.description = format.description;
+      return normalised;
+    }
+    default: {
+      const unreachable: never = format;
+      throw new Error(`Unhandled text format ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+function canonicalOutputFormat(format: ResponsesTextFormat): CanonicalOutputFormat {
+  switch (format.type) {
+    case 'text':
+      return { type: 'text' };
+    case 'json_object':
+      return { type: 'json-object' };
+    case 'json_schema': {
+      const canonical: CanonicalOutputFormat = { type: 'json-schema', name: format.name, schema: format.schema, strict: format.strict };
+      if (format.description !== undefined) canonical.description = format.description;
+      return canonical;
+    }
+    default: {
+      const unreachable: never = format;
+      throw new Error(`Unhandled text format ${JSON.stringify(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
+import type { ResponseEcho } from './responses-wire-types.js';
+
+/** Prefixes of the item ids the gateway gives output items (never a vendor's id). */
+export type OutputItemIdPrefix = 'msg' | 'fc' | 'rs';
+
+/** What encoding a Response needs beside the answer: its ids, times and the request's echo. */
+export interface ResponseEncodingContext {
+  /** the gateway's `resp_...` id */
+  responseId: string;
+  /** Unix seconds */
+  createdAt: number;
+  echo: ResponseEcho;
+  /** a new gateway item id with the prefix, e.g. `msg_...`; called once per output item, in output order */
+  createItemId(prefix: OutputItemIdPrefix): string;
+  /** Unix seconds now, for `completed_at` */
+  nowSeconds(): number;
+  /**
+   * Seals a vendor artefact into `encrypted_content`; given only when the client asked for
+   * `include: ["reasoning.encrypted_content"]` (see createReasoningSealer).
+   */
+  sealReasoning?: (artefact: VendorArtefact) => string;
+}
