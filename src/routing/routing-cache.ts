@@ -6,6 +6,7 @@ import type { ModelCatalogEntryRecord } from '../storage/store-records.js';
 import { applyModelCatalogEntries, modelCatalogFieldsSchema, type ModelCatalogEntry } from './apply-model-catalog-overrides.js';
 import type { CatalogModel } from './catalog-model.js';
 import { createModelCatalog } from './model-catalog.js';
+import { channelProtocols } from '../core/channel-protocol.js';
 import { RoutingTable } from './routing-table.js';
 
 /**
@@ -93,6 +94,12 @@ export class RoutingCache {
     const table = new RoutingTable(records, createModelCatalog(models), secretBox);
     this.table = table;
     this.models = models;
+    if (table.unknownProtocolChannels.length > 0) {
+      this.options.logger?.error(
+        { channels: table.unknownProtocolChannels, revision: table.revision },
+        `channels left out of routing: their protocol is none of ${channelProtocols.join(', ')}; set a supported protocol`,
+      );
+    }
     if (table.undecryptableChannels.length > 0) {
       this.options.logger?.error(
         { channels: table.undecryptableChannels, revision: table.revision },

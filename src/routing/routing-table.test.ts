@@ -123,3 +123,20 @@ describe('RoutingTable with a channel whose secret cannot be decrypted', () => {
     expect(table.findModelFor(all, 'o3')).toBeUndefined();
   });
 });
+
+describe('RoutingTable with a stored channel whose protocol the gateway does not speak', () => {
+  const records = snapshot({
+    channels: [
+      channelRecord({ id: 'chn_typo', name: 'typo', protocol: 'open-ai', models: ['gpt-4o', 'o3'] }),
+      channelRecord({ id: 'chn_good', name: 'good', models: ['gpt-4o'] }),
+    ],
+  });
+
+  it('leaves it out of routing and names it, so dispatch only ever sees a known protocol', () => {
+    const table = new RoutingTable(records, createModelCatalog(), secretBox);
+    expect(table.channelsFor('gpt-4o').map((channel) => [channel.name, channel.protocol])).toEqual([['good', 'openai']]);
+    expect(table.channelsFor('o3')).toEqual([]);
+    expect(table.unknownProtocolChannels).toEqual([{ id: 'chn_typo', name: 'typo' }]);
+    expect(table.undecryptableChannels).toEqual([]);
+  });
+});

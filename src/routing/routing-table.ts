@@ -1,4 +1,5 @@
 import type { SecretBox } from '../accounts/secret-box.js';
+import { isChannelProtocol, type ChannelProtocol } from '../core/channel-protocol.js';
 import type { RoutingSnapshotRecords } from '../storage/store-records.js';
 import type { CatalogModel } from './catalog-model.js';
 import type { ModelCatalog } from './model-catalog.js';
@@ -8,7 +9,8 @@ import { findVendorPreset } from './vendor-presets.js';
 export interface RoutableChannel {
   id: string;
   name: string;
-  protocol: string;
+  /** checked when the table is built: a stored channel with an unknown protocol is left out */
+  protocol: ChannelProtocol;
   /** base URL without a trailing slash */
   baseUrl: string;
   /** decrypted upstream secret; never logged */
@@ -48,13 +50,17 @@ export class RoutingTable {
   readonly revision: number;
   /** enabled channels treated as disabled in this table: their secret does not decrypt with this gateway's key */
   readonly undecryptableChannels: readonly UndecryptableChannel[];
+  /** enabled channels treated as disabled in this table: their stored protocol is none the gateway speaks */
+  readonly unknownProtocolChannels: readonly UndecryptableChannel[];
   private readonly principalsByKeyHash = new Map<string, KeyPrincipal>();
   private readonly channelsByModel = new Map<string, RoutableChannel[]>();
   private readonly modelsById = new Map<string, CatalogModel>();
 
   constructor(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: SecretBox) {
     this.revision = records.revision;
-    this.undecryptableChannels = this.indexChannels(records, catalog, secretBox);
+    const leftOut = this.indexChannels(records, catalog, secretBox);
+    this.undecryptableChannels = leftOut.undecryptable;
+    this.unknownProtocolChannels = leftOut.unknownProtocol;
     this.indexPrincipals(records);
   }
 
@@ -88,11 +94,22 @@ export class RoutingTable {
     return [...this.modelsById.values()].sort((left, right) => left.id.localeCompare(right.id));
   }
 
-  /** Indexes every enabled channel whose secret decrypts; returns the ones whose secret does not. */
-  private indexChannels(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: SecretBox): UndecryptableChannel[] {
+  /** Indexes every enabled channel whose protocol is known and whose secret decrypts; returns the ones left out. */
+  private indexChannels(
+    records: RoutingSnapshotRecords,
+    catalog: ModelCatalog,
+    secretBox: SecretBox,
+  ): { undecryptable: UndecryptableChannel[]; unknownProtocol: UndecryptableChannel[] } {
     const undecryptable: UndecryptableChannel[] = [];
+    const unknownProtocol: UndecryptableChannel[] = [];
     for (const record of records.channels) {
       if (record.status !== 'enabled') continue;
+      // A row written before protocols were checked (or by hand) must not reach dispatch with a protocol it cannot send.
+      const protocol = record.protocol;
+      if (!isChannelProtocol(protocol)) {
+        unknownProtocol.push({ id: record.id, name: record.name });
+        continue;
+      }
       const secret = decryptOrUndefined(secretBox, record.encryptedSecret);
       // One unreadable secret (a changed GATEWAY_SECRET_KEY, a corrupt row) must not stop routing for every other channel.
       if (secret === undefined) {
@@ -102,7 +119,7 @@ export class RoutingTable {
       const channel: RoutableChannel = {
         id: record.id,
         name: record.name,
-        protocol: record.protocol,
+        protocol,
         baseUrl: record.baseUrl.replace(/\/+$/, ''),
         secret,
         priority: record.priority,
@@ -122,7 +139,7 @@ export class RoutingTable {
       }
     }
     for (const channels of this.channelsByModel.values()) channels.sort((left, right) => right.priority - left.priority);
-    return undecryptable;
+    return { undecryptable, unknownProtocol };
   }
 
   private indexPrincipals(records: RoutingSnapshotRecords): void {

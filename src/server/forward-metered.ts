@@ -1,13 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
+import type { DispatchOutcome, DispatchRequest } from '../dispatch/dispatch-request.js';
+import { dispatchToChannels } from '../dispatch/dispatch-to-channels.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
-import { forwardToUpstream, type ForwardingOutcome, type UpstreamForwarding } from './forward-to-upstream.js';
+import { FastifyClientSink } from './fastify-client-sink.js';
 import type { GatewayServices } from './gateway-services.js';
 import { recordForwardingOutcome } from './record-forwarding-outcome.js';
 import type { MeteredEndpoint, MeteredResult } from './request-accounting.js';
 
 /** A /v1 request ready to be admitted, forwarded and settled. */
-export interface MeteredForwarding extends Omit<UpstreamForwarding, 'responseHeaders' | 'modelId'> {
+export interface MeteredForwarding extends Omit<DispatchRequest, 'responseHeaders' | 'modelId'> {
+  reply: FastifyReply;
+  services: GatewayServices;
   request: FastifyRequest;
   model: CatalogModel;
   endpoint: MeteredEndpoint;
@@ -45,9 +49,10 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
     receivedAt: request.receivedAt,
     premiumPriceRatios: forwarding.premiumPriceRatios,
   });
-  let outcome: ForwardingOutcome;
+  let outcome: DispatchOutcome;
   try {
-    outcome = await forwardToUpstream({ ...forwarding, modelId: forwarding.model.id, responseHeaders: ticket.responseHeaders });
+    const dispatchRequest: DispatchRequest = { ...forwarding, modelId: forwarding.model.id, responseHeaders: ticket.responseHeaders };
+    outcome = await dispatchToChannels(dispatchRequest, new FastifyClientSink(forwarding.reply), services);
   } catch (error) {
     const failure = failedOutcome(error);
     services.accounting.close(ticket, { ...failure, finishedAt: services.clock() });
@@ -58,7 +63,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
   recordForwardingOutcome(services, request, forwarding.endpoint, outcome);
 }
 
-function failedOutcome(error: unknown): ForwardingOutcome {
+function failedOutcome(error: unknown): DispatchOutcome {
   const gatewayError = error instanceof GatewayError ? error : undefined;
   return {
     channelId: undefined,

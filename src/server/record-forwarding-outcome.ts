@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { ForwardingOutcome } from './forward-to-upstream.js';
+import type { DispatchOutcome } from '../dispatch/dispatch-request.js';
 import type { GatewayServices } from './gateway-services.js';
 
 /** Counts a finished request in the metrics and the debug log. */
-export function recordForwardingOutcome(services: GatewayServices, request: FastifyRequest, endpoint: string, outcome: ForwardingOutcome): void {
+export function recordForwardingOutcome(services: GatewayServices, request: FastifyRequest, endpoint: string, outcome: DispatchOutcome): void {
   const { metrics } = services;
   metrics.requests.inc({ endpoint, status: String(outcome.status) });
   metrics.requestDuration.observe({ endpoint }, (services.clock() - request.receivedAt) / 1000);

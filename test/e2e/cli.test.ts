@@ -162,6 +162,15 @@ describe('the gateway command line', () => {
       expect(failure?.code).toBe(1);
       expect(failure?.stderr).toContain('No group named no-such-group');
     });
+
+    it('refuses a channel whose protocol the gateway does not speak, naming the ones it does', async () => {
+      const failure = await runCli(['channel', 'create', '--name', 'typo', '--protocol', 'open-ai', '--base-url', 'http://127.0.0.1:9/v1', '--secret', 'x', '--models', 'gpt-4o']).then(
+        () => undefined,
+        (caught: unknown) => caught as { code?: number; stderr?: string },
+      );
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr).toContain('Unknown protocol open-ai; use one of openai, azure, anthropic, gemini, bedrock');
+    });
   });
 
   it('runs "gateway start" as a process that serves the key, then exits with code 0 on SIGTERM', async () => {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { channelProtocols, isChannelProtocol } from '../../core/channel-protocol.js';
 import { findVendorPreset, vendorPresets } from '../../routing/vendor-presets.js';
 import type { ChannelRecord } from '../../storage/store-records.js';
 import { parseList, printResult, withCliStore } from '../open-cli-store.js';
@@ -74,12 +75,14 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
   if (options.preset && !preset) throw new Error(`Unknown preset ${options.preset}; see 'gateway channel presets'`);
   const baseUrl = options.baseUrl ?? preset?.baseUrl;
   if (!baseUrl) throw new Error('Give --base-url or --preset');
+  const protocol = options.protocol ?? preset?.protocol ?? 'openai';
+  if (!isChannelProtocol(protocol)) throw new Error(`Unknown protocol ${protocol}; use one of ${channelProtocols.join(', ')}`);
   const secret = options.secretEnv ? process.env[options.secretEnv] : options.secret;
   if (!secret) throw new Error('Give the upstream key with --secret-env VARIABLE (or --secret)');
   await withCliStore(async ({ store, secretBox }) => {
     const created = await store.createChannel({
       name: options.name,
-      protocol: options.protocol ?? preset?.protocol ?? 'openai',
+      protocol,
       preset: preset?.name ?? null,
       baseUrl: new URL(baseUrl).toString().replace(/\/+$/, ''),
       encryptedSecret: secretBox.encrypt(secret),

@@ -10,9 +10,8 @@ import { presentChannel } from '../api/present-channel.js';
 import { probeChannel } from '../api/probe-channel.js';
 import { recordAdminAction } from '../api/record-admin-action.js';
 import type { ApiRouteContext } from './api-routes.js';
+import { channelProtocols } from '../../core/channel-protocol.js';
 
-/** Wire protocols a channel may speak: each has an adapter on the request path. */
-const channelProtocols = ['openai', 'azure', 'anthropic', 'gemini', 'bedrock'] as const;
 // A probe waits at most this long for the vendor (or the configured upstream timeout, if shorter).
 const longestProbeWaitMs = 30_000;
 

@@ -1,12 +1,11 @@
-import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { GatewayError } from '../../core/gateway-error.js';
-import type { TokenUsage } from '../../core/token-usage.js';
-import { collectDeltaText } from './collect-delta-text.js';
-import { parseOpenAiUsage } from './parse-openai-usage.js';
-import { redactUpstreamText } from './redact-upstream-text.js';
-import { waitForClientDrain } from '../wait-for-client-drain.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { TokenUsage } from '../core/token-usage.js';
+import { collectDeltaText } from '../providers/openai/collect-delta-text.js';
+import { parseOpenAiUsage } from '../providers/openai/parse-openai-usage.js';
+import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js';
+import type { ClientStreamWriter } from './client-stream-writer.js';
 
 /** What a relayed stream produced. */
 export interface RelayedStreamOutcome {
@@ -28,34 +27,20 @@ export class StreamFailedBeforeFirstEvent extends Error {}
 const usagePattern = /"usage"\s*:\s*\{/;
 
 /**
- * Relays an upstream OpenAI SSE stream to the client event by event, as it arrives. The response head is
- * written only when the first upstream event arrives, so a stream that dies before that can fail over.
+ * Relays an upstream OpenAI SSE stream to the client event by event, as it arrives, unchanged (the fast path).
  * The vendor is always asked for usage; its usage-only chunk is dropped unless the client asked for it.
  */
 export async function relayOpenAiEventStream(options: {
   upstreamBody: Readable;
-  response: ServerResponse;
+  writer: ClientStreamWriter;
   clientWantsUsage: boolean;
-  responseHeaders: Record<string, string>;
-  clock: () => number;
   /** the channel's secret and host, removed from vendor error messages */
   knownSecrets: readonly string[];
-  /** how long a client that stopped reading may stall the stream before it is cut, in milliseconds (0 = forever) */
-  clientDrainTimeoutMs: number;
 }): Promise<RelayedStreamOutcome> {
-  const { upstreamBody, response, clientWantsUsage } = options;
+  const { upstreamBody, writer, clientWantsUsage } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
   const generatedParts: string[] = [];
   let upstreamError: GatewayError | undefined;
-
-  const writeEvent = (data: string): void => {
-    if (outcome.firstEventAt === undefined) {
-      response.writeHead(200, { ...options.responseHeaders, ...eventStreamHeaders });
-      response.flushHeaders();
-      outcome.firstEventAt = options.clock();
-    }
-    response.write(`data: ${data}\n\n`);
-  };
 
   const onEvent = (event: EventSourceMessage): void => {
     if (outcome.completed || upstreamError) return;
@@ -76,7 +61,7 @@ export async function relayOpenAiEventStream(options: {
     } else if (!outcome.usage) {
       collectDeltaText(data, generatedParts);
     }
-    writeEvent(data);
+    writer.writeEvent(data);
   };
 
   const parser = createParser({ onEvent });
@@ -86,42 +71,28 @@ export async function relayOpenAiEventStream(options: {
     for await (const bytes of upstreamBody as AsyncIterable<Uint8Array>) {
       parser.feed(decoder.decode(bytes, { stream: true }));
       if (outcome.completed || upstreamError) break;
-      if (response.writableNeedDrain) await waitForClientDrain(response, options.clientDrainTimeoutMs);
-      if (response.destroyed) break;
+      await writer.waitWhileClientIsFull();
+      if (writer.clientGone) break;
     }
   } catch (error) {
-    if (outcome.firstEventAt === undefined && !response.destroyed) throw new StreamFailedBeforeFirstEvent(String(error));
+    if (writer.firstEventAt === undefined && !writer.clientGone) throw new StreamFailedBeforeFirstEvent(String(error));
   }
 
+  outcome.firstEventAt = writer.firstEventAt;
   if (!outcome.usage) outcome.generatedText = generatedParts.join('');
-  if (response.destroyed) return outcome;
-  if (outcome.firstEventAt === undefined && !outcome.completed && !upstreamError) {
+  if (writer.clientGone) return outcome;
+  if (writer.firstEventAt === undefined && !outcome.completed && !upstreamError) {
     throw new StreamFailedBeforeFirstEvent('upstream stream ended before its first event');
   }
   if (outcome.completed) {
-    if (outcome.firstEventAt === undefined) writeEventStreamHead(response, options.responseHeaders);
-    response.end('data: [DONE]\n\n');
+    writer.endWithDone();
     upstreamBody.destroy();
     return outcome;
   }
   outcome.error = upstreamError ?? new GatewayError('server_error', 'The upstream stream ended unexpectedly; the answer is incomplete.');
   upstreamBody.destroy();
-  if (outcome.firstEventAt === undefined) writeEventStreamHead(response, options.responseHeaders);
-  // An error event and no [DONE]: the client must not mistake a cut-off answer for a complete one.
-  response.end(`data: ${JSON.stringify(outcome.error.toBody())}\n\n`);
+  writer.endWithErrorEvent(outcome.error);
   return outcome;
-}
-
-/** Headers of every event stream the gateway sends. */
-export const eventStreamHeaders = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-} as const;
-
-function writeEventStreamHead(response: ServerResponse, headers: Record<string, string>): void {
-  response.writeHead(200, { ...headers, ...eventStreamHeaders });
 }
 
 function mapStreamErrorEvent(data: string, knownSecrets: readonly string[]): GatewayError {

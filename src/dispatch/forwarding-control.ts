@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { ClientSink } from './client-sink.js';
 
 /**
  * Who may still cancel one forwarded request, and what the gateway owes the vendor for it.
@@ -11,7 +11,7 @@ import type { ServerResponse } from 'node:http';
  */
 export class ForwardingControl {
   private readonly controller = new AbortController();
-  private readonly response: ServerResponse;
+  private readonly stopListeningToClient: () => void;
   private readonly stream: boolean;
   private readonly stopSignal: AbortSignal | undefined;
   private clientGone = false;
@@ -19,19 +19,18 @@ export class ForwardingControl {
   private sent = false;
 
   constructor(options: {
-    /** the client's response: its early `close` means the client left */
-    response: ServerResponse;
+    /** the client's answer: its leaving before the answer was complete cancels what may be cancelled */
+    client: ClientSink;
     /** true when the client asked for a stream */
     stream: boolean;
     /** aborted when a shutdown's grace period is over */
     stopSignal?: AbortSignal | undefined;
   }) {
-    this.response = options.response;
     this.stream = options.stream;
     this.stopSignal = options.stopSignal;
-    this.response.once('close', this.onClientClose);
+    this.stopListeningToClient = options.client.onClientLeave(this.onClientLeave);
     // A client that left while its body was read or it was admitted sent no 'close' this listener could hear.
-    if (this.response.destroyed) this.onClientClose();
+    if (options.client.gone) this.onClientLeave();
     if (this.stopSignal?.aborted) this.onStop();
     else this.stopSignal?.addEventListener('abort', this.onStop, { once: true });
   }
@@ -60,12 +59,12 @@ export class ForwardingControl {
 
   /** Stops listening to the client and to shutdown. */
   dispose(): void {
-    this.response.off('close', this.onClientClose);
+    this.stopListeningToClient();
     this.stopSignal?.removeEventListener('abort', this.onStop);
   }
 
-  private readonly onClientClose = (): void => {
-    if (this.response.writableFinished) return;
+  private readonly onClientLeave = (): void => {
+    if (this.clientGone) return;
     this.clientGone = true;
     // A non-streamed request already sent is read to its end so it is billed from the vendor's usage.
     if (this.stream || !this.sent) this.controller.abort();

@@ -1,6 +1,6 @@
 import { GatewayError } from '../core/gateway-error.js';
 import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
-import type { RoutableChannel } from './routing-table.js';
+import type { RoutableChannel } from '../routing/routing-table.js';
 
 /** The channel that answered and what it answered. */
 export interface ChannelSuccess<Value> {
@@ -11,7 +11,7 @@ export interface ChannelSuccess<Value> {
 }
 
 /**
- * Tries channels one after another until one succeeds or fails for a reason another channel would share.
+ * The failover order rule: tries channels one after another until one succeeds or fails for a reason another channel would share.
  * When all fail, the last channel's error is thrown, so a client sees the most recent upstream state.
  */
 export async function tryChannelsInOrder<Value>(

@@ -1,11 +1,10 @@
-import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { ChatStreamPart } from '../../core/chat-stream-part.js';
-import { GatewayError } from '../../core/gateway-error.js';
-import { eventStreamHeaders, type RelayedStreamOutcome } from '../openai/relay-openai-event-stream.js';
-import { redactUpstreamText } from '../openai/redact-upstream-text.js';
-import type { OpenAiChunkEncoder } from './encode-openai-chunks.js';
-import { waitForClientDrain } from '../wait-for-client-drain.js';
+import type { ChatStreamPart } from '../core/chat-stream-part.js';
+import { GatewayError } from '../core/gateway-error.js';
+import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js';
+import type { OpenAiChunkEncoder } from '../providers/translated-stream/encode-openai-chunks.js';
+import type { ClientStreamWriter } from './client-stream-writer.js';
+import type { RelayedStreamOutcome } from './relay-openai-event-stream.js';
 
 /** How relaying a translated stream ended. */
 export type TranslatedRelayResult =
@@ -15,36 +14,21 @@ export type TranslatedRelayResult =
   | { kind: 'failed-before-first-byte'; error: GatewayError };
 
 /**
- * Relays canonical parts to the client as OpenAI SSE, with the semantics of relayOpenAiEventStream: the
- * head is written with the first chunk (so an upstream that fails before can fail over), writes wait for
- * the client to drain, a departed client stops the reading, an error after the first byte ends the stream
- * with an error event and no `[DONE]`, and a finished stream ends with `data: [DONE]`.
+ * Relays canonical parts to the client as OpenAI SSE through the same writer as the pass-through relay: a departed
+ * client stops the reading, an error after the first byte ends the stream with an error event and no `[DONE]`, an
+ * error before it lets another channel be tried, and a finished stream ends with `data: [DONE]`.
  */
 export async function relayChatStreamParts(options: {
   parts: AsyncIterable<ChatStreamPart>;
   upstreamBody: Readable;
-  response: ServerResponse;
+  writer: ClientStreamWriter;
   encoder: OpenAiChunkEncoder;
-  responseHeaders: Record<string, string>;
-  clock: () => number;
-  /** how long a client that stopped reading may stall the stream before it is cut, in milliseconds (0 = forever) */
-  clientDrainTimeoutMs: number;
 }): Promise<TranslatedRelayResult> {
-  const { response, upstreamBody } = options;
+  const { writer, upstreamBody } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
   const generatedParts: string[] = [];
   let upstreamError: GatewayError | undefined;
   let finished = false;
-
-  const writeChunks = (chunks: string[]): void => {
-    if (chunks.length === 0) return;
-    if (outcome.firstEventAt === undefined) {
-      response.writeHead(200, { ...options.responseHeaders, ...eventStreamHeaders });
-      response.flushHeaders();
-      outcome.firstEventAt = options.clock();
-    }
-    response.write(chunks.map((data) => `data: ${data}\n\n`).join(''));
-  };
 
   try {
     for await (const part of options.parts) {
@@ -55,32 +39,32 @@ export async function relayChatStreamParts(options: {
       if (part.type === 'usage') outcome.usage = part.usage;
       if (part.type === 'finish') finished = true;
       collectGeneratedText(part, generatedParts);
-      writeChunks(options.encoder.encode(part));
-      if (response.writableNeedDrain) await waitForClientDrain(response, options.clientDrainTimeoutMs);
-      if (response.destroyed) break;
+      writer.writeEvents(options.encoder.encode(part));
+      await writer.waitWhileClientIsFull();
+      if (writer.clientGone) break;
     }
   } catch {
     // The upstream connection broke or sent something unreadable: handled below like an early end.
   }
   upstreamBody.destroy();
   if (!outcome.usage) outcome.generatedText = generatedParts.join('');
-  if (response.destroyed) return { kind: 'relayed', outcome };
+  outcome.firstEventAt = writer.firstEventAt;
+  if (writer.clientGone) return { kind: 'relayed', outcome };
 
   if (finished && !upstreamError) {
-    writeChunks(options.encoder.end());
-    if (outcome.firstEventAt === undefined) response.writeHead(200, { ...options.responseHeaders, ...eventStreamHeaders });
+    writer.writeEvents(options.encoder.end());
+    outcome.firstEventAt = writer.firstEventAt;
     outcome.completed = true;
-    response.end('data: [DONE]\n\n');
+    writer.endWithDone();
     return { kind: 'relayed', outcome };
   }
   const error = upstreamError ?? new GatewayError('server_error', 'The upstream stream ended unexpectedly; the answer is incomplete.');
-  if (outcome.firstEventAt === undefined) {
+  if (writer.firstEventAt === undefined) {
     const retryable = upstreamError ?? new GatewayError('service_unavailable', 'The upstream vendor could not be reached; retry later.');
     return { kind: 'failed-before-first-byte', error: retryable };
   }
   outcome.error = error;
-  // An error event and no [DONE]: the client must not mistake a cut-off answer for a complete one.
-  response.end(`data: ${JSON.stringify(error.toBody())}\n\n`);
+  writer.endWithErrorEvent(error);
   return { kind: 'relayed', outcome };
 }
 

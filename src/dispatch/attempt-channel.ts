@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import { GatewayError } from '../core/gateway-error.js';
+import type { ChatAdapter, VendorCall } from '../providers/chat-adapter.js';
+import { findChatAdapter } from '../providers/chat-adapter-registry.js';
+import { mapOpenAiUpstreamFailure, mapUpstreamTransportFailure } from '../providers/openai/map-openai-upstream-failure.js';
+import { findOpenAiWireQuirks } from '../providers/openai/openai-wire-target.js';
+import type { OpenAiWireQuirks } from '../providers/openai/openai-wire-quirks.js';
+import { extractUsageFromJsonText } from '../providers/openai/parse-openai-usage.js';
+import { createOpenAiChunkEncoder } from '../providers/translated-stream/encode-openai-chunks.js';
+import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
+import type { RoutableChannel } from '../routing/routing-table.js';
+import { clientClosedFailure } from './client-closed-failure.js';
+import type { ClientSink } from './client-sink.js';
+import { ClientStreamWriter } from './client-stream-writer.js';
+import type { DispatchServices } from './dispatch-services.js';
+import type { AttemptValue, DispatchRequest } from './dispatch-request.js';
+import type { ForwardingControl } from './forwarding-control.js';
+import { relayChatStreamParts } from './relay-chat-stream-parts.js';
+import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
+import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
+
+type AttemptResult = UpstreamAttemptResult<AttemptValue>;
+
+/** Everything one try against one channel works with. */
+export interface ChannelAttempt {
+  request: DispatchRequest;
+  channel: RoutableChannel;
+  client: ClientSink;
+  services: DispatchServices;
+  /** cancels the attempt while it may be cancelled; knows whether the request was sent and the client is still there */
+  control: ForwardingControl;
+}
+
+/** What differs between channel protocols in one attempt: the request, the failure mapping and the answer. */
+interface ProtocolAttempt {
+  /** may throw a 400 GatewayError naming a parameter the vendor cannot honour */
+  encode(): UpstreamHttpRequest | Promise<UpstreamHttpRequest>;
+  mapFailure(status: number, bodyText: string, retryAfter: string | undefined): UpstreamAttemptResult<never>;
+  answer(response: Dispatcher.ResponseData): Promise<AttemptResult>;
+}
+
+/**
+ * One try against one channel, the same path for every channel protocol: encode (a 400 stops here), send, map a
+ * non-2xx answer, then answer the client: a relayed stream or a JSON answer. OpenAI-wire channels pass bodies
+ * through (their vendor quirks are hooks); translated channels go through their adapter.
+ */
+export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptResult> {
+  const protocolAttempt = planProtocolAttempt(attempt);
+  if (!protocolAttempt) return cannotServe(attempt.channel);
+  const { services, control, channel } = attempt;
+  let upstreamRequest: UpstreamHttpRequest;
+  try {
+    upstreamRequest = await protocolAttempt.encode();
+  } catch (error) {
+    // Encoding may fetch images; a client that left meanwhile gets no 400 blaming its image URL.
+    if (control.signal.aborted) return clientClosedFailure();
+    if (error instanceof GatewayError) return { kind: error.code === 'invalid_request_error' ? 'final-failure' : 'retryable-failure', error };
+    throw error;
+  }
+  // A client that left while images were fetched cancels everything: nothing was sent, nothing is billed.
+  if (!control.markSent()) return clientClosedFailure();
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await sendUpstreamRequest(upstreamRequest, {
+      dispatcher: services.dispatcher,
+      signal: control.signal,
+      headersTimeoutMs: services.config.upstreamHeadersTimeoutMs,
+      bodyTimeoutMs: services.config.upstreamBodyTimeoutMs,
+    });
+  } catch {
+    if (control.signal.aborted) return clientClosedFailure();
+    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'transport' });
+    return mapUpstreamTransportFailure();
+  }
+  if (response.statusCode >= 400) {
+    const bodyText = await response.body.text().catch(() => '');
+    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: String(response.statusCode) });
+    services.logger.warn({ channel: channel.name, upstreamStatus: response.statusCode }, 'upstream refused a request');
+    return protocolAttempt.mapFailure(response.statusCode, bodyText, headerValue(response.headers['retry-after']));
+  }
+  return protocolAttempt.answer(response);
+}
+
+/** What a vendor might quote back that a client must never see: the channel's secret, host and base URL. */
+export function secretsOf(channel: RoutableChannel): string[] {
+  return [channel.secret, channel.baseUrl, URL.canParse(channel.baseUrl) ? new URL(channel.baseUrl).host : ''];
+}
+
+function planProtocolAttempt(attempt: ChannelAttempt): ProtocolAttempt | undefined {
+  const quirks = findOpenAiWireQuirks(attempt.channel.protocol);
+  if (quirks) return planOpenAiWireAttempt(attempt, quirks);
+  const adapter = findChatAdapter(attempt.channel.protocol);
+  return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
+}
+
+function upstreamModelIdOf(attempt: ChannelAttempt): string {
+  return attempt.channel.modelMapping.get(attempt.request.modelId) ?? attempt.request.modelId;
+}
+
+/** OpenAI-wire channels: the body passes through; a stream is relayed event by event (the fast path). */
+function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks): ProtocolAttempt {
+  const { request, channel, services, control } = attempt;
+  const upstreamModelId = upstreamModelIdOf(attempt);
+  return {
+    encode: () => ({
+      url: quirks.urlFor(channel, upstreamModelId, request.upstreamPath),
+      headers: quirks.authHeaders(channel),
+      body: request.buildBody(upstreamModelId, channel),
+    }),
+    mapFailure: (status, bodyText, retryAfter) => mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
+    async answer(response) {
+      const contentType = headerValue(response.headers['content-type']) ?? 'application/json';
+      if (request.stream && contentType.startsWith('text/event-stream')) {
+        try {
+          const relayed = await relayOpenAiEventStream({
+            upstreamBody: response.body,
+            writer: createStreamWriter(attempt),
+            clientWantsUsage: request.clientWantsUsage,
+            knownSecrets: secretsOf(channel),
+          });
+          const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code, generatedText: relayed.generatedText, responseText: undefined };
+          return { kind: 'success', value };
+        } catch (error) {
+          if (error instanceof StreamFailedBeforeFirstEvent && !control.signal.aborted) {
+            services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
+            return mapUpstreamTransportFailure();
+          }
+          throw error;
+        }
+      }
+      const bodyText = await readBody(attempt, response);
+      if (typeof bodyText !== 'string') return bodyText;
+      const firstByteAt = await answerClient(attempt, response.statusCode, contentType, bodyText);
+      // Read once the answer is on its way: the client never waits for the gateway's bookkeeping.
+      const usage = contentType.includes('json') ? extractUsageFromJsonText(bodyText) : undefined;
+      return { kind: 'success', value: { status: response.statusCode, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: bodyText } };
+    },
+  };
+}
+
+/** Translated channels (Anthropic, Gemini, Bedrock): the adapter encodes and decodes; dispatch relays its parts. */
+function planTranslatedAttempt(attempt: ChannelAttempt, adapter: ChatAdapter): ProtocolAttempt | undefined {
+  const { request, channel, services, control } = attempt;
+  const call: VendorCall = {
+    channel,
+    upstreamModelId: upstreamModelIdOf(attempt),
+    publicModelId: request.modelId,
+    maxOutputTokens: request.maxOutputTokens,
+    stream: request.stream,
+    clock: services.clock,
+    // Image fetches stop when the attempt does (client gone) as well as when a sibling fetch fails.
+    fetchRemoteImage: services.remoteImageFetcher.forRequest(control.signal),
+  };
+  const mapFailure = adapter.mapFailure.bind(adapter);
+  const { embeddingRequest, chatRequest } = request;
+  if (embeddingRequest) {
+    const embeddings = adapter.embeddings;
+    if (!embeddings) return undefined;
+    return {
+      encode: () => embeddings.encode(embeddingRequest, call),
+      mapFailure,
+      async answer(response) {
+        const bodyText = await readBody(attempt, response);
+        if (typeof bodyText !== 'string') return bodyText;
+        let decoded: ReturnType<typeof embeddings.decode>;
+        try {
+          decoded = embeddings.decode(bodyText, embeddingRequest, call);
+        } catch {
+          return unreadableAnswer(attempt);
+        }
+        const firstByteAt = await answerClient(attempt, 200, jsonContentType, JSON.stringify(decoded.response));
+        return { kind: 'success', value: { status: 200, usage: decoded.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: undefined } };
+      },
+    };
+  }
+  if (!chatRequest) return undefined;
+  return {
+    encode: () => adapter.encodeChatRequest(chatRequest, call),
+    mapFailure,
+    async answer(response) {
+      if (request.stream) return relayTranslatedStream(attempt, adapter, call, response);
+      const bodyText = await readBody(attempt, response);
+      if (typeof bodyText !== 'string') return bodyText;
+      let decoded: ReturnType<ChatAdapter['decodeChatResponse']>;
+      try {
+        decoded = adapter.decodeChatResponse(bodyText, call);
+      } catch {
+        return unreadableAnswer(attempt);
+      }
+      const responseText = JSON.stringify(decoded.completion);
+      const firstByteAt = await answerClient(attempt, 200, jsonContentType, responseText);
+      return { kind: 'success', value: { status: 200, usage: decoded.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText } };
+    },
+  };
+}
+
+async function relayTranslatedStream(attempt: ChannelAttempt, adapter: ChatAdapter, call: VendorCall, response: Dispatcher.ResponseData): Promise<AttemptResult> {
+  const { request, services, control, channel } = attempt;
+  const relayed = await relayChatStreamParts({
+    parts: adapter.decodeChatStream(response.body, call),
+    upstreamBody: response.body,
+    writer: createStreamWriter(attempt),
+    encoder: createOpenAiChunkEncoder({
+      id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
+      model: call.publicModelId,
+      created: Math.floor(services.clock() / 1000),
+      clientWantsUsage: request.clientWantsUsage,
+    }),
+  });
+  if (relayed.kind === 'failed-before-first-byte') {
+    if (control.signal.aborted) return clientClosedFailure();
+    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
+    return { kind: 'retryable-failure', error: relayed.error };
+  }
+  const { outcome } = relayed;
+  const value = { status: 200, usage: outcome.usage, firstByteAt: outcome.firstEventAt, errorCode: outcome.error?.code, generatedText: outcome.generatedText, responseText: undefined };
+  return { kind: 'success', value };
+}
+
+const jsonContentType = 'application/json; charset=utf-8';
+
+function createStreamWriter(attempt: ChannelAttempt): ClientStreamWriter {
+  const { client, request, services } = attempt;
+  return new ClientStreamWriter({ client, responseHeaders: request.responseHeaders, clock: services.clock, clientDrainTimeoutMs: services.config.streamWriteTimeoutMs });
+}
+
+async function readBody(attempt: ChannelAttempt, response: Dispatcher.ResponseData): Promise<string | AttemptResult> {
+  try {
+    return await response.body.text();
+  } catch {
+    if (attempt.control.signal.aborted) return clientClosedFailure();
+    return mapUpstreamTransportFailure();
+  }
+}
+
+/** Sends a non-streamed answer; returns when its first byte left (Unix ms), or undefined when the client already left. */
+async function answerClient(attempt: ChannelAttempt, status: number, contentType: string, body: string): Promise<number | undefined> {
+  // A client that left while the vendor worked gets no answer, but the answer is billed from its usage.
+  if (attempt.control.abandoned) return undefined;
+  const firstByteAt = attempt.services.clock();
+  await attempt.client.sendAnswer(status, { ...attempt.request.responseHeaders, 'content-type': contentType }, body);
+  return firstByteAt;
+}
+
+function unreadableAnswer(attempt: ChannelAttempt): AttemptResult {
+  attempt.services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'unreadable' });
+  return { kind: 'retryable-failure', error: new GatewayError('server_error', 'The upstream vendor sent an answer the gateway could not read.') };
+}
+
+function cannotServe(channel: RoutableChannel): UpstreamAttemptResult<never> {
+  return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', `The channel protocol '${channel.protocol}' cannot serve this endpoint.`) };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

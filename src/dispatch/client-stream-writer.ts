@@ -1,0 +1,90 @@
+import type { GatewayError } from '../core/gateway-error.js';
+import type { ClientSink } from './client-sink.js';
+
+/** Headers of every event stream the gateway sends. */
+export const eventStreamHeaders = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
+
+/**
+ * Writes one OpenAI-style event stream to a client: the head only with the first event (so an upstream that fails
+ * before it can fail over), writes that wait for the client to drain, and the two endings: `data: [DONE]` after a
+ * complete answer, or an error event and no `[DONE]`, so a client never mistakes a cut-off answer for a complete one.
+ * Both relays (OpenAI-wire pass-through and translated stream parts) write through this one writer.
+ */
+export class ClientStreamWriter {
+  /** Unix milliseconds when the first event was written to the client */
+  firstEventAt: number | undefined;
+  private headWritten = false;
+  private readonly client: ClientSink;
+  private readonly responseHeaders: Readonly<Record<string, string>>;
+  private readonly clock: () => number;
+  private readonly clientDrainTimeoutMs: number;
+
+  constructor(options: {
+    client: ClientSink;
+    /** headers added to the stream's head, e.g. rate-limit state */
+    responseHeaders: Readonly<Record<string, string>>;
+    /** Unix milliseconds */
+    clock: () => number;
+    /** how long a client that stopped reading may stall the stream before it is cut, in milliseconds (0 = forever) */
+    clientDrainTimeoutMs: number;
+  }) {
+    this.client = options.client;
+    this.responseHeaders = options.responseHeaders;
+    this.clock = options.clock;
+    this.clientDrainTimeoutMs = options.clientDrainTimeoutMs;
+    options.client.startStream();
+  }
+
+  /** True once the client is gone: the relay stops reading the upstream. */
+  get clientGone(): boolean {
+    return this.client.gone;
+  }
+
+  /** Writes one event's `data:` payload. */
+  writeEvent(data: string): void {
+    this.writeHeadOnce();
+    this.client.write(`data: ${data}\n\n`);
+  }
+
+  /** Writes several events' payloads in one write; nothing when there are none. */
+  writeEvents(payloads: readonly string[]): void {
+    if (payloads.length === 0) return;
+    this.writeHeadOnce();
+    this.client.write(payloads.map((data) => `data: ${data}\n\n`).join(''));
+  }
+
+  /** Waits, when the client's buffer is full, until it takes bytes again (or is cut off for not reading). */
+  async waitWhileClientIsFull(): Promise<void> {
+    if (this.client.needsDrain) await this.client.waitForDrain(this.clientDrainTimeoutMs);
+  }
+
+  /** Ends a complete stream with `data: [DONE]`. */
+  endWithDone(): void {
+    this.writeHeadIfNone();
+    this.client.end('data: [DONE]\n\n');
+  }
+
+  /** Ends a cut-off stream with an error event and no `[DONE]`. */
+  endWithErrorEvent(error: GatewayError): void {
+    this.writeHeadIfNone();
+    this.client.end(`data: ${JSON.stringify(error.toBody())}\n\n`);
+  }
+
+  private writeHeadOnce(): void {
+    if (this.firstEventAt !== undefined) return;
+    this.writeHeadIfNone();
+    this.firstEventAt = this.clock();
+  }
+
+  /** An ending without events writes the head too, but no first event time. */
+  private writeHeadIfNone(): void {
+    if (this.headWritten) return;
+    this.headWritten = true;
+    this.client.writeHead(200, { ...this.responseHeaders, ...eventStreamHeaders });
+  }
+}

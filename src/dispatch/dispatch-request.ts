@@ -1,0 +1,52 @@
+import type { FormData } from 'undici';
+import type { ChatCompletionRequest } from '../core/openai-chat-request.js';
+import type { TokenUsage } from '../core/token-usage.js';
+import type { EmbeddingRequestFields } from '../providers/chat-adapter.js';
+import type { RoutableChannel } from '../routing/routing-table.js';
+
+/** One client request to pass to whichever channel serves its model. */
+export interface DispatchRequest {
+  /** the public model id the client asked for */
+  modelId: string;
+  /** path below the channel's base URL, e.g. `/chat/completions` */
+  upstreamPath: string;
+  /** builds the upstream body for the model name a channel expects (and the fields that channel accepts) */
+  buildBody: (upstreamModelId: string, channel: RoutableChannel) => string | FormData;
+  /** the channels that accept every field of the request (forwarded-field policy); all of the model's when absent */
+  acceptsChannel?: (channel: RoutableChannel) => boolean;
+  /** true when the answer is an SSE stream */
+  stream: boolean;
+  /** for streams: whether the client asked for the usage chunk */
+  clientWantsUsage: boolean;
+  /** headers to add to a successful response, e.g. rate-limit state */
+  responseHeaders: Record<string, string>;
+  /** the validated chat request, so translated protocols (Anthropic, Gemini, Bedrock) can serve it */
+  chatRequest?: ChatCompletionRequest;
+  /** the validated embeddings request, for translated protocols that serve embeddings */
+  embeddingRequest?: EmbeddingRequestFields;
+  /** the model's output cap from the catalog */
+  maxOutputTokens?: number;
+}
+
+/** What happened, for logs and billing. */
+export interface DispatchOutcome {
+  channelId: string | undefined;
+  status: number;
+  /** typed token usage read from the vendor's answer: what billing settles from */
+  usage: TokenUsage | undefined;
+  /** Unix milliseconds of the first byte sent to the client */
+  firstByteAt: number | undefined;
+  /** the error code the client received, if any */
+  errorCode: string | undefined;
+  /** true when the client went away before the answer was complete (or shutdown cut the request) */
+  clientAborted: boolean;
+  /** true once the request was sent to a vendor: from then on it is billed for what the vendor did */
+  sentUpstream: boolean;
+  /** generated text of a stream that ended without usage */
+  generatedText: string | undefined;
+  /** the upstream body of a non-streamed answer */
+  responseText: string | undefined;
+}
+
+/** What one successful attempt produced. */
+export type AttemptValue = Pick<DispatchOutcome, 'status' | 'usage' | 'firstByteAt' | 'errorCode' | 'generatedText' | 'responseText'>;

@@ -1,0 +1,28 @@
+import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
+import type { GatewayMetrics } from '../observability/gateway-metrics.js';
+import type { RemoteImageFetcher } from '../providers/remote-image/remote-image.js';
+import type { RoutableChannel } from '../routing/routing-table.js';
+
+/** What dispatch needs from the running gateway; `server/`'s GatewayServices provides all of it. */
+export interface DispatchServices {
+  config: {
+    /** longest wait for a vendor's response headers, in milliseconds */
+    upstreamHeadersTimeoutMs: number;
+    /** longest wait between two chunks of a vendor's body, in milliseconds */
+    upstreamBodyTimeoutMs: number;
+    /** how long a client that stopped reading may stall a stream before it is cut, in milliseconds (0 = forever) */
+    streamWriteTimeoutMs: number;
+  };
+  routing: { current: { channelsFor(modelId: string): readonly RoutableChannel[] } };
+  /** connection pools to upstreams */
+  dispatcher: Dispatcher;
+  /** fetches image URLs for vendors that take image bytes only */
+  remoteImageFetcher: RemoteImageFetcher;
+  logger: Logger;
+  metrics: GatewayMetrics;
+  /** Unix milliseconds */
+  clock: () => number;
+  /** aborted when a graceful shutdown's grace period is over; absent in apps built without a shutdown */
+  inFlight?: { stopSignal: AbortSignal } | undefined;
+}

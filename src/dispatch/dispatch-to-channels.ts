@@ -1,0 +1,49 @@
+import { GatewayError } from '../core/gateway-error.js';
+import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
+import { attemptChannel } from './attempt-channel.js';
+import type { ClientSink } from './client-sink.js';
+import type { DispatchOutcome, DispatchRequest } from './dispatch-request.js';
+import type { DispatchServices } from './dispatch-services.js';
+import { ForwardingControl } from './forwarding-control.js';
+import { tryChannelsInOrder } from './try-channels-in-order.js';
+
+const noAnswer = { usage: undefined, firstByteAt: undefined, generatedText: undefined, responseText: undefined } as const;
+
+/** What the usage log records for a request whose client left first (nginx's 499). */
+const clientClosedStatus = { status: 499, errorCode: 'client_closed_request' } as const;
+
+/**
+ * The one failover loop: sends the request to the model's channels in priority order, failing over while nothing has
+ * reached the client and the client is still there. A client that leaves after a non-streamed request was sent does
+ * not abort it: the answer is read (within the upstream timeouts) so it can be billed for what the vendor did; see
+ * ForwardingControl. Throws a GatewayError when no channel answered and the client's answer is still the framework's.
+ */
+export async function dispatchToChannels(request: DispatchRequest, client: ClientSink, services: DispatchServices): Promise<DispatchOutcome> {
+  const control = new ForwardingControl({ client, stream: request.stream, stopSignal: services.inFlight?.stopSignal });
+  const servingChannels = services.routing.current.channelsFor(request.modelId);
+  const channels = orderChannelsForAttempt(request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels);
+  let channelId: string | undefined;
+  try {
+    const success = await tryChannelsInOrder(channels, async (channel) => {
+      channelId = channel.id;
+      const result = await attemptChannel({ request, channel, client, services, control });
+      // A client that left must not make the gateway try (and pay for) further channels.
+      if (result.kind === 'retryable-failure' && control.abandoned) return { kind: 'final-failure', error: result.error };
+      return result;
+    });
+    if (control.abandoned) return { channelId, ...success.value, ...clientClosedStatus, clientAborted: true, sentUpstream: control.sentUpstream };
+    return { channelId, ...success.value, clientAborted: false, sentUpstream: control.sentUpstream };
+  } catch (error) {
+    if (control.abandoned) {
+      return { channelId, ...clientClosedStatus, clientAborted: true, sentUpstream: control.sentUpstream, ...noAnswer };
+    }
+    if (!client.streaming) throw error;
+    // The response was taken over for a stream that then failed over and ran out of channels: answer by hand.
+    if (!(error instanceof GatewayError)) services.logger.error({ err: error }, 'stream forwarding failed');
+    const gatewayError = error instanceof GatewayError ? error : new GatewayError('server_error', 'The gateway failed to relay the stream.');
+    client.endWithError(gatewayError);
+    return { channelId, status: gatewayError.status, errorCode: gatewayError.code, clientAborted: false, sentUpstream: control.sentUpstream, ...noAnswer };
+  } finally {
+    control.dispose();
+  }
+}

@@ -1,0 +1,28 @@
+import { request, type Dispatcher, type FormData } from 'undici';
+
+/** An HTTP request ready for a vendor, whatever its protocol. */
+export interface UpstreamHttpRequest {
+  url: string;
+  /** the vendor's authentication and protocol headers; they win over the defaults */
+  headers: Record<string, string>;
+  /** a JSON string, or multipart form data */
+  body: string | FormData;
+}
+
+/** Sends one request to a vendor: the only place the gateway calls upstreams. Only the gateway's own headers go out, never the client's. */
+export function sendUpstreamRequest(
+  upstreamRequest: UpstreamHttpRequest,
+  options: { dispatcher: Dispatcher; signal: AbortSignal; headersTimeoutMs: number; bodyTimeoutMs: number },
+): Promise<Dispatcher.ResponseData> {
+  const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
+  if (typeof upstreamRequest.body === 'string') headers['content-type'] = 'application/json';
+  return request(upstreamRequest.url, {
+    method: 'POST',
+    headers: { ...headers, ...upstreamRequest.headers },
+    body: upstreamRequest.body,
+    dispatcher: options.dispatcher,
+    signal: options.signal,
+    headersTimeout: options.headersTimeoutMs,
+    bodyTimeout: options.bodyTimeoutMs,
+  });
+}

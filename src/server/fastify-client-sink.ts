@@ -1,0 +1,97 @@
+import type { FastifyReply } from 'fastify';
+import type { GatewayError } from '../core/gateway-error.js';
+import type { ClientDrainOutcome, ClientSink } from '../dispatch/client-sink.js';
+
+/**
+ * The ClientSink over a Fastify reply: a JSON answer goes through Fastify (its hooks add the request id), a stream
+ * takes the raw response over (hijack) and writes to it directly, with the request id in its head.
+ */
+export class FastifyClientSink implements ClientSink {
+  private readonly reply: FastifyReply;
+
+  constructor(reply: FastifyReply) {
+    this.reply = reply;
+  }
+
+  get gone(): boolean {
+    return this.reply.raw.destroyed;
+  }
+
+  get streaming(): boolean {
+    return this.reply.sent;
+  }
+
+  get needsDrain(): boolean {
+    return this.reply.raw.writableNeedDrain;
+  }
+
+  onClientLeave(listener: () => void): () => void {
+    const response = this.reply.raw;
+    // The 'close' that follows a complete answer is no leaving.
+    const onClose = (): void => {
+      if (!response.writableFinished) listener();
+    };
+    response.once('close', onClose);
+    return () => response.off('close', onClose);
+  }
+
+  async sendAnswer(status: number, headers: Readonly<Record<string, string>>, body: string): Promise<void> {
+    await this.reply.code(status).headers(headers).send(body);
+  }
+
+  startStream(): void {
+    if (!this.reply.sent) this.reply.hijack();
+  }
+
+  writeHead(status: number, headers: Readonly<Record<string, string>>): void {
+    const response = this.reply.raw;
+    response.writeHead(status, { ...headers, 'x-request-id': String(this.reply.request.id) });
+    response.flushHeaders();
+  }
+
+  write(chunk: string): void {
+    this.reply.raw.write(chunk);
+  }
+
+  waitForDrain(timeoutMs: number): Promise<ClientDrainOutcome> {
+    const response = this.reply.raw;
+    if (response.destroyed) return Promise.resolve('closed');
+    // A client that stops reading would otherwise hold the upstream stream, its buffers and its slots for as long as
+    // it likes: after the deadline the response is destroyed, which closes the connection and aborts the upstream.
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (outcome: ClientDrainOutcome): void => {
+        clearTimeout(timer);
+        response.off('drain', onDrain);
+        response.off('close', onClose);
+        resolve(outcome);
+      };
+      const onDrain = (): void => finish('drained');
+      const onClose = (): void => finish('closed');
+      response.on('drain', onDrain);
+      response.on('close', onClose);
+      if (timeoutMs > 0) {
+        timer = setTimeout(() => {
+          finish('timed-out');
+          response.destroy();
+        }, timeoutMs);
+      }
+    });
+  }
+
+  end(chunk?: string): void {
+    if (chunk === undefined) this.reply.raw.end();
+    else this.reply.raw.end(chunk);
+  }
+
+  endWithError(error: GatewayError): void {
+    const response = this.reply.raw;
+    if (response.headersSent || response.destroyed) return;
+    response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', ...error.headers });
+    response.end(JSON.stringify(error.toBody()));
+  }
+
+  abort(): void {
+    this.reply.raw.destroy();
+  }
+}
