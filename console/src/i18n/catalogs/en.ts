@@ -19,8 +19,6 @@ export const english = {
     loading: 'Loading…',
     retry: 'Retry',
     unexpectedError: 'Something went wrong: {{message}}',
-    comingSoon: 'This page is not built yet.',
-    comingSoonHint: 'It will arrive with a later release of the console.',
   },
   navigation: {
     label: 'Main navigation',

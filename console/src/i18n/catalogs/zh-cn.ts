@@ -20,8 +20,6 @@ export const simplifiedChinese: Catalog = {
     loading: '加载中…',
     retry: '重试',
     unexpectedError: '出错了：{{message}}',
-    comingSoon: '此页面尚未完成。',
-    comingSoonHint: '它将在控制台的后续版本中提供。',
   },
   navigation: {
     label: '主导航',
