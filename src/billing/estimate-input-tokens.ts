@@ -18,6 +18,9 @@ export function estimateInputTokens(endpoint: MeteredEndpoint, body: Record<stri
     case 'images.edits':
       return typeof body.prompt === 'string' ? estimateTextTokens(body.prompt) : 0;
     case 'audio.transcriptions':
+    // Counted from the canonical request instead (see estimateCanonicalInputTokens).
+    case 'responses':
+    case 'messages':
       return 0;
     default: {
       const unreachable: never = endpoint;

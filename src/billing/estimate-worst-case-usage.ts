@@ -1,6 +1,8 @@
+import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import type { MeteredRequest } from '../server/request-accounting.js';
 import type { BillableUsage } from './billable-usage.js';
 import { emptyBillableUsage } from './billable-usage.js';
+import { estimateCanonicalInputTokens } from './estimate-canonical-input-tokens.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import { estimateTranscriptionUsage } from './estimate-transcription-usage.js';
 
@@ -17,7 +19,7 @@ export interface WorstCaseEstimate {
 /** The worst-case usage of a request before it is sent: what accounting holds against the balance. */
 export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutputTokens: number = defaultMaxOutputTokens): WorstCaseEstimate {
   const { body, endpoint, model } = request;
-  const inputTokens = estimateInputTokens(endpoint, body);
+  const inputTokens = request.canonicalRequest ? estimateCanonicalInputTokens(request.canonicalRequest) : estimateInputTokens(endpoint, body);
   const choices = positiveInteger(body.n) ?? 1;
   switch (endpoint) {
     case 'chat.completions':
@@ -25,6 +27,12 @@ export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutpu
       const outputCap = positiveInteger(body.max_completion_tokens) ?? positiveInteger(body.max_tokens) ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
       const generations = endpoint === 'completions' ? countLegacyGenerations(body, choices) : choices;
       return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap * generations } };
+    }
+    case 'responses':
+    case 'messages': {
+      const canonical = requireCanonicalRequest(request);
+      const outputCap = canonical.maxOutputTokens ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
+      return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap } };
     }
     case 'embeddings':
       return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens } };
@@ -40,6 +48,11 @@ export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutpu
       return unreachable;
     }
   }
+}
+
+function requireCanonicalRequest(request: MeteredRequest): CanonicalRequest {
+  if (!request.canonicalRequest) throw new Error(`A ${request.endpoint} request must carry its canonical request`);
+  return request.canonicalRequest;
 }
 
 /**

@@ -36,6 +36,8 @@ function measureAnswer(request: MeteredRequest, result: MeteredResult, inputToke
     case 'chat.completions':
     case 'completions':
     case 'embeddings':
+    case 'responses':
+    case 'messages':
       return measureTokens(result, inputTokens);
     default: {
       const unreachable: never = endpoint;

@@ -1,4 +1,6 @@
 import type { FormData } from 'undici';
+import type { ClientAnswerCodec } from '../core/canonical/client-answer-codec.js';
+import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import type { ChatCompletionRequest } from '../core/openai-chat-request.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { EmbeddingRequestFields } from '../providers/chat-adapter.js';
@@ -24,6 +26,11 @@ export interface DispatchRequest {
   chatRequest?: ChatCompletionRequest;
   /** the validated embeddings request, for translated protocols that serve embeddings */
   embeddingRequest?: EmbeddingRequestFields;
+  /**
+   * the request in the gateway's own terms and the client protocol's codec: set for Responses and Messages, which
+   * any channel protocol serves through its adapter (unless the channel speaks the client's protocol: pass-through)
+   */
+  canonical?: { request: CanonicalRequest; codec: ClientAnswerCodec };
   /** the model's output cap from the catalog */
   maxOutputTokens?: number;
 }

@@ -1,3 +1,4 @@
+import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
 import type { KeyPrincipal } from '../routing/routing-table.js';
@@ -9,7 +10,11 @@ export type MeteredEndpoint =
   | 'embeddings'
   | 'images.generations'
   | 'images.edits'
-  | 'audio.transcriptions';
+  | 'audio.transcriptions'
+  /** OpenAI Responses (`POST /v1/responses`) */
+  | 'responses'
+  /** Anthropic Messages (`POST /v1/messages`) */
+  | 'messages';
 
 /** What accounting needs to know before a request goes upstream. */
 export interface MeteredRequest {
@@ -18,6 +23,8 @@ export interface MeteredRequest {
   endpoint: MeteredEndpoint;
   /** the validated request body (JSON) or the text fields of a multipart form */
   body: Record<string, unknown>;
+  /** the gateway's own request, which the hold of `responses` and `messages` is estimated from (typed, not the body) */
+  canonicalRequest?: CanonicalRequest;
   /** bytes of uploaded files, for size-based estimates (audio) */
   uploadedBytes: number;
   /** seconds of uploaded audio when the gateway could read it from the file, else undefined */

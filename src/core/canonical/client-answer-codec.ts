@@ -1,0 +1,26 @@
+import type { CanonicalAnswer } from './canonical-answer.js';
+import type { CanonicalStreamFailure, CanonicalStreamPart } from './canonical-stream-part.js';
+
+/**
+ * How one client protocol (OpenAI chat, OpenAI Responses, Anthropic Messages) writes a canonical answer. Dispatch
+ * uses it for every pair of client and channel protocols that is not a pass-through: the vendor adapter decodes into
+ * canonical parts, the codec encodes them in the client's protocol.
+ */
+export interface ClientAnswerCodec {
+  /** the complete JSON body of a non-streamed answer */
+  encodeAnswer(answer: CanonicalAnswer): string;
+  /** a fresh encoder for one streamed answer */
+  createStreamEncoder(): ClientStreamEncoder;
+}
+
+/** Writes one streamed answer as complete SSE frames (`event: ...\ndata: ...\n\n`, or `data: ...\n\n`). */
+export interface ClientStreamEncoder {
+  /** frames sent before the first part (Responses `response.created`, Messages `message_start`); may be empty */
+  start(): string[];
+  /** the frames one part causes (may be none) */
+  push(part: CanonicalStreamPart): string[];
+  /** frames that end a finished answer (chat: the usage chunk and `data: [DONE]`; Messages: `message_delta`, `message_stop`) */
+  end(): string[];
+  /** frames that end an answer cut off after its first frame (chat: an error event and no `[DONE]`; Responses: `response.failed`) */
+  fail(failure: CanonicalStreamFailure): string[];
+}
