@@ -9,7 +9,9 @@ import type { OpenAiWireQuirks } from '../providers/openai/openai-wire-quirks.js
 import { extractUsageFromJsonText } from '../providers/openai/parse-openai-usage.js';
 import { createOpenAiChunkEncoder } from '../providers/translated-stream/encode-openai-chunks.js';
 import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
+import { mapStatusToChannelOutcome } from '../routing/channel-health/map-status-to-channel-outcome.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
+import { withChannelOutcome, type ChannelAttemptResult } from './channel-attempt-result.js';
 import { clientClosedFailure } from './client-closed-failure.js';
 import type { ClientSink } from './client-sink.js';
 import { ClientStreamWriter } from './client-stream-writer.js';
@@ -19,8 +21,9 @@ import type { ForwardingControl } from './forwarding-control.js';
 import { relayChatStreamParts } from './relay-chat-stream-parts.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
+import { transportFailureOutcome } from './transport-failure-outcome.js';
 
-type AttemptResult = UpstreamAttemptResult<AttemptValue>;
+type AttemptResult = ChannelAttemptResult<AttemptValue>;
 
 /** Everything one try against one channel works with. */
 export interface ChannelAttempt {
@@ -68,16 +71,17 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
       headersTimeoutMs: services.config.upstreamHeadersTimeoutMs,
       bodyTimeoutMs: services.config.upstreamBodyTimeoutMs,
     });
-  } catch {
+  } catch (error) {
     if (control.signal.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'transport' });
-    return mapUpstreamTransportFailure();
+    return withChannelOutcome(mapUpstreamTransportFailure(), transportFailureOutcome(error));
   }
   if (response.statusCode >= 400) {
     const bodyText = await response.body.text().catch(() => '');
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: String(response.statusCode) });
     services.logger.warn({ channel: channel.name, upstreamStatus: response.statusCode }, 'upstream refused a request');
-    return protocolAttempt.mapFailure(response.statusCode, bodyText, headerValue(response.headers['retry-after']));
+    const retryAfter = headerValue(response.headers['retry-after']);
+    return withChannelOutcome(protocolAttempt.mapFailure(response.statusCode, bodyText, retryAfter), mapStatusToChannelOutcome(response.statusCode, retryAfter));
   }
   return protocolAttempt.answer(response);
 }
@@ -124,7 +128,7 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
         } catch (error) {
           if (error instanceof StreamFailedBeforeFirstEvent && !control.signal.aborted) {
             services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
-            return mapUpstreamTransportFailure();
+            return withChannelOutcome(mapUpstreamTransportFailure(), { kind: 'connection-error' });
           }
           throw error;
         }
@@ -211,7 +215,8 @@ async function relayTranslatedStream(attempt: ChannelAttempt, adapter: ChatAdapt
   if (relayed.kind === 'failed-before-first-byte') {
     if (control.signal.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
-    return { kind: 'retryable-failure', error: relayed.error };
+    // The adapter's error for a stream that broke or sent an error event before any byte: judged by the status it maps to.
+    return withChannelOutcome({ kind: 'retryable-failure', error: relayed.error }, mapStatusToChannelOutcome(relayed.error.status, undefined));
   }
   const { outcome } = relayed;
   const value = { status: 200, usage: outcome.usage, firstByteAt: outcome.firstEventAt, errorCode: outcome.error?.code, generatedText: outcome.generatedText, responseText: undefined };
@@ -219,6 +224,9 @@ async function relayTranslatedStream(attempt: ChannelAttempt, adapter: ChatAdapt
 }
 
 const jsonContentType = 'application/json; charset=utf-8';
+
+/** The status a breaker records for a 2xx answer the gateway could not read: a bad gateway. */
+const unusableAnswerStatus = 502;
 
 function createStreamWriter(attempt: ChannelAttempt): ClientStreamWriter {
   const { client, request, services } = attempt;
@@ -228,9 +236,9 @@ function createStreamWriter(attempt: ChannelAttempt): ClientStreamWriter {
 async function readBody(attempt: ChannelAttempt, response: Dispatcher.ResponseData): Promise<string | AttemptResult> {
   try {
     return await response.body.text();
-  } catch {
+  } catch (error) {
     if (attempt.control.signal.aborted) return clientClosedFailure();
-    return mapUpstreamTransportFailure();
+    return withChannelOutcome(mapUpstreamTransportFailure(), transportFailureOutcome(error));
   }
 }
 
@@ -245,7 +253,7 @@ async function answerClient(attempt: ChannelAttempt, status: number, contentType
 
 function unreadableAnswer(attempt: ChannelAttempt): AttemptResult {
   attempt.services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'unreadable' });
-  return { kind: 'retryable-failure', error: new GatewayError('server_error', 'The upstream vendor sent an answer the gateway could not read.') };
+  return { kind: 'retryable-failure', error: new GatewayError('server_error', 'The upstream vendor sent an answer the gateway could not read.'), channelOutcome: { kind: 'vendor-error', status: unusableAnswerStatus } };
 }
 
 function cannotServe(channel: RoutableChannel): UpstreamAttemptResult<never> {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { RemoteImageFetcher } from '../providers/remote-image/remote-image.js';
+import type { ChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
 
 /** What dispatch needs from the running gateway; `server/`'s GatewayServices provides all of it. */
@@ -23,6 +24,8 @@ export interface DispatchServices {
   metrics: GatewayMetrics;
   /** Unix milliseconds */
   clock: () => number;
+  /** circuit breakers per (channel, model): which channels a request may go to, fed with every attempt's outcome */
+  channelHealth: ChannelHealthService;
   /** aborted when a graceful shutdown's grace period is over; absent in apps built without a shutdown */
   inFlight?: { stopSignal: AbortSignal } | undefined;
 }

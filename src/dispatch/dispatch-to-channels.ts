@@ -1,11 +1,14 @@
 import { GatewayError } from '../core/gateway-error.js';
 import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
+import type { ChannelOutcome } from '../routing/channel-health/channel-outcome.js';
 import { attemptChannel } from './attempt-channel.js';
+import { ChannelBreakerGate } from './channel-breaker-gate.js';
+import { channelOutcomeOfAttempt } from './channel-outcome-of-attempt.js';
 import type { ClientSink } from './client-sink.js';
 import type { DispatchOutcome, DispatchRequest } from './dispatch-request.js';
 import type { DispatchServices } from './dispatch-services.js';
 import { ForwardingControl } from './forwarding-control.js';
-import { tryChannelsInOrder } from './try-channels-in-order.js';
+import { channelSkipped, tryChannelsInOrder } from './try-channels-in-order.js';
 
 const noAnswer = { usage: undefined, firstByteAt: undefined, generatedText: undefined, responseText: undefined } as const;
 
@@ -16,20 +19,31 @@ const clientClosedStatus = { status: 499, errorCode: 'client_closed_request' } a
  * The one failover loop: sends the request to the model's channels in priority order, failing over while nothing has
  * reached the client and the client is still there. A client that leaves after a non-streamed request was sent does
  * not abort it: the answer is read (within the upstream timeouts) so it can be billed for what the vendor did; see
- * ForwardingControl. Throws a GatewayError when no channel answered and the client's answer is still the framework's.
+ * ForwardingControl. Channels whose circuit breaker is open are left out (all tried, soonest to recover first, when
+ * every one is open), and each attempt's end is recorded on the channel's breaker for the model (ChannelBreakerGate).
+ * Throws a GatewayError when no channel answered and the client's answer is still the framework's.
  */
 export async function dispatchToChannels(request: DispatchRequest, client: ClientSink, services: DispatchServices): Promise<DispatchOutcome> {
   const control = new ForwardingControl({ client, stream: request.stream, stopSignal: services.inFlight?.stopSignal });
   const servingChannels = services.routing.current.channelsFor(request.modelId);
-  const channels = orderChannelsForAttempt(request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels);
+  const breakerGate = new ChannelBreakerGate(services.channelHealth, request.modelId);
+  const channels = breakerGate.choose(orderChannelsForAttempt(request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels));
   let channelId: string | undefined;
   try {
     const success = await tryChannelsInOrder(channels, async (channel) => {
+      if (!breakerGate.admit(channel)) return channelSkipped;
       channelId = channel.id;
-      const result = await attemptChannel({ request, channel, client, services, control });
-      // A client that left must not make the gateway try (and pay for) further channels.
-      if (result.kind === 'retryable-failure' && control.abandoned) return { kind: 'final-failure', error: result.error };
-      return result;
+      // Thrown only once the answer began (or by a fault of the gateway's own): that says nothing about the channel.
+      let outcome: ChannelOutcome = { kind: 'inconclusive' };
+      try {
+        const result = await attemptChannel({ request, channel, client, services, control });
+        outcome = channelOutcomeOfAttempt(result, control.abandoned);
+        // A client that left must not make the gateway try (and pay for) further channels.
+        if (result.kind === 'retryable-failure' && control.abandoned) return { kind: 'final-failure', error: result.error };
+        return result;
+      } finally {
+        breakerGate.record(channel, outcome);
+      }
     });
     if (control.abandoned) return { channelId, ...success.value, ...clientClosedStatus, clientAborted: true, sentUpstream: control.sentUpstream };
     return { channelId, ...success.value, clientAborted: false, sentUpstream: control.sentUpstream };

@@ -19,6 +19,7 @@ export class RoutingCache {
   private lastCheckAt = 0;
   private pendingRefresh: Promise<void> | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
+  private readonly tableListeners: Array<(table: RoutingTable) => void> = [];
 
   constructor(
     private readonly options: {
@@ -72,6 +73,11 @@ export class RoutingCache {
     );
   }
 
+  /** Calls `listener` with each new table once it is in force (not for the one already loaded). */
+  onTableReplaced(listener: (table: RoutingTable) => void): void {
+    this.tableListeners.push(listener);
+  }
+
   /** Checks for changes every `intervalMs` until `stop()`. */
   startPolling(intervalMs: number, onError: (error: unknown) => void): void {
     this.stop();
@@ -94,6 +100,7 @@ export class RoutingCache {
     const table = new RoutingTable(records, createModelCatalog(models), secretBox);
     this.table = table;
     this.models = models;
+    for (const listener of this.tableListeners) listener(table);
     if (table.unknownProtocolChannels.length > 0) {
       this.options.logger?.error(
         { channels: table.unknownProtocolChannels, revision: table.revision },

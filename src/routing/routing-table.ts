@@ -74,6 +74,13 @@ export class RoutingTable {
     return this.channelsByModel.get(modelId) ?? [];
   }
 
+  /** Ids of every channel this table routes to (enabled, known protocol, readable secret). */
+  routedChannelIds(): ReadonlySet<string> {
+    const ids = new Set<string>();
+    for (const channels of this.channelsByModel.values()) for (const channel of channels) ids.add(channel.id);
+    return ids;
+  }
+
   /** The model if some enabled channel serves it and the principal's group allows it. */
   findModelFor(principal: KeyPrincipal, modelId: string): CatalogModel | undefined {
     if (principal.allowedModels && !principal.allowedModels.has(modelId)) return undefined;

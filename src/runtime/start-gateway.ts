@@ -5,6 +5,9 @@ import { createSecretBox, resolveSecretPassphrase } from '../accounts/secret-box
 import type { GatewayConfig } from '../config/gateway-config.js';
 import { createLogger } from '../observability/create-logger.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
+import { registerChannelHealthMetrics } from '../observability/channel-health-metrics.js';
+import { createChannelHealthService } from '../routing/channel-health/channel-health-service.js';
+import { defaultChannelHealthSettings } from '../routing/channel-health/channel-health-settings.js';
 import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
 import { isFetchableAddress } from '../providers/remote-image/is-fetchable-address.js';
 import { modelCatalogData } from '../routing/model-catalog-data.js';
@@ -54,6 +57,8 @@ export interface StartGatewayOptions {
   billing?: Partial<BillingConfig>;
   /** top-up settings over those read from the environment (tests point the providers at loopback fakes) */
   payments?: Partial<PaymentConfig>;
+  /** the clock the channel circuit breakers run on (Unix milliseconds); default `Date.now` (tests move it through cool-downs) */
+  channelHealthClock?: () => number;
 }
 
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
@@ -66,6 +71,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   const catalogModels = applyModelCatalogOverrides(modelCatalogData, config.modelCatalogFile);
   const routing = new RoutingCache({ store, baseModels: catalogModels, secretBox, logger });
+  const channelHealth = createChannelHealthService(config.channelHealth ?? defaultChannelHealthSettings, options.channelHealthClock ?? Date.now);
+  // A deleted or disabled channel's breakers go with the table that no longer routes to it.
+  routing.onTableReplaced((table) => channelHealth.breakers.retainChannels(table.routedChannelIds()));
   await routing.refresh();
   routing.startPolling(config.refreshIntervalMs, (error) => logger.error({ err: error }, 'routing refresh failed'));
 
@@ -92,7 +100,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   let app: FastifyInstance;
   let address: string;
   try {
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics: createGatewayMetrics(), accounting, clock: Date.now, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn }, inFlight });
+    const metrics = createGatewayMetrics();
+    registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics, accounting, clock: Date.now, channelHealth, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
     topup.startSweeper();

@@ -7,6 +7,7 @@ import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
 import type { TopupService } from '../accounts/payments/topup-service.js';
 import type { RoutingCache } from '../routing/routing-cache.js';
+import type { ChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import type { AccountAdminStore } from '../storage/account-admin-store.js';
 import type { FirstRunSetup } from '../accounts/first-run-setup.js';
@@ -27,6 +28,8 @@ export interface GatewayServices {
   accounting: RequestAccounting;
   /** Unix milliseconds */
   clock: () => number;
+  /** circuit breakers per (channel, model), shared by dispatch, `/metrics` and the channels API */
+  channelHealth: ChannelHealthService;
   /** what the /api routes (console JSON API) work with; absent when an app is built for /v1 only */
   api?: ApiServices;
   /** the requests being forwarded, so a graceful shutdown settles every one; absent in apps built without a shutdown */

@@ -30,6 +30,8 @@ export interface TestGatewayOptions {
   config?: Partial<GatewayConfig>;
   /** billing settings; default `{ enabled: false }`, so every request is admitted without a balance */
   billing?: Partial<BillingConfig>;
+  /** the clock the channel circuit breakers run on (Unix milliseconds); default `Date.now` */
+  channelHealthClock?: () => number;
 }
 
 /** A channel to seed; everything but where it points and what it serves has a default. */
@@ -119,7 +121,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   );
   let running: RunningGateway;
   try {
-    running = await startGateway(config, createLogger(config.logLevel), { billing: options.billing ?? { enabled: false } });
+    running = await startGateway(config, createLogger(config.logLevel), {
+      billing: options.billing ?? { enabled: false },
+      ...(options.channelHealthClock ? { channelHealthClock: options.channelHealthClock } : {}),
+    });
   } catch (error) {
     await removeTestData(dataDirectory, postgresDatabase);
     throw error;

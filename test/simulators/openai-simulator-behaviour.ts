@@ -4,8 +4,8 @@
 export type ModelBehaviour =
   /** answer normally */
   | { kind: 'normal' }
-  /** answer with this HTTP status and an OpenAI error body (`sim-error-<status>`) */
-  | { kind: 'error'; status: number }
+  /** answer with this HTTP status and an OpenAI error body (`sim-error-<status>`, or `sim-error-<status>-retry-after-<seconds>` to set `Retry-After`) */
+  | { kind: 'error'; status: number; retryAfterSeconds?: number }
   /** stream normally but wait between content chunks (`sim-slow-stream`) */
   | { kind: 'slow-stream'; chunkDelayMs: number }
   /** send the headers and two content chunks, then destroy the socket (`sim-broken-stream`) */
@@ -25,6 +25,7 @@ export type ModelBehaviour =
 
 const slowStreamDelayMs = 50;
 const errorModelPattern = /^sim-error-([45]\d\d)$/;
+const retryAfterErrorModelPattern = /^sim-error-([45]\d\d)-retry-after-(\d+)$/;
 const pacedModelPattern = /^sim-paced-(\d+)x(\d+)$/;
 
 /** Reads the behaviour out of a model name; anything unknown (or not a string) is normal. */
@@ -39,6 +40,8 @@ export function behaviourForModel(model: unknown): ModelBehaviour {
   if (model === 'sim-no-usage') return { kind: 'no-usage' };
   const errorMatch = errorModelPattern.exec(model);
   if (errorMatch) return { kind: 'error', status: Number(errorMatch[1]) };
+  const retryAfterMatch = retryAfterErrorModelPattern.exec(model);
+  if (retryAfterMatch) return { kind: 'error', status: Number(retryAfterMatch[1]), retryAfterSeconds: Number(retryAfterMatch[2]) };
   const pacedMatch = pacedModelPattern.exec(model);
   if (pacedMatch) return { kind: 'paced', chunkCount: Number(pacedMatch[1]), intervalMs: Number(pacedMatch[2]) };
   return { kind: 'normal' };

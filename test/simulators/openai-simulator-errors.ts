@@ -48,8 +48,14 @@ export function invalidApiKeyError(): SimulatedError {
   return new SimulatedError(401, 'Incorrect API key provided.', { code: 'invalid_api_key' });
 }
 
-/** The error a `sim-error-<status>` model answers with, worded like the real vendor's. */
-export function modelStatusError(status: number, model: string): SimulatedError {
+/** The error a `sim-error-<status>` model answers with, worded like the real vendor's; `retryAfterSeconds` replaces its `Retry-After`. */
+export function modelStatusError(status: number, model: string, retryAfterSeconds?: number): SimulatedError {
+  const error = statusError(status, model);
+  if (retryAfterSeconds === undefined) return error;
+  return new SimulatedError(error.status, error.message, { type: error.type, param: error.param, code: error.code, headers: { ...error.headers, 'retry-after': String(retryAfterSeconds) } });
+}
+
+function statusError(status: number, model: string): SimulatedError {
   switch (status) {
     case 400:
       return invalidRequest('Simulated bad request: the request was rejected by the vendor.', null);

@@ -115,6 +115,16 @@ describe('openai simulator', () => {
     expect((await readJson(response)).error).toMatchObject({ type: 'requests', param: null, code: 'rate_limit_exceeded' });
   });
 
+  it('sets Retry-After as a sim-error-<status>-retry-after-<seconds> model asks', async () => {
+    const rateLimited = await postJson('/chat/completions', { model: 'sim-error-429-retry-after-30', messages: [{ role: 'user', content: 'x' }] });
+    expect(rateLimited.status).toBe(429);
+    expect(rateLimited.headers.get('retry-after')).toBe('30');
+    expect((await readJson(rateLimited)).error).toMatchObject({ code: 'rate_limit_exceeded' });
+    const unavailable = await postJson('/chat/completions', { model: 'sim-error-503-retry-after-5', messages: [{ role: 'user', content: 'x' }] });
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers.get('retry-after')).toBe('5');
+  });
+
   it('returns base64 embeddings that decode to exactly the float ones', async () => {
     const request = { model: 'text-embedding-3-small', input: ['alpha', 'beta'], dimensions: 16 };
     const floats = await readJson(await postJson('/embeddings', { ...request, encoding_format: 'float' }));

@@ -167,7 +167,7 @@ async function answerEndpoint(
       if (!context.connection.isOpen) return reply.hijack();
     }
     const behaviour = behaviourForModel(delay?.model ?? body.model);
-    if (behaviour.kind === 'error') throw modelStatusError(behaviour.status, String(body.model));
+    if (behaviour.kind === 'error') throw modelStatusError(behaviour.status, String(body.model), behaviour.retryAfterSeconds);
     if (behaviour.kind === 'hang') {
       // Never answer: the connection stays open until the client gives up (counted as aborted) or close().
       reply.hijack();

@@ -14,6 +14,7 @@ describe('judgeChannelOutcome', () => {
   it('treats a 4xx the client caused, and a client that left, as saying nothing about the channel', () => {
     expect(judgeChannelOutcome({ kind: 'client-error', status: 400 })).toBe('neutral');
     expect(judgeChannelOutcome({ kind: 'cancelled' })).toBe('neutral');
+    expect(judgeChannelOutcome({ kind: 'inconclusive' })).toBe('neutral');
     expect(judgeChannelOutcome({ kind: 'success' })).toBe('success');
   });
 

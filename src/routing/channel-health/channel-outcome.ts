@@ -2,7 +2,7 @@
  * What one upstream attempt on a channel told us about the channel's health; the caller (the failover loop) says
  * which it was. Failures: `vendor-error`, `rate-limited`, `timeout`, `connection-error`, `credential-rejected`.
  * Neutral (neither success nor failure): `client-error` and `cancelled`, because the client's own request or
- * departure caused them and another channel would fare no better.
+ * departure caused them and another channel would fare no better, and `inconclusive`, which tells nothing either way.
  */
 export type ChannelOutcome =
   /** the vendor answered (for streams: the response head and first event arrived) */
@@ -20,7 +20,9 @@ export type ChannelOutcome =
   /** a 4xx the client's request caused (400, 404, 413, 422, ...): NOT a channel failure */
   | { kind: 'client-error'; status: number }
   /** the client went away before the attempt had an outcome: says nothing about the channel */
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  /** the attempt ended without a word on the channel's health: nothing was sent (the channel cannot serve the endpoint, the request could not be encoded) or the relay broke after the answer began */
+  | { kind: 'inconclusive' };
 
 /** How an outcome counts for a breaker. */
 export type OutcomeVerdict = 'success' | 'failure' | 'neutral';
@@ -38,6 +40,7 @@ export function judgeChannelOutcome(outcome: ChannelOutcome): OutcomeVerdict {
       return 'failure';
     case 'client-error':
     case 'cancelled':
+    case 'inconclusive':
       return 'neutral';
     default: {
       const unhandled: never = outcome;

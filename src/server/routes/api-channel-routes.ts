@@ -7,6 +7,7 @@ import type { ChannelChanges, ChannelRecord } from '../../storage/store-records.
 import { requireAdmin } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { presentChannel } from '../api/present-channel.js';
+import { presentChannelHealth } from '../api/present-channel-health.js';
 import { probeChannel } from '../api/probe-channel.js';
 import { recordAdminAction } from '../api/record-admin-action.js';
 import type { ApiRouteContext } from './api-routes.js';
@@ -67,6 +68,7 @@ const probeSchema = z.object({ model: z.string().min(1).optional() });
  * Channels over HTTP for administrators: list (never the secret), create with the CLI's rules (a preset gives the
  * protocol and base URL), edit, enable, disable, delete, and a one-request test against the vendor. Every change
  * bumps the routing revision (the store does), reaches this node at once and is audit-logged without the secret.
+ * The list and a channel's detail carry `health`: this node's circuit breaker per model (state, failures, retry time).
  */
 export function registerApiChannelRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { gatewayStore, billing } = api;
@@ -85,12 +87,13 @@ export function registerApiChannelRoutes(app: FastifyInstance, { services, api }
 
   app.get('/channels', async (request) => {
     requireAdmin(request.apiCaller);
-    return { data: (await gatewayStore.listChannels()).map((channel) => presentChannel(channel, secretBox)) };
+    return { data: (await gatewayStore.listChannels()).map((channel) => ({ ...presentChannel(channel, secretBox), health: presentChannelHealth(services.channelHealth, channel.id) })) };
   });
 
   app.get<{ Params: { channelId: string } }>('/channels/:channelId', async (request) => {
     requireAdmin(request.apiCaller);
-    return presentChannel(await findChannel(request.params.channelId), secretBox);
+    const channel = await findChannel(request.params.channelId);
+    return { ...presentChannel(channel, secretBox), health: presentChannelHealth(services.channelHealth, channel.id) };
   });
 
   app.post('/channels', async (request, reply) => {

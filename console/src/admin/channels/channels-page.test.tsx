@@ -46,6 +46,20 @@ describe('the Channels page', () => {
     expect(within(row).getByText('Set · …WXYZ')).toBeTruthy();
   });
 
+  it('shows the models whose circuit breaker is open or probing, and nothing for closed ones', async () => {
+    const health = [
+      { model: 'gpt-4o-mini', state: 'open', consecutiveFailures: 0, retryAt: 1, lastFailure: 'vendor-error' },
+      { model: 'fast', state: 'half-open', consecutiveFailures: 0, retryAt: null, lastFailure: 'timeout' },
+      { model: 'calm', state: 'closed', consecutiveFailures: 1, retryAt: null, lastFailure: 'timeout' },
+    ];
+    installPage({ 'GET /api/channels': [200, { data: [{ ...channel, health }] }] });
+    renderConsole('/admin/channels');
+    const row = await screen.findByTestId('channel-row-openai-main');
+    expect(within(row).getByText('gpt-4o-mini: skipped (failing)')).toBeTruthy();
+    expect(within(row).getByText('fast: probing')).toBeTruthy();
+    expect(within(row).queryByText(/^calm:/)).toBeNull();
+  });
+
   it('creates a channel from a preset with its models and mapping', async () => {
     const calls = installPage({ 'POST /api/channels': [201, { ...channel, id: 'ch2', name: 'claude' }] });
     renderConsole('/admin/channels');

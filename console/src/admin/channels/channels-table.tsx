@@ -12,7 +12,7 @@ export interface ChannelRowActions {
   busyChannelId: string | null;
 }
 
-/** The channels: name, preset and protocol, base URL, models, priority/weight, status, secret state, actions. */
+/** The channels: name, preset and protocol, base URL, models, priority/weight, status (with models whose breaker is not closed), secret state, actions. */
 export function ChannelsTable({ channels, actions }: { channels: Channel[]; actions: ChannelRowActions }) {
   const { t } = useTranslation();
   return (
@@ -42,7 +42,14 @@ export function ChannelsTable({ channels, actions }: { channels: Channel[]; acti
               </Table.Td>
               <Table.Td><Text size="sm" style={{ whiteSpace: 'nowrap' }}>{t('channels.routing', { priority: channel.priority, weight: channel.weight })}</Text></Table.Td>
               <Table.Td>
-                <Badge color={channel.status === 'enabled' ? 'teal' : 'gray'} variant="light" style={{ minWidth: 'max-content' }}>{t(`channels.status.${channel.status}`)}</Badge>
+                <Stack gap={2}>
+                  <Badge color={channel.status === 'enabled' ? 'teal' : 'gray'} variant="light" style={{ minWidth: 'max-content' }}>{t(`channels.status.${channel.status}`)}</Badge>
+                  {(channel.health ?? []).filter((breaker) => breaker.state !== 'closed').map((breaker) => (
+                    <Badge key={breaker.model} color={breaker.state === 'open' ? 'red' : 'yellow'} variant="light" tt="none" style={{ minWidth: 'max-content' }}>
+                      {t(breaker.state === 'open' ? 'channels.health.open' : 'channels.health.halfOpen', { model: breaker.model })}
+                    </Badge>
+                  ))}
+                </Stack>
               </Table.Td>
               <Table.Td>
                 <Stack gap={2}>

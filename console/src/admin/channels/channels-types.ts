@@ -27,6 +27,18 @@ export interface Channel {
   /** Unix milliseconds */
   createdAt: number;
   updatedAt: number;
+  /** the gateway process's circuit breakers for this channel, one per model with recent outcomes (list and detail answers only) */
+  health?: ChannelModelHealth[];
+}
+
+/** One model's circuit breaker on a channel (docs/API.md, `GET /api/channels`). */
+export interface ChannelModelHealth {
+  model: string;
+  state: 'closed' | 'open' | 'half-open';
+  consecutiveFailures: number;
+  /** Unix milliseconds when an open breaker lets a request through again; null when it does now */
+  retryAt: number | null;
+  lastFailure: string | null;
 }
 
 /** One vendor preset of GET /api/channel-presets. */

@@ -22,6 +22,8 @@ export const channelsEnglish = {
   cancel: 'Cancel',
   columns: { name: 'Name', baseUrl: 'Base URL', models: 'Models', routing: 'Priority / weight', status: 'Status', secret: 'Secret', actions: 'Actions' },
   status: { enabled: 'Enabled', disabled: 'Disabled' },
+  /** a model whose circuit breaker keeps requests away from the channel (open) or lets a probe through (half-open) */
+  health: { open: '{{model}}: skipped (failing)', halfOpen: '{{model}}: probing' },
   secret: { set: 'Set', last4: 'Set · …{{last4}}', missing: 'Not set', unreadable: 'Does not decrypt' },
   form: {
     createTitle: 'New channel',

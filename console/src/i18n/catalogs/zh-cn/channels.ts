@@ -24,6 +24,7 @@ export const channelsChinese: Catalog['channels'] = {
   cancel: '取消',
   columns: { name: '名称', baseUrl: '基础 URL', models: '模型', routing: '优先级 / 权重', status: '状态', secret: '密钥', actions: '操作' },
   status: { enabled: '已启用', disabled: '已停用' },
+  health: { open: '{{model}}：故障跳过', halfOpen: '{{model}}：试探中' },
   secret: { set: '已设置', last4: '已设置 · …{{last4}}', missing: '未设置', unreadable: '无法解密' },
   form: {
     createTitle: '新建渠道',
