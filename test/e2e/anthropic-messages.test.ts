@@ -6,7 +6,7 @@ import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } fro
 // The Anthropic surface of the real gateway through the official @anthropic-ai/sdk: what needs no channel answer
 // (count_tokens, models, auth, every error path). Answers through channels are in messages-end-to-end.pending.ts.
 
-const servedModels = ['claude-sonnet-test', 'gpt-4o', 'text-embedding-3-small'];
+const servedModels = ['claude-sonnet-test', 'deepseek-chat', 'gpt-4o', 'text-embedding-3-small'];
 const unreachableModel = 'claude-unreachable';
 
 let gateway: TestGateway;
@@ -70,7 +70,9 @@ describe('GET /v1/models with anthropic-version', () => {
     const first = (await sendRawRequest(gateway, { path: '/v1/models?limit=2', apiKey: key, headers })).json();
     expect(first).toMatchObject({ has_more: true, first_id: ids[0], last_id: ids[1] });
     const next = (await sendRawRequest(gateway, { path: `/v1/models?limit=2&after_id=${ids[1]}`, apiKey: key, headers })).json();
-    expect(next).toMatchObject({ has_more: false, first_id: ids[2], last_id: ids[3] });
+    expect(next).toMatchObject({ has_more: true, first_id: ids[2], last_id: ids[3] });
+    const last = (await sendRawRequest(gateway, { path: `/v1/models?limit=2&after_id=${ids[3]}`, apiKey: key, headers })).json();
+    expect(last).toMatchObject({ data: [{ id: ids[4] }], has_more: false, first_id: ids[4], last_id: ids[4] });
     const before = (await sendRawRequest(gateway, { path: `/v1/models?limit=1&before_id=${ids[2]}`, apiKey: key, headers })).json();
     expect(before).toMatchObject({ data: [{ id: ids[1] }], has_more: true });
     const badLimit = await sendRawRequest(gateway, { path: '/v1/models?limit=0', apiKey: key, headers });
@@ -132,6 +134,26 @@ describe('POST /v1/messages errors, in Anthropic shape', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect((error as InstanceType<typeof Anthropic.APIError>).message).toMatch(/server tools/);
+  });
+
+  it('refuses images for a text-only model, naming the block, in user turns and tool results', async () => {
+    const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' } };
+    const direct = await client.messages
+      .create({ ...question, model: 'deepseek-chat', messages: [{ role: 'user', content: [{ type: 'text', text: 'what is it?' }, image] }] })
+      .catch((caught: unknown) => caught);
+    expect(direct).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((direct as InstanceType<typeof Anthropic.BadRequestError>).message).toMatch(/does not support image input/);
+    const inToolResult = await postRawJson(gateway, key, '/v1/messages', {
+      ...question,
+      model: 'deepseek-chat',
+      messages: [
+        { role: 'user', content: 'look' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'snap', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [image] }] },
+      ],
+    });
+    expect(inToolResult.status).toBe(400);
+    expect(inToolResult.json()).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining("'messages[2].content[0].content[0]' is an image") } });
   });
 
   it('answers an unknown model with NotFoundError', async () => {

@@ -5,6 +5,7 @@ import { parseMessagesRequest } from '../../protocols/anthropic-messages/parse-m
 import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { createMessagesArtefactSealer } from '../messages-artefact-sealer.js';
+import { rejectUnsupportedMessageImages } from '../reject-unsupported-message-images.js';
 import { resolveModel } from '../resolve-model.js';
 
 /**
@@ -19,6 +20,7 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
     const model = resolveModel(services.routing.current, request.principal, parsed.request.model, ['chat']);
     if (parsed.ignoredFields.length > 0) request.log.debug({ ignoredFields: parsed.ignoredFields }, 'messages fields accepted but not translated');
     const body = request.body as Record<string, unknown>;
+    rejectUnsupportedMessageImages(model, body);
     const codec = createMessagesAnswerCodec({ messageId: `msg_${randomUUID().replaceAll('-', '')}`, model: model.id, sealArtefact: sealer.seal });
     await forwardMetered({
       reply,
