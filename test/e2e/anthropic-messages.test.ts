@@ -128,6 +128,15 @@ describe('POST /v1/messages errors, in Anthropic shape', () => {
     expect(beta.headers['request-id']).toBe(beta.headers['x-request-id']);
   });
 
+  it('answers a body that is not JSON, or not JSON at all, in Anthropic shape', async () => {
+    const broken = await sendRawRequest(gateway, { path: '/v1/messages', apiKey: key, headers: { 'content-type': 'application/json' }, body: '{"model":' });
+    expect(broken.status).toBe(400);
+    expect(broken.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(/JSON/) } });
+    const plainText = await sendRawRequest(gateway, { path: '/v1/messages', apiKey: key, headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    expect(plainText.status).toBe(415);
+    expect(plainText.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
   it('refuses server tools with a clear BadRequestError', async () => {
     const error = await client.messages
       .create({ ...question, tools: [{ type: 'web_search_20250305', name: 'web_search' }] })

@@ -78,7 +78,7 @@ const thinking = z.discriminatedUnion('type', [
 export const messagesRequestFields = {
   model: z.string().min(1),
   max_tokens: z.int().min(1),
-  messages: z.array(message),
+  messages: z.array(message).min(1, 'at least one message is required'),
   system: z.union([z.string(), z.array(textBlock)]).optional(),
   tools: z.array(customTool).optional(),
   tool_choice: toolChoice.optional(),

@@ -198,9 +198,10 @@ describe('parseMessagesRequest', () => {
   });
 
   it.each([
-    [{ model: 'm', messages: [] }, 'max_tokens', /Missing required parameter: 'max_tokens'/],
-    [{ max_tokens: 1, messages: [] }, 'model', /Missing required parameter: 'model'/],
-    [{ model: 'm', max_tokens: 0, messages: [] }, 'max_tokens', /Invalid value/],
+    [{ model: 'm', messages: [{ role: 'user', content: 'x' }] }, 'max_tokens', /Missing required parameter: 'max_tokens'/],
+    [{ model: 'm', max_tokens: 1, messages: [] }, 'messages', /at least one message/],
+    [{ max_tokens: 1, messages: [{ role: 'user', content: 'x' }] }, 'model', /Missing required parameter: 'model'/],
+    [{ model: 'm', max_tokens: 0, messages: [{ role: 'user', content: 'x' }] }, 'max_tokens', /Invalid value/],
     [{ ...minimal, temperature: 1.5 }, 'temperature', /Invalid value/],
     [{ ...minimal, messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role', /Invalid value/],
     [{ ...minimal, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/tiff', data: 'x' } }] }] }, 'messages[0].content[0].source.media_type', /Invalid value/],
