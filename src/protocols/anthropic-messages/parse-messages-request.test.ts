@@ -209,6 +209,8 @@ describe('parseMessagesRequest', () => {
     [{ ...minimal, messages: [{ role: 'assistant', content: [{ type: 'tool_result', tool_use_id: 't' }] }] }, 'messages[0].content[0].type', /only appear in user/],
     [{ ...minimal, messages: [{ role: 'user', content: [{ type: 'search_result', source: 's' }] }] }, 'messages[0].content[0].type', /not supported/],
     [{ ...minimal, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 'tools[0].type', /server tools/],
+    [{ ...minimal, mcp_servers: [{ type: 'url', url: 'https://mcp.example.com', name: 'x' }] }, 'mcp_servers', /hosted services/],
+    [{ ...minimal, container: 'container_1' }, 'container', /hosted services/],
     [{ ...minimal, tools: [{ name: 'f' }] }, 'tools[0].input_schema', /Missing required parameter/],
     [{ ...minimal, tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'g' } }, 'tool_choice.name', /no tool named 'g'/],
     [{ ...minimal, thinking: { type: 'enabled', budget_tokens: 500 } }, 'thinking.budget_tokens', /at least 1024/],

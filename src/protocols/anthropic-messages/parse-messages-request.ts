@@ -102,8 +102,16 @@ function systemTextsOf(system: MessagesRequestBody['system']): string[] {
   return texts.filter((text) => text.length > 0 && !text.startsWith(attributionBlockPrefix));
 }
 
-/** Server tools and unknown block types get a clear 400 before the schema, whose message would be vaguer. */
+/** Top-level fields that ask for Anthropic-hosted services (remote MCP servers, code-execution containers). */
+const hostedServiceFields = ['mcp_servers', 'container'] as const;
+
+/** Server tools, hosted services and unknown block types get a clear 400 before the schema, whose message would be vaguer. */
 function refuseUnservedFeatures(fields: Record<string, unknown>): void {
+  for (const field of hostedServiceFields) {
+    const value = fields[field];
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+    throw new GatewayError('invalid_request_error', `Invalid value for '${field}': Anthropic-hosted services are not supported by this gateway.`, { param: field });
+  }
   if (Array.isArray(fields.tools)) {
     fields.tools.forEach((tool: unknown, index) => {
       const type = typeOf(tool);
