@@ -189,6 +189,8 @@ describe('POST /v1/messages errors, in Anthropic shape', () => {
     const error = await client.messages.create({ ...question, model: unreachableModel }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.InternalServerError);
     expect(error).toMatchObject({ status: 529, error: { type: 'error', error: { type: 'overloaded_error' } } });
+    const streamed = await client.messages.stream({ ...question, model: unreachableModel }).finalMessage().catch((caught: unknown) => caught);
+    expect(streamed).toMatchObject({ status: 529, error: { type: 'error', error: { type: 'overloaded_error' } } });
   });
 
   it('keeps OpenAI-shaped errors on the OpenAI routes', async () => {
