@@ -8,9 +8,9 @@ const tokensPerMessage = 4;
 /**
  * Input tokens of a canonical request (Responses, Messages): its texts by UTF-8 length, its images and files by size,
  * with the same worst cases as chat bodies (see estimateMediaPartTokens), so a request holds the same whichever client
- * protocol carried it.
+ * protocol carried it. `countText` replaces the length rule for texts (Messages `count_tokens` uses the tokenizer).
  */
-export function estimateCanonicalInputTokens(request: CanonicalRequest): number {
+export function estimateCanonicalInputTokens(request: CanonicalRequest, countText: (text: string) => number = estimateTextTokens): number {
   const texts: string[] = [];
   let tokens = 0;
   if (request.instructions !== null) {
@@ -22,7 +22,7 @@ export function estimateCanonicalInputTokens(request: CanonicalRequest): number 
   }
   if (request.tools.length > 0) texts.push(JSON.stringify(request.tools));
   if (request.outputFormat.type === 'json-schema') texts.push(JSON.stringify(request.outputFormat.schema));
-  return tokens + estimateTextTokens(texts.join('\n'));
+  return tokens + countText(texts.join('\n'));
 }
 
 /** Pushes the message's texts into `texts`; returns the tokens of its media parts. */

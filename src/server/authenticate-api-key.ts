@@ -25,12 +25,15 @@ export const invalidApiKeyLimit = { attempts: 30, windowSeconds: 60 } as const;
 // One counter per gateway (each has its own routing cache), so gateways in one process do not share counts.
 const invalidKeyCounters = new WeakMap<RoutingCache, RateLimiterMemory>();
 
-/** Resolves `Authorization: Bearer <key>` to a principal from memory, or throws 401 `invalid_api_key` (429 for an address that sent too many). */
+/**
+ * Resolves the API key to a principal from memory, or throws 401 `invalid_api_key` (429 for an address that sent too
+ * many). The key comes from `Authorization: Bearer <key>` (OpenAI clients, Claude Code's auth token) or, when that is
+ * absent, from `x-api-key` (the Anthropic SDK and Claude Code's API key).
+ */
 export async function authenticateApiKey(request: FastifyRequest, routing: RoutingCache, now: number): Promise<KeyPrincipal> {
-  const header = request.headers.authorization;
-  const secret = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+  const secret = apiKeySecretOf(request);
   if (!secret) {
-    throw new GatewayError('invalid_api_key', "You didn't provide an API key. Send it in the Authorization header as 'Bearer <key>'.");
+    throw new GatewayError('invalid_api_key', "You didn't provide an API key. Send it in the Authorization header as 'Bearer <key>' or in the x-api-key header.");
   }
   const keyHash = hashApiKeySecret(secret);
   let principal = routing.current.findPrincipal(keyHash);
@@ -48,6 +51,16 @@ export async function authenticateApiKey(request: FastifyRequest, routing: Routi
     throw new GatewayError('invalid_api_key', 'This API key has expired.');
   }
   return principal;
+}
+
+/** The key of `Authorization: Bearer`, else of `x-api-key`; undefined when neither carries one. */
+function apiKeySecretOf(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
+  if (bearer) return bearer;
+  const apiKeyHeader = request.headers['x-api-key'];
+  const apiKey = typeof apiKeyHeader === 'string' ? apiKeyHeader.trim() : undefined;
+  return apiKey || undefined;
 }
 
 function invalidKeyCounterOf(routing: RoutingCache): RateLimiterMemory {

@@ -19,6 +19,8 @@ import { registerChatCompletionsRoute } from './routes/chat-completions-route.js
 import { registerCompletionsRoute } from './routes/completions-route.js';
 import { registerEmbeddingsRoute } from './routes/embeddings-route.js';
 import { registerImageRoutes } from './routes/image-routes.js';
+import { registerMessagesCountTokensRoute } from './routes/messages-count-tokens-route.js';
+import { registerMessagesRoute } from './routes/messages-route.js';
 import { registerModelRoutes } from './routes/model-routes.js';
 
 declare module 'fastify' {
@@ -91,6 +93,8 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     registerEmbeddingsRoute(v1, services);
     registerImageRoutes(v1, services);
     registerAudioTranscriptionsRoute(v1, services);
+    registerMessagesRoute(v1, services);
+    registerMessagesCountTokensRoute(v1, services);
   });
   await registerApiRoutes(app, services);
   return app;

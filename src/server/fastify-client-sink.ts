@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { GatewayError } from '../core/gateway-error.js';
 import type { ClientDrainOutcome, ClientSink } from '../dispatch/client-sink.js';
+import { renderGatewayError } from './render-gateway-error.js';
 
 /**
  * The ClientSink over a Fastify reply: a JSON answer goes through Fastify (its hooks add the request id), a stream
@@ -87,8 +88,9 @@ export class FastifyClientSink implements ClientSink {
   endWithError(error: GatewayError): void {
     const response = this.reply.raw;
     if (response.headersSent || response.destroyed) return;
-    response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', ...error.headers });
-    response.end(JSON.stringify(error.toBody()));
+    const rendered = renderGatewayError(this.reply.request, error);
+    response.writeHead(rendered.status, { 'content-type': 'application/json; charset=utf-8', ...rendered.headers, 'x-request-id': String(this.reply.request.id) });
+    response.end(JSON.stringify(rendered.body));
   }
 
   abort(): void {

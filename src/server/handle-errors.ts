@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
 import { lingerWhenClosing } from './close-after-answer.js';
+import { renderGatewayError } from './render-gateway-error.js';
 import type { RouteMethods } from './route-methods.js';
 
 /** Fastify and multipart error codes a client's mistake produces, and what the client is told. */
@@ -65,7 +66,9 @@ function sendGatewayError(reply: FastifyReply, error: GatewayError): void {
     if (reply.hasHeader('connection')) reply.removeHeader('connection');
   }
   else closeAfterResponse(reply);
-  void reply.code(error.status).headers(error.headers).send(error.toBody());
+  // Anthropic clients (/v1/messages) get Anthropic's error shape and statuses; everyone else OpenAI's.
+  const rendered = renderGatewayError(reply.request, error);
+  void reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
 }
 
 /** Announces and makes the end of the connection after this response (see lingerWhenClosing). */

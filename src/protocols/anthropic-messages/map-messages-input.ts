@@ -1,0 +1,193 @@
+import type {
+  CanonicalAssistantContent,
+  CanonicalFilePart,
+  CanonicalImagePart,
+  CanonicalMessage,
+  CanonicalTextPart,
+  CanonicalToolResultPart,
+  CanonicalUserContent,
+} from '../../core/canonical/canonical-request.js';
+import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { MessagesContentBlock, MessagesRequestMessage, MessagesToolResultContentBlock } from './messages-request-schema.js';
+
+/** Opens a thinking `signature` (or `redacted_thinking.data`) the gateway sealed; null when it did not seal it intact. */
+export type UnsealArtefact = (sealed: string) => VendorArtefact | null;
+
+/** The text a tool result marked `is_error` starts with, since the canonical result has no error flag. */
+export const toolErrorPrefix = 'Error: ';
+
+/** The conversation in canonical terms, and the texts of `system` messages found inside it (hoisted by the caller). */
+export interface MappedMessagesInput {
+  messages: CanonicalMessage[];
+  hoistedSystemTexts: string[];
+}
+
+/**
+ * Turns Messages `messages` into canonical messages. A user message's `tool_result` blocks become one `tool` message
+ * placed before the rest of that user message (chat order: results right after the calls). Thinking blocks are kept
+ * only when their signature unseals (a gateway-sealed artefact); any other is dropped, so nothing a vendor did not
+ * produce is ever sent to it.
+ */
+export function mapMessagesInput(messages: MessagesRequestMessage[], unsealArtefact: UnsealArtefact | undefined): MappedMessagesInput {
+  const mapped: CanonicalMessage[] = [];
+  const hoistedSystemTexts: string[] = [];
+  messages.forEach((message, messageIndex) => {
+    const blocks: MessagesContentBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    const where = (blockIndex: number): string => `messages[${messageIndex}].content[${blockIndex}]`;
+    switch (message.role) {
+      case 'system':
+        hoistedSystemTexts.push(...blocks.map((block, blockIndex) => textOf(block, `${where(blockIndex)}.type`, 'system')));
+        return;
+      case 'user':
+        mapped.push(...mapUserBlocks(blocks, where));
+        return;
+      case 'assistant': {
+        const content = blocks.flatMap((block, blockIndex) => mapAssistantBlock(block, where(blockIndex), unsealArtefact));
+        if (content.length > 0) mapped.push({ role: 'assistant', content });
+        return;
+      }
+      default: {
+        const unreachable: never = message.role;
+        throw new Error(`Unhandled role ${String(unreachable)}`);
+      }
+    }
+  });
+  return { messages: mapped, hoistedSystemTexts };
+}
+
+function mapUserBlocks(blocks: MessagesContentBlock[], where: (blockIndex: number) => string): CanonicalMessage[] {
+  const results: CanonicalToolResultPart[] = [];
+  const content: CanonicalUserContent[] = [];
+  blocks.forEach((block, blockIndex) => {
+    switch (block.type) {
+      case 'text':
+        content.push({ type: 'text', text: block.text });
+        return;
+      case 'image':
+        content.push(imagePart(block));
+        return;
+      case 'document':
+        content.push(documentPart(block));
+        return;
+      case 'tool_result':
+        results.push(toolResultPart(block));
+        return;
+      case 'tool_use':
+      case 'thinking':
+      case 'redacted_thinking':
+        throw new GatewayError('invalid_request_error', `Invalid value for '${where(blockIndex)}.type': '${block.type}' blocks may only appear in assistant messages.`, {
+          param: `${where(blockIndex)}.type`,
+        });
+      default: {
+        const unreachable: never = block;
+        throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
+      }
+    }
+  });
+  const mapped: CanonicalMessage[] = [];
+  if (results.length > 0) mapped.push({ role: 'tool', content: results });
+  if (content.length > 0) mapped.push({ role: 'user', content });
+  return mapped;
+}
+
+function mapAssistantBlock(block: MessagesContentBlock, where: string, unsealArtefact: UnsealArtefact | undefined): CanonicalAssistantContent[] {
+  switch (block.type) {
+    case 'text':
+      return [{ type: 'text', text: block.text }];
+    case 'tool_use':
+      return [{ type: 'tool-call', callId: block.id, name: block.name, arguments: JSON.stringify(block.input) }];
+    case 'thinking': {
+      const artefact = unsealArtefact?.(block.signature) ?? null;
+      return artefact ? [{ type: 'reasoning', text: block.thinking, artefact }] : [];
+    }
+    case 'redacted_thinking': {
+      const artefact = unsealArtefact?.(block.data) ?? null;
+      return artefact ? [{ type: 'reasoning', text: '', artefact }] : [];
+    }
+    case 'image':
+    case 'document':
+    case 'tool_result':
+      throw new GatewayError('invalid_request_error', `Invalid value for '${where}.type': '${block.type}' blocks may only appear in user messages.`, {
+        param: `${where}.type`,
+      });
+    default: {
+      const unreachable: never = block;
+      throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+function textOf(block: MessagesContentBlock, param: string, role: string): string {
+  if (block.type !== 'text') {
+    throw new GatewayError('invalid_request_error', `Invalid value for '${param}': ${role} messages may only hold text blocks.`, { param });
+  }
+  return block.text;
+}
+
+type ImageBlock = Extract<MessagesContentBlock, { type: 'image' }>;
+type DocumentBlock = Extract<MessagesContentBlock, { type: 'document' }>;
+
+function imagePart(block: ImageBlock): CanonicalImagePart {
+  const { source } = block;
+  switch (source.type) {
+    case 'base64':
+      return { type: 'image', url: `data:${source.media_type};base64,${source.data}` };
+    case 'url':
+      return { type: 'image', url: source.url };
+    default: {
+      const unreachable: never = source;
+      throw new Error(`Unhandled image source ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** A PDF becomes a file part; a plain-text document becomes its text. */
+function documentPart(block: DocumentBlock): CanonicalFilePart | CanonicalTextPart {
+  const { source } = block;
+  const filename = block.title ?? undefined;
+  switch (source.type) {
+    case 'base64': {
+      const part: CanonicalFilePart = { type: 'file', data: `data:${source.media_type};base64,${source.data}` };
+      if (filename) part.filename = filename;
+      return part;
+    }
+    case 'url': {
+      const part: CanonicalFilePart = { type: 'file', url: source.url };
+      if (filename) part.filename = filename;
+      return part;
+    }
+    case 'text':
+      return { type: 'text', text: source.data };
+    default: {
+      const unreachable: never = source;
+      throw new Error(`Unhandled document source ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+type ToolResultBlock = Extract<MessagesContentBlock, { type: 'tool_result' }>;
+
+function toolResultPart(block: ToolResultBlock): CanonicalToolResultPart {
+  const prefix = block.is_error === true ? toolErrorPrefix : '';
+  const content = block.content ?? '';
+  if (typeof content === 'string') return { type: 'tool-result', callId: block.tool_use_id, output: prefix + content };
+  const output = content.map(toolResultContentPart);
+  if (prefix) output.unshift({ type: 'text', text: prefix.trimEnd() });
+  return { type: 'tool-result', callId: block.tool_use_id, output };
+}
+
+function toolResultContentPart(block: MessagesToolResultContentBlock): CanonicalTextPart | CanonicalImagePart | CanonicalFilePart {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+      return imagePart(block);
+    case 'document':
+      return documentPart(block);
+    default: {
+      const unreachable: never = block;
+      throw new Error(`Unhandled tool result block ${JSON.stringify(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../core/gateway-error.js';
+import { createReasoningSealer, type ArtefactCipher } from '../openai-responses/reasoning-sealer.js';
+import { parseCountTokensRequest, parseMessagesRequest } from './parse-messages-request.js';
+
+/** A reversible stand-in for the gateway's secret box: only what it "sealed" opens. */
+const testCipher: ArtefactCipher = {
+  encrypt: (plainText) => `sealed:${Buffer.from(plainText).toString('base64')}`,
+  decrypt: (sealed) => {
+    if (!sealed.startsWith('sealed:')) throw new Error('not sealed here');
+    return Buffer.from(sealed.slice(7), 'base64').toString('utf8');
+  },
+};
+const sealer = createReasoningSealer(testCipher);
+const options = { unsealArtefact: sealer.unseal };
+
+const minimal = { model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] };
+
+function parseError(body: unknown): GatewayError {
+  try {
+    parseMessagesRequest(body, options);
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a GatewayError');
+}
+
+describe('parseMessagesRequest', () => {
+  it('maps a minimal request with the defaults', () => {
+    expect(parseMessagesRequest(minimal, options)).toEqual({
+      request: {
+        model: 'claude-test',
+        instructions: null,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+        tools: [],
+        toolChoice: null,
+        parallelToolCalls: null,
+        outputFormat: { type: 'text' },
+        reasoningEffort: null,
+        maxOutputTokens: 100,
+        sampling: { temperature: null, topP: null },
+        metadata: null,
+        stream: false,
+      },
+      ignoredFields: [],
+    });
+  });
+
+  it('maps every user block kind, with tool results placed before the rest of the user turn', () => {
+    const { request } = parseMessagesRequest(
+      {
+        ...minimal,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'look', cache_control: { type: 'ephemeral' } },
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+              { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } },
+              { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'report.pdf' },
+              { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } },
+              { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'plain words' } },
+              { type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' },
+              { type: 'tool_result', tool_use_id: 'toolu_2', is_error: true, content: [{ type: 'text', text: 'no such city' }, { type: 'image', source: { type: 'url', url: 'https://example.com/e.png' } }] },
+              { type: 'tool_result', tool_use_id: 'toolu_3', is_error: true, content: 'timeout' },
+            ],
+          },
+        ],
+      },
+      options,
+    );
+    expect(request.messages).toEqual([
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', callId: 'toolu_1', output: 'sunny' },
+          { type: 'tool-result', callId: 'toolu_2', output: [{ type: 'text', text: 'Error:' }, { type: 'text', text: 'no such city' }, { type: 'image', url: 'https://example.com/e.png' }] },
+          { type: 'tool-result', callId: 'toolu_3', output: 'Error: timeout' },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image', url: 'data:image/png;base64,iVBORw0KGgo=' },
+          { type: 'image', url: 'https://example.com/cat.png' },
+          { type: 'file', data: 'data:application/pdf;base64,JVBERi0=', filename: 'report.pdf' },
+          { type: 'file', url: 'https://example.com/a.pdf' },
+          { type: 'text', text: 'plain words' },
+        ],
+      },
+    ]);
+  });
+
+  it('maps assistant text and tool_use, keeps thinking whose signature unseals and drops foreign signatures', () => {
+    const anthropicArtefact = { producer: 'anthropic', signature: 'vendor-signature' };
+    const redactedArtefact = { producer: 'anthropic', redactedData: 'vendor-redacted' };
+    const { request } = parseMessagesRequest(
+      {
+        ...minimal,
+        messages: [
+          { role: 'user', content: 'weather?' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 'I should call the tool', signature: sealer.seal(anthropicArtefact) },
+              { type: 'thinking', thinking: 'forged', signature: 'a-real-anthropic-signature-we-never-sealed' },
+              { type: 'redacted_thinking', data: sealer.seal(redactedArtefact) },
+              { type: 'redacted_thinking', data: 'foreign-redacted' },
+              { type: 'text', text: 'Let me check.' },
+              { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+            ],
+          },
+        ],
+      },
+      options,
+    );
+    expect(request.messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'I should call the tool', artefact: anthropicArtefact },
+        { type: 'reasoning', text: '', artefact: redactedArtefact },
+        { type: 'text', text: 'Let me check.' },
+        { type: 'tool-call', callId: 'toolu_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+      ],
+    });
+  });
+
+  it('drops every thinking block when no unsealer is given', () => {
+    const { request } = parseMessagesRequest({
+      ...minimal,
+      messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: sealer.seal({ producer: 'anthropic', signature: 's' }) }] }],
+    });
+    expect(request.messages).toEqual([]);
+  });
+
+  it('joins system text blocks, hoists system messages and strips the Claude Code attribution block', () => {
+    const { request } = parseMessagesRequest(
+      {
+        ...minimal,
+        system: [
+          { type: 'text', text: 'x-anthropic-billing-header: cc_version=2.1.0; cc_entrypoint=cli; cch=1a2b3;' },
+          { type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } },
+        ],
+        messages: [{ role: 'system', content: 'Answer in French.' }, ...minimal.messages],
+      },
+      options,
+    );
+    expect(request.instructions).toBe('You are terse.\n\nAnswer in French.');
+    expect(request.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]);
+    expect(parseMessagesRequest({ ...minimal, system: 'Be brief.' }, options).request.instructions).toBe('Be brief.');
+  });
+
+  it('maps tools, tool_choice, sampling, stop sequences, metadata and stream', () => {
+    const { request, ignoredFields } = parseMessagesRequest(
+      {
+        ...minimal,
+        tools: [{ name: 'get_weather', description: 'Weather by city', input_schema: { type: 'object', properties: { city: { type: 'string' } } }, cache_control: { type: 'ephemeral' } }],
+        tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true },
+        temperature: 0.5,
+        top_p: 0.9,
+        top_k: 40,
+        stop_sequences: ['END'],
+        metadata: { user_id: 'user-42' },
+        stream: true,
+        service_tier: 'auto',
+      },
+      options,
+    );
+    expect(request.tools).toEqual([{ name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: null }]);
+    expect(request.toolChoice).toEqual({ type: 'tool', name: 'get_weather' });
+    expect(request.parallelToolCalls).toBe(false);
+    expect(request.sampling).toEqual({ temperature: 0.5, topP: 0.9, topK: 40, stopSequences: ['END'] });
+    expect(request.metadata).toEqual({ user_id: 'user-42' });
+    expect(request.stream).toBe(true);
+    expect(ignoredFields).toEqual(['service_tier']);
+  });
+
+  it.each([
+    [{ type: 'auto' }, { type: 'auto' }],
+    [{ type: 'any' }, { type: 'required' }],
+    [{ type: 'none' }, { type: 'none' }],
+  ])('maps tool_choice %j', (choice, expected) => {
+    const body = { ...minimal, tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: choice };
+    expect(parseMessagesRequest(body, options).request.toolChoice).toEqual(expected);
+  });
+
+  it.each([
+    [{ type: 'enabled', budget_tokens: 1024 }, 'low'],
+    [{ type: 'enabled', budget_tokens: 4096 }, 'medium'],
+    [{ type: 'enabled', budget_tokens: 16384 }, 'high'],
+    [{ type: 'enabled', budget_tokens: 40000 }, 'xhigh'],
+    [{ type: 'disabled' }, 'none'],
+    [{ type: 'adaptive' }, 'medium'],
+  ])('maps thinking %j to reasoning effort %s', (thinking, effort) => {
+    expect(parseMessagesRequest({ ...minimal, max_tokens: 64000, thinking }, options).request.reasoningEffort).toBe(effort);
+  });
+
+  it.each([
+    [{ model: 'm', messages: [{ role: 'user', content: 'x' }] }, 'max_tokens', /Missing required parameter: 'max_tokens'/],
+    [{ model: 'm', max_tokens: 1, messages: [] }, 'messages', /at least one message/],
+    [{ max_tokens: 1, messages: [{ role: 'user', content: 'x' }] }, 'model', /Missing required parameter: 'model'/],
+    [{ model: 'm', max_tokens: 0, messages: [{ role: 'user', content: 'x' }] }, 'max_tokens', /Invalid value/],
+    [{ ...minimal, temperature: 1.5 }, 'temperature', /Invalid value/],
+    [{ ...minimal, messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role', /Invalid value/],
+    [{ ...minimal, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/tiff', data: 'x' } }] }] }, 'messages[0].content[0].source.media_type', /Invalid value/],
+    [{ ...minimal, messages: [{ role: 'user', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] }] }, 'messages[0].content[0].type', /only appear in assistant/],
+    [{ ...minimal, messages: [{ role: 'assistant', content: [{ type: 'tool_result', tool_use_id: 't' }] }] }, 'messages[0].content[0].type', /only appear in user/],
+    [{ ...minimal, messages: [{ role: 'user', content: [{ type: 'search_result', source: 's' }] }] }, 'messages[0].content[0].type', /not supported/],
+    [{ ...minimal, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 'tools[0].type', /server tools/],
+    [{ ...minimal, mcp_servers: [{ type: 'url', url: 'https://mcp.example.com', name: 'x' }] }, 'mcp_servers', /hosted services/],
+    [{ ...minimal, container: 'container_1' }, 'container', /hosted services/],
+    [{ ...minimal, tools: [{ name: 'f' }] }, 'tools[0].input_schema', /Missing required parameter/],
+    [{ ...minimal, tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'g' } }, 'tool_choice.name', /no tool named 'g'/],
+    [{ ...minimal, thinking: { type: 'enabled', budget_tokens: 500 } }, 'thinking.budget_tokens', /at least 1024/],
+    [{ ...minimal, thinking: { type: 'enabled', budget_tokens: 2000 } }, 'thinking.budget_tokens', /less than 'max_tokens'/],
+  ])('refuses %j with a 400 naming %s', (body, param, message) => {
+    const error = parseError(body);
+    expect(error.code).toBe('invalid_request_error');
+    expect(error.param).toBe(param);
+    expect(error.message).toMatch(message);
+  });
+
+  it('refuses a body that is not an object', () => {
+    expect(parseError([1, 2]).message).toMatch(/JSON object/);
+  });
+});
+
+describe('parseCountTokensRequest', () => {
+  it('needs no max_tokens', () => {
+    const request = parseCountTokensRequest({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, options);
+    expect(request.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]);
+  });
+});

@@ -1,0 +1,186 @@
+import type { z } from 'zod';
+import type { CanonicalRequest, CanonicalSampling, CanonicalTool, CanonicalToolChoice } from '../../core/canonical/canonical-request.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import { formatParamPath } from '../openai-responses/format-param-path.js';
+import { mapMessagesInput, type UnsealArtefact } from './map-messages-input.js';
+import { countTokensRequestSchema, messagesRequestFields, messagesRequestSchema, type MessagesRequestBody } from './messages-request-schema.js';
+import { thinkingToReasoningEffort } from './thinking-to-reasoning-effort.js';
+
+/** A Messages request in the gateway's terms. */
+export interface ParsedMessagesRequest {
+  request: CanonicalRequest;
+  /** top-level fields accepted but not acted on (e.g. `service_tier`, `context_management`), for the request log */
+  ignoredFields: string[];
+}
+
+/** Options of the parse. */
+export interface ParseMessagesOptions {
+  /** opens thinking signatures the gateway sealed; without it every thinking block is dropped */
+  unsealArtefact?: UnsealArtefact;
+}
+
+/** Block types the Messages API has that name server tools, files or search results, which translation cannot serve. */
+const knownBlockTypes = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
+
+/**
+ * Claude Code's first system block (`x-anthropic-billing-header: cc_version=...; cch=...;`) changes on every request;
+ * it means nothing to other vendors and breaks their prefix caching, so translation drops it.
+ */
+const attributionBlockPrefix = 'x-anthropic-billing-header:';
+
+/**
+ * Validates a `POST /v1/messages` body and maps it to the canonical request. Every problem is a 400 naming the
+ * parameter; server tools and block types translation cannot serve are refused with a clear message.
+ */
+export function parseMessagesRequest(body: unknown, options: ParseMessagesOptions = {}): ParsedMessagesRequest {
+  const fields = requireObject(body);
+  refuseUnservedFeatures(fields);
+  const parsed = validate(messagesRequestSchema, fields);
+  if (parsed.thinking?.type === 'enabled' && parsed.thinking.budget_tokens >= parsed.max_tokens) {
+    throw new GatewayError('invalid_request_error', "Invalid value for 'thinking.budget_tokens': it must be less than 'max_tokens'.", {
+      param: 'thinking.budget_tokens',
+    });
+  }
+  return { request: toCanonicalRequest(parsed, options), ignoredFields: Object.keys(fields).filter((field) => !(field in messagesRequestFields)) };
+}
+
+/** Validates a `POST /v1/messages/count_tokens` body (no `max_tokens` needed) and maps it like a Messages request. */
+export function parseCountTokensRequest(body: unknown, options: ParseMessagesOptions = {}): CanonicalRequest {
+  const fields = requireObject(body);
+  refuseUnservedFeatures(fields);
+  const parsed = validate(countTokensRequestSchema, fields);
+  return toCanonicalRequest({ ...parsed, max_tokens: parsed.max_tokens ?? 1 }, options);
+}
+
+function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesOptions): CanonicalRequest {
+  const tools: CanonicalTool[] = (parsed.tools ?? []).map((tool) => {
+    const canonical: CanonicalTool = { name: tool.name, parameters: tool.input_schema, strict: null };
+    if (tool.description) canonical.description = tool.description;
+    return canonical;
+  });
+  const toolChoice = canonicalToolChoice(parsed.tool_choice);
+  if (toolChoice?.type === 'tool' && !tools.some((tool) => tool.name === toolChoice.name)) {
+    throw new GatewayError('invalid_request_error', `Invalid value for 'tool_choice.name': no tool named '${toolChoice.name}' is in 'tools'.`, {
+      param: 'tool_choice.name',
+    });
+  }
+  const input = mapMessagesInput(parsed.messages, options.unsealArtefact);
+  const systemTexts = [...systemTextsOf(parsed.system), ...input.hoistedSystemTexts];
+  const sampling: CanonicalSampling = { temperature: parsed.temperature ?? null, topP: parsed.top_p ?? null };
+  if (parsed.top_k !== undefined) sampling.topK = parsed.top_k;
+  if (parsed.stop_sequences !== undefined && parsed.stop_sequences.length > 0) sampling.stopSequences = parsed.stop_sequences;
+  const userId = parsed.metadata?.user_id;
+  const disablesParallel = parsed.tool_choice !== undefined && 'disable_parallel_tool_use' in parsed.tool_choice && parsed.tool_choice.disable_parallel_tool_use === true;
+
+  return {
+    model: parsed.model,
+    instructions: systemTexts.length > 0 ? systemTexts.join('\n\n') : null,
+    messages: input.messages,
+    tools,
+    toolChoice,
+    parallelToolCalls: disablesParallel ? false : null,
+    outputFormat: { type: 'text' },
+    reasoningEffort: thinkingToReasoningEffort(parsed.thinking),
+    maxOutputTokens: parsed.max_tokens,
+    sampling,
+    metadata: userId ? { user_id: userId } : null,
+    stream: parsed.stream ?? false,
+  };
+}
+
+function requireObject(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new GatewayError('invalid_request_error', 'The request body must be a JSON object.');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** The system prompt's texts, without Claude Code's per-request attribution block. */
+function systemTextsOf(system: MessagesRequestBody['system']): string[] {
+  if (system === undefined) return [];
+  const texts = typeof system === 'string' ? [system] : system.map((block) => block.text);
+  return texts.filter((text) => text.length > 0 && !text.startsWith(attributionBlockPrefix));
+}
+
+/** Top-level fields that ask for Anthropic-hosted services (remote MCP servers, code-execution containers). */
+const hostedServiceFields = ['mcp_servers', 'container'] as const;
+
+/** Server tools, hosted services and unknown block types get a clear 400 before the schema, whose message would be vaguer. */
+function refuseUnservedFeatures(fields: Record<string, unknown>): void {
+  for (const field of hostedServiceFields) {
+    const value = fields[field];
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+    throw new GatewayError('invalid_request_error', `Invalid value for '${field}': Anthropic-hosted services are not supported by this gateway.`, { param: field });
+  }
+  if (Array.isArray(fields.tools)) {
+    fields.tools.forEach((tool: unknown, index) => {
+      const type = typeOf(tool);
+      if (type !== undefined && type !== 'custom') {
+        throw new GatewayError('invalid_request_error', `Invalid value for 'tools[${index}].type': server tools ('${String(type)}') are not supported by this gateway; define a custom tool with 'input_schema'.`, {
+          param: `tools[${index}].type`,
+        });
+      }
+    });
+  }
+  if (Array.isArray(fields.messages)) {
+    fields.messages.forEach((message: unknown, messageIndex) => {
+      const content = message !== null && typeof message === 'object' ? (message as { content?: unknown }).content : undefined;
+      if (!Array.isArray(content)) return;
+      content.forEach((block: unknown, blockIndex) => {
+        const type = typeOf(block);
+        if (typeof type === 'string' && !knownBlockTypes.has(type)) {
+          const param = `messages[${messageIndex}].content[${blockIndex}].type`;
+          throw new GatewayError('invalid_request_error', `Invalid value for '${param}': '${type}' blocks are not supported by this gateway.`, { param });
+        }
+      });
+    });
+  }
+}
+
+function typeOf(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? (value as { type?: unknown }).type : undefined;
+}
+
+/** Runs a schema; the first issue becomes a 400 naming its parameter. */
+function validate<Schema extends z.ZodType>(schema: Schema, fields: Record<string, unknown>): z.output<Schema> {
+  // `reportInput` puts the offending value on each issue, so a missing field can be told from a wrong one.
+  const result = schema.safeParse(fields, { reportInput: true });
+  if (result.success) return result.data;
+  const first = result.error.issues[0];
+  if (!first) throw new GatewayError('invalid_request_error', 'The request body is invalid.');
+  const { issue, path } = mostSpecificIssue(first, first.path);
+  const param = formatParamPath(path);
+  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined;
+  const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue.message}`;
+  throw new GatewayError('invalid_request_error', message, { param: param || null });
+}
+
+/** A union reports one issue for all its branches; the branch that got furthest names the real culprit. */
+function mostSpecificIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[]): { issue: z.core.$ZodIssue; path: readonly PropertyKey[] } {
+  if (issue.code !== 'invalid_union') return { issue, path };
+  let best: z.core.$ZodIssue | undefined;
+  for (const branch of issue.errors) {
+    const candidate = branch[0];
+    if (candidate && (!best || candidate.path.length > best.path.length)) best = candidate;
+  }
+  if (!best || best.path.length === 0) return { issue, path };
+  return mostSpecificIssue(best, [...path, ...best.path]);
+}
+
+function canonicalToolChoice(choice: MessagesRequestBody['tool_choice']): CanonicalToolChoice | null {
+  if (choice === undefined) return null;
+  switch (choice.type) {
+    case 'auto':
+      return { type: 'auto' };
+    case 'any':
+      return { type: 'required' };
+    case 'none':
+      return { type: 'none' };
+    case 'tool':
+      return { type: 'tool', name: choice.name };
+    default: {
+      const unreachable: never = choice;
+      throw new Error(`Unhandled tool choice ${JSON.stringify(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { createMessagesAnswerCodec } from '../../protocols/anthropic-messages/messages-answer-codec.js';
+import { parseMessagesRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
+import { forwardMetered } from '../forward-metered.js';
+import type { GatewayServices } from '../gateway-services.js';
+import { createMessagesArtefactSealer } from '../messages-artefact-sealer.js';
+import { rejectUnsupportedMessageImages } from '../reject-unsupported-message-images.js';
+import { resolveModel } from '../resolve-model.js';
+
+/**
+ * `POST /v1/messages` (Anthropic Messages; any query string, e.g. Claude Code's `?beta=true`), streamed or not. The body
+ * is parsed into the canonical request, which holds the cost and which dispatch serves through any channel protocol,
+ * written back with the Messages codec; Anthropic channels get the client's body as it came (model name replaced).
+ */
+export function registerMessagesRoute(app: FastifyInstance, services: GatewayServices): void {
+  const sealer = createMessagesArtefactSealer(services.config);
+  app.post('/v1/messages', async (request, reply) => {
+    const parsed = parseMessagesRequest(request.body, { unsealArtefact: sealer.unseal });
+    const model = resolveModel(services.routing.current, request.principal, parsed.request.model, ['chat']);
+    if (parsed.ignoredFields.length > 0) request.log.debug({ ignoredFields: parsed.ignoredFields }, 'messages fields accepted but not translated');
+    const body = request.body as Record<string, unknown>;
+    rejectUnsupportedMessageImages(model, body);
+    const codec = createMessagesAnswerCodec({ messageId: `msg_${randomUUID().replaceAll('-', '')}`, model: model.id, sealArtefact: sealer.seal });
+    await forwardMetered({
+      reply,
+      services,
+      request,
+      model,
+      endpoint: 'messages',
+      body,
+      upstreamPath: '/messages',
+      buildBody: (upstreamModelId) => JSON.stringify({ ...body, model: upstreamModelId }),
+      stream: parsed.request.stream,
+      clientWantsUsage: false,
+      canonicalRequest: parsed.request,
+      canonical: { request: parsed.request, codec },
+      maxOutputTokens: model.maxOutputTokens,
+    });
+    return reply;
+  });
+}
