@@ -20,6 +20,8 @@ import { registerCompletionsRoute } from './routes/completions-route.js';
 import { registerEmbeddingsRoute } from './routes/embeddings-route.js';
 import { registerImageRoutes } from './routes/image-routes.js';
 import { registerModelRoutes } from './routes/model-routes.js';
+import { registerResponsesCreateRoute } from './routes/responses-create-route.js';
+import { registerResponsesReadRoutes } from './routes/responses-read-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -91,6 +93,10 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     registerEmbeddingsRoute(v1, services);
     registerImageRoutes(v1, services);
     registerAudioTranscriptionsRoute(v1, services);
+    if (services.responses) {
+      registerResponsesCreateRoute(v1, services, services.responses);
+      registerResponsesReadRoutes(v1, services.responses);
+    }
   });
   await registerApiRoutes(app, services);
   return app;

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { DispatchOutcome, DispatchRequest } from '../dispatch/dispatch-request.js';
 import { dispatchToChannels } from '../dispatch/dispatch-to-channels.js';
@@ -19,6 +20,8 @@ export interface MeteredForwarding extends Omit<DispatchRequest, 'responseHeader
   body: Record<string, unknown>;
   uploadedBytes?: number;
   uploadedAudioSeconds?: number;
+  /** the typed request the hold of `responses` and `messages` is estimated from */
+  canonicalRequest?: CanonicalRequest;
   /** channel id -> premium price ratio (millionths) when the request uses a price-changing field (see MeteredRequest) */
   premiumPriceRatios?: ReadonlyMap<string, number>;
 }
@@ -48,6 +51,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
     requestId: String(request.id),
     receivedAt: request.receivedAt,
     premiumPriceRatios: forwarding.premiumPriceRatios,
+    canonicalRequest: forwarding.canonicalRequest,
   });
   let outcome: DispatchOutcome;
   try {

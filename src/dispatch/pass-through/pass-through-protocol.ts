@@ -21,7 +21,7 @@ export interface PassThroughRelayStep {
   usage?: TokenUsage;
   /** true when this event ended the answer (nothing after it is read) */
   terminal?: boolean;
-  /** set when the event reported a vendor failure; before any frame was sent, another channel may be tried */
+  /** set when the event reported a vendor failure; before any frame was sent another channel is tried, after it the relay reads on to the terminal event */
   failure?: GatewayError;
 }
 

@@ -48,7 +48,7 @@ export async function relayPassThroughStream(options: { upstreamBody: Readable; 
         return;
       }
       writer.writeFrames(step.frames);
-      if (step.terminal || step.failure) finished = true;
+      if (step.terminal) finished = true;
     }
   };
 
