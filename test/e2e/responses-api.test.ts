@@ -9,6 +9,7 @@ const channelSecret = 'sk-upstream-responses-secret';
 let simulator: OpenAiSimulator;
 let gateway: TestGateway;
 let client: OpenAI;
+let clientKey: string;
 /** a key of another user */
 let stranger: OpenAI;
 
@@ -19,7 +20,8 @@ beforeAll(async () => {
   await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['gpt-5', 'sim-error-400', 'sim-error-429', 'sim-error-500', 'sim-stream-error-event', 'sim-cached-prompt'], modelMapping: { 'gpt-5': 'gpt-5-upstream' }, settings });
   // A second channel for another model: a chain that moves to it must be replayed in full.
   await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['gpt-5-mini'], settings });
-  client = createOpenAiClient(gateway, (await gateway.createKey()).secret);
+  clientKey = (await gateway.createKey()).secret;
+  client = createOpenAiClient(gateway, clientKey);
   const otherUser = await gateway.createUser();
   stranger = createOpenAiClient(gateway, (await gateway.createKey({ user: otherUser })).secret);
 });
@@ -42,6 +44,27 @@ async function rejectionOf(promise: Promise<unknown>): Promise<InstanceType<type
   );
   expect(error).toBeInstanceOf(OpenAI.APIError);
   return error as InstanceType<typeof OpenAI.APIError>;
+}
+
+/** A streamed create read raw: the body text and the parsed `data:` payloads. */
+async function rawStreamEvents(body: Record<string, unknown>): Promise<{ text: string; events: Array<Record<string, unknown>> }> {
+  const response = await fetch(`${gateway.baseURL}/responses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${clientKey}` },
+    body: JSON.stringify({ ...body, stream: true }),
+  });
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const text = await response.text();
+  const events = text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const lines = block.split('\n');
+      const data = JSON.parse((lines.find((line) => line.startsWith('data: ')) ?? '').slice('data: '.length)) as Record<string, unknown>;
+      expect(lines[0]).toBe(`event: ${String(data.type)}`);
+      return data;
+    });
+  return { text, events };
 }
 
 describe('POST /v1/responses passed through to a Responses API channel', () => {
@@ -139,15 +162,35 @@ describe('POST /v1/responses passed through to a Responses API channel', () => {
     expect(JSON.stringify(error.error)).not.toContain(channelSecret);
   });
 
-  it('ends a stream the vendor failed mid-way with its error and response.failed carrying the gateway id', async () => {
-    const stream = client.responses.stream({ model: 'sim-stream-error-event', input: 'one two three four five' });
-    const failedIds: string[] = [];
-    stream.on('response.failed', (event) => failedIds.push(event.response.id));
-    const failure = await stream.finalResponse().then(
-      () => expect.fail('expected the stream to fail'),
-      (caught: unknown) => caught,
-    );
+  it('ends a stream the vendor failed mid-way with its error and response.failed, never showing the vendor id', async () => {
+    const { events, text } = await rawStreamEvents({ model: 'sim-stream-error-event', input: 'one two three four five' });
+    const createdId = (events[0]?.response as { id: string }).id;
+    expect(createdId).toMatch(/^resp_[0-9a-f]{48}$/);
+    expect(events.slice(-2)).toMatchObject([
+      { type: 'error', code: 'server_error' },
+      { type: 'response.failed', response: { id: createdId, status: 'failed' } },
+    ]);
+    const sequenceNumbers = events.map((event) => event.sequence_number as number);
+    expect(sequenceNumbers).toEqual([...sequenceNumbers].sort((left, right) => left - right));
+    for (const vendorId of simulator.storedResponseIds()) expect(text).not.toContain(vendorId);
+    // The SDK helper surfaces the failure.
+    const failure = await client.responses
+      .stream({ model: 'sim-stream-error-event', input: 'one two three four five' })
+      .finalResponse()
+      .then(
+        () => expect.fail('expected the stream to fail'),
+        (caught: unknown) => caught,
+      );
     expect(failure).toMatchObject({ code: 'server_error' });
+  });
+
+  it('never shows the vendor response id in a streamed answer', async () => {
+    const { events, text } = await rawStreamEvents({ model: 'gpt-5', input: 'hidden ids' });
+    expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
+    expect(text).not.toContain('data: [DONE]');
+    const vendorIds = simulator.storedResponseIds();
+    expect(vendorIds.length).toBeGreaterThan(0);
+    for (const vendorId of vendorIds) expect(text).not.toContain(vendorId);
   });
 
   it('refuses background and conversation with a 400 naming the parameter', async () => {
