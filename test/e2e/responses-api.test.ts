@@ -22,6 +22,9 @@ beforeAll(async () => {
   await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['gpt-5-mini'], settings });
   clientKey = (await gateway.createKey()).secret;
   client = createOpenAiClient(gateway, clientKey);
+  // A stream that breaks before its first event fails over to the next channel.
+  await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['failover-model'], modelMapping: { 'failover-model': 'sim-broken-before-first-event' }, priority: 1, settings });
+  await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['failover-model'], modelMapping: { 'failover-model': 'gpt-5' }, priority: 0, settings });
   const otherUser = await gateway.createUser();
   stranger = createOpenAiClient(gateway, (await gateway.createKey({ user: otherUser })).secret);
 });
@@ -191,6 +194,12 @@ describe('POST /v1/responses passed through to a Responses API channel', () => {
     const vendorIds = simulator.storedResponseIds();
     expect(vendorIds.length).toBeGreaterThan(0);
     for (const vendorId of vendorIds) expect(text).not.toContain(vendorId);
+  });
+
+  it('fails a stream over to the next channel when the first breaks before its first event', async () => {
+    const final = await client.responses.stream({ model: 'failover-model', input: 'still answered' }).finalResponse();
+    expect(final.output_text).toBe('Echo: still answered');
+    expect(responsesRequestsUpstream().map((body) => body.model)).toEqual(['sim-broken-before-first-event', 'gpt-5']);
   });
 
   it('refuses background and conversation with a 400 naming the parameter', async () => {

@@ -3,7 +3,6 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { formatResponsesEvent } from '../../protocols/openai-responses/format-responses-event.js';
 import { readResponsesUsage } from '../../protocols/openai-responses/read-responses-usage.js';
 import { rewriteVendorEvent, rewriteVendorResponse, type GatewayResponseIds } from '../../protocols/openai-responses/rewrite-vendor-response.js';
-import type { ResponsesStreamEvent } from '../../protocols/openai-responses/responses-wire-types.js';
 import { mapOpenAiUpstreamFailure } from '../../providers/openai/map-openai-upstream-failure.js';
 import { redactUpstreamText } from '../../providers/openai/redact-upstream-text.js';
 import { openAiQuirks } from '../../providers/openai/openai-wire-quirks.js';
@@ -109,22 +108,27 @@ function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseI
       if (type === 'error') {
         streamFailure = mapStreamError(event, secretsOf(channel));
         // Before any frame another channel answers instead; after it the client sees the vendor's own events.
-        return { frames: framesSent ? [formatResponsesEvent({ ...event, message: streamFailure.message } as ResponsesStreamEvent)] : [], failure: streamFailure };
+        return { frames: framesSent ? [vendorFrame(type, { ...event, message: streamFailure.message })] : [], failure: streamFailure };
       }
       const response = event.response as Record<string, unknown> | undefined;
       if (response) lastResponse = response;
       if (!terminalTypes.has(type)) {
         framesSent = true;
-        return { frames: [formatResponsesEvent(event as ResponsesStreamEvent)] };
+        return { frames: [vendorFrame(type, event)] };
       }
       const usage = readResponsesUsage(response?.usage);
       const failure = type === 'response.failed' ? (streamFailure ?? new GatewayError('server_error', 'The upstream vendor failed the response.')) : undefined;
       if (response && (framesSent || !failure)) await options.onFinalResponse({ response, vendorResponseId, channelId: channel.id });
       framesSent = true;
-      return { frames: [formatResponsesEvent(event as ResponsesStreamEvent)], terminal: true, ...(usage ? { usage } : {}), ...(failure ? { failure } : {}) };
+      return { frames: [vendorFrame(type, event)], terminal: true, ...(usage ? { usage } : {}), ...(failure ? { failure } : {}) };
     },
     cutOff: (failure) => [failedFrame(failure)],
   };
+}
+
+/** A vendor event as SSE, its `event:` line equal to its type (vendor event types pass through, known or not). */
+function vendorFrame(type: string, event: Record<string, unknown>): string {
+  return `event: ${type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 /** OpenAI's mid-stream `error` event (`{type:"error", code, message, param}`) as a gateway failure. */
