@@ -202,6 +202,13 @@ describe('POST /v1/responses passed through to a Responses API channel', () => {
     expect(responsesRequestsUpstream().map((body) => body.model)).toEqual(['sim-broken-before-first-event', 'gpt-5']);
   });
 
+  it('forwards the fields that change neither price nor model, and drops the others (service_tier)', async () => {
+    await client.responses.create({ model: 'gpt-5', input: 'x', prompt_cache_key: 'cache-1', service_tier: 'priority', metadata: { ticket: '7' } });
+    const [sent] = responsesRequestsUpstream();
+    expect(sent).toMatchObject({ prompt_cache_key: 'cache-1', metadata: { ticket: '7' } });
+    expect(sent).not.toHaveProperty('service_tier');
+  });
+
   it('refuses background and conversation with a 400 naming the parameter', async () => {
     expect(await rejectionOf(client.responses.create({ model: 'gpt-5', input: 'x', background: true }))).toMatchObject({ status: 400, param: 'background' });
     expect(await rejectionOf(client.responses.create({ model: 'gpt-5', input: 'x', conversation: 'conv_1' }))).toMatchObject({ status: 400, param: 'conversation' });

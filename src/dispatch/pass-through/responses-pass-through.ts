@@ -1,6 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../../core/gateway-error.js';
 import { formatResponsesEvent } from '../../protocols/openai-responses/format-responses-event.js';
+import { pickPassThroughFields } from '../../protocols/openai-responses/responses-pass-through-fields.js';
 import { readResponsesUsage } from '../../protocols/openai-responses/read-responses-usage.js';
 import { rewriteVendorEvent, rewriteVendorResponse, type GatewayResponseIds } from '../../protocols/openai-responses/rewrite-vendor-response.js';
 import { mapOpenAiUpstreamFailure } from '../../providers/openai/map-openai-upstream-failure.js';
@@ -68,9 +69,9 @@ export function createResponsesPassThrough(options: ResponsesPassThroughOptions)
   };
 }
 
-/** The client's body for one channel: its model name, and the chain as the vendor id or as replayed items. */
+/** The client's body for one channel (forwarded fields only): its model name, and the chain as the vendor id or as replayed items. */
 function upstreamBodyFor(options: ResponsesPassThroughOptions, channel: RoutableChannel, upstreamModelId: string): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...options.body, model: upstreamModelId };
+  const body: Record<string, unknown> = { ...pickPassThroughFields(options.body), model: upstreamModelId };
   const chain = options.chain;
   if (!chain) return body;
   if (chain.vendorContinuation?.channelId === channel.id) return { ...body, previous_response_id: chain.vendorContinuation.vendorResponseId };
