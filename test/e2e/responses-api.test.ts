@@ -2,7 +2,9 @@
 // have the Responses API (`responsesApi: "true"`), so bodies pass through with ids mapped and responses stored.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAiClient, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
+import { createSecretBox } from '../../src/accounts/secret-box.js';
+import { createReasoningSealer } from '../../src/protocols/openai-responses/reasoning-sealer.js';
+import { createOpenAiClient, startTestGateway, testSecretKey, type TestGateway } from '../helpers/start-test-gateway.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-responses-secret';
@@ -207,6 +209,19 @@ describe('POST /v1/responses passed through to a Responses API channel', () => {
     const [sent] = responsesRequestsUpstream();
     expect(sent).toMatchObject({ prompt_cache_key: 'cache-1', metadata: { ticket: '7' } });
     expect(sent).not.toHaveProperty('service_tier');
+  });
+
+  it('never sends an OpenAI channel reasoning the gateway sealed for another vendor; its own encrypted reasoning passes', async () => {
+    const sealed = createReasoningSealer(createSecretBox(testSecretKey)).seal({ producer: 'anthropic', signature: 'sig-from-claude' });
+    const input = [
+      { role: 'user' as const, content: 'think' },
+      { type: 'reasoning' as const, id: 'rs_other', summary: [{ type: 'summary_text' as const, text: 'thought elsewhere' }], encrypted_content: sealed },
+      { type: 'reasoning' as const, id: 'rs_openai', summary: [], encrypted_content: 'gAAAAsim-openai-own-blob' },
+      { role: 'user' as const, content: 'again' },
+    ];
+    await client.responses.create({ model: 'gpt-5', input });
+    const [sent] = responsesRequestsUpstream();
+    expect((sent?.input as Array<{ type?: string; id?: string }>).map((item) => item.id ?? item.type ?? 'message')).toEqual(['message', 'rs_openai', 'message']);
   });
 
   it('refuses background and conversation with a 400 naming the parameter', async () => {

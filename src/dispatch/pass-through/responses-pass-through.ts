@@ -38,6 +38,11 @@ export interface ResponsesPassThroughOptions {
   /** the gateway's `resp_...` id of this response */
   responseId: string;
   chain: ResponsesPassThroughChain | null;
+  /**
+   * true when a reasoning item's `encrypted_content` was sealed by this gateway (a translated vendor's artefact): such
+   * items are never sent to an OpenAI channel, which did not produce them and could not open them
+   */
+  isGatewaySealed(encryptedContent: string): boolean;
   /** stores the final response (when the client asked to); awaited before the answer is complete */
   onFinalResponse(final: PassedThroughResponse): Promise<void>;
 }
@@ -72,12 +77,24 @@ export function createResponsesPassThrough(options: ResponsesPassThroughOptions)
 /** The client's body for one channel (forwarded fields only): its model name, and the chain as the vendor id or as replayed items. */
 function upstreamBodyFor(options: ResponsesPassThroughOptions, channel: RoutableChannel, upstreamModelId: string): Record<string, unknown> {
   const body: Record<string, unknown> = { ...pickPassThroughFields(options.body), model: upstreamModelId };
+  const ownInput = typeof body.input === 'string' || body.input === undefined ? body.input : withoutGatewayReasoning(body.input as unknown[], options);
   const chain = options.chain;
-  if (!chain) return body;
-  if (chain.vendorContinuation?.channelId === channel.id) return { ...body, previous_response_id: chain.vendorContinuation.vendorResponseId };
+  if (!chain) return ownInput === undefined ? body : { ...body, input: ownInput };
+  if (chain.vendorContinuation?.channelId === channel.id) {
+    return { ...body, ...(ownInput === undefined ? {} : { input: ownInput }), previous_response_id: chain.vendorContinuation.vendorResponseId };
+  }
   delete body.previous_response_id;
-  const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : [];
-  return { ...body, input: [...chain.items, ...(input as unknown[])] };
+  const input = typeof ownInput === 'string' ? [{ role: 'user', content: ownInput }] : (ownInput ?? []);
+  return { ...body, input: [...withoutGatewayReasoning(chain.items, options), ...input] };
+}
+
+/** The items without reasoning the gateway sealed (see ResponsesPassThroughOptions.isGatewaySealed). */
+function withoutGatewayReasoning(items: unknown[], options: ResponsesPassThroughOptions): unknown[] {
+  return items.filter((item) => {
+    if (item === null || typeof item !== 'object') return true;
+    const { type, encrypted_content: encryptedContent } = item as { type?: unknown; encrypted_content?: unknown };
+    return !(type === 'reasoning' && typeof encryptedContent === 'string' && options.isGatewaySealed(encryptedContent));
+  });
 }
 
 function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseIds, channel: RoutableChannel): PassThroughStreamRelay {

@@ -62,6 +62,7 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
       body,
       responseId,
       chain: chain?.passThrough ?? null,
+      isGatewaySealed: (encryptedContent) => responses.sealer.unseal(encryptedContent) !== null,
       onFinalResponse: (final: PassedThroughResponse) => save(final.response, final.channelId, final.vendorResponseId ?? null),
     });
 
