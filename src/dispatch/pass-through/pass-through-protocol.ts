@@ -5,6 +5,9 @@ import type { UpstreamAttemptResult } from '../../providers/upstream-attempt-res
 import type { RoutableChannel } from '../../routing/routing-table.js';
 import type { UpstreamHttpRequest } from '../send-upstream-request.js';
 
+/** Thrown by `rewriteAnswer` when the vendor's body is not the answer the protocol expects (another channel may answer). */
+export class UnreadableUpstreamAnswer extends Error {}
+
 /** A non-streamed answer after the protocol's rewriting (ids mapped, usage read). */
 export interface PassThroughAnswer {
   /** the JSON body sent to the client */
@@ -45,7 +48,7 @@ export interface PassThroughProtocol {
   encode(channel: RoutableChannel, upstreamModelId: string): UpstreamHttpRequest;
   /** a non-2xx vendor answer as a gateway failure */
   mapFailure(status: number, bodyText: string, retryAfter: string | undefined, channel: RoutableChannel): UpstreamAttemptResult<never>;
-  /** a non-streamed 2xx answer, rewritten for the client; throws when the body cannot be read */
+  /** a non-streamed 2xx answer, rewritten for the client; throws UnreadableUpstreamAnswer when the body cannot be read */
   rewriteAnswer(bodyText: string, channel: RoutableChannel): PassThroughAnswer | Promise<PassThroughAnswer>;
   /** a fresh relay for one streamed answer from the channel */
   createStreamRelay(channel: RoutableChannel): PassThroughStreamRelay;

@@ -10,7 +10,7 @@ import type { AttemptValue, DispatchRequest } from '../dispatch-request.js';
 import type { ForwardingControl } from '../forwarding-control.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
 import type { UpstreamHttpRequest } from '../send-upstream-request.js';
-import type { PassThroughProtocol } from './pass-through-protocol.js';
+import { UnreadableUpstreamAnswer, type PassThroughProtocol } from './pass-through-protocol.js';
 import { relayPassThroughStream } from './relay-pass-through-stream.js';
 
 type AttemptResult = UpstreamAttemptResult<AttemptValue>;
@@ -63,7 +63,9 @@ export function planPassThroughAttempt(attempt: PassThroughAttemptContext, proto
       let rewritten: Awaited<ReturnType<PassThroughProtocol['rewriteAnswer']>>;
       try {
         rewritten = await protocol.rewriteAnswer(bodyText, channel);
-      } catch {
+      } catch (error) {
+        // Anything else (the route failing to store the answer) is not the vendor's fault: it propagates.
+        if (!(error instanceof UnreadableUpstreamAnswer)) throw error;
         services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'unreadable' });
         return { kind: 'retryable-failure', error: new GatewayError('server_error', 'The upstream vendor sent an answer the gateway could not read.') };
       }

@@ -10,7 +10,7 @@ import { openAiQuirks } from '../../providers/openai/openai-wire-quirks.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
 import { secretsOf } from '../attempt-channel.js';
 import { channelHasResponsesApi } from './channel-has-responses-api.js';
-import type { PassThroughProtocol, PassThroughRelayStep, PassThroughStreamRelay } from './pass-through-protocol.js';
+import { UnreadableUpstreamAnswer, type PassThroughProtocol, type PassThroughRelayStep, type PassThroughStreamRelay } from './pass-through-protocol.js';
 
 /** The conversation a `previous_response_id` continues, as a pass-through needs it. */
 export interface ResponsesPassThroughChain {
@@ -64,8 +64,8 @@ export function createResponsesPassThrough(options: ResponsesPassThroughOptions)
     },
     mapFailure: (status, bodyText, retryAfter, channel) => mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
     async rewriteAnswer(bodyText, channel) {
-      const parsed: unknown = JSON.parse(bodyText);
-      if (parsed === null || typeof parsed !== 'object' || (parsed as { object?: unknown }).object !== 'response') throw new Error('not a Response object');
+      const parsed = parseJson(bodyText);
+      if (parsed === null || typeof parsed !== 'object' || (parsed as { object?: unknown }).object !== 'response') throw new UnreadableUpstreamAnswer('not a Response object');
       const { response, vendorResponseId } = rewriteVendorResponse(parsed as Record<string, unknown>, ids);
       await options.onFinalResponse({ response, vendorResponseId, channelId: channel.id });
       return { body: JSON.stringify(response), usage: readResponsesUsage(response.usage) };
@@ -142,6 +142,14 @@ function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseI
     },
     cutOff: (failure) => [failedFrame(failure)],
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A vendor event as SSE, its `event:` line equal to its type (vendor event types pass through, known or not). */
