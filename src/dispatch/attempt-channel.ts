@@ -18,6 +18,7 @@ import { ClientStreamWriter } from './client-stream-writer.js';
 import type { DispatchServices } from './dispatch-services.js';
 import type { AttemptValue, DispatchRequest } from './dispatch-request.js';
 import type { ForwardingControl } from './forwarding-control.js';
+import { planPassThroughAttempt } from './pass-through/plan-pass-through-attempt.js';
 import { relayChatStreamParts } from './relay-chat-stream-parts.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
@@ -92,6 +93,8 @@ export function secretsOf(channel: RoutableChannel): string[] {
 }
 
 function planProtocolAttempt(attempt: ChannelAttempt): ProtocolAttempt | undefined {
+  const passThrough = attempt.request.passThrough;
+  if (passThrough?.servesChannel(attempt.channel)) return planPassThroughAttempt(attempt, passThrough);
   const quirks = findOpenAiWireQuirks(attempt.channel.protocol);
   if (quirks) return planOpenAiWireAttempt(attempt, quirks);
   const adapter = findChatAdapter(attempt.channel.protocol);

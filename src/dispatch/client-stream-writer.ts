@@ -58,6 +58,19 @@ export class ClientStreamWriter {
     this.client.write(payloads.map((data) => `data: ${data}\n\n`).join(''));
   }
 
+  /** Writes complete SSE frames (`event: ...\ndata: ...\n\n`) as they are; nothing when there are none. */
+  writeFrames(frames: readonly string[]): void {
+    if (frames.length === 0) return;
+    this.writeHeadOnce();
+    this.client.write(frames.join(''));
+  }
+
+  /** Ends a stream with its last complete frames (a protocol's own ending, e.g. Responses' terminal event). */
+  endWithFrames(frames: readonly string[]): void {
+    this.writeHeadIfNone();
+    this.client.end(frames.join(''));
+  }
+
   /** Waits, when the client's buffer is full, until it takes bytes again (or is cut off for not reading). */
   async waitWhileClientIsFull(): Promise<void> {
     if (this.client.needsDrain) await this.client.waitForDrain(this.clientDrainTimeoutMs);

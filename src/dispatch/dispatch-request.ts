@@ -5,6 +5,7 @@ import type { ChatCompletionRequest } from '../core/openai-chat-request.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { EmbeddingRequestFields } from '../providers/chat-adapter.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
+import type { PassThroughProtocol } from './pass-through/pass-through-protocol.js';
 
 /** One client request to pass to whichever channel serves its model. */
 export interface DispatchRequest {
@@ -31,6 +32,8 @@ export interface DispatchRequest {
    * any channel protocol serves through its adapter (unless the channel speaks the client's protocol: pass-through)
    */
   canonical?: { request: CanonicalRequest; codec: ClientAnswerCodec };
+  /** the client protocol when some channels speak it natively: those channels get the body passed through */
+  passThrough?: PassThroughProtocol;
   /** the model's output cap from the catalog */
   maxOutputTokens?: number;
 }

@@ -26,6 +26,8 @@ import { createGatewayStore } from '../storage/kysely-gateway-store.js';
 import { createAccountAdminStore } from '../storage/kysely-account-admin-store.js';
 import { FirstRunSetup } from '../accounts/first-run-setup.js';
 import { createTopupOrderStore } from '../storage/kysely-topup-order-store.js';
+import { createResponsesStore } from '../storage/kysely-responses-store.js';
+import { createReasoningSealer } from '../protocols/openai-responses/reasoning-sealer.js';
 import { loadPaymentConfig, type PaymentConfig } from '../accounts/payments/payment-config.js';
 import { createTopupService } from '../accounts/payments/create-topup-service.js';
 import type { TopupService } from '../accounts/payments/topup-service.js';
@@ -102,7 +104,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   try {
     const metrics = createGatewayMetrics();
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics, accounting, clock: Date.now, channelHealth, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn }, inFlight });
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics, accounting, clock: Date.now, channelHealth, responses: { store: createResponsesStore(database.database), sealer: createReasoningSealer(secretBox) }, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
     topup.startSweeper();

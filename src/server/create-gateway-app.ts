@@ -22,6 +22,8 @@ import { registerImageRoutes } from './routes/image-routes.js';
 import { registerMessagesCountTokensRoute } from './routes/messages-count-tokens-route.js';
 import { registerMessagesRoute } from './routes/messages-route.js';
 import { registerModelRoutes } from './routes/model-routes.js';
+import { registerResponsesCreateRoute } from './routes/responses-create-route.js';
+import { registerResponsesReadRoutes } from './routes/responses-read-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -95,6 +97,10 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     registerAudioTranscriptionsRoute(v1, services);
     registerMessagesRoute(v1, services);
     registerMessagesCountTokensRoute(v1, services);
+    if (services.responses) {
+      registerResponsesCreateRoute(v1, services, services.responses);
+      registerResponsesReadRoutes(v1, services.responses);
+    }
   });
   await registerApiRoutes(app, services);
   return app;

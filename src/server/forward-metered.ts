@@ -20,10 +20,10 @@ export interface MeteredForwarding extends Omit<DispatchRequest, 'responseHeader
   body: Record<string, unknown>;
   uploadedBytes?: number;
   uploadedAudioSeconds?: number;
+  /** the typed request the hold of `responses` and `messages` is estimated from */
+  canonicalRequest?: CanonicalRequest;
   /** channel id -> premium price ratio (millionths) when the request uses a price-changing field (see MeteredRequest) */
   premiumPriceRatios?: ReadonlyMap<string, number>;
-  /** the typed request the hold is estimated from (Responses, Messages) */
-  canonicalRequest?: CanonicalRequest;
 }
 
 /**

@@ -13,6 +13,8 @@ import type { AccountAdminStore } from '../storage/account-admin-store.js';
 import type { FirstRunSetup } from '../accounts/first-run-setup.js';
 import type { InFlightForwardings } from './in-flight-forwardings.js';
 import type { RequestAccounting } from './request-accounting.js';
+import type { ReasoningSealer } from '../protocols/openai-responses/reasoning-sealer.js';
+import type { ResponsesStore } from '../storage/responses-store.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
 export interface GatewayServices {
@@ -32,6 +34,8 @@ export interface GatewayServices {
   channelHealth: ChannelHealthService;
   /** what the /api routes (console JSON API) work with; absent when an app is built for /v1 only */
   api?: ApiServices;
+  /** stored responses and the reasoning sealer behind /v1/responses; the routes are absent without them */
+  responses?: ResponsesServices;
   /** the requests being forwarded, so a graceful shutdown settles every one; absent in apps built without a shutdown */
   inFlight?: InFlightForwardings;
 }
@@ -48,4 +52,11 @@ export interface ApiServices {
   topup?: TopupService;
   /** identities, console sessions, admin tokens and the social sign-in providers */
   signIn: SignInServices;
+}
+
+/** What the Responses API routes keep and seal with. */
+export interface ResponsesServices {
+  store: ResponsesStore;
+  /** seals vendor reasoning artefacts into `encrypted_content` with the gateway's secret (the accounts SecretBox) */
+  sealer: ReasoningSealer;
 }

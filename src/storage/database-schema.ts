@@ -357,6 +357,7 @@ export interface DatabaseSchema {
   usage_hourly_rollups: UsageHourlyRollupsTable;
   topup_orders: TopupOrdersTable;
   payment_webhook_deliveries: PaymentWebhookDeliveriesTable;
+  stored_responses: StoredResponsesTable;
 }
 
 /** Row of `payment_webhook_deliveries` (migration 0014): one payment provider message received, without its payload. */
@@ -425,4 +426,27 @@ export interface RedemptionCodesTable {
   redeemed_at: number | null;
   /** Unix milliseconds */
   disabled_at: number | null;
+}
+
+/** Row of `stored_responses` (migration 0015): one Responses API response kept because the request said `store`. */
+export interface StoredResponsesTable {
+  /** the gateway's `resp_...` id */
+  id: string;
+  user_id: string;
+  /** the key that created it (any key of the same user may read it) */
+  api_key_id: string;
+  /** the public model id the client asked for */
+  model: string;
+  /** the channel that served it, when one did */
+  channel_id: string | null;
+  /** the vendor's own response id, for pass-through chains on the same channel; never shown to a client */
+  vendor_response_id: string | null;
+  /** the gateway id of the response this one continued, or null */
+  previous_response_id: string | null;
+  /** JSON array of the request's input items, with gateway item ids */
+  input_items: string;
+  /** JSON of the final Response object as the client saw it */
+  response: string;
+  /** Unix milliseconds */
+  created_at: number;
 }

@@ -1,0 +1,85 @@
+import type { Dispatcher } from 'undici';
+import { GatewayError } from '../../core/gateway-error.js';
+import { mapUpstreamTransportFailure } from '../../providers/openai/map-openai-upstream-failure.js';
+import type { UpstreamAttemptResult } from '../../providers/upstream-attempt-result.js';
+import { clientClosedFailure } from '../client-closed-failure.js';
+import { ClientStreamWriter } from '../client-stream-writer.js';
+import type { ClientSink } from '../client-sink.js';
+import type { DispatchServices } from '../dispatch-services.js';
+import type { AttemptValue, DispatchRequest } from '../dispatch-request.js';
+import type { ForwardingControl } from '../forwarding-control.js';
+import type { RoutableChannel } from '../../routing/routing-table.js';
+import type { UpstreamHttpRequest } from '../send-upstream-request.js';
+import { UnreadableUpstreamAnswer, type PassThroughProtocol } from './pass-through-protocol.js';
+import { relayPassThroughStream } from './relay-pass-through-stream.js';
+
+type AttemptResult = UpstreamAttemptResult<AttemptValue>;
+
+/** One pass-through attempt, in the shape attemptChannel runs every protocol attempt. */
+export interface PassThroughAttempt {
+  encode(): UpstreamHttpRequest;
+  mapFailure(status: number, bodyText: string, retryAfter: string | undefined): UpstreamAttemptResult<never>;
+  answer(response: Dispatcher.ResponseData): Promise<AttemptResult>;
+}
+
+/** What one try against one channel works with (attemptChannel's ChannelAttempt, without importing it). */
+export interface PassThroughAttemptContext {
+  request: DispatchRequest;
+  channel: RoutableChannel;
+  client: ClientSink;
+  services: DispatchServices;
+  control: ForwardingControl;
+}
+
+const jsonContentType = 'application/json; charset=utf-8';
+
+/** A client protocol the channel speaks natively: the protocol encodes and rewrites, dispatch relays. */
+export function planPassThroughAttempt(attempt: PassThroughAttemptContext, protocol: PassThroughProtocol): PassThroughAttempt {
+  const { request, channel, services, control, client } = attempt;
+  const upstreamModelId = channel.modelMapping.get(request.modelId) ?? request.modelId;
+  return {
+    encode: () => protocol.encode(channel, upstreamModelId),
+    mapFailure: (status, bodyText, retryAfter) => protocol.mapFailure(status, bodyText, retryAfter, channel),
+    async answer(response) {
+      const contentType = headerValue(response.headers['content-type']) ?? 'application/json';
+      if (request.stream && contentType.startsWith('text/event-stream')) {
+        const writer = new ClientStreamWriter({ client, responseHeaders: request.responseHeaders, clock: services.clock, clientDrainTimeoutMs: services.config.streamWriteTimeoutMs });
+        const relayed = await relayPassThroughStream({ upstreamBody: response.body, writer, relay: protocol.createStreamRelay(channel) });
+        if (relayed.kind === 'failed-before-first-byte') {
+          if (control.signal.aborted) return clientClosedFailure();
+          services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
+          return { kind: 'retryable-failure', error: relayed.error };
+        }
+        const { outcome } = relayed;
+        return { kind: 'success', value: { status: 200, usage: outcome.usage, firstByteAt: outcome.firstEventAt, errorCode: outcome.error?.code, generatedText: undefined, responseText: undefined } };
+      }
+      let bodyText: string;
+      try {
+        bodyText = await response.body.text();
+      } catch {
+        if (control.signal.aborted) return clientClosedFailure();
+        return mapUpstreamTransportFailure();
+      }
+      let rewritten: Awaited<ReturnType<PassThroughProtocol['rewriteAnswer']>>;
+      try {
+        rewritten = await protocol.rewriteAnswer(bodyText, channel);
+      } catch (error) {
+        // Anything else (the route failing to store the answer) is not the vendor's fault: it propagates.
+        if (!(error instanceof UnreadableUpstreamAnswer)) throw error;
+        services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'unreadable' });
+        return { kind: 'retryable-failure', error: new GatewayError('server_error', 'The upstream vendor sent an answer the gateway could not read.') };
+      }
+      // A client that left while the vendor worked gets no answer, but the answer is billed from its usage.
+      let firstByteAt: number | undefined;
+      if (!control.abandoned) {
+        firstByteAt = services.clock();
+        await client.sendAnswer(200, { ...request.responseHeaders, 'content-type': jsonContentType }, rewritten.body);
+      }
+      return { kind: 'success', value: { status: 200, usage: rewritten.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: undefined } };
+    },
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,79 @@
+import type { Readable } from 'node:stream';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { TokenUsage } from '../../core/token-usage.js';
+import type { ClientStreamWriter } from '../client-stream-writer.js';
+import type { PassThroughStreamRelay } from './pass-through-protocol.js';
+
+/** What a relayed pass-through stream produced. */
+export interface PassThroughStreamOutcome {
+  usage: TokenUsage | undefined;
+  /** Unix milliseconds when the first frame was written to the client */
+  firstEventAt: number | undefined;
+  /** the failure the stream ended with (a vendor failure event, or a cut-off upstream), if any */
+  error: GatewayError | undefined;
+}
+
+/** How relaying went: failed before any byte reached the client (another channel may be tried), or relayed. */
+export type PassThroughStreamResult = { kind: 'failed-before-first-byte'; error: GatewayError } | { kind: 'relayed'; outcome: PassThroughStreamOutcome };
+
+const cutOffError = (): GatewayError => new GatewayError('server_error', 'The upstream stream ended unexpectedly; the answer is incomplete.');
+
+/**
+ * The one relay loop of every pass-through protocol: parses the upstream SSE as it arrives (eventsource-parser),
+ * hands each event to the protocol's relay, and writes the frames it returns. The head goes out with the first
+ * frame, so an upstream that fails before it can still fail over; writes wait for a client that stopped reading;
+ * a client that leaves stops the relay; an upstream that ends without its terminal event gets the protocol's
+ * failure ending, never a fake success.
+ */
+export async function relayPassThroughStream(options: { upstreamBody: Readable; writer: ClientStreamWriter; relay: PassThroughStreamRelay }): Promise<PassThroughStreamResult> {
+  const { upstreamBody, writer, relay } = options;
+  const outcome: PassThroughStreamOutcome = { usage: undefined, firstEventAt: undefined, error: undefined };
+  const pending: EventSourceMessage[] = [];
+  let finished = false;
+  const parser = createParser({ onEvent: (event) => pending.push(event) });
+  // undici's body yields Buffers; a streaming decoder keeps characters split across chunks whole.
+  const decoder = new TextDecoder();
+
+  const relayPending = async (): Promise<void> => {
+    while (pending.length > 0 && !finished) {
+      const event = pending.shift();
+      if (!event) break;
+      const step = await relay.relayEvent(event);
+      if (step.usage) outcome.usage = step.usage;
+      if (step.failure) outcome.error = step.failure;
+      // A failure reported before anything reached the client is left unwritten so another channel can answer.
+      if (step.failure && writer.firstEventAt === undefined) {
+        finished = true;
+        return;
+      }
+      writer.writeFrames(step.frames);
+      if (step.terminal) finished = true;
+    }
+  };
+
+  let readFailed = false;
+  try {
+    for await (const bytes of upstreamBody as AsyncIterable<Uint8Array>) {
+      parser.feed(decoder.decode(bytes, { stream: true }));
+      await relayPending();
+      if (finished) break;
+      await writer.waitWhileClientIsFull();
+      if (writer.clientGone) break;
+    }
+  } catch {
+    readFailed = true;
+  }
+  upstreamBody.destroy();
+  outcome.firstEventAt = writer.firstEventAt;
+  if (writer.clientGone) return { kind: 'relayed', outcome };
+  if (writer.firstEventAt === undefined) return { kind: 'failed-before-first-byte', error: outcome.error ?? cutOffError() };
+  if (finished && !outcome.error) {
+    writer.endWithFrames([]);
+    return { kind: 'relayed', outcome };
+  }
+  if (!finished || readFailed) outcome.error ??= cutOffError();
+  const error = outcome.error ?? cutOffError();
+  writer.endWithFrames(finished ? [] : relay.cutOff(error));
+  return { kind: 'relayed', outcome };
+}

@@ -1,0 +1,166 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import { GatewayError } from '../../core/gateway-error.js';
+import { formatResponsesEvent } from '../../protocols/openai-responses/format-responses-event.js';
+import { pickPassThroughFields } from '../../protocols/openai-responses/responses-pass-through-fields.js';
+import { readResponsesUsage } from '../../protocols/openai-responses/read-responses-usage.js';
+import { rewriteVendorEvent, rewriteVendorResponse, type GatewayResponseIds } from '../../protocols/openai-responses/rewrite-vendor-response.js';
+import { mapOpenAiUpstreamFailure } from '../../providers/openai/map-openai-upstream-failure.js';
+import { redactUpstreamText } from '../../providers/openai/redact-upstream-text.js';
+import { openAiQuirks } from '../../providers/openai/openai-wire-quirks.js';
+import type { RoutableChannel } from '../../routing/routing-table.js';
+import { secretsOf } from '../attempt-channel.js';
+import { channelHasResponsesApi } from './channel-has-responses-api.js';
+import { UnreadableUpstreamAnswer, type PassThroughProtocol, type PassThroughRelayStep, type PassThroughStreamRelay } from './pass-through-protocol.js';
+
+/** The conversation a `previous_response_id` continues, as a pass-through needs it. */
+export interface ResponsesPassThroughChain {
+  /** the gateway id the client continued from */
+  previousResponseId: string;
+  /** the channel and vendor id of the previous response when it was passed through (and so stored at the vendor) */
+  vendorContinuation: { channelId: string; vendorResponseId: string } | null;
+  /** every ancestor's input and output items, oldest first: what any other channel is sent instead */
+  items: Array<Record<string, unknown>>;
+}
+
+/** The final Response of a passed-through request, handed to the route before its last byte goes to the client. */
+export interface PassedThroughResponse {
+  /** the Response as the client sees it (gateway ids) */
+  response: Record<string, unknown>;
+  /** the vendor's own response id */
+  vendorResponseId: string | undefined;
+  channelId: string;
+}
+
+/** What the Responses pass-through works from. */
+export interface ResponsesPassThroughOptions {
+  /** the client's validated request body */
+  body: Record<string, unknown>;
+  /** the gateway's `resp_...` id of this response */
+  responseId: string;
+  chain: ResponsesPassThroughChain | null;
+  /**
+   * true when a reasoning item's `encrypted_content` was sealed by this gateway (a translated vendor's artefact): such
+   * items are never sent to an OpenAI channel, which did not produce them and could not open them
+   */
+  isGatewaySealed(encryptedContent: string): boolean;
+  /** stores the final response (when the client asked to); awaited before the answer is complete */
+  onFinalResponse(final: PassedThroughResponse): Promise<void>;
+}
+
+/** Lifecycle events that end a streamed response. */
+const terminalTypes = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+/**
+ * Responses to OpenAI channels that have the Responses API: the client's body goes through with `model` rewritten
+ * and the chain resolved (the vendor's own id on the channel that stored it, the replayed items elsewhere); the
+ * vendor's `resp_` id is replaced by the gateway's everywhere the client could see it.
+ */
+export function createResponsesPassThrough(options: ResponsesPassThroughOptions): PassThroughProtocol {
+  const ids: GatewayResponseIds = { responseId: options.responseId, previousResponseId: options.chain?.previousResponseId ?? null };
+  return {
+    servesChannel: channelHasResponsesApi,
+    encode(channel, upstreamModelId) {
+      return { url: openAiQuirks.urlFor(channel, upstreamModelId, '/responses'), headers: openAiQuirks.authHeaders(channel), body: JSON.stringify(upstreamBodyFor(options, channel, upstreamModelId)) };
+    },
+    mapFailure: (status, bodyText, retryAfter, channel) => mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
+    async rewriteAnswer(bodyText, channel) {
+      const parsed = parseJson(bodyText);
+      if (parsed === null || typeof parsed !== 'object' || (parsed as { object?: unknown }).object !== 'response') throw new UnreadableUpstreamAnswer('not a Response object');
+      const { response, vendorResponseId } = rewriteVendorResponse(parsed as Record<string, unknown>, ids);
+      await options.onFinalResponse({ response, vendorResponseId, channelId: channel.id });
+      return { body: JSON.stringify(response), usage: readResponsesUsage(response.usage) };
+    },
+    createStreamRelay: (channel) => createRelay(options, ids, channel),
+  };
+}
+
+/** The client's body for one channel (forwarded fields only): its model name, and the chain as the vendor id or as replayed items. */
+function upstreamBodyFor(options: ResponsesPassThroughOptions, channel: RoutableChannel, upstreamModelId: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...pickPassThroughFields(options.body), model: upstreamModelId };
+  const ownInput = typeof body.input === 'string' || body.input === undefined ? body.input : withoutGatewayReasoning(body.input as unknown[], options);
+  const chain = options.chain;
+  if (!chain) return ownInput === undefined ? body : { ...body, input: ownInput };
+  if (chain.vendorContinuation?.channelId === channel.id) {
+    return { ...body, ...(ownInput === undefined ? {} : { input: ownInput }), previous_response_id: chain.vendorContinuation.vendorResponseId };
+  }
+  delete body.previous_response_id;
+  const input = typeof ownInput === 'string' ? [{ role: 'user', content: ownInput }] : (ownInput ?? []);
+  return { ...body, input: [...withoutGatewayReasoning(chain.items, options), ...input] };
+}
+
+/** The items without reasoning the gateway sealed (see ResponsesPassThroughOptions.isGatewaySealed). */
+function withoutGatewayReasoning(items: unknown[], options: ResponsesPassThroughOptions): unknown[] {
+  return items.filter((item) => {
+    if (item === null || typeof item !== 'object') return true;
+    const { type, encrypted_content: encryptedContent } = item as { type?: unknown; encrypted_content?: unknown };
+    return !(type === 'reasoning' && typeof encryptedContent === 'string' && options.isGatewaySealed(encryptedContent));
+  });
+}
+
+function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseIds, channel: RoutableChannel): PassThroughStreamRelay {
+  /** the last Response a lifecycle event carried, the base of a synthesised `response.failed` */
+  let lastResponse: Record<string, unknown> | undefined;
+  let lastSequenceNumber = -1;
+  let framesSent = false;
+  /** the vendor's mid-stream `error`, which its `response.failed` follows */
+  let streamFailure: GatewayError | undefined;
+
+  const failedFrame = (failure: GatewayError): string => {
+    const code = failure.code === 'rate_limit_exceeded' ? 'rate_limit_exceeded' : 'server_error';
+    const response = { ...(lastResponse ?? { id: ids.responseId, object: 'response', output: [] }), status: 'failed', error: { code, message: failure.message } };
+    lastSequenceNumber += 1;
+    return formatResponsesEvent({ type: 'response.failed', sequence_number: lastSequenceNumber, response });
+  };
+
+  return {
+    async relayEvent(message: EventSourceMessage): Promise<PassThroughRelayStep> {
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        return { frames: [] };
+      }
+      if (data === null || typeof data !== 'object') return { frames: [] };
+      const { event, type, vendorResponseId } = rewriteVendorEvent(data as Record<string, unknown>, ids);
+      if (typeof event.sequence_number === 'number') lastSequenceNumber = event.sequence_number;
+      if (type === 'error') {
+        streamFailure = mapStreamError(event, secretsOf(channel));
+        // Before any frame another channel answers instead; after it the client sees the vendor's own events.
+        return { frames: framesSent ? [vendorFrame(type, { ...event, message: streamFailure.message })] : [], failure: streamFailure };
+      }
+      const response = event.response as Record<string, unknown> | undefined;
+      if (response) lastResponse = response;
+      if (!terminalTypes.has(type)) {
+        framesSent = true;
+        return { frames: [vendorFrame(type, event)] };
+      }
+      const usage = readResponsesUsage(response?.usage);
+      const failure = type === 'response.failed' ? (streamFailure ?? new GatewayError('server_error', 'The upstream vendor failed the response.')) : undefined;
+      if (response && (framesSent || !failure)) await options.onFinalResponse({ response, vendorResponseId, channelId: channel.id });
+      framesSent = true;
+      return { frames: [vendorFrame(type, event)], terminal: true, ...(usage ? { usage } : {}), ...(failure ? { failure } : {}) };
+    },
+    cutOff: (failure) => [failedFrame(failure)],
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A vendor event as SSE, its `event:` line equal to its type (vendor event types pass through, known or not). */
+function vendorFrame(type: string, event: Record<string, unknown>): string {
+  return `event: ${type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** OpenAI's mid-stream `error` event (`{type:"error", code, message, param}`) as a gateway failure. */
+function mapStreamError(event: Record<string, unknown>, knownSecrets: readonly string[]): GatewayError {
+  const code = String(event.code ?? '');
+  const message = typeof event.message === 'string' ? redactUpstreamText(event.message, knownSecrets) : 'The upstream vendor failed mid-stream.';
+  if (/rate_limit/.test(code)) return new GatewayError('rate_limit_exceeded', message);
+  return new GatewayError('server_error', message);
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { ResponsesStore, StoredResponseRecord } from '../../storage/responses-store.js';
+import { loadResponsesChain } from './responses-chain.js';
+
+/** An in-memory store with the repository's owner scoping. */
+function memoryStore(records: StoredResponseRecord[]): ResponsesStore {
+  return {
+    save: async (record) => void records.push(record),
+    find: async (id, userId) => records.find((record) => record.id === id && record.userId === userId),
+    delete: async () => false,
+  };
+}
+
+function turn(id: string, previousResponseId: string | null, question: string, answer: string, served: Partial<StoredResponseRecord> = {}): StoredResponseRecord {
+  return {
+    id,
+    userId: 'user_a',
+    apiKeyId: 'key_a',
+    model: 'gpt-5',
+    channelId: null,
+    vendorResponseId: null,
+    previousResponseId,
+    inputItems: [{ id: `msg_in_${id}`, type: 'message', role: 'user', content: [{ type: 'input_text', text: question }] }],
+    response: { id, object: 'response', output: [{ id: `msg_out_${id}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer, annotations: [] }] }] },
+    createdAt: 0,
+    ...served,
+  };
+}
+
+const noUnseal = () => null;
+
+describe('loadResponsesChain', () => {
+  it('turns every ancestor, oldest first, into input items and canonical messages', async () => {
+    const store = memoryStore([turn('resp_1', null, 'alpha', 'Echo: alpha'), turn('resp_2', 'resp_1', 'beta', 'Echo: beta')]);
+    const chain = await loadResponsesChain(store, 'resp_2', 'user_a', noUnseal);
+    expect(chain.passThrough.items.map((item) => item.id)).toEqual(['msg_in_resp_1', 'msg_out_resp_1', 'msg_in_resp_2', 'msg_out_resp_2']);
+    expect(chain.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'alpha' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Echo: alpha' }] },
+      { role: 'user', content: [{ type: 'text', text: 'beta' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Echo: beta' }] },
+    ]);
+    expect(chain.passThrough.vendorContinuation).toBeNull();
+  });
+
+  it('offers the vendor id of the newest response when a channel passed it through', async () => {
+    const store = memoryStore([turn('resp_1', null, 'a', 'b', { channelId: 'channel_x', vendorResponseId: 'resp_vendor' })]);
+    const chain = await loadResponsesChain(store, 'resp_1', 'user_a', noUnseal);
+    expect(chain.passThrough).toMatchObject({ previousResponseId: 'resp_1', vendorContinuation: { channelId: 'channel_x', vendorResponseId: 'resp_vendor' } });
+  });
+
+  it("is a 404 naming previous_response_id for another user's response or a missing ancestor", async () => {
+    const store = memoryStore([turn('resp_1', null, 'a', 'b'), turn('resp_3', 'resp_gone', 'c', 'd')]);
+    await expect(loadResponsesChain(store, 'resp_1', 'user_b', noUnseal)).rejects.toMatchObject({ status: 404, param: 'previous_response_id' });
+    await expect(loadResponsesChain(store, 'resp_3', 'user_a', noUnseal)).rejects.toMatchObject({ status: 404, param: 'previous_response_id' });
+  });
+});
