@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../core/gateway-error.js';
-import type { ChatAdapter, VendorCall } from '../providers/chat-adapter.js';
-import { findChatAdapter } from '../providers/chat-adapter-registry.js';
+import { foldStreamParts } from '../core/canonical/fold-stream-parts.js';
+import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
+import type { ClientAnswerCodec } from '../core/canonical/client-answer-codec.js';
+import { createChatAnswerCodec } from '../protocols/openai-chat/chat-answer-codec.js';
+import { chatRequestToCanonical } from '../protocols/openai-chat/chat-request-to-canonical.js';
+import type { VendorAdapter, VendorCall } from '../providers/vendor-adapter.js';
+import { findVendorAdapter } from '../providers/vendor-adapter-registry.js';
 import { mapOpenAiUpstreamFailure, mapUpstreamTransportFailure } from '../providers/openai/map-openai-upstream-failure.js';
 import { findOpenAiWireQuirks } from '../providers/openai/openai-wire-target.js';
 import type { OpenAiWireQuirks } from '../providers/openai/openai-wire-quirks.js';
 import { extractUsageFromJsonText } from '../providers/openai/parse-openai-usage.js';
-import { createOpenAiChunkEncoder } from '../providers/translated-stream/encode-openai-chunks.js';
 import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
 import { clientClosedFailure } from './client-closed-failure.js';
@@ -16,9 +20,10 @@ import { ClientStreamWriter } from './client-stream-writer.js';
 import type { DispatchServices } from './dispatch-services.js';
 import type { AttemptValue, DispatchRequest } from './dispatch-request.js';
 import type { ForwardingControl } from './forwarding-control.js';
-import { relayChatStreamParts } from './relay-chat-stream-parts.js';
+import { relayCanonicalStream } from './relay-canonical-stream.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
+import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 
 type AttemptResult = UpstreamAttemptResult<AttemptValue>;
 
@@ -90,7 +95,7 @@ export function secretsOf(channel: RoutableChannel): string[] {
 function planProtocolAttempt(attempt: ChannelAttempt): ProtocolAttempt | undefined {
   const quirks = findOpenAiWireQuirks(attempt.channel.protocol);
   if (quirks) return planOpenAiWireAttempt(attempt, quirks);
-  const adapter = findChatAdapter(attempt.channel.protocol);
+  const adapter = findVendorAdapter(attempt.channel.protocol);
   return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
 }
 
@@ -140,7 +145,7 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
 }
 
 /** Translated channels (Anthropic, Gemini, Bedrock): the adapter encodes and decodes; dispatch relays its parts. */
-function planTranslatedAttempt(attempt: ChannelAttempt, adapter: ChatAdapter): ProtocolAttempt | undefined {
+function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter): ProtocolAttempt | undefined {
   const { request, channel, services, control } = attempt;
   const call: VendorCall = {
     channel,
@@ -174,39 +179,53 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: ChatAdapter): P
       },
     };
   }
-  if (!chatRequest) return undefined;
+  const canonical = canonicalOf(attempt);
+  if (!canonical) return undefined;
   return {
-    encode: () => adapter.encodeChatRequest(chatRequest, call),
+    // The chat request is translated here, so a field the canonical request cannot carry is a 400 like a vendor's.
+    encode: () => adapter.encodeRequest(canonical.request(), call),
     mapFailure,
     async answer(response) {
-      if (request.stream) return relayTranslatedStream(attempt, adapter, call, response);
+      if (request.stream) return relayTranslatedStream(attempt, adapter, call, canonical.codec, response);
       const bodyText = await readBody(attempt, response);
       if (typeof bodyText !== 'string') return bodyText;
-      let decoded: ReturnType<ChatAdapter['decodeChatResponse']>;
+      let answer: ReturnType<typeof foldStreamParts>;
       try {
-        decoded = adapter.decodeChatResponse(bodyText, call);
+        answer = foldStreamParts(adapter.decodeResponse(bodyText, call));
       } catch {
         return unreadableAnswer(attempt);
       }
-      const responseText = JSON.stringify(decoded.completion);
+      const responseText = canonical.codec.encodeAnswer(answer);
       const firstByteAt = await answerClient(attempt, 200, jsonContentType, responseText);
-      return { kind: 'success', value: { status: 200, usage: decoded.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText } };
+      const usage = answer.usage ? tokenUsageOfCanonical(answer.usage) : undefined;
+      return { kind: 'success', value: { status: 200, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText } };
     },
   };
 }
 
-async function relayTranslatedStream(attempt: ChannelAttempt, adapter: ChatAdapter, call: VendorCall, response: Dispatcher.ResponseData): Promise<AttemptResult> {
-  const { request, services, control, channel } = attempt;
-  const relayed = await relayChatStreamParts({
-    parts: adapter.decodeChatStream(response.body, call),
+/**
+ * The request in canonical terms and the codec that writes the answer in the client's protocol: the route's own for
+ * Responses and Messages, the chat request translated (lazily: translation may refuse a field) with the chat codec.
+ */
+function canonicalOf(attempt: ChannelAttempt): { request: () => CanonicalRequest; codec: ClientAnswerCodec } | undefined {
+  const { request, services } = attempt;
+  if (request.canonical) {
+    const canonicalRequest = request.canonical.request;
+    return { request: () => canonicalRequest, codec: request.canonical.codec };
+  }
+  const chatRequest = request.chatRequest;
+  if (!chatRequest) return undefined;
+  const identity = { id: `chatcmpl-${randomUUID().replaceAll('-', '')}`, model: request.modelId, created: Math.floor(services.clock() / 1000) };
+  return { request: () => chatRequestToCanonical(chatRequest), codec: createChatAnswerCodec(identity, request.clientWantsUsage) };
+}
+
+async function relayTranslatedStream(attempt: ChannelAttempt, adapter: VendorAdapter, call: VendorCall, codec: ClientAnswerCodec, response: Dispatcher.ResponseData): Promise<AttemptResult> {
+  const { services, control, channel } = attempt;
+  const relayed = await relayCanonicalStream({
+    parts: adapter.decodeStream(response.body, call),
     upstreamBody: response.body,
     writer: createStreamWriter(attempt),
-    encoder: createOpenAiChunkEncoder({
-      id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
-      model: call.publicModelId,
-      created: Math.floor(services.clock() / 1000),
-      clientWantsUsage: request.clientWantsUsage,
-    }),
+    encoder: codec.createStreamEncoder(),
   });
   if (relayed.kind === 'failed-before-first-byte') {
     if (control.signal.aborted) return clientClosedFailure();

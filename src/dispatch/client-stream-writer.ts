@@ -13,7 +13,8 @@ export const eventStreamHeaders = {
  * Writes one OpenAI-style event stream to a client: the head only with the first event (so an upstream that fails
  * before it can fail over), writes that wait for the client to drain, and the two endings: `data: [DONE]` after a
  * complete answer, or an error event and no `[DONE]`, so a client never mistakes a cut-off answer for a complete one.
- * Both relays (OpenAI-wire pass-through and translated stream parts) write through this one writer.
+ * Both relays (OpenAI-wire pass-through and canonical parts through a client codec) write through this one writer;
+ * the canonical relay gives it complete frames, so protocol endings belong to the codec.
  */
 export class ClientStreamWriter {
   /** Unix milliseconds when the first event was written to the client */
@@ -56,6 +57,20 @@ export class ClientStreamWriter {
     if (payloads.length === 0) return;
     this.writeHeadOnce();
     this.client.write(payloads.map((data) => `data: ${data}\n\n`).join(''));
+  }
+
+  /** Writes complete SSE frames (a client protocol codec's output) in one write; nothing when there are none. */
+  writeFrames(frames: readonly string[]): void {
+    if (frames.length === 0) return;
+    this.writeHeadOnce();
+    this.client.write(frames.join(''));
+  }
+
+  /** Ends the stream with a codec's closing frames (chat: `data: [DONE]`, or an error event and no `[DONE]`). */
+  endWithFrames(frames: readonly string[]): void {
+    if (frames.length > 0) this.writeHeadOnce();
+    else this.writeHeadIfNone();
+    this.client.end(frames.join(''));
   }
 
   /** Waits, when the client's buffer is full, until it takes bytes again (or is cut off for not reading). */
