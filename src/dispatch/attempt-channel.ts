@@ -8,6 +8,7 @@ import { createChatAnswerCodec } from '../protocols/openai-chat/chat-answer-code
 import { chatRequestToCanonical } from '../protocols/openai-chat/chat-request-to-canonical.js';
 import type { VendorAdapter, VendorCall } from '../providers/vendor-adapter.js';
 import { findVendorAdapter } from '../providers/vendor-adapter-registry.js';
+import { createOpenAiChatVendorAdapter } from '../providers/openai/openai-chat-vendor-adapter.js';
 import { mapOpenAiUpstreamFailure, mapUpstreamTransportFailure } from '../providers/openai/map-openai-upstream-failure.js';
 import { findOpenAiWireQuirks } from '../providers/openai/openai-wire-target.js';
 import type { OpenAiWireQuirks } from '../providers/openai/openai-wire-quirks.js';
@@ -92,8 +93,21 @@ export function secretsOf(channel: RoutableChannel): string[] {
   return [channel.secret, channel.baseUrl, URL.canParse(channel.baseUrl) ? new URL(channel.baseUrl).host : ''];
 }
 
+/**
+ * Chooses how a channel serves the request. The order matters:
+ * 1. (extension point) a request the channel speaks natively, other than chat (`request.passThrough`, e.g. Responses
+ *    to an OpenAI channel): the pass-through relay plans it here, before anything below;
+ * 2. a canonical request (Responses, Messages): EVERY channel protocol through its vendor adapter, OpenAI-wire
+ *    channels through the OpenAI chat adapter, and the client protocol's codec writes the answer;
+ * 3. a chat request to an OpenAI-wire channel: the body and the stream pass through (the fast path);
+ * 4. a chat request to a translated channel: translated to canonical, answered through the chat codec.
+ */
 function planProtocolAttempt(attempt: ChannelAttempt): ProtocolAttempt | undefined {
   const quirks = findOpenAiWireQuirks(attempt.channel.protocol);
+  if (attempt.request.canonical) {
+    const adapter = quirks ? createOpenAiChatVendorAdapter(quirks, secretsOf(attempt.channel)) : findVendorAdapter(attempt.channel.protocol);
+    return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
+  }
   if (quirks) return planOpenAiWireAttempt(attempt, quirks);
   const adapter = findVendorAdapter(attempt.channel.protocol);
   return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
@@ -144,7 +158,10 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
   };
 }
 
-/** Translated channels (Anthropic, Gemini, Bedrock): the adapter encodes and decodes; dispatch relays its parts. */
+/**
+ * Translated attempts (Anthropic, Gemini, Bedrock for every client; any channel for a canonical request): the adapter
+ * encodes the canonical request and decodes the answer into parts; the client protocol's codec writes them.
+ */
 function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter): ProtocolAttempt | undefined {
   const { request, channel, services, control } = attempt;
   const call: VendorCall = {
