@@ -1,7 +1,7 @@
 import type { CanonicalAssistantContent, CanonicalMessage, CanonicalToolResultPart, CanonicalUserContent } from '../../core/canonical/canonical-request.js';
 import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { parseToolArguments } from '../translated-stream/parse-tool-arguments.js';
+import { parseToolArguments } from '../parse-tool-arguments.js';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-wire-types.js';
 import { convertAnthropicImage } from './convert-anthropic-image.js';
 

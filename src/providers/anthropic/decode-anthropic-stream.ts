@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { StreamBlockSequencer } from '../stream-block-sequencer.js';
-import { readServerSentEvents } from '../translated-stream/read-server-sent-events.js';
+import { readServerSentEvents } from '../read-server-sent-events.js';
 import type { VendorCall } from '../vendor-adapter.js';
 import type { AnthropicUsage } from './anthropic-wire-types.js';
 import { anthropicArtefactProducer } from './convert-anthropic-messages.js';

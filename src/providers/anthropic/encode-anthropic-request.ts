@@ -1,6 +1,6 @@
 import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { refuseCanonicalReasoningEffort } from '../translated-stream/refuse-canonical-reasoning-effort.js';
+import { refuseCanonicalReasoningEffort } from '../refuse-canonical-reasoning-effort.js';
 import type { VendorCall, VendorHttpRequest } from '../vendor-adapter.js';
 import { readAnthropicApiVersion, type AnthropicApiVersion } from './anthropic-api-version.js';
 import { convertAnthropicMessages } from './convert-anthropic-messages.js';

@@ -1,6 +1,6 @@
 import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { refuseCanonicalReasoningEffort } from '../translated-stream/refuse-canonical-reasoning-effort.js';
+import { refuseCanonicalReasoningEffort } from '../refuse-canonical-reasoning-effort.js';
 
 /**
  * A 400 naming the first parameter Converse cannot honour and whose loss would change the answer: a reasoning

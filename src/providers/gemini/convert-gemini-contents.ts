@@ -2,7 +2,7 @@ import type { CanonicalAssistantContent, CanonicalMessage, CanonicalUserContent 
 import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
-import { parseToolArguments } from '../translated-stream/parse-tool-arguments.js';
+import { parseToolArguments } from '../parse-tool-arguments.js';
 import { convertGeminiImage } from './convert-gemini-image.js';
 import { readGeminiThoughtSignature } from './gemini-tool-call-id.js';
 import type { GeminiContent, GeminiPart } from './gemini-wire-types.js';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
-import { readServerSentEvents } from '../translated-stream/read-server-sent-events.js';
+import { readServerSentEvents } from '../read-server-sent-events.js';
 import type { VendorCall } from '../vendor-adapter.js';
 import { GeminiAnswerDecoder } from './gemini-answer-decoder.js';
 import type { GeminiResponse } from './gemini-wire-types.js';

@@ -2,7 +2,7 @@ import type { CanonicalRequest } from '../../core/canonical/canonical-request.js
 import type { VendorCall, VendorChannel, VendorHttpRequest } from '../vendor-adapter.js';
 import { collectRemoteImageRequests } from '../remote-image/collect-remote-image-requests.js';
 import { fetchRemoteImages } from '../remote-image/fetch-remote-images.js';
-import { refuseCanonicalReasoningEffort } from '../translated-stream/refuse-canonical-reasoning-effort.js';
+import { refuseCanonicalReasoningEffort } from '../refuse-canonical-reasoning-effort.js';
 import { convertGeminiContents } from './convert-gemini-contents.js';
 import { convertGeminiTools } from './convert-gemini-tools.js';
 import { encodeGeminiGenerationConfig } from './encode-gemini-generation-config.js';

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { StreamBlockSequencer } from '../stream-block-sequencer.js';
-import { readServerSentEvents } from '../translated-stream/read-server-sent-events.js';
+import { readServerSentEvents } from '../read-server-sent-events.js';
 import type { VendorCall } from '../vendor-adapter.js';
 import { mapOpenAiFinishReason } from './map-openai-finish-reason.js';
 import { parseOpenAiCanonicalUsage } from './parse-openai-canonical-usage.js';

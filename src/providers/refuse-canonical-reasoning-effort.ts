@@ -1,5 +1,5 @@
-import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
-import { GatewayError } from '../../core/gateway-error.js';
+import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 /** A 400 for a reasoning effort the vendor adapter does not map yet (never silently dropped: it changes the answer). */
 export function refuseCanonicalReasoningEffort(request: CanonicalRequest): void {
