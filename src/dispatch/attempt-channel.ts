@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../core/gateway-error.js';
-import type { ChatAdapter, VendorCall } from '../providers/chat-adapter.js';
-import { findChatAdapter } from '../providers/chat-adapter-registry.js';
+import { foldStreamParts } from '../core/canonical/fold-stream-parts.js';
+import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
+import type { ClientAnswerCodec } from '../core/canonical/client-answer-codec.js';
+import { createChatAnswerCodec } from '../protocols/openai-chat/chat-answer-codec.js';
+import { chatRequestToCanonical } from '../protocols/openai-chat/chat-request-to-canonical.js';
+import type { VendorAdapter, VendorCall } from '../providers/vendor-adapter.js';
+import { findVendorAdapter } from '../providers/vendor-adapter-registry.js';
+import { createOpenAiChatVendorAdapter } from '../providers/openai/openai-chat-vendor-adapter.js';
 import { mapOpenAiUpstreamFailure, mapUpstreamTransportFailure } from '../providers/openai/map-openai-upstream-failure.js';
 import { findOpenAiWireQuirks } from '../providers/openai/openai-wire-target.js';
 import type { OpenAiWireQuirks } from '../providers/openai/openai-wire-quirks.js';
 import { extractUsageFromJsonText } from '../providers/openai/parse-openai-usage.js';
-import { createOpenAiChunkEncoder } from '../providers/translated-stream/encode-openai-chunks.js';
 import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
 import { mapStatusToChannelOutcome } from '../routing/channel-health/map-status-to-channel-outcome.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
@@ -19,9 +24,10 @@ import type { DispatchServices } from './dispatch-services.js';
 import type { AttemptValue, DispatchRequest } from './dispatch-request.js';
 import type { ForwardingControl } from './forwarding-control.js';
 import { planPassThroughAttempt } from './pass-through/plan-pass-through-attempt.js';
-import { relayChatStreamParts } from './relay-chat-stream-parts.js';
+import { relayCanonicalStream } from './relay-canonical-stream.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
+import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 import { transportFailureOutcome } from './transport-failure-outcome.js';
 
 type AttemptResult = ChannelAttemptResult<AttemptValue>;
@@ -92,12 +98,25 @@ export function secretsOf(channel: RoutableChannel): string[] {
   return [channel.secret, channel.baseUrl, URL.canParse(channel.baseUrl) ? new URL(channel.baseUrl).host : ''];
 }
 
+/**
+ * Chooses how a channel serves the request. The order matters:
+ * 1. a request the channel speaks natively, other than chat (`request.passThrough`, e.g. Responses to an OpenAI
+ *    channel with the Responses API): the pass-through relay;
+ * 2. a canonical request (Responses, Messages): EVERY channel protocol through its vendor adapter, OpenAI-wire
+ *    channels through the OpenAI chat adapter, and the client protocol's codec writes the answer;
+ * 3. a chat request to an OpenAI-wire channel: the body and the stream pass through (the fast path);
+ * 4. a chat request to a translated channel: translated to canonical, answered through the chat codec.
+ */
 function planProtocolAttempt(attempt: ChannelAttempt): ProtocolAttempt | undefined {
   const passThrough = attempt.request.passThrough;
   if (passThrough?.servesChannel(attempt.channel)) return planPassThroughAttempt(attempt, passThrough);
   const quirks = findOpenAiWireQuirks(attempt.channel.protocol);
+  if (attempt.request.canonical) {
+    const adapter = quirks ? createOpenAiChatVendorAdapter(quirks, secretsOf(attempt.channel)) : findVendorAdapter(attempt.channel.protocol);
+    return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
+  }
   if (quirks) return planOpenAiWireAttempt(attempt, quirks);
-  const adapter = findChatAdapter(attempt.channel.protocol);
+  const adapter = findVendorAdapter(attempt.channel.protocol);
   return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
 }
 
@@ -146,8 +165,11 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
   };
 }
 
-/** Translated channels (Anthropic, Gemini, Bedrock): the adapter encodes and decodes; dispatch relays its parts. */
-function planTranslatedAttempt(attempt: ChannelAttempt, adapter: ChatAdapter): ProtocolAttempt | undefined {
+/**
+ * Translated attempts (Anthropic, Gemini, Bedrock for every client; any channel for a canonical request): the adapter
+ * encodes the canonical request and decodes the answer into parts; the client protocol's codec writes them.
+ */
+function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter): ProtocolAttempt | undefined {
   const { request, channel, services, control } = attempt;
   const call: VendorCall = {
     channel,
@@ -181,39 +203,53 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: ChatAdapter): P
       },
     };
   }
-  if (!chatRequest) return undefined;
+  const canonical = canonicalOf(attempt);
+  if (!canonical) return undefined;
   return {
-    encode: () => adapter.encodeChatRequest(chatRequest, call),
+    // The chat request is translated here, so a field the canonical request cannot carry is a 400 like a vendor's.
+    encode: () => adapter.encodeRequest(canonical.request(), call),
     mapFailure,
     async answer(response) {
-      if (request.stream) return relayTranslatedStream(attempt, adapter, call, response);
+      if (request.stream) return relayTranslatedStream(attempt, adapter, call, canonical.codec, response);
       const bodyText = await readBody(attempt, response);
       if (typeof bodyText !== 'string') return bodyText;
-      let decoded: ReturnType<ChatAdapter['decodeChatResponse']>;
+      let answer: ReturnType<typeof foldStreamParts>;
       try {
-        decoded = adapter.decodeChatResponse(bodyText, call);
+        answer = foldStreamParts(adapter.decodeResponse(bodyText, call));
       } catch {
         return unreadableAnswer(attempt);
       }
-      const responseText = JSON.stringify(decoded.completion);
+      const responseText = canonical.codec.encodeAnswer(answer);
       const firstByteAt = await answerClient(attempt, 200, jsonContentType, responseText);
-      return { kind: 'success', value: { status: 200, usage: decoded.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText } };
+      const usage = answer.usage ? tokenUsageOfCanonical(answer.usage) : undefined;
+      return { kind: 'success', value: { status: 200, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText } };
     },
   };
 }
 
-async function relayTranslatedStream(attempt: ChannelAttempt, adapter: ChatAdapter, call: VendorCall, response: Dispatcher.ResponseData): Promise<AttemptResult> {
-  const { request, services, control, channel } = attempt;
-  const relayed = await relayChatStreamParts({
-    parts: adapter.decodeChatStream(response.body, call),
+/**
+ * The request in canonical terms and the codec that writes the answer in the client's protocol: the route's own for
+ * Responses and Messages, the chat request translated (lazily: translation may refuse a field) with the chat codec.
+ */
+function canonicalOf(attempt: ChannelAttempt): { request: () => CanonicalRequest; codec: ClientAnswerCodec } | undefined {
+  const { request, services } = attempt;
+  if (request.canonical) {
+    const canonicalRequest = request.canonical.request;
+    return { request: () => canonicalRequest, codec: request.canonical.codec };
+  }
+  const chatRequest = request.chatRequest;
+  if (!chatRequest) return undefined;
+  const identity = { id: `chatcmpl-${randomUUID().replaceAll('-', '')}`, model: request.modelId, created: Math.floor(services.clock() / 1000) };
+  return { request: () => chatRequestToCanonical(chatRequest), codec: createChatAnswerCodec(identity, request.clientWantsUsage) };
+}
+
+async function relayTranslatedStream(attempt: ChannelAttempt, adapter: VendorAdapter, call: VendorCall, codec: ClientAnswerCodec, response: Dispatcher.ResponseData): Promise<AttemptResult> {
+  const { services, control, channel } = attempt;
+  const relayed = await relayCanonicalStream({
+    parts: adapter.decodeStream(response.body, call),
     upstreamBody: response.body,
     writer: createStreamWriter(attempt),
-    encoder: createOpenAiChunkEncoder({
-      id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
-      model: call.publicModelId,
-      created: Math.floor(services.clock() / 1000),
-      clientWantsUsage: request.clientWantsUsage,
-    }),
+    encoder: codec.createStreamEncoder(),
   });
   if (relayed.kind === 'failed-before-first-byte') {
     if (control.signal.aborted) return clientClosedFailure();

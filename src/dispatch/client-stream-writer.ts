@@ -13,7 +13,8 @@ export const eventStreamHeaders = {
  * Writes one OpenAI-style event stream to a client: the head only with the first event (so an upstream that fails
  * before it can fail over), writes that wait for the client to drain, and the two endings: `data: [DONE]` after a
  * complete answer, or an error event and no `[DONE]`, so a client never mistakes a cut-off answer for a complete one.
- * Both relays (OpenAI-wire pass-through and translated stream parts) write through this one writer.
+ * Both relays (OpenAI-wire pass-through and canonical parts through a client codec) write through this one writer;
+ * the canonical relay gives it complete frames, so protocol endings belong to the codec.
  */
 export class ClientStreamWriter {
   /** Unix milliseconds when the first event was written to the client */
@@ -58,16 +59,17 @@ export class ClientStreamWriter {
     this.client.write(payloads.map((data) => `data: ${data}\n\n`).join(''));
   }
 
-  /** Writes complete SSE frames (`event: ...\ndata: ...\n\n`) as they are; nothing when there are none. */
+  /** Writes complete SSE frames (a client protocol codec's output) in one write; nothing when there are none. */
   writeFrames(frames: readonly string[]): void {
     if (frames.length === 0) return;
     this.writeHeadOnce();
     this.client.write(frames.join(''));
   }
 
-  /** Ends a stream with its last complete frames (a protocol's own ending, e.g. Responses' terminal event). */
+  /** Ends the stream with a codec's closing frames (chat: `data: [DONE]`, or an error event and no `[DONE]`). */
   endWithFrames(frames: readonly string[]): void {
-    this.writeHeadIfNone();
+    if (frames.length > 0) this.writeHeadOnce();
+    else this.writeHeadIfNone();
     this.client.end(frames.join(''));
   }
 

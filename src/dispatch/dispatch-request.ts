@@ -3,7 +3,7 @@ import type { ClientAnswerCodec } from '../core/canonical/client-answer-codec.js
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import type { ChatCompletionRequest } from '../core/openai-chat-request.js';
 import type { TokenUsage } from '../core/token-usage.js';
-import type { EmbeddingRequestFields } from '../providers/chat-adapter.js';
+import type { EmbeddingRequestFields } from '../providers/vendor-adapter.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
 import type { PassThroughProtocol } from './pass-through/pass-through-protocol.js';
 

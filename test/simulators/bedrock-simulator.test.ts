@@ -2,11 +2,15 @@
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatStreamPart } from '../../src/core/chat-stream-part.js';
+import type { CanonicalStreamPart } from '../../src/core/canonical/canonical-stream-part.js';
+import { foldStreamParts } from '../../src/core/canonical/fold-stream-parts.js';
 import type { ChatCompletionRequest } from '../../src/core/openai-chat-request.js';
-import { bedrockChatAdapter } from '../../src/providers/bedrock/bedrock-chat-adapter.js';
+import { tokenUsageOfCanonical } from '../../src/dispatch/token-usage-of-canonical.js';
+import { chatRequestToCanonical } from '../../src/protocols/openai-chat/chat-request-to-canonical.js';
+import { encodeChatCompletion } from '../../src/protocols/openai-chat/encode-chat-completion.js';
+import { bedrockVendorAdapter } from '../../src/providers/bedrock/bedrock-vendor-adapter.js';
 import { signBedrockRequest } from '../../src/providers/bedrock/sign-bedrock-request.js';
-import type { VendorCall, VendorHttpRequest } from '../../src/providers/chat-adapter.js';
+import type { VendorCall, VendorHttpRequest } from '../../src/providers/vendor-adapter.js';
 import { startBedrockSimulator, type BedrockSimulator } from './bedrock-simulator.js';
 
 let simulator: BedrockSimulator;
@@ -36,22 +40,34 @@ async function send(vendorRequest: VendorHttpRequest) {
   return request(vendorRequest.url, { method: 'POST', headers: { accept: 'application/json', ...vendorRequest.headers }, body: vendorRequest.body });
 }
 
-async function complete(chatRequest: Partial<ChatCompletionRequest>, call: VendorCall) {
-  const response = await send(await bedrockChatAdapter.encodeChatRequest({ model: 'x', messages: [], ...chatRequest }, call));
+/** Encodes a chat request the way dispatch does for chat clients: translated to the canonical request first. */
+async function encodeChat(chatRequest: ChatCompletionRequest, call: VendorCall): Promise<VendorHttpRequest> {
+  return bedrockVendorAdapter.encodeRequest(chatRequestToCanonical(chatRequest), call);
+}
+
+type CompleteResult =
+  | { status: number; failure: ReturnType<typeof bedrockVendorAdapter.mapFailure>; text: string }
+  | { status: 200; failure?: undefined; completion: ReturnType<typeof encodeChatCompletion>; usage: ReturnType<typeof tokenUsageOfCanonical> | undefined; text: string };
+
+async function complete(chatRequest: Partial<ChatCompletionRequest>, call: VendorCall): Promise<CompleteResult> {
+  const response = await send(await encodeChat({ model: 'x', messages: [], ...chatRequest }, call));
   const text = await response.body.text();
-  if (response.statusCode !== 200) return { status: response.statusCode, failure: bedrockChatAdapter.mapFailure(response.statusCode, text, undefined), text };
-  return { status: 200, ...bedrockChatAdapter.decodeChatResponse(text, call), text };
+  if (response.statusCode !== 200) return { status: response.statusCode, failure: bedrockVendorAdapter.mapFailure(response.statusCode, text, undefined), text };
+  // Written for a chat client the way dispatch writes it: folded, then encoded; the usage as billing reads it.
+  const answer = foldStreamParts(bedrockVendorAdapter.decodeResponse(text, call));
+  const completion = encodeChatCompletion(answer, { id: 'chatcmpl-test', model: 'public-model', created: 0 });
+  return { status: 200, completion, usage: answer.usage ? tokenUsageOfCanonical(answer.usage) : undefined, text };
 }
 
 async function streamBytes(chatRequest: Partial<ChatCompletionRequest>, call: VendorCall): Promise<Buffer> {
-  const response = await send(await bedrockChatAdapter.encodeChatRequest({ model: 'x', messages: [], ...chatRequest }, call));
+  const response = await send(await encodeChat({ model: 'x', messages: [], ...chatRequest }, call));
   expect(response.statusCode).toBe(200);
   expect(response.headers['content-type']).toBe('application/vnd.amazon.eventstream');
   return Buffer.from(await response.body.arrayBuffer());
 }
 
-async function collect(parts: AsyncIterable<ChatStreamPart>): Promise<ChatStreamPart[]> {
-  const collected: ChatStreamPart[] = [];
+async function collect(parts: AsyncIterable<CanonicalStreamPart>): Promise<CanonicalStreamPart[]> {
+  const collected: CanonicalStreamPart[] = [];
   for await (const part of parts) collected.push(part);
   return collected;
 }
@@ -84,7 +100,7 @@ describe('Bedrock adapter against the simulator', () => {
   });
 
   it('is refused like AWS when the signature does not match: tampered body, wrong secret, wrong region', async () => {
-    const signed = await bedrockChatAdapter.encodeChatRequest({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }, callFor(claudeId));
+    const signed = await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }, callFor(claudeId));
     const tampered = await send({ ...signed, body: signed.body.replace('Hi', 'Yo') });
     expect(tampered.statusCode).toBe(403);
     expect(await tampered.body.json()).toEqual({ message: expect.stringContaining('The request signature we calculated does not match') });
@@ -173,35 +189,38 @@ describe('Bedrock streams from the simulator', () => {
 
   it('decodes a streamed text answer straight from the response body', async () => {
     const call = callFor(claudeId, { stream: true });
-    const response = await send(await bedrockChatAdapter.encodeChatRequest({ model: 'x', messages: [{ role: 'user', content: 'Hello stream' }] }, call));
-    const parts = await collect(bedrockChatAdapter.decodeChatStream(response.body, call));
+    const response = await send(await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'Hello stream' }] }, call));
+    const parts = await collect(bedrockVendorAdapter.decodeStream(response.body, call));
     expect(simulator.requests[0]?.operation).toBe('converse-stream');
     expect(parts).toEqual([
-      { type: 'start' },
-      { type: 'text-delta', text: 'Echo: ' },
-      { type: 'text-delta', text: 'Hello ' },
-      { type: 'text-delta', text: 'stream' },
-      { type: 'finish', finishReason: 'stop', rawReason: 'end_turn' },
-      { type: 'usage', usage: { promptTokens: 2, completionTokens: 3, totalTokens: 5, cachedPromptTokens: 0, reasoningTokens: 0 } },
+      { type: 'response-start' },
+      { type: 'text-start', blockIndex: 0 },
+      { type: 'text-delta', blockIndex: 0, text: 'Echo: ' },
+      { type: 'text-delta', blockIndex: 0, text: 'Hello ' },
+      { type: 'text-delta', blockIndex: 0, text: 'stream' },
+      { type: 'text-end', blockIndex: 0 },
+      { type: 'finish', finish: { reason: 'stop', rawReason: 'end_turn' } },
+      { type: 'usage', usage: { inputTokens: 2, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 3, reasoningTokens: 0 } },
     ]);
   });
 
   it.each([1, 7])('decodes parallel streamed tool calls delivered in %i-byte chunks', async (chunkLength) => {
     const call = callFor(claudeId, { stream: true });
     const bytes = await streamBytes(toolStreamRequest, call);
-    const parts = await collect(bedrockChatAdapter.decodeChatStream(chunksOf(bytes, chunkLength), call));
+    const parts = await collect(bedrockVendorAdapter.decodeStream(chunksOf(bytes, chunkLength), call));
     const starts = parts.filter((part) => part.type === 'tool-call-start');
     expect(starts).toEqual([
-      { type: 'tool-call-start', toolCallIndex: 0, id: expect.stringMatching(/^tooluse_/), name: 'get_weather' },
-      { type: 'tool-call-start', toolCallIndex: 1, id: expect.stringMatching(/^tooluse_/), name: 'get_time' },
+      { type: 'tool-call-start', blockIndex: 0, callId: expect.stringMatching(/^tooluse_/), name: 'get_weather' },
+      { type: 'tool-call-start', blockIndex: 1, callId: expect.stringMatching(/^tooluse_/), name: 'get_time' },
     ]);
     const argumentsOf = (index: number) =>
-      parts.flatMap((part) => (part.type === 'tool-input-delta' && part.toolCallIndex === index ? [part.argumentsDelta] : [])).join('');
+      parts.flatMap((part) => (part.type === 'tool-call-delta' && part.blockIndex === index ? [part.argumentsDelta] : [])).join('');
     expect(argumentsOf(0)).toBe('{"query":"Weather?"}');
     expect(argumentsOf(1)).toBe('{"query":"Weather?"}');
-    expect(parts.filter((part) => part.type === 'tool-input-delta').length).toBeGreaterThan(2);
-    expect(parts.at(-2)).toEqual({ type: 'finish', finishReason: 'tool_calls', rawReason: 'tool_use' });
-    expect(parts.at(-1)).toMatchObject({ type: 'usage', usage: { completionTokens: 20 } });
+    expect(parts.filter((part) => part.type === 'tool-call-delta').length).toBeGreaterThan(2);
+    expect(parts.filter((part) => part.type === 'tool-call-end')).toHaveLength(2);
+    expect(parts.at(-2)).toEqual({ type: 'finish', finish: { reason: 'tool-calls', rawReason: 'tool_use' } });
+    expect(parts.at(-1)).toMatchObject({ type: 'usage', usage: { outputTokens: 20 } });
   });
 
   it.each([
@@ -211,18 +230,18 @@ describe('Bedrock streams from the simulator', () => {
     ['sim-stream-exception-serviceUnavailableException', 'service_unavailable'],
   ])('turns the exception event of %s into a final error part', async (modelId, code) => {
     const call = callFor(modelId, { stream: true });
-    const parts = await collect(bedrockChatAdapter.decodeChatStream(chunksOf(await streamBytes({ messages: [{ role: 'user', content: 'a b c d' }] }, call), 7), call));
+    const parts = await collect(bedrockVendorAdapter.decodeStream(chunksOf(await streamBytes({ messages: [{ role: 'user', content: 'a b c d' }] }, call), 7), call));
     expect(parts.filter((part) => part.type === 'text-delta')).toHaveLength(2);
-    expect(parts.at(-1)).toMatchObject({ type: 'error', code });
+    expect(parts.at(-1)).toMatchObject({ type: 'error', failure: { code } });
     expect(parts.some((part) => part.type === 'finish')).toBe(false);
   });
 
   it('never reports a broken stream as complete', async () => {
     const call = callFor('sim-broken-stream', { stream: true });
-    const response = await send(await bedrockChatAdapter.encodeChatRequest({ model: 'x', messages: [{ role: 'user', content: 'a b c d' }] }, call));
-    const parts: ChatStreamPart[] = [];
+    const response = await send(await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'a b c d' }] }, call));
+    const parts: CanonicalStreamPart[] = [];
     const failure = await (async () => {
-      for await (const part of bedrockChatAdapter.decodeChatStream(response.body, call)) parts.push(part);
+      for await (const part of bedrockVendorAdapter.decodeStream(response.body, call)) parts.push(part);
     })().catch((error: unknown) => error);
     // Either the socket error propagates, or the decoder saw a clean end and reports the cut-off answer.
     if (failure === undefined) expect(parts.at(-1)).toMatchObject({ type: 'error' });
@@ -231,11 +250,11 @@ describe('Bedrock streams from the simulator', () => {
 
   it('breaks after the headers and before the first frame for sim-broken-before-first-event, so the caller can fail over', async () => {
     const call = callFor('sim-broken-before-first-event', { stream: true });
-    const response = await send(await bedrockChatAdapter.encodeChatRequest({ model: 'x', messages: [{ role: 'user', content: 'a' }] }, call));
+    const response = await send(await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'a' }] }, call));
     expect(response.statusCode).toBe(200);
-    const parts: ChatStreamPart[] = [];
+    const parts: CanonicalStreamPart[] = [];
     const failure = await (async () => {
-      for await (const part of bedrockChatAdapter.decodeChatStream(response.body, call)) parts.push(part);
+      for await (const part of bedrockVendorAdapter.decodeStream(response.body, call)) parts.push(part);
     })().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
     expect(parts).toEqual([]);
@@ -244,11 +263,11 @@ describe('Bedrock streams from the simulator', () => {
   it('counts a client that leaves mid-stream as an aborted request', async () => {
     const call = callFor('sim-slow-stream', { stream: true });
     const controller = new AbortController();
-    const vendorRequest = await bedrockChatAdapter.encodeChatRequest({ model: 'x', messages: [{ role: 'user', content: 'a b c d e f g h' }] }, call);
+    const vendorRequest = await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'a b c d e f g h' }] }, call);
     const response = await request(vendorRequest.url, { method: 'POST', headers: vendorRequest.headers, body: vendorRequest.body, signal: controller.signal });
-    const parts: ChatStreamPart[] = [];
+    const parts: CanonicalStreamPart[] = [];
     await (async () => {
-      for await (const part of bedrockChatAdapter.decodeChatStream(response.body, call)) {
+      for await (const part of bedrockVendorAdapter.decodeStream(response.body, call)) {
         parts.push(part);
         if (part.type === 'text-delta') controller.abort();
       }

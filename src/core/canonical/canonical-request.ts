@@ -117,5 +117,7 @@ export interface CanonicalRequest {
   sampling: CanonicalSampling;
   /** the client's labels: echoed, never sent to a vendor */
   metadata: Record<string, string> | null;
+  /** an id of the client's end user that vendors may use against abuse (chat `user`, Messages `metadata.user_id`) */
+  endUserId?: string;
   stream: boolean;
 }

@@ -1,4 +1,4 @@
-import type { VendorChannel } from '../chat-adapter.js';
+import type { VendorChannel } from '../vendor-adapter.js';
 
 /** The API version a channel uses when its settings name none. */
 export const defaultAnthropicApiVersion = '2023-06-01';

@@ -5,7 +5,11 @@ export type AnthropicContentBlock =
   | { type: 'text'; text: string }
   | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string };
+  | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicContentBlock[] }
+  /** reasoning of an earlier turn, sent back with the signature Anthropic gave it */
+  | { type: 'thinking'; thinking: string; signature: string }
+  /** reasoning Anthropic returned encrypted only */
+  | { type: 'redacted_thinking'; data: string };
 
 /** A request message after role merging. */
 export interface AnthropicMessage {
@@ -27,6 +31,9 @@ export interface AnthropicResponseBlock {
   type: string;
   text?: string;
   thinking?: string;
+  signature?: string;
+  /** `redacted_thinking` blocks' encrypted reasoning */
+  data?: string;
   id?: string;
   name?: string;
   input?: unknown;
@@ -35,7 +42,9 @@ export interface AnthropicResponseBlock {
 /** Anthropic's non-streamed `Message`. */
 export interface AnthropicResponseMessage {
   id?: string;
+  model?: string;
   content?: AnthropicResponseBlock[];
   stop_reason?: string | null;
+  stop_sequence?: string | null;
   usage?: AnthropicUsage;
 }

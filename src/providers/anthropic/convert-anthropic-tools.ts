@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
 
 /** Anthropic's `tools` and `tool_choice`, or nothing when the request has no tools. */
 export interface ConvertedAnthropicTools {
@@ -7,21 +7,21 @@ export interface ConvertedAnthropicTools {
 }
 
 /**
- * OpenAI function tools as Anthropic custom tools; `tool_choice` auto/none/required/named becomes
- * auto/none/any/tool and `parallel_tool_calls: false` becomes `disable_parallel_tool_use` (never on `none`).
+ * Canonical tools as Anthropic custom tools; tool choice auto/none/required/named becomes auto/none/any/tool and
+ * `parallelToolCalls: false` becomes `disable_parallel_tool_use` (never on `none`).
  */
-export function convertAnthropicTools(request: ChatCompletionRequest): ConvertedAnthropicTools {
-  if (!request.tools || request.tools.length === 0) return {};
+export function convertAnthropicTools(request: CanonicalRequest): ConvertedAnthropicTools {
+  if (request.tools.length === 0) return {};
   const tools = request.tools.map((tool) => ({
-    name: tool.function.name,
-    ...(tool.function.description ? { description: tool.function.description } : {}),
-    input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    input_schema: tool.parameters ?? { type: 'object', properties: {} },
   }));
-  const choice = request.tool_choice;
-  const disableParallel = request.parallel_tool_calls === false ? { disable_parallel_tool_use: true } : {};
-  if (choice === 'none') return { tools, tool_choice: { type: 'none' } };
-  if (choice === 'required') return { tools, tool_choice: { type: 'any', ...disableParallel } };
-  if (typeof choice === 'object') return { tools, tool_choice: { type: 'tool', name: choice.function.name, ...disableParallel } };
-  if (choice === 'auto' || request.parallel_tool_calls === false) return { tools, tool_choice: { type: 'auto', ...disableParallel } };
+  const choice = request.toolChoice;
+  const disableParallel = request.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  if (choice?.type === 'none') return { tools, tool_choice: { type: 'none' } };
+  if (choice?.type === 'required') return { tools, tool_choice: { type: 'any', ...disableParallel } };
+  if (choice?.type === 'tool') return { tools, tool_choice: { type: 'tool', name: choice.name, ...disableParallel } };
+  if (choice?.type === 'auto' || request.parallelToolCalls === false) return { tools, tool_choice: { type: 'auto', ...disableParallel } };
   return { tools };
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { VendorCall } from '../chat-adapter.js';
-import { decodeAnthropicResponse } from './decode-anthropic-response.js';
+import type { VendorCall } from '../vendor-adapter.js';
+import { chatAnswerOfParts } from '../../../test/helpers/chat-answer-of-parts.js';
+import { decodeAnthropicResponse as decodeParts } from './decode-anthropic-response.js';
 import { mapAnthropicFailure } from './map-anthropic-failure.js';
+
+/** The vendor answer as a chat client receives it (folded and encoded as dispatch does), with the usage billing reads. */
+function decodeAnthropicResponse(bodyText: string, vendorCall: VendorCall) {
+  return chatAnswerOfParts(decodeParts(bodyText, vendorCall), vendorCall.publicModelId);
+}
 
 const call: VendorCall = {
   channel: { baseUrl: 'https://anthropic.example.test/v1', secret: 'sk-ant-secret', settings: {} },
@@ -32,6 +38,48 @@ describe('decodeAnthropicResponse', () => {
     const decoded = decodeAnthropicResponse(JSON.stringify(message), call);
     expect(decoded).toMatchInlineSnapshot(`
       {
+        "answer": {
+          "blocks": [
+            {
+              "artefact": {
+                "producer": "anthropic",
+                "signature": "c2ln",
+              },
+              "ended": true,
+              "text": "hidden",
+              "type": "reasoning",
+            },
+            {
+              "ended": true,
+              "text": "Let me check. ",
+              "type": "text",
+            },
+            {
+              "ended": true,
+              "text": "One moment.",
+              "type": "text",
+            },
+            {
+              "arguments": "{"city":"Paris","days":2}",
+              "callId": "toolu_1",
+              "ended": true,
+              "name": "get_weather",
+              "type": "tool-call",
+            },
+          ],
+          "failure": null,
+          "finish": {
+            "rawReason": "tool_use",
+            "reason": "tool-calls",
+          },
+          "usage": {
+            "cacheReadInputTokens": 1000,
+            "cacheWriteInputTokens": 100,
+            "inputTokens": 1110,
+            "outputTokens": 30,
+            "reasoningTokens": 12,
+          },
+        },
         "completion": {
           "choices": [
             {
@@ -56,7 +104,7 @@ describe('decodeAnthropicResponse', () => {
             },
           ],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion",
           "usage": {

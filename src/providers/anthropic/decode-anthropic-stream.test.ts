@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ChatStreamPart } from '../../core/chat-stream-part.js';
-import type { VendorCall } from '../chat-adapter.js';
-import { createOpenAiChunkEncoder } from '../translated-stream/encode-openai-chunks.js';
+import { encodeChatChunks } from '../../../test/helpers/encode-chat-chunks.js';
+import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
+import { foldStreamParts } from '../../core/canonical/fold-stream-parts.js';
+import type { VendorCall } from '../vendor-adapter.js';
 import { decodeAnthropicStream } from './decode-anthropic-stream.js';
 
 const call: VendorCall = {
@@ -19,18 +20,17 @@ function sse(events: Array<[string, unknown]>): string {
 }
 
 /** Feeds the SSE text in 7-byte pieces, so events and characters are split across reads. */
-async function decode(text: string): Promise<ChatStreamPart[]> {
+async function decode(text: string): Promise<CanonicalStreamPart[]> {
   const bytes = Buffer.from(text);
   const pieces: Buffer[] = [];
   for (let start = 0; start < bytes.length; start += 7) pieces.push(bytes.subarray(start, start + 7));
-  const parts: ChatStreamPart[] = [];
+  const parts: CanonicalStreamPart[] = [];
   for await (const part of decodeAnthropicStream(Readable.from(pieces), call)) parts.push(part);
   return parts;
 }
 
-function toOpenAiChunks(parts: ChatStreamPart[]): unknown[] {
-  const encoder = createOpenAiChunkEncoder({ id: 'chatcmpl-test', model: 'claude-sonnet', created: 1_700_000_000, clientWantsUsage: true });
-  return [...parts.flatMap((part) => encoder.encode(part)), ...encoder.end()].map((chunk) => JSON.parse(chunk) as unknown);
+function toOpenAiChunks(parts: CanonicalStreamPart[]): unknown[] {
+  return encodeChatChunks(parts, { model: 'claude-sonnet' });
 }
 
 const messageStart: [string, unknown] = [
@@ -63,52 +63,80 @@ describe('decodeAnthropicStream', () => {
     expect(parts).toMatchInlineSnapshot(`
       [
         {
-          "model": "claude-sonnet-4-5",
-          "responseId": "msg_1",
-          "type": "start",
+          "type": "response-start",
+          "vendorModel": "claude-sonnet-4-5",
+          "vendorResponseId": "msg_1",
         },
         {
+          "blockIndex": 0,
+          "type": "reasoning-start",
+        },
+        {
+          "blockIndex": 0,
           "text": "Let me see.",
           "type": "reasoning-delta",
         },
         {
+          "artefact": {
+            "producer": "anthropic",
+            "signature": "c2ln",
+          },
+          "blockIndex": 0,
+          "type": "reasoning-end",
+        },
+        {
+          "blockIndex": 1,
+          "type": "text-start",
+        },
+        {
+          "blockIndex": 1,
           "text": "Checking the ",
           "type": "text-delta",
         },
         {
+          "blockIndex": 1,
           "text": "weather — ☀",
           "type": "text-delta",
         },
         {
-          "id": "toolu_9",
+          "blockIndex": 1,
+          "type": "text-end",
+        },
+        {
+          "blockIndex": 2,
+          "callId": "toolu_9",
           "name": "get_weather",
-          "toolCallIndex": 0,
           "type": "tool-call-start",
         },
         {
           "argumentsDelta": "{"city":",
-          "toolCallIndex": 0,
-          "type": "tool-input-delta",
+          "blockIndex": 2,
+          "type": "tool-call-delta",
         },
         {
           "argumentsDelta": ""Paris"}",
-          "toolCallIndex": 0,
-          "type": "tool-input-delta",
+          "blockIndex": 2,
+          "type": "tool-call-delta",
+        },
+        {
+          "blockIndex": 2,
+          "type": "tool-call-end",
         },
         {
           "type": "usage",
           "usage": {
-            "cacheWritePromptTokens": 3,
-            "cachedPromptTokens": 40,
-            "completionTokens": 25,
-            "promptTokens": 55,
+            "cacheReadInputTokens": 40,
+            "cacheWriteInputTokens": 3,
+            "inputTokens": 55,
+            "outputTokens": 25,
             "reasoningTokens": 5,
-            "totalTokens": 80,
           },
         },
         {
-          "finishReason": "tool_calls",
-          "rawReason": "tool_use",
+          "finish": {
+            "rawReason": "tool_use",
+            "reason": "tool-calls",
+          },
           "type": "finish",
         },
       ]
@@ -128,7 +156,7 @@ describe('decodeAnthropicStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion.chunk",
         },
@@ -144,7 +172,7 @@ describe('decodeAnthropicStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion.chunk",
         },
@@ -160,7 +188,7 @@ describe('decodeAnthropicStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion.chunk",
         },
@@ -176,7 +204,7 @@ describe('decodeAnthropicStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion.chunk",
         },
@@ -202,7 +230,7 @@ describe('decodeAnthropicStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion.chunk",
         },
@@ -225,7 +253,7 @@ describe('decodeAnthropicStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion.chunk",
         },
@@ -248,7 +276,7 @@ describe('decodeAnthropicStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion.chunk",
         },
@@ -262,14 +290,14 @@ describe('decodeAnthropicStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion.chunk",
         },
         {
           "choices": [],
           "created": 1700000000,
-          "id": "msg_1",
+          "id": "chatcmpl-test",
           "model": "claude-sonnet",
           "object": "chat.completion.chunk",
           "usage": {
@@ -288,6 +316,35 @@ describe('decodeAnthropicStream', () => {
     `);
   });
 
+  it('keeps a thinking signature and redacted thinking as Anthropic artefacts on the reasoning blocks, and the stop sequence', async () => {
+    const parts = await decode(
+      sse([
+        messageStart,
+        ['content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '' } }],
+        ['content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'Hmm.' } }],
+        ['content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: 'c2lnbmF0dXJl' } }],
+        ['content_block_stop', { index: 0 }],
+        ['content_block_start', { index: 1, content_block: { type: 'redacted_thinking', data: 'ZW5jcnlwdGVk' } }],
+        ['content_block_stop', { index: 1 }],
+        ['content_block_start', { index: 2, content_block: { type: 'text', text: '' } }],
+        ['content_block_delta', { index: 2, delta: { type: 'text_delta', text: 'Done' } }],
+        ['content_block_stop', { index: 2 }],
+        ['message_delta', { delta: { stop_reason: 'stop_sequence', stop_sequence: 'END' }, usage: { output_tokens: 9 } }],
+        ['message_stop', {}],
+      ]),
+    );
+    expect(foldStreamParts(parts)).toEqual({
+      blocks: [
+        { type: 'reasoning', text: 'Hmm.', artefact: { producer: 'anthropic', signature: 'c2lnbmF0dXJl' }, ended: true },
+        { type: 'reasoning', text: '', artefact: { producer: 'anthropic', redactedData: 'ZW5jcnlwdGVk' }, ended: true },
+        { type: 'text', text: 'Done', ended: true },
+      ],
+      finish: { reason: 'stop', rawReason: 'stop_sequence', stopSequence: 'END' },
+      usage: { inputTokens: 55, cacheReadInputTokens: 40, cacheWriteInputTokens: 3, outputTokens: 9, reasoningTokens: 0 },
+      failure: null,
+    });
+  });
+
   it('ends with an error part on a mid-stream error event', async () => {
     const parts = await decode(
       sse([
@@ -299,8 +356,9 @@ describe('decodeAnthropicStream', () => {
       ]),
     );
     expect(parts.slice(1)).toEqual([
-      { type: 'text-delta', text: 'Hel' },
-      { type: 'error', message: 'Overloaded', code: 'service_unavailable' },
+      { type: 'text-start', blockIndex: 0 },
+      { type: 'text-delta', blockIndex: 0, text: 'Hel' },
+      { type: 'error', failure: { message: 'Overloaded', code: 'service_unavailable' } },
     ]);
   });
 
@@ -314,6 +372,7 @@ describe('decodeAnthropicStream', () => {
         ['message_stop', {}],
       ]) + 'event: message_start\ndata: {"type":"message_start"}\n\n',
     );
-    expect(parts.at(-1)).toEqual({ type: 'finish', finishReason: 'length', rawReason: 'max_tokens' });
+    expect(parts.at(-1)).toEqual({ type: 'finish', finish: { reason: 'length', rawReason: 'max_tokens' } });
+    expect(parts.filter((part) => part.type === 'text-end')).toEqual([{ type: 'text-end', blockIndex: 0 }]);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
-import type { VendorCall } from '../chat-adapter.js';
+import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request-to-canonical.js';
+import type { VendorCall } from '../vendor-adapter.js';
 import { encodeAnthropicRequest } from './encode-anthropic-request.js';
 
 function callFor(apiVersion: string | undefined, overrides: Partial<VendorCall> = {}): VendorCall {
@@ -17,7 +18,7 @@ function callFor(apiVersion: string | undefined, overrides: Partial<VendorCall> 
 }
 
 function encode(request: Partial<ChatCompletionRequest>, call: VendorCall = callFor(undefined)) {
-  const encoded = encodeAnthropicRequest({ model: 'claude-sonnet', messages: [{ role: 'user', content: 'hi' }], ...request }, call);
+  const encoded = encodeAnthropicRequest(chatRequestToCanonical({ model: 'claude-sonnet', messages: [{ role: 'user', content: 'hi' }], ...request }), call);
   return { url: encoded.url, headers: encoded.headers, body: JSON.parse(encoded.body) as Record<string, unknown> };
 }
 

@@ -1,4 +1,4 @@
-import type { ChatStreamPart } from '../../core/chat-stream-part.js';
+import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { mapOpenAiUpstreamFailure } from '../openai/map-openai-upstream-failure.js';
 import type { UpstreamAttemptResult } from '../upstream-attempt-result.js';
 
@@ -14,12 +14,12 @@ export function mapAnthropicFailure(status: number, bodyText: string, retryAfter
 }
 
 /** An `error` event in the middle of a stream as a canonical error part. */
-export function mapAnthropicStreamError(data: unknown): Extract<ChatStreamPart, { type: 'error' }> {
+export function mapAnthropicStreamError(data: unknown): Extract<CanonicalStreamPart, { type: 'error' }> {
   const error = readErrorObject(data);
   const message = error?.message ?? 'The upstream vendor failed mid-stream.';
-  if (error?.type === 'overloaded_error') return { type: 'error', message, code: 'service_unavailable' };
-  if (error?.type === 'rate_limit_error') return { type: 'error', message, code: 'rate_limit_exceeded' };
-  return { type: 'error', message, code: 'server_error' };
+  if (error?.type === 'overloaded_error') return { type: 'error', failure: { message, code: 'service_unavailable' } };
+  if (error?.type === 'rate_limit_error') return { type: 'error', failure: { message, code: 'rate_limit_exceeded' } };
+  return { type: 'error', failure: { message, code: 'server_error' } };
 }
 
 function readAnthropicError(bodyText: string): { type?: string; message?: string } | undefined {

@@ -1,22 +1,19 @@
-import type { TokenUsage } from '../../core/token-usage.js';
+import type { CanonicalUsage } from '../../core/canonical/canonical-usage.js';
 import type { AnthropicUsage } from './anthropic-wire-types.js';
 
 /**
- * Anthropic's usage as canonical counts: `input_tokens` excludes cache reads and writes, so the prompt is
- * input + cache_creation + cache_read; cached = cache_read; the cache write is kept in cacheWritePromptTokens.
+ * Anthropic's usage as canonical counts: `input_tokens` excludes cache reads and writes, so the input total is
+ * input + cache_creation + cache_read; cache reads and writes are kept apart (each has its own price).
  */
-export function parseAnthropicUsage(usage: AnthropicUsage): TokenUsage {
+export function parseAnthropicUsage(usage: AnthropicUsage): CanonicalUsage {
   const cacheWrite = count(usage.cache_creation_input_tokens);
   const cacheRead = count(usage.cache_read_input_tokens);
-  const promptTokens = count(usage.input_tokens) + cacheWrite + cacheRead;
-  const completionTokens = count(usage.output_tokens);
   return {
-    promptTokens,
-    completionTokens,
-    totalTokens: promptTokens + completionTokens,
-    cachedPromptTokens: cacheRead,
+    inputTokens: count(usage.input_tokens) + cacheWrite + cacheRead,
+    cacheReadInputTokens: cacheRead,
+    cacheWriteInputTokens: cacheWrite,
+    outputTokens: count(usage.output_tokens),
     reasoningTokens: count(usage.output_tokens_details?.thinking_tokens),
-    cacheWritePromptTokens: cacheWrite,
   };
 }
 

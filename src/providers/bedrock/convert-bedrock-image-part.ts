@@ -1,5 +1,4 @@
 import { GatewayError } from '../../core/gateway-error.js';
-import type { ChatImagePart } from '../../core/openai-chat-request.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
 import type { BedrockContentBlock, BedrockImageFormat } from './bedrock-converse-types.js';
 
@@ -14,11 +13,10 @@ const formatsByMediaType: Readonly<Record<string, BedrockImageFormat>> = {
 };
 
 /**
- * Converts an OpenAI image part to a Converse image block. Converse takes image bytes only (or S3 locations), never
+ * Converts an image URL to a Converse image block. Converse takes image bytes only (or S3 locations), never
  * http(s) URLs, so those must have been fetched into `remoteImages` (by URL); `param` names the part's `image_url`.
  */
-export function convertBedrockImagePart(part: ChatImagePart, param: string, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockContentBlock {
-  const url = part.image_url.url;
+export function convertBedrockImagePart(url: string, param: string, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockContentBlock {
   const fetched = remoteImages.get(url);
   if (fetched) return { image: { format: formatOf(fetched.mediaType, param), source: { bytes: fetched.base64 } } };
   const match = dataUrlPattern.exec(url);

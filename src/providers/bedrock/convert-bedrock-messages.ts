@@ -1,12 +1,16 @@
+import type { CanonicalAssistantContent, CanonicalMessage, CanonicalUserContent } from '../../core/canonical/canonical-request.js';
+import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { ChatMessage, ChatTextPart, ChatToolCall } from '../../core/openai-chat-request.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
 import type { BedrockContentBlock, BedrockMessage } from './bedrock-converse-types.js';
 import { convertBedrockImagePart } from './convert-bedrock-image-part.js';
 
+/** The vendor family whose artefacts (reasoning signatures, redacted reasoning) this adapter may send back. */
+export const bedrockArtefactProducer = 'bedrock';
+
 /** The conversation in Converse's shape. */
 export interface BedrockConversation {
-  /** system and developer messages, in order */
+  /** the instructions, then system and developer messages, in order */
   system: Array<{ text: string }>;
   /** user and assistant turns; consecutive turns of one role are merged, as Converse requires alternation */
   messages: BedrockMessage[];
@@ -15,39 +19,42 @@ export interface BedrockConversation {
 }
 
 /**
- * Converts OpenAI messages. Converse has one top-level `system` list, so a system message in the middle of the
- * conversation joins it there; tool messages become `toolResult` blocks of a user turn; `name` fields have no
- * Converse equivalent and are not sent. `remoteImages` holds the fetched http(s) image URLs, by URL.
+ * Converts canonical messages. Converse has one top-level `system` list, so a system message in the middle of the
+ * conversation joins it there; tool results become `toolResult` blocks of a user turn; reasoning goes back as
+ * `reasoningContent` only when Bedrock produced it (with its signature or redacted content), other reasoning is
+ * dropped. `remoteImages` holds the fetched http(s) image URLs, by URL.
  */
-export function convertBedrockMessages(messages: readonly ChatMessage[], remoteImages: ReadonlyMap<string, RemoteImage>): BedrockConversation {
-  const conversation: BedrockConversation = { system: [], messages: [], usesTools: false };
+export function convertBedrockMessages(instructions: string | null, messages: readonly CanonicalMessage[], remoteImages: ReadonlyMap<string, RemoteImage>): BedrockConversation {
+  const conversation: BedrockConversation = { system: instructions ? [{ text: instructions }] : [], messages: [], usesTools: false };
   messages.forEach((message, messageIndex) => {
     const param = `messages[${messageIndex}]`;
     switch (message.role) {
       case 'system':
       case 'developer':
-        for (const text of textsOf(message.content)) if (text) conversation.system.push({ text });
+        for (const part of message.content) if (part.text) conversation.system.push({ text: part.text });
         return;
       case 'user':
-        appendTurn(conversation, 'user', convertUserContent(message.content, param, remoteImages));
+        appendTurn(conversation, 'user', message.content.map((part, partIndex) => convertUserPart(part, `${param}.content[${partIndex}]`, remoteImages)));
         return;
       case 'assistant': {
-        const blocks = [...convertAssistantContent(message.content), ...convertToolCalls(message.tool_calls ?? [], param)];
-        if (message.tool_calls?.length) conversation.usesTools = true;
-        appendTurn(conversation, 'assistant', blocks);
+        if (message.content.some((part) => part.type === 'tool-call')) conversation.usesTools = true;
+        appendTurn(conversation, 'assistant', message.content.flatMap((part, partIndex) => convertAssistantPart(part, `${param}.content[${partIndex}]`)));
         return;
       }
       case 'tool':
         conversation.usesTools = true;
         // Tool results always travel as text: Converse's `json` variant only takes objects and some models reject it.
-        appendTurn(conversation, 'user', [{ toolResult: { toolUseId: message.tool_call_id, content: [{ text: textsOf(message.content).join('') }] } }]);
+        appendTurn(
+          conversation,
+          'user',
+          message.content.map((part) => {
+            const text = typeof part.output === 'string' ? part.output : part.output.map((outputPart) => (outputPart.type === 'text' ? outputPart.text : '')).join('');
+            return { toolResult: { toolUseId: part.callId, content: [{ text }] } };
+          }),
+        );
         return;
-      case 'function':
-        throw new GatewayError('invalid_request_error', "Bedrock models do not accept legacy 'function' messages; use tool messages with tool_call_id.", {
-          param: `${param}.role`,
-        });
       default:
-        return assertNever(message);
+        return assertNever(message, 'message role');
     }
   });
   return conversation;
@@ -61,32 +68,35 @@ function appendTurn(conversation: BedrockConversation, role: BedrockMessage['rol
   else conversation.messages.push({ role, content: blocks });
 }
 
-function convertUserContent(content: Extract<ChatMessage, { role: 'user' }>['content'], param: string, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockContentBlock[] {
-  if (typeof content === 'string') return [{ text: content }];
-  return content.map((part, partIndex): BedrockContentBlock => {
-    const partParam = `${param}.content[${partIndex}]`;
-    if (part.type === 'text') return { text: (part as ChatTextPart).text };
-    if (part.type === 'image_url') return convertBedrockImagePart(part, `${partParam}.image_url`, remoteImages);
-    throw new GatewayError('invalid_request_error', `Bedrock models do not accept '${part.type}' content parts.`, { param: partParam });
-  });
-}
-
-function convertAssistantContent(content: Extract<ChatMessage, { role: 'assistant' }>['content']): BedrockContentBlock[] {
-  if (content === undefined || content === null) return [];
-  if (typeof content === 'string') return content ? [{ text: content }] : [];
-  const blocks: BedrockContentBlock[] = [];
-  for (const part of content) {
-    const text = part.type === 'text' ? (part as ChatTextPart).text : part.type === 'refusal' && typeof part.refusal === 'string' ? part.refusal : '';
-    // Converse rejects blank text blocks; an empty assistant part carries nothing.
-    if (text) blocks.push({ text });
+function convertUserPart(part: CanonicalUserContent, param: string, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockContentBlock {
+  switch (part.type) {
+    case 'text':
+      return { text: part.text };
+    case 'image':
+      return convertBedrockImagePart(part.url, `${param}.image_url`, remoteImages);
+    case 'file':
+      throw new GatewayError('invalid_request_error', "Bedrock models do not accept 'file' content parts.", { param });
+    default:
+      return assertNever(part, 'user content part');
   }
-  return blocks;
 }
 
-function convertToolCalls(toolCalls: readonly ChatToolCall[], param: string): BedrockContentBlock[] {
-  return toolCalls.map((toolCall, callIndex) => ({
-    toolUse: { toolUseId: toolCall.id, name: toolCall.function.name, input: parseArguments(toolCall.function.arguments, `${param}.tool_calls[${callIndex}].function.arguments`) },
-  }));
+function convertAssistantPart(part: CanonicalAssistantContent, param: string): BedrockContentBlock[] {
+  switch (part.type) {
+    case 'text':
+      // Converse rejects blank text blocks; an empty assistant part carries nothing.
+      return part.text ? [{ text: part.text }] : [];
+    case 'reasoning': {
+      const artefact = part.artefact?.producer === bedrockArtefactProducer ? part.artefact : undefined;
+      if (artefact?.redactedData) return [{ reasoningContent: { redactedContent: artefact.redactedData } }];
+      if (artefact?.signature) return [{ reasoningContent: { reasoningText: { text: part.text, signature: artefact.signature } } }];
+      return [];
+    }
+    case 'tool-call':
+      return [{ toolUse: { toolUseId: part.callId, name: part.name, input: parseArguments(part.arguments, `${param}.arguments`) } }];
+    default:
+      return assertNever(part, 'assistant content part');
+  }
 }
 
 function parseArguments(argumentsText: string, param: string): unknown {
@@ -96,13 +106,4 @@ function parseArguments(argumentsText: string, param: string): unknown {
   } catch {
     throw new GatewayError('invalid_request_error', 'Tool call arguments must be a JSON string for Bedrock models.', { param });
   }
-}
-
-function textsOf(content: string | ChatTextPart[] | null): string[] {
-  if (content === null) return [];
-  return typeof content === 'string' ? [content] : content.map((part) => part.text);
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
 }

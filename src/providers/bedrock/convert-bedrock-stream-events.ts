@@ -1,31 +1,36 @@
 import type { Message, MessageHeaders } from '@smithy/eventstream-codec';
 import { toUtf8 } from '@smithy/util-utf8';
-import type { ChatStreamPart } from '../../core/chat-stream-part.js';
+import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
+import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
+import { StreamBlockSequencer } from '../stream-block-sequencer.js';
+import { bedrockArtefactProducer } from './convert-bedrock-messages.js';
 import { BedrockEventStreamFramingError } from './decode-bedrock-event-frames.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 import { parseBedrockUsage } from './parse-bedrock-usage.js';
 import { redactBedrockText } from './redact-bedrock-text.js';
 
-type ErrorPart = Extract<ChatStreamPart, { type: 'error' }>;
+type ErrorPart = Extract<CanonicalStreamPart, { type: 'error' }>;
 
 /** The JSON payload of a ConverseStream event; only the fields the gateway reads. */
 interface ConverseStreamEventBody {
   contentBlockIndex?: number;
   start?: { toolUse?: { toolUseId?: string; name?: string } };
-  delta?: { text?: string; toolUse?: { input?: string }; reasoningContent?: { text?: string } };
+  delta?: { text?: string; toolUse?: { input?: string }; reasoningContent?: { text?: string; signature?: string; redactedContent?: string } };
   stopReason?: string;
   usage?: unknown;
   message?: string;
 }
 
 /**
- * Turns ConverseStream events into canonical parts: `messageStart` → start, text and reasoning deltas,
- * `contentBlockStart` (toolUse) → tool-call-start, toolUse input deltas → tool-input-delta, `messageStop` → finish,
- * `metadata` → usage. An exception event, corrupt framing or an end before `messageStop` yields one error part and
+ * Turns ConverseStream events into canonical parts: `messageStart` → response-start, text and reasoning deltas into
+ * blocks (a reasoning signature or redacted content as the reasoning's artefact), `contentBlockStart` (toolUse) →
+ * tool-call-start, toolUse input deltas → tool-call-delta, `contentBlockStop` → the block's end, `messageStop` →
+ * finish, `metadata` → usage. An exception event, corrupt framing or an end before `messageStop` yields one error part and
  * ends the parts. Transport failures of the body itself are thrown, so the caller can still fail over.
  */
-export async function* convertBedrockStreamEvents(messages: AsyncIterable<Message>): AsyncGenerator<ChatStreamPart> {
-  const toolCallIndexByBlock = new Map<number, number>();
+export async function* convertBedrockStreamEvents(messages: AsyncIterable<Message>): AsyncGenerator<CanonicalStreamPart> {
+  const sequencer = new StreamBlockSequencer();
+  const artefactByBlock = new Map<number, VendorArtefact>();
   let finished = false;
   try {
     for await (const message of messages) {
@@ -38,23 +43,25 @@ export async function* convertBedrockStreamEvents(messages: AsyncIterable<Messag
       const body = parseEventBody(message.body);
       switch (eventType) {
         case 'messageStart':
-          yield { type: 'start' };
+          yield { type: 'response-start' };
           break;
         case 'contentBlockStart': {
           const toolUse = body.start?.toolUse;
-          if (toolUse) {
-            const toolCallIndex = toolCallIndexByBlock.size;
-            toolCallIndexByBlock.set(body.contentBlockIndex ?? toolCallIndex, toolCallIndex);
-            yield { type: 'tool-call-start', toolCallIndex, id: toolUse.toolUseId ?? '', name: toolUse.name ?? '' };
-          }
+          if (toolUse) yield* sequencer.startToolCall(body.contentBlockIndex ?? -1, toolUse.toolUseId ?? '', toolUse.name ?? '');
           break;
         }
         case 'contentBlockDelta':
-          yield* convertDelta(body, toolCallIndexByBlock);
+          yield* convertDelta(body, sequencer, artefactByBlock);
           break;
+        case 'contentBlockStop': {
+          const blockIndex = body.contentBlockIndex ?? -1;
+          yield* sequencer.hasToolCall(blockIndex) ? sequencer.endToolCall(blockIndex) : sequencer.endFlowing(artefactByBlock.get(blockIndex));
+          break;
+        }
         case 'messageStop':
           finished = true;
-          yield { type: 'finish', finishReason: mapBedrockStopReason(body.stopReason), rawReason: body.stopReason ?? null };
+          yield* sequencer.endAll();
+          yield { type: 'finish', finish: { reason: mapBedrockStopReason(body.stopReason), rawReason: body.stopReason ?? null } };
           break;
         case 'metadata': {
           const usage = parseBedrockUsage(body.usage);
@@ -62,26 +69,33 @@ export async function* convertBedrockStreamEvents(messages: AsyncIterable<Messag
           break;
         }
         default:
-          // contentBlockStop, and event types AWS may add later, carry nothing to relay.
+          // event types AWS may add later, carry nothing to relay.
           break;
       }
     }
   } catch (error) {
     if (!(error instanceof BedrockEventStreamFramingError)) throw error;
-    yield { type: 'error', code: 'server_error', message: 'The upstream vendor sent a corrupt event stream; the answer is incomplete.' };
+    yield { type: 'error', failure: { code: 'server_error', message: 'The upstream vendor sent a corrupt event stream; the answer is incomplete.' } };
     return;
   }
-  if (!finished) yield { type: 'error', code: 'server_error', message: 'The upstream stream ended before the answer was complete.' };
+  if (!finished) yield { type: 'error', failure: { code: 'server_error', message: 'The upstream stream ended before the answer was complete.' } };
 }
 
-function* convertDelta(body: ConverseStreamEventBody, toolCallIndexByBlock: Map<number, number>): Generator<ChatStreamPart> {
+function convertDelta(body: ConverseStreamEventBody, sequencer: StreamBlockSequencer, artefactByBlock: Map<number, VendorArtefact>): CanonicalStreamPart[] {
   const delta = body.delta;
-  if (!delta) return;
-  if (typeof delta.text === 'string' && delta.text) yield { type: 'text-delta', text: delta.text };
-  if (typeof delta.reasoningContent?.text === 'string' && delta.reasoningContent.text) yield { type: 'reasoning-delta', text: delta.reasoningContent.text };
+  if (!delta) return [];
+  const blockIndex = body.contentBlockIndex ?? -1;
+  if (typeof delta.text === 'string' && delta.text) return sequencer.text(delta.text);
+  const reasoning = delta.reasoningContent;
+  if (reasoning) {
+    if (reasoning.signature) artefactByBlock.set(blockIndex, { producer: bedrockArtefactProducer, signature: reasoning.signature });
+    if (reasoning.redactedContent) artefactByBlock.set(blockIndex, { producer: bedrockArtefactProducer, redactedData: reasoning.redactedContent });
+    if (typeof reasoning.text === 'string' && reasoning.text) return sequencer.reasoning(reasoning.text);
+    // A block of redacted reasoning only still opens its reasoning block.
+    return reasoning.redactedContent && sequencer.flowingKind !== 'reasoning' ? sequencer.reasoning('') : [];
+  }
   const input = delta.toolUse?.input;
-  const toolCallIndex = toolCallIndexByBlock.get(body.contentBlockIndex ?? -1);
-  if (typeof input === 'string' && input && toolCallIndex !== undefined) yield { type: 'tool-input-delta', toolCallIndex, argumentsDelta: input };
+  return typeof input === 'string' ? sequencer.toolCallArguments(blockIndex, input) : [];
 }
 
 function mapStreamException(message: Message): ErrorPart {
@@ -91,13 +105,13 @@ function mapStreamException(message: Message): ErrorPart {
   switch (exceptionType) {
     case 'throttlingException':
     case 'ThrottlingException':
-      return { type: 'error', code: 'rate_limit_exceeded', message: `The upstream vendor throttled the stream${detail}` };
+      return { type: 'error', failure: { code: 'rate_limit_exceeded', message: `The upstream vendor throttled the stream${detail}` } };
     case 'serviceUnavailableException':
     case 'ServiceUnavailableException':
-      return { type: 'error', code: 'service_unavailable', message: `The upstream vendor became unavailable mid-stream${detail}` };
+      return { type: 'error', failure: { code: 'service_unavailable', message: `The upstream vendor became unavailable mid-stream${detail}` } };
     default:
       // internalServerException, modelStreamErrorException, validationException and anything new.
-      return { type: 'error', code: 'server_error', message: `The upstream vendor failed mid-stream${detail}` };
+      return { type: 'error', failure: { code: 'server_error', message: `The upstream vendor failed mid-stream${detail}` } };
   }
 }
 

@@ -1,18 +1,18 @@
 import { GatewayError } from '../../core/gateway-error.js';
-import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import type { CanonicalRequest, CanonicalToolChoice } from '../../core/canonical/canonical-request.js';
 import type { BedrockConverseRequestBody, BedrockToolChoice } from './bedrock-converse-types.js';
 
 const emptyObjectSchema = { type: 'object', properties: {} };
 
 /**
- * Converts `tools` and `tool_choice`. Converse has no "none" choice, so `tool_choice: "none"` omits the tools
+ * Converts the tools and tool choice. Converse has no "none" choice, so `tool_choice: "none"` omits the tools
  * entirely (the model then cannot call any). Converse also demands `toolConfig` whenever the history holds tool
  * blocks; that cannot be combined with "none", so such a request gets a 400 naming `tool_choice`.
  * `strict` and `parallel_tool_calls` have no Converse equivalent and are not sent.
  */
-export function convertBedrockToolConfig(request: ChatCompletionRequest, historyUsesTools: boolean): BedrockConverseRequestBody['toolConfig'] {
-  const tools = request.tools ?? [];
-  if (request.tool_choice === 'none') {
+export function convertBedrockToolConfig(request: CanonicalRequest, historyUsesTools: boolean): BedrockConverseRequestBody['toolConfig'] {
+  const tools = request.tools;
+  if (request.toolChoice?.type === 'none') {
     if (historyUsesTools) {
       throw new GatewayError('invalid_request_error', "Bedrock models cannot honour tool_choice 'none' in a conversation that contains tool calls.", {
         param: 'tool_choice',
@@ -21,7 +21,7 @@ export function convertBedrockToolConfig(request: ChatCompletionRequest, history
     return undefined;
   }
   if (tools.length === 0) {
-    if (request.tool_choice !== undefined && request.tool_choice !== 'auto') {
+    if (request.toolChoice !== null && request.toolChoice.type !== 'auto') {
       throw new GatewayError('invalid_request_error', 'tool_choice requires tools.', { param: 'tool_choice' });
     }
     if (historyUsesTools) {
@@ -29,23 +29,22 @@ export function convertBedrockToolConfig(request: ChatCompletionRequest, history
     }
     return undefined;
   }
-  const toolChoice = mapToolChoice(request.tool_choice);
+  const toolChoice = mapToolChoice(request.toolChoice);
   return {
     tools: tools.map((tool) => ({
       toolSpec: {
-        name: tool.function.name,
-        ...(tool.function.description ? { description: tool.function.description } : {}),
-        inputSchema: { json: tool.function.parameters ?? emptyObjectSchema },
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        inputSchema: { json: tool.parameters ?? emptyObjectSchema },
       },
     })),
     ...(toolChoice ? { toolChoice } : {}),
   };
 }
 
-function mapToolChoice(choice: ChatCompletionRequest['tool_choice']): BedrockToolChoice | undefined {
-  if (choice === undefined) return undefined;
-  if (choice === 'auto') return { auto: {} };
-  if (choice === 'required') return { any: {} };
-  if (choice === 'none') return undefined;
-  return { tool: { name: choice.function.name } };
+function mapToolChoice(choice: CanonicalToolChoice | null): BedrockToolChoice | undefined {
+  if (choice === null || choice.type === 'none') return undefined;
+  if (choice.type === 'auto') return { auto: {} };
+  if (choice.type === 'required') return { any: {} };
+  return { tool: { name: choice.name } };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { VendorCall } from '../chat-adapter.js';
-import { decodeBedrockChatResponse } from './decode-bedrock-chat-response.js';
+import type { VendorCall } from '../vendor-adapter.js';
+import { chatAnswerOfParts } from '../../../test/helpers/chat-answer-of-parts.js';
+import { decodeBedrockChatResponse as decodeParts } from './decode-bedrock-chat-response.js';
+
+/** The vendor answer as a chat client receives it (folded and encoded as dispatch does), with the usage billing reads. */
+function decodeBedrockChatResponse(bodyText: string, vendorCall: VendorCall) {
+  return chatAnswerOfParts(decodeParts(bodyText, vendorCall), vendorCall.publicModelId);
+}
 
 const call: VendorCall = {
   channel: { baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com', secret: 'a:b', settings: {} },
@@ -28,7 +34,6 @@ describe('decodeBedrockChatResponse', () => {
       choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there', refusal: null }, logprobs: null, finish_reason: 'stop' }],
       usage: { prompt_tokens: 13, completion_tokens: 2, total_tokens: 15, prompt_tokens_details: { cached_tokens: 8 } },
     });
-    expect(completion.id).toMatch(/^chatcmpl-[0-9a-f]{32}$/);
     expect(usage).toEqual({ promptTokens: 13, completionTokens: 2, totalTokens: 15, cachedPromptTokens: 8, reasoningTokens: 0, cacheWritePromptTokens: 2 });
   });
 
@@ -59,6 +64,6 @@ describe('decodeBedrockChatResponse', () => {
   });
 
   it('refuses a body that is not a Converse answer with a server error', () => {
-    expect(() => decodeBedrockChatResponse('<html>', call)).toThrow(expect.objectContaining({ code: 'server_error' }));
+    expect(() => decodeParts('<html>', call)).toThrow(expect.objectContaining({ code: 'server_error' }));
   });
 });

@@ -1,46 +1,43 @@
-import { randomUUID } from 'node:crypto';
+import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { TokenUsage } from '../../core/token-usage.js';
-import type { ChatCompletionObject, VendorCall } from '../chat-adapter.js';
+import { StreamBlockSequencer } from '../stream-block-sequencer.js';
+import type { VendorCall } from '../vendor-adapter.js';
 import type { BedrockConverseResponseBody } from './bedrock-converse-types.js';
+import { bedrockArtefactProducer } from './convert-bedrock-messages.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 import { parseBedrockUsage } from './parse-bedrock-usage.js';
 
-type AssistantMessage = ChatCompletionObject['choices'][number]['message'];
-
 /**
- * Maps a Converse answer to a `chat.completion`. Converse answers carry no response id, so one is generated.
- * Reasoning blocks have no place in OpenAI's message and are not shown.
+ * A non-streamed Converse answer as canonical parts: text blocks, reasoningContent (its signature or redacted
+ * content as the reasoning's artefact), toolUse blocks with `JSON.stringify(input)` as arguments, usage and finish.
  */
-export function decodeBedrockChatResponse(bodyText: string, call: VendorCall): { completion: ChatCompletionObject; usage: TokenUsage | undefined } {
+export function decodeBedrockChatResponse(bodyText: string, _call: VendorCall): CanonicalStreamPart[] {
   const body = parseBody(bodyText);
-  const message: AssistantMessage = { role: 'assistant', content: null, refusal: null };
-  const texts: string[] = [];
-  const toolCalls: NonNullable<AssistantMessage['tool_calls']> = [];
-  for (const block of body.output?.message?.content ?? []) {
-    if ('text' in block && typeof block.text === 'string') texts.push(block.text);
-    else if ('toolUse' in block && block.toolUse) {
-      toolCalls.push({ id: block.toolUse.toolUseId, type: 'function', function: { name: block.toolUse.name, arguments: JSON.stringify(block.toolUse.input ?? {}) } });
+  const sequencer = new StreamBlockSequencer();
+  const parts: CanonicalStreamPart[] = [{ type: 'response-start' }];
+  (body.output?.message?.content ?? []).forEach((block, blockIndex) => {
+    if ('text' in block && typeof block.text === 'string') {
+      parts.push(...sequencer.startFlowing('text'), ...sequencer.text(block.text), ...sequencer.endFlowing());
+    } else if ('reasoningContent' in block && block.reasoningContent) {
+      const { reasoningText, redactedContent } = block.reasoningContent;
+      const artefact = redactedContent
+        ? { producer: bedrockArtefactProducer, redactedData: redactedContent }
+        : reasoningText?.signature
+          ? { producer: bedrockArtefactProducer, signature: reasoningText.signature }
+          : undefined;
+      parts.push(...sequencer.startFlowing('reasoning'), ...sequencer.reasoning(reasoningText?.text ?? ''), ...sequencer.endFlowing(artefact));
+    } else if ('toolUse' in block && block.toolUse) {
+      parts.push(
+        ...sequencer.startToolCall(blockIndex, block.toolUse.toolUseId, block.toolUse.name),
+        ...sequencer.toolCallArguments(blockIndex, JSON.stringify(block.toolUse.input ?? {})),
+        ...sequencer.endToolCall(blockIndex),
+      );
     }
-  }
-  // OpenAI sends `content: null` beside tool calls, and a string otherwise.
-  message.content = texts.length > 0 || toolCalls.length === 0 ? texts.join('') : null;
-  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  });
   const usage = parseBedrockUsage(body.usage);
-  const completion: ChatCompletionObject = {
-    id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
-    object: 'chat.completion',
-    created: Math.floor(call.clock() / 1000),
-    model: call.publicModelId,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: mapBedrockStopReason(body.stopReason) }],
-    usage: {
-      prompt_tokens: usage?.promptTokens ?? 0,
-      completion_tokens: usage?.completionTokens ?? 0,
-      total_tokens: usage?.totalTokens ?? 0,
-      prompt_tokens_details: { cached_tokens: usage?.cachedPromptTokens ?? 0 },
-    },
-  };
-  return { completion, usage };
+  if (usage) parts.push({ type: 'usage', usage });
+  parts.push({ type: 'finish', finish: { reason: mapBedrockStopReason(body.stopReason), rawReason: body.stopReason ?? null } });
+  return parts;
 }
 
 function parseBody(bodyText: string): BedrockConverseResponseBody {

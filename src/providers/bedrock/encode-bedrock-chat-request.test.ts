@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
-import type { VendorCall } from '../chat-adapter.js';
+import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request-to-canonical.js';
+import type { VendorCall } from '../vendor-adapter.js';
 import type { FetchRemoteImage } from '../remote-image/remote-image.js';
-import { encodeBedrockChatRequest } from './encode-bedrock-chat-request.js';
+import { encodeBedrockChatRequest as encodeCanonical } from './encode-bedrock-chat-request.js';
+
+/** A chat request as chat clients' requests reach the adapter: translated to the canonical request first. */
+async function encodeBedrockChatRequest(request: ChatCompletionRequest, call: VendorCall): ReturnType<typeof encodeCanonical> {
+  return encodeCanonical(chatRequestToCanonical(request), call);
+}
 
 const catUrl = 'https://images.example.test/cat';
 

@@ -1,5 +1,5 @@
-import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
-import type { VendorCall, VendorHttpRequest } from '../chat-adapter.js';
+import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
+import type { VendorCall, VendorHttpRequest } from '../vendor-adapter.js';
 import { collectRemoteImageRequests } from '../remote-image/collect-remote-image-requests.js';
 import { fetchRemoteImages } from '../remote-image/fetch-remote-images.js';
 import { loadEventStreamCodec } from './decode-bedrock-event-frames.js';
@@ -14,8 +14,8 @@ export function bedrockConverseUrl(baseUrl: string, modelId: string, stream: boo
   return `${baseUrl.replace(/\/+$/, '')}/model/${encodeURIComponent(modelId)}/${stream ? 'converse-stream' : 'converse'}`;
 }
 
-/** Maps an OpenAI chat request to a signed Converse (or ConverseStream) request, fetching http(s) image URLs to send their bytes. */
-export async function encodeBedrockChatRequest(request: ChatCompletionRequest, call: VendorCall): Promise<VendorHttpRequest> {
+/** Maps a canonical request to a signed Converse (or ConverseStream) request, fetching http(s) image URLs to send their bytes. */
+export async function encodeBedrockChatRequest(request: CanonicalRequest, call: VendorCall): Promise<VendorHttpRequest> {
   // Refused parameters fail before any image is fetched.
   rejectUnsupportedBedrockParameters(request);
   const remoteImages = await fetchRemoteImages(collectRemoteImageRequests(request.messages), call.fetchRemoteImage);

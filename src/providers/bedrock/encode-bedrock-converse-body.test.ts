@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request-to-canonical.js';
+import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
 import { encodeBedrockConverseBody } from './encode-bedrock-converse-body.js';
 
@@ -10,8 +12,8 @@ const weatherTool = { type: 'function', function: { name: 'get_weather', descrip
 // No image URLs were fetched for these requests.
 const noRemoteImages = new Map<string, RemoteImage>();
 
-function request(fields: Partial<ChatCompletionRequest>): ChatCompletionRequest {
-  return { model: 'claude', messages: [{ role: 'user', content: 'Hi' }], ...fields };
+function request(fields: Partial<ChatCompletionRequest>): CanonicalRequest {
+  return chatRequestToCanonical({ model: 'claude', messages: [{ role: 'user', content: 'Hi' }], ...fields });
 }
 
 function refusal(fields: Partial<ChatCompletionRequest>): GatewayError {
@@ -207,7 +209,7 @@ describe('encodeBedrockConverseBody', () => {
       { messages: [{ role: 'user' as const, content: 'x' }, { role: 'assistant' as const, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '{bad' } }] }] },
       'messages[1].tool_calls[0].function.arguments',
     ],
-    [{ messages: [{ role: 'function' as const, name: 'f', content: 'x' }] }, 'messages[0].role'],
+    [{ messages: [{ role: 'function' as const, name: 'f', content: 'x' }] }, 'messages[0]'],
     [
       {
         tool_choice: 'none' as const,

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
+import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
 import type { BedrockConverseRequestBody } from './bedrock-converse-types.js';
 import { convertBedrockMessages } from './convert-bedrock-messages.js';
@@ -9,9 +9,9 @@ import { rejectUnsupportedBedrockParameters } from './reject-unsupported-bedrock
  * Builds the Converse body (the same for `/converse` and `/converse-stream`) with the http(s) image URLs already fetched
  * into `remoteImages` (by URL); throws a 400 GatewayError for what Converse cannot honour.
  */
-export function encodeBedrockConverseBody(request: ChatCompletionRequest, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockConverseRequestBody {
+export function encodeBedrockConverseBody(request: CanonicalRequest, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockConverseRequestBody {
   rejectUnsupportedBedrockParameters(request);
-  const conversation = convertBedrockMessages(request.messages, remoteImages);
+  const conversation = convertBedrockMessages(request.instructions, request.messages, remoteImages);
   const body: BedrockConverseRequestBody = { messages: conversation.messages };
   if (conversation.system.length > 0) body.system = conversation.system;
   const inferenceConfig = convertInferenceConfig(request);
@@ -21,14 +21,12 @@ export function encodeBedrockConverseBody(request: ChatCompletionRequest, remote
   return body;
 }
 
-function convertInferenceConfig(request: ChatCompletionRequest): BedrockConverseRequestBody['inferenceConfig'] {
+function convertInferenceConfig(request: CanonicalRequest): BedrockConverseRequestBody['inferenceConfig'] {
   const config: NonNullable<BedrockConverseRequestBody['inferenceConfig']> = {};
   // Converse does not require a limit, so none is invented: the model's own default applies.
-  const maxTokens = request.max_completion_tokens ?? request.max_tokens;
-  if (typeof maxTokens === 'number') config.maxTokens = maxTokens;
-  if (typeof request.temperature === 'number') config.temperature = request.temperature;
-  if (typeof request.top_p === 'number') config.topP = request.top_p;
-  const stopSequences = typeof request.stop === 'string' ? [request.stop] : request.stop;
-  if (stopSequences && stopSequences.length > 0) config.stopSequences = stopSequences;
+  if (request.maxOutputTokens !== null) config.maxTokens = request.maxOutputTokens;
+  if (request.sampling.temperature !== null) config.temperature = request.sampling.temperature;
+  if (request.sampling.topP !== null) config.topP = request.sampling.topP;
+  if (request.sampling.stopSequences?.length) config.stopSequences = request.sampling.stopSequences;
   return Object.keys(config).length > 0 ? config : undefined;
 }

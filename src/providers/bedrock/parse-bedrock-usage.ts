@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../core/token-usage.js';
+import type { CanonicalUsage } from '../../core/canonical/canonical-usage.js';
 
 interface BedrockUsageFields {
   inputTokens?: unknown;
@@ -10,24 +10,20 @@ interface BedrockUsageFields {
 
 /**
  * Reads a Converse `usage` object. Bedrock reports `inputTokens` WITHOUT the tokens read from or written to the
- * prompt cache (AWS prompt-caching docs: `totalTokens` = input + output + cacheRead + cacheWrite), so the
- * OpenAI-style prompt count is the sum of the three; reads and writes are kept apart, each has its own price.
- * The total is recomputed so it always equals prompt + completion.
+ * prompt cache (AWS prompt-caching docs: `totalTokens` = input + output + cacheRead + cacheWrite), so the canonical
+ * input total is the sum of the three; reads and writes are kept apart, each has its own price.
  */
-export function parseBedrockUsage(value: unknown): TokenUsage | undefined {
+export function parseBedrockUsage(value: unknown): CanonicalUsage | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const usage = value as BedrockUsageFields;
   const cacheRead = toCount(usage.cacheReadInputTokens);
   const cacheWrite = toCount(usage.cacheWriteInputTokens);
-  const promptTokens = toCount(usage.inputTokens) + cacheRead + cacheWrite;
-  const completionTokens = toCount(usage.outputTokens);
   return {
-    promptTokens,
-    completionTokens,
-    totalTokens: promptTokens + completionTokens,
-    cachedPromptTokens: cacheRead,
+    inputTokens: toCount(usage.inputTokens) + cacheRead + cacheWrite,
+    cacheReadInputTokens: cacheRead,
+    cacheWriteInputTokens: cacheWrite,
+    outputTokens: toCount(usage.outputTokens),
     reasoningTokens: 0,
-    ...(cacheWrite > 0 ? { cacheWritePromptTokens: cacheWrite } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { VendorChannel } from '../chat-adapter.js';
+import type { VendorChannel } from '../vendor-adapter.js';
 
 const bedrockHostPattern = /^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/;
 

@@ -1,5 +1,6 @@
+import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request-to-canonical.js';
 import { describe, expect, it } from 'vitest';
-import type { VendorCall } from '../chat-adapter.js';
+import type { VendorCall } from '../vendor-adapter.js';
 import { bedrockConverseUrl, encodeBedrockChatRequest } from './encode-bedrock-chat-request.js';
 import { parseBedrockCredentials } from './parse-bedrock-credentials.js';
 import { resolveBedrockRegion } from './resolve-bedrock-region.js';
@@ -23,7 +24,7 @@ describe('Bedrock request signing', () => {
   });
 
   it('signs with SigV4 for service bedrock in the region of the base URL, at the call clock', async () => {
-    const signed = await encodeBedrockChatRequest({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }, call({}));
+    const signed = await encodeBedrockChatRequest(chatRequestToCanonical({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }), call({}));
     expect(signed.url).toBe('https://bedrock-runtime.eu-west-3.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse');
     expect(signed.body).toBe('{"messages":[{"role":"user","content":[{"text":"Hi"}]}]}');
     expect(signed.headers).toMatchObject({
@@ -37,7 +38,7 @@ describe('Bedrock request signing', () => {
   });
 
   it('signs the session token of temporary credentials', async () => {
-    const signed = await encodeBedrockChatRequest({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }, call({ secret: 'ASIAEXAMPLE:secret:token/with+base64==' }));
+    const signed = await encodeBedrockChatRequest(chatRequestToCanonical({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }), call({ secret: 'ASIAEXAMPLE:secret:token/with+base64==' }));
     expect(signed.headers['x-amz-security-token']).toBe('token/with+base64==');
     expect(signed.headers.authorization).toContain('x-amz-security-token');
   });

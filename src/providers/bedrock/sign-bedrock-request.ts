@@ -1,4 +1,4 @@
-import type { VendorHttpRequest } from '../chat-adapter.js';
+import type { VendorHttpRequest } from '../vendor-adapter.js';
 import type { BedrockCredentials } from './parse-bedrock-credentials.js';
 
 /** What to sign. */

@@ -1,28 +1,32 @@
+import type { CanonicalAssistantContent, CanonicalMessage, CanonicalUserContent } from '../../core/canonical/canonical-request.js';
+import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { ChatMessage } from '../../core/openai-chat-request.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
-import { assertNever } from '../translated-stream/assert-never.js';
-import { parseToolArguments } from '../translated-stream/parse-tool-arguments.js';
+import { parseToolArguments } from '../parse-tool-arguments.js';
 import { convertGeminiImage } from './convert-gemini-image.js';
 import { readGeminiThoughtSignature } from './gemini-tool-call-id.js';
 import type { GeminiContent, GeminiPart } from './gemini-wire-types.js';
 
+/** The vendor family whose artefacts (thought signatures) this adapter may send back. */
+export const geminiArtefactProducer = 'gemini';
+
 /** The conversation in Gemini's shape. */
 export interface ConvertedGeminiConversation {
-  /** system and developer messages, wherever they appeared */
+  /** the instructions, then system and developer messages, wherever they appeared */
   systemInstruction: { parts: Array<{ text: string }> } | undefined;
   /** user and model turns, consecutive same-role turns merged */
   contents: GeminiContent[];
 }
 
 /**
- * Converts OpenAI messages (`remoteImages` holds the fetched http(s) image URLs, by URL): assistant → `model` turns with functionCall parts (arguments parsed, thought
- * signature restored from the call id), tool messages → functionResponse parts of a user turn (the
- * function name found from the assistant call with that id; the response is the parsed JSON object, or
- * `{content: <text>}`), consecutive same-role turns merged.
+ * Converts canonical messages (`remoteImages` holds the fetched http(s) image URLs, by URL): assistant → `model`
+ * turns with functionCall parts (arguments parsed, thought signature restored from a Gemini artefact or from the
+ * call id chat clients echo), reasoning → a thought part only when Gemini produced it (with its signature), tool
+ * results → functionResponse parts of a user turn (the function name found from the assistant call with that id; the
+ * response is the parsed JSON object, or `{content: <text>}`), consecutive same-role turns merged.
  */
-export function convertGeminiContents(messages: readonly ChatMessage[], remoteImages: ReadonlyMap<string, RemoteImage>): ConvertedGeminiConversation {
-  const systemParts: Array<{ text: string }> = [];
+export function convertGeminiContents(instructions: string | null, messages: readonly CanonicalMessage[], remoteImages: ReadonlyMap<string, RemoteImage>): ConvertedGeminiConversation {
+  const systemParts: Array<{ text: string }> = instructions ? [{ text: instructions }] : [];
   const contents: GeminiContent[] = [];
   const functionNameByCallId = new Map<string, string>();
   const append = (role: GeminiContent['role'], parts: GeminiPart[]): void => {
@@ -31,31 +35,33 @@ export function convertGeminiContents(messages: readonly ChatMessage[], remoteIm
     if (last?.role === role) last.parts.push(...parts);
     else contents.push({ role, parts });
   };
-
   messages.forEach((message, messageIndex) => {
     const param = `messages[${messageIndex}]`;
     switch (message.role) {
       case 'system':
       case 'developer': {
-        const text = textOf(message.content);
+        const text = message.content.map((part) => part.text).join('');
         if (text) systemParts.push({ text });
         return;
       }
       case 'user':
-        append('user', userParts(message.content, param, remoteImages));
+        append('user', message.content.map((part, partIndex) => userPart(part, `${param}.content[${partIndex}]`, remoteImages)));
         return;
       case 'assistant':
-        message.tool_calls?.forEach((toolCall) => functionNameByCallId.set(toolCall.id, toolCall.function.name));
-        append('model', modelParts(message, param));
+        for (const part of message.content) if (part.type === 'tool-call') functionNameByCallId.set(part.callId, part.name);
+        append('model', message.content.flatMap((part, partIndex) => modelParts(part, `${param}.content[${partIndex}]`)));
         return;
-      case 'tool': {
-        const name = functionNameByCallId.get(message.tool_call_id);
-        if (!name) throw new GatewayError('invalid_request_error', `No earlier assistant tool call has the id '${message.tool_call_id}'.`, { param: `${param}.tool_call_id` });
-        append('user', [{ functionResponse: { name, response: responseObject(textOf(message.content)) } }]);
+      case 'tool':
+        append(
+          'user',
+          message.content.map((part) => {
+            const name = functionNameByCallId.get(part.callId);
+            if (!name) throw new GatewayError('invalid_request_error', `No earlier assistant tool call has the id '${part.callId}'.`, { param: `${param}.tool_call_id` });
+            const text = typeof part.output === 'string' ? part.output : part.output.map((outputPart) => (outputPart.type === 'text' ? outputPart.text : '')).join('');
+            return { functionResponse: { name, response: responseObject(text) } };
+          }),
+        );
         return;
-      }
-      case 'function':
-        throw new GatewayError('invalid_request_error', "Messages with the deprecated role 'function' cannot be sent to this model; use 'tool' messages.", { param });
       default:
         return assertNever(message, 'message role');
     }
@@ -63,35 +69,38 @@ export function convertGeminiContents(messages: readonly ChatMessage[], remoteIm
   return { systemInstruction: systemParts.length > 0 ? { parts: systemParts } : undefined, contents };
 }
 
-function userParts(content: Extract<ChatMessage, { role: 'user' }>['content'], param: string, remoteImages: ReadonlyMap<string, RemoteImage>): GeminiPart[] {
-  if (typeof content === 'string') return [{ text: content }];
-  return content.map((part, partIndex): GeminiPart => {
-    const partParam = `${param}.content[${partIndex}]`;
-    if (part.type === 'text') return { text: String(part.text) };
-    if (part.type === 'image_url') return convertGeminiImage(String((part.image_url as { url: unknown }).url), partParam, remoteImages);
-    throw new GatewayError('invalid_request_error', `Content parts of type '${part.type}' cannot be sent to this model.`, { param: partParam });
-  });
-}
-
-function modelParts(message: Extract<ChatMessage, { role: 'assistant' }>, param: string): GeminiPart[] {
-  const parts: GeminiPart[] = [];
-  const content = message.content;
-  if (typeof content === 'string' && content) parts.push({ text: content });
-  if (Array.isArray(content)) {
-    for (const part of content) {
-      const text = part.type === 'text' ? String(part.text) : part.type === 'refusal' ? String(part.refusal) : '';
-      if (text) parts.push({ text });
-    }
+function userPart(part: CanonicalUserContent, param: string, remoteImages: ReadonlyMap<string, RemoteImage>): GeminiPart {
+  switch (part.type) {
+    case 'text':
+      return { text: part.text };
+    case 'image':
+      return convertGeminiImage(part.url, param, remoteImages);
+    case 'file':
+      throw new GatewayError('invalid_request_error', "Content parts of type 'file' cannot be sent to this model.", { param });
+    default:
+      return assertNever(part, 'user content part');
   }
-  message.tool_calls?.forEach((toolCall, callIndex) => {
-    const args = parseToolArguments(toolCall.function.arguments, `${param}.tool_calls[${callIndex}].function.arguments`);
-    const thoughtSignature = readGeminiThoughtSignature(toolCall.id);
-    parts.push({ functionCall: { name: toolCall.function.name, args }, ...(thoughtSignature ? { thoughtSignature } : {}) });
-  });
-  return parts;
 }
 
-/** A tool message's text as functionResponse.response: the JSON object it holds, else `{content: text}`. */
+function modelParts(part: CanonicalAssistantContent, param: string): GeminiPart[] {
+  switch (part.type) {
+    case 'text':
+      return part.text ? [{ text: part.text }] : [];
+    case 'reasoning': {
+      const signature = part.artefact?.producer === geminiArtefactProducer ? part.artefact.signature : undefined;
+      return signature ? [{ text: part.text, thought: true, thoughtSignature: signature }] : [];
+    }
+    case 'tool-call': {
+      const args = parseToolArguments(part.arguments, `${param}.arguments`);
+      const thoughtSignature = part.artefact ? (part.artefact.producer === geminiArtefactProducer ? part.artefact.signature : undefined) : readGeminiThoughtSignature(part.callId);
+      return [{ functionCall: { name: part.name, args }, ...(thoughtSignature ? { thoughtSignature } : {}) }];
+    }
+    default:
+      return assertNever(part, 'assistant content part');
+  }
+}
+
+/** A tool result's text as functionResponse.response: the JSON object it holds, else `{content: text}`. */
 function responseObject(text: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(text);
@@ -100,8 +109,4 @@ function responseObject(text: string): Record<string, unknown> {
     // plain text
   }
   return { content: text };
-}
-
-function textOf(content: string | Array<{ type: 'text'; text: string }>): string {
-  return typeof content === 'string' ? content : content.map((part) => part.text).join('');
 }

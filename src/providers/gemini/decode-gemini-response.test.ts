@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { VendorCall } from '../chat-adapter.js';
-import { decodeGeminiResponse } from './decode-gemini-response.js';
+import type { VendorCall } from '../vendor-adapter.js';
+import { chatAnswerOfParts } from '../../../test/helpers/chat-answer-of-parts.js';
+import { decodeGeminiResponse as decodeParts } from './decode-gemini-response.js';
 import { geminiEmbeddings } from './gemini-embeddings.js';
 import { mapGeminiFailure } from './map-gemini-failure.js';
+
+/** The vendor answer as a chat client receives it (folded and encoded as dispatch does), with the usage billing reads. */
+function decodeGeminiResponse(bodyText: string, vendorCall: VendorCall) {
+  return chatAnswerOfParts(decodeParts(bodyText, vendorCall), vendorCall.publicModelId);
+}
 
 const call: VendorCall = {
   channel: { baseUrl: 'https://gemini.example.test/v1beta', secret: 'AIza-secret', settings: {} },
@@ -14,76 +20,32 @@ const call: VendorCall = {
 };
 
 describe('decodeGeminiResponse', () => {
-  it('maps two candidates, function calls with carried signatures and usage with thoughts and cache', () => {
+  it('maps thoughts, text and a function call with their thought signatures as Gemini artefacts, and usage with thoughts and cache', () => {
     const response = {
       candidates: [
-        { content: { role: 'model', parts: [{ text: 'thinking…', thought: true }, { text: 'Sunny ' }, { text: 'today.' }] }, finishReason: 'STOP', index: 0 },
-        { content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2ln' }] }, finishReason: 'STOP', index: 1 },
+        {
+          content: {
+            role: 'model',
+            parts: [{ text: 'thinking…', thought: true, thoughtSignature: 'dGhvdWdodA==' }, { text: 'Sunny ' }, { text: 'today.' }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2ln' }],
+          },
+          finishReason: 'STOP',
+          index: 0,
+        },
       ],
       usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, thoughtsTokenCount: 7, cachedContentTokenCount: 60, totalTokenCount: 127 },
       modelVersion: 'gemini-2.5-pro',
       responseId: 'abc123',
     };
-    expect(decodeGeminiResponse(JSON.stringify(response), call)).toMatchInlineSnapshot(`
-      {
-        "completion": {
-          "choices": [
-            {
-              "finish_reason": "stop",
-              "index": 0,
-              "logprobs": null,
-              "message": {
-                "content": "Sunny today.",
-                "refusal": null,
-                "role": "assistant",
-              },
-            },
-            {
-              "finish_reason": "tool_calls",
-              "index": 1,
-              "logprobs": null,
-              "message": {
-                "content": null,
-                "refusal": null,
-                "role": "assistant",
-                "tool_calls": [
-                  {
-                    "function": {
-                      "arguments": "{"city":"Paris"}",
-                      "name": "get_weather",
-                    },
-                    "id": "call_abc123_1_0__ts__c2ln",
-                    "type": "function",
-                  },
-                ],
-              },
-            },
-          ],
-          "created": 1700000000,
-          "id": "chatcmpl-abc123",
-          "model": "gemini-pro",
-          "object": "chat.completion",
-          "usage": {
-            "completion_tokens": 27,
-            "completion_tokens_details": {
-              "reasoning_tokens": 7,
-            },
-            "prompt_tokens": 100,
-            "prompt_tokens_details": {
-              "cached_tokens": 60,
-            },
-            "total_tokens": 127,
-          },
-        },
-        "usage": {
-          "cachedPromptTokens": 60,
-          "completionTokens": 27,
-          "promptTokens": 100,
-          "reasoningTokens": 7,
-          "totalTokens": 127,
-        },
-      }
-    `);
+    const decoded = decodeGeminiResponse(JSON.stringify(response), call);
+    expect(decoded.answer.blocks).toEqual([
+      { type: 'reasoning', text: 'thinking…', artefact: { producer: 'gemini', signature: 'dGhvdWdodA==' }, ended: true },
+      { type: 'text', text: 'Sunny today.', ended: true },
+      // The id carries the signature too, for chat clients, who echo ids but drop unknown fields.
+      { type: 'tool-call', callId: 'call_abc123_0_0__ts__c2ln', name: 'get_weather', arguments: '{"city":"Paris"}', artefact: { producer: 'gemini', signature: 'c2ln' }, ended: true },
+    ]);
+    expect(decoded.answer.finish).toEqual({ reason: 'tool-calls', rawReason: 'STOP' });
+    expect(decoded.completion.choices[0]).toMatchObject({ message: { content: 'Sunny today.', tool_calls: [{ id: 'call_abc123_0_0__ts__c2ln' }] }, finish_reason: 'tool_calls' });
+    expect(decoded.usage).toEqual({ promptTokens: 100, completionTokens: 27, totalTokens: 127, cachedPromptTokens: 60, reasoningTokens: 7 });
   });
 
   it.each([

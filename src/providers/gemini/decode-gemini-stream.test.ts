@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ChatStreamPart } from '../../core/chat-stream-part.js';
-import type { VendorCall } from '../chat-adapter.js';
-import { createOpenAiChunkEncoder } from '../translated-stream/encode-openai-chunks.js';
+import { encodeChatChunks } from '../../../test/helpers/encode-chat-chunks.js';
+import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
+import type { VendorCall } from '../vendor-adapter.js';
 import { decodeGeminiStream } from './decode-gemini-stream.js';
 
 const call: VendorCall = {
@@ -15,18 +15,17 @@ const call: VendorCall = {
 };
 
 /** SSE with CRLF separators, fed in 5-byte pieces. */
-async function decode(chunks: unknown[]): Promise<ChatStreamPart[]> {
+async function decode(chunks: unknown[]): Promise<CanonicalStreamPart[]> {
   const bytes = Buffer.from(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join(''));
   const pieces: Buffer[] = [];
   for (let start = 0; start < bytes.length; start += 5) pieces.push(bytes.subarray(start, start + 5));
-  const parts: ChatStreamPart[] = [];
+  const parts: CanonicalStreamPart[] = [];
   for await (const part of decodeGeminiStream(Readable.from(pieces), call)) parts.push(part);
   return parts;
 }
 
-function toOpenAiChunks(parts: ChatStreamPart[]): unknown[] {
-  const encoder = createOpenAiChunkEncoder({ id: 'chatcmpl-test', model: 'gemini-pro', created: 1_700_000_000, clientWantsUsage: true });
-  return [...parts.flatMap((part) => encoder.encode(part)), ...encoder.end()].map((chunk) => JSON.parse(chunk) as unknown);
+function toOpenAiChunks(parts: CanonicalStreamPart[]): unknown[] {
+  return encodeChatChunks(parts, { model: 'gemini-pro' });
 }
 
 const envelope = { modelVersion: 'gemini-2.5-pro', responseId: 'resp1' };
@@ -45,53 +44,85 @@ describe('decodeGeminiStream', () => {
     expect(parts).toMatchInlineSnapshot(`
       [
         {
-          "model": "gemini-2.5-pro",
-          "responseId": "chatcmpl-resp1",
-          "type": "start",
+          "type": "response-start",
+          "vendorModel": "gemini-2.5-pro",
+          "vendorResponseId": "resp1",
         },
         {
+          "blockIndex": 0,
+          "type": "reasoning-start",
+        },
+        {
+          "blockIndex": 0,
           "text": "Thinking about it",
           "type": "reasoning-delta",
         },
         {
+          "blockIndex": 0,
+          "type": "reasoning-end",
+        },
+        {
+          "blockIndex": 1,
+          "type": "text-start",
+        },
+        {
+          "blockIndex": 1,
           "text": "Let me check ",
           "type": "text-delta",
         },
         {
-          "id": "call_resp1_0_0__ts__c2ln-_8",
+          "blockIndex": 1,
+          "type": "text-end",
+        },
+        {
+          "blockIndex": 2,
+          "callId": "call_resp1_0_0__ts__c2ln-_8",
           "name": "get_weather",
-          "toolCallIndex": 0,
           "type": "tool-call-start",
         },
         {
           "argumentsDelta": "{"city":"Paris"}",
-          "toolCallIndex": 0,
-          "type": "tool-input-delta",
+          "blockIndex": 2,
+          "type": "tool-call-delta",
         },
         {
-          "id": "call_resp1_0_1",
+          "artefact": {
+            "producer": "gemini",
+            "signature": "c2ln+/8=",
+          },
+          "blockIndex": 2,
+          "type": "tool-call-end",
+        },
+        {
+          "blockIndex": 3,
+          "callId": "call_resp1_0_1",
           "name": "get_time",
-          "toolCallIndex": 1,
           "type": "tool-call-start",
         },
         {
           "argumentsDelta": "{}",
-          "toolCallIndex": 1,
-          "type": "tool-input-delta",
+          "blockIndex": 3,
+          "type": "tool-call-delta",
+        },
+        {
+          "blockIndex": 3,
+          "type": "tool-call-end",
         },
         {
           "type": "usage",
           "usage": {
-            "cachedPromptTokens": 8,
-            "completionTokens": 13,
-            "promptTokens": 20,
+            "cacheReadInputTokens": 8,
+            "cacheWriteInputTokens": 0,
+            "inputTokens": 20,
+            "outputTokens": 13,
             "reasoningTokens": 4,
-            "totalTokens": 33,
           },
         },
         {
-          "finishReason": "tool_calls",
-          "rawReason": "STOP",
+          "finish": {
+            "rawReason": "STOP",
+            "reason": "tool-calls",
+          },
           "type": "finish",
         },
       ]
@@ -111,7 +142,7 @@ describe('decodeGeminiStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "chatcmpl-resp1",
+          "id": "chatcmpl-test",
           "model": "gemini-pro",
           "object": "chat.completion.chunk",
         },
@@ -127,7 +158,7 @@ describe('decodeGeminiStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "chatcmpl-resp1",
+          "id": "chatcmpl-test",
           "model": "gemini-pro",
           "object": "chat.completion.chunk",
         },
@@ -143,7 +174,7 @@ describe('decodeGeminiStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "chatcmpl-resp1",
+          "id": "chatcmpl-test",
           "model": "gemini-pro",
           "object": "chat.completion.chunk",
         },
@@ -169,7 +200,7 @@ describe('decodeGeminiStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "chatcmpl-resp1",
+          "id": "chatcmpl-test",
           "model": "gemini-pro",
           "object": "chat.completion.chunk",
         },
@@ -192,7 +223,7 @@ describe('decodeGeminiStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "chatcmpl-resp1",
+          "id": "chatcmpl-test",
           "model": "gemini-pro",
           "object": "chat.completion.chunk",
         },
@@ -218,7 +249,7 @@ describe('decodeGeminiStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "chatcmpl-resp1",
+          "id": "chatcmpl-test",
           "model": "gemini-pro",
           "object": "chat.completion.chunk",
         },
@@ -241,7 +272,7 @@ describe('decodeGeminiStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "chatcmpl-resp1",
+          "id": "chatcmpl-test",
           "model": "gemini-pro",
           "object": "chat.completion.chunk",
         },
@@ -255,14 +286,14 @@ describe('decodeGeminiStream', () => {
             },
           ],
           "created": 1700000000,
-          "id": "chatcmpl-resp1",
+          "id": "chatcmpl-test",
           "model": "gemini-pro",
           "object": "chat.completion.chunk",
         },
         {
           "choices": [],
           "created": 1700000000,
-          "id": "chatcmpl-resp1",
+          "id": "chatcmpl-test",
           "model": "gemini-pro",
           "object": "chat.completion.chunk",
           "usage": {
@@ -281,15 +312,28 @@ describe('decodeGeminiStream', () => {
     `);
   });
 
+  it('ends a thought with the signature Gemini sent on it, or on the first answer part after it, as a Gemini artefact', async () => {
+    const onThought = await decode([
+      { candidates: [{ content: { role: 'model', parts: [{ text: 'Hmm', thought: true, thoughtSignature: 'dGhvdWdodA==' }] }, index: 0 }], ...envelope },
+      { candidates: [{ content: { role: 'model', parts: [{ text: 'Yes.' }] }, finishReason: 'STOP', index: 0 }], ...envelope },
+    ]);
+    expect(onThought.filter((part) => part.type === 'reasoning-end')).toEqual([{ type: 'reasoning-end', blockIndex: 0, artefact: { producer: 'gemini', signature: 'dGhvdWdodA==' } }]);
+    const afterThought = await decode([
+      { candidates: [{ content: { role: 'model', parts: [{ text: 'Hmm', thought: true }, { text: 'Yes.', thoughtSignature: 'bGF0ZQ==' }] }, finishReason: 'STOP', index: 0 }], ...envelope },
+    ]);
+    expect(afterThought.filter((part) => part.type === 'reasoning-end')).toEqual([{ type: 'reasoning-end', blockIndex: 0, artefact: { producer: 'gemini', signature: 'bGF0ZQ==' } }]);
+    expect(afterThought.filter((part) => part.type === 'text-end')).toEqual([{ type: 'text-end', blockIndex: 1 }]);
+  });
+
   it('maps MAX_TOKENS to length, a blocked prompt to content_filter, and an error chunk to an error part', async () => {
     const cut = await decode([{ candidates: [{ content: { role: 'model', parts: [{ text: 'a b' }] }, finishReason: 'MAX_TOKENS', index: 0 }], ...envelope }]);
-    expect(cut.at(-1)).toEqual({ type: 'finish', finishReason: 'length', rawReason: 'MAX_TOKENS' });
+    expect(cut.at(-1)).toEqual({ type: 'finish', finish: { reason: 'length', rawReason: 'MAX_TOKENS' } });
     const blocked = await decode([{ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 }, ...envelope }]);
-    expect(blocked.at(-1)).toEqual({ type: 'finish', finishReason: 'content_filter', rawReason: 'SAFETY' });
+    expect(blocked.at(-1)).toEqual({ type: 'finish', finish: { reason: 'content-filter', rawReason: 'SAFETY' } });
     const failed = await decode([
       { candidates: [{ content: { role: 'model', parts: [{ text: 'partial' }] }, index: 0 }], ...envelope },
       { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } },
     ]);
-    expect(failed.at(-1)).toEqual({ type: 'error', message: 'The model is overloaded.', code: 'service_unavailable' });
+    expect(failed.at(-1)).toEqual({ type: 'error', failure: { message: 'The model is overloaded.', code: 'service_unavailable' } });
   });
 });

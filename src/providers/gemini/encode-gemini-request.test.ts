@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
-import type { VendorCall } from '../chat-adapter.js';
+import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request-to-canonical.js';
+import type { VendorCall } from '../vendor-adapter.js';
 import type { FetchRemoteImage } from '../remote-image/remote-image.js';
 import { encodeGeminiRequest } from './encode-gemini-request.js';
 import { encodeGeminiToolCallId, readGeminiThoughtSignature } from './gemini-tool-call-id.js';
@@ -29,7 +30,7 @@ const fetchPng: FetchRemoteImage = async ({ url }) => {
 
 /** `fetchRemoteImage` null: a gateway without an image fetcher. */
 async function encode(request: Partial<ChatCompletionRequest>, stream = false, fetchRemoteImage: FetchRemoteImage | null = fetchPng) {
-  const encoded = await encodeGeminiRequest({ model: 'gemini-pro', messages: [{ role: 'user', content: 'hi' }], ...request }, callFor(stream, fetchRemoteImage ?? undefined));
+  const encoded = await encodeGeminiRequest(chatRequestToCanonical({ model: 'gemini-pro', messages: [{ role: 'user', content: 'hi' }], ...request }), callFor(stream, fetchRemoteImage ?? undefined));
   return { url: encoded.url, headers: encoded.headers, body: JSON.parse(encoded.body) as Record<string, unknown> };
 }
 
@@ -61,7 +62,6 @@ describe('encodeGeminiRequest', () => {
       top_p: 0.8,
       max_completion_tokens: 500,
       stop: ['END'],
-      n: 2,
       seed: 3,
       response_format: { type: 'json_schema', json_schema: { name: 'weather', schema: { type: 'object' } } },
     });
@@ -137,7 +137,6 @@ describe('encodeGeminiRequest', () => {
             },
           ],
           "generationConfig": {
-            "candidateCount": 2,
             "maxOutputTokens": 500,
             "responseJsonSchema": {
               "type": "object",
@@ -206,7 +205,7 @@ describe('encodeGeminiRequest', () => {
   });
 
   it('refuses with a 400 what Gemini cannot honour', async () => {
-    expect(await refusedParam(() => encode({ n: 2 }, true))).toBe('n');
+    expect(await refusedParam(() => encode({ n: 2 }, false))).toBe('n');
     expect(await refusedParam(() => encode({ tools: [{ type: 'function', function: { name: 'f' } }], parallel_tool_calls: false }))).toBe('parallel_tool_calls');
     expect(await refusedParam(() => encode({ logprobs: true }))).toBe('logprobs');
     expect(await refusedParam(() => encode({ messages: [{ role: 'tool', tool_call_id: 'unknown', content: 'x' }] }))).toBe('messages[0].tool_call_id');

@@ -1,8 +1,8 @@
-import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
-import type { VendorCall, VendorChannel, VendorHttpRequest } from '../chat-adapter.js';
+import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
+import type { VendorCall, VendorChannel, VendorHttpRequest } from '../vendor-adapter.js';
 import { collectRemoteImageRequests } from '../remote-image/collect-remote-image-requests.js';
 import { fetchRemoteImages } from '../remote-image/fetch-remote-images.js';
-import { refuseUnmappedOpenAiFields } from '../translated-stream/refuse-unmapped-openai-fields.js';
+import { refuseCanonicalReasoningEffort } from '../refuse-canonical-reasoning-effort.js';
 import { convertGeminiContents } from './convert-gemini-contents.js';
 import { convertGeminiTools } from './convert-gemini-tools.js';
 import { encodeGeminiGenerationConfig } from './encode-gemini-generation-config.js';
@@ -12,11 +12,11 @@ import { isGeminiFileUri } from './is-gemini-file-uri.js';
  * Builds `POST {base}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` for a stream. Image URLs other
  * than Files API URIs are fetched first and sent inline, since Gemini's `fileData` does not read ordinary web URLs.
  */
-export async function encodeGeminiRequest(request: ChatCompletionRequest, call: VendorCall): Promise<VendorHttpRequest> {
-  refuseUnmappedOpenAiFields(request);
+export async function encodeGeminiRequest(request: CanonicalRequest, call: VendorCall): Promise<VendorHttpRequest> {
+  refuseCanonicalReasoningEffort(request);
   const remoteImages = await fetchRemoteImages(collectRemoteImageRequests(request.messages, isGeminiFileUri), call.fetchRemoteImage);
-  const conversation = convertGeminiContents(request.messages, remoteImages);
-  const generationConfig = encodeGeminiGenerationConfig(request, call.stream);
+  const conversation = convertGeminiContents(request.instructions, request.messages, remoteImages);
+  const generationConfig = encodeGeminiGenerationConfig(request);
   const body = {
     contents: conversation.contents,
     ...(conversation.systemInstruction ? { systemInstruction: conversation.systemInstruction } : {}),

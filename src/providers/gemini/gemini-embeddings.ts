@@ -1,10 +1,10 @@
 import { GatewayError } from '../../core/gateway-error.js';
 import type { TokenUsage } from '../../core/token-usage.js';
-import type { ChatAdapter, EmbeddingRequestFields } from '../chat-adapter.js';
+import type { VendorAdapter, EmbeddingRequestFields } from '../vendor-adapter.js';
 import { encodeFloat32Base64 } from './encode-float32-base64.js';
 import { geminiHeaders, geminiModelUrl } from './encode-gemini-request.js';
 
-type GeminiEmbeddings = NonNullable<ChatAdapter['embeddings']>;
+type GeminiEmbeddings = NonNullable<VendorAdapter['embeddings']>;
 
 /** Characters per token of the estimate used because Gemini's batchEmbedContents reports no usage. */
 const estimatedCharactersPerToken = 4;

@@ -1,4 +1,4 @@
-import type { ChatStreamPart } from '../../core/chat-stream-part.js';
+import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { mapOpenAiUpstreamFailure } from '../openai/map-openai-upstream-failure.js';
 import type { UpstreamAttemptResult } from '../upstream-attempt-result.js';
 
@@ -22,11 +22,11 @@ export function mapGeminiFailure(status: number, bodyText: string, retryAfter: s
 }
 
 /** An error chunk in the middle of a stream as a canonical error part. */
-export function mapGeminiStreamError(error: GeminiErrorFields): Extract<ChatStreamPart, { type: 'error' }> {
+export function mapGeminiStreamError(error: GeminiErrorFields): Extract<CanonicalStreamPart, { type: 'error' }> {
   const message = error.message ?? 'The upstream vendor failed mid-stream.';
-  if (error.status === 'RESOURCE_EXHAUSTED' || error.code === 429) return { type: 'error', message, code: 'rate_limit_exceeded' };
-  if (error.status === 'UNAVAILABLE' || error.code === 503) return { type: 'error', message, code: 'service_unavailable' };
-  return { type: 'error', message, code: 'server_error' };
+  if (error.status === 'RESOURCE_EXHAUSTED' || error.code === 429) return { type: 'error', failure: { message, code: 'rate_limit_exceeded' } };
+  if (error.status === 'UNAVAILABLE' || error.code === 503) return { type: 'error', failure: { message, code: 'service_unavailable' } };
+  return { type: 'error', failure: { message, code: 'server_error' } };
 }
 
 function readGeminiError(bodyText: string): GeminiErrorFields | undefined {

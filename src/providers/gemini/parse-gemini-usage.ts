@@ -1,16 +1,20 @@
-import type { TokenUsage } from '../../core/token-usage.js';
+import type { CanonicalUsage } from '../../core/canonical/canonical-usage.js';
 import type { GeminiUsageMetadata } from './gemini-wire-types.js';
 
 /**
- * `usageMetadata` as canonical counts: prompt = promptTokenCount + toolUsePromptTokenCount; cached =
- * cachedContentTokenCount (a subset of the prompt); completion = candidates + thoughts (thoughts are
- * outside candidatesTokenCount); reasoning = thoughts; total = prompt + completion.
+ * `usageMetadata` as canonical counts: input = promptTokenCount + toolUsePromptTokenCount; cache read =
+ * cachedContentTokenCount (a subset of the prompt; Gemini reports no cache writes); output = candidates + thoughts
+ * (thoughts are outside candidatesTokenCount); reasoning = thoughts.
  */
-export function parseGeminiUsage(usage: GeminiUsageMetadata): TokenUsage {
-  const promptTokens = count(usage.promptTokenCount) + count(usage.toolUsePromptTokenCount);
+export function parseGeminiUsage(usage: GeminiUsageMetadata): CanonicalUsage {
   const reasoningTokens = count(usage.thoughtsTokenCount);
-  const completionTokens = count(usage.candidatesTokenCount) + reasoningTokens;
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedPromptTokens: count(usage.cachedContentTokenCount), reasoningTokens };
+  return {
+    inputTokens: count(usage.promptTokenCount) + count(usage.toolUsePromptTokenCount),
+    cacheReadInputTokens: count(usage.cachedContentTokenCount),
+    cacheWriteInputTokens: 0,
+    outputTokens: count(usage.candidatesTokenCount) + reasoningTokens,
+    reasoningTokens,
+  };
 }
 
 function count(value: unknown): number {

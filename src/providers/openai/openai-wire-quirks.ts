@@ -1,4 +1,4 @@
-import type { VendorChannel } from '../chat-adapter.js';
+import type { VendorChannel } from '../vendor-adapter.js';
 
 /**
  * The typed hooks by which one OpenAI-wire vendor differs from OpenAI itself: where a request goes and how it

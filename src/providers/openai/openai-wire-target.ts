@@ -1,4 +1,4 @@
-import type { VendorChannel } from '../chat-adapter.js';
+import type { VendorChannel } from '../vendor-adapter.js';
 import { azureOpenAiQuirks } from '../azure/azure-openai-target.js';
 import { openAiQuirks, type OpenAiWireQuirks } from './openai-wire-quirks.js';
 

@@ -1,6 +1,6 @@
 import type { FormData } from 'undici';
 import type { UpstreamAttemptResult } from '../upstream-attempt-result.js';
-import type { VendorChannel } from '../chat-adapter.js';
+import type { VendorChannel } from '../vendor-adapter.js';
 
 /** What the gateway asks a video vendor to make, already mapped to what that vendor can make. */
 export interface VideoGenerationJob {

@@ -1,7 +1,8 @@
 import { request, type Dispatcher } from 'undici';
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
-import type { VendorCall } from '../../providers/chat-adapter.js';
-import { findChatAdapter } from '../../providers/chat-adapter-registry.js';
+import type { VendorCall } from '../../providers/vendor-adapter.js';
+import { findVendorAdapter } from '../../providers/vendor-adapter-registry.js';
+import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request-to-canonical.js';
 import { mapOpenAiUpstreamFailure } from '../../providers/openai/map-openai-upstream-failure.js';
 import { createOpenAiWireTarget, openAiWireProtocols } from '../../providers/openai/openai-wire-target.js';
 import { redactUpstreamText } from '../../providers/openai/redact-upstream-text.js';
@@ -51,7 +52,7 @@ export async function probeChannel(channel: ProbedChannel, model: string, option
   const chatRequest: ChatCompletionRequest = { model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1, stream: false };
   const startedAt = options.clock();
   const elapsed = () => Math.max(0, options.clock() - startedAt);
-  const adapter = findChatAdapter(channel.protocol);
+  const adapter = findVendorAdapter(channel.protocol);
   let vendorRequest: { url: string; headers: Record<string, string>; body: string };
   try {
     if (openAiWireProtocols.has(channel.protocol)) {
@@ -59,7 +60,7 @@ export async function probeChannel(channel: ProbedChannel, model: string, option
       vendorRequest = { url: target.urlFor('/chat/completions'), headers: target.headers, body: JSON.stringify({ ...chatRequest, model: upstreamModelId }) };
     } else if (adapter) {
       const call: VendorCall = { channel, upstreamModelId, publicModelId: model, maxOutputTokens: 1, stream: false, clock: options.clock };
-      vendorRequest = await adapter.encodeChatRequest(chatRequest, call);
+      vendorRequest = await adapter.encodeRequest(chatRequestToCanonical(chatRequest), call);
     } else {
       return { ok: false, latencyMs: 0, status: null, error: `No adapter serves the protocol ${channel.protocol}.` };
     }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../../core/openai-chat-request.js';
-import { encodeAnthropicRequest } from '../anthropic/encode-anthropic-request.js';
-import { encodeBedrockChatRequest } from '../bedrock/encode-bedrock-chat-request.js';
-import type { VendorCall } from '../chat-adapter.js';
-import { encodeGeminiRequest } from '../gemini/encode-gemini-request.js';
+import { encodeAnthropicRequest } from '../../providers/anthropic/encode-anthropic-request.js';
+import { encodeBedrockChatRequest } from '../../providers/bedrock/encode-bedrock-chat-request.js';
+import { encodeGeminiRequest } from '../../providers/gemini/encode-gemini-request.js';
+import type { VendorCall } from '../../providers/vendor-adapter.js';
+import { chatRequestToCanonical } from './chat-request-to-canonical.js';
 
 function callFor(baseUrl: string, secret: string): VendorCall {
   return {
@@ -17,11 +18,11 @@ function callFor(baseUrl: string, secret: string): VendorCall {
   };
 }
 
-/** The three translated vendors' encoders, each given an OpenAI chat request. */
+/** The three translated vendors' encoders, each given an OpenAI chat request translated as dispatch translates it. */
 const encoders: Array<[string, (request: ChatCompletionRequest) => Promise<unknown>]> = [
-  ['anthropic', async (request) => encodeAnthropicRequest(request, callFor('https://anthropic.example.test/v1', 'sk-ant'))],
-  ['gemini', (request) => encodeGeminiRequest(request, callFor('https://gemini.example.test/v1beta', 'AIza'))],
-  ['bedrock', (request) => encodeBedrockChatRequest(request, callFor('https://bedrock-runtime.us-east-1.amazonaws.com', 'AKIDEXAMPLE:secret'))],
+  ['anthropic', async (request) => encodeAnthropicRequest(chatRequestToCanonical(request), callFor('https://anthropic.example.test/v1', 'sk-ant'))],
+  ['gemini', async (request) => encodeGeminiRequest(chatRequestToCanonical(request), callFor('https://gemini.example.test/v1beta', 'AIza'))],
+  ['bedrock', async (request) => encodeBedrockChatRequest(chatRequestToCanonical(request), callFor('https://bedrock-runtime.us-east-1.amazonaws.com', 'AKIDEXAMPLE:secret'))],
 ];
 
 async function refusedParam(encode: (request: ChatCompletionRequest) => Promise<unknown>, fields: Record<string, unknown>): Promise<string | null> {
@@ -51,6 +52,9 @@ describe.each(encoders)('the %s adapter', (_vendor, encode) => {
     ['verbosity', 'low'],
     ['functions', [{ name: 'lookup' }]],
     ['function_call', 'auto'],
+    ['n', 2],
+    ['logprobs', true],
+    ['logit_bias', { '50256': -100 }],
   ])('refuses the unmapped field %s rather than dropping it', async (field, value) => {
     expect(await refusedParam(encode, { [field]: value })).toBe(field);
   });

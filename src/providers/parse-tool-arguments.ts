@@ -1,4 +1,4 @@
-import { GatewayError } from '../../core/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 /** An assistant tool call's JSON arguments string as the object vendors expect; an empty string means none. */
 export function parseToolArguments(argumentsText: string, param: string): Record<string, unknown> {

@@ -2,8 +2,9 @@ import { Readable } from 'node:stream';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it, vi } from 'vitest';
-import type { ChatStreamPart } from '../../core/chat-stream-part.js';
-import type { VendorCall } from '../chat-adapter.js';
+import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
+import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request-to-canonical.js';
+import type { VendorCall } from '../vendor-adapter.js';
 
 const call: VendorCall = {
   channel: { baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com', secret: 'AKIAEXAMPLE:secretExample', settings: {} },
@@ -23,22 +24,22 @@ function event(name: string, payload: object): Buffer {
   return Buffer.from(new EventStreamCodec(toUtf8, fromUtf8).encode({ headers, body: fromUtf8(JSON.stringify(payload)) }));
 }
 
-describe('bedrockChatAdapter', () => {
+describe('bedrockVendorAdapter', () => {
   it("keeps the frames a vendor sent before cutting a process's first Bedrock stream", async () => {
     // A fresh module graph: the event-stream codec has not been loaded yet, as in a gateway's first Bedrock stream.
     vi.resetModules();
-    const { bedrockChatAdapter } = await import('./bedrock-chat-adapter.js');
-    await bedrockChatAdapter.encodeChatRequest({ model: 'claude', messages: [{ role: 'user', content: 'hi' }] }, call);
+    const { bedrockVendorAdapter } = await import('./bedrock-vendor-adapter.js');
+    await bedrockVendorAdapter.encodeRequest(chatRequestToCanonical({ model: 'claude', messages: [{ role: 'user', content: 'hi' }] }), call);
     const body = new Readable({ read() {} });
     body.push(Buffer.concat([event('messageStart', { role: 'assistant' }), event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hello' } })]));
     // The vendor cuts the connection right after: undici then drops whatever was not read yet.
     setImmediate(() => body.destroy(new Error('connection reset')));
-    const parts: ChatStreamPart[] = [];
+    const parts: CanonicalStreamPart[] = [];
     try {
-      for await (const part of bedrockChatAdapter.decodeChatStream(body, call)) parts.push(part);
+      for await (const part of bedrockVendorAdapter.decodeStream(body, call)) parts.push(part);
     } catch {
       // the cut itself
     }
-    expect(parts).toContainEqual({ type: 'text-delta', text: 'Hello' });
+    expect(parts).toContainEqual({ type: 'text-delta', blockIndex: 0, text: 'Hello' });
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatAdapter } from '../chat-adapter.js';
+import type { VendorAdapter } from '../vendor-adapter.js';
 import { decodeGeminiResponse } from './decode-gemini-response.js';
 import { decodeGeminiStream } from './decode-gemini-stream.js';
 import { encodeGeminiRequest } from './encode-gemini-request.js';
@@ -6,11 +6,11 @@ import { geminiEmbeddings } from './gemini-embeddings.js';
 import { mapGeminiFailure } from './map-gemini-failure.js';
 
 /** Google's Gemini API (channel protocol `gemini`, base URL e.g. `https://generativelanguage.googleapis.com/v1beta`). */
-export const geminiChatAdapter: ChatAdapter = {
+export const geminiVendorAdapter: VendorAdapter = {
   protocol: 'gemini',
-  encodeChatRequest: encodeGeminiRequest,
-  decodeChatResponse: decodeGeminiResponse,
-  decodeChatStream: decodeGeminiStream,
+  encodeRequest: encodeGeminiRequest,
+  decodeResponse: decodeGeminiResponse,
+  decodeStream: decodeGeminiStream,
   mapFailure: mapGeminiFailure,
   embeddings: geminiEmbeddings,
 };

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { ChatStreamPart } from '../core/chat-stream-part.js';
-import type { ChatCompletionRequest } from '../core/openai-chat-request.js';
+import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
+import type { CanonicalStreamPart } from '../core/canonical/canonical-stream-part.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { FetchRemoteImage } from './remote-image/remote-image.js';
 import type { UpstreamAttemptResult } from './upstream-attempt-result.js';
@@ -20,7 +20,7 @@ export interface VendorCall {
   channel: VendorChannel;
   /** the model name the vendor expects */
   upstreamModelId: string;
-  /** the public model id the client asked for, echoed in OpenAI responses */
+  /** the public model id the client asked for */
   publicModelId: string;
   /** the model's output cap from the catalog, used where the vendor requires `max_tokens` */
   maxOutputTokens: number | undefined;
@@ -41,21 +41,6 @@ export interface VendorHttpRequest {
   body: string;
 }
 
-/** OpenAI's `chat.completion` object, as a translated response must look. */
-export interface ChatCompletionObject {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  choices: Array<{
-    index: number;
-    message: { role: 'assistant'; content: string | null; refusal: null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> };
-    logprobs: null;
-    finish_reason: string;
-  }>;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number }; completion_tokens_details?: { reasoning_tokens: number } };
-}
-
 /** OpenAI's embeddings response. */
 export interface EmbeddingListObject {
   object: 'list';
@@ -73,15 +58,18 @@ export interface EmbeddingRequestFields {
 }
 
 /**
- * A vendor protocol the gateway translates OpenAI requests to. `encode*` may throw a 400 GatewayError
- * naming a parameter the vendor cannot honour (never silently drop what changes the answer).
+ * A vendor protocol the gateway translates to: it encodes from the gateway's canonical request and decodes into
+ * canonical stream parts (a non-streamed answer too: dispatch folds the parts with foldStreamParts). `encodeRequest`
+ * may throw a 400 GatewayError naming a parameter the vendor cannot honour (never silently drop what changes the
+ * answer). A vendor artefact (signature) is sent back only to the vendor family that produced it.
  */
-export interface ChatAdapter {
+export interface VendorAdapter {
   /** the channel `protocol` value this adapter serves */
   protocol: string;
-  encodeChatRequest(request: ChatCompletionRequest, call: VendorCall): VendorHttpRequest | Promise<VendorHttpRequest>;
-  decodeChatResponse(bodyText: string, call: VendorCall): { completion: ChatCompletionObject; usage: TokenUsage | undefined };
-  decodeChatStream(body: Readable, call: VendorCall): AsyncIterable<ChatStreamPart>;
+  encodeRequest(request: CanonicalRequest, call: VendorCall): VendorHttpRequest | Promise<VendorHttpRequest>;
+  /** the parts a non-streamed answer describes; throws on a body it cannot read */
+  decodeResponse(bodyText: string, call: VendorCall): CanonicalStreamPart[];
+  decodeStream(body: Readable, call: VendorCall): AsyncIterable<CanonicalStreamPart>;
   /** maps a non-2xx vendor answer; only a redacted vendor message may reach the client */
   mapFailure(status: number, bodyText: string, retryAfter: string | undefined): UpstreamAttemptResult<never>;
   /** present when the vendor serves embeddings */

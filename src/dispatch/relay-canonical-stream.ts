@@ -1,0 +1,82 @@
+import type { Readable } from 'node:stream';
+import type { CanonicalStreamFailure, CanonicalStreamPart } from '../core/canonical/canonical-stream-part.js';
+import type { ClientStreamEncoder } from '../core/canonical/client-answer-codec.js';
+import { GatewayError } from '../core/gateway-error.js';
+import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js';
+import type { ClientStreamWriter } from './client-stream-writer.js';
+import type { RelayedStreamOutcome } from './relay-openai-event-stream.js';
+import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
+
+/** How relaying a translated stream ended. */
+export type TranslatedRelayResult =
+  /** bytes reached the client (or the client left): the attempt is over, whatever the outcome */
+  | { kind: 'relayed'; outcome: RelayedStreamOutcome }
+  /** nothing reached the client yet, so another channel may be tried */
+  | { kind: 'failed-before-first-byte'; error: GatewayError };
+
+/**
+ * Relays canonical parts to the client as the client protocol's frames (the codec's stream encoder) through the same
+ * writer as the pass-through relay. The encoder's opening frames wait for the first frames a part causes, so an
+ * upstream that fails before its first part can still fail over. A departed client stops the reading; an error after
+ * the first byte ends the stream with the encoder's `fail` frames; a finished stream ends with its `end` frames.
+ */
+export async function relayCanonicalStream(options: {
+  parts: AsyncIterable<CanonicalStreamPart>;
+  upstreamBody: Readable;
+  writer: ClientStreamWriter;
+  encoder: ClientStreamEncoder;
+}): Promise<TranslatedRelayResult> {
+  const { writer, upstreamBody, encoder } = options;
+  const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
+  const generatedParts: string[] = [];
+  let openingFrames: string[] | undefined = encoder.start();
+  let upstreamFailure: CanonicalStreamFailure | undefined;
+  let finished = false;
+
+  try {
+    for await (const part of options.parts) {
+      if (part.type === 'error') {
+        upstreamFailure = { code: part.failure.code, message: redactUpstreamText(part.failure.message) };
+        break;
+      }
+      if (part.type === 'usage') outcome.usage = tokenUsageOfCanonical(part.usage);
+      if (part.type === 'finish') finished = true;
+      collectGeneratedText(part, generatedParts);
+      const frames = encoder.push(part);
+      if (frames.length === 0) continue;
+      writer.writeFrames(openingFrames ? [...openingFrames, ...frames] : frames);
+      openingFrames = undefined;
+      await writer.waitWhileClientIsFull();
+      if (writer.clientGone) break;
+    }
+  } catch {
+    // The upstream connection broke or sent something unreadable: handled below like an early end.
+  }
+  upstreamBody.destroy();
+  if (!outcome.usage) outcome.generatedText = generatedParts.join('');
+  outcome.firstEventAt = writer.firstEventAt;
+  if (writer.clientGone) return { kind: 'relayed', outcome };
+
+  if (finished && !upstreamFailure) {
+    writer.endWithFrames([...(openingFrames ?? []), ...encoder.end()]);
+    outcome.firstEventAt = writer.firstEventAt;
+    outcome.completed = true;
+    return { kind: 'relayed', outcome };
+  }
+  if (writer.firstEventAt === undefined) {
+    const retryable = upstreamFailure
+      ? new GatewayError(upstreamFailure.code, upstreamFailure.message)
+      : new GatewayError('service_unavailable', 'The upstream vendor could not be reached; retry later.');
+    return { kind: 'failed-before-first-byte', error: retryable };
+  }
+  const failure = upstreamFailure ?? { code: 'server_error', message: 'The upstream stream ended unexpectedly; the answer is incomplete.' };
+  outcome.error = new GatewayError(failure.code, failure.message);
+  writer.endWithFrames(encoder.fail(failure));
+  return { kind: 'relayed', outcome };
+}
+
+function collectGeneratedText(part: CanonicalStreamPart, into: string[]): void {
+  if (part.type === 'text-delta' || part.type === 'reasoning-delta') into.push(part.text);
+  else if (part.type === 'tool-call-delta') into.push(part.argumentsDelta);
+  else if (part.type === 'tool-call-start') into.push(part.name);
+}
