@@ -220,6 +220,7 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
         return unreadableAnswer(attempt);
       }
       const responseText = canonical.codec.encodeAnswer(answer);
+      await canonical.codec.beforeLastBytes?.();
       const firstByteAt = await answerClient(attempt, 200, jsonContentType, responseText);
       const usage = answer.usage ? tokenUsageOfCanonical(answer.usage) : undefined;
       return { kind: 'success', value: { status: 200, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText } };
@@ -250,6 +251,7 @@ async function relayTranslatedStream(attempt: ChannelAttempt, adapter: VendorAda
     upstreamBody: response.body,
     writer: createStreamWriter(attempt),
     encoder: codec.createStreamEncoder(),
+    beforeLastBytes: codec.beforeLastBytes?.bind(codec),
   });
   if (relayed.kind === 'failed-before-first-byte') {
     if (control.signal.aborted) return clientClosedFailure();

@@ -25,6 +25,8 @@ export async function relayCanonicalStream(options: {
   upstreamBody: Readable;
   writer: ClientStreamWriter;
   encoder: ClientStreamEncoder;
+  /** the codec's wait before the last bytes (see ClientAnswerCodec.beforeLastBytes) */
+  beforeLastBytes?: () => Promise<void>;
 }): Promise<TranslatedRelayResult> {
   const { writer, upstreamBody, encoder } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
@@ -58,7 +60,9 @@ export async function relayCanonicalStream(options: {
   if (writer.clientGone) return { kind: 'relayed', outcome };
 
   if (finished && !upstreamFailure) {
-    writer.endWithFrames([...(openingFrames ?? []), ...encoder.end()]);
+    const closingFrames = [...(openingFrames ?? []), ...encoder.end()];
+    await options.beforeLastBytes?.();
+    writer.endWithFrames(closingFrames);
     outcome.firstEventAt = writer.firstEventAt;
     outcome.completed = true;
     return { kind: 'relayed', outcome };
@@ -71,7 +75,9 @@ export async function relayCanonicalStream(options: {
   }
   const failure = upstreamFailure ?? { code: 'server_error', message: 'The upstream stream ended unexpectedly; the answer is incomplete.' };
   outcome.error = new GatewayError(failure.code, failure.message);
-  writer.endWithFrames(encoder.fail(failure));
+  const failureFrames = encoder.fail(failure);
+  await options.beforeLastBytes?.();
+  writer.endWithFrames(failureFrames);
   return { kind: 'relayed', outcome };
 }
 

@@ -11,6 +11,11 @@ export interface ClientAnswerCodec {
   encodeAnswer(answer: CanonicalAnswer): string;
   /** a fresh encoder for one streamed answer */
   createStreamEncoder(): ClientStreamEncoder;
+  /**
+   * Awaited once the answer is complete, before its last bytes go out (the JSON body, or a stream's closing frames):
+   * what the client protocol keeps of the answer (a stored Response) is then in place when the client has it all.
+   */
+  beforeLastBytes?(): Promise<void>;
 }
 
 /** Writes one streamed answer as complete SSE frames (`event: ...\ndata: ...\n\n`, or `data: ...\n\n`). */

@@ -7,8 +7,11 @@ import type { ResponsesResponse, ResponsesStreamEvent } from './responses-wire-t
 
 /** What the Responses codec needs beside the encoding context. */
 export interface ResponsesAnswerCodecOptions {
-  /** receives the final Response object once (JSON answer, or a stream's terminal event), so the route can store it */
-  onFinalResponse?: (response: ResponsesResponse) => void;
+  /**
+   * receives the final Response object once (JSON answer, or a stream's terminal event), so the route can store it;
+   * the answer's last bytes wait for the promise it returns
+   */
+  onFinalResponse?: (response: ResponsesResponse) => void | Promise<void>;
 }
 
 /** Event types that end a streamed response and carry the final Response object. */
@@ -19,17 +22,21 @@ const terminalEventTypes = new Set(['response.completed', 'response.incomplete',
  * `[DONE]`; a stream cut off after its first frame ends with the terminal `response.failed`.
  */
 export function responsesAnswerCodec(context: ResponseEncodingContext, options: ResponsesAnswerCodecOptions = {}): ClientAnswerCodec {
+  let finalResponseHandled: void | Promise<void>;
   const report = (events: ResponsesStreamEvent[]): string[] => {
     for (const event of events) {
-      if (terminalEventTypes.has(event.type)) options.onFinalResponse?.(event.response as ResponsesResponse);
+      if (terminalEventTypes.has(event.type)) finalResponseHandled = options.onFinalResponse?.(event.response as ResponsesResponse);
     }
     return events.map(formatResponsesEvent);
   };
   return {
     encodeAnswer(answer) {
       const response = encodeResponse(answer, context);
-      options.onFinalResponse?.(response);
+      finalResponseHandled = options.onFinalResponse?.(response);
       return JSON.stringify(response);
+    },
+    beforeLastBytes: async () => {
+      await finalResponseHandled;
     },
     createStreamEncoder() {
       const encoder = createResponsesStreamEncoder(context);

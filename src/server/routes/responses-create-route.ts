@@ -45,8 +45,10 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
         createdAt: request.receivedAt,
       });
     };
-    // The codec's answer is written by dispatch's canonical path, which calls no hook that may wait: it is kept here.
-    let canonicalResponse: ResponsesResponse | undefined;
+    // Kept before the answer's last bytes go out (the codec waits for it), so a follow-up sent at once finds it. A
+    // failed save is logged, not thrown: the vendor did the work and the answer is billed and delivered all the same.
+    const keepCanonicalResponse = (response: ResponsesResponse): Promise<void> =>
+      save(response as unknown as Record<string, unknown>, null, null).catch((error: unknown) => request.log.error({ err: error }, 'storing a response failed'));
     const codec = responsesAnswerCodec(
       {
         responseId,
@@ -56,7 +58,7 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
         nowSeconds: () => Math.floor(services.clock() / 1000),
         ...(parsed.include.includes('reasoning.encrypted_content') ? { sealReasoning: (artefact) => responses.sealer.seal(artefact) } : {}),
       },
-      { onFinalResponse: (response) => (canonicalResponse = response) },
+      { onFinalResponse: keepCanonicalResponse },
     );
     const passThrough = createResponsesPassThrough({
       body,
@@ -85,7 +87,6 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
       clientWantsUsage: false,
       maxOutputTokens: model.maxOutputTokens,
     });
-    if (canonicalResponse) await save(canonicalResponse as unknown as Record<string, unknown>, null, null);
     return reply;
   });
 }

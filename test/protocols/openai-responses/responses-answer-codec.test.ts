@@ -78,7 +78,7 @@ describe('responsesAnswerCodec', () => {
   it('gives the final Response to the hook once: JSON answer and the terminal stream event alike', () => {
     const parts: CanonicalStreamPart[] = scriptedAnswers.text;
     const seen: ResponsesResponse[] = [];
-    const codec = responsesAnswerCodec(deterministicContext(), { onFinalResponse: (response) => seen.push(response) });
+    const codec = responsesAnswerCodec(deterministicContext(), { onFinalResponse: (response) => void seen.push(response) });
     const json = JSON.parse(codec.encodeAnswer(foldStreamParts(parts))) as ResponsesResponse;
     const encoder = codec.createStreamEncoder();
     const events = payloadsOf([...encoder.start(), ...parts.flatMap((part) => encoder.push(part)), ...encoder.end()]);
@@ -90,7 +90,7 @@ describe('responsesAnswerCodec', () => {
 
   it('fail() closes open items and emits exactly one terminal response.failed, sequence numbers still increasing, no [DONE]', () => {
     const seen: ResponsesResponse[] = [];
-    const codec = responsesAnswerCodec(deterministicContext(), { onFinalResponse: (response) => seen.push(response) });
+    const codec = responsesAnswerCodec(deterministicContext(), { onFinalResponse: (response) => void seen.push(response) });
     const encoder = codec.createStreamEncoder();
     const frames = [
       ...encoder.start(),
@@ -105,5 +105,21 @@ describe('responsesAnswerCodec', () => {
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
     expect(seen.map((response) => response.status)).toEqual(['failed']);
     expect(encoder.end()).toEqual([]);
+  });
+});
+
+describe('the Responses codec before the last bytes', () => {
+  it('waits for what the final-response hook is doing (the route stores the response there)', async () => {
+    let release: () => void = () => undefined;
+    const stored = new Promise<void>((resolve) => (release = resolve));
+    const codec = responsesAnswerCodec(deterministicContext(), { onFinalResponse: () => stored });
+    codec.encodeAnswer(foldStreamParts(scriptedAnswers.text));
+    let waited = false;
+    const waiting = codec.beforeLastBytes?.().then(() => (waited = true));
+    await Promise.resolve();
+    expect(waited).toBe(false);
+    release();
+    await waiting;
+    expect(waited).toBe(true);
   });
 });
