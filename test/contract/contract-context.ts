@@ -1,4 +1,5 @@
 // What every contract scenario gets, and the public model names the suite seeds on each gateway.
+import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { request } from 'undici';
 import type { ImageServer } from '../helpers/start-image-server.js';
@@ -11,9 +12,17 @@ export interface ContractContext {
   gateway: ContractGateway;
   upstream: ContractUpstream;
   client: OpenAI;
+  /** the official Anthropic client, for /v1/messages */
+  anthropic: Anthropic;
   apiKey: string;
   /** serves the images whose URLs scenarios send (vendors needing bytes get them fetched by the gateway) */
   images: ImageServer;
+}
+
+/** One named scenario of a client protocol. */
+export interface ContractScenario {
+  name: string;
+  run(context: ContractContext): Promise<void>;
 }
 
 /** Public model ids, each mapped by the suite's channels to an upstream behaviour. */
@@ -56,4 +65,23 @@ export function readEventData(streamText: string): string[] {
     .split('\n\n')
     .filter((event) => event.startsWith('data: '))
     .map((event) => event.slice('data: '.length));
+}
+
+/** One SSE event: its `event:` name when it has one, and its data. */
+export interface SseEvent {
+  event: string | undefined;
+  data: string;
+}
+
+/** The events of an SSE body, in order, with their names (Responses and Messages name every event). */
+export function readSseEvents(streamText: string): SseEvent[] {
+  return streamText
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const lines = block.split('\n');
+      const eventLine = lines.find((line) => line.startsWith('event: '));
+      const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice('data: '.length));
+      return { event: eventLine?.slice('event: '.length), data: data.join('\n') };
+    });
 }

@@ -6,6 +6,9 @@ import { startGeminiSimulator } from '../simulators/gemini-simulator.js';
 import { startOpenAiSimulator } from '../simulators/openai-simulator.js';
 import type { RecordedRequest } from '../simulators/openai-simulator.js';
 
+/** The client protocols the matrix drives. */
+export type ContractProtocol = 'chat' | 'responses' | 'messages';
+
 /** A started upstream simulator, as the suite sees it. */
 export interface ContractUpstream {
   /** the channel base URL */
@@ -38,8 +41,8 @@ export interface ContractTarget {
   /** a request field this adapter cannot honour, and the `param` its 400 must name (absent: listed as unsupported) */
   refusedParameter?: { fields: Record<string, unknown>; param: string };
   start(): Promise<ContractUpstream>;
-  /** scenario name → why this adapter cannot support it; those scenarios are not registered */
-  unsupportedScenarios: Record<string, string>;
+  /** per client protocol: scenario name → why this adapter cannot support it; those scenarios are not registered */
+  unsupportedScenarios: Partial<Record<ContractProtocol, Record<string, string>>>;
 }
 
 const openAiSecret = 'sk-contract-openai-upstream';
@@ -50,6 +53,9 @@ const geminiSecret = 'AIza-contract-gemini-upstream';
 const openAiUnsupported: Record<string, string> = {
   'a parameter the vendor cannot honour is refused with a 400 naming it': 'the passthrough forwards every parameter; the OpenAI-wire vendor judges it',
 };
+
+const geminiWholeFunctionCalls =
+  'Gemini streams each functionCall whole (partial arguments need streamFunctionCallArguments, which the adapter does not ask for), so the arguments arrive in one delta';
 
 function anthropicTarget(apiVersion: string): ContractTarget {
   return {
@@ -66,7 +72,7 @@ function anthropicTarget(apiVersion: string): ContractTarget {
         ? { fields: { temperature: 0.3 }, param: 'temperature' }
         : { fields: { response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } } }, param: 'response_format' },
     start: async () => ({ ...(await startAnthropicSimulator({ apiKey: anthropicSecret })), secret: anthropicSecret }),
-    unsupportedScenarios: { 'embeddings as floats and as base64': 'Anthropic has no embeddings API (the gateway answers 503 service_unavailable)' },
+    unsupportedScenarios: { chat: { 'embeddings as floats and as base64': 'Anthropic has no embeddings API (the gateway answers 503 service_unavailable)' } },
   };
 }
 
@@ -83,7 +89,20 @@ export const contractTargets: ContractTarget[] = [
     // OpenAI's mid-stream event is a plain server_error.
     midStreamErrorCode: 'server_error',
     start: async () => ({ ...(await startOpenAiSimulator({ apiKey: openAiSecret })), secret: openAiSecret }),
-    unsupportedScenarios: openAiUnsupported,
+    unsupportedScenarios: { chat: openAiUnsupported },
+  },
+  {
+    // The same simulator with the Responses API declared: /v1/responses passes through, chat and Messages as above.
+    name: 'openai (Responses API channel)',
+    protocol: 'openai',
+    settings: { responsesApi: 'true' },
+    normalModel: 'gpt-4o',
+    cacheModel: 'sim-cached-prompt',
+    embeddingModel: 'text-embedding-3-small',
+    overloadedModel: 'sim-error-503',
+    midStreamErrorCode: 'server_error',
+    start: async () => ({ ...(await startOpenAiSimulator({ apiKey: openAiSecret })), secret: openAiSecret }),
+    unsupportedScenarios: { chat: openAiUnsupported },
   },
   anthropicTarget('2023-06-01'),
   anthropicTarget('2026-10-21'),
@@ -100,8 +119,9 @@ export const contractTargets: ContractTarget[] = [
     refusedParameter: { fields: { tools: [{ type: 'function', function: { name: 'get_weather' } }], parallel_tool_calls: false }, param: 'parallel_tool_calls' },
     start: async () => ({ ...(await startGeminiSimulator({ apiKey: geminiSecret })), secret: geminiSecret }),
     unsupportedScenarios: {
-      'streamed tool-call arguments split across chunks':
-        'Gemini streams each functionCall whole (partial arguments need streamFunctionCallArguments, which the adapter does not ask for), so the arguments arrive in one delta',
+      chat: { 'streamed tool-call arguments split across chunks': geminiWholeFunctionCalls },
+      responses: { 'streamed tool-call arguments split across events': geminiWholeFunctionCalls },
+      messages: { 'streamed tool input split across input_json_delta events': geminiWholeFunctionCalls },
     },
   },
   {
@@ -119,7 +139,7 @@ export const contractTargets: ContractTarget[] = [
       return { ...simulator, secret: simulator.channelSecret };
     },
     unsupportedScenarios: {
-      'embeddings as floats and as base64': 'the Bedrock adapter serves chat only (Bedrock embeddings use InvokeModel with per-model bodies)',
+      chat: { 'embeddings as floats and as base64': 'the Bedrock adapter serves chat only (Bedrock embeddings use InvokeModel with per-model bodies)' },
     },
   },
 ];

@@ -1,13 +1,7 @@
-// The named scenarios every adapter must pass through the gateway, driven by the official openai SDK.
+// The named scenarios every adapter must pass through the gateway's /v1/chat/completions, driven by the official openai SDK.
 import OpenAI from 'openai';
 import { expect, vi } from 'vitest';
-import { contractModels, postToGateway, readEventData, type ContractContext } from './contract-context.js';
-
-/** One named scenario. */
-export interface ContractScenario {
-  name: string;
-  run(context: ContractContext): Promise<void>;
-}
+import { contractModels, postToGateway, readEventData, type ContractContext, type ContractScenario } from './contract-context.js';
 
 type Chunk = OpenAI.Chat.ChatCompletionChunk;
 
@@ -65,8 +59,8 @@ async function toolRoundTrip(context: ContractContext, tools: OpenAI.Chat.ChatCo
   if (calls.length > 1) expect(second.choices[0]?.message.content).toContain('12:00');
 }
 
-/** Every scenario, in the order they run. */
-export const contractScenarios: ContractScenario[] = [
+/** Every chat scenario, in the order they run. */
+export const chatContractScenarios: ContractScenario[] = [
   {
     name: 'plain text',
     async run({ client }) {
