@@ -108,13 +108,14 @@ describe('createResponsesStreamEncoder', () => {
     expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { incomplete_details: { reason: 'max_output_tokens' } } });
   });
 
-  it('ends failed at once on a vendor error, closing open items, and emits nothing after it', () => {
+  it('ends failed at once on a vendor error (an error event as OpenAI sends, then closed items and response.failed), and emits nothing after it', () => {
     const encoder = createResponsesStreamEncoder(deterministicContext());
     encoder.start();
     encoder.push({ type: 'text-start', blockIndex: 0 });
     encoder.push({ type: 'text-delta', blockIndex: 0, text: 'partial' });
     const failure = encoder.push({ type: 'error', failure: { code: 'server_error', message: 'upstream died' } });
-    expect(failure.map((event) => event.type)).toEqual(['response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.failed']);
+    expect(failure.map((event) => event.type)).toEqual(['error', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.failed']);
+    expect(failure[0]).toMatchObject({ code: 'server_error', message: 'upstream died', param: null });
     expect(failure.at(-1)!.response).toMatchObject({ status: 'failed', error: { code: 'server_error', message: 'upstream died' }, output: [{ content: [{ text: 'partial' }] }] });
     expect(encoder.push({ type: 'text-delta', blockIndex: 0, text: 'late' })).toEqual([]);
     expect(encoder.end()).toEqual([]);

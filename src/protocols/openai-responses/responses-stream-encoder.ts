@@ -196,7 +196,8 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
         case 'tool-call-end':
           return close(part.blockIndex, blockAt(part.blockIndex));
         case 'error':
-          return terminate();
+          // As OpenAI does: an `error` event (the SDK's stream rejects on it), then the terminal `response.failed`.
+          return [event('error', { code: part.failure.code, message: part.failure.message, param: null }), ...terminate()];
         default: {
           const unreachable: never = part;
           throw new Error(`Unhandled stream part ${JSON.stringify(unreachable)}`);

@@ -126,7 +126,9 @@ export type ResponsesStreamEventType =
   | 'response.reasoning_summary_text.delta'
   | 'response.reasoning_summary_text.done'
   | 'response.function_call_arguments.delta'
-  | 'response.function_call_arguments.done';
+  | 'response.function_call_arguments.done'
+  /** a failure mid-answer, as OpenAI sends it just before `response.failed` */
+  | 'error';
 
 /** One server-sent event of a streamed response; `type` is also written as the SSE `event:` line. */
 export interface ResponsesStreamEvent {
