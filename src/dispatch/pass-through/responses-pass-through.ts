@@ -37,6 +37,8 @@ export interface ResponsesPassThroughOptions {
   body: Record<string, unknown>;
   /** the gateway's `resp_...` id of this response */
   responseId: string;
+  /** the public model id the client asked for (the Response shows it, not the channel's model name) */
+  model: string;
   chain: ResponsesPassThroughChain | null;
   /**
    * true when a reasoning item's `encrypted_content` was sealed by this gateway (a translated vendor's artefact): such
@@ -56,7 +58,7 @@ const terminalTypes = new Set(['response.completed', 'response.incomplete', 'res
  * vendor's `resp_` id is replaced by the gateway's everywhere the client could see it.
  */
 export function createResponsesPassThrough(options: ResponsesPassThroughOptions): PassThroughProtocol {
-  const ids: GatewayResponseIds = { responseId: options.responseId, previousResponseId: options.chain?.previousResponseId ?? null };
+  const ids: GatewayResponseIds = { responseId: options.responseId, previousResponseId: options.chain?.previousResponseId ?? null, model: options.model };
   return {
     servesChannel: channelHasResponsesApi,
     encode(channel, upstreamModelId) {

@@ -4,12 +4,14 @@ export interface GatewayResponseIds {
   responseId: string;
   /** the gateway id the client continued from (replaces whatever the vendor echoes), or null */
   previousResponseId: string | null;
+  /** the public model id the client asked for, shown instead of the channel's model name */
+  model: string;
 }
 
-/** A vendor's Response object with the gateway's ids; also returns the vendor's own id (kept private). */
+/** A vendor's Response object with the gateway's ids and the public model id; also returns the vendor's own id (kept private). */
 export function rewriteVendorResponse(response: Record<string, unknown>, ids: GatewayResponseIds): { response: Record<string, unknown>; vendorResponseId: string | undefined } {
   const vendorResponseId = typeof response.id === 'string' ? response.id : undefined;
-  const rewritten: Record<string, unknown> = { ...response, id: ids.responseId };
+  const rewritten: Record<string, unknown> = { ...response, id: ids.responseId, model: ids.model };
   if ('previous_response_id' in response) rewritten.previous_response_id = ids.previousResponseId;
   return { response: rewritten, vendorResponseId };
 }

@@ -63,6 +63,7 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
     const passThrough = createResponsesPassThrough({
       body,
       responseId,
+      model: model.id,
       chain: chain?.passThrough ?? null,
       isGatewaySealed: (encryptedContent) => responses.sealer.unseal(encryptedContent) !== null,
       onFinalResponse: (final: PassedThroughResponse) => save(final.response, final.channelId, final.vendorResponseId ?? null),
