@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { createMessagesPassThrough } from '../../dispatch/pass-through/messages-pass-through.js';
 import { createMessagesAnswerCodec } from '../../protocols/anthropic-messages/messages-answer-codec.js';
 import { parseMessagesRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
 import { forwardMetered } from '../forward-metered.js';
@@ -11,7 +12,8 @@ import { resolveModel } from '../resolve-model.js';
 /**
  * `POST /v1/messages` (Anthropic Messages; any query string, e.g. Claude Code's `?beta=true`), streamed or not. The body
  * is parsed into the canonical request, which holds the cost and which dispatch serves through any channel protocol,
- * written back with the Messages codec; Anthropic channels get the client's body as it came (model name replaced).
+ * written back with the Messages codec; Anthropic channels get the client's body as it came (model name replaced, its
+ * `anthropic-version` and `anthropic-beta` headers forwarded: see createMessagesPassThrough).
  */
 export function registerMessagesRoute(app: FastifyInstance, services: GatewayServices): void {
   const sealer = createMessagesArtefactSealer(services.config);
@@ -21,7 +23,17 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
     if (parsed.ignoredFields.length > 0) request.log.debug({ ignoredFields: parsed.ignoredFields }, 'messages fields accepted but not translated');
     const body = request.body as Record<string, unknown>;
     rejectUnsupportedMessageImages(model, body);
-    const codec = createMessagesAnswerCodec({ messageId: `msg_${randomUUID().replaceAll('-', '')}`, model: model.id, sealArtefact: sealer.seal });
+    const messageId = `msg_${randomUUID().replaceAll('-', '')}`;
+    const codec = createMessagesAnswerCodec({ messageId, model: model.id, sealArtefact: sealer.seal });
+    const passThrough = createMessagesPassThrough({
+      body,
+      queryString: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
+      anthropicVersion: headerValue(request.headers['anthropic-version']),
+      anthropicBeta: headerValue(request.headers['anthropic-beta']),
+      messageId,
+      model: model.id,
+      unsealArtefact: sealer.unseal,
+    });
     await forwardMetered({
       reply,
       services,
@@ -30,7 +42,9 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       endpoint: 'messages',
       body,
       upstreamPath: '/messages',
+      // Pass-through (Anthropic channels) and canonical attempts (every other channel) serve Messages; nothing else is sent.
       buildBody: (upstreamModelId) => JSON.stringify({ ...body, model: upstreamModelId }),
+      passThrough,
       stream: parsed.request.stream,
       clientWantsUsage: false,
       canonicalRequest: parsed.request,
@@ -39,4 +53,8 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
     });
     return reply;
   });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : value;
 }
