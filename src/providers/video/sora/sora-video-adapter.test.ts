@@ -69,9 +69,7 @@ describe('Sora video adapter', () => {
 
   it('maps vendor failures like the OpenAI passthrough: 429 retryable with Retry-After, 400 final', () => {
     const limited = soraVideoAdapter.mapFailure(429, '{"error":{"message":"slow down"}}', '7');
-    expect(limited.kind).toBe('retryable-failure');
-    expect(limited.error.code).toBe('rate_limit_exceeded');
-    expect(limited.error.headers).toEqual({ 'retry-after': '7' });
+    expect(limited).toMatchObject({ kind: 'retryable-failure', error: { code: 'rate_limit_exceeded', headers: { 'retry-after': '7' } } });
     const invalid = soraVideoAdapter.mapFailure(400, '{"error":{"message":"Invalid size","param":"size"}}', undefined);
     expect(invalid).toMatchObject({ kind: 'final-failure', error: { code: 'invalid_request_error', param: 'size', message: 'Invalid size' } });
   });
