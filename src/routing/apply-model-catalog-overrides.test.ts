@@ -27,6 +27,13 @@ describe('applyModelCatalogOverrides', () => {
     expect(models).toHaveLength(modelCatalogData.length + 1);
   });
 
+  it('lets an operator name a video model\'s upstream model and orientation, and refuses an unknown orientation', () => {
+    const entry = { id: 'veo-3.1-generate-preview-landscape', ownedBy: 'google', kind: 'video', videoDurations: [5, 10], videoUpstreamModelId: 'veo-3.1-generate-preview', videoOrientation: 'landscape' };
+    const catalog = createModelCatalog(applyModelCatalogOverrides(modelCatalogData, catalogFile([entry])));
+    expect(catalog.find('veo-3.1-generate-preview-landscape')).toMatchObject({ videoUpstreamModelId: 'veo-3.1-generate-preview', videoOrientation: 'landscape' });
+    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ ...entry, videoOrientation: 'square' }]))).toThrow(/0\.videoOrientation/);
+  });
+
   it('keeps the built-in catalog without a file', () => {
     expect(applyModelCatalogOverrides(modelCatalogData, undefined)).toEqual(modelCatalogData);
   });

@@ -28,6 +28,8 @@ export const modelCatalogFieldsSchema = z.strictObject({
     .optional(),
   maxImagesPerRequest: z.number().int().positive().optional(),
   videoDurations: z.array(z.number().int().positive()).optional(),
+  videoUpstreamModelId: z.string().min(1).optional(),
+  videoOrientation: z.enum(['portrait', 'landscape']).optional(),
 });
 
 /** One entry of an operator's catalog file: a model id and the fields it sets. */

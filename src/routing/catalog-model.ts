@@ -50,4 +50,8 @@ export interface CatalogModel {
   maxImagesPerRequest?: number;
   /** video lengths in seconds a video model accepts */
   videoDurations?: number[];
+  /** for a video model: the vendor's model name this public id means (`sora-2` for `sora-2-landscape`); absent: the id */
+  videoUpstreamModelId?: string;
+  /** for a video model: which way up it renders; the spec's `X-landscape` twin is `landscape` */
+  videoOrientation?: 'portrait' | 'landscape';
 }

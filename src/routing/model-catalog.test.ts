@@ -94,12 +94,26 @@ describe('model catalog data', () => {
     expect(byId('gpt-image-1').imageSizes).toEqual(['1024x1024', '1536x1024', '1024x1536']);
   });
 
-  it('has exactly the two spec video models: a portrait id and the same id with -landscape, both 5/10/15/20 s', () => {
+  it('lists every video model as a spec pair: a portrait id and the same id with -landscape, both 5/10/15/20 s, one upstream model', () => {
     const videoModels = modelCatalogData.filter((model) => model.kind === 'video');
-    expect(videoModels).toHaveLength(2);
-    const portrait = videoModels.find((model) => !model.id.endsWith('-landscape'));
-    expect(videoModels.map((model) => model.id).sort()).toEqual([portrait?.id, `${portrait?.id}-landscape`].sort());
-    for (const model of videoModels) expect(model.videoDurations, model.id).toEqual([5, 10, 15, 20]);
+    expect(videoModels.map((model) => model.id).sort()).toEqual(
+      ['sora-2', 'sora-2-pro', 'veo-3.0-generate-001', 'veo-3.0-fast-generate-001'].flatMap((id) => [id, `${id}-landscape`]).sort(),
+    );
+    for (const model of videoModels) {
+      expect(model.videoDurations, model.id).toEqual([5, 10, 15, 20]);
+      const portraitId = model.id.replace(/-landscape$/, '');
+      expect(model.videoUpstreamModelId, model.id).toBe(portraitId);
+      expect(model.videoOrientation, model.id).toBe(model.id.endsWith('-landscape') ? 'landscape' : 'portrait');
+      expect(model.defaultPrices?.perVideoSecond, model.id).toBe(byId(portraitId).defaultPrices?.perVideoSecond);
+    }
+  });
+
+  it('prices video per second from the vendors\' public lists', () => {
+    const perSecond = (id: string): number | undefined => byId(id).defaultPrices?.perVideoSecond;
+    expect(perSecond('sora-2')).toBe(100_000);
+    expect(perSecond('sora-2-pro')).toBe(300_000);
+    expect(perSecond('veo-3.0-generate-001')).toBe(400_000);
+    expect(perSecond('veo-3.0-fast-generate-001')).toBe(150_000);
   });
 
   it('writes every price as a non-negative integer of micro-units, and image prices only for offered sizes', () => {

@@ -1,0 +1,10 @@
+import { azureSoraVideoAdapter, soraVideoAdapter } from './sora/sora-video-adapter.js';
+import type { VideoVendorAdapter } from './video-vendor-adapter.js';
+import { veoVideoAdapter } from './veo/veo-video-adapter.js';
+
+const adaptersByProtocol = new Map<string, VideoVendorAdapter>([soraVideoAdapter, azureSoraVideoAdapter, veoVideoAdapter].map((adapter) => [adapter.protocol, adapter]));
+
+/** The video adapter for a channel protocol (`openai`, `azure`, `gemini`), or undefined when the protocol makes no video. */
+export function findVideoVendorAdapter(protocol: string): VideoVendorAdapter | undefined {
+  return adaptersByProtocol.get(protocol);
+}
