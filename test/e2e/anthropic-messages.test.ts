@@ -4,7 +4,7 @@ import { createOpenAiClient, postRawJson, sendRawRequest, startTestGateway, type
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
 
 // The Anthropic surface of the real gateway through the official @anthropic-ai/sdk: what needs no channel answer
-// (count_tokens, models, auth, every error path). Answers through channels are in messages-end-to-end.pending.ts.
+// (count_tokens, models, auth, every error path). Answers through channels are in test/protocols/anthropic-messages/messages-end-to-end.test.ts.
 
 const servedModels = ['claude-sonnet-test', 'deepseek-chat', 'gpt-4o', 'text-embedding-3-small'];
 const unreachableModel = 'claude-unreachable';

@@ -10,6 +10,7 @@ import { mergeAnthropicUsage, parseAnthropicUsage } from '../../providers/anthro
 import { redactUpstreamText } from '../../providers/openai/redact-upstream-text.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
 import { secretsOf } from '../attempt-channel.js';
+import type { UpstreamHttpRequest } from '../send-upstream-request.js';
 import { tokenUsageOfCanonical } from '../token-usage-of-canonical.js';
 import { UnreadableUpstreamAnswer, type PassThroughProtocol, type PassThroughRelayStep, type PassThroughStreamRelay } from './pass-through-protocol.js';
 
@@ -40,15 +41,7 @@ export interface MessagesPassThroughOptions {
 export function createMessagesPassThrough(options: MessagesPassThroughOptions): PassThroughProtocol {
   return {
     servesChannel: (channel) => channel.protocol === 'anthropic',
-    encode(channel, upstreamModelId) {
-      // The version sent decides how the key is presented (bearer from 2026-10-21 on), so both follow the client's.
-      const versionedChannel = options.anthropicVersion ? { ...channel, settings: { ...channel.settings, apiVersion: options.anthropicVersion } } : channel;
-      const headers: Record<string, string> = { ...readAnthropicApiVersion(versionedChannel).headersFor(channel.secret), 'content-type': 'application/json' };
-      if (options.anthropicBeta) headers['anthropic-beta'] = options.anthropicBeta;
-      const query = options.queryString ? `?${options.queryString}` : '';
-      const body = { ...options.body, model: upstreamModelId, messages: withVendorSignatures(options.body.messages, options) };
-      return { url: `${channel.baseUrl}/messages${query}`, headers, body: JSON.stringify(body) };
-    },
+    encode: (channel, upstreamModelId) => encodeAnthropicPassThrough(options, channel, upstreamModelId, '/messages'),
     mapFailure: (status, bodyText, retryAfter) => mapAnthropicFailure(status, bodyText, retryAfter),
     rewriteAnswer(bodyText) {
       const message = parseObject(bodyText);
@@ -60,8 +53,25 @@ export function createMessagesPassThrough(options: MessagesPassThroughOptions): 
   };
 }
 
+/** What a Messages-shaped request (`/messages`, `/messages/count_tokens`) needs to go through to an Anthropic channel. */
+export type AnthropicPassThroughRequest = Pick<MessagesPassThroughOptions, 'body' | 'queryString' | 'anthropicVersion' | 'anthropicBeta' | 'unsealArtefact'>;
+
+/**
+ * The client's Messages-shaped body for an Anthropic channel at `path`: model replaced, signatures resolved, the
+ * client's version, beta header and query string forwarded; the key presented as that version wants (bearer from
+ * 2026-10-21 on), so both follow the client's.
+ */
+export function encodeAnthropicPassThrough(request: AnthropicPassThroughRequest, channel: RoutableChannel, upstreamModelId: string, path: string): UpstreamHttpRequest {
+  const versionedChannel = request.anthropicVersion ? { ...channel, settings: { ...channel.settings, apiVersion: request.anthropicVersion } } : channel;
+  const headers: Record<string, string> = { ...readAnthropicApiVersion(versionedChannel).headersFor(channel.secret), 'content-type': 'application/json' };
+  if (request.anthropicBeta) headers['anthropic-beta'] = request.anthropicBeta;
+  const query = request.queryString ? `?${request.queryString}` : '';
+  const body = { ...request.body, model: upstreamModelId, messages: withVendorSignatures(request.body.messages, request) };
+  return { url: `${channel.baseUrl}${path}${query}`, headers, body: JSON.stringify(body) };
+}
+
 /** The conversation with gateway-sealed signatures resolved: Anthropic's own restored, every other vendor's block dropped. */
-function withVendorSignatures(messages: unknown, options: MessagesPassThroughOptions): unknown {
+function withVendorSignatures(messages: unknown, options: AnthropicPassThroughRequest): unknown {
   if (!Array.isArray(messages)) return messages;
   return messages.map((message: unknown) => {
     if (!isObject(message) || !Array.isArray(message.content)) return message;

@@ -7,6 +7,7 @@ import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { createMessagesArtefactSealer } from '../messages-artefact-sealer.js';
 import { rejectUnsupportedMessageImages } from '../reject-unsupported-message-images.js';
+import { readAnthropicForwarding } from '../read-anthropic-forwarding.js';
 import { resolveModel } from '../resolve-model.js';
 
 /**
@@ -27,9 +28,7 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
     const codec = createMessagesAnswerCodec({ messageId, model: model.id, sealArtefact: sealer.seal });
     const passThrough = createMessagesPassThrough({
       body,
-      queryString: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
-      anthropicVersion: headerValue(request.headers['anthropic-version']),
-      anthropicBeta: headerValue(request.headers['anthropic-beta']),
+      ...readAnthropicForwarding(request),
       messageId,
       model: model.id,
       unsealArtefact: sealer.unseal,
@@ -55,6 +54,3 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
   });
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(',') : value;
-}

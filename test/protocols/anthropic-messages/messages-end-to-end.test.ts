@@ -1,6 +1,5 @@
-// PENDING: not yet in the suite (vitest picks up *.test.ts only). POST /v1/messages answers through channels only once
-// dispatch serves canonical requests (the adapters-v2 branch) and Anthropic channels get the pass-through (next slice).
-// To enable at merge: rename this file to messages-end-to-end.test.ts.
+// POST /v1/messages answered through channels: Anthropic channels by pass-through, others translated, with the official
+// Anthropic SDK as the client; count_tokens exact from an Anthropic channel.
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../helpers/start-test-gateway.js';
@@ -108,6 +107,16 @@ describe('POST /v1/messages pass-through to Anthropic channels', () => {
     );
     const sent = anthropicSimulator.requests.at(-1)!;
     expect(sent.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+  });
+
+  it("counts tokens exactly at the Anthropic channel (the simulator counts words: the tokenizer's estimate differs)", async () => {
+    anthropicSimulator.reset();
+    const text = 'supercalifragilisticexpialidocious antidisestablishmentarianism pneumonoultramicroscopic';
+    const counted = await client.messages.countTokens({ model: 'claude-via-anthropic', messages: [{ role: 'user', content: text }] });
+    expect(counted.input_tokens).toBe(3);
+    expect(anthropicSimulator.requests.at(-1)?.path).toBe('/v1/messages/count_tokens');
+    const estimated = await client.messages.countTokens({ model: 'claude-via-openai', messages: [{ role: 'user', content: text }] });
+    expect(estimated.input_tokens).toBeGreaterThan(3);
   });
 
   it('answers a vendor overload with 529 overloaded_error in Anthropic shape', async () => {
