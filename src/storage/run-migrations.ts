@@ -14,6 +14,7 @@ import { redemptionCodesMigration } from './migrations/0011-redemption-codes.js'
 import { usageRequestIdsAndHourlyRollupsMigration } from './migrations/0012-usage-request-ids-and-hourly-rollups.js';
 import { usageLogPricingMigration } from './migrations/0013-usage-log-pricing.js';
 import { paymentWebhookDeliveriesMigration } from './migrations/0014-payment-webhook-deliveries.js';
+import { videoTasksMigration } from './migrations/0016-video-tasks.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0012-usage-request-ids-and-hourly-rollups': usageRequestIdsAndHourlyRollupsMigration,
   '0013-usage-log-pricing': usageLogPricingMigration,
   '0014-payment-webhook-deliveries': paymentWebhookDeliveriesMigration,
+  '0016-video-tasks': videoTasksMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
