@@ -16,29 +16,12 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
       if (!Number.isSafeInteger(task.heldAmount) || task.heldAmount < 0) throw new Error('A hold must be a non-negative integer of micro-units');
       try {
         return await writeWithRevision(database, 'billing_revision', async (transaction) => {
-          const money = await transaction.selectFrom('users').select(['balance', 'debt']).where('id', '=', task.userId).executeTakeFirst();
-          if (money === undefined || Number(money.debt) > 0) throw new HoldRefused('debt');
-          const key = await transaction
-            .updateTable('api_keys')
-            .set((expression) => ({ spent: expression('spent', '+', task.heldAmount) }))
-            .where('id', '=', task.apiKeyId)
-            .where((expression) => expression.or([expression('spending_cap', 'is', null), expression(expression('spent', '+', task.heldAmount), '<=', expression.ref('spending_cap'))]))
-            .executeTakeFirst();
-          if (Number(key.numUpdatedRows) !== 1) throw new HoldRefused('cap');
-          // The conditional update is the durable check: no node can hold money the stored balance does not have.
-          const updated = await transaction
-            .updateTable('users')
-            .set((expression) => ({ balance: expression('balance', '-', task.heldAmount), balance_sequence: expression('balance_sequence', '+', 1) }))
-            .where('id', '=', task.userId)
-            .where('balance', '>=', task.heldAmount)
-            .where('debt', '=', 0)
-            .returning(['balance', 'debt', 'balance_sequence'])
-            .executeTakeFirst();
-          if (updated === undefined) throw new HoldRefused('insufficient');
+          const balance = task.heldAmount > 0 ? await takeHold(transaction, task) : await readMoney(transaction, task.userId);
           await transaction.insertInto('video_tasks').values(encodeNewTask(task)).execute();
-          await insertLedgerEntry(transaction, { userId: task.userId, kind: 'hold', amount: -task.heldAmount, description: `video task hold (${task.seconds} s of ${task.publicModel})`, taskId: task.id, now: task.createdAt });
+          if (task.heldAmount > 0) {
+            await insertLedgerEntry(transaction, { userId: task.userId, kind: 'hold', amount: -task.heldAmount, description: `video task hold (${task.seconds} s of ${task.publicModel})`, taskId: task.id, now: task.createdAt });
+          }
           const stored = await requireTask(transaction, task.id);
-          const balance: StoredBalance = { userId: task.userId, balance: Number(updated.balance), debt: Number(updated.debt), sequence: Number(updated.balance_sequence) };
           return { outcome: 'held' as const, task: stored, balance };
         });
       } catch (error) {
@@ -206,6 +189,37 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
       return mismatches;
     },
   };
+}
+
+/** Takes a hold: the key's spend within its cap, then the balance when it covers the hold and no debt stands. */
+async function takeHold(transaction: Transaction<DatabaseSchema>, task: NewVideoTask): Promise<StoredBalance> {
+  const money = await readMoney(transaction, task.userId);
+  if (money.debt > 0) throw new HoldRefused('debt');
+  const key = await transaction
+    .updateTable('api_keys')
+    .set((expression) => ({ spent: expression('spent', '+', task.heldAmount) }))
+    .where('id', '=', task.apiKeyId)
+    .where((expression) => expression.or([expression('spending_cap', 'is', null), expression(expression('spent', '+', task.heldAmount), '<=', expression.ref('spending_cap'))]))
+    .executeTakeFirst();
+  if (Number(key.numUpdatedRows) !== 1) throw new HoldRefused('cap');
+  // The conditional update is the durable check: no node can hold money the stored balance does not have.
+  const updated = await transaction
+    .updateTable('users')
+    .set((expression) => ({ balance: expression('balance', '-', task.heldAmount), balance_sequence: expression('balance_sequence', '+', 1) }))
+    .where('id', '=', task.userId)
+    .where('balance', '>=', task.heldAmount)
+    .where('debt', '=', 0)
+    .returning(['balance', 'debt', 'balance_sequence'])
+    .executeTakeFirst();
+  if (updated === undefined) throw new HoldRefused('insufficient');
+  return { userId: task.userId, balance: Number(updated.balance), debt: Number(updated.debt), sequence: Number(updated.balance_sequence) };
+}
+
+/** A user's stored money; a missing user holds nothing. */
+async function readMoney(transaction: Transaction<DatabaseSchema>, userId: string): Promise<StoredBalance> {
+  const row = await transaction.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', userId).executeTakeFirst();
+  if (row === undefined) throw new HoldRefused('insufficient');
+  return { userId, balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
 }
 
 /** Why a hold was refused, thrown to roll the transaction back. */
