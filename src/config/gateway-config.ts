@@ -62,6 +62,22 @@ export interface GatewayConfig {
   consoleDirectory?: string;
   /** channel circuit breakers (GATEWAY_CHANNEL_BREAKER*); absent means `defaultChannelHealthSettings` */
   channelHealth?: ChannelHealthSettings;
+  /** video tasks (GATEWAY_VIDEO_*); absent means the defaults of `loadVideoTaskConfig` */
+  videoTasks?: VideoTaskConfig;
+}
+
+/** Video task settings (docs/CONFIGURATION.md, Video tasks). */
+export interface VideoTaskConfig {
+  /** folder for finished videos (GATEWAY_VIDEO_STORAGE_DIR; default `<data directory>/videos`) */
+  storageDirectory: string;
+  /** minutes after which an unfinished task is cancelled and fails with `task_timeout` (GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES, default 60) */
+  timeoutMinutes: number;
+  /** hours a task and its video are kept after creation (GATEWAY_VIDEO_RETENTION_HOURS, default 24) */
+  retentionHours: number;
+  /** how often the poller looks for due tasks, in milliseconds (GATEWAY_VIDEO_POLL_INTERVAL_MS, default 1000) */
+  pollIntervalMs: number;
+  /** how long a poller owns a claimed task before another gateway may take it, in milliseconds (GATEWAY_VIDEO_LEASE_MS, default 300000) */
+  leaseMs: number;
 }
 
 /** Where `npm run build:console` writes the console: `dist/console` of this package (from src/ or dist/ alike). */
@@ -101,7 +117,24 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     signIn: loadSignInConfig(environment),
     consoleDirectory: environment.GATEWAY_CONSOLE_DIR ? path.resolve(environment.GATEWAY_CONSOLE_DIR) : defaultConsoleDirectory,
     channelHealth: readChannelHealthSettings(environment),
+    videoTasks: loadVideoTaskConfig(environment, dataDirectory),
   };
+}
+
+/** Reads GATEWAY_VIDEO_* with the documented defaults. */
+export function loadVideoTaskConfig(environment: NodeJS.ProcessEnv, dataDirectory: string): VideoTaskConfig {
+  const config: VideoTaskConfig = {
+    storageDirectory: path.resolve(environment.GATEWAY_VIDEO_STORAGE_DIR || path.join(dataDirectory, 'videos')),
+    timeoutMinutes: readInteger(environment, 'GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES', 60),
+    retentionHours: readInteger(environment, 'GATEWAY_VIDEO_RETENTION_HOURS', 24),
+    pollIntervalMs: readInteger(environment, 'GATEWAY_VIDEO_POLL_INTERVAL_MS', 1_000),
+    leaseMs: readInteger(environment, 'GATEWAY_VIDEO_LEASE_MS', 300_000),
+  };
+  if (config.timeoutMinutes < 1) throw new Error('GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES must be at least 1');
+  if (config.retentionHours < 1) throw new Error('GATEWAY_VIDEO_RETENTION_HOURS must be at least 1');
+  if (config.pollIntervalMs < 1) throw new Error('GATEWAY_VIDEO_POLL_INTERVAL_MS must be at least 1');
+  if (config.leaseMs < 1_000) throw new Error('GATEWAY_VIDEO_LEASE_MS must be at least 1000');
+  return config;
 }
 
 /** Reads GATEWAY_CHANNEL_BREAKER* (docs/CONFIGURATION.md, Channel health); the memory bounds are not configurable. */

@@ -5,8 +5,10 @@ export interface UpstreamHttpRequest {
   url: string;
   /** the vendor's authentication and protocol headers; they win over the defaults */
   headers: Record<string, string>;
-  /** a JSON string, or multipart form data */
-  body: string | FormData;
+  /** a JSON string, or multipart form data; absent for a GET or DELETE */
+  body: string | FormData | undefined;
+  /** default POST (every chat, image and audio call); video task polls, downloads and cancels use GET and DELETE */
+  method?: 'GET' | 'POST' | 'DELETE';
 }
 
 /** Sends one request to a vendor: the only place the gateway calls upstreams. Only the gateway's own headers go out, never the client's. */
@@ -17,7 +19,7 @@ export function sendUpstreamRequest(
   const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
   if (typeof upstreamRequest.body === 'string') headers['content-type'] = 'application/json';
   return request(upstreamRequest.url, {
-    method: 'POST',
+    method: upstreamRequest.method ?? 'POST',
     headers: { ...headers, ...upstreamRequest.headers },
     body: upstreamRequest.body,
     dispatcher: options.dispatcher,

@@ -33,6 +33,11 @@ import { createTopupService } from '../accounts/payments/create-topup-service.js
 import type { TopupService } from '../accounts/payments/topup-service.js';
 import { createSignInStore } from '../storage/kysely-sign-in-store.js';
 import { createSignInServices, type SignInServices } from '../accounts/sign-in-services.js';
+import { loadVideoTaskConfig } from '../config/gateway-config.js';
+import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
+import { startVideoTasks } from '../tasks/start-video-tasks.js';
+import { videoVendorAdapters } from '../providers/video/video-vendor-adapter-registry.js';
+import type { VideoTaskService } from '../tasks/video-task-service.js';
 
 /** A running gateway and how to stop it. */
 export interface RunningGateway {
@@ -45,6 +50,8 @@ export interface RunningGateway {
   topup: TopupService;
   /** identities, console sessions, admin tokens and the sign-in providers */
   signIn: SignInServices;
+  /** asynchronous video tasks (the service both video surfaces call); its poller runs until `close` */
+  videoTasks: VideoTaskService;
   /** the address it listens on, e.g. `http://127.0.0.1:3000` */
   url: string;
   /** the one-time first-run setup URL (token in it) when the database has no administrator yet, else undefined */
@@ -61,6 +68,8 @@ export interface StartGatewayOptions {
   payments?: Partial<PaymentConfig>;
   /** the clock the channel circuit breakers run on (Unix milliseconds); default `Date.now` (tests move it through cool-downs) */
   channelHealthClock?: () => number;
+  /** the video vendor adapters (one per channel protocol); default none, so no channel serves video */
+  videoAdapters?: readonly VideoVendorAdapter[];
 }
 
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
@@ -91,6 +100,19 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
 
   const dispatcher = new Agent({ connections: config.upstreamConnectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000 });
+  // Tasks left running by a stopped gateway are picked up here once their leases lapse.
+  const videoTasks = startVideoTasks({
+    config: config.videoTasks ?? loadVideoTaskConfig({}, config.dataDirectory),
+    database: database.database,
+    billing: billingConfig.enabled ? billing : undefined,
+    routing,
+    adapters: options.videoAdapters ?? videoVendorAdapters,
+    dispatcher,
+    upstreamHeadersTimeoutMs: config.upstreamHeadersTimeoutMs,
+    upstreamBodyTimeoutMs: config.upstreamBodyTimeoutMs,
+    logger,
+    clock: Date.now,
+  });
   const remoteImageFetcher = createRemoteImageFetcher({
     isAddressAllowed: (address) => isFetchableAddress(address, config.imageFetchAllowPrivateAddresses),
     maxBytes: config.imageFetchMaxBytes,
@@ -111,6 +133,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   } catch (error) {
     // A failed start (a port in use) must not leave Redis connections and timers keeping the process alive.
     routing.stop();
+    await videoTasks.stop();
     await billing.close();
     await dispatcher.close();
     await remoteImageFetcher.close();
@@ -130,6 +153,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     setupUrl,
     topup,
     signIn,
+    videoTasks: videoTasks.service,
     async close() {
       routing.stop();
       // In-flight requests get the grace period; a connection still open after it (a stream, a stuck
@@ -147,6 +171,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
         clearTimeout(forceClose);
       }
       await topup.stopSweeper();
+      // Before billing closes, so a settlement made by the last look reaches the last batch.
+      await videoTasks.stop();
       // After every forwarded request settled, so each one is in the last batch.
       await billing.close();
       await dispatcher.close();

@@ -358,6 +358,7 @@ export interface DatabaseSchema {
   topup_orders: TopupOrdersTable;
   payment_webhook_deliveries: PaymentWebhookDeliveriesTable;
   stored_responses: StoredResponsesTable;
+  video_tasks: VideoTasksTable;
 }
 
 /** Row of `payment_webhook_deliveries` (migration 0014): one payment provider message received, without its payload. */
@@ -449,4 +450,58 @@ export interface StoredResponsesTable {
   response: string;
   /** Unix milliseconds */
   created_at: number;
+}
+
+/** Row of `video_tasks` (migration 0016): one asynchronous video job; money columns are micro-units, times Unix ms. */
+export interface VideoTasksTable {
+  id: string;
+  user_id: string;
+  api_key_id: string;
+  group_id: string;
+  /** `spec` or `openai` */
+  surface: string;
+  public_model: string;
+  upstream_model: string;
+  channel_id: string | null;
+  /** the vendor's job id: private, never shown */
+  vendor_task_id: string | null;
+  prompt: string;
+  requested_seconds: number;
+  /** the length the vendor makes and the hold covers */
+  seconds: number;
+  width: number;
+  height: number;
+  /** queued, in-progress, completed or failed */
+  state: string;
+  progress: Generated<number>;
+  /** bumped by every transition (compare-and-swap) */
+  version: Generated<number>;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+  expires_at: number;
+  /** set when the owner deleted the task; the row stays for its ledger entries */
+  deleted_at: number | null;
+  /** micro-units held at submit */
+  held_amount: number;
+  /** micro-units still held: `held_amount` until the terminal transition, then 0 */
+  open_hold: number;
+  /** micro-units charged at completion (0 until then, and for failed tasks) */
+  settled_amount: Generated<number>;
+  /** micro-units per second of video before the ratio, as priced at submit */
+  price_per_second: number;
+  price_ratio_millionths: number;
+  generated_seconds: number | null;
+  /** what the vendor adapter needs to download the video (private) */
+  content_reference: string | null;
+  next_poll_at: number;
+  poll_attempts: Generated<number>;
+  lease_owner: string | null;
+  lease_until: number | null;
+  /** storage key of the downloaded video */
+  content_location: string | null;
+  content_removed_at: number | null;
+  request_id: string;
 }

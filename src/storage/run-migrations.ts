@@ -15,6 +15,7 @@ import { usageRequestIdsAndHourlyRollupsMigration } from './migrations/0012-usag
 import { usageLogPricingMigration } from './migrations/0013-usage-log-pricing.js';
 import { paymentWebhookDeliveriesMigration } from './migrations/0014-payment-webhook-deliveries.js';
 import { storedResponsesMigration } from './migrations/0015-stored-responses.js';
+import { videoTasksMigration } from './migrations/0016-video-tasks.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0013-usage-log-pricing': usageLogPricingMigration,
   '0014-payment-webhook-deliveries': paymentWebhookDeliveriesMigration,
   '0015-stored-responses': storedResponsesMigration,
+  '0016-video-tasks': videoTasksMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

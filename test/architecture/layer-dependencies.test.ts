@@ -74,6 +74,11 @@ describe('layer dependencies', () => {
     expect(forbiddenImports(['dispatch'], ['server', 'storage', 'billing'])).toEqual([]);
   });
 
+  it('keeps the task layer above storage, billing and dispatch: only server and runtime use it, and it never writes HTTP responses', () => {
+    expect(forbiddenImports(['core', 'providers', 'protocols', 'dispatch', 'routing', 'storage', 'billing', 'config', 'accounts', 'observability'], ['tasks'])).toEqual([]);
+    expect(forbiddenImports(['tasks'], ['server'])).toEqual([]);
+  });
+
   it('keeps core free of every other layer', () => {
     const layers = [...new Set(files.map(layerOf))].filter((layer) => layer !== 'core');
     expect(forbiddenImports(['core'], layers)).toEqual([]);

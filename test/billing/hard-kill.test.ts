@@ -165,7 +165,7 @@ describe('a gateway process stopped under load', () => {
   it('after kill -9: every balance equals its ledger, no top-up is lost, at most the last second of usage is', async () => {
     const run = await runLoadUntilSignal('SIGKILL');
     const verify = await runVerify();
-    expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [] });
+    expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [], taskHoldMismatches: [] });
     expect(verify.code).toBe(0);
     const lost = await countLostRequests(run);
     const recentSuccesses = run.successes.filter((time) => time >= run.signalledAt - lossWindowMs).length;
@@ -178,7 +178,7 @@ describe('a gateway process stopped under load', () => {
     try {
       const run = await runLoadUntilSignal('SIGKILL');
       const verify = await runVerify();
-      expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [] });
+      expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [], taskHoldMismatches: [] });
       const lost = await countLostRequests(run);
       expect(lost).toBeGreaterThanOrEqual(0);
       expect(lost).toBeLessThanOrEqual(run.successes.filter((time) => time >= run.signalledAt - lossWindowMs).length);

@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import { GatewayError } from '../core/gateway-error.js';
+import { taskHoldShortfall, writeTaskHoldChange } from '../billing/mirror-task-hold.js';
+import { costOfVideoSeconds, lookUpVideoSecondPrice, type VideoSecondPrice } from '../billing/price-video-seconds.js';
+import { createVideoTaskUsageLog, videoSubmitEndpoint } from '../billing/video-task-usage-log.js';
+import { sendVideoVendorRequest } from '../dispatch/video/send-video-vendor-request.js';
+import type { VideoGenerationJob, VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
+import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
+import type { KeyPrincipal, RoutableChannel } from '../routing/routing-table.js';
+import type { VideoTaskHoldOutcome, VideoTaskRecord } from '../storage/video-task-records.js';
+import { chooseVideoJob } from './choose-video-job.js';
+import { finishVideoTask } from './finish-video-task.js';
+import { adapterFor, type VideoTaskContext } from './video-task-context.js';
+import type { VideoContent, VideoTaskService, VideoTaskSubmission, VideoTaskView } from './video-task-service.js';
+import { isTerminalState } from './video-task-transitions.js';
+import { toVideoTaskView } from './video-task-view.js';
+import { nextPollDelayMs } from './video-poll-schedule.js';
+
+/** A channel that can serve the submission, with its adapter and the job it would be asked for. */
+interface VideoRoute {
+  channel: RoutableChannel;
+  adapter: VideoVendorAdapter;
+  job: VideoGenerationJob;
+}
+
+/** Spare time, beyond the upstream timeouts, before a task the vendor never acknowledged is failed by the poller. */
+const submitGraceMs = 60_000;
+
+/**
+ * The task layer behind both video surfaces: submit holds the price durably (with the task row) before the vendor
+ * call and fails the task (releasing the hold) when no channel accepts it; the poller (VideoTaskPoller) does the rest.
+ */
+export function createVideoTaskService(context: VideoTaskContext, options: { random?: () => number } = {}): VideoTaskService {
+  const { store, clock } = context;
+
+  async function readOwnTask(principal: KeyPrincipal | null, taskId: string): Promise<VideoTaskRecord> {
+    const task = await store.find(taskId);
+    if (task === undefined || task.deletedAt !== null || (principal !== null && task.userId !== principal.userId)) {
+      throw new GatewayError('not_found', `No video task ${taskId} exists.`, { param: 'video_id' });
+    }
+    if (clock() >= task.expiresAt) {
+      throw new GatewayError('not_found', `The video task ${taskId} expired: tasks and their videos are kept for ${Math.round(context.settings.retentionMs / 3_600_000)} hours after creation.`, { param: 'video_id' });
+    }
+    return task;
+  }
+
+  function routesFor(submission: VideoTaskSubmission): VideoRoute[] {
+    const channels = orderChannelsForAttempt(context.routing.current.channelsFor(submission.model.id), options.random);
+    const routes: VideoRoute[] = [];
+    for (const channel of channels) {
+      const adapter = adapterFor(context, channel);
+      if (adapter === undefined) continue;
+      const upstreamModelId = channel.modelMapping.get(submission.model.id) ?? submission.model.id;
+      const job = chooseVideoJob(adapter, { publicModelId: submission.model.id, upstreamModelId, prompt: submission.prompt, requestedSeconds: submission.requestedSeconds, size: submission.size });
+      routes.push({ channel, adapter, job });
+    }
+    if (routes.length === 0) throw new GatewayError('service_unavailable', `No channel can make videos with ${submission.model.id} right now.`, { headers: { 'retry-after': '30' } });
+    // The hold covers the first channel's job: fail over only to channels that make the same video.
+    const [first] = routes;
+    return routes.filter((route) => route.job.seconds === first!.job.seconds && route.job.width === first!.job.width && route.job.height === first!.job.height);
+  }
+
+  async function hold(submission: VideoTaskSubmission, route: VideoRoute, price: VideoSecondPrice, amount: number): Promise<VideoTaskRecord> {
+    const now = clock();
+    const { principal } = submission;
+    const billing = context.billing;
+    if (billing) {
+      const shortfall = taskHoldShortfall(billing, principal, amount);
+      if (shortfall !== undefined) throw new GatewayError('insufficient_quota', shortfall);
+    }
+    const newTask = {
+      id: `task_${randomBytes(16).toString('hex')}`,
+      userId: principal.userId,
+      apiKeyId: principal.apiKeyId,
+      groupId: principal.groupId,
+      surface: submission.surface,
+      publicModel: submission.model.id,
+      upstreamModel: route.job.upstreamModelId,
+      prompt: submission.prompt,
+      requestedSeconds: submission.requestedSeconds,
+      seconds: route.job.seconds,
+      width: route.job.width,
+      height: route.job.height,
+      createdAt: now,
+      expiresAt: now + context.settings.retentionMs,
+      heldAmount: amount,
+      pricePerSecond: price.perSecond,
+      priceRatioMillionths: price.priceRatioMillionths,
+      // Until the vendor acknowledges it the submitting request owns the task; the poller fails it only after this.
+      nextPollAt: now + context.dispatch.headersTimeoutMs + context.dispatch.bodyTimeoutMs + submitGraceMs,
+      requestId: submission.requestId,
+    };
+    const write = () => store.createWithHold(newTask);
+    const outcome: VideoTaskHoldOutcome = billing
+      ? await writeTaskHoldChange(billing, write, (written) =>
+          written.outcome === 'held' ? { userId: principal.userId, apiKeyId: principal.apiKeyId, balanceChange: -amount, keySpendChange: amount, stored: written.balance } : undefined,
+        )
+      : await write();
+    if (outcome.outcome !== 'held') throw new GatewayError('insufficient_quota', refusalMessage(outcome.outcome));
+    billing?.writer.enqueue(undefined, createVideoTaskUsageLog(outcome.task, { endpoint: videoSubmitEndpoint, status: 200, errorCode: null, finishedAt: clock(), cost: 0, pricing: null, clientIp: submission.clientIp }));
+    return outcome.task;
+  }
+
+  /** Sends the job to each route in turn until one accepts it; a final or last failure fails the task (releasing the hold). */
+  async function sendToVendor(task: VideoTaskRecord, routes: VideoRoute[], clientIp: string): Promise<VideoTaskRecord> {
+    let lastError = new GatewayError('service_unavailable', 'No channel accepted the video right now; retry later.', { headers: { 'retry-after': '30' } });
+    for (const route of routes) {
+      const request = route.adapter.encodeSubmit(route.job, route.channel);
+      let answer;
+      try {
+        answer = await sendVideoVendorRequest(request, context.dispatch);
+      } catch (error) {
+        context.logger.warn({ err: error, channelId: route.channel.id, taskId: task.id }, 'video submit failed to reach the vendor; trying the next channel');
+        continue;
+      }
+      if (answer.status >= 200 && answer.status < 300) {
+        let vendorTaskId: string;
+        try {
+          vendorTaskId = route.adapter.decodeSubmit(answer.bodyText).vendorTaskId;
+        } catch (error) {
+          context.logger.error({ err: error, channelId: route.channel.id, taskId: task.id }, 'a video vendor accepted a job without a readable id');
+          lastError = new GatewayError('server_error', 'The video vendor gave an answer the gateway cannot read; nothing was charged.');
+          break;
+        }
+        const now = clock();
+        const recorded = await store.recordSubmission(task.id, task.version, { channelId: route.channel.id, vendorTaskId, nextPollAt: now + nextPollDelayMs(task, now, 0) });
+        if (recorded === undefined) throw new GatewayError('server_error', 'The video task changed while it was being submitted; see its status.');
+        return recorded;
+      }
+      const failure = route.adapter.mapFailure(answer.status, answer.bodyText, answer.retryAfter);
+      lastError = failure.kind === 'success' ? lastError : failure.error;
+      if (failure.kind === 'final-failure') break;
+    }
+    // Kept failed and hidden: the row explains the hold and release ledger entries; the client only sees the error.
+    const failed = await finishVideoTask(context, task, { kind: 'fail', code: 'vendor_rejected', message: lastError.message }, clientIp);
+    if (failed) await store.markDeleted(task.id, clock());
+    throw lastError;
+  }
+
+  return {
+    async submit(submission) {
+      const routes = routesFor(submission);
+      const first = routes[0]!;
+      const price = context.billing ? lookUpVideoSecondPrice(context.billing.memory, submission.model, submission.principal.groupId) : { perSecond: 0, priceRatioMillionths: 1_000_000 };
+      const amount = costOfVideoSeconds(price, first.job.seconds);
+      const task = await hold(submission, first, price, amount);
+      return toVideoTaskView(await sendToVendor(task, routes, submission.clientIp));
+    },
+
+    async get(principal, taskId) {
+      return toVideoTaskView(await readOwnTask(principal, taskId));
+    },
+
+    async list(principal, listOptions) {
+      const limit = Math.max(1, Math.min(100, listOptions.limit));
+      const tasks = await store.listForUser(principal.userId, { after: listOptions.after, limit: limit + 1, order: listOptions.order });
+      const now = clock();
+      const visible = tasks.slice(0, limit);
+      return { tasks: visible.filter((task) => task.expiresAt > now).map(toVideoTaskView), hasMore: tasks.length > limit };
+    },
+
+    async delete(principal, taskId) {
+      const task = await readOwnTask(principal, taskId);
+      if (!isTerminalState(task.state)) {
+        throw new GatewayError('invalid_request_error', `The video task ${taskId} is ${task.state}; only a completed or failed task can be deleted.`, { param: 'video_id' });
+      }
+      await store.markDeleted(task.id, clock());
+      if (task.contentLocation !== null) await context.storage.remove(task.contentLocation);
+    },
+
+    async openContent(principal, taskId, variant): Promise<VideoContent> {
+      const task = await readOwnTask(principal, taskId);
+      if (task.state !== 'completed' || task.contentLocation === null) {
+        throw new GatewayError('not_found', `The video task ${taskId} is ${task.state}; its video is available once it completes.`, { param: 'video_id' });
+      }
+      if (variant !== 'video') throw new GatewayError('not_found', `The video task ${taskId} has no ${variant}: only the video is stored.`, { param: 'variant' });
+      const file = await context.storage.open(task.contentLocation);
+      if (file === undefined) throw new GatewayError('not_found', `The video of task ${taskId} is no longer stored.`, { param: 'video_id' });
+      return { body: file.body, contentType: 'video/mp4', length: file.length };
+    },
+  };
+}
+
+function refusalMessage(reason: 'insufficient' | 'debt' | 'cap'): string {
+  switch (reason) {
+    case 'insufficient':
+      return 'You exceeded your current quota: the balance cannot cover this video. Top up your balance or ask for a shorter video.';
+    case 'debt':
+      return 'You exceeded your current quota: your account has an unpaid debt. Top up your balance: the debt is paid first, then requests are accepted again.';
+    case 'cap':
+      return 'You exceeded your current quota: this API key reached its spending cap.';
+    default: {
+      const unreachable: never = reason;
+      throw new Error(`unknown refusal ${String(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
+import type { BillingRuntime } from '../billing/billing-runtime.js';
+import type { VideoTaskConfig } from '../config/gateway-config.js';
+import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
+import type { RoutableChannel } from '../routing/routing-table.js';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../storage/database-schema.js';
+import { createVideoTaskStore } from '../storage/kysely-video-task-store.js';
+import { createVideoTaskService } from './create-video-task-service.js';
+import { createLocalFolderVideoStorage } from './local-folder-video-storage.js';
+import type { VideoTaskContext } from './video-task-context.js';
+import { VideoTaskPoller, type PollScheduler } from './video-task-poller.js';
+import type { VideoTaskService } from './video-task-service.js';
+
+/** The running task layer of one gateway: the service the HTTP surfaces call and the poller. */
+export interface RunningVideoTasks {
+  service: VideoTaskService;
+  poller: VideoTaskPoller;
+  /** stops the poller (its leases lapse for the next gateway if a look is cut short) */
+  stop(): Promise<void>;
+}
+
+/** Builds the task layer over the gateway's database, billing, routing and connection pools, and starts its poller. */
+export function startVideoTasks(options: {
+  config: VideoTaskConfig;
+  database: Kysely<DatabaseSchema>;
+  /** undefined when billing is off: tasks then hold and charge nothing */
+  billing: BillingRuntime | undefined;
+  routing: { current: { channelsFor(modelId: string): readonly RoutableChannel[] } };
+  adapters: readonly VideoVendorAdapter[];
+  dispatcher: Dispatcher;
+  upstreamHeadersTimeoutMs: number;
+  upstreamBodyTimeoutMs: number;
+  logger: Logger;
+  clock: () => number;
+  scheduler?: PollScheduler;
+}): RunningVideoTasks {
+  const { config } = options;
+  const context: VideoTaskContext = {
+    store: createVideoTaskStore(options.database),
+    billing: options.billing,
+    routing: options.routing,
+    adapters: options.adapters,
+    dispatch: { dispatcher: options.dispatcher, headersTimeoutMs: options.upstreamHeadersTimeoutMs, bodyTimeoutMs: options.upstreamBodyTimeoutMs },
+    storage: createLocalFolderVideoStorage(config.storageDirectory),
+    clock: options.clock,
+    logger: options.logger,
+    settings: { retentionMs: config.retentionHours * 3_600_000, timeoutMs: config.timeoutMinutes * 60_000, leaseMs: config.leaseMs, pollIntervalMs: config.pollIntervalMs },
+  };
+  const poller = new VideoTaskPoller(context, options.scheduler);
+  poller.start();
+  return { service: createVideoTaskService(context), poller, stop: () => poller.stop() };
+}
