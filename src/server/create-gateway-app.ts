@@ -22,6 +22,8 @@ import { registerImageRoutes } from './routes/image-routes.js';
 import { registerMessagesCountTokensRoute } from './routes/messages-count-tokens-route.js';
 import { registerMessagesRoute } from './routes/messages-route.js';
 import { registerModelRoutes } from './routes/model-routes.js';
+import { registerVideoContentRoute } from './routes/video-content-route.js';
+import { registerVideoRoutes } from './routes/video-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -95,7 +97,10 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     registerAudioTranscriptionsRoute(v1, services);
     registerMessagesRoute(v1, services);
     registerMessagesCountTokensRoute(v1, services);
+    registerVideoRoutes(v1, services);
   });
+  // Outside the keyed scope: a signed video URL is fetched with no API key.
+  registerVideoContentRoute(app, services);
   await registerApiRoutes(app, services);
   return app;
 }

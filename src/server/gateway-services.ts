@@ -13,6 +13,7 @@ import type { AccountAdminStore } from '../storage/account-admin-store.js';
 import type { FirstRunSetup } from '../accounts/first-run-setup.js';
 import type { InFlightForwardings } from './in-flight-forwardings.js';
 import type { RequestAccounting } from './request-accounting.js';
+import type { VideoTaskService } from '../tasks/video-task-service.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
 export interface GatewayServices {
@@ -34,6 +35,8 @@ export interface GatewayServices {
   api?: ApiServices;
   /** the requests being forwarded, so a graceful shutdown settles every one; absent in apps built without a shutdown */
   inFlight?: InFlightForwardings;
+  /** asynchronous video tasks behind both video surfaces; absent: those routes answer 503 `service_unavailable` */
+  videoTasks?: VideoTaskService;
 }
 
 /** Stores and billing state behind the /api routes. */
