@@ -68,7 +68,7 @@ export interface StartGatewayOptions {
   payments?: Partial<PaymentConfig>;
   /** the clock the channel circuit breakers run on (Unix milliseconds); default `Date.now` (tests move it through cool-downs) */
   channelHealthClock?: () => number;
-  /** the video vendor adapters (one per channel protocol); default none, so no channel serves video */
+  /** the video vendor adapters (one per channel protocol); default every built-in one (Sora, Azure Sora, Veo) */
   videoAdapters?: readonly VideoVendorAdapter[];
 }
 
@@ -126,7 +126,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   try {
     const metrics = createGatewayMetrics();
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics, accounting, clock: Date.now, channelHealth, responses: { store: createResponsesStore(database.database), sealer: createReasoningSealer(secretBox) }, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn }, inFlight });
+    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics, accounting, clock: Date.now, channelHealth, responses: { store: createResponsesStore(database.database), sealer: createReasoningSealer(secretBox) }, videoTasks: videoTasks.service, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
     topup.startSweeper();

@@ -3,8 +3,8 @@ import { GatewayError } from '../core/gateway-error.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** true for routes whose body is multipart/form-data; every other /v1 POST takes JSON */
-    multipartBody?: boolean;
+    /** true for routes whose body is multipart/form-data, `optional` for those taking either; every other /v1 POST takes JSON */
+    multipartBody?: boolean | 'optional';
   }
 }
 
@@ -13,6 +13,7 @@ declare module 'fastify' {
  * JSON (or any other) body to an upload endpoint. Other unknown types get 415 from Fastify's parsers.
  */
 export function checkBodyContentType(request: FastifyRequest): void {
+  if (request.routeOptions.config.multipartBody === 'optional') return;
   const contentType = request.headers['content-type']?.toLowerCase() ?? '';
   const isMultipart = contentType.startsWith('multipart/form-data');
   const wantsMultipart = request.routeOptions.config.multipartBody === true;

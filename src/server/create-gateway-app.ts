@@ -24,6 +24,8 @@ import { registerMessagesRoute } from './routes/messages-route.js';
 import { registerModelRoutes } from './routes/model-routes.js';
 import { registerResponsesCreateRoute } from './routes/responses-create-route.js';
 import { registerResponsesReadRoutes } from './routes/responses-read-routes.js';
+import { registerVideoContentRoute } from './routes/video-content-route.js';
+import { registerVideoRoutes } from './routes/video-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -101,7 +103,10 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
       registerResponsesCreateRoute(v1, services, services.responses);
       registerResponsesReadRoutes(v1, services.responses);
     }
+    registerVideoRoutes(v1, services);
   });
+  // Outside the keyed scope: a signed video URL is fetched with no API key.
+  registerVideoContentRoute(app, services);
   await registerApiRoutes(app, services);
   return app;
 }

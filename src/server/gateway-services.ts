@@ -15,6 +15,7 @@ import type { InFlightForwardings } from './in-flight-forwardings.js';
 import type { RequestAccounting } from './request-accounting.js';
 import type { ReasoningSealer } from '../protocols/openai-responses/reasoning-sealer.js';
 import type { ResponsesStore } from '../storage/responses-store.js';
+import type { VideoTaskService } from '../tasks/video-task-service.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
 export interface GatewayServices {
@@ -38,6 +39,8 @@ export interface GatewayServices {
   responses?: ResponsesServices;
   /** the requests being forwarded, so a graceful shutdown settles every one; absent in apps built without a shutdown */
   inFlight?: InFlightForwardings;
+  /** asynchronous video tasks behind both video surfaces; absent: those routes answer 503 `service_unavailable` */
+  videoTasks?: VideoTaskService;
 }
 
 /** Stores and billing state behind the /api routes. */
