@@ -25,6 +25,7 @@ import type { AttemptValue, DispatchRequest } from './dispatch-request.js';
 import type { ForwardingControl } from './forwarding-control.js';
 import { planPassThroughAttempt } from './pass-through/plan-pass-through-attempt.js';
 import { relayCanonicalStream } from './relay-canonical-stream.js';
+import { nameParamsForClient } from './name-params-for-client.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
@@ -206,8 +207,15 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
   const canonical = canonicalOf(attempt);
   if (!canonical) return undefined;
   return {
-    // The chat request is translated here, so a field the canonical request cannot carry is a 400 like a vendor's.
-    encode: () => adapter.encodeRequest(canonical.request(), call),
+    // The chat request is translated here, so a field the canonical request cannot carry is a 400 like a vendor's;
+    // adapters name refused parameters in chat terms, which the client protocol's codec renames.
+    encode: async () => {
+      try {
+        return await adapter.encodeRequest(canonical.request(), call);
+      } catch (error) {
+        throw nameParamsForClient(error, canonical.codec);
+      }
+    },
     mapFailure,
     async answer(response) {
       if (request.stream) return relayTranslatedStream(attempt, adapter, call, canonical.codec, response);

@@ -16,6 +16,12 @@ export interface ClientAnswerCodec {
    * what the client protocol keeps of the answer (a stored Response) is then in place when the client has it all.
    */
   beforeLastBytes?(): Promise<void>;
+  /**
+   * The client protocol's own name for a request parameter that a 400 names in OpenAI chat terms (`reasoning_effort`
+   * → Responses `reasoning.effort`, Messages `thinking`); dispatch applies it to the 400s vendor adapters throw while
+   * encoding. Absent: the chat names are the client's (the chat codec).
+   */
+  clientParam?(chatParam: string): string;
 }
 
 /** Writes one streamed answer as complete SSE frames (`event: ...\ndata: ...\n\n`, or `data: ...\n\n`). */

@@ -1,6 +1,7 @@
 import type { ClientAnswerCodec } from '../../core/canonical/client-answer-codec.js';
 import { encodeMessage } from './encode-message.js';
 import type { MessagesEncodingContext } from './messages-encoding-context.js';
+import { messagesParamName } from './messages-param-name.js';
 import { createMessagesStreamEncoder } from './messages-stream-encoder.js';
 
 /** The Anthropic Messages codec for one request: the Message JSON, or its event stream. */
@@ -8,5 +9,6 @@ export function createMessagesAnswerCodec(context: MessagesEncodingContext): Cli
   return {
     encodeAnswer: (answer) => JSON.stringify(encodeMessage(answer, context)),
     createStreamEncoder: () => createMessagesStreamEncoder(context),
+    clientParam: messagesParamName,
   };
 }

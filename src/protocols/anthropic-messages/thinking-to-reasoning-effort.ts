@@ -1,29 +1,18 @@
 import type { CanonicalReasoningEffort } from '../../core/canonical/canonical-request.js';
-
-/**
- * Thinking budgets (tokens) and the reasoning effort they map to, smallest first: a budget below `belowTokens` maps to
- * `effort`. Anthropic's smallest budget is 1,024; the steps follow the budgets vendors give OpenAI's levels (Gemini's
- * low / medium / high: about 1k / 8k / 24k). docs/API.md ("Messages") shows the same table.
- */
-export const thinkingBudgetEfforts: ReadonlyArray<{ belowTokens: number; effort: CanonicalReasoningEffort }> = [
-  { belowTokens: 4_096, effort: 'low' },
-  { belowTokens: 16_384, effort: 'medium' },
-  { belowTokens: 32_768, effort: 'high' },
-  { belowTokens: Number.POSITIVE_INFINITY, effort: 'xhigh' },
-];
+import { effortForThinkingBudget } from '../../core/canonical/reasoning-effort-budgets.js';
 
 /** Anthropic's `thinking` setting, as parsed. */
 export type MessagesThinking = { type: 'enabled'; budget_tokens: number } | { type: 'disabled' } | { type: 'adaptive' };
 
 /**
- * The canonical effort for a `thinking` setting: a budget by the table above, `disabled` → `none`, `adaptive` →
+ * The canonical effort for a `thinking` setting: a budget by the shared table (core/canonical/reasoning-effort-budgets), `disabled` → `none`, `adaptive` →
  * `medium` (the model decides; medium is the vendors' usual default), absent → null (the vendor's default).
  */
 export function thinkingToReasoningEffort(thinking: MessagesThinking | undefined): CanonicalReasoningEffort | null {
   if (thinking === undefined) return null;
   switch (thinking.type) {
     case 'enabled':
-      return thinkingBudgetEfforts.find((step) => thinking.budget_tokens < step.belowTokens)?.effort ?? 'xhigh';
+      return effortForThinkingBudget(thinking.budget_tokens);
     case 'disabled':
       return 'none';
     case 'adaptive':

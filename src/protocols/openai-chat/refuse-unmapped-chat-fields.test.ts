@@ -47,8 +47,8 @@ describe.each(encoders)('the %s adapter', (_vendor, encode) => {
     expect(await refusedParam(encode, { [field]: value })).toBe(field);
   });
 
+  // reasoning_effort is mapped per vendor (providers/plan-claude-thinking, gemini/encode-gemini-thinking-config).
   it.each([
-    ['reasoning_effort', 'high'],
     ['verbosity', 'low'],
     ['functions', [{ name: 'lookup' }]],
     ['function_call', 'auto'],

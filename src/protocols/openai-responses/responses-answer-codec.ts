@@ -1,6 +1,7 @@
 import type { ClientAnswerCodec } from '../../core/canonical/client-answer-codec.js';
 import { encodeResponse } from './encode-response.js';
 import { formatResponsesEvent } from './format-responses-event.js';
+import { responsesParamName } from './responses-param-name.js';
 import type { ResponseEncodingContext } from './response-encoding-context.js';
 import { createResponsesStreamEncoder } from './responses-stream-encoder.js';
 import type { ResponsesResponse, ResponsesStreamEvent } from './responses-wire-types.js';
@@ -38,6 +39,7 @@ export function responsesAnswerCodec(context: ResponseEncodingContext, options: 
     beforeLastBytes: async () => {
       await finalResponseHandled;
     },
+    clientParam: responsesParamName,
     createStreamEncoder() {
       const encoder = createResponsesStreamEncoder(context);
       return {

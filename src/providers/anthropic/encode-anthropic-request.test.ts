@@ -216,12 +216,12 @@ describe('encodeAnthropicRequest', () => {
     expect(refusal(() => encode({ top_p: 0.5 }, callFor('2026-10-21')))).toEqual({ param: 'top_p', status: 400 });
   });
 
-  it('refuses what Anthropic cannot honour: response_format on 2023-06-01, n > 1, temperature above 1', () => {
+  it('refuses what Anthropic cannot honour: response_format on 2023-06-01, n > 1, temperature above 1, an effort for a model that cannot think', () => {
     expect(refusal(() => encode({ response_format: { type: 'json_schema', json_schema: { name: 'x' } } }))).toEqual({ param: 'response_format', status: 400 });
     expect(refusal(() => encode({ response_format: { type: 'json_object' } }, callFor('2026-10-21')))).toEqual({ param: 'response_format', status: 400 });
     expect(refusal(() => encode({ n: 2 }))).toEqual({ param: 'n', status: 400 });
     expect(refusal(() => encode({ temperature: 1.5 }))).toEqual({ param: 'temperature', status: 400 });
-    expect(refusal(() => encode({ reasoning_effort: 'high' }))).toEqual({ param: 'reasoning_effort', status: 400 });
+    expect(refusal(() => encode({ reasoning_effort: 'high' }, callFor(undefined, { upstreamModelId: 'claude-3-5-sonnet-20241022' })))).toEqual({ param: 'reasoning_effort', status: 400 });
     expect(refusal(() => encode({ modalities: ['text', 'audio'] }))).toEqual({ param: 'modalities', status: 400 });
     expect(refusal(() => encode({ messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '[1]' } }] }] }))).toEqual({
       param: 'messages[0].tool_calls[0].function.arguments',

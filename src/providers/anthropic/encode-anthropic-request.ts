@@ -1,6 +1,6 @@
 import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { refuseCanonicalReasoningEffort } from '../refuse-canonical-reasoning-effort.js';
+import { planClaudeThinking } from '../plan-claude-thinking.js';
 import type { VendorCall, VendorHttpRequest } from '../vendor-adapter.js';
 import { readAnthropicApiVersion, type AnthropicApiVersion } from './anthropic-api-version.js';
 import { convertAnthropicMessages } from './convert-anthropic-messages.js';
@@ -15,21 +15,24 @@ export const fallbackAnthropicMaxTokens = 4096;
  *   other than the default 1 is refused with a 400 naming it, the default is simply not sent (same answer).
  * - Anthropic's temperature range is 0..1: a higher value is refused rather than clamped.
  * - a JSON-schema output format maps to `output_config.format` (2026-10-21 only); a JSON object has no
- *   equivalent; both are refused otherwise. Presence and frequency penalties and a reasoning effort are refused.
+ *   equivalent; both are refused otherwise. Presence and frequency penalties are refused.
+ * - a reasoning effort becomes `thinking` with a budget (planClaudeThinking: its rules and refusals).
  * - `seed` is dropped: OpenAI itself documents it as best-effort, and Anthropic has no equivalent.
  */
 export function encodeAnthropicRequest(request: CanonicalRequest, call: VendorCall): VendorHttpRequest {
   const version = readAnthropicApiVersion(call.channel);
   refuseUnsupportedParameters(request);
+  const thinkingPlan = planClaudeThinking(request, call.upstreamModelId, call.maxOutputTokens);
   const conversation = convertAnthropicMessages(request.instructions, request.messages);
   const body: Record<string, unknown> = {
     model: call.upstreamModelId,
-    max_tokens: request.maxOutputTokens ?? call.maxOutputTokens ?? fallbackAnthropicMaxTokens,
+    max_tokens: thinkingPlan.maxTokens ?? request.maxOutputTokens ?? call.maxOutputTokens ?? fallbackAnthropicMaxTokens,
     ...(conversation.system ? { system: conversation.system } : {}),
     messages: conversation.messages,
     ...samplingFields(request, version),
     ...(request.sampling.stopSequences?.length ? { stop_sequences: request.sampling.stopSequences } : {}),
     ...convertAnthropicTools(request),
+    ...(thinkingPlan.thinking ? { thinking: thinkingPlan.thinking } : {}),
     ...outputConfig(request, version),
     ...(request.endUserId ? { metadata: { user_id: request.endUserId } } : {}),
     ...(call.stream ? { stream: true } : {}),
@@ -42,7 +45,6 @@ export function encodeAnthropicRequest(request: CanonicalRequest, call: VendorCa
 }
 
 function refuseUnsupportedParameters(request: CanonicalRequest): void {
-  refuseCanonicalReasoningEffort(request);
   if (request.sampling.presencePenalty) refuse('presence_penalty', 'This model does not support `presence_penalty`.');
   if (request.sampling.frequencyPenalty) refuse('frequency_penalty', 'This model does not support `frequency_penalty`.');
 }

@@ -38,6 +38,8 @@ export interface BedrockConverseRequestBody {
   system?: Array<{ text: string }>;
   inferenceConfig?: { maxTokens?: number; temperature?: number; topP?: number; stopSequences?: string[] };
   toolConfig?: { tools: BedrockToolSpecification[]; toolChoice?: BedrockToolChoice };
+  /** model-specific fields Converse passes to the model as they are (Claude's `thinking`) */
+  additionalModelRequestFields?: { thinking?: { type: 'enabled'; budget_tokens: number } };
 }
 
 /** Token counts as Bedrock reports them; `inputTokens` excludes cache reads and writes. */

@@ -228,3 +228,40 @@ describe('encodeBedrockConverseBody', () => {
     expect(error.param).toBe(param);
   });
 });
+
+describe('encodeBedrockConverseBody with a reasoning effort', () => {
+  const claude = { id: 'anthropic.claude-sonnet-4-5-20250929-v1:0', maxOutputTokens: 64_000 };
+
+  function refusedParam(fields: Partial<ChatCompletionRequest>, model: { id: string; maxOutputTokens: number | undefined }): string | null {
+    try {
+      encodeBedrockConverseBody(request(fields), noRemoteImages, model);
+    } catch (error) {
+      if (error instanceof GatewayError) return error.param;
+      throw error;
+    }
+    return 'accepted';
+  }
+
+  it.each([
+    ['low', 1_024],
+    ['medium', 8_192],
+    ['high', 24_576],
+  ] as const)("sends Claude's thinking for %s in additionalModelRequestFields with a %i-token budget and a max_tokens above it", (effort, budget) => {
+    const body = encodeBedrockConverseBody(request({ reasoning_effort: effort }), noRemoteImages, claude);
+    expect(body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: budget } });
+    expect(body.inferenceConfig).toEqual({ maxTokens: 64_000 });
+  });
+
+  it('sends no thinking for none, and keeps the client’s cap (cross-region ids are Claude too)', () => {
+    expect(encodeBedrockConverseBody(request({ reasoning_effort: 'none' }), noRemoteImages, claude).additionalModelRequestFields).toBeUndefined();
+    const body = encodeBedrockConverseBody(request({ reasoning_effort: 'high', max_tokens: 3_000 }), noRemoteImages, { id: 'us.anthropic.claude-opus-4-1-20250805-v1:0', maxOutputTokens: undefined });
+    expect(body).toMatchObject({ inferenceConfig: { maxTokens: 3_000 }, additionalModelRequestFields: { thinking: { budget_tokens: 2_999 } } });
+  });
+
+  it('refuses an effort for models other than Claude, for Claude models that cannot think, and with a temperature other than 1', () => {
+    expect(refusedParam({ reasoning_effort: 'low' }, { id: 'amazon.nova-pro-v1:0', maxOutputTokens: undefined })).toBe('reasoning_effort');
+    expect(refusedParam({ reasoning_effort: 'low' }, { id: 'anthropic.claude-3-5-sonnet-20240620-v1:0', maxOutputTokens: 8_192 })).toBe('reasoning_effort');
+    expect(refusedParam({ reasoning_effort: 'low', temperature: 0.5 }, claude)).toBe('temperature');
+    expect(refusedParam({ reasoning_effort: 'low' }, claude)).toBe('accepted');
+  });
+});

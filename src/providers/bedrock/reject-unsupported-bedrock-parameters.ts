@@ -2,13 +2,18 @@ import type { CanonicalRequest } from '../../core/canonical/canonical-request.js
 import { GatewayError } from '../../core/gateway-error.js';
 import { refuseCanonicalReasoningEffort } from '../refuse-canonical-reasoning-effort.js';
 
+/** Claude on Bedrock (`anthropic.claude-...`, cross-region `us.anthropic.claude-...`, or an ARN naming one). */
+export function isBedrockClaudeModel(modelId: string): boolean {
+  return modelId.includes('claude');
+}
+
 /**
  * A 400 naming the first parameter Converse cannot honour and whose loss would change the answer: a reasoning
- * effort, a temperature above 1, an output format, penalties, `top_k`. `seed`, the end-user id and
+ * effort for a model other than Claude (Claude's is planned with the body), a temperature above 1, an output format, penalties, `top_k`. `seed`, the end-user id and
  * `parallelToolCalls` change nothing a client can rely on and are not sent.
  */
-export function rejectUnsupportedBedrockParameters(request: CanonicalRequest): void {
-  refuseCanonicalReasoningEffort(request);
+export function rejectUnsupportedBedrockParameters(request: CanonicalRequest, modelId: string): void {
+  if (!isBedrockClaudeModel(modelId)) refuseCanonicalReasoningEffort(request);
   // Converse's InferenceConfiguration caps temperature at 1 (OpenAI allows 2); clamping would change the answer.
   if (request.sampling.temperature !== null && request.sampling.temperature > 1) {
     throw new GatewayError('invalid_request_error', 'Bedrock models accept a temperature from 0 to 1.', { param: 'temperature' });

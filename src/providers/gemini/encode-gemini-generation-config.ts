@@ -1,11 +1,12 @@
 import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
+import { encodeGeminiThinkingConfig } from './encode-gemini-thinking-config.js';
 
 /**
  * Canonical sampling and output settings as Gemini's `generationConfig`: temperature, topP, topK, max output tokens,
  * stop sequences, seed, penalties, and the output format (JSON object → JSON MIME type; JSON schema → plus
- * `responseJsonSchema`).
+ * `responseJsonSchema`), and the reasoning effort as `thinkingConfig` for the model `modelId` (the vendor's name).
  */
-export function encodeGeminiGenerationConfig(request: CanonicalRequest): Record<string, unknown> | undefined {
+export function encodeGeminiGenerationConfig(request: CanonicalRequest, modelId: string): Record<string, unknown> | undefined {
   const { sampling } = request;
   const config: Record<string, unknown> = {};
   setIfPresent(config, 'temperature', sampling.temperature);
@@ -22,6 +23,8 @@ export function encodeGeminiGenerationConfig(request: CanonicalRequest): Record<
     config.responseMimeType = 'application/json';
     config.responseJsonSchema = format.schema;
   }
+  const thinkingConfig = encodeGeminiThinkingConfig(request.reasoningEffort, modelId);
+  if (thinkingConfig) config.thinkingConfig = thinkingConfig;
   return Object.keys(config).length > 0 ? config : undefined;
 }
 

@@ -2,7 +2,6 @@ import type { CanonicalRequest } from '../../core/canonical/canonical-request.js
 import type { VendorCall, VendorChannel, VendorHttpRequest } from '../vendor-adapter.js';
 import { collectRemoteImageRequests } from '../remote-image/collect-remote-image-requests.js';
 import { fetchRemoteImages } from '../remote-image/fetch-remote-images.js';
-import { refuseCanonicalReasoningEffort } from '../refuse-canonical-reasoning-effort.js';
 import { convertGeminiContents } from './convert-gemini-contents.js';
 import { convertGeminiTools } from './convert-gemini-tools.js';
 import { encodeGeminiGenerationConfig } from './encode-gemini-generation-config.js';
@@ -13,10 +12,10 @@ import { isGeminiFileUri } from './is-gemini-file-uri.js';
  * than Files API URIs are fetched first and sent inline, since Gemini's `fileData` does not read ordinary web URLs.
  */
 export async function encodeGeminiRequest(request: CanonicalRequest, call: VendorCall): Promise<VendorHttpRequest> {
-  refuseCanonicalReasoningEffort(request);
+  // Before any image is fetched: a refused effort costs nothing.
+  const generationConfig = encodeGeminiGenerationConfig(request, call.upstreamModelId);
   const remoteImages = await fetchRemoteImages(collectRemoteImageRequests(request.messages, isGeminiFileUri), call.fetchRemoteImage);
   const conversation = convertGeminiContents(request.instructions, request.messages, remoteImages);
-  const generationConfig = encodeGeminiGenerationConfig(request);
   const body = {
     contents: conversation.contents,
     ...(conversation.systemInstruction ? { systemInstruction: conversation.systemInstruction } : {}),

@@ -1,0 +1,19 @@
+/** Chat parameter names whose Anthropic Messages counterparts differ (the rest are the same, e.g. `temperature`, `tools`). */
+const messagesNames: Readonly<Record<string, string>> = {
+  reasoning_effort: 'thinking',
+  response_format: 'output_config.format',
+  max_completion_tokens: 'max_tokens',
+  stop: 'stop_sequences',
+  parallel_tool_calls: 'tool_choice.disable_parallel_tool_use',
+  user: 'metadata.user_id',
+};
+
+/**
+ * The Messages name for a parameter a 400 names in chat terms. A chat message path (`messages[2].content[0]...`)
+ * becomes `messages`: canonical messages do not match the client's one to one (system, merged turns, tool results),
+ * so the error names the field, not a possibly wrong index.
+ */
+export function messagesParamName(chatParam: string): string {
+  if (chatParam.startsWith('messages[') || chatParam.startsWith('messages.')) return 'messages';
+  return messagesNames[chatParam] ?? chatParam;
+}
