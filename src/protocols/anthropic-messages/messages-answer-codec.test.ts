@@ -58,7 +58,7 @@ describe('the Messages codec, non-streamed', () => {
       role: 'assistant',
       model: 'claude-public',
       content: [
-        { type: 'thinking', thinking: 'Thinking', signature: sealer.seal(signature) },
+        { type: 'thinking', thinking: 'Thinking', signature: sealer.seal({ artefact: signature }) },
         { type: 'text', text: 'Hello' },
         { type: 'tool_use', id: toMessagesToolUseId('functions.Read:0'), name: 'read', input: { path: 'a.txt' } },
       ],
@@ -85,7 +85,7 @@ describe('the Messages codec, non-streamed', () => {
       { type: 'reasoning-end', blockIndex: 2 },
     ]);
     expect(JSON.parse(codec.encodeAnswer(answer)).content).toEqual([
-      { type: 'redacted_thinking', data: sealer.seal(redacted) },
+      { type: 'redacted_thinking', data: sealer.seal({ artefact: redacted }) },
       { type: 'thinking', thinking: 'summary from a vendor without signatures', signature: '' },
     ]);
   });
@@ -146,7 +146,7 @@ describe('the Messages codec, streamed', () => {
     });
     expect(events[2]![1]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
     expect(events[3]![1]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Think' } });
-    expect(events[5]![1]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: sealer.seal(signature) } });
+    expect(events[5]![1]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: sealer.seal({ artefact: signature }) } });
     expect(events[8]![1]).toEqual({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Hello' } });
     expect(events[10]![1]).toEqual({
       type: 'content_block_start',
@@ -178,10 +178,10 @@ describe('the Messages codec, streamed', () => {
     const blockEvents = events.filter(([event]) => event.startsWith('content_block')).map(([, data]) => data);
     expect(blockEvents).toEqual([
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-      { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: sealer.seal(redacted) } },
+      { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: sealer.seal({ artefact: redacted }) } },
       { type: 'content_block_stop', index: 1 },
       { type: 'content_block_start', index: 2, content_block: { type: 'thinking', thinking: '', signature: '' } },
-      { type: 'content_block_delta', index: 2, delta: { type: 'signature_delta', signature: sealer.seal(signature) } },
+      { type: 'content_block_delta', index: 2, delta: { type: 'signature_delta', signature: sealer.seal({ artefact: signature }) } },
       { type: 'content_block_stop', index: 2 },
       { type: 'content_block_stop', index: 0 },
     ]);

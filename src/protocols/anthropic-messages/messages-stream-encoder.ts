@@ -1,7 +1,7 @@
 import type { CanonicalStreamFailure, CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import type { ClientStreamEncoder } from '../../core/canonical/client-answer-codec.js';
 import { createAnswerBuilder } from '../../core/canonical/fold-stream-parts.js';
-import { encodeReasoningBlock } from './encode-message.js';
+import { encodeReasoningBlock, encodeToolUseArtefactBlock } from './encode-message.js';
 import { encodeMessagesUsage } from './encode-messages-usage.js';
 import { encodeStopReason } from './encode-stop-reason.js';
 import { formatMessagesEvent } from './format-messages-event.js';
@@ -18,6 +18,10 @@ import type { MessagesAnswerBlock } from './messages-wire-types.js';
  * `message_start` waits for the first part that shows content (or for the end), so that the usage a vendor reports
  * first (Anthropic's input tokens) is in it. A reasoning block starts on the wire at its first text, or at its end
  * when it has none, because only then is it known to be `thinking` or `redacted_thinking`.
+ *
+ * With a sealer, a tool call is held until its end, because only then is its vendor artefact known, which goes out
+ * in a thinking block right before the `tool_use` (see encodeToolUseArtefactBlock); the call is then written whole
+ * (start, one `input_json_delta`, stop). Gemini sends calls whole anyway.
  */
 export function createMessagesStreamEncoder(context: MessagesEncodingContext): ClientStreamEncoder {
   const builder = createAnswerBuilder();
@@ -25,6 +29,10 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
   const wireIndexOf = new Map<number, number>();
   /** canonical indices of blocks started on the wire and not yet stopped, in wire order */
   const openBlocks = new Set<number>();
+  /** canonical indices of tool calls held until their end */
+  const heldToolCalls = new Set<number>();
+  /** wire indices taken by thinking blocks that carry a tool call's artefact (they have no canonical block) */
+  let carrierCount = 0;
   let started = false;
   let finished = false;
 
@@ -45,7 +53,7 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
   }
 
   function startBlock(blockIndex: number, contentBlock: MessagesAnswerBlock): string[] {
-    const index = wireIndexOf.size;
+    const index = wireIndexOf.size + carrierCount;
     wireIndexOf.set(blockIndex, index);
     openBlocks.add(blockIndex);
     return [...messageStart(), formatMessagesEvent({ type: 'content_block_start', index, content_block: contentBlock })];
@@ -63,7 +71,7 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
   function sealed(blockIndex: number): string {
     const block = builder.block(blockIndex);
     const artefact = block?.type === 'reasoning' ? block.artefact : undefined;
-    return artefact && context.sealArtefact ? context.sealArtefact(artefact) : '';
+    return artefact && context.sealArtefact ? context.sealArtefact({ artefact }) : '';
   }
 
   /** A reasoning block that ends before it started on the wire: all of it at once, or nothing when it is empty. */
@@ -78,6 +86,27 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
       return [...frames, ...stopBlock(blockIndex)];
     }
     return [...startBlock(blockIndex, encoded), ...stopBlock(blockIndex)];
+  }
+
+  /** A held tool call written whole, after the thinking block that carries its sealed artefact when it has one. */
+  function releaseToolCall(blockIndex: number): string[] {
+    heldToolCalls.delete(blockIndex);
+    const block = builder.block(blockIndex);
+    if (block?.type !== 'tool-call') return [];
+    const frames: string[] = [];
+    const carrier = encodeToolUseArtefactBlock(block, context);
+    if (carrier?.type === 'thinking') {
+      const index = wireIndexOf.size + carrierCount++;
+      frames.push(
+        ...messageStart(),
+        formatMessagesEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+        formatMessagesEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: carrier.signature } }),
+        formatMessagesEvent({ type: 'content_block_stop', index }),
+      );
+    }
+    frames.push(...startBlock(blockIndex, { type: 'tool_use', id: toMessagesToolUseId(block.callId), name: block.name, input: {} }));
+    if (block.arguments) frames.push(delta(blockIndex, { type: 'input_json_delta', partial_json: block.arguments }));
+    return [...frames, ...stopBlock(blockIndex)];
   }
 
   function framesOf(part: CanonicalStreamPart): string[] {
@@ -107,10 +136,16 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
         return [...frames, ...stopBlock(part.blockIndex)];
       }
       case 'tool-call-start':
+        if (context.sealArtefact) {
+          heldToolCalls.add(part.blockIndex);
+          return [];
+        }
         return startBlock(part.blockIndex, { type: 'tool_use', id: toMessagesToolUseId(part.callId), name: part.name, input: {} });
       case 'tool-call-delta':
+        if (heldToolCalls.has(part.blockIndex)) return [];
         return part.argumentsDelta ? [delta(part.blockIndex, { type: 'input_json_delta', partial_json: part.argumentsDelta })] : [];
       case 'tool-call-end':
+        if (heldToolCalls.has(part.blockIndex)) return releaseToolCall(part.blockIndex);
         return stopBlock(part.blockIndex);
       default: {
         const unreachable: never = part;
@@ -134,6 +169,7 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
       const answer = builder.answer();
       const frames = messageStart();
       for (const blockIndex of [...openBlocks]) frames.push(...stopBlock(blockIndex));
+      for (const blockIndex of [...heldToolCalls]) frames.push(...releaseToolCall(blockIndex));
       frames.push(formatMessagesEvent({ type: 'message_delta', delta: encodeStopReason(answer.finish), usage: encodeMessagesUsage(answer.usage) }));
       frames.push(formatMessagesEvent({ type: 'message_stop' }));
       return frames;

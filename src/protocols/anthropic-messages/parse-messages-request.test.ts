@@ -104,9 +104,9 @@ describe('parseMessagesRequest', () => {
           {
             role: 'assistant',
             content: [
-              { type: 'thinking', thinking: 'I should call the tool', signature: sealer.seal(anthropicArtefact) },
+              { type: 'thinking', thinking: 'I should call the tool', signature: sealer.seal({ artefact: anthropicArtefact }) },
               { type: 'thinking', thinking: 'forged', signature: 'a-real-anthropic-signature-we-never-sealed' },
-              { type: 'redacted_thinking', data: sealer.seal(redactedArtefact) },
+              { type: 'redacted_thinking', data: sealer.seal({ artefact: redactedArtefact }) },
               { type: 'redacted_thinking', data: 'foreign-redacted' },
               { type: 'text', text: 'Let me check.' },
               { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
@@ -130,7 +130,7 @@ describe('parseMessagesRequest', () => {
   it('drops every thinking block when no unsealer is given', () => {
     const { request } = parseMessagesRequest({
       ...minimal,
-      messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: sealer.seal({ producer: 'anthropic', signature: 's' }) }] }],
+      messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: sealer.seal({ artefact: { producer: 'anthropic', signature: 's' } }) }] }],
     });
     expect(request.messages).toEqual([]);
   });

@@ -140,7 +140,7 @@ describe('parseResponsesRequest', () => {
           { role: 'user', content: 'Thanks' },
         ],
       },
-      { unsealReasoning: (sealed) => (sealed === 'sealed' ? unsealed : null) },
+      { unsealReasoning: (sealed) => (sealed === 'sealed' ? { artefact: unsealed } : null) },
     );
     expect(parsed.request.messages).toEqual([
       { role: 'system', content: [{ type: 'text', text: 'System rule' }] },
