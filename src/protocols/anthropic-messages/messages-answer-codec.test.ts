@@ -70,7 +70,7 @@ describe('the Messages codec, non-streamed', () => {
 
   it('round-trips the sealed signature: it unseals to the vendor artefact', () => {
     const message = JSON.parse(codec.encodeAnswer(foldStreamParts(everyBlock))) as { content: Array<{ signature?: string }> };
-    expect(sealer.unseal(message.content[0]!.signature!)).toEqual(signature);
+    expect(sealer.unseal(message.content[0]!.signature!)).toEqual({ artefact: signature });
   });
 
   it('writes redacted reasoning as redacted_thinking with sealed data, and drops empty reasoning without artefact', () => {
@@ -125,7 +125,6 @@ describe('the Messages codec, streamed', () => {
       'content_block_stop',
       'content_block_start',
       'content_block_delta',
-      'content_block_delta',
       'content_block_stop',
       'message_delta',
       'message_stop',
@@ -153,8 +152,9 @@ describe('the Messages codec, streamed', () => {
       index: 2,
       content_block: { type: 'tool_use', id: toMessagesToolUseId('functions.Read:0'), name: 'read', input: {} },
     });
-    expect(events[11]![1]).toEqual({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"path":' } });
-    expect(events[14]![1]).toEqual({
+    // A sealer is given, so the call is held until its second input piece (an artefact may come with a whole call).
+    expect(events[11]![1]).toEqual({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"path":"a.txt"}' } });
+    expect(events[13]![1]).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
       usage: { input_tokens: 50, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 12 },

@@ -19,9 +19,11 @@ import type { MessagesAnswerBlock } from './messages-wire-types.js';
  * first (Anthropic's input tokens) is in it. A reasoning block starts on the wire at its first text, or at its end
  * when it has none, because only then is it known to be `thinking` or `redacted_thinking`.
  *
- * With a sealer, a tool call is held until its end, because only then is its vendor artefact known, which goes out
- * in a thinking block right before the `tool_use` (see encodeToolUseArtefactBlock); the call is then written whole
- * (start, one `input_json_delta`, stop). Gemini sends calls whole anyway.
+ * With a sealer, a tool call's vendor artefact goes out in a thinking block right before the `tool_use` (see
+ * encodeToolUseArtefactBlock), but it is known only at the call's end. So a call is held while it has come whole so
+ * far (at most one arguments piece: Gemini's calls, the only ones with artefacts, always do) and written whole at its
+ * end after that block; a call whose input comes in pieces is streamed from its second piece on, and an artefact that
+ * still arrives at its end goes in a thinking block right after it.
  */
 export function createMessagesStreamEncoder(context: MessagesEncodingContext): ClientStreamEncoder {
   const builder = createAnswerBuilder();
@@ -29,8 +31,8 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
   const wireIndexOf = new Map<number, number>();
   /** canonical indices of blocks started on the wire and not yet stopped, in wire order */
   const openBlocks = new Set<number>();
-  /** canonical indices of tool calls held until their end */
-  const heldToolCalls = new Set<number>();
+  /** canonical indices of tool calls held until their end or second input piece, with the pieces seen so far */
+  const heldToolCalls = new Map<number, number>();
   /** wire indices taken by thinking blocks that carry a tool call's artefact (they have no canonical block) */
   let carrierCount = 0;
   let started = false;
@@ -88,25 +90,28 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
     return [...startBlock(blockIndex, encoded), ...stopBlock(blockIndex)];
   }
 
-  /** A held tool call written whole, after the thinking block that carries its sealed artefact when it has one. */
+  /** The thinking block carrying a tool call's sealed artefact, whole; none when it has none. */
+  function artefactBlock(blockIndex: number): string[] {
+    const block = builder.block(blockIndex);
+    const carrier = block?.type === 'tool-call' ? encodeToolUseArtefactBlock(block, context) : null;
+    if (carrier?.type !== 'thinking') return [];
+    const index = wireIndexOf.size + carrierCount++;
+    return [
+      ...messageStart(),
+      formatMessagesEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      formatMessagesEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: carrier.signature } }),
+      formatMessagesEvent({ type: 'content_block_stop', index }),
+    ];
+  }
+
+  /** A held tool call written as far as it has come (stopped when it ended), after its artefact block when it has one. */
   function releaseToolCall(blockIndex: number): string[] {
     heldToolCalls.delete(blockIndex);
     const block = builder.block(blockIndex);
     if (block?.type !== 'tool-call') return [];
-    const frames: string[] = [];
-    const carrier = encodeToolUseArtefactBlock(block, context);
-    if (carrier?.type === 'thinking') {
-      const index = wireIndexOf.size + carrierCount++;
-      frames.push(
-        ...messageStart(),
-        formatMessagesEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
-        formatMessagesEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: carrier.signature } }),
-        formatMessagesEvent({ type: 'content_block_stop', index }),
-      );
-    }
-    frames.push(...startBlock(blockIndex, { type: 'tool_use', id: toMessagesToolUseId(block.callId), name: block.name, input: {} }));
+    const frames = [...artefactBlock(blockIndex), ...startBlock(blockIndex, { type: 'tool_use', id: toMessagesToolUseId(block.callId), name: block.name, input: {} })];
     if (block.arguments) frames.push(delta(blockIndex, { type: 'input_json_delta', partial_json: block.arguments }));
-    return [...frames, ...stopBlock(blockIndex)];
+    return block.ended ? [...frames, ...stopBlock(blockIndex)] : frames;
   }
 
   function framesOf(part: CanonicalStreamPart): string[] {
@@ -137,16 +142,20 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
       }
       case 'tool-call-start':
         if (context.sealArtefact) {
-          heldToolCalls.add(part.blockIndex);
+          heldToolCalls.set(part.blockIndex, 0);
           return [];
         }
         return startBlock(part.blockIndex, { type: 'tool_use', id: toMessagesToolUseId(part.callId), name: part.name, input: {} });
-      case 'tool-call-delta':
-        if (heldToolCalls.has(part.blockIndex)) return [];
-        return part.argumentsDelta ? [delta(part.blockIndex, { type: 'input_json_delta', partial_json: part.argumentsDelta })] : [];
+      case 'tool-call-delta': {
+        if (!part.argumentsDelta) return [];
+        const heldPieces = heldToolCalls.get(part.blockIndex);
+        if (heldPieces === undefined) return [delta(part.blockIndex, { type: 'input_json_delta', partial_json: part.argumentsDelta })];
+        heldToolCalls.set(part.blockIndex, heldPieces + 1);
+        return heldPieces + 1 < 2 ? [] : releaseToolCall(part.blockIndex);
+      }
       case 'tool-call-end':
         if (heldToolCalls.has(part.blockIndex)) return releaseToolCall(part.blockIndex);
-        return stopBlock(part.blockIndex);
+        return [...stopBlock(part.blockIndex), ...artefactBlock(part.blockIndex)];
       default: {
         const unreachable: never = part;
         throw new Error(`Unhandled part ${JSON.stringify(unreachable)}`);
@@ -168,8 +177,8 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
       finished = true;
       const answer = builder.answer();
       const frames = messageStart();
+      for (const blockIndex of [...heldToolCalls.keys()]) frames.push(...releaseToolCall(blockIndex));
       for (const blockIndex of [...openBlocks]) frames.push(...stopBlock(blockIndex));
-      for (const blockIndex of [...heldToolCalls]) frames.push(...releaseToolCall(blockIndex));
       frames.push(formatMessagesEvent({ type: 'message_delta', delta: encodeStopReason(answer.finish), usage: encodeMessagesUsage(answer.usage) }));
       frames.push(formatMessagesEvent({ type: 'message_stop' }));
       return frames;

@@ -11,9 +11,11 @@ import type { ResponsesOutputItem, ResponsesStatus, ResponsesStreamEvent, Respon
  * owner of `sequence_number` (from 0, +1 per event), output indices (one item per block, dense, in start order),
  * item ids, and the final items that the terminal event carries.
  *
- * When the client asked for encrypted content, a tool call is held until its end, because only then is its vendor
- * artefact known, which goes out sealed in a reasoning item right before the call (see encodeToolCallArtefactItem):
- * such a call is then written whole (added, one arguments delta, done). Gemini sends calls whole anyway.
+ * When the client asked for encrypted content, a tool call's vendor artefact goes out sealed in a reasoning item
+ * right before the call (see encodeToolCallArtefactItem), but it is known only at the call's end. So a call is held
+ * while it has come whole so far (at most one arguments piece: Gemini's calls, the only ones with artefacts, always
+ * do) and written whole at its end, after its artefact item; a call whose arguments come in pieces is streamed from
+ * its second piece on, and an artefact that still arrives at its end goes in a reasoning item right after it.
  */
 export interface ResponsesStreamEncoder {
   /** `response.created` and `response.in_progress`; call once, first */
@@ -60,8 +62,8 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
   const output: StreamedItem[] = [];
   /** the output item of each block that has been added, by block index */
   const itemOfBlock = new Map<number, StreamedItem>();
-  /** tool call blocks held until their end (see above) */
-  const heldToolCalls = new Set<number>();
+  /** tool call blocks held until their end or second arguments piece (see above), with the pieces seen so far */
+  const heldToolCalls = new Map<number, number>();
   let sequenceNumber = 0;
   let ended = false;
 
@@ -147,19 +149,22 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
     }
   }
 
-  /** A held tool call written whole: the reasoning item with its sealed artefact first, when it has one. */
+  /** The reasoning item carrying a tool call's sealed artefact, added and done at once; none when it has none. */
+  function artefactItem(block: AnswerBlock): ResponsesStreamEvent[] {
+    if (!hasSealedToolCallArtefact(block, context.sealReasoning) || !context.sealReasoning) return [];
+    const carrier = addItem('rs');
+    carrier.done = encodeToolCallArtefactItem(block, carrier.itemId, context.sealReasoning);
+    return [
+      event('response.output_item.added', { output_index: carrier.outputIndex, item: { id: carrier.itemId, type: 'reasoning', summary: [] } }),
+      event('response.output_item.done', { output_index: carrier.outputIndex, item: carrier.done }),
+    ];
+  }
+
+  /** A held tool call written as far as it has come (whole when it ended), after its artefact item when it has one. */
   function releaseToolCall(blockIndex: number): ResponsesStreamEvent[] {
     heldToolCalls.delete(blockIndex);
     const block = blockAt(blockIndex);
-    const events: ResponsesStreamEvent[] = [];
-    if (hasSealedToolCallArtefact(block, context.sealReasoning) && context.sealReasoning) {
-      const carrier = addItem('rs');
-      carrier.done = encodeToolCallArtefactItem(block, carrier.itemId, context.sealReasoning);
-      events.push(
-        event('response.output_item.added', { output_index: carrier.outputIndex, item: { id: carrier.itemId, type: 'reasoning', summary: [] } }),
-        event('response.output_item.done', { output_index: carrier.outputIndex, item: carrier.done }),
-      );
-    }
+    const events: ResponsesStreamEvent[] = [...artefactItem(block)];
     events.push(...open(blockIndex, block));
     if (block.type === 'tool-call' && block.arguments) {
       const item = itemAt(blockIndex);
@@ -207,7 +212,7 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
           return [];
         case 'tool-call-start':
           if (context.sealReasoning) {
-            heldToolCalls.add(part.blockIndex);
+            heldToolCalls.set(part.blockIndex, 0);
             return [];
           }
           return open(part.blockIndex, blockAt(part.blockIndex));
@@ -232,13 +237,18 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
           return events;
         }
         case 'tool-call-delta': {
-          if (!part.argumentsDelta || heldToolCalls.has(part.blockIndex)) return [];
+          if (!part.argumentsDelta) return [];
+          const heldPieces = heldToolCalls.get(part.blockIndex);
+          if (heldPieces !== undefined) {
+            heldToolCalls.set(part.blockIndex, heldPieces + 1);
+            return heldPieces + 1 < 2 ? [] : releaseToolCall(part.blockIndex);
+          }
           const item = itemAt(part.blockIndex);
           return [event('response.function_call_arguments.delta', { item_id: item.itemId, output_index: item.outputIndex, delta: part.argumentsDelta })];
         }
         case 'tool-call-end':
           if (heldToolCalls.has(part.blockIndex)) return releaseToolCall(part.blockIndex);
-          return close(part.blockIndex, blockAt(part.blockIndex));
+          return [...close(part.blockIndex, blockAt(part.blockIndex)), ...artefactItem(blockAt(part.blockIndex))];
         case 'text-end':
         case 'reasoning-end':
           return close(part.blockIndex, blockAt(part.blockIndex));

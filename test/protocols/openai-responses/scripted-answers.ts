@@ -72,6 +72,6 @@ export function deterministicContext(echo: ResponseEcho = plainEcho('gpt-test'))
     echo,
     createItemId: (prefix) => `${prefix}_${++counter}`,
     nowSeconds: () => 1_700_000_005,
-    sealReasoning: (artefact) => `sealed:${JSON.stringify(artefact)}`,
+    sealReasoning: ({ artefact, callId }) => `sealed:${JSON.stringify(callId === undefined ? artefact : { ...artefact, callId })}`,
   };
 }
