@@ -214,3 +214,48 @@ describe('toMessagesToolUseId', () => {
     expect(toMessagesToolUseId('functions.Read:0')).toBe(first);
   });
 });
+
+describe('the Messages codec with tool call artefacts', () => {
+  const geminiArtefact = { producer: 'gemini', signature: 'c2lnLTE=' };
+  const wholeCalls: CanonicalStreamPart[] = [
+    { type: 'tool-call-start', blockIndex: 0, callId: 'functions.Read:0', name: 'read' },
+    { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{"path":"a.txt"}' },
+    { type: 'tool-call-end', blockIndex: 0, artefact: geminiArtefact },
+    { type: 'tool-call-start', blockIndex: 1, callId: 'call_2', name: 'list' },
+    { type: 'tool-call-end', blockIndex: 1 },
+    { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'STOP' } },
+  ];
+  const shownId = toMessagesToolUseId('functions.Read:0');
+
+  it('puts a thinking block sealing the artefact with the tool_use id right before the tool_use', () => {
+    const message = JSON.parse(codec.encodeAnswer(foldStreamParts(wholeCalls))) as { content: Array<{ type: string; thinking?: string; signature?: string }> };
+    expect(message.content.map((block) => block.type)).toEqual(['thinking', 'tool_use', 'tool_use']);
+    expect(message.content[0]!.thinking).toBe('');
+    expect(sealer.unseal(message.content[0]!.signature!)).toStrictEqual({ artefact: geminiArtefact, callId: shownId });
+  });
+
+  it('streams the same: the thinking block, then the call written whole at its end, with dense indices', () => {
+    const events = eventsOf(streamFrames(wholeCalls)).filter(([event]) => event.startsWith('content_block'));
+    expect(events.map(([event, data]) => `${event}@${String(data.index)}`)).toEqual([
+      'content_block_start@0',
+      'content_block_delta@0',
+      'content_block_stop@0',
+      'content_block_start@1',
+      'content_block_delta@1',
+      'content_block_stop@1',
+      'content_block_start@2',
+      'content_block_stop@2',
+    ]);
+    const signatureDelta = events[1]![1].delta as { type: string; signature: string };
+    expect(signatureDelta.type).toBe('signature_delta');
+    expect(sealer.unseal(signatureDelta.signature)).toStrictEqual({ artefact: geminiArtefact, callId: shownId });
+    expect(events[3]![1].content_block).toEqual({ type: 'tool_use', id: shownId, name: 'read', input: {} });
+    expect(events[4]![1].delta).toEqual({ type: 'input_json_delta', partial_json: '{"path":"a.txt"}' });
+  });
+
+  it('shows no artefact without a sealer', () => {
+    const unsealed = createMessagesAnswerCodec({ messageId: 'msg_test', model: 'claude-public' });
+    const message = JSON.parse(unsealed.encodeAnswer(foldStreamParts(wholeCalls))) as { content: Array<{ type: string }> };
+    expect(message.content.map((block) => block.type)).toEqual(['tool_use', 'tool_use']);
+  });
+});

@@ -127,6 +127,35 @@ describe('parseMessagesRequest', () => {
     });
   });
 
+  it('attaches a thinking block that seals a tool call artefact to the tool_use with that id, never as reasoning; an unsealable one is dropped', () => {
+    const geminiArtefact = { producer: 'gemini', signature: 'c2lnLTE=' };
+    const { request } = parseMessagesRequest(
+      {
+        ...minimal,
+        messages: [
+          { role: 'user', content: 'weather?' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: '', signature: sealer.seal({ artefact: geminiArtefact, callId: 'call_2' }) },
+              { type: 'tool_use', id: 'call_1', name: 'get_time', input: {} },
+              { type: 'thinking', thinking: '', signature: 'not-ours' },
+              { type: 'tool_use', id: 'call_2', name: 'get_weather', input: { city: 'Paris' } },
+            ],
+          },
+        ],
+      },
+      options,
+    );
+    expect(request.messages[1]).toStrictEqual({
+      role: 'assistant',
+      content: [
+        { type: 'tool-call', callId: 'call_1', name: 'get_time', arguments: '{}' },
+        { type: 'tool-call', callId: 'call_2', name: 'get_weather', arguments: '{"city":"Paris"}', artefact: geminiArtefact },
+      ],
+    });
+  });
+
   it('drops every thinking block when no unsealer is given', () => {
     const { request } = parseMessagesRequest({
       ...minimal,
