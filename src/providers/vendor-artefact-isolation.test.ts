@@ -82,18 +82,17 @@ describe('vendor artefacts go back only to the vendor that produced them', () =>
     expect(body).not.toContain('anthropic thought');
   });
 
-  it('Gemini takes a thought signature carried in a chat tool call id only when the call has no artefact of another vendor', async () => {
-    const idWithSignature = 'call_r_0_0__ts__c2ln';
-    const fromChat: CanonicalRequest = {
+  it('Gemini never reads a signature out of a call id (the chat protocol splits shown ids before adapters see them)', async () => {
+    const fromElsewhere: CanonicalRequest = {
       ...request,
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
-        { role: 'assistant', content: [{ type: 'tool-call', callId: idWithSignature, name: 'get_weather', arguments: '{}' }] },
-        { role: 'assistant', content: [{ type: 'tool-call', callId: idWithSignature, name: 'get_weather', arguments: '{}', artefact: { producer: 'anthropic', signature: 'x' } }] },
+        { role: 'assistant', content: [{ type: 'tool-call', callId: 'call_r_0_0__sig_gemini_c2ln', name: 'get_weather', arguments: '{}' }] },
+        { role: 'assistant', content: [{ type: 'tool-call', callId: 'call_r_0_0', name: 'get_weather', arguments: '{}', artefact: { producer: 'anthropic', signature: 'x' } }] },
       ],
     };
-    const parsed = JSON.parse((await encodeGeminiRequest(fromChat, call)).body) as { contents: Array<{ parts: Array<{ thoughtSignature?: string }> }> };
-    expect(parsed.contents[1]?.parts.map((part) => part.thoughtSignature)).toEqual(['c2ln', undefined]);
+    const parsed = JSON.parse((await encodeGeminiRequest(fromElsewhere, call)).body) as { contents: Array<{ parts: Array<{ thoughtSignature?: string }> }> };
+    expect(parsed.contents[1]?.parts.map((part) => part.thoughtSignature)).toEqual([undefined, undefined]);
   });
 
   it('Bedrock gets its reasoning with its signature, never an Anthropic or Gemini one', () => {

@@ -46,7 +46,8 @@ function expectGatewayResponse(context: ContractContext, response: OpenAI.Respon
 async function toolRoundTrip(context: ContractContext, tools: OpenAI.Responses.FunctionTool[]): Promise<void> {
   const { client } = context;
   const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'weather and time in Paris' }];
-  const first = await client.responses.create({ model: contractModels.chat, input, tools, store: false });
+  // A stateless client (Codex) asks for encrypted reasoning on every request, so the first answer carries the artefacts.
+  const first = await client.responses.create({ model: contractModels.chat, input, tools, include: ['reasoning.encrypted_content'], store: false });
   const calls = functionCallsOf(first);
   expect(calls.map((call) => call.name)).toEqual(tools.map((tool) => tool.name));
   for (const call of calls) {

@@ -212,7 +212,7 @@ describe('POST /v1/responses passed through to a Responses API channel', () => {
   });
 
   it('never sends an OpenAI channel reasoning the gateway sealed for another vendor; its own encrypted reasoning passes', async () => {
-    const sealed = createReasoningSealer(createSecretBox(testSecretKey)).seal({ producer: 'anthropic', signature: 'sig-from-claude' });
+    const sealed = createReasoningSealer(createSecretBox(testSecretKey)).seal({ artefact: { producer: 'anthropic', signature: 'sig-from-claude' } });
     const input = [
       { role: 'user' as const, content: 'think' },
       { type: 'reasoning' as const, id: 'rs_other', summary: [{ type: 'summary_text' as const, text: 'thought elsewhere' }], encrypted_content: sealed },

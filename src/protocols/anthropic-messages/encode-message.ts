@@ -1,4 +1,4 @@
-import type { AnswerBlock, CanonicalAnswer } from '../../core/canonical/canonical-answer.js';
+import type { AnswerBlock, AnswerToolCallBlock, CanonicalAnswer } from '../../core/canonical/canonical-answer.js';
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { encodeMessagesUsage } from './encode-messages-usage.js';
 import { encodeStopReason } from './encode-stop-reason.js';
@@ -15,7 +15,8 @@ export function encodeMessage(answer: CanonicalAnswer, context: MessagesEncoding
     model: context.model,
     content: answer.blocks.flatMap((block) => {
       const encoded = encodeAnswerBlock(block, context);
-      return encoded ? [encoded] : [];
+      const carrier = block.type === 'tool-call' ? encodeToolUseArtefactBlock(block, context) : null;
+      return [...(carrier ? [carrier] : []), ...(encoded ? [encoded] : [])];
     }),
     ...encodeStopReason(answer.finish),
     usage: encodeMessagesUsage(answer.usage),
@@ -43,10 +44,20 @@ export function encodeAnswerBlock(block: AnswerBlock, context: MessagesEncodingC
  * only encrypted reasoning; null when there is neither text nor artefact.
  */
 export function encodeReasoningBlock(text: string, artefact: VendorArtefact | undefined, context: MessagesEncodingContext): MessagesAnswerBlock | null {
-  const sealed = artefact && context.sealArtefact ? context.sealArtefact(artefact) : '';
+  const sealed = artefact && context.sealArtefact ? context.sealArtefact({ artefact }) : '';
   if (text.length === 0 && artefact?.redactedData !== undefined && sealed) return { type: 'redacted_thinking', data: sealed };
   if (text.length === 0 && !sealed) return null;
   return { type: 'thinking', thinking: text, signature: sealed };
+}
+
+/**
+ * The thinking block that carries a tool call's vendor artefact (Gemini's functionCall `thoughtSignature`) right before
+ * its `tool_use`: empty thinking, the artefact sealed with the `tool_use` id as the signature, so that on the next turn
+ * it is attached to that call again; null when the call has no artefact or there is no sealer.
+ */
+export function encodeToolUseArtefactBlock(block: AnswerToolCallBlock, context: MessagesEncodingContext): MessagesAnswerBlock | null {
+  if (!block.artefact || !context.sealArtefact) return null;
+  return { type: 'thinking', thinking: '', signature: context.sealArtefact({ artefact: block.artefact, callId: toMessagesToolUseId(block.callId) }) };
 }
 
 /** The call's JSON arguments as the `input` object; arguments that are not a JSON object (a cut stream) give `{}`. */

@@ -9,10 +9,11 @@ import type {
 } from '../../core/canonical/canonical-request.js';
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import type { SealedArtefact } from '../openai-responses/reasoning-sealer.js';
 import type { MessagesContentBlock, MessagesRequestMessage, MessagesToolResultContentBlock } from './messages-request-schema.js';
 
 /** Opens a thinking `signature` (or `redacted_thinking.data`) the gateway sealed; null when it did not seal it intact. */
-export type UnsealArtefact = (sealed: string) => VendorArtefact | null;
+export type UnsealArtefact = (sealed: string) => SealedArtefact | null;
 
 /** The text a tool result marked `is_error` starts with, since the canonical result has no error flag. */
 export const toolErrorPrefix = 'Error: ';
@@ -27,7 +28,8 @@ export interface MappedMessagesInput {
  * Turns Messages `messages` into canonical messages. A user message's `tool_result` blocks become one `tool` message
  * placed before the rest of that user message (chat order: results right after the calls). Thinking blocks are kept
  * only when their signature unseals (a gateway-sealed artefact); any other is dropped, so nothing a vendor did not
- * produce is ever sent to it.
+ * produce is ever sent to it. A thinking block whose seal belongs to a tool call (see encodeToolUseArtefactBlock) is no
+ * reasoning: its artefact goes onto the `tool_use` with that id in the same message.
  */
 export function mapMessagesInput(messages: MessagesRequestMessage[], unsealArtefact: UnsealArtefact | undefined): MappedMessagesInput {
   const mapped: CanonicalMessage[] = [];
@@ -43,7 +45,16 @@ export function mapMessagesInput(messages: MessagesRequestMessage[], unsealArtef
         mapped.push(...mapUserBlocks(blocks, where));
         return;
       case 'assistant': {
-        const content = blocks.flatMap((block, blockIndex) => mapAssistantBlock(block, where(blockIndex), unsealArtefact));
+        const opened = new Map<MessagesContentBlock, SealedArtefact>();
+        const toolUseArtefacts = new Map<string, VendorArtefact>();
+        for (const block of blocks) {
+          const sealed = block.type === 'thinking' ? block.signature : block.type === 'redacted_thinking' ? block.data : undefined;
+          const unsealed = sealed ? (unsealArtefact?.(sealed) ?? null) : null;
+          if (!unsealed) continue;
+          opened.set(block, unsealed);
+          if (unsealed.callId !== undefined) toolUseArtefacts.set(unsealed.callId, unsealed.artefact);
+        }
+        const content = blocks.flatMap((block, blockIndex) => mapAssistantBlock(block, where(blockIndex), opened.get(block), toolUseArtefacts));
         if (content.length > 0) mapped.push({ role: 'assistant', content });
         return;
       }
@@ -91,20 +102,19 @@ function mapUserBlocks(blocks: MessagesContentBlock[], where: (blockIndex: numbe
   return mapped;
 }
 
-function mapAssistantBlock(block: MessagesContentBlock, where: string, unsealArtefact: UnsealArtefact | undefined): CanonicalAssistantContent[] {
+/** `opened`: what the block's signature or data unsealed to, if it did; `toolUseArtefacts`: tool call artefacts by tool_use id. */
+function mapAssistantBlock(block: MessagesContentBlock, where: string, opened: SealedArtefact | undefined, toolUseArtefacts: ReadonlyMap<string, VendorArtefact>): CanonicalAssistantContent[] {
   switch (block.type) {
     case 'text':
       return [{ type: 'text', text: block.text }];
-    case 'tool_use':
-      return [{ type: 'tool-call', callId: block.id, name: block.name, arguments: JSON.stringify(block.input) }];
-    case 'thinking': {
-      const artefact = unsealArtefact?.(block.signature) ?? null;
-      return artefact ? [{ type: 'reasoning', text: block.thinking, artefact }] : [];
+    case 'tool_use': {
+      const artefact = toolUseArtefacts.get(block.id);
+      return [{ type: 'tool-call', callId: block.id, name: block.name, arguments: JSON.stringify(block.input), ...(artefact ? { artefact } : {}) }];
     }
-    case 'redacted_thinking': {
-      const artefact = unsealArtefact?.(block.data) ?? null;
-      return artefact ? [{ type: 'reasoning', text: '', artefact }] : [];
-    }
+    case 'thinking':
+      return opened && opened.callId === undefined ? [{ type: 'reasoning', text: block.thinking, artefact: opened.artefact }] : [];
+    case 'redacted_thinking':
+      return opened && opened.callId === undefined ? [{ type: 'reasoning', text: '', artefact: opened.artefact }] : [];
     case 'image':
     case 'document':
     case 'tool_result':

@@ -58,7 +58,7 @@ describe('the Messages codec, non-streamed', () => {
       role: 'assistant',
       model: 'claude-public',
       content: [
-        { type: 'thinking', thinking: 'Thinking', signature: sealer.seal(signature) },
+        { type: 'thinking', thinking: 'Thinking', signature: sealer.seal({ artefact: signature }) },
         { type: 'text', text: 'Hello' },
         { type: 'tool_use', id: toMessagesToolUseId('functions.Read:0'), name: 'read', input: { path: 'a.txt' } },
       ],
@@ -70,7 +70,7 @@ describe('the Messages codec, non-streamed', () => {
 
   it('round-trips the sealed signature: it unseals to the vendor artefact', () => {
     const message = JSON.parse(codec.encodeAnswer(foldStreamParts(everyBlock))) as { content: Array<{ signature?: string }> };
-    expect(sealer.unseal(message.content[0]!.signature!)).toEqual(signature);
+    expect(sealer.unseal(message.content[0]!.signature!)).toEqual({ artefact: signature });
   });
 
   it('writes redacted reasoning as redacted_thinking with sealed data, and drops empty reasoning without artefact', () => {
@@ -85,7 +85,7 @@ describe('the Messages codec, non-streamed', () => {
       { type: 'reasoning-end', blockIndex: 2 },
     ]);
     expect(JSON.parse(codec.encodeAnswer(answer)).content).toEqual([
-      { type: 'redacted_thinking', data: sealer.seal(redacted) },
+      { type: 'redacted_thinking', data: sealer.seal({ artefact: redacted }) },
       { type: 'thinking', thinking: 'summary from a vendor without signatures', signature: '' },
     ]);
   });
@@ -125,7 +125,6 @@ describe('the Messages codec, streamed', () => {
       'content_block_stop',
       'content_block_start',
       'content_block_delta',
-      'content_block_delta',
       'content_block_stop',
       'message_delta',
       'message_stop',
@@ -146,15 +145,16 @@ describe('the Messages codec, streamed', () => {
     });
     expect(events[2]![1]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
     expect(events[3]![1]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Think' } });
-    expect(events[5]![1]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: sealer.seal(signature) } });
+    expect(events[5]![1]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: sealer.seal({ artefact: signature }) } });
     expect(events[8]![1]).toEqual({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Hello' } });
     expect(events[10]![1]).toEqual({
       type: 'content_block_start',
       index: 2,
       content_block: { type: 'tool_use', id: toMessagesToolUseId('functions.Read:0'), name: 'read', input: {} },
     });
-    expect(events[11]![1]).toEqual({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"path":' } });
-    expect(events[14]![1]).toEqual({
+    // A sealer is given, so the call is held until its second input piece (an artefact may come with a whole call).
+    expect(events[11]![1]).toEqual({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"path":"a.txt"}' } });
+    expect(events[13]![1]).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
       usage: { input_tokens: 50, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 12 },
@@ -178,10 +178,10 @@ describe('the Messages codec, streamed', () => {
     const blockEvents = events.filter(([event]) => event.startsWith('content_block')).map(([, data]) => data);
     expect(blockEvents).toEqual([
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-      { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: sealer.seal(redacted) } },
+      { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: sealer.seal({ artefact: redacted }) } },
       { type: 'content_block_stop', index: 1 },
       { type: 'content_block_start', index: 2, content_block: { type: 'thinking', thinking: '', signature: '' } },
-      { type: 'content_block_delta', index: 2, delta: { type: 'signature_delta', signature: sealer.seal(signature) } },
+      { type: 'content_block_delta', index: 2, delta: { type: 'signature_delta', signature: sealer.seal({ artefact: signature }) } },
       { type: 'content_block_stop', index: 2 },
       { type: 'content_block_stop', index: 0 },
     ]);
@@ -212,5 +212,50 @@ describe('toMessagesToolUseId', () => {
     expect(first).toMatch(/^[a-zA-Z0-9_-]+$/);
     expect(toMessagesToolUseId('functions.Read_0')).not.toBe(first);
     expect(toMessagesToolUseId('functions.Read:0')).toBe(first);
+  });
+});
+
+describe('the Messages codec with tool call artefacts', () => {
+  const geminiArtefact = { producer: 'gemini', signature: 'c2lnLTE=' };
+  const wholeCalls: CanonicalStreamPart[] = [
+    { type: 'tool-call-start', blockIndex: 0, callId: 'functions.Read:0', name: 'read' },
+    { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{"path":"a.txt"}' },
+    { type: 'tool-call-end', blockIndex: 0, artefact: geminiArtefact },
+    { type: 'tool-call-start', blockIndex: 1, callId: 'call_2', name: 'list' },
+    { type: 'tool-call-end', blockIndex: 1 },
+    { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'STOP' } },
+  ];
+  const shownId = toMessagesToolUseId('functions.Read:0');
+
+  it('puts a thinking block sealing the artefact with the tool_use id right before the tool_use', () => {
+    const message = JSON.parse(codec.encodeAnswer(foldStreamParts(wholeCalls))) as { content: Array<{ type: string; thinking?: string; signature?: string }> };
+    expect(message.content.map((block) => block.type)).toEqual(['thinking', 'tool_use', 'tool_use']);
+    expect(message.content[0]!.thinking).toBe('');
+    expect(sealer.unseal(message.content[0]!.signature!)).toStrictEqual({ artefact: geminiArtefact, callId: shownId });
+  });
+
+  it('streams the same: the thinking block, then the call written whole at its end, with dense indices', () => {
+    const events = eventsOf(streamFrames(wholeCalls)).filter(([event]) => event.startsWith('content_block'));
+    expect(events.map(([event, data]) => `${event}@${String(data.index)}`)).toEqual([
+      'content_block_start@0',
+      'content_block_delta@0',
+      'content_block_stop@0',
+      'content_block_start@1',
+      'content_block_delta@1',
+      'content_block_stop@1',
+      'content_block_start@2',
+      'content_block_stop@2',
+    ]);
+    const signatureDelta = events[1]![1].delta as { type: string; signature: string };
+    expect(signatureDelta.type).toBe('signature_delta');
+    expect(sealer.unseal(signatureDelta.signature)).toStrictEqual({ artefact: geminiArtefact, callId: shownId });
+    expect(events[3]![1].content_block).toEqual({ type: 'tool_use', id: shownId, name: 'read', input: {} });
+    expect(events[4]![1].delta).toEqual({ type: 'input_json_delta', partial_json: '{"path":"a.txt"}' });
+  });
+
+  it('shows no artefact without a sealer', () => {
+    const unsealed = createMessagesAnswerCodec({ messageId: 'msg_test', model: 'claude-public' });
+    const message = JSON.parse(unsealed.encodeAnswer(foldStreamParts(wholeCalls))) as { content: Array<{ type: string }> };
+    expect(message.content.map((block) => block.type)).toEqual(['tool_use', 'tool_use']);
   });
 });

@@ -1,4 +1,4 @@
-import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
+import type { SealedArtefact } from '../openai-responses/reasoning-sealer.js';
 
 /** What encoding a Message needs beside the answer. */
 export interface MessagesEncodingContext {
@@ -8,7 +8,8 @@ export interface MessagesEncodingContext {
   model: string;
   /**
    * Seals a vendor artefact into a thinking `signature` (or `redacted_thinking.data`), so that it comes back intact
-   * on the next turn and is recognised as the gateway's; without it thinking blocks carry an empty signature.
+   * on the next turn and is recognised as the gateway's (a tool call's artefact is sealed with the `tool_use` id it
+   * belongs to); without it thinking blocks carry an empty signature and tool call artefacts are not shown.
    */
-  sealArtefact?: (artefact: VendorArtefact) => string;
+  sealArtefact?: (sealed: SealedArtefact) => string;
 }

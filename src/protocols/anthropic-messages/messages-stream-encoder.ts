@@ -1,7 +1,7 @@
 import type { CanonicalStreamFailure, CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import type { ClientStreamEncoder } from '../../core/canonical/client-answer-codec.js';
 import { createAnswerBuilder } from '../../core/canonical/fold-stream-parts.js';
-import { encodeReasoningBlock } from './encode-message.js';
+import { encodeReasoningBlock, encodeToolUseArtefactBlock } from './encode-message.js';
 import { encodeMessagesUsage } from './encode-messages-usage.js';
 import { encodeStopReason } from './encode-stop-reason.js';
 import { formatMessagesEvent } from './format-messages-event.js';
@@ -18,6 +18,12 @@ import type { MessagesAnswerBlock } from './messages-wire-types.js';
  * `message_start` waits for the first part that shows content (or for the end), so that the usage a vendor reports
  * first (Anthropic's input tokens) is in it. A reasoning block starts on the wire at its first text, or at its end
  * when it has none, because only then is it known to be `thinking` or `redacted_thinking`.
+ *
+ * With a sealer, a tool call's vendor artefact goes out in a thinking block right before the `tool_use` (see
+ * encodeToolUseArtefactBlock), but it is known only at the call's end. So a call is held while it has come whole so
+ * far (at most one arguments piece: Gemini's calls, the only ones with artefacts, always do) and written whole at its
+ * end after that block; a call whose input comes in pieces is streamed from its second piece on, and an artefact that
+ * still arrives at its end goes in a thinking block right after it.
  */
 export function createMessagesStreamEncoder(context: MessagesEncodingContext): ClientStreamEncoder {
   const builder = createAnswerBuilder();
@@ -25,6 +31,10 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
   const wireIndexOf = new Map<number, number>();
   /** canonical indices of blocks started on the wire and not yet stopped, in wire order */
   const openBlocks = new Set<number>();
+  /** canonical indices of tool calls held until their end or second input piece, with the pieces seen so far */
+  const heldToolCalls = new Map<number, number>();
+  /** wire indices taken by thinking blocks that carry a tool call's artefact (they have no canonical block) */
+  let carrierCount = 0;
   let started = false;
   let finished = false;
 
@@ -45,7 +55,7 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
   }
 
   function startBlock(blockIndex: number, contentBlock: MessagesAnswerBlock): string[] {
-    const index = wireIndexOf.size;
+    const index = wireIndexOf.size + carrierCount;
     wireIndexOf.set(blockIndex, index);
     openBlocks.add(blockIndex);
     return [...messageStart(), formatMessagesEvent({ type: 'content_block_start', index, content_block: contentBlock })];
@@ -63,7 +73,7 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
   function sealed(blockIndex: number): string {
     const block = builder.block(blockIndex);
     const artefact = block?.type === 'reasoning' ? block.artefact : undefined;
-    return artefact && context.sealArtefact ? context.sealArtefact(artefact) : '';
+    return artefact && context.sealArtefact ? context.sealArtefact({ artefact }) : '';
   }
 
   /** A reasoning block that ends before it started on the wire: all of it at once, or nothing when it is empty. */
@@ -78,6 +88,30 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
       return [...frames, ...stopBlock(blockIndex)];
     }
     return [...startBlock(blockIndex, encoded), ...stopBlock(blockIndex)];
+  }
+
+  /** The thinking block carrying a tool call's sealed artefact, whole; none when it has none. */
+  function artefactBlock(blockIndex: number): string[] {
+    const block = builder.block(blockIndex);
+    const carrier = block?.type === 'tool-call' ? encodeToolUseArtefactBlock(block, context) : null;
+    if (carrier?.type !== 'thinking') return [];
+    const index = wireIndexOf.size + carrierCount++;
+    return [
+      ...messageStart(),
+      formatMessagesEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      formatMessagesEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: carrier.signature } }),
+      formatMessagesEvent({ type: 'content_block_stop', index }),
+    ];
+  }
+
+  /** A held tool call written as far as it has come (stopped when it ended), after its artefact block when it has one. */
+  function releaseToolCall(blockIndex: number): string[] {
+    heldToolCalls.delete(blockIndex);
+    const block = builder.block(blockIndex);
+    if (block?.type !== 'tool-call') return [];
+    const frames = [...artefactBlock(blockIndex), ...startBlock(blockIndex, { type: 'tool_use', id: toMessagesToolUseId(block.callId), name: block.name, input: {} })];
+    if (block.arguments) frames.push(delta(blockIndex, { type: 'input_json_delta', partial_json: block.arguments }));
+    return block.ended ? [...frames, ...stopBlock(blockIndex)] : frames;
   }
 
   function framesOf(part: CanonicalStreamPart): string[] {
@@ -107,11 +141,21 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
         return [...frames, ...stopBlock(part.blockIndex)];
       }
       case 'tool-call-start':
+        if (context.sealArtefact) {
+          heldToolCalls.set(part.blockIndex, 0);
+          return [];
+        }
         return startBlock(part.blockIndex, { type: 'tool_use', id: toMessagesToolUseId(part.callId), name: part.name, input: {} });
-      case 'tool-call-delta':
-        return part.argumentsDelta ? [delta(part.blockIndex, { type: 'input_json_delta', partial_json: part.argumentsDelta })] : [];
+      case 'tool-call-delta': {
+        if (!part.argumentsDelta) return [];
+        const heldPieces = heldToolCalls.get(part.blockIndex);
+        if (heldPieces === undefined) return [delta(part.blockIndex, { type: 'input_json_delta', partial_json: part.argumentsDelta })];
+        heldToolCalls.set(part.blockIndex, heldPieces + 1);
+        return heldPieces + 1 < 2 ? [] : releaseToolCall(part.blockIndex);
+      }
       case 'tool-call-end':
-        return stopBlock(part.blockIndex);
+        if (heldToolCalls.has(part.blockIndex)) return releaseToolCall(part.blockIndex);
+        return [...stopBlock(part.blockIndex), ...artefactBlock(part.blockIndex)];
       default: {
         const unreachable: never = part;
         throw new Error(`Unhandled part ${JSON.stringify(unreachable)}`);
@@ -133,6 +177,7 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
       finished = true;
       const answer = builder.answer();
       const frames = messageStart();
+      for (const blockIndex of [...heldToolCalls.keys()]) frames.push(...releaseToolCall(blockIndex));
       for (const blockIndex of [...openBlocks]) frames.push(...stopBlock(blockIndex));
       frames.push(formatMessagesEvent({ type: 'message_delta', delta: encodeStopReason(answer.finish), usage: encodeMessagesUsage(answer.usage) }));
       frames.push(formatMessagesEvent({ type: 'message_stop' }));

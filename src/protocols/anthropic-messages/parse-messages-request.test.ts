@@ -104,9 +104,9 @@ describe('parseMessagesRequest', () => {
           {
             role: 'assistant',
             content: [
-              { type: 'thinking', thinking: 'I should call the tool', signature: sealer.seal(anthropicArtefact) },
+              { type: 'thinking', thinking: 'I should call the tool', signature: sealer.seal({ artefact: anthropicArtefact }) },
               { type: 'thinking', thinking: 'forged', signature: 'a-real-anthropic-signature-we-never-sealed' },
-              { type: 'redacted_thinking', data: sealer.seal(redactedArtefact) },
+              { type: 'redacted_thinking', data: sealer.seal({ artefact: redactedArtefact }) },
               { type: 'redacted_thinking', data: 'foreign-redacted' },
               { type: 'text', text: 'Let me check.' },
               { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
@@ -127,10 +127,39 @@ describe('parseMessagesRequest', () => {
     });
   });
 
+  it('attaches a thinking block that seals a tool call artefact to the tool_use with that id, never as reasoning; an unsealable one is dropped', () => {
+    const geminiArtefact = { producer: 'gemini', signature: 'c2lnLTE=' };
+    const { request } = parseMessagesRequest(
+      {
+        ...minimal,
+        messages: [
+          { role: 'user', content: 'weather?' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: '', signature: sealer.seal({ artefact: geminiArtefact, callId: 'call_2' }) },
+              { type: 'tool_use', id: 'call_1', name: 'get_time', input: {} },
+              { type: 'thinking', thinking: '', signature: 'not-ours' },
+              { type: 'tool_use', id: 'call_2', name: 'get_weather', input: { city: 'Paris' } },
+            ],
+          },
+        ],
+      },
+      options,
+    );
+    expect(request.messages[1]).toStrictEqual({
+      role: 'assistant',
+      content: [
+        { type: 'tool-call', callId: 'call_1', name: 'get_time', arguments: '{}' },
+        { type: 'tool-call', callId: 'call_2', name: 'get_weather', arguments: '{"city":"Paris"}', artefact: geminiArtefact },
+      ],
+    });
+  });
+
   it('drops every thinking block when no unsealer is given', () => {
     const { request } = parseMessagesRequest({
       ...minimal,
-      messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: sealer.seal({ producer: 'anthropic', signature: 's' }) }] }],
+      messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: sealer.seal({ artefact: { producer: 'anthropic', signature: 's' } }) }] }],
     });
     expect(request.messages).toEqual([]);
   });

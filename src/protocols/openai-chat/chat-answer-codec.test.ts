@@ -44,7 +44,7 @@ describe('the chat answer codec, streamed', () => {
     expect(payloads(streamFrames(textAnswer, false))).toHaveLength(4);
   });
 
-  it('numbers tool calls from 0 in start order whatever their block index, and opens a tool-call-only answer with content null', () => {
+  it('numbers tool calls from 0 in start order whatever their block index, writes each whole at its end with its artefact in the id, and opens a tool-call-only answer with content null', () => {
     const chunks = payloads(
       streamFrames(
         [
@@ -55,7 +55,7 @@ describe('the chat answer codec, streamed', () => {
           { type: 'tool-call-delta', blockIndex: 2, argumentsDelta: '{"b":1}' },
           { type: 'tool-call-delta', blockIndex: 1, argumentsDelta: '{}' },
           { type: 'tool-call-end', blockIndex: 1 },
-          { type: 'tool-call-end', blockIndex: 2 },
+          { type: 'tool-call-end', blockIndex: 2, artefact: { producer: 'gemini', signature: 'c2ln' } },
           { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'tool_use' } },
         ],
         false,
@@ -64,11 +64,27 @@ describe('the chat answer codec, streamed', () => {
     expect(JSON.stringify(chunks)).not.toContain('never shown');
     expect(chunks.map((chunk) => (chunk.choices as Array<{ delta: unknown; finish_reason: unknown }>)[0])).toEqual([
       { index: 0, delta: { role: 'assistant', content: null }, logprobs: null, finish_reason: null },
-      { index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] }, logprobs: null, finish_reason: null },
-      { index: 0, delta: { tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'g', arguments: '' } }] }, logprobs: null, finish_reason: null },
-      { index: 0, delta: { tool_calls: [{ index: 1, function: { arguments: '{"b":1}' } }] }, logprobs: null, finish_reason: null },
-      { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, logprobs: null, finish_reason: null },
+      { index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, logprobs: null, finish_reason: null },
+      { index: 0, delta: { tool_calls: [{ index: 1, id: 'call_2__sig_gemini_c2ln', type: 'function', function: { name: 'g', arguments: '{"b":1}' } }] }, logprobs: null, finish_reason: null },
       { index: 0, delta: {}, logprobs: null, finish_reason: 'tool_calls' },
+    ]);
+  });
+
+  it('writes a tool call the vendor never ended before the finish, as it is', () => {
+    const chunks = payloads(
+      streamFrames(
+        [
+          { type: 'tool-call-start', blockIndex: 0, callId: 'call_1', name: 'f' },
+          { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{"a":' },
+          { type: 'finish', finish: { reason: 'length', rawReason: 'max_tokens' } },
+        ],
+        false,
+      ),
+    );
+    expect(chunks.map((chunk) => (chunk.choices as Array<{ delta: unknown }>)[0]?.delta)).toEqual([
+      { role: 'assistant', content: null },
+      { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":' } }] },
+      {},
     ]);
   });
 
@@ -86,7 +102,7 @@ describe('the chat answer codec, streamed', () => {
 });
 
 describe('the chat answer codec, not streamed', () => {
-  it('writes a chat.completion with the text joined, tool calls, the finish reason and the usage, and no reasoning', () => {
+  it('writes a chat.completion with the text joined, tool calls (each call artefact in its id), the finish reason and the usage, and no reasoning', () => {
     const answer = foldStreamParts([
       { type: 'reasoning-start', blockIndex: 0 },
       { type: 'reasoning-delta', blockIndex: 0, text: 'hidden' },
@@ -94,7 +110,7 @@ describe('the chat answer codec, not streamed', () => {
       ...textAnswer.map((part) => ('blockIndex' in part ? { ...part, blockIndex: part.blockIndex + 1 } : part)).filter((part) => part.type !== 'finish'),
       { type: 'tool-call-start', blockIndex: 2, callId: 'call_1', name: 'f' },
       { type: 'tool-call-delta', blockIndex: 2, argumentsDelta: '{}' },
-      { type: 'tool-call-end', blockIndex: 2 },
+      { type: 'tool-call-end', blockIndex: 2, artefact: { producer: 'gemini', signature: 'c2ln' } },
       { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'tool_use' } },
     ] as CanonicalStreamPart[]);
     expect(JSON.parse(createChatAnswerCodec(identity, false).encodeAnswer(answer))).toEqual({
@@ -105,7 +121,7 @@ describe('the chat answer codec, not streamed', () => {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: 'Hi there', refusal: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+          message: { role: 'assistant', content: 'Hi there', refusal: null, tool_calls: [{ id: 'call_1__sig_gemini_c2ln', type: 'function', function: { name: 'f', arguments: '{}' } }] },
           logprobs: null,
           finish_reason: 'tool_calls',
         },

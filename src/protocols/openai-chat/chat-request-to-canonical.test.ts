@@ -69,6 +69,28 @@ describe('chatRequestToCanonical', () => {
     });
   });
 
+  it('splits a shown tool call id back into the plain id (on the call and its result) and the call artefact', () => {
+    const canonical = chatRequestToCanonical({
+      model: 'm',
+      messages: [
+        { role: 'assistant', tool_calls: [{ id: 'call_1__sig_gemini_c2ln', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 'call_2', type: 'function', function: { name: 'g', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'call_1__sig_gemini_c2ln', content: 'one' },
+        { role: 'tool', tool_call_id: 'call_2', content: 'two' },
+      ],
+    });
+    expect(canonical.messages).toStrictEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', callId: 'call_1', name: 'f', arguments: '{}', artefact: { producer: 'gemini', signature: 'c2ln' } },
+          { type: 'tool-call', callId: 'call_2', name: 'g', arguments: '{}' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', callId: 'call_1', output: 'one' }] },
+      { role: 'tool', content: [{ type: 'tool-result', callId: 'call_2', output: 'two' }] },
+    ]);
+  });
+
   it('leaves what the client did not say as null', () => {
     const canonical = chatRequestToCanonical({ model: 'm', messages: [{ role: 'system', content: 'x' }] });
     expect(canonical).toMatchObject({ toolChoice: null, parallelToolCalls: null, outputFormat: { type: 'text' }, reasoningEffort: null, maxOutputTokens: null, sampling: { temperature: null, topP: null }, metadata: null, stream: false });

@@ -11,12 +11,15 @@ import type {
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ChatCompletionRequest, ChatMessage, ChatTextPart } from '../../core/openai-chat-request.js';
 import { assertNever } from '../../core/assert-never.js';
+import { decodeChatToolCallId } from './chat-tool-call-id.js';
 import { refuseUnmappedChatFields } from './refuse-unmapped-chat-fields.js';
 
 /**
  * The validated chat body in the gateway's canonical terms, for channels that do not speak OpenAI chat. Each chat
  * message becomes one canonical message at the same index (so a vendor's 400 names the client's `messages[i]`);
  * what the canonical request cannot carry (`n` > 1, logprobs, audio, `file_id`, ...) is refused with a 400 naming it.
+ * A tool call id the gateway showed with a vendor artefact in it (see encodeChatToolCallId) is split back into the
+ * plain call id (on the call and its result) and the call's artefact.
  */
 export function chatRequestToCanonical(request: ChatCompletionRequest): CanonicalRequest {
   refuseUnmappedChatFields(request);
@@ -52,7 +55,7 @@ function convertMessage(message: ChatMessage, param: string): CanonicalMessage {
     case 'assistant':
       return { role: 'assistant', content: assistantContent(message, param) };
     case 'tool':
-      return { role: 'tool', content: [{ type: 'tool-result', callId: message.tool_call_id, output: textPartsOf(message.content).map((part) => part.text).join('') }] };
+      return { role: 'tool', content: [{ type: 'tool-result', callId: decodeChatToolCallId(message.tool_call_id).callId, output: textPartsOf(message.content).map((part) => part.text).join('') }] };
     case 'function':
       throw new GatewayError('invalid_request_error', "Messages with the deprecated role 'function' cannot be sent to this model; use 'tool' messages.", { param });
     default:
@@ -91,7 +94,8 @@ function assistantContent(message: Extract<ChatMessage, { role: 'assistant' }>, 
   }
   for (const [callIndex, toolCall] of (message.tool_calls ?? []).entries()) {
     refuseNonObjectArguments(toolCall.function.arguments, `${param}.tool_calls[${callIndex}].function.arguments`);
-    content.push({ type: 'tool-call', callId: toolCall.id, name: toolCall.function.name, arguments: toolCall.function.arguments });
+    const { callId, artefact } = decodeChatToolCallId(toolCall.id);
+    content.push({ type: 'tool-call', callId, name: toolCall.function.name, arguments: toolCall.function.arguments, ...(artefact ? { artefact } : {}) });
   }
   return content;
 }

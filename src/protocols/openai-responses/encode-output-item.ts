@@ -1,5 +1,5 @@
-import type { AnswerBlock } from '../../core/canonical/canonical-answer.js';
-import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
+import type { AnswerBlock, AnswerToolCallBlock } from '../../core/canonical/canonical-answer.js';
+import type { SealedArtefact } from './reasoning-sealer.js';
 import type { OutputItemIdPrefix } from './response-encoding-context.js';
 import type { ResponsesOutputItem, ResponsesReasoningItem } from './responses-wire-types.js';
 
@@ -24,7 +24,7 @@ export function itemIdPrefixOf(block: AnswerBlock): OutputItemIdPrefix {
  * reasoning item (its text as one summary part, its artefact sealed when a sealer is given), tool call → a
  * function call. A block the stream never ended is `incomplete`.
  */
-export function encodeOutputItem(block: AnswerBlock, itemId: string, sealReasoning: ((artefact: VendorArtefact) => string) | undefined): ResponsesOutputItem {
+export function encodeOutputItem(block: AnswerBlock, itemId: string, sealReasoning: ((sealed: SealedArtefact) => string) | undefined): ResponsesOutputItem {
   const status = block.ended ? 'completed' : 'incomplete';
   switch (block.type) {
     case 'text':
@@ -33,7 +33,7 @@ export function encodeOutputItem(block: AnswerBlock, itemId: string, sealReasoni
       return { id: itemId, type: 'function_call', call_id: block.callId, name: block.name, arguments: block.arguments, status };
     case 'reasoning': {
       const item: ResponsesReasoningItem = { id: itemId, type: 'reasoning', summary: block.text ? [{ type: 'summary_text', text: block.text }] : [] };
-      if (sealReasoning && block.artefact) item.encrypted_content = sealReasoning(block.artefact);
+      if (sealReasoning && block.artefact) item.encrypted_content = sealReasoning({ artefact: block.artefact });
       return item;
     }
     default: {
@@ -41,4 +41,18 @@ export function encodeOutputItem(block: AnswerBlock, itemId: string, sealReasoni
       throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+/** Whether a block is a tool call whose vendor artefact goes out, sealed, in a reasoning item right before it. */
+export function hasSealedToolCallArtefact(block: AnswerBlock, sealReasoning: ((sealed: SealedArtefact) => string) | undefined): block is AnswerToolCallBlock & { artefact: NonNullable<AnswerToolCallBlock['artefact']> } {
+  return block.type === 'tool-call' && block.artefact !== undefined && sealReasoning !== undefined;
+}
+
+/**
+ * The reasoning item that carries a tool call's vendor artefact (Gemini's functionCall `thoughtSignature`): an empty
+ * summary and the artefact sealed with the call id, so that on replay it is attached to that call again. Call ids
+ * stay the vendor's own (Responses caps `call_id` at 64 characters).
+ */
+export function encodeToolCallArtefactItem(block: AnswerToolCallBlock & { artefact: NonNullable<AnswerToolCallBlock['artefact']> }, itemId: string, sealReasoning: (sealed: SealedArtefact) => string): ResponsesReasoningItem {
+  return { id: itemId, type: 'reasoning', summary: [], encrypted_content: sealReasoning({ artefact: block.artefact, callId: block.callId }) };
 }

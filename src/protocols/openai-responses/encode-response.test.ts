@@ -86,3 +86,20 @@ describe('encodeResponse', () => {
     expect(unfinished).toMatchObject({ status: 'failed', error: { code: 'server_error' } });
   });
 });
+
+describe('encodeResponse with tool call artefacts', () => {
+  const wholeCalls = foldStreamParts(scriptedAnswers['whole function calls, one with a Gemini artefact']);
+
+  it('puts a reasoning item sealing the artefact with its call id right before the call; call ids stay the vendor ones', () => {
+    expect(encodeResponse(wholeCalls, deterministicContext()).output).toEqual([
+      { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'sealed:{"producer":"gemini","signature":"c2lnLTE=","callId":"call_r_0_0"}' },
+      { id: 'fc_2', type: 'function_call', call_id: 'call_r_0_0', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+      { id: 'fc_3', type: 'function_call', call_id: 'call_r_0_1', name: 'get_time', arguments: '{}', status: 'completed' },
+    ]);
+  });
+
+  it('leaves the artefact out when the client did not ask for encrypted content', () => {
+    const { sealReasoning: _omitted, ...withoutSealer } = deterministicContext();
+    expect(encodeResponse(wholeCalls, withoutSealer).output.map((item) => item.type)).toEqual(['function_call', 'function_call']);
+  });
+});

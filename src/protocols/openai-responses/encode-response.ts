@@ -1,5 +1,5 @@
 import type { CanonicalAnswer } from '../../core/canonical/canonical-answer.js';
-import { encodeOutputItem, itemIdPrefixOf } from './encode-output-item.js';
+import { encodeOutputItem, encodeToolCallArtefactItem, hasSealedToolCallArtefact, itemIdPrefixOf } from './encode-output-item.js';
 import { encodeResponsesUsage } from './encode-responses-usage.js';
 import type { ResponseEncodingContext } from './response-encoding-context.js';
 import type { ResponsesOutputItem, ResponsesResponse } from './responses-wire-types.js';
@@ -46,9 +46,17 @@ export function encodeFinalResponse(answer: CanonicalAnswer, context: ResponseEn
   return assemble(context, outcome, output, answer.usage ? encodeResponsesUsage(answer.usage) : null, completedAt);
 }
 
-/** A non-streamed answer as a Response object, with gateway item ids in output order. */
+/**
+ * A non-streamed answer as a Response object, with gateway item ids in output order; a tool call with a vendor
+ * artefact is preceded by the reasoning item that carries it sealed (when the client asked for encrypted content).
+ */
 export function encodeResponse(answer: CanonicalAnswer, context: ResponseEncodingContext): ResponsesResponse {
-  const output = answer.blocks.map((block) => encodeOutputItem(block, context.createItemId(itemIdPrefixOf(block)), context.sealReasoning));
+  const output = answer.blocks.flatMap((block) => {
+    const items: ResponsesOutputItem[] = [];
+    if (hasSealedToolCallArtefact(block, context.sealReasoning) && context.sealReasoning) items.push(encodeToolCallArtefactItem(block, context.createItemId('rs'), context.sealReasoning));
+    items.push(encodeOutputItem(block, context.createItemId(itemIdPrefixOf(block)), context.sealReasoning));
+    return items;
+  });
   return encodeFinalResponse(answer, context, output);
 }
 

@@ -9,19 +9,32 @@ import type {
 } from '../../core/canonical/canonical-request.js';
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import type { SealedArtefact } from './reasoning-sealer.js';
 import type { ResponsesContentPart, ResponsesInputItem } from './responses-request-schema.js';
 
 /** Opens a reasoning item's `encrypted_content`; null drops the artefact (the reasoning text is kept). */
-export type UnsealReasoning = (sealed: string) => VendorArtefact | null;
+export type UnsealReasoning = (sealed: string) => SealedArtefact | null;
 
 /**
  * Turns Responses `input` into canonical messages. Consecutive assistant-side items (assistant messages, function
  * calls, reasoning) become one assistant message and consecutive `function_call_output`s one tool message, the
- * grouping vendors with strict turn order (Anthropic, Gemini) need.
+ * grouping vendors with strict turn order (Anthropic, Gemini) need. A reasoning item whose sealed content belongs to a
+ * tool call (see encodeToolCallArtefactItem) is no reasoning: its artefact goes onto the function call with that id.
  */
 export function mapResponsesInput(input: string | ResponsesInputItem[], unsealReasoning: UnsealReasoning | undefined): CanonicalMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: [{ type: 'text', text: input }] }];
   const messages: CanonicalMessage[] = [];
+  const unsealed = new Map<string, SealedArtefact | null>();
+  const unseal = (sealed: string): SealedArtefact | null => {
+    if (!unsealed.has(sealed)) unsealed.set(sealed, unsealReasoning ? unsealReasoning(sealed) : null);
+    return unsealed.get(sealed) ?? null;
+  };
+  const toolCallArtefacts = new Map<string, VendorArtefact>();
+  for (const item of input) {
+    if (item.type !== 'reasoning' || !item.encrypted_content) continue;
+    const opened = unseal(item.encrypted_content);
+    if (opened?.callId !== undefined) toolCallArtefacts.set(opened.callId, opened.artefact);
+  }
 
   function appendAssistant(part: CanonicalAssistantContent): void {
     const last = messages.at(-1);
@@ -57,9 +70,11 @@ export function mapResponsesInput(input: string | ResponsesInputItem[], unsealRe
           }
         }
       }
-      case 'function_call':
-        appendAssistant({ type: 'tool-call', callId: item.call_id, name: item.name, arguments: item.arguments });
+      case 'function_call': {
+        const artefact = toolCallArtefacts.get(item.call_id);
+        appendAssistant({ type: 'tool-call', callId: item.call_id, name: item.name, arguments: item.arguments, ...(artefact ? { artefact } : {}) });
         return;
+      }
       case 'function_call_output':
         appendToolResult({
           type: 'tool-result',
@@ -72,8 +87,9 @@ export function mapResponsesInput(input: string | ResponsesInputItem[], unsealRe
         return;
       case 'reasoning': {
         const text = (item.content && item.content.length > 0 ? item.content : item.summary).map((part) => part.text).join('');
-        const artefact = item.encrypted_content && unsealReasoning ? unsealReasoning(item.encrypted_content) : null;
-        appendAssistant(artefact ? { type: 'reasoning', text, artefact } : { type: 'reasoning', text });
+        const opened = item.encrypted_content ? unseal(item.encrypted_content) : null;
+        if (opened?.callId !== undefined) return;
+        appendAssistant(opened ? { type: 'reasoning', text, artefact: opened.artefact } : { type: 'reasoning', text });
         return;
       }
       default: {

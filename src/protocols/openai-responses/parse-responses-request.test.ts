@@ -140,7 +140,7 @@ describe('parseResponsesRequest', () => {
           { role: 'user', content: 'Thanks' },
         ],
       },
-      { unsealReasoning: (sealed) => (sealed === 'sealed' ? unsealed : null) },
+      { unsealReasoning: (sealed) => (sealed === 'sealed' ? { artefact: unsealed } : null) },
     );
     expect(parsed.request.messages).toEqual([
       { role: 'system', content: [{ type: 'text', text: 'System rule' }] },
@@ -257,5 +257,41 @@ describe('reasoning round trip', () => {
     );
     const replayed = parseResponsesRequest({ model: 'm', input: [...response.output, { role: 'user', content: 'Next' }] }, { unsealReasoning: (sealed) => sealer.unseal(sealed) });
     expect(replayed.request.messages[0]).toEqual({ role: 'assistant', content: [{ type: 'reasoning', text: 'Thinking', artefact }] });
+  });
+
+  it('attaches a tool call artefact that a stateless client replays to its function call, wherever the carrier item is, never as reasoning', () => {
+    const sealer = createReasoningSealer(createSecretBox('gateway secret'));
+    const artefact = { producer: 'gemini', signature: 'c2lnLTE=' };
+    const response = encodeResponse(
+      foldStreamParts([
+        { type: 'tool-call-start', blockIndex: 0, callId: 'call_r_0_0', name: 'get_weather' },
+        { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{}' },
+        { type: 'tool-call-end', blockIndex: 0, artefact },
+        { type: 'tool-call-start', blockIndex: 1, callId: 'call_r_0_1', name: 'get_time' },
+        { type: 'tool-call-end', blockIndex: 1 },
+        { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'STOP' } },
+      ]),
+      {
+        responseId: 'resp_1',
+        createdAt: 0,
+        echo: parseResponsesRequest({ model: 'm', input: 'x' }).echo,
+        createItemId: (prefix) => `${prefix}_1`,
+        nowSeconds: () => 0,
+        sealReasoning: (value) => sealer.seal(value),
+      },
+    );
+    const [carrier, ...calls] = response.output;
+    const outputs = [{ type: 'function_call_output', call_id: 'call_r_0_0', output: 'sunny' }, { type: 'function_call_output', call_id: 'call_r_0_1', output: 'noon' }];
+    const expected = [
+      { role: 'assistant', content: [{ type: 'tool-call', callId: 'call_r_0_0', name: 'get_weather', arguments: '{}', artefact }, { type: 'tool-call', callId: 'call_r_0_1', name: 'get_time', arguments: '' }] },
+      { role: 'tool', content: [{ type: 'tool-result', callId: 'call_r_0_0', output: 'sunny' }, { type: 'tool-result', callId: 'call_r_0_1', output: 'noon' }] },
+    ];
+    const unsealReasoning = (sealed: string) => sealer.unseal(sealed);
+    expect(parseResponsesRequest({ model: 'm', input: [carrier, ...calls, ...outputs] }, { unsealReasoning }).request.messages).toStrictEqual(expected);
+    expect(parseResponsesRequest({ model: 'm', input: [...calls, carrier, ...outputs] }, { unsealReasoning }).request.messages).toStrictEqual(expected);
+    // Another gateway's seal: the call goes without artefact (the carrier is then empty reasoning without one, which no vendor gets).
+    const foreign = createReasoningSealer(createSecretBox('other secret'));
+    const withoutArtefact = parseResponsesRequest({ model: 'm', input: [carrier, ...calls, ...outputs] }, { unsealReasoning: (sealed) => foreign.unseal(sealed) }).request.messages;
+    expect(JSON.stringify(withoutArtefact)).not.toContain('c2lnLTE=');
   });
 });

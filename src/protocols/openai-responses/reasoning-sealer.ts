@@ -11,27 +11,39 @@ export interface ArtefactCipher {
   decrypt(sealed: string): string;
 }
 
-/** Seals vendor artefacts into Responses' `encrypted_content` and opens them again on replay. */
+/**
+ * What one seal holds: a vendor artefact and, when it belongs to a tool call (Gemini's `thoughtSignature` on a
+ * functionCall), the id of that call, so that the client protocol can attach it back to the call on replay.
+ */
+export interface SealedArtefact {
+  artefact: VendorArtefact;
+  /** the tool call the artefact belongs to; absent for a reasoning block's own artefact */
+  callId?: string;
+}
+
+/** Seals vendor artefacts into Responses' `encrypted_content` (or a Messages thinking `signature`) and opens them again on replay. */
 export interface ReasoningSealer {
-  seal(artefact: VendorArtefact): string;
-  /** the artefact, or null when the blob is not one this gateway sealed intact (it is then dropped, never forwarded) */
-  unseal(sealed: string): VendorArtefact | null;
+  seal(sealed: SealedArtefact): string;
+  /** what was sealed, or null when the blob is not one this gateway sealed intact (it is then dropped, never forwarded) */
+  unseal(sealed: string): SealedArtefact | null;
 }
 
 /** Marks the plain text so that other secrets sealed with the same key are never taken for an artefact. */
 const artefactPrefix = 'reasoning-artefact:';
 
-const artefactSchema = z.object({
+/** The sealed JSON: the artefact's fields, plus `callId` for a tool call's artefact (blobs sealed before it have none). */
+const payloadSchema = z.object({
   producer: z.string().min(1),
   signature: z.string().optional(),
   redactedData: z.string().optional(),
+  callId: z.string().min(1).optional(),
 });
 
 /** A sealer over the given cipher. */
 export function createReasoningSealer(cipher: ArtefactCipher): ReasoningSealer {
   return {
-    seal(artefact) {
-      return cipher.encrypt(artefactPrefix + JSON.stringify(artefact));
+    seal({ artefact, callId }) {
+      return cipher.encrypt(artefactPrefix + JSON.stringify(callId === undefined ? artefact : { ...artefact, callId }));
     },
     unseal(sealed) {
       let plainText: string;
@@ -42,8 +54,10 @@ export function createReasoningSealer(cipher: ArtefactCipher): ReasoningSealer {
       }
       if (!plainText.startsWith(artefactPrefix)) return null;
       try {
-        const parsed = artefactSchema.safeParse(JSON.parse(plainText.slice(artefactPrefix.length)));
-        return parsed.success ? parsed.data : null;
+        const parsed = payloadSchema.safeParse(JSON.parse(plainText.slice(artefactPrefix.length)));
+        if (!parsed.success) return null;
+        const { callId, ...artefact } = parsed.data;
+        return callId === undefined ? { artefact } : { artefact, callId };
       } catch {
         return null;
       }

@@ -1,4 +1,4 @@
-import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
+import type { SealedArtefact } from './reasoning-sealer.js';
 import type { ResponseEcho } from './responses-wire-types.js';
 
 /** Prefixes of the item ids the gateway gives output items (never a vendor's id). */
@@ -16,8 +16,8 @@ export interface ResponseEncodingContext {
   /** Unix seconds now, for `completed_at` */
   nowSeconds(): number;
   /**
-   * Seals a vendor artefact into `encrypted_content`; given only when the client asked for
-   * `include: ["reasoning.encrypted_content"]` (see createReasoningSealer).
+   * Seals a vendor artefact (with the tool call it belongs to, for a tool call's) into `encrypted_content`; given
+   * only when the client asked for `include: ["reasoning.encrypted_content"]` (see createReasoningSealer).
    */
-  sealReasoning?: (artefact: VendorArtefact) => string;
+  sealReasoning?: (sealed: SealedArtefact) => string;
 }

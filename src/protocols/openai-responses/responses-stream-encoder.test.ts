@@ -80,13 +80,14 @@ describe('createResponsesStreamEncoder', () => {
       'response.output_item.added',
       'response.function_call_arguments.delta',
       'response.function_call_arguments.delta',
-      'response.function_call_arguments.delta',
       'response.function_call_arguments.done',
       'response.output_item.done',
       'response.completed',
     ]);
     expect(events[2]!.item).toEqual({ id: 'fc_1', type: 'function_call', call_id: 'call_weather', name: 'get_weather', arguments: '', status: 'in_progress' });
-    expect(events[6]).toMatchObject({ item_id: 'fc_1', output_index: 0, name: 'get_weather', arguments: '{"city":"Paris"}' });
+    // With encrypted content asked for, the call is held until its second piece (an artefact may come with a whole call).
+    expect(events[3]).toMatchObject({ type: 'response.function_call_arguments.delta', delta: '{"city":"Par' });
+    expect(events[5]).toMatchObject({ item_id: 'fc_1', output_index: 0, name: 'get_weather', arguments: '{"city":"Paris"}' });
   });
 
   it('streams reasoning as a summary part before the message, at output 0 and 1', () => {
@@ -164,5 +165,64 @@ describe('createResponsesStreamEncoder with redacted reasoning', () => {
     expectWellFormed(events);
     expect(events.map((event) => event.type).slice(2)).toEqual(['response.output_item.added', 'response.output_item.done', 'response.completed']);
     expect(events[3]!.item).toEqual({ id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'sealed:{"producer":"anthropic","redactedData":"opaque"}' });
+  });
+});
+
+describe('createResponsesStreamEncoder with tool call artefacts', () => {
+  const wholeCalls = scriptedAnswers['whole function calls, one with a Gemini artefact'];
+
+  it('writes a reasoning item sealing the artefact with the call id right before the call, which is written whole at its end', () => {
+    const events = encodeStream(wholeCalls);
+    expectWellFormed(events);
+    expect(events.slice(2, -1).map((event) => `${event.type}@${String(event.output_index)}`)).toEqual([
+      'response.output_item.added@0',
+      'response.output_item.done@0',
+      'response.output_item.added@1',
+      'response.function_call_arguments.delta@1',
+      'response.function_call_arguments.done@1',
+      'response.output_item.done@1',
+      'response.output_item.added@2',
+      'response.function_call_arguments.delta@2',
+      'response.function_call_arguments.done@2',
+      'response.output_item.done@2',
+    ]);
+    expect(events[3]!.item).toEqual({ id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'sealed:{"producer":"gemini","signature":"c2lnLTE=","callId":"call_r_0_0"}' });
+    expect(events[4]!.item).toMatchObject({ id: 'fc_2', type: 'function_call', call_id: 'call_r_0_0', arguments: '' });
+  });
+
+  it('shows no artefact and holds nothing when the client did not ask for encrypted content', () => {
+    const { sealReasoning: _omitted, ...withoutSealer } = deterministicContext();
+    const encoder = createResponsesStreamEncoder(withoutSealer);
+    encoder.start();
+    expect(encoder.push(wholeCalls[0]!).map((event) => event.type)).toEqual(['response.output_item.added']);
+    const events = [...wholeCalls.slice(1).flatMap((part) => encoder.push(part)), ...encoder.end()];
+    expect(JSON.stringify(events)).not.toContain('c2lnLTE=');
+    expect((events.at(-1)!.response as { output: Array<{ type: string }> }).output.map((item) => item.type)).toEqual(['function_call', 'function_call']);
+  });
+
+  it('streams a call whose arguments come in pieces, and puts an artefact that still comes at its end right after it', () => {
+    const events = encodeStream([
+      { type: 'tool-call-start', blockIndex: 0, callId: 'call_1', name: 'write' },
+      { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{"a":' },
+      { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '1' },
+      { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '}' },
+      { type: 'tool-call-end', blockIndex: 0, artefact: { producer: 'gemini', signature: 'c2ln' } },
+      { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'STOP' } },
+    ]);
+    expectWellFormed(events);
+    expect(events.slice(2, -1).map((event) => event.type)).toEqual([
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.output_item.done',
+    ]);
+    expect(events[3]).toMatchObject({ delta: '{"a":1' });
+    expect((events.at(-1)!.response as { output: unknown[] }).output).toEqual([
+      { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'write', arguments: '{"a":1}', status: 'completed' },
+      { id: 'rs_2', type: 'reasoning', summary: [], encrypted_content: 'sealed:{"producer":"gemini","signature":"c2ln","callId":"call_1"}' },
+    ]);
   });
 });

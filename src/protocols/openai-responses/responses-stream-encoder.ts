@@ -2,14 +2,20 @@ import type { AnswerBlock } from '../../core/canonical/canonical-answer.js';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { createAnswerBuilder } from '../../core/canonical/fold-stream-parts.js';
 import { encodeFinalResponse, encodeInProgressResponse } from './encode-response.js';
-import { encodeOutputItem, itemIdPrefixOf } from './encode-output-item.js';
-import type { ResponseEncodingContext } from './response-encoding-context.js';
+import { encodeOutputItem, encodeToolCallArtefactItem, hasSealedToolCallArtefact, itemIdPrefixOf } from './encode-output-item.js';
+import type { OutputItemIdPrefix, ResponseEncodingContext } from './response-encoding-context.js';
 import type { ResponsesOutputItem, ResponsesStatus, ResponsesStreamEvent, ResponsesStreamEventType } from './responses-wire-types.js';
 
 /**
  * Turns canonical stream parts into Responses events, the way `responses.stream()` and Codex need them: the one
  * owner of `sequence_number` (from 0, +1 per event), output indices (one item per block, dense, in start order),
  * item ids, and the final items that the terminal event carries.
+ *
+ * When the client asked for encrypted content, a tool call's vendor artefact goes out sealed in a reasoning item
+ * right before the call (see encodeToolCallArtefactItem), but it is known only at the call's end. So a call is held
+ * while it has come whole so far (at most one arguments piece: Gemini's calls, the only ones with artefacts, always
+ * do) and written whole at its end, after its artefact item; a call whose arguments come in pieces is streamed from
+ * its second piece on, and an artefact that still arrives at its end goes in a reasoning item right after it.
  */
 export interface ResponsesStreamEncoder {
   /** `response.created` and `response.in_progress`; call once, first */
@@ -23,6 +29,8 @@ export interface ResponsesStreamEncoder {
 /** The state of one output item while it streams. */
 interface StreamedItem {
   itemId: string;
+  /** its place in `output`, dense in the order items were added */
+  outputIndex: number;
   /** a reasoning item's summary part has been announced (it is, at the first non-empty delta) */
   summaryStarted: boolean;
   /** the finished item, set when its done events have been emitted */
@@ -50,7 +58,12 @@ function terminalEventTypeOf(status: ResponsesStatus): ResponsesStreamEventType 
 /** A stream encoder for one response. */
 export function createResponsesStreamEncoder(context: ResponseEncodingContext): ResponsesStreamEncoder {
   const builder = createAnswerBuilder();
-  const items: StreamedItem[] = [];
+  /** every output item, in output order (artefact-carrying reasoning items included) */
+  const output: StreamedItem[] = [];
+  /** the output item of each block that has been added, by block index */
+  const itemOfBlock = new Map<number, StreamedItem>();
+  /** tool call blocks held until their end or second arguments piece (see above), with the pieces seen so far */
+  const heldToolCalls = new Map<number, number>();
   let sequenceNumber = 0;
   let ended = false;
 
@@ -58,16 +71,22 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
     return { type, sequence_number: sequenceNumber++, ...fields };
   }
 
+  function addItem(prefix: OutputItemIdPrefix): StreamedItem {
+    const item: StreamedItem = { itemId: context.createItemId(prefix), outputIndex: output.length, summaryStarted: false };
+    output.push(item);
+    return item;
+  }
+
   function itemAt(blockIndex: number): StreamedItem {
-    const item = items[blockIndex];
+    const item = itemOfBlock.get(blockIndex);
     if (!item) throw new Error(`No output item for block ${blockIndex}`);
     return item;
   }
 
   function open(blockIndex: number, block: AnswerBlock): ResponsesStreamEvent[] {
-    const item: StreamedItem = { itemId: context.createItemId(itemIdPrefixOf(block)), summaryStarted: false };
-    items[blockIndex] = item;
-    const where = { output_index: blockIndex };
+    const item = addItem(itemIdPrefixOf(block));
+    itemOfBlock.set(blockIndex, item);
+    const where = { output_index: item.outputIndex };
     switch (block.type) {
       case 'text':
         return [
@@ -99,14 +118,14 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
     const item = itemAt(blockIndex);
     const done = encodeOutputItem(block, item.itemId, context.sealReasoning);
     item.done = done;
-    const where = { item_id: item.itemId, output_index: blockIndex };
+    const where = { item_id: item.itemId, output_index: item.outputIndex };
     switch (block.type) {
       case 'text': {
         const part = { type: 'output_text', text: block.text, annotations: [], logprobs: [] };
         return [
           event('response.output_text.done', { ...where, content_index: 0, text: block.text, logprobs: [] }),
           event('response.content_part.done', { ...where, content_index: 0, part }),
-          event('response.output_item.done', { output_index: blockIndex, item: done }),
+          event('response.output_item.done', { output_index: item.outputIndex, item: done }),
         ];
       }
       case 'reasoning': {
@@ -116,18 +135,43 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
               event('response.reasoning_summary_part.done', { ...where, summary_index: 0, part: { type: 'summary_text', text: block.text } }),
             ]
           : [];
-        return [...summaryEvents, event('response.output_item.done', { output_index: blockIndex, item: done })];
+        return [...summaryEvents, event('response.output_item.done', { output_index: item.outputIndex, item: done })];
       }
       case 'tool-call':
         return [
           event('response.function_call_arguments.done', { ...where, name: block.name, arguments: block.arguments }),
-          event('response.output_item.done', { output_index: blockIndex, item: done }),
+          event('response.output_item.done', { output_index: item.outputIndex, item: done }),
         ];
       default: {
         const unreachable: never = block;
         throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
       }
     }
+  }
+
+  /** The reasoning item carrying a tool call's sealed artefact, added and done at once; none when it has none. */
+  function artefactItem(block: AnswerBlock): ResponsesStreamEvent[] {
+    if (!hasSealedToolCallArtefact(block, context.sealReasoning) || !context.sealReasoning) return [];
+    const carrier = addItem('rs');
+    carrier.done = encodeToolCallArtefactItem(block, carrier.itemId, context.sealReasoning);
+    return [
+      event('response.output_item.added', { output_index: carrier.outputIndex, item: { id: carrier.itemId, type: 'reasoning', summary: [] } }),
+      event('response.output_item.done', { output_index: carrier.outputIndex, item: carrier.done }),
+    ];
+  }
+
+  /** A held tool call written as far as it has come (whole when it ended), after its artefact item when it has one. */
+  function releaseToolCall(blockIndex: number): ResponsesStreamEvent[] {
+    heldToolCalls.delete(blockIndex);
+    const block = blockAt(blockIndex);
+    const events: ResponsesStreamEvent[] = [...artefactItem(block)];
+    events.push(...open(blockIndex, block));
+    if (block.type === 'tool-call' && block.arguments) {
+      const item = itemAt(blockIndex);
+      events.push(event('response.function_call_arguments.delta', { item_id: item.itemId, output_index: item.outputIndex, delta: block.arguments }));
+    }
+    if (block.ended) events.push(...close(blockIndex, block));
+    return events;
   }
 
   function blockAt(blockIndex: number): AnswerBlock {
@@ -141,13 +185,14 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
     const answer = builder.answer();
     const events: ResponsesStreamEvent[] = [];
     answer.blocks.forEach((block, blockIndex) => {
+      if (heldToolCalls.has(blockIndex)) events.push(...releaseToolCall(blockIndex));
       if (!itemAt(blockIndex).done) events.push(...close(blockIndex, block));
     });
-    const output = items.map((item) => {
+    const items = output.map((item) => {
       if (!item.done) throw new Error('An output item was left open');
       return item.done;
     });
-    const response = encodeFinalResponse(answer, context, output);
+    const response = encodeFinalResponse(answer, context, items);
     events.push(event(terminalEventTypeOf(response.status), { response }));
     return events;
   }
@@ -165,19 +210,24 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
         case 'finish':
         case 'usage':
           return [];
+        case 'tool-call-start':
+          if (context.sealReasoning) {
+            heldToolCalls.set(part.blockIndex, 0);
+            return [];
+          }
+          return open(part.blockIndex, blockAt(part.blockIndex));
         case 'text-start':
         case 'reasoning-start':
-        case 'tool-call-start':
           return open(part.blockIndex, blockAt(part.blockIndex));
         case 'text-delta': {
           if (!part.text) return [];
           const item = itemAt(part.blockIndex);
-          return [event('response.output_text.delta', { item_id: item.itemId, output_index: part.blockIndex, content_index: 0, delta: part.text, logprobs: [] })];
+          return [event('response.output_text.delta', { item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: part.text, logprobs: [] })];
         }
         case 'reasoning-delta': {
           if (!part.text) return [];
           const item = itemAt(part.blockIndex);
-          const where = { item_id: item.itemId, output_index: part.blockIndex, summary_index: 0 };
+          const where = { item_id: item.itemId, output_index: item.outputIndex, summary_index: 0 };
           const events: ResponsesStreamEvent[] = [];
           if (!item.summaryStarted) {
             item.summaryStarted = true;
@@ -188,12 +238,19 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
         }
         case 'tool-call-delta': {
           if (!part.argumentsDelta) return [];
+          const heldPieces = heldToolCalls.get(part.blockIndex);
+          if (heldPieces !== undefined) {
+            heldToolCalls.set(part.blockIndex, heldPieces + 1);
+            return heldPieces + 1 < 2 ? [] : releaseToolCall(part.blockIndex);
+          }
           const item = itemAt(part.blockIndex);
-          return [event('response.function_call_arguments.delta', { item_id: item.itemId, output_index: part.blockIndex, delta: part.argumentsDelta })];
+          return [event('response.function_call_arguments.delta', { item_id: item.itemId, output_index: item.outputIndex, delta: part.argumentsDelta })];
         }
+        case 'tool-call-end':
+          if (heldToolCalls.has(part.blockIndex)) return releaseToolCall(part.blockIndex);
+          return [...close(part.blockIndex, blockAt(part.blockIndex)), ...artefactItem(blockAt(part.blockIndex))];
         case 'text-end':
         case 'reasoning-end':
-        case 'tool-call-end':
           return close(part.blockIndex, blockAt(part.blockIndex));
         case 'error':
           // As OpenAI does: an `error` event (the SDK's stream rejects on it), then the terminal `response.failed`.

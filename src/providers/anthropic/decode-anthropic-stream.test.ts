@@ -215,58 +215,12 @@ describe('decodeAnthropicStream', () => {
                 "tool_calls": [
                   {
                     "function": {
-                      "arguments": "",
+                      "arguments": "{"city":"Paris"}",
                       "name": "get_weather",
                     },
                     "id": "toolu_9",
                     "index": 0,
                     "type": "function",
-                  },
-                ],
-              },
-              "finish_reason": null,
-              "index": 0,
-              "logprobs": null,
-            },
-          ],
-          "created": 1700000000,
-          "id": "chatcmpl-test",
-          "model": "claude-sonnet",
-          "object": "chat.completion.chunk",
-        },
-        {
-          "choices": [
-            {
-              "delta": {
-                "tool_calls": [
-                  {
-                    "function": {
-                      "arguments": "{"city":",
-                    },
-                    "index": 0,
-                  },
-                ],
-              },
-              "finish_reason": null,
-              "index": 0,
-              "logprobs": null,
-            },
-          ],
-          "created": 1700000000,
-          "id": "chatcmpl-test",
-          "model": "claude-sonnet",
-          "object": "chat.completion.chunk",
-        },
-        {
-          "choices": [
-            {
-              "delta": {
-                "tool_calls": [
-                  {
-                    "function": {
-                      "arguments": ""Paris"}",
-                    },
-                    "index": 0,
                   },
                 ],
               },

@@ -4,7 +4,6 @@ import { GatewayError } from '../../core/gateway-error.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 import { convertGeminiImage } from './convert-gemini-image.js';
-import { readGeminiThoughtSignature } from './gemini-tool-call-id.js';
 import type { GeminiContent, GeminiPart } from './gemini-wire-types.js';
 
 /** The vendor family whose artefacts (thought signatures) this adapter may send back. */
@@ -20,8 +19,7 @@ export interface ConvertedGeminiConversation {
 
 /**
  * Converts canonical messages (`remoteImages` holds the fetched http(s) image URLs, by URL): assistant → `model`
- * turns with functionCall parts (arguments parsed, thought signature restored from a Gemini artefact or from the
- * call id chat clients echo), reasoning → a thought part only when Gemini produced it (with its signature), tool
+ * turns with functionCall parts (arguments parsed, the thought signature restored from a Gemini artefact only), reasoning → a thought part only when Gemini produced it (with its signature), tool
  * results → functionResponse parts of a user turn (the function name found from the assistant call with that id; the
  * response is the parsed JSON object, or `{content: <text>}`), consecutive same-role turns merged.
  */
@@ -92,7 +90,7 @@ function modelParts(part: CanonicalAssistantContent, param: string): GeminiPart[
     }
     case 'tool-call': {
       const args = parseToolArguments(part.arguments, `${param}.arguments`);
-      const thoughtSignature = part.artefact ? (part.artefact.producer === geminiArtefactProducer ? part.artefact.signature : undefined) : readGeminiThoughtSignature(part.callId);
+      const thoughtSignature = part.artefact?.producer === geminiArtefactProducer ? part.artefact.signature : undefined;
       return [{ functionCall: { name: part.name, args }, ...(thoughtSignature ? { thoughtSignature } : {}) }];
     }
     default:

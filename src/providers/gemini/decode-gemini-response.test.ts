@@ -40,11 +40,11 @@ describe('decodeGeminiResponse', () => {
     expect(decoded.answer.blocks).toEqual([
       { type: 'reasoning', text: 'thinking…', artefact: { producer: 'gemini', signature: 'dGhvdWdodA==' }, ended: true },
       { type: 'text', text: 'Sunny today.', ended: true },
-      // The id carries the signature too, for chat clients, who echo ids but drop unknown fields.
-      { type: 'tool-call', callId: 'call_abc123_0_0__ts__c2ln', name: 'get_weather', arguments: '{"city":"Paris"}', artefact: { producer: 'gemini', signature: 'c2ln' }, ended: true },
+      // The id stays plain: each client protocol carries the artefact its own way (chat: in the id it shows).
+      { type: 'tool-call', callId: 'call_abc123_0_0', name: 'get_weather', arguments: '{"city":"Paris"}', artefact: { producer: 'gemini', signature: 'c2ln' }, ended: true },
     ]);
     expect(decoded.answer.finish).toEqual({ reason: 'tool-calls', rawReason: 'STOP' });
-    expect(decoded.completion.choices[0]).toMatchObject({ message: { content: 'Sunny today.', tool_calls: [{ id: 'call_abc123_0_0__ts__c2ln' }] }, finish_reason: 'tool_calls' });
+    expect(decoded.completion.choices[0]).toMatchObject({ message: { content: 'Sunny today.', tool_calls: [{ id: 'call_abc123_0_0__sig_gemini_c2ln' }] }, finish_reason: 'tool_calls' });
     expect(decoded.usage).toEqual({ promptTokens: 100, completionTokens: 27, totalTokens: 127, cachedPromptTokens: 60, reasoningTokens: 7 });
   });
 

@@ -76,7 +76,7 @@ describe('decodeGeminiStream', () => {
         },
         {
           "blockIndex": 2,
-          "callId": "call_resp1_0_0__ts__c2ln-_8",
+          "callId": "call_resp1_0_0",
           "name": "get_weather",
           "type": "tool-call-start",
         },
@@ -185,60 +185,11 @@ describe('decodeGeminiStream', () => {
                 "tool_calls": [
                   {
                     "function": {
-                      "arguments": "",
+                      "arguments": "{"city":"Paris"}",
                       "name": "get_weather",
                     },
-                    "id": "call_resp1_0_0__ts__c2ln-_8",
+                    "id": "call_resp1_0_0__sig_gemini_c2ln-_8",
                     "index": 0,
-                    "type": "function",
-                  },
-                ],
-              },
-              "finish_reason": null,
-              "index": 0,
-              "logprobs": null,
-            },
-          ],
-          "created": 1700000000,
-          "id": "chatcmpl-test",
-          "model": "gemini-pro",
-          "object": "chat.completion.chunk",
-        },
-        {
-          "choices": [
-            {
-              "delta": {
-                "tool_calls": [
-                  {
-                    "function": {
-                      "arguments": "{"city":"Paris"}",
-                    },
-                    "index": 0,
-                  },
-                ],
-              },
-              "finish_reason": null,
-              "index": 0,
-              "logprobs": null,
-            },
-          ],
-          "created": 1700000000,
-          "id": "chatcmpl-test",
-          "model": "gemini-pro",
-          "object": "chat.completion.chunk",
-        },
-        {
-          "choices": [
-            {
-              "delta": {
-                "tool_calls": [
-                  {
-                    "function": {
-                      "arguments": "",
-                      "name": "get_time",
-                    },
-                    "id": "call_resp1_0_1",
-                    "index": 1,
                     "type": "function",
                   },
                 ],
@@ -261,8 +212,11 @@ describe('decodeGeminiStream', () => {
                   {
                     "function": {
                       "arguments": "{}",
+                      "name": "get_time",
                     },
+                    "id": "call_resp1_0_1",
                     "index": 1,
+                    "type": "function",
                   },
                 ],
               },

@@ -5,7 +5,7 @@ import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request
 import type { VendorCall } from '../vendor-adapter.js';
 import type { FetchRemoteImage } from '../remote-image/remote-image.js';
 import { encodeGeminiRequest } from './encode-gemini-request.js';
-import { encodeGeminiToolCallId, readGeminiThoughtSignature } from './gemini-tool-call-id.js';
+import { encodeChatToolCallId } from '../../protocols/openai-chat/chat-tool-call-id.js';
 
 const fetchedPng = 'iVBORw0KGgo=';
 
@@ -52,8 +52,8 @@ describe('encodeGeminiRequest', () => {
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/AA==' } }, { type: 'image_url', image_url: { url: 'https://images.example.test/street.webp?size=large' } }, { type: 'image_url', image_url: { url: 'https://generativelanguage.googleapis.com/v1beta/files/abc123' } }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: encodeGeminiToolCallId('call_r1_0_0', signature), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }, { id: 'call_r1_0_1', type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
-        { role: 'tool', tool_call_id: encodeGeminiToolCallId('call_r1_0_0', signature), content: '{"temperature":21}' },
+        { role: 'assistant', content: null, tool_calls: [{ id: encodeChatToolCallId('call_r1_0_0', { producer: 'gemini', signature }), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }, { id: 'call_r1_0_1', type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: encodeChatToolCallId('call_r1_0_0', { producer: 'gemini', signature }), content: '{"temperature":21}' },
         { role: 'tool', tool_call_id: 'call_r1_0_1', content: 'noon' },
       ],
       tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }, { type: 'function', function: { name: 'get_time' } }],
@@ -233,14 +233,5 @@ describe('encodeGeminiRequest', () => {
       throw new GatewayError('invalid_request_error', 'The image URL answered with HTTP status 404.', { param });
     };
     expect(await refusedParam(() => encode(withUrl, false, failing))).toBe('messages[0].content[1].image_url.url');
-  });
-});
-
-describe('Gemini tool call ids', () => {
-  it('carry a thought signature through an id of URL-safe characters and restore it exactly', () => {
-    const id = encodeGeminiToolCallId('call_r1_0_0', signature);
-    expect(id).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(readGeminiThoughtSignature(id)).toBe(signature);
-    expect(readGeminiThoughtSignature('call_plain')).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { StreamBlockSequencer } from '../stream-block-sequencer.js';
 import { geminiArtefactProducer } from './convert-gemini-contents.js';
-import { createGeminiBaseCallId, encodeGeminiToolCallId } from './gemini-tool-call-id.js';
+import { createGeminiBaseCallId } from './gemini-tool-call-id.js';
 import type { GeminiResponse, GeminiUsageMetadata } from './gemini-wire-types.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { parseGeminiUsage } from './parse-gemini-usage.js';
@@ -11,8 +11,8 @@ import { parseGeminiUsage } from './parse-gemini-usage.js';
 /**
  * Decodes GenerateContentResponses (a whole answer, or each chunk of a stream holding only new parts) into canonical
  * parts, candidate 0 only (the gateway asks for one): text → text blocks, thought parts → reasoning blocks, each
- * whole functionCall → a tool call (its `thoughtSignature` as the call's artefact, and in the call id for chat
- * clients), a thought signature on other parts → the open reasoning block's artefact; the last usageMetadata goes out
+ * whole functionCall → a tool call with its own plain id (its `thoughtSignature` as the call's artefact, which each
+ * client protocol carries back its own way), a thought signature on other parts → the open reasoning block's artefact; the last usageMetadata goes out
  * with the finish only (an earlier one would under-count a cut-off stream); finishReason or a prompt blockReason → finish.
  */
 export class GeminiAnswerDecoder {
@@ -37,7 +37,7 @@ export class GeminiAnswerDecoder {
         const baseId = part.functionCall.id ?? createGeminiBaseCallId(this.responseId, 0, key);
         const artefact = part.thoughtSignature ? { producer: geminiArtefactProducer, signature: part.thoughtSignature } : undefined;
         parts.push(
-          ...this.sequencer.startToolCall(key, encodeGeminiToolCallId(baseId, part.thoughtSignature), part.functionCall.name),
+          ...this.sequencer.startToolCall(key, baseId, part.functionCall.name),
           ...this.sequencer.toolCallArguments(key, JSON.stringify(part.functionCall.args ?? {})),
           ...this.sequencer.endToolCall(key, artefact),
         );

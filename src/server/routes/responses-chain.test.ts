@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createSecretBox } from '../../accounts/secret-box.js';
+import { createReasoningSealer } from '../../protocols/openai-responses/reasoning-sealer.js';
 import type { ResponsesStore, StoredResponseRecord } from '../../storage/responses-store.js';
 import { loadResponsesChain } from './responses-chain.js';
 
@@ -53,5 +55,28 @@ describe('loadResponsesChain', () => {
     const store = memoryStore([turn('resp_1', null, 'a', 'b'), turn('resp_3', 'resp_gone', 'c', 'd')]);
     await expect(loadResponsesChain(store, 'resp_1', 'user_b', noUnseal)).rejects.toMatchObject({ status: 404, param: 'previous_response_id' });
     await expect(loadResponsesChain(store, 'resp_3', 'user_a', noUnseal)).rejects.toMatchObject({ status: 404, param: 'previous_response_id' });
+  });
+
+  it('replays a tool call artefact stored in the reasoning item before the call onto that call, across responses', async () => {
+    const sealer = createReasoningSealer(createSecretBox('gateway secret'));
+    const artefact = { producer: 'gemini', signature: 'c2lnLTE=' };
+    const first = turn('resp_1', null, 'weather?', '', {
+      response: {
+        id: 'resp_1',
+        object: 'response',
+        output: [
+          { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: sealer.seal({ artefact, callId: 'call_r_0_0' }) },
+          { id: 'fc_1', type: 'function_call', call_id: 'call_r_0_0', name: 'get_weather', arguments: '{}', status: 'completed' },
+        ],
+      },
+    });
+    const second = turn('resp_2', 'resp_1', '', 'Sunny.', { inputItems: [{ id: 'fco_1', type: 'function_call_output', call_id: 'call_r_0_0', output: 'sunny' }] });
+    const chain = await loadResponsesChain(memoryStore([first, second]), 'resp_2', 'user_a', (sealed) => sealer.unseal(sealed));
+    expect(chain.messages).toStrictEqual([
+      { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', callId: 'call_r_0_0', name: 'get_weather', arguments: '{}', artefact }] },
+      { role: 'tool', content: [{ type: 'tool-result', callId: 'call_r_0_0', output: 'sunny' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Sunny.' }] },
+    ]);
   });
 });

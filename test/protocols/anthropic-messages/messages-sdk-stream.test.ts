@@ -130,7 +130,7 @@ describe('the Messages codec, read by the official @anthropic-ai/sdk', () => {
     expect(tools.stop_reason).toBe('tool_use');
     const [thinking, paris, rome] = tools.content;
     expect(thinking).toMatchObject({ type: 'thinking', thinking: 'Two cities.' });
-    expect(sealer.unseal((thinking as Anthropic.ThinkingBlock).signature)).toEqual({ producer: 'anthropic', signature: 'vendor-sig' });
+    expect(sealer.unseal((thinking as Anthropic.ThinkingBlock).signature)).toEqual({ artefact: { producer: 'anthropic', signature: 'vendor-sig' } });
     expect(paris).toMatchObject({ type: 'tool_use', id: 'toolu_paris', name: 'get_weather', input: { city: 'Paris' } });
     expect(rome).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Rome' } });
     expect((rome as Anthropic.ToolUseBlock).id).toMatch(/^[a-zA-Z0-9_-]+$/);

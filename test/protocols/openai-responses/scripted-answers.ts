@@ -5,7 +5,7 @@ import type { ResponseEcho } from '../../../src/protocols/openai-responses/respo
 const usage = { inputTokens: 20, cacheReadInputTokens: 8, cacheWriteInputTokens: 2, outputTokens: 12, reasoningTokens: 5 };
 
 /** Scripted canonical answers, as a vendor adapter would produce them, named after what they exercise. */
-export const scriptedAnswers: Record<'text' | 'function call' | 'reasoning and text' | 'max-tokens cut-off', CanonicalStreamPart[]> = {
+export const scriptedAnswers: Record<'text' | 'function call' | 'whole function calls, one with a Gemini artefact' | 'reasoning and text' | 'max-tokens cut-off', CanonicalStreamPart[]> = {
   text: [
     { type: 'response-start', vendorResponseId: 'chatcmpl-vendor', vendorModel: 'vendor-model' },
     { type: 'text-start', blockIndex: 0 },
@@ -23,6 +23,16 @@ export const scriptedAnswers: Record<'text' | 'function call' | 'reasoning and t
     { type: 'tool-call-end', blockIndex: 0 },
     { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'tool_calls' } },
     { type: 'usage', usage },
+  ],
+  'whole function calls, one with a Gemini artefact': [
+    { type: 'tool-call-start', blockIndex: 0, callId: 'call_r_0_0', name: 'get_weather' },
+    { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{"city":"Paris"}' },
+    { type: 'tool-call-end', blockIndex: 0, artefact: { producer: 'gemini', signature: 'c2lnLTE=' } },
+    { type: 'tool-call-start', blockIndex: 1, callId: 'call_r_0_1', name: 'get_time' },
+    { type: 'tool-call-delta', blockIndex: 1, argumentsDelta: '{}' },
+    { type: 'tool-call-end', blockIndex: 1 },
+    { type: 'usage', usage },
+    { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'STOP' } },
   ],
   'reasoning and text': [
     { type: 'reasoning-start', blockIndex: 0 },
@@ -72,6 +82,6 @@ export function deterministicContext(echo: ResponseEcho = plainEcho('gpt-test'))
     echo,
     createItemId: (prefix) => `${prefix}_${++counter}`,
     nowSeconds: () => 1_700_000_005,
-    sealReasoning: (artefact) => `sealed:${JSON.stringify(artefact)}`,
+    sealReasoning: ({ artefact, callId }) => `sealed:${JSON.stringify(callId === undefined ? artefact : { ...artefact, callId })}`,
   };
 }
