@@ -23,7 +23,7 @@ export function registerMessagesCountTokensRoute(app: FastifyInstance, services:
       {
         body: request.body as Record<string, unknown>,
         ...readAnthropicForwarding(request),
-        unsealArtefact: sealer.unseal,
+        unsealArtefact: (signature) => sealer.unseal(signature)?.artefact ?? null,
       },
       services,
     );

@@ -31,7 +31,7 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       ...readAnthropicForwarding(request),
       messageId,
       model: model.id,
-      unsealArtefact: sealer.unseal,
+      unsealArtefact: (signature) => sealer.unseal(signature)?.artefact ?? null,
     });
     await forwardMetered({
       reply,
