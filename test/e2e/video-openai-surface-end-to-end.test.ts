@@ -1,8 +1,7 @@
-// PENDING (rename to .test.ts once v12-tasks and v12-vendors are merged; see video-end-to-end-gateway.pending.ts for
-// what it assumes): the official SDK's `client.videos` against the real gateway, task layer and both simulators.
+// The official SDK's `client.videos` against the real gateway, task layer and both simulators.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoVendorDetails, nearestVendorSeconds, pollUntilFinished, pricePerSecondOf, startVideoEndToEnd, vendorPrompts, type VideoEndToEnd } from './video-end-to-end-gateway.pending.js';
+import { expectNoVendorDetails, nearestVendorSeconds, pollUntilFinished, pricePerSecondOf, startVideoEndToEnd, vendorPrompts, type VideoEndToEnd } from './video-end-to-end-gateway.js';
 
 let setup: VideoEndToEnd;
 let client: OpenAI;

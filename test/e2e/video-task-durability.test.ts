@@ -1,5 +1,4 @@
-// PENDING (rename to .test.ts once v12-tasks and v12-vendors are merged; see video-end-to-end-gateway.pending.ts for
-// what it assumes): a gateway restarted mid-task finishes it and bills it once; two gateways on one PostgreSQL poll
+// A gateway restarted mid-task finishes it and bills it once; two gateways on one PostgreSQL poll
 // the same tasks and settle each once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
@@ -11,7 +10,7 @@ import {
   startVideoEndToEnd,
   vendorPrompts,
   type VideoEndToEnd,
-} from './video-end-to-end-gateway.pending.js';
+} from './video-end-to-end-gateway.js';
 
 let setup: VideoEndToEnd | undefined;
 

@@ -1,5 +1,4 @@
-// PENDING (rename to .test.ts once v12-tasks and v12-vendors are merged; see video-end-to-end-gateway.pending.ts for
-// what it assumes): the spec's task API over raw HTTP against the real gateway, task layer and both vendor simulators.
+// The spec's task API over raw HTTP against the real gateway, task layer and both vendor simulators.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectNoVendorDetails,
@@ -12,14 +11,14 @@ import {
   vendorPrompts,
   videoModels,
   type VideoEndToEnd,
-} from './video-end-to-end-gateway.pending.js';
+} from './video-end-to-end-gateway.js';
 
 const timeoutMinutes = 30;
 let setup: VideoEndToEnd;
 
 beforeAll(async () => {
-  // ASSUMED A6: the operator's timeout, short enough to cross with the injected clock.
-  setup = await startVideoEndToEnd({ config: { videoTaskTimeoutMinutes: timeoutMinutes } });
+  // The operator's timeout, short enough to cross with the injected clock.
+  setup = await startVideoEndToEnd({ videoEnvironment: { GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES: String(timeoutMinutes) } });
 });
 
 afterAll(async () => {
