@@ -3,9 +3,11 @@
 // (`videoTaskClock`) and its poller never fires by itself (`videoPollScheduler`): each round is `runDueTasks()`, so no
 // test sleeps. The simulators finish a job on its second status read and pick its outcome from prompt markers
 // (test/simulators/video-simulator-outcome.ts).
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import OpenAI from 'openai';
 import { request } from 'undici';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../src/accounts/api-key-secret.js';
@@ -96,13 +98,18 @@ export interface VideoEndToEnd {
   owner: UserRecord;
   ownerKey: string;
   otherUsersKey: string;
-  /** the key of a user with no balance at all */
+  /** a user with no balance at all, and their key */
+  brokeUser: UserRecord;
   brokeKey: string;
+  /** requests both simulators received so far (submits, polls, downloads) */
+  vendorRequestCount(): number;
   /** the first gateway instance (more come from `startInstance`) */
   gateway: VideoGatewayInstance;
   startInstance(): Promise<VideoGatewayInstance>;
   sdk(instance: VideoGatewayInstance, key: string): OpenAI;
   balanceOf(userId: string): Promise<number>;
+  /** runs `gateway billing verify --json` on the test's database, as an operator would */
+  verifyBilling(): Promise<{ exitCode: number; output: string }>;
   close(): Promise<void>;
 }
 
@@ -170,7 +177,9 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
     owner: owner.user,
     ownerKey: owner.secret,
     otherUsersKey: other.secret,
+    brokeUser: broke.user,
     brokeKey: broke.secret,
+    vendorRequestCount: () => sora.requests.length + veo.requests.length,
     gateway,
     async startInstance() {
       const instance = await startInstance();
@@ -179,6 +188,13 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
     },
     sdk: (instance, key) => new OpenAI({ apiKey: key, baseURL: `${instance.url}/v1`, maxRetries: 0, timeout: 20_000 }),
     balanceOf: async (userId) => (await gateway.running.billing.store.readBalance(userId)) ?? 0,
+    verifyBilling: () =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'verify', '--json'], {
+        env: { ...process.env, GATEWAY_DATA_DIR: dataDirectory, GATEWAY_DATABASE_URL: config.databaseUrl, GATEWAY_SECRET_KEY: testSecretKey },
+      }).then(
+        (result) => ({ exitCode: 0, output: result.stdout }),
+        (error: { code: number; stdout: string }) => ({ exitCode: error.code, output: error.stdout }),
+      ),
     async close() {
       for (const instance of [...instances]) await instance.close();
       await sora.close();

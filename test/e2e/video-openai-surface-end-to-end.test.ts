@@ -55,7 +55,11 @@ describe('client.videos end to end', () => {
   it('list pages through the user\'s videos only, across both surfaces', async () => {
     const lister = setup.sdk(setup.gateway, setup.otherUsersKey);
     const ids: string[] = [];
-    for (let index = 0; index < 3; index += 1) ids.push((await lister.videos.create({ prompt: `${vendorPrompts.success} ${index}`, model: 'sora-2' })).id);
+    for (let index = 0; index < 3; index += 1) {
+      ids.push((await lister.videos.create({ prompt: `${vendorPrompts.success} ${index}`, model: 'sora-2' })).id);
+      // Newest first is by creation time; tasks created in the same millisecond have no order between them.
+      setup.clock.advance(1_000);
+    }
     const seen: string[] = [];
     for await (const video of lister.videos.list({ limit: 2 })) seen.push(video.id);
     expect(seen).toEqual([...ids].reverse());

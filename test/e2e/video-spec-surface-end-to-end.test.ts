@@ -47,6 +47,8 @@ describe('every duration, portrait and landscape, on both vendors', () => {
         const pending = await readSpecTask(setup.gateway, setup.ownerKey, id);
         expect(pending).toMatchObject({ status: 'pending', model, duration, prompt: vendorPrompts.success });
         expect(nearestVendorSeconds(vendor, duration)).toContain(pending.seconds);
+        // While it runs the balance shows the hold: the price of the seconds the vendor will make.
+        expect(before - (await setup.balanceOf(setup.owner.id))).toBe(pricePerSecondOf(model) * Number(pending.seconds));
 
         const finished = await pollUntilFinished(setup, [setup.gateway], id);
         expect(finished).toMatchObject({ status: 'completed', progress: 100, duration, seconds: pending.seconds });
@@ -113,12 +115,16 @@ describe('failures release the hold and say why', () => {
     expect(await setup.balanceOf(setup.owner.id)).toBe(before);
   });
 
-  it('a user who cannot pay gets 429 insufficient_quota and no task', async () => {
+  it('a user who cannot pay gets 429 insufficient_quota, no task, nothing held and no vendor call', async () => {
+    const vendorRequestsBefore = setup.vendorRequestCount();
     const answer = await sendVideoRequest(setup.gateway, '/v1/videos/generations', { key: setup.brokeKey, json: { model: 'sora-2', prompt: vendorPrompts.success, async: true } });
     expect(answer.status).toBe(429);
     expect((answer.json().error as { code: string }).code).toBe('insufficient_quota');
     const list = (await sendVideoRequest(setup.gateway, '/v1/videos', { key: setup.brokeKey })).json();
     expect(list.data).toEqual([]);
+    expect(setup.vendorRequestCount()).toBe(vendorRequestsBefore);
+    expect(await setup.balanceOf(setup.brokeUser.id)).toBe(0);
+    expect(setup.gateway.running.billing.memory.user(setup.brokeUser.id).held).toBe(0);
   });
 });
 
@@ -149,7 +155,24 @@ describe('ownership and expiry', () => {
     expect((await sendVideoRequest(setup.gateway, `/v1/videos/${id}/content`, { key: setup.ownerKey })).status).toBe(404);
   });
 
-  it('money stays consistent: every balance equals its ledger, task holds included', async () => {
+  it('usage logs show the submit (no charge) and the settlement (the charge, priced per second × ratio)', async () => {
+    const model = 'veo-3.0-generate-001';
+    const answer = await sendVideoRequest(setup.gateway, '/v1/videos/generations', { key: setup.ownerKey, json: { model, prompt: vendorPrompts.success, duration: 15, async: true } });
+    const id = answer.json().id as string;
+    const finished = await pollUntilFinished(setup, [setup.gateway], id);
+    await setup.gateway.running.billing.writer.flush();
+    const logs = (await setup.gateway.running.billing.store.listUsageLogs({ userId: setup.owner.id, model, limit: 500 })).filter((log) => log.requestId === answer.headers['x-request-id']);
+    expect(logs.map((log) => ({ endpoint: log.endpoint, status: log.status, cost: log.cost })).sort((left, right) => left.endpoint.localeCompare(right.endpoint))).toEqual([
+      { endpoint: 'videos', status: 200, cost: 0 },
+      { endpoint: 'videos.settlement', status: 200, cost: pricePerSecondOf(model) * Number(finished.seconds) },
+    ]);
+  });
+
+  it('money stays consistent: every balance equals its ledger, task holds included, and `gateway billing verify` is clean', async () => {
     expect(await setup.gateway.running.billing.store.findBalanceMismatches()).toEqual([]);
+    await setup.gateway.running.billing.writer.flush();
+    const verified = await setup.verifyBilling();
+    expect(verified.exitCode, verified.output).toBe(0);
+    expect(JSON.parse(verified.output)).toMatchObject({ ok: true, mismatches: [], taskHoldMismatches: [] });
   });
 });

@@ -72,5 +72,12 @@ describe.runIf(shouldRunPostgresTests())('two gateways on one PostgreSQL', () =>
     expect(before - (await current.balanceOf(current.owner.id))).toBe(expectedCharge);
     for (const { id } of ids) expect((await readSpecTask(second, current.ownerKey, id)).status).toBe('completed');
     expect(await current.gateway.running.billing.store.findBalanceMismatches()).toEqual([]);
+    // One settlement usage log per task, whichever gateway settled it.
+    await Promise.all([current.gateway.running.billing.writer.flush(), second.running.billing.writer.flush()]);
+    const settlements = await current.gateway.running.billing.store.listUsageLogs({ userId: current.owner.id, endpoint: 'videos.settlement', limit: 100 });
+    expect(settlements).toHaveLength(ids.length);
+    // `gateway billing verify` on the shared database: balances equal ledgers and every task hold adds up.
+    const verified = await current.verifyBilling();
+    expect(verified.exitCode, verified.output).toBe(0);
   });
 });
