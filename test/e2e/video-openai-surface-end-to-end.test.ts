@@ -43,6 +43,14 @@ describe('client.videos end to end', () => {
     await expect(client.videos.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('the size asked decides the orientation: sora-2 at 1280x720 is made landscape; only the video is stored', async () => {
+    const created = await client.videos.create({ prompt: vendorPrompts.success, model: 'sora-2', seconds: '4', size: '1280x720' });
+    expect(created.size).toBe('1280x720');
+    await pollUntilFinished(setup, [setup.gateway], created.id);
+    expect(await client.videos.retrieve(created.id)).toMatchObject({ status: 'completed', size: '1280x720', seconds: '4' });
+    await expect(client.videos.downloadContent(created.id, { variant: 'thumbnail' })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
   it('a failed video carries {code, message}; a running one cannot be deleted', async () => {
     const failing = await client.videos.create({ prompt: vendorPrompts.failure, model: 'sora-2' });
     await expect(client.videos.delete(failing.id)).rejects.toBeInstanceOf(OpenAI.BadRequestError);
