@@ -36,6 +36,7 @@ import { createSignInServices, type SignInServices } from '../accounts/sign-in-s
 import { loadVideoTaskConfig } from '../config/gateway-config.js';
 import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
 import { startVideoTasks } from '../tasks/start-video-tasks.js';
+import type { PollScheduler, VideoTaskPoller } from '../tasks/video-task-poller.js';
 import { videoVendorAdapters } from '../providers/video/video-vendor-adapter-registry.js';
 import type { VideoTaskService } from '../tasks/video-task-service.js';
 
@@ -52,6 +53,8 @@ export interface RunningGateway {
   signIn: SignInServices;
   /** asynchronous video tasks (the service both video surfaces call); its poller runs until `close` */
   videoTasks: VideoTaskService;
+  /** the video task poller; `videoPoller.pollOnce()` runs one look now (tests with a manual scheduler drive it) */
+  videoPoller: VideoTaskPoller;
   /** the address it listens on, e.g. `http://127.0.0.1:3000` */
   url: string;
   /** the one-time first-run setup URL (token in it) when the database has no administrator yet, else undefined */
@@ -70,6 +73,10 @@ export interface StartGatewayOptions {
   channelHealthClock?: () => number;
   /** the video vendor adapters (one per channel protocol); default every built-in one (Sora, Azure Sora, Veo) */
   videoAdapters?: readonly VideoVendorAdapter[];
+  /** the clock of the video task layer (Unix milliseconds: timeouts, expiry, poll schedule); default `Date.now` */
+  videoTaskClock?: () => number;
+  /** when the video poller looks for due tasks; default every GATEWAY_VIDEO_POLL_INTERVAL_MS (tests pass one that never fires) */
+  videoPollScheduler?: PollScheduler;
 }
 
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
@@ -111,7 +118,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     upstreamHeadersTimeoutMs: config.upstreamHeadersTimeoutMs,
     upstreamBodyTimeoutMs: config.upstreamBodyTimeoutMs,
     logger,
-    clock: Date.now,
+    clock: options.videoTaskClock ?? Date.now,
+    ...(options.videoPollScheduler ? { scheduler: options.videoPollScheduler } : {}),
   });
   const remoteImageFetcher = createRemoteImageFetcher({
     isAddressAllowed: (address) => isFetchableAddress(address, config.imageFetchAllowPrivateAddresses),
@@ -154,6 +162,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     topup,
     signIn,
     videoTasks: videoTasks.service,
+    videoPoller: videoTasks.poller,
     async close() {
       routing.stop();
       // In-flight requests get the grace period; a connection still open after it (a stream, a stuck

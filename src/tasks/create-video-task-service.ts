@@ -50,7 +50,8 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
     for (const channel of channels) {
       const adapter = adapterFor(context, channel);
       if (adapter === undefined) continue;
-      const upstreamModelId = channel.modelMapping.get(submission.model.id) ?? submission.model.id;
+      // A landscape twin (`sora-2-landscape`) names its vendor model in the catalog; a channel's mapping wins.
+      const upstreamModelId = channel.modelMapping.get(submission.model.id) ?? submission.model.videoUpstreamModelId ?? submission.model.id;
       const job = chooseVideoJob(adapter, { publicModelId: submission.model.id, upstreamModelId, prompt: submission.prompt, requestedSeconds: submission.requestedSeconds, size: submission.size });
       routes.push({ channel, adapter, job });
     }

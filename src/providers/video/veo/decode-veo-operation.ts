@@ -41,7 +41,9 @@ export function decodeVeoOperation(bodyText: string, job: VideoGenerationJob): V
   const reasons = Array.isArray(generated?.raiMediaFilteredReasons) ? generated.raiMediaFilteredReasons.filter((reason): reason is string => typeof reason === 'string') : [];
   if (filteredCount > 0 || reasons.length > 0) {
     const reason = reasons[0];
-    return { state: 'failed', code: 'content_filtered', message: reason ? redactUpstreamText(reason) : 'The video vendor filtered the generated video for safety reasons.' };
+    // The spec's surface shows only the message, so it must say the video was filtered whatever Google's reason says.
+    const filtered = 'The video vendor filtered the generated video for safety reasons';
+    return { state: 'failed', code: 'content_filtered', message: reason ? `${filtered}: ${redactUpstreamText(reason)}` : `${filtered}.` };
   }
   return { state: 'failed', code: 'vendor_failed', message: 'The video vendor finished without producing a video.' };
 }

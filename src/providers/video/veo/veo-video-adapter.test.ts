@@ -39,8 +39,8 @@ describe('Veo video adapter', () => {
     ['an error as failed', { name: operationName, done: true, error: { code: 13, message: 'Internal error while generating.' } }, { state: 'failed', code: 'vendor_failed', message: 'Internal error while generating.' }],
     [
       'done without samples but filtered as content_filtered, not completed',
-      { name: operationName, done: true, response: { generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['The video was filtered for safety.'] } } },
-      { state: 'failed', code: 'content_filtered', message: 'The video was filtered for safety.' },
+      { name: operationName, done: true, response: { generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ["We can't create videos from this prompt."] } } },
+      { state: 'failed', code: 'content_filtered', message: "The video vendor filtered the generated video for safety reasons: We can't create videos from this prompt." },
     ],
     ['a filtered count without reasons as content_filtered', { done: true, response: { generateVideoResponse: { raiMediaFilteredCount: 2 } } }, { state: 'failed', code: 'content_filtered', message: 'The video vendor filtered the generated video for safety reasons.' }],
     ['done with nothing as failed', { done: true, response: { generateVideoResponse: {} } }, { state: 'failed', code: 'vendor_failed', message: 'The video vendor finished without producing a video.' }],

@@ -1,5 +1,4 @@
-// PENDING (rename to .test.ts once v12-tasks and v12-vendors are merged; see video-end-to-end-gateway.pending.ts for
-// what it assumes): the spec's task API over raw HTTP against the real gateway, task layer and both vendor simulators.
+// The spec's task API over raw HTTP against the real gateway, task layer and both vendor simulators.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectNoVendorDetails,
@@ -12,14 +11,14 @@ import {
   vendorPrompts,
   videoModels,
   type VideoEndToEnd,
-} from './video-end-to-end-gateway.pending.js';
+} from './video-end-to-end-gateway.js';
 
 const timeoutMinutes = 30;
 let setup: VideoEndToEnd;
 
 beforeAll(async () => {
-  // ASSUMED A6: the operator's timeout, short enough to cross with the injected clock.
-  setup = await startVideoEndToEnd({ config: { videoTaskTimeoutMinutes: timeoutMinutes } });
+  // The operator's timeout, short enough to cross with the injected clock.
+  setup = await startVideoEndToEnd({ videoEnvironment: { GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES: String(timeoutMinutes) } });
 });
 
 afterAll(async () => {
@@ -48,6 +47,8 @@ describe('every duration, portrait and landscape, on both vendors', () => {
         const pending = await readSpecTask(setup.gateway, setup.ownerKey, id);
         expect(pending).toMatchObject({ status: 'pending', model, duration, prompt: vendorPrompts.success });
         expect(nearestVendorSeconds(vendor, duration)).toContain(pending.seconds);
+        // While it runs the balance shows the hold: the price of the seconds the vendor will make.
+        expect(before - (await setup.balanceOf(setup.owner.id))).toBe(pricePerSecondOf(model) * Number(pending.seconds));
 
         const finished = await pollUntilFinished(setup, [setup.gateway], id);
         expect(finished).toMatchObject({ status: 'completed', progress: 100, duration, seconds: pending.seconds });
@@ -114,12 +115,16 @@ describe('failures release the hold and say why', () => {
     expect(await setup.balanceOf(setup.owner.id)).toBe(before);
   });
 
-  it('a user who cannot pay gets 429 insufficient_quota and no task', async () => {
+  it('a user who cannot pay gets 429 insufficient_quota, no task, nothing held and no vendor call', async () => {
+    const vendorRequestsBefore = setup.vendorRequestCount();
     const answer = await sendVideoRequest(setup.gateway, '/v1/videos/generations', { key: setup.brokeKey, json: { model: 'sora-2', prompt: vendorPrompts.success, async: true } });
     expect(answer.status).toBe(429);
     expect((answer.json().error as { code: string }).code).toBe('insufficient_quota');
     const list = (await sendVideoRequest(setup.gateway, '/v1/videos', { key: setup.brokeKey })).json();
     expect(list.data).toEqual([]);
+    expect(setup.vendorRequestCount()).toBe(vendorRequestsBefore);
+    expect(await setup.balanceOf(setup.brokeUser.id)).toBe(0);
+    expect(setup.gateway.running.billing.memory.user(setup.brokeUser.id).held).toBe(0);
   });
 });
 
@@ -150,7 +155,24 @@ describe('ownership and expiry', () => {
     expect((await sendVideoRequest(setup.gateway, `/v1/videos/${id}/content`, { key: setup.ownerKey })).status).toBe(404);
   });
 
-  it('money stays consistent: every balance equals its ledger, task holds included', async () => {
+  it('usage logs show the submit (no charge) and the settlement (the charge, priced per second × ratio)', async () => {
+    const model = 'veo-3.0-generate-001';
+    const answer = await sendVideoRequest(setup.gateway, '/v1/videos/generations', { key: setup.ownerKey, json: { model, prompt: vendorPrompts.success, duration: 15, async: true } });
+    const id = answer.json().id as string;
+    const finished = await pollUntilFinished(setup, [setup.gateway], id);
+    await setup.gateway.running.billing.writer.flush();
+    const logs = (await setup.gateway.running.billing.store.listUsageLogs({ userId: setup.owner.id, model, limit: 500 })).filter((log) => log.requestId === answer.headers['x-request-id']);
+    expect(logs.map((log) => ({ endpoint: log.endpoint, status: log.status, cost: log.cost })).sort((left, right) => left.endpoint.localeCompare(right.endpoint))).toEqual([
+      { endpoint: 'videos', status: 200, cost: 0 },
+      { endpoint: 'videos.settlement', status: 200, cost: pricePerSecondOf(model) * Number(finished.seconds) },
+    ]);
+  });
+
+  it('money stays consistent: every balance equals its ledger, task holds included, and `gateway billing verify` is clean', async () => {
     expect(await setup.gateway.running.billing.store.findBalanceMismatches()).toEqual([]);
+    await setup.gateway.running.billing.writer.flush();
+    const verified = await setup.verifyBilling();
+    expect(verified.exitCode, verified.output).toBe(0);
+    expect(JSON.parse(verified.output)).toMatchObject({ ok: true, mismatches: [], taskHoldMismatches: [] });
   });
 });

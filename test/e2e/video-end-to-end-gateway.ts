@@ -1,57 +1,44 @@
-// The real gateway with the real task layer and the Sora and Veo simulators, for the pending video end-to-end tests
-// (test/e2e/video-*.pending.ts). NOT in the suite yet: it needs the v12-tasks and v12-vendors branches. Everything
-// those tests assume about the other helpers' code is in THIS file, marked ASSUMED, so enabling them means adapting
-// only here:
-//
-// ASSUMED A1 (v12-vendors): test/simulators/sora-simulator.ts exports `startSoraSimulator({ apiKey })` resolving to
-//   `{ url, close() }`, `url` being what a channel with `protocol: 'openai'` takes as its base URL (with `/v1`, like
-//   the OpenAI simulator); it answers `GET …/videos/{id}/content` only with the channel key.
-// ASSUMED A2 (v12-vendors): test/simulators/veo-simulator.ts exports `startVeoSimulator({ apiKey })` resolving to
-//   `{ url, close() }`, `url` being what a channel with `protocol: 'gemini'` takes as its base URL.
-// ASSUMED A3 (v12-vendors): both simulators pick a task's outcome from a marker in the prompt (`vendorPrompts`
-//   below: adapt the strings to the simulators' markers) and finish a task after a few polls, whatever the time.
-// ASSUMED A4 (v12-vendors): the catalog has `sora-2`, `sora-2-landscape`, `veo-3.0-generate-001` and
-//   `veo-3.0-generate-001-landscape` with `defaultPrices.perVideoSecond`; Sora makes 4, 8, 12 s and Veo 4, 6, 8 s.
-// ASSUMED A5 (v12-tasks): `startGateway(config, logger, options)` takes `options.videoTasks = { clock, poller:
-//   'manual' }` (the task layer's clock in Unix milliseconds, and a poller that runs only when told), and the
-//   `RunningGateway` it returns has `videoPoller.runDueTasks(): Promise<unknown>` (one round over the due tasks).
-// ASSUMED A6 (v12-tasks): `GatewayConfig.videoTaskTimeoutMinutes` (GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES) exists, and a
-//   task still unfinished that long after submission fails with an error whose message says it timed out.
-// ASSUMED A7 (v12-tasks): holding, settling and releasing go through the billing store, so balances are read with
-//   `billing.store.readBalance` and `billing.store.findBalanceMismatches()` covers task holds.
+// The real gateway with the real task layer and the Sora and Veo simulators, for the video end-to-end tests
+// (test/e2e/video-*-end-to-end.test.ts, video-task-durability.test.ts). The task layer runs on a clock the test moves
+// (`videoTaskClock`) and its poller never fires by itself (`videoPollScheduler`): each round is `runDueTasks()`, so no
+// test sleeps. The simulators finish a job on its second status read and pick its outcome from prompt markers
+// (test/simulators/video-simulator-outcome.ts).
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import OpenAI from 'openai';
 import { request } from 'undici';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../src/accounts/api-key-secret.js';
 import { createSecretBox } from '../../src/accounts/secret-box.js';
-import type { GatewayConfig } from '../../src/config/gateway-config.js';
+import { loadVideoTaskConfig, type GatewayConfig } from '../../src/config/gateway-config.js';
 import { createLogger } from '../../src/observability/create-logger.js';
 import { modelCatalogData } from '../../src/routing/model-catalog-data.js';
 import { startGateway, type RunningGateway } from '../../src/runtime/start-gateway.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
+import type { PollScheduler } from '../../src/tasks/video-task-poller.js';
 import { startSoraSimulator } from '../simulators/sora-simulator.js';
 import { startVeoSimulator } from '../simulators/veo-simulator.js';
 import { createTestGatewayConfig } from '../helpers/create-test-gateway-config.js';
 import { createPostgresTestDatabaseUrl, type PostgresTestDatabase } from '../helpers/postgres-test-database.js';
 import { testSecretKey, uniqueName } from '../helpers/start-test-gateway.js';
 
-/** ASSUMED A3: prompts that make the simulators succeed, fail, filter or never finish. */
+/** Prompts that make the simulators succeed, fail, filter or never finish (their markers). */
 export const vendorPrompts = {
   success: 'a calm lake at sunrise',
-  failure: 'a calm lake [simulate:failed]',
-  contentFiltered: 'a calm lake [simulate:content_filtered]',
-  neverFinishes: 'a calm lake [simulate:never_finishes]',
+  failure: 'a calm lake sim-video-fail',
+  contentFiltered: 'a calm lake sim-video-filtered',
+  neverFinishes: 'a calm lake sim-video-never',
 } as const;
 
 /** The channel secrets the simulators accept; they must never reach a client. */
 export const channelSecrets = { sora: 'sk-sora-channel-secret', veo: 'veo-channel-secret-key' } as const;
 
-/** The video models each vendor serves here, portrait and landscape (ASSUMED A4). */
+/** The video models each vendor serves here, portrait and landscape (the catalog's pairs). */
 export const videoModels = { sora: ['sora-2', 'sora-2-landscape'], veo: ['veo-3.0-generate-001', 'veo-3.0-generate-001-landscape'] } as const;
 
-/** The lengths each vendor makes (ASSUMED A4), for the nearest-length expectations. */
+/** The lengths each vendor makes (Sora 4/8/12 s, Veo 4/6/8 s), for the nearest-length expectations. */
 export const vendorSeconds = { sora: [4, 8, 12], veo: [4, 6, 8] } as const;
 
 /** The price ratio of the test group, in millionths (1.5×), so the tests see the ratio applied. */
@@ -75,7 +62,7 @@ export function createTestClock(start = Math.floor(Date.now() / 1000) * 1000): T
   return { now: () => current, advance: (milliseconds) => (current += milliseconds) };
 }
 
-/** The per-second price of a model after the group ratio, in micro-units (ASSUMED A4 default prices). */
+/** The per-second price of a model after the group ratio, in micro-units (the catalog's default prices). */
 export function pricePerSecondOf(modelId: string): number {
   const model = modelCatalogData.find((candidate) => candidate.id === modelId);
   const perSecond = model?.defaultPrices?.perVideoSecond;
@@ -83,18 +70,21 @@ export function pricePerSecondOf(modelId: string): number {
   return (perSecond * groupPriceRatioMillionths) / 1_000_000;
 }
 
-/** The vendor length nearest to `asked` (either neighbour on a tie: the vendors helper picks the rule). */
+/** The vendor length nearest to `asked` (either neighbour on a tie; planVideoJob takes the shorter). */
 export function nearestVendorSeconds(vendor: keyof typeof vendorSeconds, asked: number): number[] {
   const distances = vendorSeconds[vendor].map((seconds) => Math.abs(seconds - asked));
   const best = Math.min(...distances);
   return vendorSeconds[vendor].filter((_, index) => distances[index] === best);
 }
 
+/** A scheduler that never fires: the tests run every poller look themselves. */
+const manualPollScheduler: PollScheduler = { every: () => ({ stop: () => undefined }) };
+
 /** One gateway instance (of possibly several on one database) and how to drive its poller. */
 export interface VideoGatewayInstance {
   running: RunningGateway;
   url: string;
-  /** ASSUMED A5: one poller round now */
+  /** one poller look now */
   runDueTasks(): Promise<void>;
   close(): Promise<void>;
 }
@@ -108,18 +98,23 @@ export interface VideoEndToEnd {
   owner: UserRecord;
   ownerKey: string;
   otherUsersKey: string;
-  /** the key of a user with no balance at all */
+  /** a user with no balance at all, and their key */
+  brokeUser: UserRecord;
   brokeKey: string;
+  /** requests both simulators received so far (submits, polls, downloads) */
+  vendorRequestCount(): number;
   /** the first gateway instance (more come from `startInstance`) */
   gateway: VideoGatewayInstance;
   startInstance(): Promise<VideoGatewayInstance>;
   sdk(instance: VideoGatewayInstance, key: string): OpenAI;
   balanceOf(userId: string): Promise<number>;
+  /** runs `gateway billing verify --json` on the test's database, as an operator would */
+  verifyBilling(): Promise<{ exitCode: number; output: string }>;
   close(): Promise<void>;
 }
 
 /** Starts both simulators, a database (`sqlite` in a temporary folder or a throwaway `postgres`), seeds it and starts one gateway. */
-export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postgres'; config?: Partial<GatewayConfig> } = {}): Promise<VideoEndToEnd> {
+export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postgres'; videoEnvironment?: NodeJS.ProcessEnv } = {}): Promise<VideoEndToEnd> {
   const sora = await startSoraSimulator({ apiKey: channelSecrets.sora });
   const veo = await startVeoSimulator({ apiKey: channelSecrets.veo });
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-video-e2e-'));
@@ -130,19 +125,20 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
   }
   const config = createTestGatewayConfig(
     { dataDirectory, databaseUrl: postgres?.url ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`, secretKey: testSecretKey },
-    options.config,
+    // GATEWAY_VIDEO_* as the operator sets them (e.g. the task timeout), read the way `gateway start` reads them.
+    { videoTasks: loadVideoTaskConfig(options.videoEnvironment ?? {}, dataDirectory) },
   );
   const clock = createTestClock();
   const instances: VideoGatewayInstance[] = [];
 
   const startInstance = async (): Promise<VideoGatewayInstance> => {
-    // ASSUMED A5: the task layer's clock and a manual poller.
-    const running = await startGateway(config, createLogger(config.logLevel), { billing: { enabled: true }, videoTasks: { clock: clock.now, poller: 'manual' } });
+    // The task layer's clock is the test's, and its poller looks only when the test says so.
+    const running = await startGateway(config, createLogger(config.logLevel), { billing: { enabled: true }, videoTaskClock: clock.now, videoPollScheduler: manualPollScheduler });
     const instance: VideoGatewayInstance = {
       running,
       url: running.url,
       runDueTasks: async () => {
-        await running.videoPoller.runDueTasks();
+        await running.videoPoller.pollOnce();
       },
       close: async () => {
         running.app.server.closeAllConnections();
@@ -181,7 +177,9 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
     owner: owner.user,
     ownerKey: owner.secret,
     otherUsersKey: other.secret,
+    brokeUser: broke.user,
     brokeKey: broke.secret,
+    vendorRequestCount: () => sora.requests.length + veo.requests.length,
     gateway,
     async startInstance() {
       const instance = await startInstance();
@@ -190,6 +188,13 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
     },
     sdk: (instance, key) => new OpenAI({ apiKey: key, baseURL: `${instance.url}/v1`, maxRetries: 0, timeout: 20_000 }),
     balanceOf: async (userId) => (await gateway.running.billing.store.readBalance(userId)) ?? 0,
+    verifyBilling: () =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'verify', '--json'], {
+        env: { ...process.env, GATEWAY_DATA_DIR: dataDirectory, GATEWAY_DATABASE_URL: config.databaseUrl, GATEWAY_SECRET_KEY: testSecretKey },
+      }).then(
+        (result) => ({ exitCode: 0, output: result.stdout }),
+        (error: { code: number; stdout: string }) => ({ exitCode: error.code, output: error.stdout }),
+      ),
     async close() {
       for (const instance of [...instances]) await instance.close();
       await sora.close();

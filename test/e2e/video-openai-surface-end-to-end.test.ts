@@ -1,8 +1,7 @@
-// PENDING (rename to .test.ts once v12-tasks and v12-vendors are merged; see video-end-to-end-gateway.pending.ts for
-// what it assumes): the official SDK's `client.videos` against the real gateway, task layer and both simulators.
+// The official SDK's `client.videos` against the real gateway, task layer and both simulators.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoVendorDetails, nearestVendorSeconds, pollUntilFinished, pricePerSecondOf, startVideoEndToEnd, vendorPrompts, type VideoEndToEnd } from './video-end-to-end-gateway.pending.js';
+import { expectNoVendorDetails, nearestVendorSeconds, pollUntilFinished, pricePerSecondOf, startVideoEndToEnd, vendorPrompts, type VideoEndToEnd } from './video-end-to-end-gateway.js';
 
 let setup: VideoEndToEnd;
 let client: OpenAI;
@@ -44,6 +43,14 @@ describe('client.videos end to end', () => {
     await expect(client.videos.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('the size asked decides the orientation: sora-2 at 1280x720 is made landscape; only the video is stored', async () => {
+    const created = await client.videos.create({ prompt: vendorPrompts.success, model: 'sora-2', seconds: '4', size: '1280x720' });
+    expect(created.size).toBe('1280x720');
+    await pollUntilFinished(setup, [setup.gateway], created.id);
+    expect(await client.videos.retrieve(created.id)).toMatchObject({ status: 'completed', size: '1280x720', seconds: '4' });
+    await expect(client.videos.downloadContent(created.id, { variant: 'thumbnail' })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
   it('a failed video carries {code, message}; a running one cannot be deleted', async () => {
     const failing = await client.videos.create({ prompt: vendorPrompts.failure, model: 'sora-2' });
     await expect(client.videos.delete(failing.id)).rejects.toBeInstanceOf(OpenAI.BadRequestError);
@@ -56,7 +63,11 @@ describe('client.videos end to end', () => {
   it('list pages through the user\'s videos only, across both surfaces', async () => {
     const lister = setup.sdk(setup.gateway, setup.otherUsersKey);
     const ids: string[] = [];
-    for (let index = 0; index < 3; index += 1) ids.push((await lister.videos.create({ prompt: `${vendorPrompts.success} ${index}`, model: 'sora-2' })).id);
+    for (let index = 0; index < 3; index += 1) {
+      ids.push((await lister.videos.create({ prompt: `${vendorPrompts.success} ${index}`, model: 'sora-2' })).id);
+      // Newest first is by creation time; tasks created in the same millisecond have no order between them.
+      setup.clock.advance(1_000);
+    }
     const seen: string[] = [];
     for await (const video of lister.videos.list({ limit: 2 })) seen.push(video.id);
     expect(seen).toEqual([...ids].reverse());

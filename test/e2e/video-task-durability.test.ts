@@ -1,5 +1,4 @@
-// PENDING (rename to .test.ts once v12-tasks and v12-vendors are merged; see video-end-to-end-gateway.pending.ts for
-// what it assumes): a gateway restarted mid-task finishes it and bills it once; two gateways on one PostgreSQL poll
+// A gateway restarted mid-task finishes it and bills it once; two gateways on one PostgreSQL poll
 // the same tasks and settle each once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
@@ -11,7 +10,7 @@ import {
   startVideoEndToEnd,
   vendorPrompts,
   type VideoEndToEnd,
-} from './video-end-to-end-gateway.pending.js';
+} from './video-end-to-end-gateway.js';
 
 let setup: VideoEndToEnd | undefined;
 
@@ -73,5 +72,12 @@ describe.runIf(shouldRunPostgresTests())('two gateways on one PostgreSQL', () =>
     expect(before - (await current.balanceOf(current.owner.id))).toBe(expectedCharge);
     for (const { id } of ids) expect((await readSpecTask(second, current.ownerKey, id)).status).toBe('completed');
     expect(await current.gateway.running.billing.store.findBalanceMismatches()).toEqual([]);
+    // One settlement usage log per task, whichever gateway settled it.
+    await Promise.all([current.gateway.running.billing.writer.flush(), second.running.billing.writer.flush()]);
+    const settlements = await current.gateway.running.billing.store.listUsageLogs({ userId: current.owner.id, endpoint: 'videos.settlement', limit: 100 });
+    expect(settlements).toHaveLength(ids.length);
+    // `gateway billing verify` on the shared database: balances equal ledgers and every task hold adds up.
+    const verified = await current.verifyBilling();
+    expect(verified.exitCode, verified.output).toBe(0);
   });
 });
