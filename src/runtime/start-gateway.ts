@@ -27,7 +27,7 @@ import { createAccountAdminStore } from '../storage/kysely-account-admin-store.j
 import { FirstRunSetup } from '../accounts/first-run-setup.js';
 import { createTopupOrderStore } from '../storage/kysely-topup-order-store.js';
 import { createResponsesStore } from '../storage/kysely-responses-store.js';
-import { createReasoningSealer } from '../protocols/openai-responses/reasoning-sealer.js';
+import { createReasoningSealer } from '../protocols/shared/reasoning-sealer.js';
 import { loadPaymentConfig, type PaymentConfig } from '../accounts/payments/payment-config.js';
 import { createTopupService } from '../accounts/payments/create-topup-service.js';
 import type { TopupService } from '../accounts/payments/topup-service.js';

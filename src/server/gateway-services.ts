@@ -13,7 +13,7 @@ import type { AccountAdminStore } from '../storage/account-admin-store.js';
 import type { FirstRunSetup } from '../accounts/first-run-setup.js';
 import type { InFlightForwardings } from './in-flight-forwardings.js';
 import type { RequestAccounting } from './request-accounting.js';
-import type { ReasoningSealer } from '../protocols/openai-responses/reasoning-sealer.js';
+import type { ReasoningSealer } from '../protocols/shared/reasoning-sealer.js';
 import type { ResponsesStore } from '../storage/responses-store.js';
 import type { VideoTaskService } from '../tasks/video-task-service.js';
 

@@ -1,6 +1,6 @@
 import { createSecretBox, resolveSecretPassphrase } from '../accounts/secret-box.js';
 import type { GatewayConfig } from '../config/gateway-config.js';
-import { createReasoningSealer, type ReasoningSealer } from '../protocols/openai-responses/reasoning-sealer.js';
+import { createReasoningSealer, type ReasoningSealer } from '../protocols/shared/reasoning-sealer.js';
 
 /**
  * The sealer for thinking signatures of the Messages routes, keyed with the gateway's secret (the one channel secrets

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { planVideoJob } from '../providers/video/plan-video-job.js';
+import { isPortraitSize } from '../providers/video/video-size.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { taskHoldShortfall, writeTaskHoldChange } from '../billing/mirror-task-hold.js';
 import { costOfVideoSeconds, lookUpVideoSecondPrice, type VideoSecondPrice } from '../billing/price-video-seconds.js';
@@ -8,7 +10,6 @@ import type { VideoGenerationJob, VideoVendorAdapter } from '../providers/video/
 import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
 import type { KeyPrincipal, RoutableChannel } from '../routing/routing-table.js';
 import type { VideoTaskHoldOutcome, VideoTaskRecord } from '../storage/video-task-records.js';
-import { chooseVideoJob } from './choose-video-job.js';
 import { finishVideoTask } from './finish-video-task.js';
 import { adapterFor, type VideoTaskContext } from './video-task-context.js';
 import type { VideoContent, VideoTaskService, VideoTaskSubmission, VideoTaskView } from './video-task-service.js';
@@ -50,9 +51,16 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
     for (const channel of channels) {
       const adapter = adapterFor(context, channel);
       if (adapter === undefined) continue;
-      // A landscape twin (`sora-2-landscape`) names its vendor model in the catalog; a channel's mapping wins.
-      const upstreamModelId = channel.modelMapping.get(submission.model.id) ?? submission.model.videoUpstreamModelId ?? submission.model.id;
-      const job = chooseVideoJob(adapter, { publicModelId: submission.model.id, upstreamModelId, prompt: submission.prompt, requestedSeconds: submission.requestedSeconds, size: submission.size });
+      // A landscape twin (`sora-2-landscape`) names its vendor model in the catalog; a channel's mapping wins. An
+      // OpenAI-surface `size` decides the orientation itself (OpenAI's `sora-2` at 1280x720 is landscape).
+      const { size } = submission;
+      const model = size ? { ...submission.model, videoOrientation: isPortraitSize(size) ? ('portrait' as const) : ('landscape' as const) } : submission.model;
+      const planned = planVideoJob(model, submission.requestedSeconds, adapter, {
+        durationParameter: submission.surface === 'spec' ? 'duration' : 'seconds',
+        upstreamModelId: channel.modelMapping.get(submission.model.id),
+        size,
+      });
+      const job = { ...planned, prompt: submission.prompt };
       routes.push({ channel, adapter, job });
     }
     if (routes.length === 0) throw new GatewayError('service_unavailable', `No channel can make videos with ${submission.model.id} right now.`, { headers: { 'retry-after': '30' } });

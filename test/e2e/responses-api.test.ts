@@ -3,7 +3,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/accounts/secret-box.js';
-import { createReasoningSealer } from '../../src/protocols/openai-responses/reasoning-sealer.js';
+import { createReasoningSealer } from '../../src/protocols/shared/reasoning-sealer.js';
 import { createOpenAiClient, startTestGateway, testSecretKey, type TestGateway } from '../helpers/start-test-gateway.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
 

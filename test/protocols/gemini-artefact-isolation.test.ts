@@ -5,7 +5,7 @@ import { parseMessagesRequest } from '../../src/protocols/anthropic-messages/par
 import { chatRequestToCanonical } from '../../src/protocols/openai-chat/chat-request-to-canonical.js';
 import { encodeChatToolCallId } from '../../src/protocols/openai-chat/chat-tool-call-id.js';
 import { parseResponsesRequest } from '../../src/protocols/openai-responses/parse-responses-request.js';
-import { createReasoningSealer } from '../../src/protocols/openai-responses/reasoning-sealer.js';
+import { createReasoningSealer } from '../../src/protocols/shared/reasoning-sealer.js';
 import { encodeAnthropicRequest } from '../../src/providers/anthropic/encode-anthropic-request.js';
 import { encodeBedrockConverseBody } from '../../src/providers/bedrock/encode-bedrock-converse-body.js';
 import { encodeGeminiRequest } from '../../src/providers/gemini/encode-gemini-request.js';

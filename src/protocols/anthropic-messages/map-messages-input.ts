@@ -9,7 +9,7 @@ import type {
 } from '../../core/canonical/canonical-request.js';
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { SealedArtefact } from '../openai-responses/reasoning-sealer.js';
+import type { SealedArtefact } from '../shared/reasoning-sealer.js';
 import type { MessagesContentBlock, MessagesRequestMessage, MessagesToolResultContentBlock } from './messages-request-schema.js';
 
 /** Opens a thinking `signature` (or `redacted_thinking.data`) the gateway sealed; null when it did not seal it intact. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { foldStreamParts } from '../../core/canonical/fold-stream-parts.js';
-import { createReasoningSealer, type ArtefactCipher } from '../openai-responses/reasoning-sealer.js';
+import { createReasoningSealer, type ArtefactCipher } from '../shared/reasoning-sealer.js';
 import { createMessagesAnswerCodec } from './messages-answer-codec.js';
 import { toMessagesToolUseId } from './messages-tool-use-id.js';
 

@@ -1,4 +1,4 @@
-import type { SealedArtefact } from '../openai-responses/reasoning-sealer.js';
+import type { SealedArtefact } from '../shared/reasoning-sealer.js';
 
 /** What encoding a Message needs beside the answer. */
 export interface MessagesEncodingContext {

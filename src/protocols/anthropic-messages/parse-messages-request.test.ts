@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
-import { createReasoningSealer, type ArtefactCipher } from '../openai-responses/reasoning-sealer.js';
+import { createReasoningSealer, type ArtefactCipher } from '../shared/reasoning-sealer.js';
 import { parseCountTokensRequest, parseMessagesRequest } from './parse-messages-request.js';
 
 /** A reversible stand-in for the gateway's secret box: only what it "sealed" opens. */

@@ -1,7 +1,6 @@
-import type { z } from 'zod';
 import type { CanonicalRequest, CanonicalSampling, CanonicalTool, CanonicalToolChoice } from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { formatParamPath } from '../openai-responses/format-param-path.js';
+import { validateProtocolBody } from '../shared/validate-protocol-body.js';
 import { mapMessagesInput, type UnsealArtefact } from './map-messages-input.js';
 import { countTokensRequestSchema, messagesRequestFields, messagesRequestSchema, type MessagesRequestBody } from './messages-request-schema.js';
 import { thinkingToReasoningEffort } from './thinking-to-reasoning-effort.js';
@@ -35,7 +34,7 @@ const attributionBlockPrefix = 'x-anthropic-billing-header:';
 export function parseMessagesRequest(body: unknown, options: ParseMessagesOptions = {}): ParsedMessagesRequest {
   const fields = requireObject(body);
   refuseUnservedFeatures(fields);
-  const parsed = validate(messagesRequestSchema, fields);
+  const parsed = validateProtocolBody(messagesRequestSchema, fields);
   if (parsed.thinking?.type === 'enabled' && parsed.thinking.budget_tokens >= parsed.max_tokens) {
     throw new GatewayError('invalid_request_error', "Invalid value for 'thinking.budget_tokens': it must be less than 'max_tokens'.", {
       param: 'thinking.budget_tokens',
@@ -48,7 +47,7 @@ export function parseMessagesRequest(body: unknown, options: ParseMessagesOption
 export function parseCountTokensRequest(body: unknown, options: ParseMessagesOptions = {}): CanonicalRequest {
   const fields = requireObject(body);
   refuseUnservedFeatures(fields);
-  const parsed = validate(countTokensRequestSchema, fields);
+  const parsed = validateProtocolBody(countTokensRequestSchema, fields);
   return toCanonicalRequest({ ...parsed, max_tokens: parsed.max_tokens ?? 1 }, options);
 }
 
@@ -141,31 +140,7 @@ function typeOf(value: unknown): unknown {
   return value !== null && typeof value === 'object' ? (value as { type?: unknown }).type : undefined;
 }
 
-/** Runs a schema; the first issue becomes a 400 naming its parameter. */
-function validate<Schema extends z.ZodType>(schema: Schema, fields: Record<string, unknown>): z.output<Schema> {
-  // `reportInput` puts the offending value on each issue, so a missing field can be told from a wrong one.
-  const result = schema.safeParse(fields, { reportInput: true });
-  if (result.success) return result.data;
-  const first = result.error.issues[0];
-  if (!first) throw new GatewayError('invalid_request_error', 'The request body is invalid.');
-  const { issue, path } = mostSpecificIssue(first, first.path);
-  const param = formatParamPath(path);
-  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined;
-  const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue.message}`;
-  throw new GatewayError('invalid_request_error', message, { param: param || null });
-}
 
-/** A union reports one issue for all its branches; the branch that got furthest names the real culprit. */
-function mostSpecificIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[]): { issue: z.core.$ZodIssue; path: readonly PropertyKey[] } {
-  if (issue.code !== 'invalid_union') return { issue, path };
-  let best: z.core.$ZodIssue | undefined;
-  for (const branch of issue.errors) {
-    const candidate = branch[0];
-    if (candidate && (!best || candidate.path.length > best.path.length)) best = candidate;
-  }
-  if (!best || best.path.length === 0) return { issue, path };
-  return mostSpecificIssue(best, [...path, ...best.path]);
-}
 
 function canonicalToolChoice(choice: MessagesRequestBody['tool_choice']): CanonicalToolChoice | null {
   if (choice === undefined) return null;

@@ -1,5 +1,5 @@
 import type { AnswerBlock, AnswerToolCallBlock } from '../../core/canonical/canonical-answer.js';
-import type { SealedArtefact } from './reasoning-sealer.js';
+import type { SealedArtefact } from '../shared/reasoning-sealer.js';
 import type { OutputItemIdPrefix } from './response-encoding-context.js';
 import type { ResponsesOutputItem, ResponsesReasoningItem } from './responses-wire-types.js';
 

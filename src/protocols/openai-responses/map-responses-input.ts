@@ -9,7 +9,7 @@ import type {
 } from '../../core/canonical/canonical-request.js';
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { SealedArtefact } from './reasoning-sealer.js';
+import type { SealedArtefact } from '../shared/reasoning-sealer.js';
 import type { ResponsesContentPart, ResponsesInputItem } from './responses-request-schema.js';
 
 /** Opens a reasoning item's `encrypted_content`; null drops the artefact (the reasoning text is kept). */

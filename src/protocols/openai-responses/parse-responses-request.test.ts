@@ -3,7 +3,7 @@ import { createSecretBox } from '../../accounts/secret-box.js';
 import { foldStreamParts } from '../../core/canonical/fold-stream-parts.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { encodeResponse } from './encode-response.js';
-import { createReasoningSealer } from './reasoning-sealer.js';
+import { createReasoningSealer } from '../shared/reasoning-sealer.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
 
 /** The GatewayError a body is refused with. */

@@ -1,7 +1,6 @@
 import type { CanonicalOutputFormat, CanonicalRequest, CanonicalTool, CanonicalToolChoice } from '../../core/canonical/canonical-request.js';
-import type { z } from 'zod';
 import { GatewayError } from '../../core/gateway-error.js';
-import { formatParamPath } from './format-param-path.js';
+import { validateProtocolBody } from '../shared/validate-protocol-body.js';
 import { mapResponsesInput, type UnsealReasoning } from './map-responses-input.js';
 import { responsesRequestFields, responsesRequestSchema, type responsesIncludeValues, type ResponsesRequestBody } from './responses-request-schema.js';
 import type { ResponseEcho, ResponsesTextFormat, ResponsesToolChoice } from './responses-wire-types.js';
@@ -63,7 +62,7 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
   }
   const fields = body as Record<string, unknown>;
   refuseUnservedFeatures(fields);
-  const parsed = validate(fields);
+  const parsed = validateProtocolBody(responsesRequestSchema, fields);
   if (parsed.input === undefined && !parsed.previous_response_id) {
     throw new GatewayError('invalid_request_error', "Missing required parameter: 'input'.", { param: 'input' });
   }
@@ -163,34 +162,7 @@ function refuseUnservedFeatures(fields: Record<string, unknown>): void {
   }
 }
 
-/** Runs the schema; the first issue becomes a 400 naming its parameter. */
-function validate(fields: Record<string, unknown>): ResponsesRequestBody {
-  // `reportInput` puts the offending value on each issue, so a missing field can be told from a wrong one.
-  const result = responsesRequestSchema.safeParse(fields, { reportInput: true });
-  if (result.success) return result.data;
-  const first = result.error.issues[0];
-  if (!first) throw new GatewayError('invalid_request_error', 'The request body is invalid.');
-  const { issue, path } = mostSpecificIssue(first, first.path);
-  const param = formatParamPath(path);
-  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined;
-  const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue.message}`;
-  throw new GatewayError('invalid_request_error', message, { param: param || null });
-}
 
-/**
- * A union (such as `input`: string or items) reports one issue for all its branches; the branch that got furthest
- * (the longest path) names the real culprit, e.g. `input[2].call_id` instead of `input`.
- */
-function mostSpecificIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[]): { issue: z.core.$ZodIssue; path: readonly PropertyKey[] } {
-  if (issue.code !== 'invalid_union') return { issue, path };
-  let best: z.core.$ZodIssue | undefined;
-  for (const branch of issue.errors) {
-    const candidate = branch[0];
-    if (candidate && (!best || candidate.path.length > best.path.length)) best = candidate;
-  }
-  if (!best || best.path.length === 0) return { issue, path };
-  return mostSpecificIssue(best, [...path, ...best.path]);
-}
 
 function canonicalToolChoice(choice: ResponsesRequestBody['tool_choice']): CanonicalToolChoice | null {
   if (choice === undefined) return null;

@@ -1,4 +1,4 @@
-import type { SealedArtefact } from './reasoning-sealer.js';
+import type { SealedArtefact } from '../shared/reasoning-sealer.js';
 import type { ResponseEcho } from './responses-wire-types.js';
 
 /** Prefixes of the item ids the gateway gives output items (never a vendor's id). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../accounts/secret-box.js';
-import { createReasoningSealer } from '../../protocols/openai-responses/reasoning-sealer.js';
+import { createReasoningSealer } from '../../protocols/shared/reasoning-sealer.js';
 import type { ResponsesStore, StoredResponseRecord } from '../../storage/responses-store.js';
 import { loadResponsesChain } from './responses-chain.js';
 

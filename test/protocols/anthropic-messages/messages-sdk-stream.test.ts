@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalStreamPart } from '../../../src/core/canonical/canonical-stream-part.js';
 import { foldStreamParts } from '../../../src/core/canonical/fold-stream-parts.js';
 import { createMessagesAnswerCodec } from '../../../src/protocols/anthropic-messages/messages-answer-codec.js';
-import { createReasoningSealer } from '../../../src/protocols/openai-responses/reasoning-sealer.js';
+import { createReasoningSealer } from '../../../src/protocols/shared/reasoning-sealer.js';
 import { createSecretBox } from '../../../src/accounts/secret-box.js';
 
 const sealer = createReasoningSealer(createSecretBox('messages-sdk-test'));
