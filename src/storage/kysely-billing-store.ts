@@ -8,6 +8,7 @@ import type {
   LedgerKind,
   RequestLimits,
   SettledBalance,
+  SettledCharge,
   SettlementBatch,
   UsageLogRecord,
   UsageSummaryRecord,
@@ -332,17 +333,12 @@ async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: Settl
       repaid: repaid.repayment ? -repaid.repayment.amount : 0,
     });
   }
-  for (const [apiKeyId, keyCharges] of sortedGroups(newCharges, (charge) => charge.apiKeyId)) {
-    // A key's spend is the whole cost of its requests, the part left as debt included.
-    const amount = sum(keyCharges, (charge) => charge.amount + charge.debt);
-    await transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', amount) })).where('id', '=', apiKeyId).execute();
-  }
+  await updateKeys(transaction, newCharges, batch.usageLogs);
   const insertedLogIds = await insertNewRows(batch.usageLogs.map(encodeUsageLog), (rows) =>
     transaction.insertInto('usage_logs').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
   );
   const newLogs = batch.usageLogs.filter((log) => insertedLogIds.has(log.id));
   await addHourlyRollups(transaction, newLogs);
-  await recordKeysLastUsed(transaction, newLogs);
   for (const rollup of mapUsageLogToRollups(newLogs)) {
     await transaction
       .insertInto('usage_daily_rollups')
@@ -382,11 +378,23 @@ async function addHourlyRollups(transaction: Transaction<DatabaseSchema>, logs: 
   }
 }
 
-/** Moves each key's `last_used_at` forward to its newest request in `logs` (never back: batches may land out of order). */
-async function recordKeysLastUsed(transaction: Transaction<DatabaseSchema>, logs: readonly UsageLogRecord[]): Promise<void> {
-  const newest = new Map<string, number>();
-  for (const log of logs) newest.set(log.apiKeyId, Math.max(newest.get(log.apiKeyId) ?? 0, log.createdAt));
-  for (const [apiKeyId, usedAt] of [...newest].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))) {
+/**
+ * Adds each key's spend (the whole cost of its new charges, the part left as debt included) and moves its
+ * `last_used_at` forward to its newest request in the batch (never back: batches may land out of order, and a replayed
+ * batch changes nothing). One pass in key id order, after the users and before any usage row, so two nodes writing
+ * batches at once lock users, then keys, then rollups in the same order and cannot deadlock on PostgreSQL.
+ */
+async function updateKeys(transaction: Transaction<DatabaseSchema>, newCharges: readonly SettledCharge[], logs: readonly UsageLogRecord[]): Promise<void> {
+  const spentByKey = new Map<string, number>();
+  for (const charge of newCharges) spentByKey.set(charge.apiKeyId, (spentByKey.get(charge.apiKeyId) ?? 0) + charge.amount + charge.debt);
+  const newestUseByKey = new Map<string, number>();
+  for (const log of logs) newestUseByKey.set(log.apiKeyId, Math.max(newestUseByKey.get(log.apiKeyId) ?? 0, log.createdAt));
+  const keyIds = [...new Set([...spentByKey.keys(), ...newestUseByKey.keys()])].sort();
+  for (const apiKeyId of keyIds) {
+    const spent = spentByKey.get(apiKeyId);
+    if (spent !== undefined) await transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', spent) })).where('id', '=', apiKeyId).execute();
+    const usedAt = newestUseByKey.get(apiKeyId);
+    if (usedAt === undefined) continue;
     await transaction
       .updateTable('api_keys')
       .set({ last_used_at: usedAt })

@@ -32,5 +32,6 @@ export function sumUsageLogs<Bucket extends string | number>(logs: readonly Usag
     sum.cached_tokens += log.cachedTokens;
     sum.cost += log.cost;
   }
-  return [...sums.values()];
+  // In key order: every batch upserts its rollup rows in the same order, so concurrent batches cannot deadlock.
+  return [...sums.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).map(([, sum]) => sum);
 }
