@@ -116,7 +116,7 @@ function planProtocolAttempt(attempt: ChannelAttempt): ProtocolAttempt | undefin
     const adapter = quirks ? createOpenAiChatVendorAdapter(quirks, secretsOf(attempt.channel)) : findVendorAdapter(attempt.channel.protocol);
     return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
   }
-  if (quirks) return planOpenAiWireAttempt(attempt, quirks);
+  if (quirks) return attempt.request.openAiWire ? planOpenAiWireAttempt(attempt, quirks, attempt.request.openAiWire) : undefined;
   const adapter = findVendorAdapter(attempt.channel.protocol);
   return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
 }
@@ -126,14 +126,14 @@ function upstreamModelIdOf(attempt: ChannelAttempt): string {
 }
 
 /** OpenAI-wire channels: the body passes through; a stream is relayed event by event (the fast path). */
-function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks): ProtocolAttempt {
+function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks, openAiWire: NonNullable<DispatchRequest['openAiWire']>): ProtocolAttempt {
   const { request, channel, services, control } = attempt;
   const upstreamModelId = upstreamModelIdOf(attempt);
   return {
     encode: () => ({
-      url: quirks.urlFor(channel, upstreamModelId, request.upstreamPath),
+      url: quirks.urlFor(channel, upstreamModelId, openAiWire.upstreamPath),
       headers: quirks.authHeaders(channel),
-      body: request.buildBody(upstreamModelId, channel),
+      body: openAiWire.buildBody(upstreamModelId, channel),
     }),
     mapFailure: (status, bodyText, retryAfter) => mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
     async answer(response) {

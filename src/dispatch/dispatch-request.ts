@@ -11,10 +11,12 @@ import type { PassThroughProtocol } from './pass-through/pass-through-protocol.j
 export interface DispatchRequest {
   /** the public model id the client asked for */
   modelId: string;
-  /** path below the channel's base URL, e.g. `/chat/completions` */
-  upstreamPath: string;
-  /** builds the upstream body for the model name a channel expects (and the fields that channel accepts) */
-  buildBody: (upstreamModelId: string, channel: RoutableChannel) => string | FormData;
+  /**
+   * The OpenAI-wire byte pass-through (chat, completions, embeddings, images, audio): the path below the channel's
+   * base URL (e.g. `/chat/completions`) and the upstream body for the model name a channel expects (and the fields
+   * that channel accepts). Absent for Responses and Messages, which are served by `passThrough` or `canonical` only.
+   */
+  openAiWire?: { upstreamPath: string; buildBody: (upstreamModelId: string, channel: RoutableChannel) => string | FormData };
   /** the channels that accept every field of the request (forwarded-field policy); all of the model's when absent */
   acceptsChannel?: (channel: RoutableChannel) => boolean;
   /** true when the answer is an SSE stream */

@@ -2,20 +2,16 @@
 // every vendor: each protocol's usage reaches billing typed, with cache reads and writes at their own prices.
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelPrice } from '../../src/billing/model-price.js';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.js';
 import { startBedrockSimulator, type BedrockSimulator } from '../simulators/bedrock-simulator.js';
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.js';
+import { cachedPrompt, cachePrice, expectedCachedPromptCost } from './cache-price-fixture.js';
 import { settleEverything, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
 
 const anthropicSecret = 'sk-ant-billing-upstream';
 const geminiSecret = 'AIza-billing-gemini-upstream';
 const startingBalance = 10_000_000;
 
-/** Four different prices, so a token billed at the wrong one changes the cost: 1, 0.1, 5 and 3 micro-units a token. */
-function cachePrice(modelId: string): ModelPrice {
-  return { modelId, inputPerMillion: 1_000_000, cachedInputPerMillion: 100_000, cacheWritePerMillion: 5_000_000, outputPerMillion: 3_000_000, imagePrices: {}, audioPerMinute: 0, videoPerSecond: 0 };
-}
 
 /**
  * Each simulator counts words: the eight-word prompt is 8 input tokens, 4 of them read from the cache, and the answer
@@ -28,16 +24,9 @@ const vendors = [
   { name: 'gemini', model: 'bill-gemini-cache', cacheWriteTokens: 0 },
   { name: 'bedrock', model: 'bill-bedrock-cache', cacheWriteTokens: 2 },
 ] as const;
-const prompt = 'one two three four five six seven eight';
-const promptTokens = 8;
-const cachedTokens = 4;
-const completionTokens = 9;
+const { text: prompt, promptTokens, cachedTokens, completionTokens } = cachedPrompt;
+const expectedCost = expectedCachedPromptCost;
 
-/** The cost in micro-units, computed by hand: uncached input at 1, cache reads at 0.1, writes at 5, output at 3, rounded up once. */
-function expectedCost(cacheWriteTokens: number): number {
-  const uncached = promptTokens - cachedTokens - cacheWriteTokens;
-  return Math.ceil((uncached * 10 + cachedTokens * 1 + cacheWriteTokens * 50 + completionTokens * 30) / 10);
-}
 
 let gateway: BillingTestGateway;
 let anthropic: AnthropicSimulator;

@@ -96,10 +96,6 @@ function canonicalRequest(stream: boolean): CanonicalRequest {
 function dispatchRequest(stream: boolean): DispatchRequest {
   return {
     modelId: 'public-model',
-    upstreamPath: '/responses',
-    buildBody: () => {
-      throw new Error('a canonical request is encoded by its vendor adapter, never built as a pass-through body');
-    },
     stream,
     clientWantsUsage: true,
     responseHeaders: {},

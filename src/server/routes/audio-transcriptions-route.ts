@@ -32,8 +32,7 @@ export function registerAudioTranscriptionsRoute(app: FastifyInstance, services:
       body: fields,
       uploadedBytes: audioFile.data.length,
       uploadedAudioSeconds: audio.kind === 'measured' ? audio.seconds : undefined,
-      upstreamPath: '/audio/transcriptions',
-      buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
+      openAiWire: { upstreamPath: '/audio/transcriptions', buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId) },
       stream: false,
       clientWantsUsage: false,
     });

@@ -40,9 +40,6 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       model,
       endpoint: 'messages',
       body,
-      upstreamPath: '/messages',
-      // Pass-through (Anthropic channels) and canonical attempts (every other channel) serve Messages; nothing else is sent.
-      buildBody: (upstreamModelId) => JSON.stringify({ ...body, model: upstreamModelId }),
       passThrough,
       stream: parsed.request.stream,
       clientWantsUsage: false,

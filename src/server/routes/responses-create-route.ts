@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../../core/gateway-error.js';
 import { createResponsesPassThrough, type PassedThroughResponse } from '../../dispatch/pass-through/responses-pass-through.js';
 import { assignInputItemIds } from '../../protocols/openai-responses/assign-input-item-ids.js';
 import { parseResponsesRequest } from '../../protocols/openai-responses/parse-responses-request.js';
@@ -79,11 +78,6 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
       canonicalRequest,
       canonical: { request: canonicalRequest, codec },
       passThrough,
-      upstreamPath: '/responses',
-      // Only pass-through and canonical attempts serve Responses; another channel is skipped.
-      buildBody: () => {
-        throw new GatewayError('service_unavailable', 'This channel cannot serve the Responses API.');
-      },
       stream: parsed.request.stream,
       clientWantsUsage: false,
       maxOutputTokens: model.maxOutputTokens,
