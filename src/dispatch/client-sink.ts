@@ -21,7 +21,7 @@ export interface ClientSink {
   sendAnswer(status: number, headers: Readonly<Record<string, string>>, body: string): Promise<void>;
   /** takes the response over for a stream; nothing is written until `writeHead` */
   startStream(): void;
-  /** writes and flushes the status line and headers of a stream */
+  /** writes the status line and headers of a stream; they leave with the write or end that follows */
   writeHead(status: number, headers: Readonly<Record<string, string>>): void;
   /** writes one chunk of a stream */
   write(chunk: string): void;

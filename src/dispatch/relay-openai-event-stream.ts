@@ -40,6 +40,9 @@ export async function relayOpenAiEventStream(options: {
   const { upstreamBody, writer, clientWantsUsage } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
   const generatedParts: string[] = [];
+  // Events parsed from one upstream read leave in one client write: they arrived together, and a write per event
+  // would cost a system call each.
+  const eventsOfThisRead: string[] = [];
   let upstreamError: GatewayError | undefined;
 
   const onEvent = (event: EventSourceMessage): void => {
@@ -61,7 +64,7 @@ export async function relayOpenAiEventStream(options: {
     } else if (!outcome.usage) {
       collectDeltaText(data, generatedParts);
     }
-    writer.writeEvent(data);
+    eventsOfThisRead.push(data);
   };
 
   const parser = createParser({ onEvent });
@@ -70,6 +73,8 @@ export async function relayOpenAiEventStream(options: {
   try {
     for await (const bytes of upstreamBody as AsyncIterable<Uint8Array>) {
       parser.feed(decoder.decode(bytes, { stream: true }));
+      writer.writeEvents(eventsOfThisRead);
+      eventsOfThisRead.length = 0;
       if (outcome.completed || upstreamError) break;
       await writer.waitWhileClientIsFull();
       if (writer.clientGone) break;

@@ -103,7 +103,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   logger.info({ billing: billingConfig.enabled ? 'on' : 'off', sharedState: billingConfig.redisUrl ? 'redis' : 'process memory' }, 'billing ready');
   const paymentConfig: PaymentConfig = { ...loadPaymentConfig(process.env), ...options.payments };
   const signIn = createSignInServices(createSignInStore({ database }), config.signIn);
-  const topup = createTopupService({ config: paymentConfig, store: createTopupOrderStore(database.database), billing, logger, clock: Date.now });
+  const topup = await createTopupService({ config: paymentConfig, store: createTopupOrderStore(database.database), billing, logger, clock: Date.now });
   const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
 
   const dispatcher = new Agent({ connections: config.upstreamConnectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000 });

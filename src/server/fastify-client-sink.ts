@@ -46,8 +46,8 @@ export class FastifyClientSink implements ClientSink {
 
   writeHead(status: number, headers: Readonly<Record<string, string>>): void {
     const response = this.reply.raw;
+    // Not flushed: the head leaves with the first write that always follows, in one packet.
     response.writeHead(status, { ...headers, 'x-request-id': String(this.reply.request.id) });
-    response.flushHeaders();
   }
 
   write(chunk: string): void {
