@@ -22,6 +22,7 @@ import { registerImageRoutes } from './routes/image-routes.js';
 import { registerMessagesCountTokensRoute } from './routes/messages-count-tokens-route.js';
 import { registerMessagesRoute } from './routes/messages-route.js';
 import { registerModelRoutes } from './routes/model-routes.js';
+import { createLazyRequestLogger } from '../observability/lazy-request-logger.js';
 import { registerResponsesCreateRoute } from './routes/responses-create-route.js';
 import { registerResponsesReadRoutes } from './routes/responses-read-routes.js';
 import { registerVideoContentRoute } from './routes/video-content-route.js';
@@ -41,6 +42,7 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     loggerInstance: services.logger as FastifyBaseLogger,
     // Per-request log lines cost CPU on every call; errors are still logged, and debug level logs each request.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: createLazyRequestLogger,
     bodyLimit: services.config.bodyLimitBytes,
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
     requestIdHeader: false,
