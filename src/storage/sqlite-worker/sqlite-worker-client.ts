@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SqliteWorkerData, SqliteWorkerEnvelope, SqliteWorkerRequest, SqliteWorkerResponse, SqliteWorkerResults } from './sqlite-worker-messages.js';
+import type { PreparedStatementStatistics } from './prepared-statement-cache.js';
 import { SqliteWorkerError } from './sqlite-worker-error.js';
 
 interface PendingRequest {
@@ -55,6 +56,11 @@ export class SqliteWorkerClient {
       this.#pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
       worker.postMessage(envelope);
     });
+  }
+
+  /** The worker's prepared statement counters (starts the worker if needed). */
+  statistics(): Promise<PreparedStatementStatistics> {
+    return this.request({ kind: 'statistics' }, this.start());
   }
 
   /** Closes the connection in the worker and ends the thread; later requests are refused. */

@@ -117,6 +117,7 @@ class SqliteWorkerConnection implements DatabaseConnection {
 
   async executeQuery<Row>(compiledQuery: CompiledQuery): Promise<QueryResult<Row>> {
     const outcome = await this.#client.request({ kind: 'query', sql: compiledQuery.sql, parameters: compiledQuery.parameters }, this.#generation);
+    restoreBuffers(outcome.rows);
     return outcome as QueryResult<Row>;
   }
 
@@ -124,6 +125,17 @@ class SqliteWorkerConnection implements DatabaseConnection {
   // eslint-disable-next-line require-yield
   async *streamQuery<Row>(): AsyncIterableIterator<QueryResult<Row>> {
     throw new Error('Streaming queries are not supported on SQLite behind the worker thread; use execute()');
+  }
+}
+
+/** Blobs arrive as Uint8Array (a Buffer loses its class in the structured clone); better-sqlite3 gives Buffers. */
+function restoreBuffers(rows: unknown[]): void {
+  for (const row of rows) {
+    const record = row as Record<string, unknown>;
+    for (const column in record) {
+      const value = record[column];
+      if (value instanceof Uint8Array && !Buffer.isBuffer(value)) record[column] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    }
   }
 }
 
