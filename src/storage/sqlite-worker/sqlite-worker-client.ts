@@ -1,10 +1,12 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SqliteWorkerData, SqliteWorkerEnvelope, SqliteWorkerRequest, SqliteWorkerResponse, SqliteWorkerResults } from './sqlite-worker-messages.js';
+import { bundleSqliteWorkerScript } from './bundle-sqlite-worker-script.js';
 import type { PreparedStatementStatistics } from './prepared-statement-cache.js';
 import { SqliteWorkerError } from './sqlite-worker-error.js';
+import { selectWorkerExecArgv } from './select-worker-exec-argv.js';
+// Names the worker script as a dependency (erased at run time), so tools that follow imports compile it too:
+// bench/compile-bench-processes.ts transpiles only the files the gateway imports.
+import type {} from './sqlite-worker-thread.js';
 
 interface PendingRequest {
   resolve: (result: unknown) => void;
@@ -77,9 +79,8 @@ export class SqliteWorkerClient {
   }
 
   #spawn(): void {
-    const entry = workerEntry();
     const data: SqliteWorkerData = { path: this.#path };
-    const worker = new Worker(entry.script, { workerData: data, eval: entry.eval });
+    const worker = new Worker(workerScript(), { workerData: data, execArgv: selectWorkerExecArgv(process.execArgv) });
     this.#generation += 1;
     this.#worker = worker;
     // An idle worker must not keep a CLI command (or a finished test) running; `request` refs it while busy.
@@ -112,18 +113,7 @@ export class SqliteWorkerClient {
   }
 }
 
-/**
- * How to start the worker script beside this file: the compiled JavaScript in a build; under tsx or vitest (TypeScript
- * sources) a small bootstrap that registers tsx inside the worker first, since Node 20 does not apply a process's
- * `--import` loader to a worker's entry module. tsx is unregistered once the worker's own modules are loaded, so the
- * Kysely it loads later for settlement batches loads natively: through tsx's hooks its few hundred modules take about
- * 0.4 s more, which many tests would pay.
- */
-function workerEntry(): { script: URL | string; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { script: new URL('./sqlite-worker-thread.js', import.meta.url), eval: false };
-  const entry = new URL('./sqlite-worker-thread.ts', import.meta.url).href;
-  const tsxFolder = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
-  const tsxApi = pathToFileURL(join(tsxFolder, 'dist/esm/api/index.mjs')).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { const unregister = tsx.register(); return import(${JSON.stringify(entry)}).then(() => unregister()); });`;
-  return { script: bootstrap, eval: true };
+/** The worker script beside this file in a build; from TypeScript sources (vitest, tsx) a bundle of it. */
+function workerScript(): URL {
+  return import.meta.url.endsWith('.ts') ? bundleSqliteWorkerScript() : new URL('./sqlite-worker-thread.js', import.meta.url);
 }
