@@ -3,7 +3,6 @@ import type { SqliteWorkerData, SqliteWorkerEnvelope, SqliteWorkerRequest, Sqlit
 import { bundleSqliteWorkerScript } from './bundle-sqlite-worker-script.js';
 import type { PreparedStatementStatistics } from './prepared-statement-cache.js';
 import { SqliteWorkerError } from './sqlite-worker-error.js';
-import { selectWorkerExecArgv } from './select-worker-exec-argv.js';
 // Names the worker script as a dependency (erased at run time), so tools that follow imports compile it too:
 // bench/compile-bench-processes.ts transpiles only the files the gateway imports.
 import type {} from './sqlite-worker-thread.js';
@@ -80,7 +79,10 @@ export class SqliteWorkerClient {
 
   #spawn(): void {
     const data: SqliteWorkerData = { path: this.#path };
-    const worker = new Worker(workerScript(), { workerData: data, execArgv: selectWorkerExecArgv(process.execArgv) });
+    // No Node flags: inherited ones would bring the main program's loader (tsx's `--import` starts a loader thread per
+    // worker), inline code (`--input-type` fails in a worker) and profile file (`--cpu-prof-name` would overwrite the
+    // main thread's). V8 flags such as `--max-semi-space-size` are process-wide and apply to the worker anyway.
+    const worker = new Worker(workerScript(), { workerData: data, execArgv: [] });
     this.#generation += 1;
     this.#worker = worker;
     // An idle worker must not keep a CLI command (or a finished test) running; `request` refs it while busy.
