@@ -53,9 +53,10 @@ export class SqliteWorkerClient {
     const id = this.#nextRequestId++;
     const envelope: SqliteWorkerEnvelope = { id, request };
     return new Promise<SqliteWorkerResults[Kind]>((resolve, reject) => {
+      // Posted first: a parameter the structured clone refuses throws here, and must not leave a pending entry behind.
+      worker.postMessage(envelope);
       if (this.#pending.size === 0) worker.ref();
       this.#pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
-      worker.postMessage(envelope);
     });
   }
 
