@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
+import type { SettledBalance, SettlementBatch } from './billing-records.js';
 import type { DatabaseSchema } from './database-schema.js';
+import { openSqliteConnection, sqliteMemoryPath } from './open-sqlite-connection.js';
+import { createStatementCachingConnection } from './sqlite-worker/prepared-statement-cache.js';
+import { createSqliteWorkerDatabase } from './sqlite-worker/create-sqlite-worker-database.js';
 
 /** Which engine a database URL points at. */
 export type DatabaseDialect = 'sqlite' | 'postgres';
@@ -13,10 +14,11 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 export interface CreatedDatabase {
   database: Kysely<DatabaseSchema>;
   dialect: DatabaseDialect;
+  /** SQLite files only: writes a settlement batch (at `now`, Unix ms) in the worker thread, queries built there too */
+  writeSettlementBatch?: (batch: SettlementBatch, now: number) => Promise<SettledBalance[]>;
 }
 
 const postgresBigintTypeId = 20;
-const sqliteMemoryPath = ':memory:';
 
 /**
  * Opens the database a URL names: `sqlite:./relative.db`, `sqlite:/absolute.db`, `sqlite::memory:`,
@@ -24,7 +26,7 @@ const sqliteMemoryPath = ':memory:';
  */
 export function createDatabase(databaseUrl: string): CreatedDatabase {
   if (databaseUrl.startsWith('sqlite:')) {
-    return { database: createSqliteDatabase(parseSqlitePath(databaseUrl)), dialect: 'sqlite' };
+    return createSqliteDatabase(parseSqlitePath(databaseUrl));
   }
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
     return { database: createPostgresDatabase(databaseUrl), dialect: 'postgres' };
@@ -44,18 +46,12 @@ function parseSqlitePath(databaseUrl: string): string {
   return path;
 }
 
-function createSqliteDatabase(path: string): Kysely<DatabaseSchema> {
-  if (path !== sqliteMemoryPath) {
-    mkdirSync(dirname(resolve(path)), { recursive: true });
-  }
-  const connection = new SqliteDatabase(path);
-  if (path !== sqliteMemoryPath) {
-    // WAL lets readers (other processes, the CLI) work while the gateway writes.
-    connection.pragma('journal_mode = WAL');
-  }
-  connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
-  return new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: connection }) });
+function createSqliteDatabase(path: string): CreatedDatabase {
+  // A file database (the product's default) runs its statements in a worker thread, off the event loop (ADR 0009).
+  if (path !== sqliteMemoryPath) return createSqliteWorkerDatabase(path);
+  // A memory database cannot be shared with another thread, and serves only tests and throwaway runs: it stays here.
+  const connection = createStatementCachingConnection(openSqliteConnection(path));
+  return { database: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: connection.database }) }), dialect: 'sqlite' };
 }
 
 function createPostgresDatabase(connectionString: string): Kysely<DatabaseSchema> {

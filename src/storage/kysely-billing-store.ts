@@ -8,19 +8,16 @@ import type {
   LedgerKind,
   RequestLimits,
   SettledBalance,
-  SettledCharge,
-  SettlementBatch,
   UsageLogRecord,
   UsageSummaryRecord,
   HourlyUsageRecord,
 } from './billing-records.js';
 import type { BillingStore } from './billing-store.js';
-import { createDatabase, type DatabaseDialect } from './create-database.js';
+import { createDatabase, type CreatedDatabase } from './create-database.js';
 import type { DatabaseSchema, LedgerEntriesTable, ModelPricesTable, UsageLogPricingColumns, UsageLogRequestIdColumns, UsageLogsTable } from './database-schema.js';
 import { runMigrations } from './run-migrations.js';
-import { mapUsageLogToRollups } from './map-usage-log-to-rollups.js';
-import { mapUsageLogToHourlyRollups } from './map-usage-log-to-hourly-rollups.js';
-import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
+import { repayUserDebt } from './repay-user-debt.js';
+import { writeSettlementBatch } from './write-settlement-batch.js';
 
 /** Lifetime of an admin token made without an explicit expiry: 90 days, in milliseconds. */
 const defaultAdminTokenLifetimeMs = 90 * 24 * 3_600_000;
@@ -30,15 +27,12 @@ export interface BillingStoreOptions {
   /** `sqlite:<path>` or a `postgres://` connection string; ignored when `database` is given */
   databaseUrl?: string;
   /** an already open database and its engine */
-  database?: { database: Kysely<DatabaseSchema>; dialect: DatabaseDialect };
+  database?: CreatedDatabase;
   /** current time in Unix milliseconds */
   clock?: () => number;
 }
 
 type DatabaseExecutor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
-
-// Keeps each INSERT well under SQLite's limit on bound variables.
-const rowsPerInsert = 400;
 
 /** Opens the billing store on SQLite or PostgreSQL; call `migrate()` before use (it runs every gateway migration). */
 export function createBillingStore(options: BillingStoreOptions): BillingStore {
@@ -46,6 +40,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
   const { database, dialect } = opened;
   const ownsDatabase = options.database === undefined;
   const clock = options.clock ?? Date.now;
+  const workerBatchWriter = opened.writeSettlementBatch;
 
   const writeWithBillingRevision = <Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) => writeWithRevision(database, 'billing_revision', work);
 
@@ -86,7 +81,10 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       });
     },
 
-    writeSettlementBatch: (batch) => database.transaction().execute((transaction) => writeBatch(transaction, batch, clock())),
+    // SQLite behind a worker thread writes the whole batch there in one message; elsewhere it is built and run here.
+    writeSettlementBatch: workerBatchWriter
+      ? (batch) => workerBatchWriter(batch, clock())
+      : (batch) => database.transaction().execute((transaction) => writeSettlementBatch(transaction, batch, clock())),
 
     async findBalanceMismatches() {
       const rows = await database
@@ -297,161 +295,6 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
   };
 }
 
-async function writeBatch(transaction: Transaction<DatabaseSchema>, batch: SettlementBatch, now: number): Promise<SettledBalance[]> {
-  const charges = batch.charges.filter((charge) => charge.amount > 0 || charge.debt > 0);
-  const ledgerRows = charges.map(
-    (charge): Insertable<LedgerEntriesTable> => ({
-      id: charge.id,
-      user_id: charge.userId,
-      kind: 'settlement',
-      amount: -charge.amount,
-      debt_change: charge.debt,
-      description: charge.debt > 0 ? 'request settlement (part not covered by the balance added to the debt)' : 'request settlement',
-      reference: charge.requestId,
-      created_at: charge.createdAt,
-    }),
-  );
-  // A row already stored (an earlier attempt committed but reported an error) is skipped with all it would change.
-  const insertedLedgerIds = await insertNewRows(ledgerRows, (rows) =>
-    transaction.insertInto('ledger_entries').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
-  );
-  const newCharges = charges.filter((charge) => insertedLedgerIds.has(charge.id));
-  const settled: SettledBalance[] = [];
-  const newByUser = groupBy(newCharges, (charge) => charge.userId);
-  // Rows are locked in id order, so two nodes writing batches for the same users cannot deadlock on PostgreSQL.
-  for (const [userId, userCharges] of sortedGroups(charges, (charge) => charge.userId)) {
-    const written = newByUser.get(userId) ?? [];
-    const money = await applyUserCharges(transaction, userId, sum(written, (charge) => charge.amount), sum(written, (charge) => charge.debt));
-    if (!money) continue;
-    // A balance left while a debt stands (a credit arrived before this debt was written) pays the debt at once.
-    const repaid = written.length > 0 && money.debt > 0 ? await repayUserDebt(transaction, { userId, money, reference: null, now }) : { money, repayment: undefined };
-    settled.push({
-      userId,
-      ...repaid.money,
-      charged: sum(userCharges, (charge) => charge.amount),
-      debtAdded: sum(userCharges, (charge) => charge.debt),
-      repaid: repaid.repayment ? -repaid.repayment.amount : 0,
-    });
-  }
-  await updateKeys(transaction, newCharges, batch.usageLogs);
-  const insertedLogIds = await insertNewRows(batch.usageLogs.map(encodeUsageLog), (rows) =>
-    transaction.insertInto('usage_logs').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
-  );
-  const newLogs = batch.usageLogs.filter((log) => insertedLogIds.has(log.id));
-  await addHourlyRollups(transaction, newLogs);
-  for (const rollup of mapUsageLogToRollups(newLogs)) {
-    await transaction
-      .insertInto('usage_daily_rollups')
-      .values(rollup)
-      .onConflict((conflict) =>
-        conflict.columns(['day', 'user_id', 'api_key_id', 'model']).doUpdateSet((expression) => ({
-          request_count: expression('usage_daily_rollups.request_count', '+', expression.ref('excluded.request_count')),
-          error_count: expression('usage_daily_rollups.error_count', '+', expression.ref('excluded.error_count')),
-          prompt_tokens: expression('usage_daily_rollups.prompt_tokens', '+', expression.ref('excluded.prompt_tokens')),
-          completion_tokens: expression('usage_daily_rollups.completion_tokens', '+', expression.ref('excluded.completion_tokens')),
-          cached_tokens: expression('usage_daily_rollups.cached_tokens', '+', expression.ref('excluded.cached_tokens')),
-          cost: expression('usage_daily_rollups.cost', '+', expression.ref('excluded.cost')),
-        })),
-      )
-      .execute();
-  }
-  return settled;
-}
-
-/** Adds the hourly sums of newly written usage logs onto `usage_hourly_rollups` (same transaction as the daily ones). */
-async function addHourlyRollups(transaction: Transaction<DatabaseSchema>, logs: readonly UsageLogRecord[]): Promise<void> {
-  for (const rollup of mapUsageLogToHourlyRollups(logs)) {
-    await transaction
-      .insertInto('usage_hourly_rollups')
-      .values(rollup)
-      .onConflict((conflict) =>
-        conflict.columns(['hour', 'user_id', 'api_key_id', 'model']).doUpdateSet((expression) => ({
-          request_count: expression('usage_hourly_rollups.request_count', '+', expression.ref('excluded.request_count')),
-          error_count: expression('usage_hourly_rollups.error_count', '+', expression.ref('excluded.error_count')),
-          prompt_tokens: expression('usage_hourly_rollups.prompt_tokens', '+', expression.ref('excluded.prompt_tokens')),
-          completion_tokens: expression('usage_hourly_rollups.completion_tokens', '+', expression.ref('excluded.completion_tokens')),
-          cached_tokens: expression('usage_hourly_rollups.cached_tokens', '+', expression.ref('excluded.cached_tokens')),
-          cost: expression('usage_hourly_rollups.cost', '+', expression.ref('excluded.cost')),
-        })),
-      )
-      .execute();
-  }
-}
-
-/**
- * Adds each key's spend (the whole cost of its new charges, the part left as debt included) and moves its
- * `last_used_at` forward to its newest request in the batch (never back: batches may land out of order, and a replayed
- * batch changes nothing). One pass in key id order, after the users and before any usage row, so two nodes writing
- * batches at once lock users, then keys, then rollups in the same order and cannot deadlock on PostgreSQL.
- */
-async function updateKeys(transaction: Transaction<DatabaseSchema>, newCharges: readonly SettledCharge[], logs: readonly UsageLogRecord[]): Promise<void> {
-  const spentByKey = new Map<string, number>();
-  for (const charge of newCharges) spentByKey.set(charge.apiKeyId, (spentByKey.get(charge.apiKeyId) ?? 0) + charge.amount + charge.debt);
-  const newestUseByKey = new Map<string, number>();
-  for (const log of logs) newestUseByKey.set(log.apiKeyId, Math.max(newestUseByKey.get(log.apiKeyId) ?? 0, log.createdAt));
-  const keyIds = [...new Set([...spentByKey.keys(), ...newestUseByKey.keys()])].sort();
-  for (const apiKeyId of keyIds) {
-    const spent = spentByKey.get(apiKeyId);
-    if (spent !== undefined) await transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', spent) })).where('id', '=', apiKeyId).execute();
-    const usedAt = newestUseByKey.get(apiKeyId);
-    if (usedAt === undefined) continue;
-    await transaction
-      .updateTable('api_keys')
-      .set({ last_used_at: usedAt })
-      .where('id', '=', apiKeyId)
-      .where((expression) => expression.or([expression('last_used_at', 'is', null), expression('last_used_at', '<', usedAt)]))
-      .execute();
-  }
-}
-
-/**
- * Inserts rows in chunks with `insert`, which must skip rows whose id is stored already (ON CONFLICT (id) DO
- * NOTHING ... RETURNING id, on both engines); returns the ids actually inserted.
- */
-async function insertNewRows<Row>(rows: Row[], insert: (chunk: Row[]) => Promise<Array<{ id: string }>>): Promise<Set<string>> {
-  const inserted = new Set<string>();
-  for (let start = 0; start < rows.length; start += rowsPerInsert) {
-    for (const row of await insert(rows.slice(start, start + rowsPerInsert))) inserted.add(row.id);
-  }
-  return inserted;
-}
-
-/** Takes `amount` from a user's balance and adds `debt` to their debt (nothing when both are 0); undefined for an unknown user. */
-async function applyUserCharges(transaction: Transaction<DatabaseSchema>, userId: string, amount: number, debt: number): Promise<UserMoneyRow | undefined> {
-  const row =
-    amount === 0 && debt === 0
-      ? await transaction.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', userId).executeTakeFirst()
-      : await transaction
-          .updateTable('users')
-          .set((expression) => ({ balance: expression('balance', '-', amount), debt: expression('debt', '+', debt), balance_sequence: expression('balance_sequence', '+', 1) }))
-          .where('id', '=', userId)
-          .returning(['balance', 'debt', 'balance_sequence'])
-          .executeTakeFirst();
-  return row === undefined ? undefined : { balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
-}
-
-/** Groups by key, in key order. */
-function sortedGroups<Item>(items: readonly Item[], keyOf: (item: Item) => string): Array<[string, Item[]]> {
-  return [...groupBy(items, keyOf)].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-}
-
-function groupBy<Item>(items: readonly Item[], keyOf: (item: Item) => string): Map<string, Item[]> {
-  const groups = new Map<string, Item[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
-}
-
-function sum<Item>(items: readonly Item[], valueOf: (item: Item) => number): number {
-  let total = 0;
-  for (const item of items) total += valueOf(item);
-  return total;
-}
-
 function requireUrl(databaseUrl: string | undefined): string {
   if (!databaseUrl) throw new Error('createBillingStore needs a databaseUrl or an open database');
   return databaseUrl;
@@ -545,40 +388,6 @@ function decodeModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
     imagePrices: JSON.parse(row.image_prices) as Record<string, number>,
     audioPerMinute: Number(row.audio_per_minute),
     videoPerSecond: Number(row.video_per_second),
-  };
-}
-
-function encodeUsageLog(record: UsageLogRecord): UsageLogsTable & UsageLogRequestIdColumns & UsageLogPricingColumns {
-  const pricing = record.pricing;
-  return {
-    id: record.id,
-    created_at: record.createdAt,
-    user_id: record.userId,
-    api_key_id: record.apiKeyId,
-    model: record.model,
-    channel_id: record.channelId,
-    endpoint: record.endpoint,
-    prompt_tokens: record.promptTokens,
-    completion_tokens: record.completionTokens,
-    cached_tokens: record.cachedTokens,
-    cache_write_tokens: record.cacheWriteTokens,
-    cost: record.cost,
-    status: record.status,
-    error_code: record.errorCode,
-    latency_ms: record.latencyMs,
-    first_token_ms: record.firstTokenMs,
-    streamed: record.streamed ? 1 : 0,
-    client_ip: record.clientIp,
-    request_id: record.requestId,
-    price_input_per_million: pricing?.inputPerMillion ?? null,
-    price_cached_input_per_million: pricing?.cachedInputPerMillion ?? null,
-    price_cache_write_per_million: pricing?.cacheWritePerMillion ?? null,
-    price_output_per_million: pricing?.outputPerMillion ?? null,
-    price_ratio_millionths: pricing?.priceRatioMillionths ?? null,
-    image_cost: pricing?.imageCost ?? null,
-    audio_milliseconds: pricing?.audioMilliseconds ?? null,
-    price_audio_per_minute: pricing?.audioPerMinute ?? null,
-    video_cost: pricing?.videoCost ?? null,
   };
 }
 

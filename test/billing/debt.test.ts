@@ -100,6 +100,8 @@ describe('debt', () => {
       store.writeSettlementBatch = writeSettlementBatch;
     }
     await vi.waitFor(() => expect(writer.queuedRows).toBe(0), { timeout: 20_000, interval: 50 });
+    // The queue empties when a batch is taken; the flush queued behind it resolves once that batch is written.
+    await writer.flush();
     expect(memory.user(user.id)).toMatchObject({ balance: 1_000 - debt, debt: 0 });
     expect(await store.readStoredBalance(user.id)).toMatchObject({ balance: 1_000 - debt, debt: 0 });
     await expect(client.chat.completions.create({ model, messages, max_tokens: 1 })).resolves.toBeDefined();

@@ -28,8 +28,10 @@ function worstCaseCost(): number {
 async function settledState(userId: string) {
   await gateway.running.billing.writer.flush();
   const store = gateway.running.billing.store;
-  const balance = await store.readBalance(userId);
+  // Logs first: a batch the timer writes between the two reads then shows in the balance too (one transaction
+  // writes both), where the other order could see its log without its charge.
   const logs = await store.listUsageLogs({ userId, limit: 500 });
+  const balance = await store.readBalance(userId);
   const mismatches = await store.findBalanceMismatches();
   return { balance: balance!, logs, mismatches };
 }
