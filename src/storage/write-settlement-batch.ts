@@ -1,4 +1,4 @@
-import type { Insertable, Transaction } from 'kysely';
+import { CompiledQuery, type Insertable, type InsertQueryBuilder, type InsertResult, type Transaction } from 'kysely';
 import type { SettledBalance, SettledCharge, SettlementBatch, UsageLogRecord } from './billing-records.js';
 import type { DatabaseSchema, LedgerEntriesTable } from './database-schema.js';
 import { encodeUsageLog } from './encode-usage-log.js';
@@ -9,11 +9,27 @@ import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
 // Keeps each INSERT well under SQLite's limit on bound variables.
 const rowsPerInsert = 400;
 
+/** How a batch's rows reach the database. */
+export interface SettlementWriteOptions {
+  /**
+   * true on SQLite: each row runs one INSERT compiled once per batch (a statement prepared once, no round trip to pay),
+   * instead of a statement built, compiled and prepared for every chunk of rows, which costs several times more per row.
+   * PostgreSQL keeps the chunks: there each statement is a round trip.
+   */
+  insertRowByRow: boolean;
+}
+
 /**
  * Writes one settlement batch inside `transaction`: ledger rows, balances and debts, key spend, usage logs, hourly and
  * daily rollups. Its own file so the SQLite worker thread can run it where the connection lives (no import of the store).
  */
-export async function writeSettlementBatch(transaction: Transaction<DatabaseSchema>, batch: SettlementBatch, now: number): Promise<SettledBalance[]> {
+export async function writeSettlementBatch(
+  transaction: Transaction<DatabaseSchema>,
+  batch: SettlementBatch,
+  now: number,
+  options: SettlementWriteOptions = { insertRowByRow: false },
+): Promise<SettledBalance[]> {
+  const insertNewRows = options.insertRowByRow ? insertNewRowsOneByOne : insertNewRowsInChunks;
   const charges = batch.charges.filter((charge) => charge.amount > 0 || charge.debt > 0);
   const ledgerRows = charges.map(
     (charge): Insertable<LedgerEntriesTable> => ({
@@ -28,8 +44,8 @@ export async function writeSettlementBatch(transaction: Transaction<DatabaseSche
     }),
   );
   // A row already stored (an earlier attempt committed but reported an error) is skipped with all it would change.
-  const insertedLedgerIds = await insertNewRows(ledgerRows, (rows) =>
-    transaction.insertInto('ledger_entries').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
+  const insertedLedgerIds = await insertNewRows(transaction, ledgerRows, (rows) =>
+    transaction.insertInto('ledger_entries').values(rows).onConflict((conflict) => conflict.column('id').doNothing()),
   );
   const newCharges = charges.filter((charge) => insertedLedgerIds.has(charge.id));
   const settled: SettledBalance[] = [];
@@ -50,8 +66,8 @@ export async function writeSettlementBatch(transaction: Transaction<DatabaseSche
     });
   }
   await updateKeys(transaction, newCharges, batch.usageLogs);
-  const insertedLogIds = await insertNewRows(batch.usageLogs.map(encodeUsageLog), (rows) =>
-    transaction.insertInto('usage_logs').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).returning('id').execute(),
+  const insertedLogIds = await insertNewRows(transaction, batch.usageLogs.map(encodeUsageLog), (rows) =>
+    transaction.insertInto('usage_logs').values(rows).onConflict((conflict) => conflict.column('id').doNothing()),
   );
   const newLogs = batch.usageLogs.filter((log) => insertedLogIds.has(log.id));
   await addHourlyRollups(transaction, newLogs);
@@ -120,14 +136,34 @@ async function updateKeys(transaction: Transaction<DatabaseSchema>, newCharges: 
   }
 }
 
-/**
- * Inserts rows in chunks with `insert`, which must skip rows whose id is stored already (ON CONFLICT (id) DO
- * NOTHING ... RETURNING id, on both engines); returns the ids actually inserted.
- */
-async function insertNewRows<Row>(rows: Row[], insert: (chunk: Row[]) => Promise<Array<{ id: string }>>): Promise<Set<string>> {
+/** The tables a batch inserts rows into, each keyed by `id`. */
+type BatchTable = 'ledger_entries' | 'usage_logs';
+
+/** An INSERT of `rows` that skips rows whose id is stored already (ON CONFLICT (id) DO NOTHING, on both engines). */
+type InsertSkippingStoredIds<Table extends BatchTable, Row> = (rows: Row[]) => InsertQueryBuilder<DatabaseSchema, Table, InsertResult>;
+
+/** Inserts rows in chunks of `rowsPerInsert`, one statement each; returns the ids actually inserted. */
+async function insertNewRowsInChunks<Table extends BatchTable, Row extends { id: string }>(_transaction: Transaction<DatabaseSchema>, rows: Row[], insert: InsertSkippingStoredIds<Table, Row>): Promise<Set<string>> {
   const inserted = new Set<string>();
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
-    for (const row of await insert(rows.slice(start, start + rowsPerInsert))) inserted.add(row.id);
+    for (const row of await insert(rows.slice(start, start + rowsPerInsert)).returning('id').execute()) inserted.add(String(row.id));
+  }
+  return inserted;
+}
+
+/**
+ * Inserts rows one at a time with the INSERT of the first row compiled once: Kysely puts every value of a row in a
+ * parameter, in the order of the row's keys, so the other rows only need their values in that order (every row of
+ * a table has the same keys). Returns the ids actually inserted.
+ */
+async function insertNewRowsOneByOne<Table extends BatchTable, Row extends { id: string }>(transaction: Transaction<DatabaseSchema>, rows: Row[], insert: InsertSkippingStoredIds<Table, Row>): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  if (rows.length === 0) return inserted;
+  const { sql } = insert([rows[0]!]).compile();
+  const columns = Object.keys(rows[0]!) as Array<keyof Row>;
+  for (const row of rows) {
+    const result = await transaction.executeQuery(CompiledQuery.raw(sql, columns.map((column) => row[column] ?? null)));
+    if ((result.numAffectedRows ?? 0n) > 0n) inserted.add(row.id);
   }
   return inserted;
 }

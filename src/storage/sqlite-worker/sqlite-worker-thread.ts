@@ -40,7 +40,7 @@ async function run(request: SqliteWorkerRequest): Promise<unknown> {
       return executeStatement(request.sql, request.parameters);
     case 'settle':
       settlementDatabase ??= openSettlementDatabase();
-      return (await settlementDatabase).transaction().execute((transaction) => writeSettlementBatch(transaction, request.batch, request.now));
+      return (await settlementDatabase).transaction().execute((transaction) => writeSettlementBatch(transaction, request.batch, request.now, { insertRowByRow: true }));
     case 'statistics':
       return cachingConnection.statistics();
     case 'close':
