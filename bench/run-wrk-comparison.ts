@@ -8,10 +8,12 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { collectMachineInfo } from './collect-machine-info.js';
+import type { ForeignCpu } from './measure-foreign-cpu.js';
 import { planProcessLayout } from './start-bench-processes.js';
-import { waitForQuietMachine } from './wait-for-quiet-machine.js';
+import { quietBelowCores, waitForQuietMachine } from './wait-for-quiet-machine.js';
 import { comparisonPathNames, type ComparisonPath, type ComparisonPathName } from './wrk/comparison-paths.js';
 import { comparisonModel, createWrkChatBody, pacedComparisonModel } from './wrk/create-wrk-chat-body.js';
+import { DisturbanceGuard } from './wrk/disturbance-guard.js';
 import { ensurePortkey, portkeyVersions } from './wrk/ensure-portkey.js';
 import { ensureWrk } from './wrk/ensure-wrk.js';
 import { measureFirstEvent } from './wrk/measure-first-event.js';
@@ -47,6 +49,12 @@ const bodies = {
   paced: createWrkChatBody({ model: pacedComparisonModel, stream: true, bytes: settings.bodyBytes }),
 };
 const wrkRun = (durationSeconds: number) => ({ connections: settings.connections, durationSeconds, core: layout.loadCore });
+const guard = new DisturbanceGuard({
+  pids: [comparison.mockUpstream, ...comparisonPathNames.map((name) => comparison.paths[name].process)].flatMap((running) => (running ? [running.pid] : [])),
+  attempts: settings.attempts,
+  maximumWaitSeconds: settings.quietWaitSeconds,
+  log,
+});
 const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 1 });
 const rounds = Object.fromEntries(comparisonPathNames.map((name) => [name, [] as PathRound[]])) as Record<ComparisonPathName, PathRound[]>;
 const raw = Object.fromEntries(comparisonPathNames.map((name) => [name, [] as Record<string, WrkPhaseResult>[]]));
@@ -80,6 +88,7 @@ const resultsFile = path.join('bench/results', `${startedAt.toISOString().slice(
 const notes = [
   `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; command: \`${command}\`, ${Math.round((performance.now() - clockStart) / 1000)} s`,
   `Layout: ${layoutDescription}; wrk -t1 -c${settings.connections}, ${settings.bodyBytes}-byte body, ${settings.warmupSeconds} s warm-up, ${settings.repetitions} × ${settings.runSeconds} s runs, medians`,
+  `Other load on the machine (CPU of processes outside the benchmark, from /proc): most disturbed kept run ${formatWorst(guard.worst())}; ${settings.attempts > 1 ? `a run disturbed by more than ${quietBelowCores} cores was measured again, up to ${settings.attempts} times, keeping the least disturbed` : 'quick runs measure once'}`,
   `Load average before / after: ${loadAverageBefore.map((value) => value.toFixed(2)).join(' ')} / ${loadAverageAfter.map((value) => value.toFixed(2)).join(' ')}`,
   `Software: Node ${process.version}, ${wrkVersion.split(' [')[0]}, @portkey-ai/gateway ${portkeyVersions.gateway} (hono ${portkeyVersions.hono}, @hono/node-server ${portkeyVersions.honoNodeServer}); raw numbers in \`${resultsFile}\``,
 ];
@@ -87,17 +96,18 @@ const markdown = renderWrkComparison(summary, notes);
 mkdirSync(path.join(projectRoot, 'bench/results'), { recursive: true });
 writeFileSync(
   path.join(projectRoot, resultsFile),
-  `${JSON.stringify({ startedAt: startedAt.toISOString(), command, machine: collectMachineInfo(), layout, settings, wrkVersion, portkeyVersions, loadAverageBefore, loadAverageAfter, rounds, raw, summary }, null, 2)}\n`,
+  `${JSON.stringify({ startedAt: startedAt.toISOString(), command, machine: collectMachineInfo(), layout, settings, wrkVersion, portkeyVersions, loadAverageBefore, loadAverageAfter, foreignLoad: guard.kept, rounds, raw, summary }, null, 2)}\n`,
 );
 log(`wrote ${resultsFile}`);
 process.stdout.write(markdown);
 
 /** Non-streamed, burst-streamed and paced-streamed wrk runs, then sequential streams for the time to first event. */
 async function measurePath(measuredPath: ComparisonPath): Promise<{ pathRound: PathRound; phases: Record<string, WrkPhaseResult> }> {
-  const plain = await measureWrkPhase(measuredPath, bodies.plain, wrkRun(settings.runSeconds));
-  const burst = await measureWrkPhase(measuredPath, bodies.streamed, wrkRun(settings.runSeconds));
-  const paced = await measureWrkPhase(measuredPath, bodies.paced, wrkRun(settings.runSeconds));
-  const firstEvent = await measureFirstEvent(dispatcher, measuredPath, bodies.streamed, settings.firstEventStreams);
+  const phase = (what: string) => `${measuredPath.label}, ${what}`;
+  const plain = await guard.run(phase('non-streamed'), () => measureWrkPhase(measuredPath, bodies.plain, wrkRun(settings.runSeconds)));
+  const burst = await guard.run(phase('burst streams'), () => measureWrkPhase(measuredPath, bodies.streamed, wrkRun(settings.runSeconds)));
+  const paced = await guard.run(phase('paced streams'), () => measureWrkPhase(measuredPath, bodies.paced, wrkRun(settings.runSeconds)));
+  const firstEvent = await guard.run(phase('time to first event'), () => measureFirstEvent(dispatcher, measuredPath, bodies.streamed, settings.firstEventStreams));
   return {
     phases: { plain, burst, paced },
     pathRound: {
@@ -111,4 +121,8 @@ async function measurePath(measuredPath: ComparisonPath): Promise<{ pathRound: P
       firstEventP99Ms: firstEvent.p99Ms,
     },
   };
+}
+
+function formatWorst(worst: ForeignCpu | undefined): string {
+  return worst === undefined ? 'none' : `${worst.foreignCores.toFixed(2)} cores (${worst.phase})`;
 }

@@ -24,9 +24,9 @@ function wrkVersion(): string | undefined {
   return `${result.stdout}${result.stderr}`.split('\n')[0]?.trim();
 }
 
-function aptGet(arguments_: string[]): boolean {
+function aptGet(aptArguments: string[]): boolean {
   try {
-    execFileSync('apt-get', arguments_, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', aptArguments, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     return true;
   } catch {
     return false;

@@ -27,12 +27,12 @@ export async function measureWrkPhase(
   const cpuBefore = pid === undefined ? 0 : readProcessCpuMs(pid);
   const rss = pid === undefined ? undefined : samplePeakRss(pid);
   let wrk: WrkResult;
+  let peakRssBytes: number | undefined;
   try {
     wrk = await runWrk({ url: path.chatUrl, headers: path.headers, body, ...run });
   } finally {
-    rss?.stop();
+    peakRssBytes = rss?.stop();
   }
-  const peakRssBytes = rss?.stop();
   const cpuMs = pid === undefined ? undefined : readProcessCpuMs(pid) - cpuBefore;
   if (wrk.requests === 0 || failedRequests(wrk) > 0) {
     throw new Error(`${path.label}: ${wrk.requests} requests completed, failures ${JSON.stringify(wrk.errors)}: the path does not answer correctly under load`);

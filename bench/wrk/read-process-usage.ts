@@ -18,6 +18,17 @@ export function parseCpuTicks(statLine: string): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/** CPU time of the children `pid` waited for (for the harness: every finished wrk run), in milliseconds. */
+export function readWaitedChildrenCpuMs(pid: number): number {
+  return parseChildrenCpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')) * (1000 / ticksPerSecond());
+}
+
+/** cutime + cstime (fields 16 and 17) of a /proc/<pid>/stat line: CPU of the children the process waited for, in clock ticks. */
+export function parseChildrenCpuTicks(statLine: string): number {
+  const fields = statLine.slice(statLine.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[13]) + Number(fields[14]);
+}
+
 /** The resident set size of `pid` now, in bytes (VmRSS of /proc/<pid>/status). */
 export function readProcessRssBytes(pid: number): number {
   return parseVmRssBytes(readFileSync(`/proc/${pid}/status`, 'utf8'));

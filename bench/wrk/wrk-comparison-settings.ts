@@ -15,6 +15,10 @@ export interface WrkComparisonSettings {
   firstEventStreams: number;
   /** bytes of every request body (the 462) */
   bodyBytes: number;
+  /** runs of one measurement at most when other processes disturb it (the least disturbed is kept) */
+  attempts: number;
+  /** how long to wait for a quiet machine before measuring a disturbed run again, in seconds */
+  quietWaitSeconds: number;
   /** keep-alive connections of the reference proxy's undici Pool (the 128) */
   proxyConnections: number;
 }
@@ -28,6 +32,8 @@ export const fullWrkSettings: WrkComparisonSettings = {
   connections: 50,
   firstEventStreams: 500,
   bodyBytes: 462,
+  attempts: 2,
+  quietWaitSeconds: 30,
   proxyConnections: 128,
 };
 
@@ -39,4 +45,5 @@ export const quickWrkSettings: WrkComparisonSettings = {
   repetitions: 1,
   runSeconds: 3,
   firstEventStreams: 150,
+  attempts: 1,
 };
