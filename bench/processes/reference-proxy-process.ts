@@ -5,7 +5,9 @@ import { answerControlMessages, failStartup, sendToHarness } from './answer-cont
 try {
   const upstreamOrigin = process.env.BENCH_UPSTREAM_ORIGIN;
   if (!upstreamOrigin) throw new Error('BENCH_UPSTREAM_ORIGIN is not set');
-  const proxy = await startReferenceProxy({ upstreamOrigin });
+  // BENCH_PROXY_CONNECTIONS caps the undici Pool's keep-alive connections (the wrk comparison's 128); unlimited when unset.
+  const connections = process.env.BENCH_PROXY_CONNECTIONS ? Number(process.env.BENCH_PROXY_CONNECTIONS) : undefined;
+  const proxy = await startReferenceProxy({ upstreamOrigin, connections });
   answerControlMessages(() => proxy.close());
   sendToHarness({ type: 'ready', url: proxy.url, details: {} });
 } catch (error) {
