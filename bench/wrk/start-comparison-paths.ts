@@ -43,7 +43,8 @@ export async function startComparisonPaths(layout: ProcessLayout, settings: WrkC
       name: 'gateway',
       script: 'gateway-process.ts',
       core: layout.measuredCore,
-      nodeFlags: readGatewayNodeFlags(),
+      // BENCH_GATEWAY_NODE_FLAGS adds flags for experiments and profiles, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
+      nodeFlags: [...readGatewayNodeFlags(), ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
       environment: { BENCH_UPSTREAM_URL: mockUpstream.url, BENCH_UPSTREAM_KEY: upstreamKey, BENCH_MODELS: [comparisonModel, pacedComparisonModel].join(',') },
     });
     started.push(gateway);

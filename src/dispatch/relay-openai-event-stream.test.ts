@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { ClientSink } from './client-sink.js';
 import { ClientStreamWriter } from './client-stream-writer.js';
@@ -40,5 +43,39 @@ describe('relayOpenAiEventStream', () => {
     const upstreamBody = Readable.from([Buffer.from(whole.slice(0, 20)), Buffer.from(whole.slice(20)), Buffer.from('data: [DONE]\n\n')]);
     await relayOpenAiEventStream({ upstreamBody, writer, clientWantsUsage: false, knownSecrets: [] });
     expect(writes).toEqual([whole, 'data: [DONE]\n\n']);
+  });
+});
+
+describe('relayOpenAiEventStream and the upstream connection', () => {
+  it('leaves the connection of a completed stream to be reused, even when [DONE] and the end arrive apart', async () => {
+    let connections = 0;
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(chunk('hello'));
+      // [DONE], then the end of the chunked body in a later packet: the relay has stopped reading by then.
+      setImmediate(() => {
+        response.write('data: [DONE]\n\n');
+        setTimeout(() => response.end(), 5);
+      });
+    });
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+    try {
+      for (let stream = 0; stream < 3; stream++) {
+        const response = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { dispatcher });
+        const { writer, writes } = recordingClient();
+        const outcome = await relayOpenAiEventStream({ upstreamBody: response.body, writer, clientWantsUsage: false, knownSecrets: [] });
+        expect(outcome.completed).toBe(true);
+        expect(writes.at(-1)).toBe('data: [DONE]\n\n');
+        await new Promise((resolve) => response.body.once('close', resolve));
+        // undici marks the connection idle a moment after the body's end.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(connections).toBe(1);
+    } finally {
+      await dispatcher.close();
+      server.close();
+    }
   });
 });

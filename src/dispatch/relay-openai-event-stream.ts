@@ -6,6 +6,7 @@ import { collectDeltaText } from '../providers/openai/collect-delta-text.js';
 import { parseOpenAiUsage } from '../providers/openai/parse-openai-usage.js';
 import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js';
 import type { ClientStreamWriter } from './client-stream-writer.js';
+import { readUpstreamChunks, releaseUpstreamBody } from './release-upstream-body.js';
 
 /** What a relayed stream produced. */
 export interface RelayedStreamOutcome {
@@ -71,7 +72,7 @@ export async function relayOpenAiEventStream(options: {
   // undici's body yields Buffers whatever its encoding; a streaming decoder keeps characters split across chunks whole.
   const decoder = new TextDecoder();
   try {
-    for await (const bytes of upstreamBody as AsyncIterable<Uint8Array>) {
+    for await (const bytes of readUpstreamChunks(upstreamBody)) {
       parser.feed(decoder.decode(bytes, { stream: true }));
       writer.writeEvents(eventsOfThisRead);
       eventsOfThisRead.length = 0;
@@ -85,17 +86,18 @@ export async function relayOpenAiEventStream(options: {
 
   outcome.firstEventAt = writer.firstEventAt;
   if (!outcome.usage) outcome.generatedText = generatedParts.join('');
+  // A complete answer lets the vendor's connection be reused; anything else closes it.
+  if (outcome.completed && !writer.clientGone) releaseUpstreamBody(upstreamBody);
+  else upstreamBody.destroy();
   if (writer.clientGone) return outcome;
   if (writer.firstEventAt === undefined && !outcome.completed && !upstreamError) {
     throw new StreamFailedBeforeFirstEvent('upstream stream ended before its first event');
   }
   if (outcome.completed) {
     writer.endWithDone();
-    upstreamBody.destroy();
     return outcome;
   }
   outcome.error = upstreamError ?? new GatewayError('server_error', 'The upstream stream ended unexpectedly; the answer is incomplete.');
-  upstreamBody.destroy();
   writer.endWithErrorEvent(outcome.error);
   return outcome;
 }

@@ -3,6 +3,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { TokenUsage } from '../../core/token-usage.js';
 import type { ClientStreamWriter } from '../client-stream-writer.js';
+import { readUpstreamChunks, releaseUpstreamBody } from '../release-upstream-body.js';
 import type { PassThroughStreamRelay } from './pass-through-protocol.js';
 
 /** What a relayed pass-through stream produced. */
@@ -54,7 +55,7 @@ export async function relayPassThroughStream(options: { upstreamBody: Readable; 
 
   let readFailed = false;
   try {
-    for await (const bytes of upstreamBody as AsyncIterable<Uint8Array>) {
+    for await (const bytes of readUpstreamChunks(upstreamBody)) {
       parser.feed(decoder.decode(bytes, { stream: true }));
       await relayPending();
       if (finished) break;
@@ -64,7 +65,9 @@ export async function relayPassThroughStream(options: { upstreamBody: Readable; 
   } catch {
     readFailed = true;
   }
-  upstreamBody.destroy();
+  // A complete answer lets the vendor's connection be reused; anything else closes it.
+  if (finished && !outcome.error && !readFailed) releaseUpstreamBody(upstreamBody);
+  else upstreamBody.destroy();
   outcome.firstEventAt = writer.firstEventAt;
   if (writer.clientGone) return { kind: 'relayed', outcome };
   if (writer.firstEventAt === undefined) return { kind: 'failed-before-first-byte', error: outcome.error ?? cutOffError() };

@@ -1,0 +1,25 @@
+import type { Readable } from 'node:stream';
+
+/** How long an upstream may take to end a body whose answer is complete before its connection is closed, not reused. */
+const releaseTimeoutMs = 1_000;
+
+/**
+ * Lets the rest of an upstream body whose answer is complete (`[DONE]`, a terminal event) arrive and be dropped, so its
+ * keep-alive connection goes back to the pool. Destroying the body there instead, before the response's last bytes
+ * were read, closes the connection: every stream then paid a new TCP connection to its vendor. A body that does not
+ * end within a second is destroyed after all.
+ */
+export function releaseUpstreamBody(body: Readable): void {
+  if (body.destroyed) return;
+  const timer = setTimeout(() => body.destroy(), releaseTimeoutMs);
+  timer.unref();
+  body.once('close', () => clearTimeout(timer));
+  // A connection failing while the rest is dropped changes nothing: the answer was complete.
+  body.on('error', () => undefined);
+  body.resume();
+}
+
+/** The chunks of an upstream body; leaving the loop early does not destroy it (the caller releases or destroys it). */
+export function readUpstreamChunks(body: Readable): AsyncIterable<Uint8Array> {
+  return body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
+}
