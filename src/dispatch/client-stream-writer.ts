@@ -73,6 +73,11 @@ export class ClientStreamWriter {
     this.client.end(frames.join(''));
   }
 
+  /** True while the client's buffer is full: a relay then waits (checked first, so a relay awaits nothing per chunk otherwise). */
+  get clientIsFull(): boolean {
+    return this.client.needsDrain;
+  }
+
   /** Waits, when the client's buffer is full, until it takes bytes again (or is cut off for not reading). */
   async waitWhileClientIsFull(): Promise<void> {
     if (this.client.needsDrain) await this.client.waitForDrain(this.clientDrainTimeoutMs);

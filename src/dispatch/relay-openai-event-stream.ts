@@ -40,7 +40,8 @@ export async function relayOpenAiEventStream(options: {
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, writer, clientWantsUsage } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
-  const generatedParts: string[] = [];
+  // Events before the usage chunk, read for their text only if the stream ends without one (no regex per event).
+  const eventsBeforeUsage: string[] = [];
   // Events parsed from one upstream read leave in one client write: they arrived together, and a write per event
   // would cost a system call each.
   const eventsOfThisRead: string[] = [];
@@ -63,7 +64,7 @@ export async function relayOpenAiEventStream(options: {
       if (usage) outcome.usage = usage;
       if (usage && !clientWantsUsage && Array.isArray(chunk?.choices) && chunk.choices.length === 0) return;
     } else if (!outcome.usage) {
-      collectDeltaText(data, generatedParts);
+      eventsBeforeUsage.push(data);
     }
     eventsOfThisRead.push(data);
   };
@@ -77,7 +78,7 @@ export async function relayOpenAiEventStream(options: {
       writer.writeEvents(eventsOfThisRead);
       eventsOfThisRead.length = 0;
       if (outcome.completed || upstreamError) break;
-      await writer.waitWhileClientIsFull();
+      if (writer.clientIsFull) await writer.waitWhileClientIsFull();
       if (writer.clientGone) break;
     }
   } catch (error) {
@@ -85,7 +86,7 @@ export async function relayOpenAiEventStream(options: {
   }
 
   outcome.firstEventAt = writer.firstEventAt;
-  if (!outcome.usage) outcome.generatedText = generatedParts.join('');
+  if (!outcome.usage) outcome.generatedText = generatedTextOf(eventsBeforeUsage);
   // A complete answer lets the vendor's connection be reused; anything else closes it.
   if (outcome.completed && !writer.clientGone) releaseUpstreamBody(upstreamBody);
   else upstreamBody.destroy();
@@ -109,6 +110,12 @@ function mapStreamErrorEvent(data: string, knownSecrets: readonly string[]): Gat
   if (/rate_limit/.test(kind)) return new GatewayError('rate_limit_exceeded', message);
   if (/overloaded|unavailable/.test(kind)) return new GatewayError('service_unavailable', message);
   return new GatewayError('server_error', message);
+}
+
+function generatedTextOf(events: readonly string[]): string {
+  const parts: string[] = [];
+  for (const data of events) collectDeltaText(data, parts);
+  return parts.join('');
 }
 
 function safeParse(text: string): unknown {
