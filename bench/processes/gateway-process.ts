@@ -1,6 +1,6 @@
 // Child process: the gateway as `gateway start` runs it (billing and metrics on), with a temporary SQLite database
-// holding one user with a large balance, one group, one channel (the simulator) and one key, all created through
-// the store, the billing runtime and the secret box.
+// holding one user with a large balance and request limits, one group, one channel (the simulator) and one key, all
+// created through the store, the billing runtime and the secret box.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,6 +48,11 @@ async function seedGateway(
   const { store } = gateway;
   const user = await store.createUser({ email: 'bench@example.com', displayName: 'Benchmark', role: 'user', passwordHash: null });
   await gateway.billing.changeBalance({ userId: user.id, kind: 'top-up', amount: parseCurrencyAmount('1000000'), description: 'benchmark balance' });
+  // Limits as a real deployment sets them (requests and tokens per minute, requests at once), high enough never to
+  // refuse the benchmark's load but checked and counted on every request.
+  await gateway.billing.exclusive(() => gateway.billing.store.setUserLimits(user.id, { requestsPerMinute: 100_000_000, tokensPerMinute: 100_000_000_000, maxConcurrentRequests: 100_000 }));
+  await gateway.billing.announceChange();
+  await gateway.billing.refresh(true);
   const group = await store.createModelGroup({ name: 'bench', description: 'benchmark models', models: seed.models });
   await store.createChannel({
     name: 'simulator',
