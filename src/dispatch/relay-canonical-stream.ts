@@ -4,7 +4,7 @@ import type { ClientStreamEncoder } from '../core/canonical/client-answer-codec.
 import { GatewayError } from '../core/gateway-error.js';
 import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js';
 import type { ClientStreamWriter } from './client-stream-writer.js';
-import { releaseUpstreamBody } from './release-upstream-body.js';
+import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
 import type { RelayedStreamOutcome } from './relay-openai-event-stream.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 
@@ -57,7 +57,7 @@ export async function relayCanonicalStream(options: {
   }
   // A complete answer lets the vendor's connection be reused; anything else closes it.
   if (finished && !upstreamFailure && !writer.clientGone) releaseUpstreamBody(upstreamBody);
-  else upstreamBody.destroy();
+  else discardUpstreamBody(upstreamBody);
   if (!outcome.usage) outcome.generatedText = generatedParts.join('');
   outcome.firstEventAt = writer.firstEventAt;
   if (writer.clientGone) return { kind: 'relayed', outcome };

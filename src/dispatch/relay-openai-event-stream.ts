@@ -6,7 +6,7 @@ import { collectDeltaText } from '../providers/openai/collect-delta-text.js';
 import { parseOpenAiUsage } from '../providers/openai/parse-openai-usage.js';
 import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js';
 import type { ClientStreamWriter } from './client-stream-writer.js';
-import { readUpstreamChunks, releaseUpstreamBody } from './release-upstream-body.js';
+import { discardUpstreamBody, readUpstreamChunks, releaseUpstreamBody } from './release-upstream-body.js';
 
 /** What a relayed stream produced. */
 export interface RelayedStreamOutcome {
@@ -89,7 +89,7 @@ export async function relayOpenAiEventStream(options: {
   if (!outcome.usage) outcome.generatedText = generatedTextOf(eventsBeforeUsage);
   // A complete answer lets the vendor's connection be reused; anything else closes it.
   if (outcome.completed && !writer.clientGone) releaseUpstreamBody(upstreamBody);
-  else upstreamBody.destroy();
+  else discardUpstreamBody(upstreamBody);
   if (writer.clientGone) return outcome;
   if (writer.firstEventAt === undefined && !outcome.completed && !upstreamError) {
     throw new StreamFailedBeforeFirstEvent('upstream stream ended before its first event');

@@ -23,3 +23,13 @@ export function releaseUpstreamBody(body: Readable): void {
 export function readUpstreamChunks(body: Readable): AsyncIterable<Uint8Array> {
   return body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
 }
+
+/**
+ * Closes an upstream body the relay no longer reads (a cut-off or failed stream, a client gone). undici then emits
+ * the abort as an 'error' on the body; with no reader left listening, that error would be uncaught and end the process.
+ */
+export function discardUpstreamBody(body: Readable): void {
+  if (body.destroyed) return;
+  body.on('error', () => undefined);
+  body.destroy();
+}

@@ -3,7 +3,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { TokenUsage } from '../../core/token-usage.js';
 import type { ClientStreamWriter } from '../client-stream-writer.js';
-import { readUpstreamChunks, releaseUpstreamBody } from '../release-upstream-body.js';
+import { readUpstreamChunks, discardUpstreamBody, releaseUpstreamBody } from '../release-upstream-body.js';
 import type { PassThroughStreamRelay } from './pass-through-protocol.js';
 
 /** What a relayed pass-through stream produced. */
@@ -67,7 +67,7 @@ export async function relayPassThroughStream(options: { upstreamBody: Readable; 
   }
   // A complete answer lets the vendor's connection be reused; anything else closes it.
   if (finished && !outcome.error && !readFailed) releaseUpstreamBody(upstreamBody);
-  else upstreamBody.destroy();
+  else discardUpstreamBody(upstreamBody);
   outcome.firstEventAt = writer.firstEventAt;
   if (writer.clientGone) return { kind: 'relayed', outcome };
   if (writer.firstEventAt === undefined) return { kind: 'failed-before-first-byte', error: outcome.error ?? cutOffError() };
