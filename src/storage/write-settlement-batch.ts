@@ -13,8 +13,8 @@ const rowsPerInsert = 400;
 export interface SettlementWriteOptions {
   /**
    * true on SQLite: each row runs one INSERT compiled once per batch (a statement prepared once, no round trip to pay),
-   * instead of a statement built, compiled and prepared for every chunk of rows, which costs several times more per row.
-   * PostgreSQL keeps the chunks: there each statement is a round trip.
+   * instead of a statement built, compiled and prepared for every chunk of rows (measured: about 10 % less CPU per
+   * row). PostgreSQL keeps the chunks: there each statement is a round trip.
    */
   insertRowByRow: boolean;
 }
