@@ -6,7 +6,8 @@ import { collectDeltaText } from '../providers/openai/collect-delta-text.js';
 import { parseOpenAiUsage } from '../providers/openai/parse-openai-usage.js';
 import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js';
 import type { ClientStreamWriter } from './client-stream-writer.js';
-import { discardUpstreamBody, readUpstreamChunks, releaseUpstreamBody } from './release-upstream-body.js';
+import { readUpstreamBody, type ChunkVerdict } from './read-upstream-body.js';
+import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
 
 /** What a relayed stream produced. */
 export interface RelayedStreamOutcome {
@@ -26,6 +27,7 @@ export interface RelayedStreamOutcome {
 export class StreamFailedBeforeFirstEvent extends Error {}
 
 const usagePattern = /"usage"\s*:\s*\{/;
+const streamDecoding = { stream: true };
 
 /**
  * Relays an upstream OpenAI SSE stream to the client event by event, as it arrives, unchanged (the fast path).
@@ -72,15 +74,16 @@ export async function relayOpenAiEventStream(options: {
   const parser = createParser({ onEvent });
   // undici's body yields Buffers whatever its encoding; a streaming decoder keeps characters split across chunks whole.
   const decoder = new TextDecoder();
+  const onChunk = (bytes: Buffer): ChunkVerdict | Promise<ChunkVerdict> => {
+    parser.feed(decoder.decode(bytes, streamDecoding));
+    writer.writeEvents(eventsOfThisRead);
+    eventsOfThisRead.length = 0;
+    if (outcome.completed || upstreamError || writer.clientGone) return 'stop';
+    if (writer.clientIsFull) return writer.waitWhileClientIsFull().then(() => (writer.clientGone ? 'stop' : 'continue'));
+    return 'continue';
+  };
   try {
-    for await (const bytes of readUpstreamChunks(upstreamBody)) {
-      parser.feed(decoder.decode(bytes, { stream: true }));
-      writer.writeEvents(eventsOfThisRead);
-      eventsOfThisRead.length = 0;
-      if (outcome.completed || upstreamError) break;
-      if (writer.clientIsFull) await writer.waitWhileClientIsFull();
-      if (writer.clientGone) break;
-    }
+    await readUpstreamBody(upstreamBody, onChunk);
   } catch (error) {
     if (writer.firstEventAt === undefined && !writer.clientGone) throw new StreamFailedBeforeFirstEvent(String(error));
   }
