@@ -5,8 +5,8 @@ export interface UpstreamHttpRequest {
   url: string;
   /** the vendor's authentication and protocol headers; they win over the defaults */
   headers: Record<string, string>;
-  /** a JSON string, or multipart form data; absent for a GET or DELETE */
-  body: string | FormData | undefined;
+  /** a JSON text (or its UTF-8 bytes), or multipart form data; absent for a GET or DELETE */
+  body: string | Uint8Array | FormData | undefined;
   /** default POST (every chat, image and audio call); video task polls, downloads and cancels use GET and DELETE */
   method?: 'GET' | 'POST' | 'DELETE';
 }
@@ -17,7 +17,7 @@ export function sendUpstreamRequest(
   options: { dispatcher: Dispatcher; signal: AbortSignal; headersTimeoutMs: number; bodyTimeoutMs: number },
 ): Promise<Dispatcher.ResponseData> {
   const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
-  if (typeof upstreamRequest.body === 'string') headers['content-type'] = 'application/json';
+  if (typeof upstreamRequest.body === 'string' || upstreamRequest.body instanceof Uint8Array) headers['content-type'] = 'application/json';
   return request(upstreamRequest.url, {
     method: upstreamRequest.method ?? 'POST',
     headers: { ...headers, ...upstreamRequest.headers },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exceedsJsonDepth } from './install-json-body-parser.js';
+import { exceedsJsonDepth, scanJsonStructure } from './install-json-body-parser.js';
 
 describe('exceedsJsonDepth', () => {
   it('counts nested arrays and objects', () => {
@@ -24,5 +24,20 @@ describe('exceedsJsonDepth: strings skipped whole', () => {
 
   it('treats an unterminated string as text to the end', () => {
     expect(exceedsJsonDepth(`["${'['.repeat(200)}`, 100)).toBe(false);
+  });
+});
+
+describe('scanJsonStructure: members of the outermost object', () => {
+  it('counts members, not commas inside strings or nested values', () => {
+    expect(scanJsonStructure('{}', 100).topLevelMembers).toBe(0);
+    expect(scanJsonStructure(' { } ', 100).topLevelMembers).toBe(0);
+    expect(scanJsonStructure('{"a":1}', 100).topLevelMembers).toBe(1);
+    expect(scanJsonStructure('{"a":"x, y","b":[1,2,3],"c":{"d":1,"e":2}}', 100).topLevelMembers).toBe(3);
+  });
+
+  it('counts a key given twice twice, which JSON.parse folds into one', () => {
+    const text = '{"model":"a","messages":[],"model":"b"}';
+    expect(scanJsonStructure(text, 100).topLevelMembers).toBe(3);
+    expect(Object.keys(JSON.parse(text) as object)).toHaveLength(2);
   });
 });

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
 
@@ -7,41 +8,80 @@ import { GatewayError } from '../core/gateway-error.js';
  */
 export const maximumJsonDepth = 100;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the JSON body as the client sent it, kept so an unchanged body can be forwarded as is (see unchangedRawJsonBody) */
+    rawJsonBody: RawJsonBody | null;
+  }
+}
+
+/** A JSON body's bytes and how many members its top-level object has, duplicates included. */
+export interface RawJsonBody {
+  /** the body exactly as received */
+  bytes: Buffer;
+  /** members counted in the text: more than the parsed object's keys means a key appears twice */
+  topLevelMembers: number;
+}
+
 /**
  * Fastify's JSON parser (prototype poisoning refused), behind a depth check on the raw text that runs before
- * anything parses it, so an absurdly nested body is the client's 400 rather than anyone's stack overflow.
+ * anything parses it, so an absurdly nested body is the client's 400 rather than anyone's stack overflow. Its
+ * bytes are kept on the request (`rawJsonBody`).
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.decorateRequest('rawJsonBody', null);
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
-    if (exceedsJsonDepth(text, maximumJsonDepth)) {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    const text = decodeUtf8(bytes);
+    const structure = scanJsonStructure(text, maximumJsonDepth);
+    if (structure.exceedsDepth) {
       done(new GatewayError('invalid_request_error', `The JSON body is nested more than ${maximumJsonDepth} levels deep.`), undefined);
       return;
     }
+    request.rawJsonBody = { bytes, topLevelMembers: structure.topLevelMembers };
     parseJson(request, text, done);
   });
 }
 
+/**
+ * The body as text. Plain ASCII (nearly every body: JSON escapes what it does not write as is, base64 is ASCII) is
+ * copied byte for byte, which is several times faster than UTF-8 decoding: a 1 MB image took 0.8 ms to decode.
+ */
+function decodeUtf8(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 /** True when arrays and objects in `text` nest deeper than `limit`; brackets inside strings do not count. */
 export function exceedsJsonDepth(text: string, limit: number): boolean {
-  // Each level takes at least one character: a shorter text cannot nest that deep.
-  if (text.length <= limit) return false;
+  return scanJsonStructure(text, limit).exceedsDepth;
+}
+
+/**
+ * One pass over a JSON text, strings skipped whole: whether arrays and objects nest deeper than `limit` (the scan stops
+ * there), and how many members the outermost object has (commas at depth 1, plus one when a key follows its brace).
+ */
+export function scanJsonStructure(text: string, limit: number): { exceedsDepth: boolean; topLevelMembers: number } {
   let depth = 0;
+  let separators = 0;
+  let hasMembers = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (code === 0x22) {
+      if (depth === 1) hasMembers = true;
       // Strings are skipped with indexOf, not character by character: large bodies are mostly long strings (base64).
       index = findClosingQuote(text, index + 1);
     } else if (code === 0x7b || code === 0x5b) {
       depth += 1;
-      if (depth > limit) return true;
+      if (depth > limit) return { exceedsDepth: true, topLevelMembers: 0 };
     } else if (code === 0x7d || code === 0x5d) {
       depth -= 1;
+    } else if (code === 0x2c && depth === 1) {
+      separators += 1;
     }
   }
-  return false;
+  return { exceedsDepth: false, topLevelMembers: hasMembers ? separators + 1 : 0 };
 }
 
 /** Index of the quote that ends the string starting at `from`, or the text's length when it never ends. */

@@ -8,6 +8,8 @@ import { channelFieldPolicyOf, enablesPremiumField, type ChannelFieldPolicy } fr
 
 /** How one validated request is forwarded: which channels may serve it, at what premium, with which body. */
 export interface ForwardedFieldPlan {
+  /** the body the plan was made from; `bodyFor` returns this very object for a channel that gets it unchanged */
+  body: Readonly<Record<string, unknown>>;
   /** the channels that accept every field of the request; undefined when all of the model's channels do (the usual case) */
   acceptsChannel: ((channel: RoutableChannel) => boolean) | undefined;
   /** for a request using a price-changing field: channel id -> that channel's premium price ratio in millionths */
@@ -48,6 +50,7 @@ export function planForwardedFields(options: {
   }
   const eligibleIds = selective.length > 0 ? new Set(eligible.map((channel) => channel.id)) : undefined;
   return {
+    body,
     acceptsChannel: eligibleIds ? (channel) => eligibleIds.has(channel.id) : undefined,
     premiumPriceRatios: premium ? premiumRatiosOf(eligible) : undefined,
     bodyFor: createBodySelector(body, rules.optInFields),

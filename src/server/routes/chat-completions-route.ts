@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { forwardMetered } from '../forward-metered.js';
+import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { rejectUnsupportedImages } from '../reject-unsupported-images.js';
@@ -24,7 +25,7 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: Gat
       model,
       endpoint: 'chat.completions',
       body,
-      openAiWire: { upstreamPath: '/chat/completions', buildBody: (upstreamModelId, channel) => JSON.stringify({ ...plan.bodyFor(channel), model: upstreamModelId }) },
+      openAiWire: { upstreamPath: '/chat/completions', buildBody: createJsonBodyBuilder(request, plan) },
       acceptsChannel: plan.acceptsChannel,
       premiumPriceRatios: plan.premiumPriceRatios,
       stream,

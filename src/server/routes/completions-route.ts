@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { forwardMetered } from '../forward-metered.js';
+import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { completionFieldRules, completionRequestSchema } from '../request-schemas/completion-request-schema.js';
@@ -22,7 +23,7 @@ export function registerCompletionsRoute(app: FastifyInstance, services: Gateway
       model,
       endpoint: 'completions',
       body,
-      openAiWire: { upstreamPath: '/completions', buildBody: (upstreamModelId, channel) => JSON.stringify({ ...plan.bodyFor(channel), model: upstreamModelId }) },
+      openAiWire: { upstreamPath: '/completions', buildBody: createJsonBodyBuilder(request, plan) },
       acceptsChannel: plan.acceptsChannel,
       premiumPriceRatios: plan.premiumPriceRatios,
       stream,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { forwardMetered } from '../forward-metered.js';
+import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { embeddingFieldRules, embeddingRequestSchema } from '../request-schemas/embedding-request-schema.js';
@@ -20,7 +21,7 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: GatewayS
       model,
       endpoint: 'embeddings',
       body,
-      openAiWire: { upstreamPath: '/embeddings', buildBody: (upstreamModelId, channel) => JSON.stringify({ ...plan.bodyFor(channel), model: upstreamModelId }) },
+      openAiWire: { upstreamPath: '/embeddings', buildBody: createJsonBodyBuilder(request, plan) },
       acceptsChannel: plan.acceptsChannel,
       stream: false,
       clientWantsUsage: false,

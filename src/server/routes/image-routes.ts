@@ -3,6 +3,7 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { checkImageSize } from '../check-image-size.js';
 import { encodeUpstreamForm } from '../encode-upstream-form.js';
 import { forwardMetered } from '../forward-metered.js';
+import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
@@ -28,7 +29,7 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
       model,
       endpoint: 'images.generations',
       body,
-      openAiWire: { upstreamPath: '/images/generations', buildBody: (upstreamModelId, channel) => JSON.stringify({ ...plan.bodyFor(channel), model: upstreamModelId }) },
+      openAiWire: { upstreamPath: '/images/generations', buildBody: createJsonBodyBuilder(request, plan) },
       acceptsChannel: plan.acceptsChannel,
       stream: false,
       clientWantsUsage: false,
