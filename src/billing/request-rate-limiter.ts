@@ -159,12 +159,18 @@ function counterKey(subject: LimitSubject): string {
   return `${subject.scope}:${subject.id}`;
 }
 
+/** The `x-ratelimit-*` header names of each unit, built once rather than per request. */
+const headerNames = {
+  requests: { limit: 'x-ratelimit-limit-requests', remaining: 'x-ratelimit-remaining-requests', reset: 'x-ratelimit-reset-requests' },
+  tokens: { limit: 'x-ratelimit-limit-tokens', remaining: 'x-ratelimit-remaining-tokens', reset: 'x-ratelimit-reset-tokens' },
+} as const;
+
 // With a key and a user limit, the tighter one (fewer remaining) is what the client sees.
 function setHeaders(headers: Record<string, string>, unit: 'requests' | 'tokens', limit: number, state: RateLimiterRes): void {
-  const remainingName = `x-ratelimit-remaining-${unit}`;
-  const previous = headers[remainingName];
+  const names = headerNames[unit];
+  const previous = headers[names.remaining];
   if (previous !== undefined && Number(previous) <= state.remainingPoints) return;
-  headers[`x-ratelimit-limit-${unit}`] = String(limit);
-  headers[remainingName] = String(Math.max(0, state.remainingPoints));
-  headers[`x-ratelimit-reset-${unit}`] = `${Math.max(0, Math.ceil(state.msBeforeNext / 1000))}s`;
+  headers[names.limit] = String(limit);
+  headers[names.remaining] = String(Math.max(0, state.remainingPoints));
+  headers[names.reset] = `${Math.max(0, Math.ceil(state.msBeforeNext / 1000))}s`;
 }

@@ -34,14 +34,15 @@ export function unchangedRawJsonBody(request: FastifyRequest, validated: Readonl
 function sameJsonValue(left: unknown, right: unknown): boolean {
   if (left === right) return true;
   if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
-  if (Array.isArray(left)) {
-    if (!Array.isArray(right) || left.length !== right.length) return false;
-    return left.every((item, index) => sameJsonValue(item, right[index]));
-  }
-  if (Array.isArray(right)) return false;
+  if (Array.isArray(left) !== Array.isArray(right)) return false;
   const leftRecord = left as Record<string, unknown>;
   const rightRecord = right as Record<string, unknown>;
-  const keys = Object.keys(leftRecord);
-  if (keys.length !== Object.keys(rightRecord).length) return false;
-  return keys.every((key) => Object.hasOwn(rightRecord, key) && sameJsonValue(leftRecord[key], rightRecord[key]));
+  let leftKeys = 0;
+  for (const key in leftRecord) {
+    leftKeys += 1;
+    if (!Object.hasOwn(rightRecord, key) || !sameJsonValue(leftRecord[key], rightRecord[key])) return false;
+  }
+  let rightKeys = 0;
+  for (const key in rightRecord) if (Object.hasOwn(rightRecord, key)) rightKeys += 1;
+  return leftKeys === rightKeys;
 }
