@@ -1,6 +1,8 @@
 // The token counter behind settlement and Messages count_tokens: the o200k tokenizer runs in a worker thread that
 // starts on demand, exits when idle, and never loses a count (a crashed worker is replaced, then the main thread counts).
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countTextTokens, tokenizerCharacterLimit } from '../../src/billing/count-text-tokens.js';
 import { TokenizerWorkerClient } from '../../src/billing/tokenizer-worker/tokenizer-worker-client.js';
@@ -78,5 +80,17 @@ describe('TokenizerWorkerClient', () => {
     expect(client.runningWorker()).toBeUndefined();
     expect(await client.count(['after close'])).toEqual([countTextTokens('after close')]);
     expect(client.startedWorkers).toBe(1);
+  });
+
+  it('lets a process end while its worker idles (the worker is unreferenced once nothing is pending)', async () => {
+    // With a ten-minute idle period, a referenced worker would keep the child running until the test times out.
+    const script = [
+      "const { TokenizerWorkerClient } = await import('./src/billing/tokenizer-worker/tokenizer-worker-client.ts');",
+      'const client = new TokenizerWorkerClient({ idleMs: 600_000 });',
+      "console.log(JSON.stringify(await client.count(['hello there world'])));",
+    ].join('\n');
+    // The kill after 25 s only keeps a failing run from leaving the child behind (the test's own limit is 30 s).
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { timeout: 25_000 });
+    expect(JSON.parse(stdout)).toEqual([countTextTokens('hello there world')]);
   });
 });
