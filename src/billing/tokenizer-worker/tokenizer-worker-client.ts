@@ -182,7 +182,17 @@ export class TokenizerWorkerClient {
   #countInMainThread(id: number, pending: PendingCount, error: Error): void {
     this.#pending.delete(id);
     this.#logger?.warn({ err: error, texts: pending.texts.length }, 'counting tokens in the main thread: the tokenizer worker failed twice or is closed');
-    pending.resolve(pending.texts.map(countTextTokens));
+    pending.resolve(countOrEstimate(pending.texts, this.#logger));
     if (this.#pending.size === 0) this.#becomeIdle();
+  }
+}
+
+/** The texts' tokens with the tokenizer here; by their length if even that fails (the package cannot load): a bill is never lost. */
+function countOrEstimate(texts: readonly string[], logger: TokenizerWarningLogger | undefined): number[] {
+  try {
+    return texts.map(countTextTokens);
+  } catch (error) {
+    logger?.warn({ err: error }, 'the tokenizer failed in the main thread too; estimating tokens from the text length');
+    return texts.map(estimateTextTokens);
   }
 }
