@@ -11,6 +11,7 @@ import { BillingMemory } from './billing-memory.js';
 import { RedisWallet } from './redis-wallet.js';
 import { RequestRateLimiter } from './request-rate-limiter.js';
 import { SettlementBatchWriter } from './settlement-batch-writer.js';
+import { TokenizerWorkerClient } from './tokenizer-worker/tokenizer-worker-client.js';
 
 /** What the billing runtime is built from. */
 export interface BillingRuntimeOptions {
@@ -40,6 +41,8 @@ export class BillingRuntime {
   readonly memory: BillingMemory;
   readonly writer: SettlementBatchWriter;
   readonly rateLimiter: RequestRateLimiter;
+  /** counts the tokens of answers without vendor usage (and Messages `count_tokens`) in a worker thread started on demand */
+  readonly tokenCounter: TokenizerWorkerClient;
   /** balances shared by several nodes, when Redis is configured */
   readonly wallet: RedisWallet | undefined;
   private readonly redis: RedisClient | undefined;
@@ -65,6 +68,7 @@ export class BillingRuntime {
       onWritten: (settled) => this.applyWrittenBatch(settled),
     });
     this.rateLimiter = new RequestRateLimiter(this.redis);
+    this.tokenCounter = new TokenizerWorkerClient({ logger: options.logger });
   }
 
   /** Loads balances, prices and limits, then starts the batch writer and the revision polling. */
@@ -173,20 +177,21 @@ export class BillingRuntime {
   /** Stops polling and writes every settled request still in memory; call after the HTTP server drained. */
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
-    // Settlements waiting for Redis must reach the batch before the last flush.
+    // Settlements waiting for a token count or for Redis must reach the batch before the last flush.
     await this.settlementsQueued();
+    await this.tokenCounter.close();
     await this.writer.close();
     await this.wallet?.leave().catch((error: unknown) => this.options.logger.warn({ err: error }, 'leaving the shared wallet failed'));
     if (this.subscriber) await this.subscriber.quit().catch(() => undefined);
     if (this.redis) await this.redis.quit().catch(() => undefined);
   }
 
-  /** Resolves when every settlement still waiting for Redis has queued its charge for the batch writer. */
+  /** Resolves when every settlement still waiting for a token count or for Redis has queued its charge for the batch writer. */
   async settlementsQueued(): Promise<void> {
     await Promise.all([...this.settlementsInFlight]);
   }
 
-  /** Keeps an asynchronous settlement alive until it has queued its charge, so shutdown waits for it. */
+  /** Keeps an asynchronous settlement (a token count, Redis) alive until it has queued its charge, so shutdown waits for it. */
   trackSettlement(settlement: Promise<void>): void {
     this.settlementsInFlight.add(settlement);
     void settlement.finally(() => this.settlementsInFlight.delete(settlement));

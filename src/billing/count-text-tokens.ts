@@ -9,7 +9,8 @@ let countTokens: CountTokens | undefined;
 
 /**
  * Tokens of a generated text with the o200k tokenizer, for answers that arrived without the vendor's usage (an
- * abandoned stream). The tokenizer's tables take about 60 MB, so they are loaded on the first such answer only.
+ * abandoned stream). The tokenizer's tables take about 60 MB, so they are loaded on the first call only; the gateway
+ * calls this in its tokenizer worker (TokenizerWorkerClient), and in the main thread only when that worker fails.
  */
 export function countTextTokens(text: string): number {
   if (text.length === 0) return 0;

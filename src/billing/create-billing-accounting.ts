@@ -9,6 +9,7 @@ import { calculateRequestCost } from './calculate-request-cost.js';
 import { costOfPricing, priceRequest, type RequestPricing } from './request-pricing.js';
 import { checkAdmissionBeforeBody } from './check-admission-before-body.js';
 import { estimateWorstCaseUsage } from './estimate-worst-case-usage.js';
+import { findUncountedAnswerText } from './find-uncounted-answer-text.js';
 import { measureBillableUsage } from './measure-billable-usage.js';
 import type { ModelPrice } from './model-price.js';
 import { holdPriceRatio, settlementPriceRatio } from './premium-price-ratio.js';
@@ -190,10 +191,26 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     },
   };
 
+  /**
+   * Settles a closed request. An answer without vendor usage is counted in the tokenizer worker first; its hold stays
+   * taken until then, and the settlement is tracked so shutdown and the tests' settlement waits include it.
+   */
   function settle(ticket: BillingTicket, result: MeteredResult): void {
+    const answerText = findUncountedAnswerText(ticket.request, result);
+    if (answerText === undefined) {
+      const walletSettlement = settleMeasured(ticket, result, undefined);
+      if (walletSettlement) runtime.trackSettlement(walletSettlement);
+      return;
+    }
+    const counted = runtime.tokenCounter.count([answerText]).then(([answerTextTokens]) => settleMeasured(ticket, result, answerTextTokens ?? 0));
+    runtime.trackSettlement(counted.catch((error: unknown) => logger.error({ err: error }, 'settling a request failed')));
+  }
+
+  /** Releases the hold and charges what the request used; returns the Redis settlement still under way, if any. */
+  function settleMeasured(ticket: BillingTicket, result: MeteredResult, answerTextTokens: number | undefined): Promise<void> | undefined {
     const { request } = ticket;
     releaseHold(request, ticket.held);
-    const usage = measureBillableUsage(request, result, ticket.inputTokens, ticket.price);
+    const usage = measureBillableUsage(request, result, ticket.inputTokens, ticket.price, answerTextTokens);
     // The cost is computed from exactly the pricing the usage log keeps, so the log's breakdown always adds up to it.
     const pricing = priceRequest(usage, ticket.price, settlementPriceRatio(ticket.priceRatioMillionths, request, result.channelId));
     const cost = costOfPricing({ promptTokens: usage.promptTokens, cachedTokens: usage.cachedPromptTokens, cacheWriteTokens: usage.cacheWritePromptTokens, completionTokens: usage.completionTokens }, pricing);
@@ -205,16 +222,15 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     const wallet = runtime.wallet;
     if (!wallet) {
       record(ticket, result, usage, { cost, pricing }, memoryCharge);
-      return;
+      return undefined;
     }
-    const settlement = wallet.settle(request.principal.userId, ticket.held, cost).then(
+    return wallet.settle(request.principal.userId, ticket.held, cost).then(
       (walletSettlement) => record(ticket, result, usage, { cost, pricing }, walletSettlement?.charged ?? memoryCharge),
       (error: unknown) => {
         logger.error({ err: error }, 'settling in redis failed; charging from memory');
         record(ticket, result, usage, { cost, pricing }, memoryCharge);
       },
     );
-    runtime.trackSettlement(settlement);
   }
 
   /** Charges `charge` (what the balance covered) and records the rest of `cost` as the user's debt. */

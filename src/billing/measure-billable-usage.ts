@@ -2,22 +2,23 @@ import type { TokenUsage } from '../core/token-usage.js';
 import { findUsageObject } from '../providers/openai/parse-openai-usage.js';
 import type { MeteredRequest, MeteredResult } from '../server/request-accounting.js';
 import { emptyBillableUsage, type BillableUsage } from './billable-usage.js';
-import { countTextTokens } from './count-text-tokens.js';
+import { findUncountedAnswerText } from './find-uncounted-answer-text.js';
 import { measureUploadedAudioMilliseconds } from './estimate-transcription-usage.js';
 import type { ModelPrice } from './model-price.js';
 
 /**
  * What a finished request really consumed. Vendor usage wins (cache reads and writes kept apart, each has its own
  * price); a stream that ended without usage (client gone, upstream cut) is counted with the tokenizer from the text
- * generated so far plus the estimated input. A request the vendor received whose client left (or that shutdown cut)
- * costs at least its estimated input when no usage can be had (vendor error, unreadable answer, timeout); a failure
- * with nothing sent or nothing generated costs nothing.
+ * generated so far plus the estimated input: the caller counts that text (`findUncountedAnswerText`, in the tokenizer
+ * worker) and passes its tokens as `answerTextTokens`, so this stays pure and synchronous. A request the vendor
+ * received whose client left (or that shutdown cut) costs at least its estimated input when no usage can be had
+ * (vendor error, unreadable answer, timeout); a failure with nothing sent or nothing generated costs nothing.
  *
  * `price` tells whether a transcription model has token prices; without one, token-typed transcription usage is
  * priced by tokens.
  */
-export function measureBillableUsage(request: MeteredRequest, result: MeteredResult, inputTokens: number, price?: ModelPrice): BillableUsage {
-  const measured = measureAnswer(request, result, inputTokens, price);
+export function measureBillableUsage(request: MeteredRequest, result: MeteredResult, inputTokens: number, price?: ModelPrice, answerTextTokens?: number): BillableUsage {
+  const measured = measureAnswer(request, result, inputTokens, price, answerTextTokens);
   if (measured) return measured;
   // The vendor got the request and may bill it, but no usage can be had: the estimated input is the least it did.
   if (result.clientAborted && result.sentUpstream === true) return measureAbandonedInput(request, inputTokens);
@@ -25,7 +26,7 @@ export function measureBillableUsage(request: MeteredRequest, result: MeteredRes
 }
 
 /** The usage the vendor's answer shows; undefined when there was no answer to bill. */
-function measureAnswer(request: MeteredRequest, result: MeteredResult, inputTokens: number, price: ModelPrice | undefined): BillableUsage | undefined {
+function measureAnswer(request: MeteredRequest, result: MeteredResult, inputTokens: number, price: ModelPrice | undefined, answerTextTokens: number | undefined): BillableUsage | undefined {
   const { endpoint } = request;
   switch (endpoint) {
     case 'images.generations':
@@ -38,7 +39,7 @@ function measureAnswer(request: MeteredRequest, result: MeteredResult, inputToke
     case 'embeddings':
     case 'responses':
     case 'messages':
-      return measureTokens(result, inputTokens);
+      return measureTokens(request, result, inputTokens, answerTextTokens);
     default: {
       const unreachable: never = endpoint;
       return unreachable;
@@ -46,14 +47,12 @@ function measureAnswer(request: MeteredRequest, result: MeteredResult, inputToke
   }
 }
 
-function measureTokens(result: MeteredResult, inputTokens: number): BillableUsage | undefined {
+function measureTokens(request: MeteredRequest, result: MeteredResult, inputTokens: number, answerTextTokens: number | undefined): BillableUsage | undefined {
   if (result.usage) return billTokenUsage(result.usage);
-  if (result.generatedText !== undefined) {
-    return { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: countTextTokens(result.generatedText) };
-  }
-  if (!wasAnswered(result) || result.responseText === undefined) return undefined;
-  // A successful answer without usage: bill the counted input and the text it returned.
-  return { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: countTextTokens(extractAnswerText(result.responseText)) };
+  if (findUncountedAnswerText(request, result) === undefined) return undefined;
+  // A stream cut before its usage, or a successful answer without usage: the estimated input and the counted text.
+  if (answerTextTokens === undefined) throw new Error('An answer without usage is measured only with the token count of its text (findUncountedAnswerText)');
+  return { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: answerTextTokens };
 }
 
 /** Vendor token counts as billable usage: reads from and writes to the prompt cache are part of the prompt. */
@@ -115,12 +114,6 @@ function measureAbandonedInput(request: MeteredRequest, inputTokens: number): Bi
 /** True when the vendor answered successfully (the client may have left meanwhile: it is then billed all the same). */
 function wasAnswered(result: MeteredResult): boolean {
   return result.status < 400 || result.responseText !== undefined;
-}
-
-function extractAnswerText(responseText: string): string {
-  const parsed = safeParse(responseText) as { choices?: Array<{ text?: unknown; message?: { content?: unknown } }> } | undefined;
-  if (!Array.isArray(parsed?.choices)) return '';
-  return parsed.choices.map((choice) => (typeof choice.text === 'string' ? choice.text : typeof choice.message?.content === 'string' ? choice.message.content : '')).join('');
 }
 
 function safeParse(text: string | undefined): unknown {

@@ -84,6 +84,11 @@ describe('layer dependencies', () => {
     expect(forbiddenImports(['core'], layers)).toEqual([]);
   });
 
+  it('keeps worker-threads (the worker script bundler every layer may use) free of every other layer', () => {
+    const layers = [...new Set(files.map(layerOf))].filter((layer) => layer !== 'worker-threads');
+    expect(forbiddenImports(['worker-threads'], layers)).toEqual([]);
+  });
+
   it('has no import cycle on the request path: server, dispatch, providers, protocols and core', () => {
     const scope = new Set(['server', 'dispatch', 'providers', 'protocols', 'core']);
     // The console's JSON API routes share one context type with their registrar (a type-only cycle outside the request path).

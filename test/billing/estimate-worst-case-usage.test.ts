@@ -3,6 +3,7 @@ import { countTextTokens, tokenizerCharacterLimit } from '../../src/billing/coun
 import { estimateTextTokens } from '../../src/billing/estimate-text-tokens.js';
 import { imageUrlTokenEstimate, pdfPageTokens } from '../../src/billing/estimate-media-part-tokens.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
+import { findUncountedAnswerText } from '../../src/billing/find-uncounted-answer-text.js';
 import { measureBillableUsage } from '../../src/billing/measure-billable-usage.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
 import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/server/request-accounting.js';
@@ -100,12 +101,18 @@ describe('measureBillableUsage', () => {
   const chat = meteredRequest('chat.completions', { messages: hello });
 
   it.each([
-    { case: 'vendor usage wins', result: { ...result, usage: { promptTokens: 5, completionTokens: 6, totalTokens: 11, cachedPromptTokens: 2, reasoningTokens: 0 } }, expected: { promptTokens: 5, completionTokens: 6, cachedPromptTokens: 2 } },
-    { case: 'a stream without usage is counted from its text', result: { ...result, status: 499, clientAborted: true, generatedText: 'hello there' }, expected: { promptTokens: 10, completionTokens: countTextTokens('hello there'), cachedPromptTokens: 0 } },
-    { case: 'a failure with nothing generated costs nothing', result: { ...result, status: 500, errorCode: 'server_error' }, expected: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 } },
-    { case: 'a success without usage bills counted input and answer', result: { ...result, responseText: JSON.stringify({ choices: [{ message: { content: 'hello there' } }] }) }, expected: { promptTokens: 10, completionTokens: countTextTokens('hello there'), cachedPromptTokens: 0 } },
-  ])('$case', ({ result: finished, expected }) => {
-    expect(measureBillableUsage(chat, finished, 10)).toMatchObject(expected);
+    { case: 'vendor usage wins', result: { ...result, usage: { promptTokens: 5, completionTokens: 6, totalTokens: 11, cachedPromptTokens: 2, reasoningTokens: 0 } }, text: undefined, expected: { promptTokens: 5, completionTokens: 6, cachedPromptTokens: 2 } },
+    { case: 'a stream without usage is counted from its text', result: { ...result, status: 499, clientAborted: true, generatedText: 'hello there' }, text: 'hello there', expected: { promptTokens: 10, completionTokens: 7, cachedPromptTokens: 0 } },
+    { case: 'a failure with nothing generated costs nothing', result: { ...result, status: 500, errorCode: 'server_error' }, text: undefined, expected: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 } },
+    { case: 'a success without usage bills counted input and answer', result: { ...result, responseText: JSON.stringify({ choices: [{ message: { content: 'hello there' } }] }) }, text: 'hello there', expected: { promptTokens: 10, completionTokens: 7, cachedPromptTokens: 0 } },
+  ])('$case', ({ result: finished, text, expected }) => {
+    // The text to count is found first; its tokens (7 here, whatever the counter said) are what the answer costs.
+    expect(findUncountedAnswerText(chat, finished)).toBe(text);
+    expect(measureBillableUsage(chat, finished, 10, undefined, text === undefined ? undefined : 7)).toMatchObject(expected);
+  });
+
+  it('refuses to measure an answer without usage before its text was counted', () => {
+    expect(() => measureBillableUsage(chat, { ...result, status: 499, clientAborted: true, generatedText: 'hello there' }, 10)).toThrow(/token count/);
   });
 
   it('bills transcriptions by the reported duration or the usage seconds', () => {

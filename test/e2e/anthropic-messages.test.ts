@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiClient, postRawJson, sendRawRequest, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
@@ -44,6 +45,10 @@ describe('POST /v1/messages/count_tokens', () => {
       tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
     });
     expect(withSystemAndTools.input_tokens).toBeGreaterThan(counted.input_tokens + 4);
+    // Counted by the tokenizer worker: the gateway's (this) thread never loads gpt-tokenizer's tables.
+    expect(gateway.running.billing.tokenCounter.startedWorkers).toBeGreaterThan(0);
+    const require = createRequire(import.meta.url);
+    expect(require.cache[require.resolve('gpt-tokenizer')]).toBeUndefined();
   });
 
   it('answers 404 not_found_error for a model outside the key group', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { collectCanonicalInputText } from '../../billing/collect-canonical-input-text.js';
 import { countTextTokens } from '../../billing/count-text-tokens.js';
-import { estimateCanonicalInputTokens } from '../../billing/estimate-canonical-input-tokens.js';
 import { countAnthropicTokens } from '../../dispatch/count-anthropic-tokens.js';
 import { parseCountTokensRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
 import type { GatewayServices } from '../gateway-services.js';
@@ -11,7 +11,7 @@ import { resolveModel } from '../resolve-model.js';
 /**
  * `POST /v1/messages/count_tokens` → `{input_tokens}`, free of charge. Exact when the model has an Anthropic channel
  * (the vendor counts, the request passed through as for `/v1/messages`); otherwise an estimate: texts counted with the
- * gateway's o200k tokenizer, images and files by the hold's worst cases (docs/API.md, "Messages").
+ * gateway's o200k tokenizer (in its worker thread), images and files by the hold's worst cases (docs/API.md, "Messages").
  */
 export function registerMessagesCountTokensRoute(app: FastifyInstance, services: GatewayServices): void {
   const sealer = createMessagesArtefactSealer(services.config);
@@ -27,7 +27,13 @@ export function registerMessagesCountTokensRoute(app: FastifyInstance, services:
       },
       services,
     );
-    return { input_tokens: exact ?? estimateCanonicalInputTokens(canonicalRequest, countTextTokens) };
+    if (exact !== undefined) return { input_tokens: exact };
+    const input = collectCanonicalInputText(canonicalRequest);
+    // The gateway's token counter runs the tokenizer in a worker thread; an app built without the /api services (some
+    // tests) has none and counts here.
+    const tokenCounter = services.api?.billing.tokenCounter;
+    const textTokens = tokenCounter === undefined ? countTextTokens(input.text) : ((await tokenCounter.count([input.text]))[0] ?? 0);
+    return { input_tokens: input.tokensBesideText + textTokens };
   });
 }
 

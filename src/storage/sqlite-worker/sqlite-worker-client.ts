@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { SqliteWorkerData, SqliteWorkerEnvelope, SqliteWorkerRequest, SqliteWorkerResponse, SqliteWorkerResults } from './sqlite-worker-messages.js';
-import { bundleSqliteWorkerScript } from './bundle-sqlite-worker-script.js';
+import { locateWorkerScript } from '../../worker-threads/locate-worker-script.js';
 import type { PreparedStatementStatistics } from './prepared-statement-cache.js';
 import { SqliteWorkerError } from './sqlite-worker-error.js';
 // Names the worker script as a dependency (erased at run time), so tools that follow imports compile it too:
@@ -118,5 +118,5 @@ export class SqliteWorkerClient {
 
 /** The worker script beside this file in a build; from TypeScript sources (vitest, tsx) a bundle of it. */
 function workerScript(): URL {
-  return import.meta.url.endsWith('.ts') ? bundleSqliteWorkerScript() : new URL('./sqlite-worker-thread.js', import.meta.url);
+  return locateWorkerScript(import.meta.url, 'sqlite-worker-thread');
 }
