@@ -1,11 +1,11 @@
 // A stream cut before its usage is billed from the text it generated, counted in the tokenizer worker: the gateway's
 // main thread never loads gpt-tokenizer (its tables would stay in the heap), and the hold stays taken until the count.
 import { createRequire } from 'node:module';
-import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import type { MeteredRequest } from '../../src/server/request-accounting.js';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
+import { cutStreamAfterFirstWords } from './cut-stream-after-first-words.js';
 
 const startingBalance = 10_000_000;
 /** The OpenAI simulator streams 20 words, 50 ms apart, and its usage after the last. */
@@ -27,22 +27,6 @@ async function billedKey() {
   const key = await gateway.createKey(user);
   await gateway.topUp(user, startingBalance);
   return { userId: user.id, client: gateway.client(key.secret) };
-}
-
-/** Streams the paced answer and hangs up on its first words. */
-async function cutStreamAfterFirstWords(client: OpenAI, body: OpenAI.Chat.ChatCompletionCreateParamsStreaming): Promise<void> {
-  const controller = new AbortController();
-  const stream = await client.chat.completions.create(body, { signal: controller.signal });
-  let received = '';
-  try {
-    for await (const chunk of stream) {
-      received += chunk.choices[0]?.delta.content ?? '';
-      if (received.length > 0) controller.abort();
-    }
-  } catch {
-    // The SDK may end the iteration with an abort error.
-  }
-  expect(received.length).toBeGreaterThan(0);
 }
 
 /** The one usage log of the user, once the gateway settled the request. */
