@@ -1,13 +1,17 @@
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
-/** Parses a vendor's SSE body incrementally, yielding each event as it completes (never buffering the whole body). */
+/**
+ * Parses a vendor's SSE body incrementally, yielding each event as it completes (never buffering the whole body).
+ * Leaving early (a decoder returning at its terminal event) does not destroy the body: the relay reads the rest of a
+ * complete answer so the vendor's keep-alive connection is reused, and discards anything else (release-upstream-body.ts).
+ */
 export async function* readServerSentEvents(body: Readable): AsyncGenerator<EventSourceMessage> {
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => pending.push(event) });
   // undici's body yields Buffers; a streaming decoder keeps characters split across chunks whole.
   const decoder = new TextDecoder();
-  for await (const bytes of body as AsyncIterable<Uint8Array>) {
+  for await (const bytes of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>) {
     parser.feed(decoder.decode(bytes, { stream: true }));
     while (pending.length > 0) yield pending.shift() as EventSourceMessage;
   }
