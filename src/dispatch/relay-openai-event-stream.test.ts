@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { startSplitEndStreamServer, waitUntilConnectionIsIdle } from '../../test/helpers/start-split-end-stream-server.js';
 import type { ClientSink } from './client-sink.js';
 import { ClientStreamWriter } from './client-stream-writer.js';
 import { relayOpenAiEventStream } from './relay-openai-event-stream.js';
@@ -48,34 +49,20 @@ describe('relayOpenAiEventStream', () => {
 
 describe('relayOpenAiEventStream and the upstream connection', () => {
   it('leaves the connection of a completed stream to be reused, even when [DONE] and the end arrive apart', async () => {
-    let connections = 0;
-    const server = http.createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write(chunk('hello'));
-      // [DONE], then the end of the chunked body in a later packet: the relay has stopped reading by then.
-      setImmediate(() => {
-        response.write('data: [DONE]\n\n');
-        setTimeout(() => response.end(), 5);
-      });
-    });
-    server.on('connection', () => (connections += 1));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+    // [DONE], then the end of the chunked body in a later packet: the relay has stopped reading by then.
+    const server = await startSplitEndStreamServer(chunk('hello'), 'data: [DONE]\n\n');
     try {
       for (let stream = 0; stream < 3; stream++) {
-        const response = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { dispatcher });
+        const response = await server.requestStream();
         const { writer, writes } = recordingClient();
         const outcome = await relayOpenAiEventStream({ upstreamBody: response.body, writer, clientWantsUsage: false, knownSecrets: [] });
         expect(outcome.completed).toBe(true);
         expect(writes.at(-1)).toBe('data: [DONE]\n\n');
-        await new Promise((resolve) => response.body.once('close', resolve));
-        // undici marks the connection idle a moment after the body's end.
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await waitUntilConnectionIsIdle(response.body);
       }
-      expect(connections).toBe(1);
+      expect(server.connections).toBe(1);
     } finally {
-      await dispatcher.close();
-      server.close();
+      await server.close();
     }
   });
 });

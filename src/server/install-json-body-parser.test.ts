@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { exceedsJsonDepth, scanJsonStructure } from './install-json-body-parser.js';
+import { scanJsonStructure } from './install-json-body-parser.js';
 
-describe('exceedsJsonDepth', () => {
+const exceedsJsonDepth = (text: string, limit: number) => scanJsonStructure(text, limit).exceedsDepth;
+
+describe('scanJsonStructure: depth', () => {
   it('counts nested arrays and objects', () => {
     expect(exceedsJsonDepth(`${'['.repeat(101)}${']'.repeat(101)}`, 100)).toBe(true);
     expect(exceedsJsonDepth(`${'['.repeat(100)}${']'.repeat(100)}`, 100)).toBe(false);
@@ -14,7 +16,7 @@ describe('exceedsJsonDepth', () => {
   });
 });
 
-describe('exceedsJsonDepth: strings skipped whole', () => {
+describe('scanJsonStructure: strings skipped whole', () => {
   it('tells escaped quotes from quotes after escaped backslashes', () => {
     // `"\\\\"` is a string holding one backslash: the quote after it closes the string, so the brackets count.
     expect(exceedsJsonDepth(`["\\\\",${'['.repeat(101)}${']'.repeat(101)}]`, 100)).toBe(true);

@@ -53,11 +53,6 @@ function decodeUtf8(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
-/** True when arrays and objects in `text` nest deeper than `limit`; brackets inside strings do not count. */
-export function exceedsJsonDepth(text: string, limit: number): boolean {
-  return scanJsonStructure(text, limit).exceedsDepth;
-}
-
 /**
  * One pass over a JSON text, strings skipped whole: whether arrays and objects nest deeper than `limit` (the scan stops
  * there), and how many members the outermost object has (commas at depth 1, plus one when a key follows its brace).
