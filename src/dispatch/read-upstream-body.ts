@@ -18,6 +18,9 @@ export function readUpstreamBody(body: Readable, onChunk: (bytes: Buffer) => Chu
   if (body.destroyed) return Promise.reject(body.errored ?? new Error('The upstream body was closed before it was read.'));
   return new Promise((resolve, reject) => {
     let settled = false;
+    // A handler's verdict is pending: the body's end (which pausing does not hold back once its buffer is empty) waits for it.
+    let waitingForVerdict = false;
+    let endedMeanwhile = false;
     const settle = (ending: UpstreamBodyEnding | Error): void => {
       if (settled) return;
       settled = true;
@@ -42,16 +45,25 @@ export function readUpstreamBody(body: Readable, onChunk: (bytes: Buffer) => Chu
         return;
       }
       body.pause();
+      waitingForVerdict = true;
       verdict.then(
         (later) => {
+          waitingForVerdict = false;
           if (later === 'stop') settle('stopped');
+          else if (endedMeanwhile) settle('ended');
           else if (!settled) body.resume();
         },
         (error: unknown) => settle(asError(error)),
       );
     };
-    const onEnd = (): void => settle('ended');
-    const onClose = (): void => settle(body.errored ?? new Error('The upstream body closed before its end.'));
+    const onEnd = (): void => {
+      if (waitingForVerdict) endedMeanwhile = true;
+      else settle('ended');
+    };
+    const onClose = (): void => {
+      // 'close' follows 'end'; an end still waiting for a verdict is no premature close.
+      if (!endedMeanwhile) settle(body.errored ?? new Error('The upstream body closed before its end.'));
+    };
     body.on('data', onData);
     body.once('end', onEnd);
     body.once('close', onClose);

@@ -19,11 +19,6 @@ export function releaseUpstreamBody(body: Readable): void {
   body.resume();
 }
 
-/** The chunks of an upstream body; leaving the loop early does not destroy it (the caller releases or destroys it). */
-export function readUpstreamChunks(body: Readable): AsyncIterable<Uint8Array> {
-  return body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
-}
-
 /**
  * Closes an upstream body the relay no longer reads (a cut-off or failed stream, a client gone). undici then emits
  * the abort as an 'error' on the body; with no reader left listening, that error would be uncaught and end the process.

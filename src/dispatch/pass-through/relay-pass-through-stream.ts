@@ -3,7 +3,8 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { TokenUsage } from '../../core/token-usage.js';
 import type { ClientStreamWriter } from '../client-stream-writer.js';
-import { readUpstreamChunks, discardUpstreamBody, releaseUpstreamBody } from '../release-upstream-body.js';
+import { readUpstreamBody } from '../read-upstream-body.js';
+import { discardUpstreamBody, releaseUpstreamBody } from '../release-upstream-body.js';
 import type { PassThroughStreamRelay } from './pass-through-protocol.js';
 
 /** What a relayed pass-through stream produced. */
@@ -55,13 +56,13 @@ export async function relayPassThroughStream(options: { upstreamBody: Readable; 
 
   let readFailed = false;
   try {
-    for await (const bytes of readUpstreamChunks(upstreamBody)) {
+    await readUpstreamBody(upstreamBody, async (bytes) => {
       parser.feed(decoder.decode(bytes, { stream: true }));
       await relayPending();
-      if (finished) break;
+      if (finished) return 'stop';
       await writer.waitWhileClientIsFull();
-      if (writer.clientGone) break;
-    }
+      return writer.clientGone ? 'stop' : 'continue';
+    });
   } catch {
     readFailed = true;
   }
