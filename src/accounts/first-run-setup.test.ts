@@ -12,9 +12,17 @@ describe('FirstRunSetup', () => {
     expect(setup.isOpen).toBe(false);
     expect(setup.claim(token)).toBeUndefined();
     reopen?.();
-    expect(setup.matches(token)).toBe(true);
+    expect(setup.check(token)).toBe('matches');
+    expect(setup.check('wrong')).toBe('wrong-token');
     setup.close();
     expect(setup.claim(token)).toBeUndefined();
+  });
+
+  it('tells a caller whose right token was claimed meanwhile that setup is closed, not that the token is wrong', () => {
+    const { setup, token } = FirstRunSetup.open();
+    setup.claim(token);
+    expect(setup.check(token)).toBe('closed');
+    expect(setup.check('wrong')).toBe('closed');
   });
 
   it('is never open on a database that has an administrator', () => {

@@ -1,5 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** What a setup token would get now: it is right, it is wrong, or setup has closed meanwhile. */
+export type FirstRunSetupCheck = 'matches' | 'wrong-token' | 'closed';
+
 /**
  * The one-time first-run setup of a database without an administrator: a random token, kept in this process only as
  * its SHA-256, that lets exactly one caller create the first admin. `claim` checks and consumes the token in one
@@ -28,14 +31,18 @@ export class FirstRunSetup {
     return this.tokenHash !== undefined;
   }
 
-  /** Whether the token is right, without consuming it. */
-  matches(token: string): boolean {
-    return this.tokenHash !== undefined && timingSafeEqual(this.tokenHash, hashToken(token));
+  /**
+   * What a token would get, without consuming it, read at the moment of the call: a concurrent caller may have claimed
+   * the token since the caller last saw setup open, and that caller must hear "closed", not "wrong token".
+   */
+  check(token: string): FirstRunSetupCheck {
+    if (this.tokenHash === undefined) return 'closed';
+    return timingSafeEqual(this.tokenHash, hashToken(token)) ? 'matches' : 'wrong-token';
   }
 
   /** Consumes the token if it is right; true for exactly one caller. Returns a function that reopens it if creating the admin fails. */
   claim(token: string): (() => void) | undefined {
-    if (!this.matches(token)) return undefined;
+    if (this.check(token) !== 'matches') return undefined;
     const claimed = this.tokenHash;
     this.tokenHash = undefined;
     return () => {

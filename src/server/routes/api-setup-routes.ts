@@ -17,6 +17,11 @@ const setupSchema = z.object({
   displayName: z.string().min(1).max(100).optional(),
 });
 
+/** The answer once setup has closed, whichever step of a request found out. */
+function setupClosed(): GatewayError {
+  return new GatewayError('not_found', 'Setup is closed: this gateway already has an administrator.');
+}
+
 /**
  * First-run setup (public): `GET /api/setup` says whether it is open; `POST /api/setup` with the one-time token that
  * `gateway start` printed creates the first administrator, grants the default groups, signs them in and closes setup
@@ -36,16 +41,18 @@ export function registerApiSetupRoutes(app: FastifyInstance, { services, api }: 
   app.get('/setup', async () => ({ open: await isOpen() }));
 
   app.post('/setup', async (request, reply) => {
-    if (!(await isOpen())) throw new GatewayError('not_found', 'Setup is closed: this gateway already has an administrator.');
+    if (!(await isOpen())) throw setupClosed();
     const input = parseApiInput(setupSchema, request.body);
-    if (!setup.matches(input.token)) {
+    const check = setup.check(input.token);
+    if (check === 'closed') throw setupClosed();
+    if (check === 'wrong-token') {
       request.log.warn({ clientAddress: request.ip }, 'first-run setup refused: wrong token');
       throw new GatewayError('forbidden', 'The setup token is not valid.');
     }
     const passwordHash = await hashPassword(input.password).catch(refuseWhenHashingBusy);
     // Consumes the token synchronously: of concurrent calls with the right token, only one gets here.
     const reopen = setup.claim(input.token);
-    if (!reopen) throw new GatewayError('not_found', 'Setup is closed: this gateway already has an administrator.');
+    if (!reopen) throw setupClosed();
     const email = normaliseEmail(input.email);
     const user = await billing
       .exclusive(async () => {
@@ -57,7 +64,7 @@ export function registerApiSetupRoutes(app: FastifyInstance, { services, api }: 
         reopen();
         throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'The administrator could not be created', { param: 'email' });
       });
-    if (!user) throw new GatewayError('not_found', 'Setup is closed: this gateway already has an administrator.');
+    if (!user) throw setupClosed();
     const groups = await billing.exclusive(() => grantDefaultGroups(gatewayStore, user.id, services.config));
     request.log.info({ userId: user.id }, 'first-run setup created the first administrator; setup is closed');
     await services.routing.refresh();
