@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import { createRequestId } from '../core/create-request-id.js';
 import { announcesLargeBody } from './announces-large-body.js';
 import { authenticateApiKey } from './authenticate-api-key.js';
 import { checkBodyContentType } from './check-body-content-type.js';
@@ -44,7 +44,7 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: createLazyRequestLogger,
     bodyLimit: services.config.bodyLimitBytes,
-    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    genReqId: () => createRequestId(),
     requestIdHeader: false,
     // limitInFlightRequests answers requests during shutdown, in OpenAI's shape (Fastify's own 503 is not).
     return503OnClosing: false,
