@@ -24,7 +24,7 @@ export interface ClientSink {
   /** writes the status line and headers of a stream; they leave with the write or end that follows */
   writeHead(status: number, headers: Readonly<Record<string, string>>): void;
   /** writes one chunk of a stream */
-  write(chunk: string | Uint8Array): void;
+  write(chunk: string): void;
   /** waits until the client takes bytes again; after `timeoutMs` (0 = no deadline) the client is cut off */
   waitForDrain(timeoutMs: number): Promise<ClientDrainOutcome>;
   /** writes the last chunk, if any, and ends the response */

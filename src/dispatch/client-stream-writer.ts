@@ -59,12 +59,6 @@ export class ClientStreamWriter {
     this.client.write(payloads.map((data) => `data: ${data}\n\n`).join(''));
   }
 
-  /** Writes bytes that are already whole events (an upstream chunk forwarded unchanged). */
-  writeBytes(chunk: Uint8Array): void {
-    this.writeHeadOnce();
-    this.client.write(chunk);
-  }
-
   /** Writes complete SSE frames (a client protocol codec's output) in one write; nothing when there are none. */
   writeFrames(frames: readonly string[]): void {
     if (frames.length === 0) return;

@@ -6,7 +6,6 @@ import { collectDeltaText } from '../providers/openai/collect-delta-text.js';
 import { parseOpenAiUsage } from '../providers/openai/parse-openai-usage.js';
 import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js';
 import type { ClientStreamWriter } from './client-stream-writer.js';
-import { isPlainDataChunk } from './is-plain-data-chunk.js';
 import { readUpstreamBody, type ChunkVerdict } from './read-upstream-body.js';
 import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
 
@@ -43,9 +42,8 @@ export async function relayOpenAiEventStream(options: {
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, writer, clientWantsUsage } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
-  // Events before the usage chunk (data payloads, or whole plain chunks as they arrived), read for their text only if
-  // the stream ends without one.
-  const eventsBeforeUsage: Array<string | Buffer> = [];
+  // Events before the usage chunk, read for their text only if the stream ends without one (no regex per event).
+  const eventsBeforeUsage: string[] = [];
   // Events parsed from one upstream read leave in one client write: they arrived together, and a write per event
   // would cost a system call each.
   const eventsOfThisRead: string[] = [];
@@ -76,19 +74,10 @@ export async function relayOpenAiEventStream(options: {
   const parser = createParser({ onEvent });
   // undici's body yields Buffers whatever its encoding; a streaming decoder keeps characters split across chunks whole.
   const decoder = new TextDecoder();
-  // True while the parser holds no part of an event, so the next chunk starts at an event boundary.
-  let atEventBoundary = true;
   const onChunk = (bytes: Buffer): ChunkVerdict | Promise<ChunkVerdict> => {
-    if (atEventBoundary && isPlainDataChunk(bytes)) {
-      // Exactly what parsing and re-encoding its events would write: forwarded as it came (see isPlainDataChunk).
-      if (!outcome.usage) eventsBeforeUsage.push(bytes);
-      writer.writeBytes(bytes);
-    } else {
-      parser.feed(decoder.decode(bytes, streamDecoding));
-      writer.writeEvents(eventsOfThisRead);
-      eventsOfThisRead.length = 0;
-      atEventBoundary = endsWithBlankLine(bytes);
-    }
+    parser.feed(decoder.decode(bytes, streamDecoding));
+    writer.writeEvents(eventsOfThisRead);
+    eventsOfThisRead.length = 0;
     if (outcome.completed || upstreamError || writer.clientGone) return 'stop';
     if (writer.clientIsFull) return writer.waitWhileClientIsFull().then(() => (writer.clientGone ? 'stop' : 'continue'));
     return 'continue';
@@ -126,16 +115,10 @@ function mapStreamErrorEvent(data: string, knownSecrets: readonly string[]): Gat
   return new GatewayError('server_error', message);
 }
 
-function generatedTextOf(events: ReadonlyArray<string | Buffer>): string {
+function generatedTextOf(events: readonly string[]): string {
   const parts: string[] = [];
-  // A plain chunk's `data: ` prefixes and blank lines never match the text pattern: its events are read in one pass.
-  for (const data of events) collectDeltaText(typeof data === 'string' ? data : data.toString(), parts);
+  for (const data of events) collectDeltaText(data, parts);
   return parts.join('');
-}
-
-/** Whether a chunk ends with the blank line that closes an event (then the parser holds nothing back). */
-function endsWithBlankLine(bytes: Buffer): boolean {
-  return bytes.length >= 2 && bytes[bytes.length - 1] === 0x0a && bytes[bytes.length - 2] === 0x0a;
 }
 
 function safeParse(text: string): unknown {

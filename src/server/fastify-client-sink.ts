@@ -50,7 +50,7 @@ export class FastifyClientSink implements ClientSink {
     response.writeHead(status, { ...headers, 'x-request-id': String(this.reply.request.id) });
   }
 
-  write(chunk: string | Uint8Array): void {
+  write(chunk: string): void {
     this.reply.raw.write(chunk);
   }
 

@@ -41,8 +41,8 @@ class RecordingClientSink implements ClientSink {
   writeHead(status: number): void {
     this.status = status;
   }
-  write(chunk: string | Uint8Array): void {
-    this.body += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+  write(chunk: string): void {
+    this.body += chunk;
   }
   async waitForDrain(): Promise<'drained'> {
     return 'drained';
