@@ -4,13 +4,12 @@
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { countTextTokens } from '../../src/billing/count-text-tokens.js';
-import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
-import type { MeteredRequest } from '../../src/server/request-accounting.js';
 import { startImageServer, type ImageServer } from '../helpers/start-image-server.js';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.js';
 import { startBedrockSimulator, type BedrockSimulator } from '../simulators/bedrock-simulator.js';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
 import { cutStreamAfterFirstWords } from './cut-stream-after-first-words.js';
+import { createBilledClient, estimatedChatInput, waitForSettledLog } from './settled-request-helpers.js';
 
 const anthropicSecret = 'sk-ant-abort-upstream';
 const startingBalance = 10_000_000;
@@ -51,13 +50,6 @@ afterAll(async () => {
   await images?.close();
 });
 
-async function billedKey(on: BillingTestGateway = gateway) {
-  const user = await on.createUser();
-  const key = await on.createKey(user);
-  await on.topUp(user, startingBalance);
-  return { userId: user.id, client: on.client(key.secret) };
-}
-
 /** Sends the request and hangs up as soon as `arrived()` says it reached the upstream (or the image server). */
 async function hangUpAfterArrival(client: OpenAI, body: OpenAI.Chat.ChatCompletionCreateParams, arrived: () => boolean): Promise<void> {
   const controller = new AbortController();
@@ -70,27 +62,6 @@ async function hangUpAfterArrival(client: OpenAI, body: OpenAI.Chat.ChatCompleti
   expect(await outcome).toBe('aborted');
 }
 
-/** The one usage log of the user, once the gateway settled the request. */
-async function settledLog(userId: string, on: BillingTestGateway = gateway) {
-  const store = on.running.billing.store;
-  return vi.waitFor(
-    async () => {
-      await on.running.billing.writer.flush();
-      const logs = await store.listUsageLogs({ userId, limit: 10 });
-      expect(logs).toHaveLength(1);
-      expect(await store.readBalance(userId)).toBe(startingBalance - logs[0]!.cost);
-      return logs[0]!;
-    },
-    { timeout: 15_000, interval: 50 },
-  );
-}
-
-/** The input tokens accounting estimates at admission for a chat body (unit price: also their cost). */
-function estimatedInput(body: Record<string, unknown>): number {
-  const request = { endpoint: 'chat.completions', body, model: { id: String(body.model), maxOutputTokens: undefined } } as unknown as MeteredRequest;
-  return estimateWorstCaseUsage(request).inputTokens;
-}
-
 const arrivedAt = (upstream: { requests: unknown[] }) => {
   const before = upstream.requests.length;
   return () => upstream.requests.length > before;
@@ -98,77 +69,77 @@ const arrivedAt = (upstream: { requests: unknown[] }) => {
 
 describe('a client that hangs up on a non-streamed request', () => {
   it('is charged the usage of the answer the vendor still sent (OpenAI), logged 499, the vendor left undisturbed', async () => {
-    const { userId, client } = await billedKey();
+    const { userId, client } = await createBilledClient(gateway, startingBalance);
     const abortedBefore = gateway.simulator.abortedRequestCount();
     await hangUpAfterArrival(client, { model: slowModel, messages: question }, arrivedAt(gateway.simulator));
-    const log = await settledLog(userId);
+    const log = await waitForSettledLog(gateway, userId, startingBalance);
     // 3 prompt words and 20 generated words, one token each, one micro-unit a token.
     expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', promptTokens: 3, completionTokens: 20, cost: 23 });
     expect(gateway.simulator.abortedRequestCount()).toBe(abortedBefore);
   });
 
   it('is charged the usage of the answer the vendor still sent (Anthropic), the same as a client that waited', async () => {
-    const waiting = await billedKey();
+    const waiting = await createBilledClient(gateway, startingBalance);
     await waiting.client.chat.completions.create({ model: anthropicSlowModel, messages: question });
-    const fullCost = (await settledLog(waiting.userId)).cost;
+    const fullCost = (await waitForSettledLog(gateway, waiting.userId, startingBalance)).cost;
     expect(fullCost).toBeGreaterThan(0);
 
-    const { userId, client } = await billedKey();
+    const { userId, client } = await createBilledClient(gateway, startingBalance);
     await hangUpAfterArrival(client, { model: anthropicSlowModel, messages: question }, arrivedAt(anthropic));
-    expect(await settledLog(userId)).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: fullCost });
+    expect(await waitForSettledLog(gateway, userId, startingBalance)).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: fullCost });
     expect(anthropic.abortedRequestCount()).toBe(0);
   });
 
   it('is charged the estimated input and the answer text when the vendor answers without usage', async () => {
-    const { userId, client } = await billedKey();
+    const { userId, client } = await createBilledClient(gateway, startingBalance);
     const body = { model: slowAnswerWithoutUsage, messages: question };
     await hangUpAfterArrival(client, body, arrivedAt(gateway.simulator));
-    const log = await settledLog(userId);
-    expect(log).toMatchObject({ status: 499, cost: estimatedInput(body) + countTextTokens('Echo: hello there world') });
+    const log = await waitForSettledLog(gateway, userId, startingBalance);
+    expect(log).toMatchObject({ status: 499, cost: estimatedChatInput(body) + countTextTokens('Echo: hello there world') });
   });
 
   it('is charged at least the estimated input when the vendor fails after the request was sent, and no other channel is tried', async () => {
-    const { userId, client } = await billedKey();
+    const { userId, client } = await createBilledClient(gateway, startingBalance);
     gateway.simulator.reset();
     const body = { model: failingThenHealthy, messages: question };
     await hangUpAfterArrival(client, body, arrivedAt(gateway.simulator));
-    const log = await settledLog(userId);
-    expect(estimatedInput(body)).toBeGreaterThan(0);
-    expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: estimatedInput(body) });
+    const log = await waitForSettledLog(gateway, userId, startingBalance);
+    expect(estimatedChatInput(body)).toBeGreaterThan(0);
+    expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: estimatedChatInput(body) });
     expect(gateway.simulator.requests.map((request) => (request.body as { model: string }).model)).toEqual(['sim-delay-1000-sim-error-500']);
   });
 
   it('costs nothing when it leaves before the request was sent (a translated vendor still fetching an image URL)', async () => {
-    const { userId, client } = await billedKey();
+    const { userId, client } = await createBilledClient(gateway, startingBalance);
     const imageUrl = `${images.url}/never.png`;
     const content: OpenAI.Chat.ChatCompletionContentPart[] = [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: imageUrl } }];
     const requestsBefore = bedrock.requests.length;
     await hangUpAfterArrival(client, { model: bedrockModel, messages: [{ role: 'user', content }] }, () => images.requestedPaths.includes('/never.png'));
-    expect(await settledLog(userId)).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: 0 });
+    expect(await waitForSettledLog(gateway, userId, startingBalance)).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: 0 });
     expect(bedrock.requests).toHaveLength(requestsBefore);
   });
 });
 
 describe('a client that hangs up on a stream', () => {
   it('is charged the estimated input when the vendor had not sent its first event yet (not 0)', async () => {
-    const { userId, client } = await billedKey();
+    const { userId, client } = await createBilledClient(gateway, startingBalance);
     const body = { model: 'sim-hang', messages: question, stream: true as const };
     await hangUpAfterArrival(client, body, arrivedAt(gateway.simulator));
-    const log = await settledLog(userId);
-    expect(estimatedInput(body)).toBeGreaterThan(0);
-    expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', completionTokens: 0, cost: estimatedInput(body) });
+    const log = await waitForSettledLog(gateway, userId, startingBalance);
+    expect(estimatedChatInput(body)).toBeGreaterThan(0);
+    expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', completionTokens: 0, cost: estimatedChatInput(body) });
   });
 
   it('is charged the estimated input and the text generated so far on a translated vendor (Anthropic)', async () => {
-    const { userId, client } = await billedKey();
+    const { userId, client } = await createBilledClient(gateway, startingBalance);
     const words = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
     const body = { model: anthropicStreamModel, messages: [{ role: 'user' as const, content: words }], stream: true as const };
     await cutStreamAfterFirstWords(client, body);
-    const log = await settledLog(userId);
+    const log = await waitForSettledLog(gateway, userId, startingBalance);
     expect(log.status).toBe(499);
     expect(log.completionTokens).toBeGreaterThan(0);
     expect(log.completionTokens).toBeLessThan(40);
-    expect(log.cost).toBe(estimatedInput(body) + log.completionTokens);
+    expect(log.cost).toBe(estimatedChatInput(body) + log.completionTokens);
   });
 });
 
@@ -184,11 +155,11 @@ describe('a vendor that never answers a client who left', () => {
   });
 
   it('is given up at the upstream headers timeout and charged the estimated input', async () => {
-    const { userId, client } = await billedKey(timeoutGateway);
+    const { userId, client } = await createBilledClient(timeoutGateway, startingBalance);
     const body = { model: 'sim-hang', messages: question };
     await hangUpAfterArrival(client, body, arrivedAt(timeoutGateway.simulator));
-    const log = await settledLog(userId, timeoutGateway);
-    expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: estimatedInput(body) });
+    const log = await waitForSettledLog(timeoutGateway, userId, startingBalance);
+    expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: estimatedChatInput(body) });
     // The gateway closed the vendor's connection at its timeout, not when the client left.
     await vi.waitFor(() => expect(timeoutGateway.simulator.abortedRequestCount()).toBe(1), { timeout: 5_000 });
   });
