@@ -9,8 +9,10 @@ import type { BillingStore } from '../storage/billing-store.js';
 import type { BillingConfig } from './billing-config.js';
 import { BillingMemory } from './billing-memory.js';
 import { RedisWallet } from './redis-wallet.js';
-import { RequestRateLimiter } from './request-rate-limiter.js';
+import { LocalRequestRateLimiter } from './local-request-rate-limiter.js';
+import type { RequestRateLimiter } from './request-rate-limiter.js';
 import { SettlementBatchWriter } from './settlement-batch-writer.js';
+import { SharedRequestRateLimiter } from './shared-request-rate-limiter.js';
 import { TokenizerWorkerClient } from './tokenizer-worker/tokenizer-worker-client.js';
 
 /** What the billing runtime is built from. */
@@ -67,7 +69,7 @@ export class BillingRuntime {
       clock: options.clock,
       onWritten: (settled) => this.applyWrittenBatch(settled),
     });
-    this.rateLimiter = new RequestRateLimiter(this.redis);
+    this.rateLimiter = this.redis ? new SharedRequestRateLimiter(this.redis) : new LocalRequestRateLimiter(options.clock);
     this.tokenCounter = new TokenizerWorkerClient({ logger: options.logger });
   }
 

@@ -78,7 +78,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       }
     } catch (error) {
       // Refused for money: the request used no tokens.
-      if (admission) rateLimiter.release(admission, 0);
+      admission?.release(0);
       throw error;
     }
     return {
@@ -214,7 +214,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     // The cost is computed from exactly the pricing the usage log keeps, so the log's breakdown always adds up to it.
     const pricing = priceRequest(usage, ticket.price, settlementPriceRatio(ticket.priceRatioMillionths, request, result.channelId));
     const cost = costOfPricing({ promptTokens: usage.promptTokens, cachedTokens: usage.cachedPromptTokens, cacheWriteTokens: usage.cacheWritePromptTokens, completionTokens: usage.completionTokens }, pricing);
-    if (ticket.admission) rateLimiter.release(ticket.admission, usage.promptTokens + usage.completionTokens);
+    ticket.admission?.release(usage.promptTokens + usage.completionTokens);
     const user = memory.user(request.principal.userId);
     // Usage above the estimate (a vendor counting more than estimated) may never push a balance below zero:
     // what the balance cannot cover becomes debt.

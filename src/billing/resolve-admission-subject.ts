@@ -2,7 +2,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { KeyPrincipal } from '../routing/routing-table.js';
 import type { BillingRuntime } from './billing-runtime.js';
 import { isAddressAllowed, type KeyMoney } from './billing-memory.js';
-import { RequestRateLimiter, type LimitSubject } from './request-rate-limiter.js';
+import { effectiveLimits, type LimitSubject } from './request-rate-limiter.js';
 
 /** The key's money and restrictions, and the rate-limit subjects (key, user) that apply to a request. */
 export interface AdmissionSubject {
@@ -29,8 +29,8 @@ export async function resolveAdmissionSubject(runtime: BillingRuntime, principal
     throw new GatewayError('forbidden', `This API key may not be used from ${clientIp}.`);
   }
   const limitSubjects: LimitSubject[] = [];
-  const keyLimits = RequestRateLimiter.effectiveLimits(key?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }, config.keyLimits);
-  const userLimits = RequestRateLimiter.effectiveLimits(memory.user(principal.userId).limits, config.userLimits);
+  const keyLimits = effectiveLimits(key?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }, config.keyLimits);
+  const userLimits = effectiveLimits(memory.user(principal.userId).limits, config.userLimits);
   if (hasAnyLimit(keyLimits)) limitSubjects.push({ scope: 'key', id: principal.apiKeyId, limits: keyLimits });
   if (hasAnyLimit(userLimits)) limitSubjects.push({ scope: 'user', id: principal.userId, limits: userLimits });
   return { key, limitSubjects };

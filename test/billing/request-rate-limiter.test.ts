@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestRateLimiter, type LimitSubject } from '../../src/billing/request-rate-limiter.js';
+import { LocalRequestRateLimiter } from '../../src/billing/local-request-rate-limiter.js';
+import type { LimitSubject } from '../../src/billing/request-rate-limiter.js';
+import { SharedRequestRateLimiter } from '../../src/billing/shared-request-rate-limiter.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { isContinuousIntegration } from '../helpers/postgres-test-database.js';
 
@@ -18,6 +20,11 @@ afterAll(async () => {
   await redis?.quit();
 });
 
+function connectedRedis(): Redis {
+  if (!redis) throw new Error('GATEWAY_TEST_REDIS_URL is not set');
+  return redis;
+}
+
 function subject(limits: Partial<LimitSubject['limits']>): LimitSubject {
   return { scope: 'key', id: randomUUID(), limits: { requestsPerMinute: 0, tokensPerMinute: 0, maxConcurrentRequests: 0, ...limits } };
 }
@@ -29,8 +36,8 @@ async function rejectionOf(promise: Promise<unknown>): Promise<GatewayError> {
 }
 
 const backends = [
-  { name: 'memory', run: true, create: () => new RequestRateLimiter(undefined) },
-  { name: 'Redis', run: Boolean(redisUrl), create: () => new RequestRateLimiter(redis) },
+  { name: 'memory', run: true, create: () => new LocalRequestRateLimiter() },
+  { name: 'Redis', run: Boolean(redisUrl), create: () => new SharedRequestRateLimiter(connectedRedis()) },
 ];
 
 for (const backend of backends) {
@@ -55,7 +62,7 @@ for (const backend of backends) {
       const key = subject({ tokensPerMinute: 100 });
       const admission = await limiter.admit([key], 60);
       expect(admission.headers['x-ratelimit-remaining-tokens']).toBe('40');
-      limiter.release(admission, 90);
+      admission.release(90);
       await new Promise((resolve) => setTimeout(resolve, 50));
       const error = await rejectionOf(limiter.admit([key], 20));
       expect(error.headers['x-ratelimit-limit-tokens']).toBe('100');
@@ -64,7 +71,7 @@ for (const backend of backends) {
     it('gives back the part of the estimate a request did not use', async () => {
       const limiter = backend.create();
       const key = subject({ tokensPerMinute: 100 });
-      limiter.release(await limiter.admit([key], 60), 10);
+      (await limiter.admit([key], 60)).release(10);
       await new Promise((resolve) => setTimeout(resolve, 50));
       const admission = await limiter.admit([key], 80);
       expect(admission.headers['x-ratelimit-remaining-tokens']).toBe('10');
@@ -76,9 +83,88 @@ for (const backend of backends) {
       const user: LimitSubject = { ...subject({ maxConcurrentRequests: 5 }), scope: 'user' };
       const held = await limiter.admit([key, user], 1);
       expect((await rejectionOf(limiter.admit([key, user], 1))).message).toMatch(/at once/);
-      limiter.release(held, 0);
+      held.release(0);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      limiter.release(await limiter.admit([key, user], 1), 0);
+      (await limiter.admit([key, user], 1)).release(0);
+    });
+
+    it('takes nothing from any counter when one of them refuses', async () => {
+      const limiter = backend.create();
+      const key = subject({ requestsPerMinute: 5 });
+      const user: LimitSubject = { ...subject({ tokensPerMinute: 10 }), scope: 'user' };
+      await limiter.admit([key, user], 8);
+      expect((await rejectionOf(limiter.admit([key, user], 5))).headers['x-ratelimit-limit-tokens']).toBe('10');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const admission = await limiter.admit([key], 1);
+      expect(admission.headers['x-ratelimit-remaining-requests']).toBe('3');
+    });
+
+    it('gives a concurrency slot back once, however often an admission is released', async () => {
+      const limiter = backend.create();
+      const key = subject({ maxConcurrentRequests: 1 });
+      const first = await limiter.admit([key], 1);
+      first.release(0);
+      first.release(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await limiter.admit([key], 1);
+      expect((await rejectionOf(limiter.admit([key], 1))).message).toMatch(/at most 1 concurrent requests at once/);
+    });
+
+    it('refuses before the body only a counter that is already used up', async () => {
+      const limiter = backend.create();
+      const key = subject({ requestsPerMinute: 1, tokensPerMinute: 100 });
+      await limiter.refuseIfExhausted([key]);
+      await limiter.admit([key], 99);
+      const error = await rejectionOf(limiter.refuseIfExhausted([key]));
+      expect(error.headers['x-ratelimit-limit-requests']).toBe('1');
     });
   });
 }
+
+describe('request rate limits of a single node', () => {
+  function limiterWithClock(): { limiter: LocalRequestRateLimiter; setTime: (milliseconds: number) => void } {
+    let now = 1_000_000;
+    return { limiter: new LocalRequestRateLimiter(() => now), setTime: (milliseconds) => (now = 1_000_000 + milliseconds) };
+  }
+
+  it('counts requests in a window that ends a minute after its first request', async () => {
+    const { limiter, setTime } = limiterWithClock();
+    const key = subject({ requestsPerMinute: 1 });
+    await limiter.admit([key], 1);
+    setTime(59_500);
+    const error = await rejectionOf(limiter.admit([key], 1));
+    expect(error.headers['retry-after']).toBe('1');
+    setTime(60_000);
+    const admission = await limiter.admit([key], 1);
+    expect(admission.headers).toMatchObject({ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '60s' });
+  });
+
+  it('counts tokens beyond the estimate in the window where the request ended', async () => {
+    const { limiter, setTime } = limiterWithClock();
+    const key = subject({ tokensPerMinute: 100 });
+    const admission = await limiter.admit([key], 10);
+    setTime(61_000);
+    admission.release(50);
+    expect((await limiter.admit([key], 60)).headers['x-ratelimit-remaining-tokens']).toBe('0');
+  });
+
+  it('does not give back an estimate to a window it was not taken from', async () => {
+    const { limiter, setTime } = limiterWithClock();
+    const key = subject({ tokensPerMinute: 100 });
+    const admission = await limiter.admit([key], 90);
+    setTime(61_000);
+    await limiter.admit([key], 30);
+    admission.release(10);
+    expect((await limiter.admit([key], 1)).headers['x-ratelimit-remaining-tokens']).toBe('69');
+  });
+
+  it('keeps a concurrency slot for as long as its request runs', async () => {
+    const { limiter, setTime } = limiterWithClock();
+    const key = subject({ maxConcurrentRequests: 1 });
+    const admission = await limiter.admit([key], 1);
+    setTime(3_600_000);
+    await rejectionOf(limiter.admit([key], 1));
+    admission.release(0);
+    await limiter.admit([key], 1);
+  });
+});
