@@ -65,7 +65,7 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
     upstreamRequest = await protocolAttempt.encode();
   } catch (error) {
     // Encoding may fetch images; a client that left meanwhile gets no 400 blaming its image URL.
-    if (control.signal.aborted) return clientClosedFailure();
+    if (control.aborted) return clientClosedFailure();
     if (error instanceof GatewayError) return { kind: error.code === 'invalid_request_error' ? 'final-failure' : 'retryable-failure', error };
     throw error;
   }
@@ -75,12 +75,12 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
   try {
     response = await sendUpstreamRequest(upstreamRequest, {
       dispatcher: services.dispatcher,
-      signal: control.signal,
+      signal: control.upstreamSignal,
       headersTimeoutMs: services.config.upstreamHeadersTimeoutMs,
       bodyTimeoutMs: services.config.upstreamBodyTimeoutMs,
     });
   } catch (error) {
-    if (control.signal.aborted) return clientClosedFailure();
+    if (control.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'transport' });
     return withChannelOutcome(mapUpstreamTransportFailure(), transportFailureOutcome(error));
   }
@@ -149,7 +149,7 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
           const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code, generatedText: relayed.generatedText, responseText: undefined };
           return { kind: 'success', value };
         } catch (error) {
-          if (error instanceof StreamFailedBeforeFirstEvent && !control.signal.aborted) {
+          if (error instanceof StreamFailedBeforeFirstEvent && !control.aborted) {
             services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
             return withChannelOutcome(mapUpstreamTransportFailure(), { kind: 'connection-error' });
           }
@@ -262,7 +262,7 @@ async function relayTranslatedStream(attempt: ChannelAttempt, adapter: VendorAda
     beforeLastBytes: codec.beforeLastBytes?.bind(codec),
   });
   if (relayed.kind === 'failed-before-first-byte') {
-    if (control.signal.aborted) return clientClosedFailure();
+    if (control.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
     // The adapter's error for a stream that broke or sent an error event before any byte: judged by the status it maps to.
     return withChannelOutcome({ kind: 'retryable-failure', error: relayed.error }, mapStatusToChannelOutcome(relayed.error.status, undefined));
@@ -286,7 +286,7 @@ async function readBody(attempt: ChannelAttempt, response: Dispatcher.ResponseDa
   try {
     return await response.body.text();
   } catch (error) {
-    if (attempt.control.signal.aborted) return clientClosedFailure();
+    if (attempt.control.aborted) return clientClosedFailure();
     return withChannelOutcome(mapUpstreamTransportFailure(), transportFailureOutcome(error));
   }
 }

@@ -1,3 +1,4 @@
+import type { ForwardingStop } from './forwarding-stop.js';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
@@ -26,6 +27,6 @@ export interface DispatchServices {
   clock: () => number;
   /** circuit breakers per (channel, model): which channels a request may go to, fed with every attempt's outcome */
   channelHealth: ChannelHealthService;
-  /** aborted when a graceful shutdown's grace period is over; absent in apps built without a shutdown */
-  inFlight?: { stopSignal: AbortSignal } | undefined;
+  /** a graceful shutdown, whose grace period's end cuts what is still forwarded; absent in apps built without one */
+  inFlight?: ForwardingStop | undefined;
 }

@@ -24,7 +24,7 @@ const clientClosedStatus = { status: 499, errorCode: 'client_closed_request' } a
  * Throws a GatewayError when no channel answered and the client's answer is still the framework's.
  */
 export async function dispatchToChannels(request: DispatchRequest, client: ClientSink, services: DispatchServices): Promise<DispatchOutcome> {
-  const control = new ForwardingControl({ client, stream: request.stream, stopSignal: services.inFlight?.stopSignal });
+  const control = new ForwardingControl({ client, stream: request.stream, stop: services.inFlight });
   const servingChannels = services.routing.current.channelsFor(request.modelId);
   const breakerGate = new ChannelBreakerGate(services.channelHealth, request.modelId);
   const channels = breakerGate.choose(orderChannelsForAttempt(request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels));

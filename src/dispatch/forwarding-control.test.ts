@@ -24,7 +24,7 @@ describe('ForwardingControl', () => {
     const { client, clientLeaves } = fakeClient();
     const control = new ForwardingControl({ client, stream: false });
     clientLeaves();
-    expect(control.signal.aborted).toBe(true);
+    expect(control.aborted).toBe(true);
     expect(control.markSent()).toBe(false);
     expect(control).toMatchObject({ abandoned: true, sentUpstream: false });
   });
@@ -34,7 +34,7 @@ describe('ForwardingControl', () => {
     const control = new ForwardingControl({ client, stream: false });
     expect(control.markSent()).toBe(true);
     clientLeaves();
-    expect(control.signal.aborted).toBe(false);
+    expect(control.aborted).toBe(false);
     expect(control).toMatchObject({ abandoned: true, sentUpstream: true });
   });
 
@@ -43,7 +43,7 @@ describe('ForwardingControl', () => {
     const control = new ForwardingControl({ client, stream: true });
     control.markSent();
     clientLeaves();
-    expect(control.signal.aborted).toBe(true);
+    expect(control.aborted).toBe(true);
     expect(control).toMatchObject({ abandoned: true, sentUpstream: true });
   });
 
@@ -62,13 +62,43 @@ describe('ForwardingControl', () => {
     expect(control.abandoned).toBe(true);
   });
 
-  it('cuts a sent request when shutdown stops it', () => {
+  it('cuts a sent request when shutdown stops it, and stops listening to shutdown once disposed', () => {
     const { client } = fakeClient();
-    const stop = new AbortController();
-    const control = new ForwardingControl({ client, stream: false, stopSignal: stop.signal });
+    const stopListeners = new Set<() => void>();
+    const stop = { stopped: false, onStop: (listener: () => void) => (stopListeners.add(listener), () => stopListeners.delete(listener)) };
+    const control = new ForwardingControl({ client, stream: false, stop });
     control.markSent();
-    stop.abort();
-    expect(control.signal.aborted).toBe(true);
+    for (const listener of stopListeners) listener();
+    expect(control.aborted).toBe(true);
     expect(control).toMatchObject({ abandoned: true, sentUpstream: true });
+    control.dispose();
+    expect(stopListeners.size).toBe(0);
+  });
+
+  it('is cut at once when shutdown stopped before it was made', () => {
+    const { client } = fakeClient();
+    const control = new ForwardingControl({ client, stream: false, stop: { stopped: true, onStop: () => () => undefined } });
+    expect(control.markSent()).toBe(false);
+    expect(control.abandoned).toBe(true);
+  });
+
+  it('aborts the vendor request (an emitter undici takes) and any fetch signal together', () => {
+    const { client, clientLeaves } = fakeClient();
+    const control = new ForwardingControl({ client, stream: true });
+    const fetchSignal = control.signal;
+    let abortEvents = 0;
+    control.upstreamSignal.on('abort', () => abortEvents++);
+    clientLeaves();
+    expect(abortEvents).toBe(1);
+    expect(control.upstreamSignal.aborted).toBe(true);
+    expect(control.upstreamSignal.reason).toBeInstanceOf(DOMException);
+    expect(fetchSignal.aborted).toBe(true);
+  });
+
+  it('makes a fetch signal asked for after the abort already aborted', () => {
+    const { client, clientLeaves } = fakeClient();
+    const control = new ForwardingControl({ client, stream: true });
+    clientLeaves();
+    expect(control.signal.aborted).toBe(true);
   });
 });

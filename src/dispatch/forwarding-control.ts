@@ -1,4 +1,6 @@
 import type { ClientSink } from './client-sink.js';
+import type { ForwardingStop } from './forwarding-stop.js';
+import { UpstreamAbortSignal } from './upstream-abort-signal.js';
 
 /**
  * Who may still cancel one forwarded request, and what the gateway owes the vendor for it.
@@ -10,10 +12,12 @@ import type { ClientSink } from './client-sink.js';
  * period by the same rule.
  */
 export class ForwardingControl {
-  private readonly controller = new AbortController();
+  private readonly upstreamAbort = new UpstreamAbortSignal();
+  /** made only when something needs a real AbortSignal (remote image fetches) */
+  private fetchController: AbortController | undefined;
   private readonly stopListeningToClient: () => void;
+  private readonly stopListeningToShutdown: (() => void) | undefined;
   private readonly stream: boolean;
-  private readonly stopSignal: AbortSignal | undefined;
   private clientGone = false;
   private stopped = false;
   private sent = false;
@@ -23,21 +27,34 @@ export class ForwardingControl {
     client: ClientSink;
     /** true when the client asked for a stream */
     stream: boolean;
-    /** aborted when a shutdown's grace period is over */
-    stopSignal?: AbortSignal | undefined;
+    /** a graceful shutdown, whose end of grace period cuts the request */
+    stop?: ForwardingStop | undefined;
   }) {
     this.stream = options.stream;
-    this.stopSignal = options.stopSignal;
     this.stopListeningToClient = options.client.onClientLeave(this.onClientLeave);
     // A client that left while its body was read or it was admitted sent no 'close' this listener could hear.
     if (options.client.gone) this.onClientLeave();
-    if (this.stopSignal?.aborted) this.onStop();
-    else this.stopSignal?.addEventListener('abort', this.onStop, { once: true });
+    if (options.stop?.stopped) this.onStop();
+    else this.stopListeningToShutdown = options.stop?.onStop(this.onStop);
   }
 
-  /** Aborts upstream work: image fetches, a request not yet sent, a stream, or anything left when shutdown's grace ended. */
+  /** True once upstream work was aborted: the client left (see the class comment) or shutdown cut the request. */
+  get aborted(): boolean {
+    return this.upstreamAbort.aborted;
+  }
+
+  /** The signal for the vendor request (undici takes it as an EventEmitter). */
+  get upstreamSignal(): UpstreamAbortSignal {
+    return this.upstreamAbort;
+  }
+
+  /** An AbortSignal aborted with the request, for work that needs one (remote image fetches); made on first use. */
   get signal(): AbortSignal {
-    return this.controller.signal;
+    if (!this.fetchController) {
+      this.fetchController = new AbortController();
+      if (this.upstreamAbort.aborted) this.fetchController.abort(this.upstreamAbort.reason);
+    }
+    return this.fetchController.signal;
   }
 
   /** True once the client left before its answer was complete, or shutdown cut the request: no further channel is tried. */
@@ -52,7 +69,7 @@ export class ForwardingControl {
 
   /** Marks the request as sent; false (and nothing marked) when it was cancelled before. */
   markSent(): boolean {
-    if (this.controller.signal.aborted) return false;
+    if (this.upstreamAbort.aborted) return false;
     this.sent = true;
     return true;
   }
@@ -60,18 +77,24 @@ export class ForwardingControl {
   /** Stops listening to the client and to shutdown. */
   dispose(): void {
     this.stopListeningToClient();
-    this.stopSignal?.removeEventListener('abort', this.onStop);
+    this.stopListeningToShutdown?.();
+  }
+
+  private abort(): void {
+    const reason = new DOMException('The forwarded request was cancelled.', 'AbortError');
+    this.upstreamAbort.abort(reason);
+    this.fetchController?.abort(reason);
   }
 
   private readonly onClientLeave = (): void => {
     if (this.clientGone) return;
     this.clientGone = true;
     // A non-streamed request already sent is read to its end so it is billed from the vendor's usage.
-    if (this.stream || !this.sent) this.controller.abort();
+    if (this.stream || !this.sent) this.abort();
   };
 
   private readonly onStop = (): void => {
     this.stopped = true;
-    this.controller.abort();
+    this.abort();
   };
 }

@@ -1,4 +1,5 @@
 import { request, type Dispatcher, type FormData } from 'undici';
+import type { UpstreamAbortSignal } from './upstream-abort-signal.js';
 
 /** An HTTP request ready for a vendor, whatever its protocol. */
 export interface UpstreamHttpRequest {
@@ -14,7 +15,7 @@ export interface UpstreamHttpRequest {
 /** Sends one request to a vendor: the only place the gateway calls upstreams. Only the gateway's own headers go out, never the client's. */
 export function sendUpstreamRequest(
   upstreamRequest: UpstreamHttpRequest,
-  options: { dispatcher: Dispatcher; signal: AbortSignal; headersTimeoutMs: number; bodyTimeoutMs: number },
+  options: { dispatcher: Dispatcher; signal: AbortSignal | UpstreamAbortSignal | undefined; headersTimeoutMs: number; bodyTimeoutMs: number },
 ): Promise<Dispatcher.ResponseData> {
   const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
   if (typeof upstreamRequest.body === 'string' || upstreamRequest.body instanceof Uint8Array) headers['content-type'] = 'application/json';

@@ -46,7 +46,7 @@ export function planPassThroughAttempt(attempt: PassThroughAttemptContext, proto
         const writer = new ClientStreamWriter({ client, responseHeaders: request.responseHeaders, clock: services.clock, clientDrainTimeoutMs: services.config.streamWriteTimeoutMs });
         const relayed = await relayPassThroughStream({ upstreamBody: response.body, writer, relay: protocol.createStreamRelay(channel) });
         if (relayed.kind === 'failed-before-first-byte') {
-          if (control.signal.aborted) return clientClosedFailure();
+          if (control.aborted) return clientClosedFailure();
           services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
           return { kind: 'retryable-failure', error: relayed.error };
         }
@@ -57,7 +57,7 @@ export function planPassThroughAttempt(attempt: PassThroughAttemptContext, proto
       try {
         bodyText = await response.body.text();
       } catch {
-        if (control.signal.aborted) return clientClosedFailure();
+        if (control.aborted) return clientClosedFailure();
         return mapUpstreamTransportFailure();
       }
       let rewritten: Awaited<ReturnType<PassThroughProtocol['rewriteAnswer']>>;

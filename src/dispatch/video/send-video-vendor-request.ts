@@ -51,7 +51,7 @@ export async function openVideoVendorDownload(request: VideoVendorRequest, optio
 function send(request: VideoVendorRequest, options: VideoDispatchOptions, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
   return sendUpstreamRequest(
     { url: request.url, headers: request.headers, body: request.body, method: request.method },
-    { dispatcher: options.dispatcher, signal: signal ?? new AbortController().signal, headersTimeoutMs: options.headersTimeoutMs, bodyTimeoutMs: options.bodyTimeoutMs },
+    { dispatcher: options.dispatcher, signal, headersTimeoutMs: options.headersTimeoutMs, bodyTimeoutMs: options.bodyTimeoutMs },
   );
 }
 

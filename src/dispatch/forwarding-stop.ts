@@ -1,0 +1,7 @@
+/** A graceful shutdown as a forwarded request sees it: whether its grace period is over, and a way to hear when it is. */
+export interface ForwardingStop {
+  /** true once the grace period is over */
+  readonly stopped: boolean;
+  /** Calls `listener` when the grace period ends; returns the function that stops listening. */
+  onStop(listener: () => void): () => void;
+}
