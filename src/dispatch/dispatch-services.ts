@@ -1,10 +1,10 @@
-import type { ForwardingStop } from './forwarding-stop.js';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { RemoteImageFetcher } from '../providers/remote-image/remote-image.js';
 import type { ChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
+import type { ForwardingStop } from './forwarding-stop.js';
 
 /** What dispatch needs from the running gateway; `server/`'s GatewayServices provides all of it. */
 export interface DispatchServices {
