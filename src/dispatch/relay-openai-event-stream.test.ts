@@ -30,12 +30,20 @@ function recordingClient() {
 const chunk = (content: string) => `data: {"choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
 
 describe('relayOpenAiEventStream', () => {
-  it('writes the events of one upstream read in one client write, and each later read in its own', async () => {
+  it('writes the first event at once, then the events of one upstream read in one client write', async () => {
     const { writer, writes } = recordingClient();
-    const upstreamBody = Readable.from([Buffer.from(chunk('a') + chunk('b') + chunk('c')), Buffer.from(chunk('d')), Buffer.from('data: [DONE]\n\n')]);
+    const upstreamBody = Readable.from([Buffer.from(chunk('a') + chunk('b') + chunk('c')), Buffer.from(chunk('d') + chunk('e')), Buffer.from('data: [DONE]\n\n')]);
     const outcome = await relayOpenAiEventStream({ upstreamBody, writer, clientWantsUsage: false, knownSecrets: [] });
     expect(outcome.completed).toBe(true);
-    expect(writes).toEqual([chunk('a') + chunk('b') + chunk('c'), chunk('d'), 'data: [DONE]\n\n']);
+    expect(writes).toEqual([chunk('a'), chunk('b') + chunk('c'), chunk('d') + chunk('e'), 'data: [DONE]\n\n']);
+  });
+
+  it('does not count a usage chunk the client did not ask for as the first event', async () => {
+    const { writer, writes } = recordingClient();
+    const usageOnly = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}\n\n';
+    const upstreamBody = Readable.from([Buffer.from(usageOnly + chunk('a') + chunk('b')), Buffer.from('data: [DONE]\n\n')]);
+    await relayOpenAiEventStream({ upstreamBody, writer, clientWantsUsage: false, knownSecrets: [] });
+    expect(writes).toEqual([chunk('a'), chunk('b'), 'data: [DONE]\n\n']);
   });
 
   it('writes an event split across reads once it is whole', async () => {

@@ -44,8 +44,8 @@ export async function relayOpenAiEventStream(options: {
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
   // Events before the usage chunk, read for their text only if the stream ends without one (no regex per event).
   const eventsBeforeUsage: string[] = [];
-  // Events parsed from one upstream read leave in one client write: they arrived together, and a write per event
-  // would cost a system call each.
+  // Events parsed from one upstream read leave in one client write (the first event excepted): they arrived together,
+  // and a write per event would cost a system call each.
   const eventsOfThisRead: string[] = [];
   let upstreamError: GatewayError | undefined;
 
@@ -69,6 +69,11 @@ export async function relayOpenAiEventStream(options: {
       eventsBeforeUsage.push(data);
     }
     eventsOfThisRead.push(data);
+    // The first event leaves at once, not after the rest of its read is parsed: time to first token is what a user waits on.
+    if (writer.firstEventAt === undefined) {
+      writer.writeEvents(eventsOfThisRead);
+      eventsOfThisRead.length = 0;
+    }
   };
 
   const parser = createParser({ onEvent });
