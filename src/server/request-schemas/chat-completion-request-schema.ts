@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { premiumChatFields } from '../../core/premium-chat-fields.js';
 import { integerField, modelField, samplingFields } from './common-fields.js';
 import { fieldNamesOf, type EndpointFieldRules } from './endpoint-field-rules.js';
+import { createSparseLooseObject, type CrossFieldIssue } from './sparse-loose-object.js';
 
 const functionName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, underscores or dashes');
 
@@ -129,18 +130,23 @@ const chatCompletionFields = {
   prompt_cache_options: z.looseObject({ ttl: z.enum(['30m']).optional(), mode: z.enum(['implicit', 'explicit']).optional() }).nullish(),
 };
 
-/** `POST /v1/chat/completions`: every field the description defines, checked; other fields are judged by the forwarded-field policy. */
-export const chatCompletionRequestSchema = z.looseObject(chatCompletionFields).superRefine((request, context) => {
+/**
+ * `POST /v1/chat/completions`: every field the description defines, checked (optional ones only when sent); other
+ * fields are judged by the forwarded-field policy.
+ */
+export const chatCompletionRequestSchema = createSparseLooseObject(chatCompletionFields, (request) => {
+  const issues: CrossFieldIssue[] = [];
   if (request.stream_options !== undefined && request.stream_options !== null && request.stream !== true) {
-    context.addIssue({ code: 'custom', path: ['stream_options'], message: "is only allowed when 'stream' is true" });
+    issues.push({ path: ['stream_options'], message: "is only allowed when 'stream' is true" });
   }
   if (request.top_logprobs !== undefined && request.top_logprobs !== null && request.logprobs !== true) {
-    context.addIssue({ code: 'custom', path: ['top_logprobs'], message: "requires 'logprobs' to be true" });
+    issues.push({ path: ['top_logprobs'], message: "requires 'logprobs' to be true" });
   }
+  return issues;
 });
 
 /** A validated chat completion request. */
-export type ChatCompletionRequest = z.output<typeof chatCompletionRequestSchema>;
+export type ChatCompletionRequest = z.output<typeof chatCompletionRequestSchema.full>;
 
 /** What chat completions may forward: the description's fields; `store` and `metadata` only on opt-in. */
 export const chatCompletionFieldRules: EndpointFieldRules = {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
 import { chatCompletionRequestSchema } from './chat-completion-request-schema.js';
-import { formatParamPath, parseRequestBody } from './parse-request-body.js';
+import { formatParamPath, parseSparseRequestBody } from './parse-request-body.js';
 
 function errorOf(body: unknown): GatewayError {
   try {
-    parseRequestBody(chatCompletionRequestSchema, body);
+    parseSparseRequestBody(chatCompletionRequestSchema, body);
   } catch (error) {
     if (error instanceof GatewayError) return error;
     throw error;
@@ -15,7 +15,7 @@ function errorOf(body: unknown): GatewayError {
 
 const user = { role: 'user', content: 'hi' };
 
-describe('parseRequestBody with the chat schema', () => {
+describe('parseSparseRequestBody with the chat schema', () => {
   it.each([
     [{ messages: [user] }, 'model', /Missing required parameter/],
     [{ model: 'm' }, 'messages', /Missing required parameter/],
@@ -37,7 +37,7 @@ describe('parseRequestBody with the chat schema', () => {
   });
 
   it('accepts the spec range edges and keeps unknown fields for the vendor', () => {
-    const parsed = parseRequestBody(chatCompletionRequestSchema, { model: 'm', messages: [user], temperature: 2, top_p: 0, service_tier: 'flex' });
+    const parsed = parseSparseRequestBody(chatCompletionRequestSchema, { model: 'm', messages: [user], temperature: 2, top_p: 0, service_tier: 'flex' });
     expect(parsed.temperature).toBe(2);
     expect(parsed.top_p).toBe(0);
     expect(parsed.service_tier).toBe('flex');

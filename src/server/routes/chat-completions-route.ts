@@ -5,14 +5,14 @@ import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.j
 import type { GatewayServices } from '../gateway-services.js';
 import { rejectUnsupportedImages } from '../reject-unsupported-images.js';
 import { chatCompletionFieldRules, chatCompletionRequestSchema } from '../request-schemas/chat-completion-request-schema.js';
-import { parseRequestBody } from '../request-schemas/parse-request-body.js';
+import { parseSparseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 import { withUpstreamUsage } from '../with-upstream-usage.js';
 
 /** `POST /v1/chat/completions`, streamed or not (spec 4.1). */
 export function registerChatCompletionsRoute(app: FastifyInstance, services: GatewayServices): void {
   app.post('/v1/chat/completions', async (request, reply) => {
-    const body = parseRequestBody(chatCompletionRequestSchema, request.body);
+    const body = parseSparseRequestBody(chatCompletionRequestSchema, request.body);
     const routing = services.routing.current;
     const model = resolveModel(routing, request.principal, body.model, ['chat']);
     rejectUnsupportedImages(model, body.messages);
