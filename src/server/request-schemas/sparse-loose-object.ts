@@ -33,6 +33,7 @@ export function createSparseLooseObject<Shape extends z.ZodRawShape>(
     else requiredFields[name] = field;
   }
   const requiredOnly = z.looseObject(requiredFields);
+  const fieldNames = Object.keys(shape);
   return {
     /** the whole schema: its output type, and every error */
     full,
@@ -45,7 +46,11 @@ export function createSparseLooseObject<Shape extends z.ZodRawShape>(
         const field = optionalFields.get(name);
         if (field && !z.safeParse(field, parsed[name]).success) return undefined;
       }
-      const output = parsed as z.output<typeof full>;
+      // zod's key order: the shape's fields, then the others as sent. Which field a refusal names follows it.
+      const ordered: Record<string, unknown> = {};
+      for (const name of fieldNames) if (Object.hasOwn(parsed, name)) ordered[name] = parsed[name];
+      for (const name in parsed) if (!Object.hasOwn(shape, name)) ordered[name] = parsed[name];
+      const output = ordered as z.output<typeof full>;
       return crossFieldIssues(output).length === 0 ? output : undefined;
     },
   };
