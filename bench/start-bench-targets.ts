@@ -2,7 +2,7 @@
 import type { BenchTargets } from './bench-targets.js';
 import type { BenchmarkSettings } from './benchmark-settings.js';
 import { compileBenchProcesses } from './compile-bench-processes.js';
-import { readGatewayNodeFlags } from './read-gateway-node-flags.js';
+import { readGatewayLaunch } from './read-gateway-launch.js';
 import { normalModel, pacedModel } from './request-bodies.js';
 import { startBenchProcess, type BenchProcess, type ProcessLayout } from './start-bench-processes.js';
 
@@ -29,12 +29,14 @@ export async function startBenchTargets(layout: ProcessLayout, settings: Benchma
     const simulator = await startBenchProcess({ name: 'simulator', script: 'simulator-process.ts', core: layout.loadCore, environment: { BENCH_UPSTREAM_KEY: upstreamKey } });
     started.push(simulator);
     const models = [normalModel, pacedModel(settings.pacedChunkCount, settings.pacedIntervalMs), pacedModel(settings.memoryChunkCount, settings.memoryIntervalMs)];
+    const launch = readGatewayLaunch();
     const gateway = await startBenchProcess({
       name: 'gateway',
       script: 'gateway-process.ts',
       core: layout.measuredCore,
-      nodeFlags: [...readGatewayNodeFlags(), ...gatewayNodeFlags],
+      nodeFlags: [...launch.nodeFlags, ...gatewayNodeFlags],
       environment: {
+        ...launch.environment,
         BENCH_UPSTREAM_URL: simulator.url,
         BENCH_UPSTREAM_KEY: upstreamKey,
         BENCH_MODELS: models.join(','),

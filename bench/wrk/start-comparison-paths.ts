@@ -1,7 +1,7 @@
 // Starts the mock upstream (load core), then the reference proxy, Portkey and our gateway (measured core), and
 // describes the four paths to the mock.
 import { compileBenchProcesses } from '../compile-bench-processes.js';
-import { readGatewayNodeFlags } from '../read-gateway-node-flags.js';
+import { readGatewayLaunch } from '../read-gateway-launch.js';
 import { startBenchProcess, type ProcessLayout } from '../start-bench-processes.js';
 import { labelOf, type ComparisonPath, type ComparisonPathName } from './comparison-paths.js';
 import { comparisonModel, pacedComparisonModel } from './create-wrk-chat-body.js';
@@ -38,14 +38,15 @@ export async function startComparisonPaths(layout: ProcessLayout, settings: WrkC
     started.push(proxy);
     const portkey = await startPortkey(portkeyServerScript, layout.measuredCore);
     started.push(portkey);
-    // As `npm start` runs it: its Node flags and the gateway's default settings (no GATEWAY_* tuning).
+    // As `npm start` runs it: its environment, its Node flags and the gateway's default settings (no GATEWAY_* tuning).
+    const launch = readGatewayLaunch();
     const gateway = await startBenchProcess({
       name: 'gateway',
       script: 'gateway-process.ts',
       core: layout.measuredCore,
       // BENCH_GATEWAY_NODE_FLAGS adds flags for experiments and profiles, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
-      nodeFlags: [...readGatewayNodeFlags(), ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
-      environment: { BENCH_UPSTREAM_URL: mockUpstream.url, BENCH_UPSTREAM_KEY: upstreamKey, BENCH_MODELS: [comparisonModel, pacedComparisonModel].join(',') },
+      nodeFlags: [...launch.nodeFlags, ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
+      environment: { ...launch.environment, BENCH_UPSTREAM_URL: mockUpstream.url, BENCH_UPSTREAM_KEY: upstreamKey, BENCH_MODELS: [comparisonModel, pacedComparisonModel].join(',') },
     });
     started.push(gateway);
     const json = { 'content-type': 'application/json' };
