@@ -158,6 +158,20 @@ describe('request rate limits of a single node', () => {
     expect((await limiter.admit([key], 1)).headers['x-ratelimit-remaining-tokens']).toBe('69');
   });
 
+  it('forgets, in its minutely sweep, only counters whose window is over', async () => {
+    const { limiter, setTime } = limiterWithClock();
+    const running = subject({ requestsPerMinute: 1 });
+    const ended = subject({ requestsPerMinute: 1 });
+    await limiter.admit([ended], 1);
+    setTime(59_000);
+    await limiter.admit([running], 1);
+    // The first admission a minute after the limiter started sweeps: `ended`'s window is over, `running`'s is not.
+    setTime(60_000);
+    await limiter.admit([subject({ requestsPerMinute: 1 })], 1);
+    expect((await rejectionOf(limiter.admit([running], 1))).headers['retry-after']).toBe('59');
+    await limiter.admit([ended], 1);
+  });
+
   it('keeps a concurrency slot for as long as its request runs', async () => {
     const { limiter, setTime } = limiterWithClock();
     const key = subject({ maxConcurrentRequests: 1 });
