@@ -16,10 +16,16 @@ export function readGatewayLaunch(): GatewayLaunch {
   const startScript = (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { scripts: { start: string } }).scripts.start;
   const match = /^((?:[A-Z_]+=\S+ )*)node((?: --\S+)*) dist\/cli\/main\.js start$/.exec(startScript);
   if (!match) throw new Error(`package.json's start script is not '[NAME=value ...] node [flags] dist/cli/main.js start': ${startScript}`);
-  const environment = Object.fromEntries(words(match[1]!).map((assignment) => assignment.split('=', 2) as [string, string]));
+  const environment = Object.fromEntries(words(match[1]!).map(splitAssignment));
   return { environment, nodeFlags: words(match[2]!) };
 }
 
 function words(text: string): string[] {
   return text.trim().split(' ').filter(Boolean);
+}
+
+/** `NAME=value` as `[NAME, value]`; the value may contain `=`. */
+function splitAssignment(assignment: string): [string, string] {
+  const equals = assignment.indexOf('=');
+  return [assignment.slice(0, equals), assignment.slice(equals + 1)];
 }

@@ -8,6 +8,7 @@ describe('the gateway launch', () => {
     expect(nodeFlags).toContain('--max-semi-space-size=4');
     expect(environment).toEqual({ MALLOC_ARENA_MAX: '2' });
     const shebang = readFileSync('src/cli/main.ts', 'utf8').split('\n')[0];
-    expect(shebang).toBe(`#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node ${nodeFlags.join(' ')}`);
+    const assignments = Object.entries(environment).map(([name, value]) => `${name}=${value}`);
+    expect(shebang).toBe(`#!/usr/bin/env -S ${[...assignments, 'node', ...nodeFlags].join(' ')}`);
   });
 });
