@@ -40,7 +40,7 @@ async function run(request: SqliteWorkerRequest): Promise<unknown> {
       return executeStatement(request.sql, request.parameters);
     case 'settle':
       settlementDatabase ??= openSettlementDatabase();
-      return (await settlementDatabase).transaction().execute((transaction) => writeSettlementBatch(transaction, request.batch, request.now, { insertRowByRow: true }));
+      return (await settlementDatabase).transaction().execute((transaction) => writeSettlementBatch(transaction, request.batch, request.now, { runRowInsert }));
     case 'statistics':
       return cachingConnection.statistics();
     case 'close':
@@ -58,6 +58,11 @@ async function run(request: SqliteWorkerRequest): Promise<unknown> {
 async function openSettlementDatabase(): Promise<Kysely<DatabaseSchema>> {
   const { Kysely, SqliteDialect } = await import('kysely');
   return new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cachingConnection.database }) });
+}
+
+/** A settlement row's INSERT, run on the cached statement inside the batch's transaction (same connection, no await between). */
+function runRowInsert(sql: string, values: readonly unknown[]): boolean {
+  return Number(cachingConnection.database.prepare(sql).run(values).changes) > 0;
 }
 
 // The same as Kysely's SqliteConnection.executeQuery, on the cached statement.
