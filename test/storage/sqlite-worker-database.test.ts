@@ -1,7 +1,7 @@
 // The SQLite worker thread (ADR 0009): a file database's statements run in a worker that owns the connection; these
 // pin what the stores rely on from it: Kysely semantics, transactions kept whole, error codes, lifecycle and crashes.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,21 +9,6 @@ import { promisify } from 'node:util';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteWorkerDatabase, type SqliteWorkerDatabase } from '../../src/storage/sqlite-worker/create-sqlite-worker-database.js';
-import { sqliteWorkerNice } from '../../src/storage/sqlite-worker/sqlite-worker-nice.js';
-
-/** A thread's nice value, from its `/proc/.../stat` (Linux): the 19th field, the 17th after the command's parenthesis. */
-function niceOf(statPath: string): number | undefined {
-  try {
-    return Number(readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ')[16]);
-  } catch {
-    return undefined; // the thread ended meanwhile
-  }
-}
-
-/** The nice values of this process's threads. */
-function threadNiceValues(): number[] {
-  return readdirSync('/proc/self/task').flatMap((threadId) => niceOf(`/proc/self/task/${threadId}/stat`) ?? []);
-}
 
 interface ItemsTable {
   id: string;
@@ -148,21 +133,6 @@ describe('SQLite database in a worker thread', () => {
     expect(after.prepares).toBe(before.prepares);
     await database.selectFrom('items').select('quantity').execute();
     expect((await opened.worker.statistics()).prepares).toBe(before.prepares + 1);
-  });
-
-  // CI runs on Linux, where a nice value belongs to one thread (elsewhere the worker keeps the default priority).
-  it.runIf(process.platform === 'linux')('runs its thread at a lower priority than the event loop, and only its thread', async () => {
-    const lowered = () => threadNiceValues().filter((nice) => nice === sqliteWorkerNice).length;
-    const before = lowered();
-    const second = createSqliteWorkerDatabase(join(folder, 'second.db'));
-    try {
-      await sql`select 1`.execute(second.database);
-      expect(lowered()).toBe(before + 1);
-      expect(niceOf('/proc/thread-self/stat')).toBe(0);
-      expect(niceOf(`/proc/self/task/${process.pid}/stat`)).toBe(0);
-    } finally {
-      await second.database.destroy();
-    }
   });
 
   it('closes the connection and ends the thread on destroy', async () => {

@@ -1,6 +1,5 @@
 // The worker thread that owns a file database's SQLite connection: statements and whole settlement batches run here,
 // off the gateway's event loop (ADR 0009). Started by SqliteWorkerClient; answers each request in arrival order.
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import { assertNever } from '../../core/assert-never.js';
@@ -8,14 +7,12 @@ import type { DatabaseSchema } from '../database-schema.js';
 import { openSqliteConnection } from '../open-sqlite-connection.js';
 import { writeSettlementBatch } from '../write-settlement-batch.js';
 import { createStatementCachingConnection } from './prepared-statement-cache.js';
-import { sqliteWorkerNice } from './sqlite-worker-nice.js';
 import type { SerializedSqliteError, SqliteQueryOutcome, SqliteWorkerData, SqliteWorkerEnvelope, SqliteWorkerRequest, SqliteWorkerResponse } from './sqlite-worker-messages.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-worker-thread runs only as a worker thread');
 
 const { path } = workerData as SqliteWorkerData;
-yieldTheCoreToTheEventLoop();
 const cachingConnection = createStatementCachingConnection(openSqliteConnection(path));
 // The batch writer builds its queries with Kysely here, over the same connection and statement cache. Loaded on the
 // first batch: plain statements need no Kysely, and a worker that only migrates and reads starts faster without it.
@@ -61,21 +58,6 @@ async function run(request: SqliteWorkerRequest): Promise<unknown> {
 async function openSettlementDatabase(): Promise<Kysely<DatabaseSchema>> {
   const { Kysely, SqliteDialect } = await import('kysely');
   return new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cachingConnection.database }) });
-}
-
-/**
- * Lowers this thread's priority to nice `sqliteWorkerNice` (ADR 0014). Linux keeps a nice value per thread, so only
- * the worker's changes: when it and the event loop want the same core (a container limited to one CPU, the
- * benchmark's pinned core), a request no longer waits behind a batch write. Elsewhere the call would lower the whole
- * process, so it is left out; a system that refuses it keeps the default priority.
- */
-function yieldTheCoreToTheEventLoop(): void {
-  if (process.platform !== 'linux') return;
-  try {
-    setPriority(sqliteWorkerNice);
-  } catch {
-    // Raising one's own nice value is always allowed on Linux; a sandbox that forbids it changes nothing else.
-  }
 }
 
 /** A settlement row's INSERT, run on the cached statement inside the batch's transaction (same connection, no await between). */
