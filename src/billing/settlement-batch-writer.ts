@@ -64,6 +64,8 @@ export interface SettlementBatchWriterOptions {
  */
 export class SettlementBatchWriter {
   private queue: QueuedRow[] = [];
+  /** rows taken off the queue by the flush under way and neither written nor put back yet */
+  private rowsInFlush = 0;
   private readonly pendingByUser = new Map<string, number>();
   private readonly pendingByKey = new Map<string, number>();
   private readonly pendingDebtByUser = new Map<string, number>();
@@ -99,6 +101,11 @@ export class SettlementBatchWriter {
   /** Rows waiting to be written (one per request). */
   get queuedRows(): number {
     return this.queue.length;
+  }
+
+  /** Rows not yet durable: those waiting and those of the flush under way (one per request). */
+  get unwrittenRows(): number {
+    return this.queue.length + this.rowsInFlush;
   }
 
   /** True when the queue holds `queueLimit` rows or more: new requests must wait until the database catches up. */
@@ -155,6 +162,16 @@ export class SettlementBatchWriter {
     const due = this.queue.filter((row) => row.retryAt <= now);
     if (due.length === 0) return;
     this.queue = this.queue.filter((row) => row.retryAt > now);
+    this.rowsInFlush = due.length;
+    try {
+      await this.writeDue(due, now);
+    } finally {
+      this.rowsInFlush = 0;
+    }
+  }
+
+  /** Writes rows taken off the queue, in transactions of `rowsPerTransaction`; what fails goes back to the queue. */
+  private async writeDue(due: QueuedRow[], now: number): Promise<void> {
     const stack: QueuedRow[][] = [];
     for (let start = due.length; start > 0; start -= rowsPerTransaction) stack.push(due.slice(Math.max(0, start - rowsPerTransaction), start));
     let attempts = 0;
@@ -169,6 +186,7 @@ export class SettlementBatchWriter {
       attempts++;
       const error = await this.write(batch);
       if (error === undefined) {
+        this.rowsInFlush -= batch.length;
         wroteAny = true;
         continue;
       }
@@ -220,6 +238,7 @@ export class SettlementBatchWriter {
   }
 
   private requeue(rows: QueuedRow[]): void {
+    this.rowsInFlush -= rows.length;
     this.queue = rows.concat(this.queue);
   }
 

@@ -6,6 +6,7 @@ import type { GatewayConfig } from '../config/gateway-config.js';
 import { createLogger } from '../observability/create-logger.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { registerChannelHealthMetrics } from '../observability/channel-health-metrics.js';
+import { registerSettlementMetrics } from '../observability/settlement-metrics.js';
 import { createChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import { defaultChannelHealthSettings } from '../routing/channel-health/channel-health-settings.js';
 import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
@@ -134,6 +135,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   try {
     const metrics = createGatewayMetrics();
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
+    registerSettlementMetrics(metrics.registry, billing.writer);
     app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics, accounting, clock: Date.now, channelHealth, responses: { store: createResponsesStore(database.database), sealer: createReasoningSealer(secretBox) }, videoTasks: videoTasks.service, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn }, inFlight });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));

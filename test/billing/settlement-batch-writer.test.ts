@@ -115,6 +115,33 @@ for (const engine of engines) {
       expect(await storedState()).toEqual({ balance: 940, spent: 60, logs: 3, ledgerRows: 4, requestsInRollups: 3, mismatches: [] });
     });
 
+    it('counts the rows of the batch being written as unwritten until they are durable', async () => {
+      let openGate!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        openGate = resolve;
+      });
+      const slow: BillingStore = {
+        ...store,
+        async writeSettlementBatch(batch) {
+          await gate;
+          return store.writeSettlementBatch(batch);
+        },
+      };
+      const writer = createWriter(slow);
+      for (const cost of [10, 20]) {
+        const { charge, usageLog } = settledRequest(cost);
+        writer.enqueue(charge, usageLog);
+      }
+      expect(writer.unwrittenRows).toBe(2);
+      const flushing = writer.flush();
+      await vi.waitFor(() => expect(writer.queuedRows).toBe(0));
+      expect(writer.unwrittenRows).toBe(2);
+      openGate();
+      await flushing;
+      expect(writer.unwrittenRows).toBe(0);
+      expect((await storedState()).logs).toBe(2);
+    });
+
     it('isolates a row that cannot be written: the others are written, it stays queued with backoff and is logged', async () => {
       const logger = pino({ level: 'silent' });
       const logged = vi.spyOn(logger, 'error');
