@@ -13,6 +13,8 @@ export interface BenchTarget {
   authorization: string;
   /** the process in the middle, whose CPU and memory are measured; none for `direct` */
   process: BenchProcess | undefined;
+  /** the gateway's: resolves once it has written every settled request (see waitUntilGatewaySettled) */
+  waitUntilSettled?: () => Promise<void>;
 }
 
 /** All three targets, in a fixed order. */

@@ -52,8 +52,11 @@ export async function measureLoadRounds(targets: BenchTargets, plan: LoadPlan, g
 }
 
 async function measureOneRun(target: BenchTarget, plan: LoadPlan): Promise<TargetRun> {
+  // The gateway's CPU includes writing this run's usage rows, and not the rows of what ran before.
+  await target.waitUntilSettled?.();
   const before = await target.process?.stats();
   const run = await runLoad(loadRequest(target, plan), { connections: plan.connections, durationSeconds: plan.durationSeconds, keepLatencies: plan.keepLatencies });
+  await target.waitUntilSettled?.();
   const after = await target.process?.stats();
   if (run.failed > 0) process.stderr.write(`warning: ${target.name} ${plan.path}: ${run.failed} failed requests\n`);
   const cpuMs = before && after ? (after.cpuMicros - before.cpuMicros) / 1000 : undefined;

@@ -3,6 +3,7 @@ import type { BenchTargets } from './bench-targets.js';
 import type { BenchmarkSettings } from './benchmark-settings.js';
 import { compileBenchProcesses } from './compile-bench-processes.js';
 import { readGatewayLaunch } from './read-gateway-launch.js';
+import { waitUntilGatewaySettled } from './read-gateway-metrics.js';
 import { normalModel, pacedModel } from './request-bodies.js';
 import { startBenchProcess, type BenchProcess, type ProcessLayout } from './start-bench-processes.js';
 
@@ -60,7 +61,7 @@ export async function startBenchTargets(layout: ProcessLayout, settings: Benchma
       targets: {
         direct: { name: 'direct', baseUrl: simulator.url, authorization: `Bearer ${upstreamKey}`, process: undefined },
         proxy: { name: 'proxy', baseUrl: `${proxy.url}/v1`, authorization: `Bearer ${upstreamKey}`, process: proxy },
-        gateway: { name: 'gateway', baseUrl: `${gateway.url}/v1`, authorization: `Bearer ${apiKey}`, process: gateway },
+        gateway: { name: 'gateway', baseUrl: `${gateway.url}/v1`, authorization: `Bearer ${apiKey}`, process: gateway, waitUntilSettled: () => waitUntilGatewaySettled(gateway.url) },
       },
     };
   } catch (error) {

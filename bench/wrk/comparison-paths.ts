@@ -18,6 +18,8 @@ export interface ComparisonPath {
   headers: Record<string, string>;
   /** the process in the middle, whose CPU and memory are measured; none for `direct` */
   process: MeasuredProcess | undefined;
+  /** our gateway's: resolves once it has written every settled request (see waitUntilGatewaySettled) */
+  waitUntilSettled: (() => Promise<void>) | undefined;
 }
 
 /** How the report labels a path. */

@@ -7,7 +7,7 @@ import { runWrk } from './run-wrk.js';
 /** What one run measured. */
 export interface WrkPhaseResult {
   requestsPerSecond: number;
-  /** CPU time of the process in the middle per completed request, in milliseconds; undefined for `direct` */
+  /** CPU time of the process in the middle per completed request, in milliseconds, our gateway's until it had written every settled request; undefined for `direct` */
   cpuPerRequestMs: number | undefined;
   /** request time (the whole response, streams included) p50 and p99, in milliseconds */
   latencyP50Ms: number;
@@ -24,12 +24,15 @@ export async function measureWrkPhase(
   run: { connections: number; durationSeconds: number; core: string | undefined },
 ): Promise<WrkPhaseResult> {
   const pid = path.process?.pid;
+  // Rows of the warm-up or of the run before are not this run's to pay for; this run's are, even when written after it.
+  await path.waitUntilSettled?.();
   const cpuBefore = pid === undefined ? 0 : readProcessCpuMs(pid);
   const rss = pid === undefined ? undefined : samplePeakRss(pid);
   let wrk: WrkResult;
   let peakRssBytes: number | undefined;
   try {
     wrk = await runWrk({ url: path.chatUrl, headers: path.headers, body, ...run });
+    await path.waitUntilSettled?.();
   } finally {
     peakRssBytes = rss?.stop();
   }

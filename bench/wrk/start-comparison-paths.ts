@@ -1,6 +1,7 @@
 // Starts the mock upstream (load core), then the reference proxy, Portkey and our gateway (measured core), and
 // describes the four paths to the mock.
 import { compileBenchProcesses } from '../compile-bench-processes.js';
+import { waitUntilGatewaySettled } from '../read-gateway-metrics.js';
 import { readGatewayLaunch } from '../read-gateway-launch.js';
 import { startBenchProcess, type ProcessLayout } from '../start-bench-processes.js';
 import { labelOf, type ComparisonPath, type ComparisonPathName } from './comparison-paths.js';
@@ -57,6 +58,7 @@ export async function startComparisonPaths(layout: ProcessLayout, settings: WrkC
       chatUrl,
       headers,
       process,
+      waitUntilSettled: name === 'gateway' ? () => waitUntilGatewaySettled(gateway.url) : undefined,
     });
     return {
       mockUpstream,
