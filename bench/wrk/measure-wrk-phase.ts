@@ -32,10 +32,11 @@ export async function measureWrkPhase(
   let peakRssBytes: number | undefined;
   try {
     wrk = await runWrk({ url: path.chatUrl, headers: path.headers, body, ...run });
-    await path.waitUntilSettled?.();
   } finally {
     peakRssBytes = rss?.stop();
   }
+  // The peak is the run's; the settling after it may start the tokenizer worker for the streams wrk cut at its end.
+  await path.waitUntilSettled?.();
   const cpuMs = pid === undefined ? undefined : readProcessCpuMs(pid) - cpuBefore;
   if (wrk.requests === 0 || failedRequests(wrk) > 0) {
     throw new Error(`${path.label}: ${wrk.requests} requests completed, failures ${JSON.stringify(wrk.errors)}: the path does not answer correctly under load`);
