@@ -7,7 +7,10 @@ import { runWrk } from './run-wrk.js';
 /** What one run measured. */
 export interface WrkPhaseResult {
   requestsPerSecond: number;
-  /** CPU time of the process in the middle per completed request, in milliseconds, our gateway's until it had written every settled request; undefined for `direct` */
+  /**
+   * CPU time of the process in the middle per completed request, in milliseconds (our gateway's counted until it had
+   * written every settled request); undefined for `direct`
+   */
   cpuPerRequestMs: number | undefined;
   /** request time (the whole response, streams included) p50 and p99, in milliseconds */
   latencyP50Ms: number;
