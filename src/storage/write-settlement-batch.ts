@@ -32,7 +32,7 @@ export async function writeSettlementBatch(
   options: SettlementWriteOptions = {},
 ): Promise<SettledBalance[]> {
   const { runRowInsert } = options;
-  const insertNewRows: NewRowInserter = runRowInsert ? (rows, insert) => Promise.resolve(insertNewRowsOneByOne(runRowInsert, rows, insert)) : insertNewRowsInChunks;
+  const insertNewRows: NewRowInserter = runRowInsert ? (rows, insert) => insertNewRowsOneByOne(runRowInsert, rows, insert) : insertNewRowsInChunks;
   const charges = batch.charges.filter((charge) => charge.amount > 0 || charge.debt > 0);
   const ledgerRows = charges.map(
     (charge): Insertable<LedgerEntriesTable> => ({
@@ -145,8 +145,8 @@ type BatchTable = 'ledger_entries' | 'usage_logs';
 /** An INSERT of `rows` that skips rows whose id is stored already (ON CONFLICT (id) DO NOTHING, on both engines). */
 type InsertSkippingStoredIds<Table extends BatchTable, Row> = (rows: Row[]) => InsertQueryBuilder<DatabaseSchema, Table, InsertResult>;
 
-/** Inserts rows that may be stored already; returns the ids actually inserted. */
-type NewRowInserter = <Table extends BatchTable, Row extends { id: string }>(rows: Row[], insert: InsertSkippingStoredIds<Table, Row>) => Promise<Set<string>>;
+/** Inserts rows that may be stored already; returns the ids actually inserted (at once on SQLite's worker). */
+type NewRowInserter = <Table extends BatchTable, Row extends { id: string }>(rows: Row[], insert: InsertSkippingStoredIds<Table, Row>) => Set<string> | Promise<Set<string>>;
 
 /** Inserts rows in chunks of `rowsPerInsert`, one statement each; returns the ids actually inserted. */
 async function insertNewRowsInChunks<Table extends BatchTable, Row extends { id: string }>(rows: Row[], insert: InsertSkippingStoredIds<Table, Row>): Promise<Set<string>> {
