@@ -1,4 +1,4 @@
-import { request, type Dispatcher, type FormData } from 'undici';
+import { errors, type Dispatcher, type FormData } from 'undici';
 import type { UpstreamAbortSignal } from './upstream-abort-signal.js';
 
 /** An HTTP request ready for a vendor, whatever its protocol. */
@@ -17,15 +17,42 @@ export function sendUpstreamRequest(
   upstreamRequest: UpstreamHttpRequest,
   options: { dispatcher: Dispatcher; signal: AbortSignal | UpstreamAbortSignal | undefined; headersTimeoutMs: number; bodyTimeoutMs: number },
 ): Promise<Dispatcher.ResponseData> {
+  const { origin, path } = splitUpstreamUrl(upstreamRequest.url);
   const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
   if (typeof upstreamRequest.body === 'string' || upstreamRequest.body instanceof Uint8Array) headers['content-type'] = 'application/json';
-  return request(upstreamRequest.url, {
+  // The dispatcher's own `request`, given origin and path: undici's top-level `request(url)` parses the URL into a
+  // new URL object and copies the options on every call, and both live as long as the vendor takes to answer.
+  return options.dispatcher.request({
+    origin,
+    path,
     method: upstreamRequest.method ?? 'POST',
     headers: { ...headers, ...upstreamRequest.headers },
     body: upstreamRequest.body,
-    dispatcher: options.dispatcher,
     signal: options.signal,
     headersTimeout: options.headersTimeoutMs,
     bodyTimeout: options.bodyTimeoutMs,
   });
+}
+
+/** Origin and path (with the query) of a vendor URL, as undici's `request(url)` splits it. */
+interface UpstreamTarget {
+  origin: string;
+  path: string;
+}
+
+/** Vendor URLs met so far: a channel sends every request to the same few URLs. Cleared when full, never large. */
+const targetsByUrl = new Map<string, UpstreamTarget>();
+const targetsByUrlLimit = 1024;
+
+function splitUpstreamUrl(url: string): UpstreamTarget {
+  const known = targetsByUrl.get(url);
+  if (known) return known;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new errors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+  }
+  const target = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
+  if (targetsByUrl.size >= targetsByUrlLimit) targetsByUrl.clear();
+  targetsByUrl.set(url, target);
+  return target;
 }
