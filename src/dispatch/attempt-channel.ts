@@ -94,9 +94,17 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
   return protocolAttempt.answer(response);
 }
 
+/** Each channel's secrets, worked out once: every stream needs them at hand, and parsing the base URL is not free. */
+const secretsByChannel = new WeakMap<RoutableChannel, readonly string[]>();
+
 /** What a vendor might quote back that a client must never see: the channel's secret, host and base URL. */
-export function secretsOf(channel: RoutableChannel): string[] {
-  return [channel.secret, channel.baseUrl, URL.canParse(channel.baseUrl) ? new URL(channel.baseUrl).host : ''];
+export function secretsOf(channel: RoutableChannel): readonly string[] {
+  let secrets = secretsByChannel.get(channel);
+  if (!secrets) {
+    secrets = [channel.secret, channel.baseUrl, URL.canParse(channel.baseUrl) ? new URL(channel.baseUrl).host : ''];
+    secretsByChannel.set(channel, secrets);
+  }
+  return secrets;
 }
 
 /**
