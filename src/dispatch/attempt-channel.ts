@@ -304,7 +304,7 @@ async function answerClient(attempt: ChannelAttempt, status: number, contentType
   // A client that left while the vendor worked gets no answer, but the answer is billed from its usage.
   if (attempt.control.abandoned) return undefined;
   const firstByteAt = attempt.services.clock();
-  await attempt.client.sendAnswer(status, { ...attempt.request.responseHeaders, 'content-type': contentType }, body);
+  await attempt.client.sendAnswer(status, [attempt.request.responseHeaders, { 'content-type': contentType }], body);
   return firstByteAt;
 }
 

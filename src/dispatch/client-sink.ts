@@ -1,5 +1,11 @@
 import type { GatewayError } from '../core/gateway-error.js';
 
+/**
+ * Response headers in groups (e.g. the request's rate-limit headers, then the answer's content type): a name in a
+ * later group replaces the same name in an earlier one. Groups spare every answer a merged copy of them.
+ */
+export type ResponseHeaderGroups = readonly Readonly<Record<string, string>>[];
+
 /** How waiting for a client to take more bytes ended. */
 export type ClientDrainOutcome = 'drained' | 'closed' | 'timed-out';
 
@@ -18,11 +24,11 @@ export interface ClientSink {
   /** calls `listener` once when the client leaves before its answer was complete; returns a function that stops listening */
   onClientLeave(listener: () => void): () => void;
   /** sends a complete non-streamed answer through the framework (its hooks and headers apply) */
-  sendAnswer(status: number, headers: Readonly<Record<string, string>>, body: string): Promise<void>;
+  sendAnswer(status: number, headers: ResponseHeaderGroups, body: string): Promise<void>;
   /** takes the response over for a stream; nothing is written until `writeHead` */
   startStream(): void;
   /** writes the status line and headers of a stream; they leave with the write or end that follows */
-  writeHead(status: number, headers: Readonly<Record<string, string>>): void;
+  writeHead(status: number, headers: ResponseHeaderGroups): void;
   /** writes one chunk of a stream */
   write(chunk: string): void;
   /** waits until the client takes bytes again; after `timeoutMs` (0 = no deadline) the client is cut off */

@@ -105,6 +105,6 @@ export class ClientStreamWriter {
   private writeHeadIfNone(): void {
     if (this.headWritten) return;
     this.headWritten = true;
-    this.client.writeHead(200, { ...this.responseHeaders, ...eventStreamHeaders });
+    this.client.writeHead(200, [this.responseHeaders, eventStreamHeaders]);
   }
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../core/gateway-error.js';
+import { StreamTextDecoder } from '../core/stream-text-decoder.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import { collectDeltaText } from '../providers/openai/collect-delta-text.js';
 import { parseOpenAiUsage } from '../providers/openai/parse-openai-usage.js';
@@ -27,7 +28,6 @@ export interface RelayedStreamOutcome {
 export class StreamFailedBeforeFirstEvent extends Error {}
 
 const usagePattern = /"usage"\s*:\s*\{/;
-const streamDecoding = { stream: true };
 
 /**
  * Relays an upstream OpenAI SSE stream to the client event by event, as it arrives, unchanged (the fast path).
@@ -78,9 +78,9 @@ export async function relayOpenAiEventStream(options: {
 
   const parser = createParser({ onEvent });
   // undici's body yields Buffers whatever its encoding; a streaming decoder keeps characters split across chunks whole.
-  const decoder = new TextDecoder();
+  const decoder = new StreamTextDecoder();
   const onChunk = (bytes: Buffer): ChunkVerdict | Promise<ChunkVerdict> => {
-    parser.feed(decoder.decode(bytes, streamDecoding));
+    parser.feed(decoder.decode(bytes));
     writer.writeEvents(eventsOfThisRead);
     eventsOfThisRead.length = 0;
     if (outcome.completed || upstreamError || writer.clientGone) return 'stop';

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { StreamTextDecoder } from '../core/stream-text-decoder.js';
 
 /**
  * Parses a vendor's SSE body incrementally, yielding each event as it completes (never buffering the whole body).
@@ -10,12 +11,12 @@ export async function* readServerSentEvents(body: Readable): AsyncGenerator<Even
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => pending.push(event) });
   // undici's body yields Buffers; a streaming decoder keeps characters split across chunks whole.
-  const decoder = new TextDecoder();
+  const decoder = new StreamTextDecoder();
   for await (const bytes of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>) {
-    parser.feed(decoder.decode(bytes, { stream: true }));
+    parser.feed(decoder.decode(bytes));
     while (pending.length > 0) yield pending.shift() as EventSourceMessage;
   }
-  parser.feed(decoder.decode());
+  parser.feed(decoder.end());
   // A last event not followed by a blank line is still complete once the body ended.
   parser.feed('\n\n');
   while (pending.length > 0) yield pending.shift() as EventSourceMessage;

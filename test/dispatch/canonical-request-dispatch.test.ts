@@ -8,7 +8,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../src/core/canonical/canonical-request.js';
 import type { GatewayError } from '../../src/core/gateway-error.js';
-import type { ClientSink } from '../../src/dispatch/client-sink.js';
+import type { ClientSink, ResponseHeaderGroups } from '../../src/dispatch/client-sink.js';
 import type { DispatchOutcome, DispatchRequest } from '../../src/dispatch/dispatch-request.js';
 import type { DispatchServices } from '../../src/dispatch/dispatch-services.js';
 import { dispatchToChannels } from '../../src/dispatch/dispatch-to-channels.js';
@@ -31,7 +31,7 @@ class RecordingClientSink implements ClientSink {
   onClientLeave(): () => void {
     return () => undefined;
   }
-  async sendAnswer(status: number, _headers: Readonly<Record<string, string>>, body: string): Promise<void> {
+  async sendAnswer(status: number, _headers: ResponseHeaderGroups, body: string): Promise<void> {
     this.status = status;
     this.body = body;
   }

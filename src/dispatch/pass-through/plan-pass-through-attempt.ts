@@ -73,7 +73,7 @@ export function planPassThroughAttempt(attempt: PassThroughAttemptContext, proto
       let firstByteAt: number | undefined;
       if (!control.abandoned) {
         firstByteAt = services.clock();
-        await client.sendAnswer(200, { ...request.responseHeaders, 'content-type': jsonContentType }, rewritten.body);
+        await client.sendAnswer(200, [request.responseHeaders, { 'content-type': jsonContentType }], rewritten.body);
       }
       return { kind: 'success', value: { status: 200, usage: rewritten.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: undefined } };
     },

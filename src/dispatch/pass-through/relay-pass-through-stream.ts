@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../../core/gateway-error.js';
+import { StreamTextDecoder } from '../../core/stream-text-decoder.js';
 import type { TokenUsage } from '../../core/token-usage.js';
 import type { ClientStreamWriter } from '../client-stream-writer.js';
 import { readUpstreamBody } from '../read-upstream-body.js';
@@ -35,7 +36,7 @@ export async function relayPassThroughStream(options: { upstreamBody: Readable; 
   let finished = false;
   const parser = createParser({ onEvent: (event) => pending.push(event) });
   // undici's body yields Buffers; a streaming decoder keeps characters split across chunks whole.
-  const decoder = new TextDecoder();
+  const decoder = new StreamTextDecoder();
 
   const relayPending = async (): Promise<void> => {
     while (pending.length > 0 && !finished) {
@@ -57,7 +58,7 @@ export async function relayPassThroughStream(options: { upstreamBody: Readable; 
   let readFailed = false;
   try {
     await readUpstreamBody(upstreamBody, async (bytes) => {
-      parser.feed(decoder.decode(bytes, { stream: true }));
+      parser.feed(decoder.decode(bytes));
       await relayPending();
       if (finished) return 'stop';
       await writer.waitWhileClientIsFull();
