@@ -10,7 +10,7 @@ export const maximumJsonDepth = 100;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** the JSON body as the client sent it, kept so an unchanged body can be forwarded as is (see unchangedRawJsonBody) */
+    /** the JSON body as the client sent it, kept so an unchanged body can be forwarded as is (see clientJsonBytesFor) */
     rawJsonBody: RawJsonBody | null;
   }
 }

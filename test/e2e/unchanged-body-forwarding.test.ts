@@ -81,6 +81,11 @@ describe('unchanged bodies', () => {
     expect(await postText('/v1/chat/completions', text)).toBe(text);
   });
 
+  it("forwards a stream's bytes with the request for usage written in front", async () => {
+    const text = '{ "model":"gpt-4o", "stream":true, "messages":[{"role":"user","content":"caf\\u00e9"}] }';
+    expect(await postText('/v1/chat/completions', text)).toBe(`{"stream_options":{"include_usage":true},${text.slice(1)}`);
+  });
+
   it('forwards an embeddings body byte for byte', async () => {
     const text = '{"input": ["one", "two"],"model": "text-embedding-3-small"}';
     expect(await postText('/v1/embeddings', text)).toBe(text);
@@ -93,8 +98,8 @@ describe('bodies the gateway changes or could read two ways', () => {
     expect(forwarded.model).toBe('vendor-name');
   });
 
-  it('re-encodes a stream to ask for usage', async () => {
-    const forwarded = JSON.parse(await postText('/v1/chat/completions', '{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}')) as Record<string, unknown>;
+  it('re-encodes a stream that says it wants no usage, asking for it', async () => {
+    const forwarded = JSON.parse(await postText('/v1/chat/completions', '{"model":"gpt-4o","stream":true,"stream_options":{"include_usage":false},"messages":[{"role":"user","content":"hi"}]}')) as Record<string, unknown>;
     expect(forwarded.stream_options).toEqual({ include_usage: true });
   });
 
