@@ -102,7 +102,8 @@ export class FastifyClientSink implements ClientSink {
 
 /**
  * The groups as Node's flat `[name, value, ...]` list, each name once (its last group's value), the request id last.
- * Merging the groups into one object instead cost 3 to 6 µs a stream: copies of objects with many dynamic names.
+ * Merging the groups into one object instead took 6 µs of a stream at concurrency 1: copies of objects with many
+ * dynamic names.
  */
 function headerLines(groups: ResponseHeaderGroups, requestId: string): string[] {
   const lines: string[] = [];
