@@ -38,14 +38,9 @@ export function clientJsonBytesFor(request: FastifyRequest, validated: Readonly<
   }
   if (raw.topLevelMembers !== sentMembers) return undefined;
   const added: Record<string, unknown> = {};
-  let addedMembers = 0;
-  for (const key in validated) {
-    if (Object.hasOwn(sent, key)) continue;
-    added[key] = validated[key];
-    addedMembers += 1;
-  }
+  for (const key in validated) if (!Object.hasOwn(sent, key)) added[key] = validated[key];
   // Members whose value is undefined are not JSON: they leave nothing to add.
-  const addedText = addedMembers === 0 ? '' : JSON.stringify(added).slice(1, -1);
+  const addedText = JSON.stringify(added).slice(1, -1);
   if (addedText === '') return raw.bytes;
   // The object's brace is the text's first non-blank character; the client's members follow the added ones.
   const afterBrace = raw.bytes.subarray(raw.bytes.indexOf(0x7b) + 1);
