@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqlitePageCacheKibibytes } from '../../src/storage/open-sqlite-connection.js';
 import { createSqliteWorkerDatabase, type SqliteWorkerDatabase } from '../../src/storage/sqlite-worker/create-sqlite-worker-database.js';
 
 interface ItemsTable {
@@ -133,6 +134,12 @@ describe('SQLite database in a worker thread', () => {
     expect(after.prepares).toBe(before.prepares);
     await database.selectFrom('items').select('quantity').execute();
     expect((await opened.worker.statistics()).prepares).toBe(before.prepares + 1);
+  });
+
+  it('bounds the page cache at 2 MiB instead of better-sqlite3\'s 16 MB default, which a growing usage log fills', async () => {
+    const { rows } = await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(database);
+    expect(rows).toEqual([{ cache_size: -sqlitePageCacheKibibytes }]);
+    expect(sqlitePageCacheKibibytes).toBe(2048);
   });
 
   it('closes the connection and ends the thread on destroy', async () => {
