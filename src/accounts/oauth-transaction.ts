@@ -1,6 +1,6 @@
-import * as openid from 'openid-client';
 import { z } from 'zod';
 import type { IdentityProvider } from '../storage/sign-in-records.js';
+import { loadOpenidClient } from './load-openid-client.js';
 
 /** Name of the short-lived cookie (Path=/api/auth) that carries one sign-in attempt from its start to its callback. */
 export const oauthTransactionCookieName = 'gateway_oauth';
@@ -58,6 +58,7 @@ export async function createOauthTransaction(options: {
   intent: OauthTransaction['intent'];
   now: number;
 }): Promise<{ transaction: OauthTransaction; codeChallenge: string }> {
+  const openid = await loadOpenidClient();
   const transaction: OauthTransaction = {
     provider: options.provider,
     state: openid.randomState(),

@@ -1,5 +1,6 @@
-import * as openid from 'openid-client';
+import type * as openid from 'openid-client';
 import type { OidcSignInConfig } from '../config/sign-in-config.js';
+import { loadOpenidClient } from './load-openid-client.js';
 import { isPlainHttpLoopback } from './public-origin.js';
 import type { ProviderProfile } from './provider-profile.js';
 import { SignInError } from './sign-in-error.js';
@@ -16,7 +17,8 @@ export class OidcSignIn {
   /** The provider's authorize URL for one attempt. */
   async buildAuthorizationUrl(attempt: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string> {
     const configuration = await this.discover();
-    return openid
+    const client = await loadOpenidClient();
+    return client
       .buildAuthorizationUrl(configuration, {
         redirect_uri: attempt.redirectUri,
         scope: 'openid email profile',
@@ -31,9 +33,10 @@ export class OidcSignIn {
   /** Redeems the code at the callback URL, checking state, nonce and the ID token; identifies the user by `iss` and `sub`. */
   async fetchProfile(callback: { callbackUrl: URL; state: string; nonce: string; codeVerifier: string }): Promise<ProviderProfile> {
     const configuration = await this.discover();
+    const client = await loadOpenidClient();
     let claims: openid.IDToken | undefined;
     try {
-      const tokens = await openid.authorizationCodeGrant(configuration, callback.callbackUrl, {
+      const tokens = await client.authorizationCodeGrant(configuration, callback.callbackUrl, {
         pkceCodeVerifier: callback.codeVerifier,
         expectedState: callback.state,
         expectedNonce: callback.nonce,
@@ -41,7 +44,7 @@ export class OidcSignIn {
       });
       claims = tokens.claims();
     } catch (error) {
-      if (error instanceof openid.AuthorizationResponseError && error.error === 'access_denied') throw new SignInError('access_denied', 'the user declined at the provider', { cause: error });
+      if (error instanceof client.AuthorizationResponseError && error.error === 'access_denied') throw new SignInError('access_denied', 'the user declined at the provider', { cause: error });
       throw new SignInError('provider_error', `the OpenID provider's answer was refused: ${describe(error)}`, { cause: error });
     }
     if (claims === undefined) throw new SignInError('provider_error', 'the OpenID provider returned no ID token');
@@ -61,8 +64,10 @@ export class OidcSignIn {
       const issuer = new URL(this.config.issuer);
       // Plain http only for a provider on loopback (tests, a local Keycloak); anything else must be https.
       const insecure = isPlainHttpLoopback(issuer.origin);
-      this.configuration = openid
-        .discovery(issuer, this.config.clientId, this.config.clientSecret, undefined, insecure ? { execute: [openid.allowInsecureRequests] } : undefined)
+      this.configuration = loadOpenidClient()
+        .then((client) =>
+          client.discovery(issuer, this.config.clientId, this.config.clientSecret, undefined, insecure ? { execute: [client.allowInsecureRequests] } : undefined),
+        )
         .catch((error: unknown) => {
           this.configuration = undefined;
           throw new SignInError('provider_error', `OpenID discovery at ${issuer.origin} failed: ${describe(error)}`, { cause: error });

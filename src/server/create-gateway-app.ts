@@ -10,6 +10,7 @@ import { handleClientError, installHttpProtocolHandlers } from './handle-client-
 import { answerFrameworkError, installErrorHandlers } from './handle-errors.js';
 import { installJsonBodyParser } from './install-json-body-parser.js';
 import { limitConnectionsPerAddress } from './limit-connections-per-address.js';
+import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { limitInFlightRequests } from './limit-in-flight-requests.js';
 import { RouteMethods } from './route-methods.js';
 import { serveConsole } from './console/serve-console.js';
@@ -52,6 +53,7 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     ...createHttpServerLimits(services.config),
     clientErrorHandler: handleClientError,
     frameworkErrors: answerFrameworkError,
+    schemaController: { compilersFactory: lazySchemaCompilers },
   });
   installHttpProtocolHandlers(app.server);
   const routeMethods = new RouteMethods();

@@ -1,5 +1,4 @@
 import type { Message, MessageHeaders } from '@smithy/eventstream-codec';
-import { toUtf8 } from '@smithy/util-utf8';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { StreamBlockSequencer } from '../stream-block-sequencer.js';
@@ -8,6 +7,7 @@ import { BedrockEventStreamFramingError } from './decode-bedrock-event-frames.js
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 import { parseBedrockUsage } from './parse-bedrock-usage.js';
 import { redactBedrockText } from './redact-bedrock-text.js';
+import { textOfUtf8 } from './utf8-text.js';
 
 type ErrorPart = Extract<CanonicalStreamPart, { type: 'error' }>;
 
@@ -123,7 +123,7 @@ function stringHeader(headers: MessageHeaders, name: string): string | undefined
 function parseEventBody(bytes: Uint8Array): ConverseStreamEventBody {
   if (bytes.byteLength === 0) return {};
   try {
-    const parsed: unknown = JSON.parse(toUtf8(bytes));
+    const parsed: unknown = JSON.parse(textOfUtf8(bytes));
     return parsed && typeof parsed === 'object' ? (parsed as ConverseStreamEventBody) : {};
   } catch {
     return {};

@@ -1,5 +1,5 @@
 import type { EventStreamCodec, Message } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { textOfUtf8, utf8OfText } from './utf8-text.js';
 
 /** The smallest frame: 12-byte prelude (total length, headers length, prelude CRC) plus the 4-byte message CRC. */
 const minimumFrameLength = 16;
@@ -32,7 +32,7 @@ export async function loadEventStreamCodec(): Promise<typeof EventStreamCodec> {
  * Each complete frame is checked (both CRCs) and decoded by the AWS codec.
  */
 export async function* decodeBedrockEventFrames(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<Message> {
-  const codec = new (loadedCodec ?? (await loadEventStreamCodec()))(toUtf8, fromUtf8);
+  const codec = new (loadedCodec ?? (await loadEventStreamCodec()))(textOfUtf8, utf8OfText);
   let pending: Buffer = Buffer.alloc(0);
   for await (const chunk of body) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'binary') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);

@@ -1,0 +1,30 @@
+// What a started gateway keeps in memory from the start: every loaded module stays alive for the process's life, and
+// under load V8's old generation grows to twice what is alive (ADR 0010), so a package loaded for a feature nobody
+// configured costs twice its heap at the peak (docs/BENCHMARKS.md). Features that are off must not load theirs.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const projectRoot = path.resolve(import.meta.dirname, '../..');
+
+describe('modules a started gateway loads', () => {
+  it('leaves out the packages of features it was not configured for', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/helpers/report-started-gateway-modules.ts'], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH },
+      timeout: 60_000,
+    });
+    const report = JSON.parse(stdout) as { healthStatus: number; files: string[] };
+    expect(report.healthStatus).toBe(200);
+    const packagesLoaded = (name: string) => report.files.filter((file) => file.includes(`/node_modules/${name}/`));
+    // The report sees what the gateway loads: its web framework, database driver and HTTP client are all there.
+    expect(packagesLoaded('fastify').length).toBeGreaterThan(0);
+    expect(packagesLoaded('better-sqlite3').length).toBeGreaterThan(0);
+    expect(packagesLoaded('undici').length).toBeGreaterThan(0);
+    // Fastify's schema compilers (the gateway validates with zod), sign-in, Bedrock and PostgreSQL stay out.
+    for (const name of ['ajv', '@fastify/ajv-compiler', 'openid-client', 'oauth4webapi', '@smithy/core', '@smithy/eventstream-codec', 'pg']) {
+      expect(packagesLoaded(name), name).toEqual([]);
+    }
+  }, 90_000);
+});
