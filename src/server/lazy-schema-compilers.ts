@@ -4,10 +4,12 @@ import type { FastifyServerOptions } from 'fastify';
 type SchemaCompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 type ValidatorFactory = NonNullable<SchemaCompilersFactory['buildValidator']>;
 type SerializerFactory = NonNullable<SchemaCompilersFactory['buildSerializer']>;
+/** Fastify's validator factory is typed as a union of two function types; this is the one signature it is called with. */
+type BuildValidator = (...parameters: Parameters<ValidatorFactory>) => ReturnType<ValidatorFactory>;
 
 // Resolved from Fastify's own folder, as Fastify resolves them: they are its dependencies, not the gateway's.
 const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-let validatorFactory: ValidatorFactory | undefined;
+let validatorFactory: BuildValidator | undefined;
 let serializerFactory: SerializerFactory | undefined;
 
 /**
@@ -18,8 +20,8 @@ let serializerFactory: SerializerFactory | undefined;
  */
 export const lazySchemaCompilers: SchemaCompilersFactory = {
   buildValidator: ((...parameters: Parameters<ValidatorFactory>) => {
-    validatorFactory ??= (requireFromFastify('@fastify/ajv-compiler') as () => ValidatorFactory)();
-    return (validatorFactory as (...args: Parameters<ValidatorFactory>) => ReturnType<ValidatorFactory>)(...parameters);
+    validatorFactory ??= (requireFromFastify('@fastify/ajv-compiler') as () => BuildValidator)();
+    return validatorFactory(...parameters);
   }) as ValidatorFactory,
   buildSerializer: (...parameters: Parameters<SerializerFactory>) => {
     serializerFactory ??= (requireFromFastify('@fastify/fast-json-stringify-compiler') as () => SerializerFactory)();
