@@ -22,8 +22,8 @@ describe('modules a started gateway loads', () => {
     expect(packagesLoaded('fastify').length).toBeGreaterThan(0);
     expect(packagesLoaded('better-sqlite3').length).toBeGreaterThan(0);
     expect(packagesLoaded('undici').length).toBeGreaterThan(0);
-    // Fastify's schema compilers (the gateway validates with zod), sign-in, Bedrock and PostgreSQL stay out.
-    for (const name of ['ajv', '@fastify/ajv-compiler', 'openid-client', 'oauth4webapi', '@smithy/core', '@smithy/eventstream-codec', 'pg']) {
+    // Fastify's schema compilers (the gateway validates with zod), sign-in, Bedrock, PostgreSQL and the tokenizer stay out.
+    for (const name of ['ajv', '@fastify/ajv-compiler', 'openid-client', 'oauth4webapi', '@smithy/core', '@smithy/eventstream-codec', 'pg', 'gpt-tokenizer']) {
       expect(packagesLoaded(name), name).toEqual([]);
     }
   }, 90_000);
