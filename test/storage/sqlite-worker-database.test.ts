@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqlitePageCacheKibibytes } from '../../src/storage/open-sqlite-connection.js';
@@ -71,6 +72,30 @@ describe('SQLite database in a worker thread', () => {
       }),
     ).rejects.toThrow('abandon');
     expect(await itemIds()).toEqual(['kept']);
+  });
+
+  it('commits a transaction that read first although another process wrote meanwhile: the write lock is taken at its start', async () => {
+    // Another process on the same file, as the CLI is beside a running gateway; it does not wait for locks.
+    const otherProcess = new SqliteDatabase(path);
+    otherProcess.pragma('busy_timeout = 0');
+    try {
+      let otherWrite: unknown;
+      await database.transaction().execute(async (transaction) => {
+        await transaction.selectFrom('items').select('id').execute();
+        try {
+          otherProcess.prepare("insert into items (id, quantity) values ('other', 1)").run();
+        } catch (error) {
+          otherWrite = error;
+        }
+        await transaction.insertInto('items').values({ id: 'mine', quantity: 1, payload: null }).execute();
+      });
+      // The other process waited for this transaction (here, with no busy timeout, it was told the file was busy);
+      // a deferred transaction would have let it commit, then failed at its own insert with SQLITE_BUSY_SNAPSHOT.
+      expect(otherWrite).toMatchObject({ code: 'SQLITE_BUSY' });
+      expect(await itemIds()).toEqual(['mine']);
+    } finally {
+      otherProcess.close();
+    }
   });
 
   it('keeps a unique violation an Error with the SQLite code and message the stores test', async () => {

@@ -66,7 +66,10 @@ class SqliteWorkerDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    // IMMEDIATE takes the write lock now, waiting out another process's writes (the CLI beside a running gateway)
+    // for the busy timeout. A deferred transaction that read first would instead fail at its first write, at once
+    // and without waiting, whenever another process had committed since its read (SQLITE_BUSY_SNAPSHOT).
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
