@@ -1,5 +1,6 @@
 // Child process for startup-modules.test.ts: starts the gateway as `gateway start` does (SQLite in a temporary folder,
-// the console and its API on, no sign-in providers), then prints every file Node loaded, one per line, and exits.
+// the console and its API on, no sign-in providers), asks for /healthz, stops it, and prints as JSON that answer's
+// status and every file Node loaded.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
 import { tmpdir } from 'node:os';
