@@ -39,6 +39,11 @@ export function compileBenchProcesses(entries: string[]): number {
   return done.size;
 }
 
+/** The compiled JavaScript of `bench/processes/<script>` (e.g. `simulator-process.ts`). */
+export function compiledBenchProcess(script: string): string {
+  return compiledPathOf(path.join(projectRoot, 'bench/processes', script));
+}
+
 /** Where the compiled JavaScript of a project `.ts` file lands. */
 export function compiledPathOf(sourceFile: string): string {
   return path.join(compiledRoot, path.relative(projectRoot, sourceFile)).replace(/\.ts$/, '.js');

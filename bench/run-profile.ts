@@ -18,7 +18,8 @@ export async function runProfile(options: { layout: ProcessLayout; settings: Ben
   mkdirSync(resultsDirectory, { recursive: true });
   const profileName = `gateway-${options.startedAt.toISOString().slice(0, 19).replaceAll(':', '-')}.cpuprofile`;
   const flags = ['--cpu-prof', '--cpu-prof-dir', resultsDirectory, '--cpu-prof-name', profileName, '--cpu-prof-interval', '250'];
-  const bench = await startBenchTargets(options.layout, settings, flags);
+  // File by file, not bundled: the summary names each sample's package from its file.
+  const bench = await startBenchTargets(options.layout, settings, { gatewayNodeFlags: flags, gatewayFileByFile: true });
   const gateway = bench.targets.gateway;
   const request = { url: `${gateway.baseUrl}/chat/completions`, headers: jsonHeaders(gateway), body: createChatBody(500) };
   const load = { connections: settings.throughputConnections, keepLatencies: false };

@@ -5,7 +5,6 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ControlMessage, ControlRequest, ProcessStats } from './child-control-protocol.js';
-import { compiledPathOf } from './compile-bench-processes.js';
 
 /** A child process the harness measures or depends on. */
 export interface BenchProcess {
@@ -53,17 +52,17 @@ export function planProcessLayout(): ProcessLayout {
   };
 }
 
-/** Starts the compiled `bench/processes/<script>` under bare Node, pinned to `core` if given, and waits until it is ready. */
+/** Starts `scriptFile` (compiled or bundled JavaScript) under bare Node, pinned to `core` if given, and waits until it is ready. */
 export async function startBenchProcess(options: {
   name: string;
-  script: string;
+  /** absolute path, e.g. `compiledPathOf(...)` of a `bench/processes` script */
+  scriptFile: string;
   core: string | undefined;
   environment: Record<string, string>;
   /** extra Node flags, e.g. `--cpu-prof` */
   nodeFlags?: string[];
 }): Promise<BenchProcess> {
-  const script = compiledPathOf(path.join(projectRoot, 'bench/processes', options.script));
-  const nodeArguments = ['--expose-gc', ...(options.nodeFlags ?? []), script];
+  const nodeArguments = ['--expose-gc', ...(options.nodeFlags ?? []), options.scriptFile];
   const [command, commandArguments] =
     options.core === undefined ? [process.execPath, nodeArguments] : ['taskset', ['-c', options.core, process.execPath, ...nodeArguments]];
   const child = spawn(command, commandArguments, {

@@ -1,7 +1,8 @@
 // Starts the simulator, the gateway and the reference proxy, and describes the three paths to the simulator.
 import type { BenchTargets } from './bench-targets.js';
 import type { BenchmarkSettings } from './benchmark-settings.js';
-import { compileBenchProcesses } from './compile-bench-processes.js';
+import { bundleBenchGateway } from './bundle-bench-gateway.js';
+import { compileBenchProcesses, compiledBenchProcess } from './compile-bench-processes.js';
 import { readGatewayLaunch } from './read-gateway-launch.js';
 import { waitUntilGatewaySettled } from './read-gateway-metrics.js';
 import { normalModel, pacedModel } from './request-bodies.js';
@@ -19,23 +20,32 @@ export interface RunningBench {
 
 const upstreamKey = 'sk-sim-bench-upstream-key';
 
-/** `gatewayNodeFlags` are added to the gateway's Node command line, e.g. `--cpu-prof`. */
-export async function startBenchTargets(layout: ProcessLayout, settings: BenchmarkSettings, gatewayNodeFlags: string[] = []): Promise<RunningBench> {
+/**
+ * `gatewayNodeFlags` are added to the gateway's Node command line, e.g. `--cpu-prof`. The gateway runs bundled, as
+ * `npm start` runs it, unless `gatewayFileByFile` (for profiles, whose summary names packages by file).
+ */
+export async function startBenchTargets(
+  layout: ProcessLayout,
+  settings: BenchmarkSettings,
+  options: { gatewayNodeFlags?: string[]; gatewayFileByFile?: boolean } = {},
+): Promise<RunningBench> {
   const started: BenchProcess[] = [];
   const stop = async () => {
     await Promise.all(started.map((benchProcess) => benchProcess.stop()));
   };
-  compileBenchProcesses(['simulator-process.ts', 'gateway-process.ts', 'reference-proxy-process.ts'].map((script) => `bench/processes/${script}`));
+  const scripts = ['simulator-process.ts', 'reference-proxy-process.ts', ...(options.gatewayFileByFile ? ['gateway-process.ts'] : [])];
+  compileBenchProcesses(scripts.map((script) => `bench/processes/${script}`));
+  const gatewayScript = options.gatewayFileByFile ? compiledBenchProcess('gateway-process.ts') : await bundleBenchGateway();
   try {
-    const simulator = await startBenchProcess({ name: 'simulator', script: 'simulator-process.ts', core: layout.loadCore, environment: { BENCH_UPSTREAM_KEY: upstreamKey } });
+    const simulator = await startBenchProcess({ name: 'simulator', scriptFile: compiledBenchProcess('simulator-process.ts'), core: layout.loadCore, environment: { BENCH_UPSTREAM_KEY: upstreamKey } });
     started.push(simulator);
     const models = [normalModel, pacedModel(settings.pacedChunkCount, settings.pacedIntervalMs), pacedModel(settings.memoryChunkCount, settings.memoryIntervalMs)];
     const launch = readGatewayLaunch();
     const gateway = await startBenchProcess({
       name: 'gateway',
-      script: 'gateway-process.ts',
+      scriptFile: gatewayScript,
       core: layout.measuredCore,
-      nodeFlags: [...launch.nodeFlags, ...gatewayNodeFlags],
+      nodeFlags: [...launch.nodeFlags, ...(options.gatewayNodeFlags ?? [])],
       environment: {
         ...launch.environment,
         BENCH_UPSTREAM_URL: simulator.url,
@@ -47,7 +57,7 @@ export async function startBenchTargets(layout: ProcessLayout, settings: Benchma
     started.push(gateway);
     const proxy = await startBenchProcess({
       name: 'reference proxy',
-      script: 'reference-proxy-process.ts',
+      scriptFile: compiledBenchProcess('reference-proxy-process.ts'),
       core: layout.measuredCore,
       environment: { BENCH_UPSTREAM_ORIGIN: new URL(simulator.url).origin },
     });

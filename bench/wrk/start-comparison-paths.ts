@@ -1,6 +1,7 @@
 // Starts the mock upstream (load core), then the reference proxy, Portkey and our gateway (measured core), and
 // describes the four paths to the mock.
-import { compileBenchProcesses } from '../compile-bench-processes.js';
+import { bundleBenchGateway } from '../bundle-bench-gateway.js';
+import { compileBenchProcesses, compiledBenchProcess } from '../compile-bench-processes.js';
 import { waitUntilGatewaySettled } from '../read-gateway-metrics.js';
 import { readGatewayLaunch } from '../read-gateway-launch.js';
 import { startBenchProcess, type ProcessLayout } from '../start-bench-processes.js';
@@ -25,14 +26,15 @@ export async function startComparisonPaths(layout: ProcessLayout, settings: WrkC
   const stop = async () => {
     await Promise.all(started.map((running) => running.stop()));
   };
-  compileBenchProcesses(['mock-upstream-process.ts', 'gateway-process.ts', 'reference-proxy-process.ts'].map((script) => `bench/processes/${script}`));
+  compileBenchProcesses(['mock-upstream-process.ts', 'reference-proxy-process.ts'].map((script) => `bench/processes/${script}`));
+  const gatewayScript = await bundleBenchGateway();
   try {
-    const mockUpstream = await startBenchProcess({ name: 'mock upstream', script: 'mock-upstream-process.ts', core: layout.loadCore, environment: {} });
+    const mockUpstream = await startBenchProcess({ name: 'mock upstream', scriptFile: compiledBenchProcess('mock-upstream-process.ts'), core: layout.loadCore, environment: {} });
     started.push(mockUpstream);
     const upstreamOrigin = new URL(mockUpstream.url).origin;
     const proxy = await startBenchProcess({
       name: 'reference proxy',
-      script: 'reference-proxy-process.ts',
+      scriptFile: compiledBenchProcess('reference-proxy-process.ts'),
       core: layout.measuredCore,
       environment: { BENCH_UPSTREAM_ORIGIN: upstreamOrigin, BENCH_PROXY_CONNECTIONS: String(settings.proxyConnections) },
     });
@@ -43,7 +45,7 @@ export async function startComparisonPaths(layout: ProcessLayout, settings: WrkC
     const launch = readGatewayLaunch();
     const gateway = await startBenchProcess({
       name: 'gateway',
-      script: 'gateway-process.ts',
+      scriptFile: gatewayScript,
       core: layout.measuredCore,
       // BENCH_GATEWAY_NODE_FLAGS adds flags for experiments and profiles, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
       nodeFlags: [...launch.nodeFlags, ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
