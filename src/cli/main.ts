@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --heap-growing-percent=100
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --heap-growing-percent=100 --liftoff-only
 import { Command } from 'commander';
 import { registerAdminTokenCommand } from './commands/admin-token-command.js';
 import { registerBillingCommands } from './commands/billing-commands.js';
