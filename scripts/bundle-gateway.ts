@@ -38,6 +38,14 @@ export const packagesLoadedFromNodeModules = [
   'esbuild',
 ];
 
+/** Resolves `undici` (the package's entry, not its files) to `undici-for-bundle.cjs` beside this script. */
+const slimUndiciEntry: esbuild.Plugin = {
+  name: 'slim-undici-entry',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: path.join(projectRoot, 'scripts/undici-for-bundle.cjs') }));
+  },
+};
+
 /**
  * Bundles `entryPoints` (output name → project-relative source file) into `outputDirectory` as ES modules. Comments and
  * whitespace go, names stay (stack traces and profiles read as the source does): V8 keeps the source text of every loaded
@@ -63,6 +71,7 @@ export async function bundleGateway(entryPoints: Record<string, string>, outputD
     external: packagesLoadedFromNodeModules,
     // CommonJS packages inside an ES module bundle call `require` for Node's own modules and the packages left out.
     banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
+    plugins: [slimUndiciEntry],
     metafile: true,
     logLevel: 'warning',
   });

@@ -10,10 +10,12 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGatewayLaunch } from '../../bench/read-gateway-launch.js';
 import { bundleGateway, workerThreadEntries } from '../../scripts/bundle-gateway.js';
 import { countTextTokens } from '../../src/billing/count-text-tokens.js';
+import { createWav } from '../helpers/create-wav.js';
 import { TokenizerWorkerClient } from '../../src/billing/tokenizer-worker/tokenizer-worker-client.js';
 import { createOpenAiClient } from '../helpers/start-test-gateway.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
@@ -42,18 +44,26 @@ async function runBundledCli<Result>(cliArguments: string[]): Promise<Result> {
   return JSON.parse(stdout) as Result;
 }
 
-/** Starts the bundled `gateway start` with `npm start`'s environment and Node flags; resolves with its URL. */
-function startBundledGateway(): Promise<{ child: ChildProcess; url: string }> {
+// Prints, as the process exits, the Node built-in modules it loaded.
+const reportBuiltInModules = `data:text/javascript,process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList)))`;
+
+/**
+ * Starts the bundled `gateway start` with `npm start`'s environment and Node flags; resolves with its URL. Its
+ * standard error, at exit, ends with the list of Node's built-in modules it loaded.
+ */
+function startBundledGateway(): Promise<{ child: ChildProcess; url: string; standardError: () => string }> {
   const launch = readGatewayLaunch();
-  const child = spawn(process.execPath, [...launch.nodeFlags, path.join(bundleDirectory, 'main.js'), 'start', '--port', '0', '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, [...launch.nodeFlags, '--import', reportBuiltInModules, path.join(bundleDirectory, 'main.js'), 'start', '--port', '0', '--host', '127.0.0.1'], {
     env: environment({ ...launch.environment, GATEWAY_LOG_LEVEL: 'info' }),
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let standardError = '';
+  child.stderr!.on('data', (chunk: Buffer) => (standardError += chunk.toString()));
   startedChild = child;
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const url = line.startsWith('{') ? (JSON.parse(line) as { url?: unknown }).url : undefined;
-      if (typeof url === 'string') resolve({ child, url });
+      if (typeof url === 'string') resolve({ child, url, standardError: () => standardError });
     });
     child.once('exit', (code) => reject(new Error(`the bundled gateway exited with code ${String(code)} before listening`)));
   });
@@ -79,12 +89,12 @@ afterAll(async () => {
 describe('the bundled gateway', () => {
   it('is configured by its command line, serves and bills chat completions and the console, and exits cleanly', async () => {
     await runBundledCli(['admin', 'create', '--email', adminEmail]);
-    await runBundledCli(['group', 'create', 'team', '--models', 'gpt-4o']);
-    await runBundledCli(['channel', 'create', '--name', 'simulator', '--base-url', simulator.url, '--secret-env', 'UPSTREAM_API_KEY', '--models', 'gpt-4o']);
+    await runBundledCli(['group', 'create', 'team', '--models', 'gpt-4o,whisper-1']);
+    await runBundledCli(['channel', 'create', '--name', 'simulator', '--base-url', simulator.url, '--secret-env', 'UPSTREAM_API_KEY', '--models', 'gpt-4o,whisper-1']);
     await runBundledCli(['user', 'topup', '--email', adminEmail, '--amount', '10']);
     const { key } = await runBundledCli<{ key: string }>(['key', 'create', '--user', adminEmail, '--group', 'team']);
 
-    const { child, url } = await startBundledGateway();
+    const { child, url, standardError } = await startBundledGateway();
     const client = createOpenAiClient({ baseURL: `${url}/v1` }, key);
     const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'from the bundle' }] });
     expect(completion.choices[0]?.message.content).toBe('Echo: from the bundle');
@@ -92,11 +102,19 @@ describe('the bundled gateway', () => {
     let streamedText = '';
     for await (const chunk of stream) streamedText += chunk.choices[0]?.delta.content ?? '';
     expect(streamedText).toBe('Echo: streamed from the bundle');
+    // A multipart vendor request: the bundle's undici entry (scripts/undici-for-bundle.cjs) gives FormData on first use.
+    const transcription = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(createWav(1), 'speech.wav', { type: 'audio/wav' }) });
+    expect(transcription.text).toBe('Simulated transcript of speech.wav');
+    expect(simulator.requests.at(-1)).toMatchObject({ path: '/v1/audio/transcriptions', body: { model: 'whisper-1', file: { filename: 'speech.wav' } } });
     const consolePage = await fetch(`${url}/`);
     expect(await consolePage.text()).toContain(consoleMarker);
 
     child.kill('SIGTERM');
     expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);
+    // The bundle's undici entry leaves out undici's fetch, whose modules would load Node's own copy of undici too.
+    const builtInModules = JSON.parse(standardError().slice(standardError().lastIndexOf('['))) as string[];
+    expect(builtInModules).toContain('NativeModule internal/blob');
+    expect(builtInModules).not.toContain('NativeModule internal/deps/undici/undici');
     // The SQLite worker thread wrote both settlements before the exit: a top-up of one micro-unit (the smallest amount)
     // reports a balance below the 10 topped up (10,000,000 micro-units), and every balance matches its ledger.
     const { balance } = await runBundledCli<{ balance: number }>(['user', 'topup', '--email', adminEmail, '--amount', '0.000001']);
