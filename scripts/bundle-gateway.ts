@@ -20,7 +20,8 @@ export const workerThreadEntries: Record<string, string> = {
 /**
  * Packages left out of the bundle, where Node finds them in node_modules: native addons, and packages loaded only on
  * the first use of a feature (sign-in, payments, Bedrock, PostgreSQL, Redis, the tokenizer, Fastify's schema compilers
- * for route schemas the gateway does not declare), so that a gateway without that feature never reads their code.
+ * for route schemas the gateway does not declare), so that a gateway without that feature never reads their code, and
+ * esbuild itself, which runs worker scripts only from TypeScript sources.
  */
 export const packagesLoadedFromNodeModules = [
   'better-sqlite3',
