@@ -55,7 +55,7 @@ export function planProcessLayout(): ProcessLayout {
 /** Starts `scriptFile` (compiled or bundled JavaScript) under bare Node, pinned to `core` if given, and waits until it is ready. */
 export async function startBenchProcess(options: {
   name: string;
-  /** absolute path, e.g. `compiledPathOf(...)` of a `bench/processes` script */
+  /** absolute path: `compiledBenchProcess(name)`, or the bundle of `bundleBenchGateway()` */
   scriptFile: string;
   core: string | undefined;
   environment: Record<string, string>;
