@@ -80,7 +80,7 @@ export async function bundleGateway(entryPoints: Record<string, string>, outputD
 }
 
 /** Where `npm start` and the `gateway` command find the bundled gateway. */
-export const gatewayBundleDirectory = path.join(projectRoot, 'dist/gateway');
+const gatewayBundleDirectory = path.join(projectRoot, 'dist/gateway');
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // Chunks are named by content: emptied first, so no earlier build's chunks stay behind.
