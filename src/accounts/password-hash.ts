@@ -1,7 +1,8 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { hash as argon2Hash, parseOptions as parseArgon2Options, verify as argon2Verify } from '@node-rs/argon2';
 import pLimit from 'p-limit';
+
+type Argon2 = typeof import('@node-rs/argon2');
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
 
@@ -10,6 +11,17 @@ const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, len
  * 1 lane. @node-rs/argon2 hashes on libuv's thread pool, off the event loop; its default algorithm is argon2id.
  */
 export const passwordHashParameters = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+let loadingArgon2: Promise<Argon2> | undefined;
+
+/**
+ * @node-rs/argon2, loaded on the first hash or check rather than at start: its native library keeps about 3.5 MB
+ * resident in every gateway, and most never see a password sign-in.
+ */
+function loadArgon2(): Promise<Argon2> {
+  loadingArgon2 ??= import('@node-rs/argon2');
+  return loadingArgon2;
+}
 
 /** argon2id in @node-rs/argon2's `Algorithm` enum (a const enum, which isolated modules cannot read). */
 const argon2idAlgorithm = 2;
@@ -36,11 +48,10 @@ export interface PasswordHasher {
   /**
    * Checks a password against a stored hash (argon2id, or a legacy `scrypt$<salt>$<hash>`). With no stored hash
    * (no such account, or one without a password) it checks against a dummy hash of the same cost and answers
-   * invalid, so the time taken does not tell whether an account exists.
+   * invalid, so the time taken does not tell whether an account exists. The first check of a process computes that
+   * dummy hash first, whichever account it is for.
    */
   verify(password: string, stored: string | null): Promise<PasswordCheck>;
-  /** computes the dummy hash ahead of the first check that needs it */
-  warmUp(): Promise<void>;
 }
 
 /** How many hashes may run at once and wait; each running argon2id hash holds 19 MiB. */
@@ -63,32 +74,36 @@ export function createPasswordHasher(limits: PasswordHasherLimits = defaultPassw
   };
   let dummyHash: Promise<string> | undefined;
   const readDummyHash = () => {
-    dummyHash ??= argon2Hash(randomBytes(24).toString('base64'), passwordHashParameters);
+    dummyHash ??= loadArgon2()
+      .then((argon2) => argon2.hash(randomBytes(24).toString('base64'), passwordHashParameters))
+      .catch((error: unknown) => {
+        // The next check tries again rather than every sign-in failing for the process's life.
+        dummyHash = undefined;
+        throw error;
+      });
     return dummyHash;
   };
 
-  const refuseAfterDummyCheck = async (password: string): Promise<PasswordCheck> => {
-    const dummy = await readDummyHash();
-    await run(() => argon2Verify(dummy, password));
+  const refuseAfterDummyCheck = async (argon2: Argon2, dummy: string, password: string): Promise<PasswordCheck> => {
+    await run(() => argon2.verify(dummy, password));
     return { valid: false, needsRehash: false };
   };
 
   return {
-    hash: (password) => run(() => argon2Hash(password, passwordHashParameters)),
+    hash: (password) => run(async () => (await loadArgon2()).hash(password, passwordHashParameters)),
     async verify(password, stored) {
-      if (stored === null) return refuseAfterDummyCheck(password);
+      // Known and unknown accounts wait for the same dummy hash, so the first check after start does not tell them apart.
+      const [argon2, dummy] = await Promise.all([loadArgon2(), readDummyHash()]);
+      if (stored === null) return refuseAfterDummyCheck(argon2, dummy, password);
       if (stored.startsWith('scrypt$')) {
         const valid = await run(() => verifyLegacyScrypt(password, stored));
         return { valid, needsRehash: valid };
       }
       // An unreadable hash still costs one hash's time, like every other failure.
-      if (!stored.startsWith('$argon2')) return refuseAfterDummyCheck(password);
+      if (!stored.startsWith('$argon2')) return refuseAfterDummyCheck(argon2, dummy, password);
       // A malformed stored hash is a wrong password, not a server error.
-      const valid = await run(() => argon2Verify(stored, password).catch(() => false));
-      return { valid, needsRehash: valid && usesOtherParameters(stored) };
-    },
-    async warmUp() {
-      await readDummyHash();
+      const valid = await run(() => argon2.verify(stored, password).catch(() => false));
+      return { valid, needsRehash: valid && usesOtherParameters(argon2, stored) };
     },
   };
 }
@@ -106,9 +121,9 @@ export function verifyPassword(password: string, stored: string | null): Promise
   return passwordHasher.verify(password, stored);
 }
 
-function usesOtherParameters(stored: string): boolean {
+function usesOtherParameters(argon2: Argon2, stored: string): boolean {
   try {
-    const options = parseArgon2Options(stored);
+    const options = argon2.parseOptions(stored);
     return (
       options.algorithm !== argon2idAlgorithm ||
       options.memoryCost !== passwordHashParameters.memoryCost ||

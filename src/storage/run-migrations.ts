@@ -46,13 +46,21 @@ const staticMigrationProvider: MigrationProvider = {
 
 /** Brings the database up to the latest schema; a no-op when it is already there. */
 export async function runMigrations(database: Kysely<DatabaseSchema>): Promise<void> {
-  const migrator = new Migrator({ db: database, provider: staticMigrationProvider });
+  const migrator = new Migrator({ db: database, provider: staticMigrationProvider, nameComparator: compareCodePoints });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error');
     const where = failed === undefined ? '' : ` in ${failed.migrationName}`;
     throw new Error(`Database migration failed${where}: ${describeError(error)}`, { cause: error });
   }
+}
+
+/**
+ * Orders migration names by code point. Kysely's default, `localeCompare`, loads ICU's collation tables into the
+ * process (about 3 MB of resident memory for good) only to sort names that are ASCII and numbered.
+ */
+function compareCodePoints(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function describeError(error: unknown): string {

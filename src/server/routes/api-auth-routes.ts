@@ -23,8 +23,6 @@ const passwordChangeSchema = z.object({ currentPassword: z.string().min(1).max(1
  */
 export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const attempts = new LoginAttemptLimiter({ redis: api.billing.sharedRedis });
-  // The dummy hash that unknown emails are checked against is ready before the first one arrives.
-  passwordHasher.warmUp().catch((error: unknown) => app.log.error({ err: error }, 'preparing the sign-in dummy hash failed'));
 
   app.post('/auth/login', async (request, reply) => {
     const { email, password } = parseApiInput(loginSchema, request.body);
