@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { locateWorkerScript } from '../../worker-threads/locate-worker-script.js';
+import { startWorkerThread } from '../../worker-threads/start-worker-thread.js';
 import { countTextTokens, tokenizerCharacterLimit } from '../count-text-tokens.js';
 import { estimateTextTokens } from '../estimate-text-tokens.js';
 import type { TokenizerWorkerRequest, TokenizerWorkerResponse } from './tokenizer-worker-messages.js';
@@ -12,6 +13,8 @@ export const defaultTokenizerIdleMs = 30_000;
 
 /** A worker that fails this many times for one count (crash, failed start) leaves that count to the main thread. */
 const attemptsPerCount = 2;
+/** The tokenizer's young generation, in MB: 4 MB semi-spaces, as the main thread's (ADR 0003, ADR 0016). */
+const tokenizerWorkerYoungGenerationMb = 12;
 
 /** Where the client reports a count it had to make in the main thread (a pino logger fits). */
 export interface TokenizerWarningLogger {
@@ -132,7 +135,7 @@ export class TokenizerWorkerClient {
   #startWorker(): Worker {
     if (this.#worker !== undefined) return this.#worker;
     // No Node flags: inherited ones would bring the main program's loader (tsx's `--import`) and profile file into the worker.
-    const worker = new Worker(this.#workerScript ?? locateWorkerScript(import.meta.url, 'tokenizer-worker-thread'), { execArgv: [] });
+    const worker = startWorkerThread(this.#workerScript ?? locateWorkerScript(import.meta.url, 'tokenizer-worker-thread'), { execArgv: [], youngGenerationMb: tokenizerWorkerYoungGenerationMb });
     this.#startedWorkers += 1;
     this.#worker = worker;
     worker.unref();

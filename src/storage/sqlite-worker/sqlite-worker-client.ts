@@ -1,11 +1,18 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { SqliteWorkerData, SqliteWorkerEnvelope, SqliteWorkerRequest, SqliteWorkerResponse, SqliteWorkerResults } from './sqlite-worker-messages.js';
 import { locateWorkerScript } from '../../worker-threads/locate-worker-script.js';
+import { startWorkerThread } from '../../worker-threads/start-worker-thread.js';
 import type { PreparedStatementStatistics } from './prepared-statement-cache.js';
 import { SqliteWorkerError } from './sqlite-worker-error.js';
 // Names the worker script as a dependency (erased at run time), so tools that follow imports compile it too:
 // bench/compile-bench-processes.ts transpiles only the files the gateway imports.
 import type {} from './sqlite-worker-thread.js';
+
+/**
+ * The writer's young generation, in MB (1 MB semi-spaces): a settlement batch outlives a scavenge however large the
+ * young generation, so a larger one only holds more memory (ADR 0016).
+ */
+const sqliteWorkerYoungGenerationMb = 3;
 
 interface PendingRequest {
   resolve: (result: unknown) => void;
@@ -82,8 +89,8 @@ export class SqliteWorkerClient {
     const data: SqliteWorkerData = { path: this.#path };
     // No Node flags: inherited ones would bring the main program's loader (tsx's `--import` starts a loader thread per
     // worker), inline code (`--input-type` fails in a worker) and profile file (`--cpu-prof-name` would overwrite the
-    // main thread's). V8 flags such as `--max-semi-space-size` are process-wide and apply to the worker anyway.
-    const worker = new Worker(workerScript(), { workerData: data, execArgv: [] });
+    // main thread's).
+    const worker = startWorkerThread(workerScript(), { workerData: data, execArgv: [], youngGenerationMb: sqliteWorkerYoungGenerationMb });
     this.#generation += 1;
     this.#worker = worker;
     // An idle worker must not keep a CLI command (or a finished test) running; `request` refs it while busy.
