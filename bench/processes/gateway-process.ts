@@ -24,6 +24,9 @@ try {
     GATEWAY_HOST: '127.0.0.1',
     GATEWAY_PORT: '0',
     GATEWAY_LOG_LEVEL: 'warn',
+    // The repository's built console (the harness starts this process in the repository's root), served as `npm start`
+    // serves it; the default is found beside the gateway's own files, which this compiled copy is not.
+    GATEWAY_CONSOLE_DIR: process.env.GATEWAY_CONSOLE_DIR ?? path.resolve('dist/console'),
   });
   const gateway = await startGateway(config, createLogger(config.logLevel));
   const apiKey = await seedGateway(gateway, { upstreamUrl, upstreamKey, models, secretBox: createSecretBox(resolveSecretPassphrase(config)) });

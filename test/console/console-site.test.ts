@@ -34,6 +34,10 @@ describe('a gateway with a built console', () => {
     await mkdir(path.join(consoleDirectory, 'assets'));
     await writeFile(path.join(consoleDirectory, 'index.html'), indexHtml);
     await writeFile(path.join(consoleDirectory, 'assets', 'app-abc123.js'), 'console.log("console");');
+    await mkdir(path.join(consoleDirectory, 'assets', 'fonts'));
+    await writeFile(path.join(consoleDirectory, 'assets', 'fonts', 'inter-def456.woff2'), 'font bytes');
+    await writeFile(path.join(consoleDirectory, '.env'), 'SECRET=1');
+    await writeFile(path.join(consoleDirectory, 'assets', '.cache'), 'not for clients');
     gateway = await startTestGateway({ config: { consoleDirectory } });
   });
 
@@ -67,6 +71,22 @@ describe('a gateway with a built console', () => {
     expect(answer.headers['content-type']).toMatch(/javascript/);
     expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expectSecurityHeaders(answer.headers);
+  });
+
+  it('serves files in nested folders of the build, and HEAD for them', async () => {
+    const answer = await get(gateway, '/assets/fonts/inter-def456.woff2', '*/*');
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe('font bytes');
+    expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get(gateway, '/assets/fonts/inter-def456.woff2', '*/*', 'HEAD')).status).toBe(200);
+  });
+
+  it('never serves dot files of the build folder', async () => {
+    for (const pathname of ['/.env', '/assets/.cache']) {
+      const answer = await get(gateway, pathname, '*/*');
+      expect(answer.status, pathname).toBe(404);
+      expect(answer.text, pathname).not.toContain('SECRET');
+    }
   });
 
   it('keeps OpenAI-shaped 404s for /v1 and /api, for missing assets and for callers that do not want HTML', async () => {

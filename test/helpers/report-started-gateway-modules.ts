@@ -25,7 +25,7 @@ const record = (name: string) => {
   if (recording) localeCalls.push(name);
 };
 for (const [owner, names] of [
-  [String.prototype, ['localeCompare', 'toLocaleLowerCase', 'toLocaleUpperCase']],
+  [String.prototype, ['localeCompare', 'normalize', 'toLocaleLowerCase', 'toLocaleUpperCase']],
   [Number.prototype, ['toLocaleString']],
   [Date.prototype, ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']],
 ] as const) {
