@@ -15,8 +15,12 @@ interface QueuedRow {
   retryAt: number;
 }
 
-/** Rows written in one transaction at most; a longer queue is written in several. */
-const rowsPerTransaction = 5_000;
+/**
+ * Rows written in one transaction at most; a longer queue is written in several, and a queue this long is written at
+ * once instead of at the next tick. SQLite's worker thread holds a whole transaction's rows while it writes them: 5,000
+ * rows (a busy second) outlived its young generation and grew its heap, 256 keep peak RSS 4 to 8 MiB lower under load.
+ */
+export const rowsPerTransaction = 256;
 /** Write attempts per flush at most, so splitting a failing batch can never stall the writer. */
 const attemptsPerFlush = 64;
 /**
@@ -79,6 +83,7 @@ export class SettlementBatchWriter {
     this.clock = options.clock ?? Date.now;
   }
 
+  /** Writes queued rows every `intervalMs`, and at once whenever they fill a transaction. */
   start(): void {
     this.timer = setInterval(() => void this.flush(), this.options.intervalMs);
     this.timer.unref();
@@ -89,6 +94,8 @@ export class SettlementBatchWriter {
     const owed = charge && (charge.amount > 0 || charge.debt > 0) ? charge : undefined;
     if (owed) this.addPending(owed, 1);
     this.queue.push({ charge: owed, usageLog, failures: 0, retryAt: 0 });
+    // Under load the rows are written as soon as they fill a transaction: they then die young in both threads.
+    if (this.timer !== undefined && this.queue.length === rowsPerTransaction) void this.flush();
   }
 
   /** Queues a usage log of a refused request unless the queue is full; false when it was left out. */
@@ -142,7 +149,8 @@ export class SettlementBatchWriter {
 
   /** Stops the timer and writes everything left; rows that still cannot be written are logged in full. */
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    clearInterval(this.timer);
+    this.timer = undefined;
     await this.runExclusive(async () => {
       // Shutdown does not wait for backoff: every row gets its last chances now.
       for (let round = 0; round < 3 && this.queue.length > 0; round++) {

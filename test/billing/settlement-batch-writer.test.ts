@@ -2,7 +2,7 @@
 // written is isolated and kept (never dropped, never holding back the rest), and the queue is bounded.
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SettlementBatchWriter } from '../../src/billing/settlement-batch-writer.js';
+import { rowsPerTransaction, SettlementBatchWriter } from '../../src/billing/settlement-batch-writer.js';
 import type { SettledCharge, UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { BillingStore } from '../../src/storage/billing-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
@@ -140,6 +140,48 @@ for (const engine of engines) {
       await flushing;
       expect(writer.unwrittenRows).toBe(0);
       expect((await storedState()).logs).toBe(2);
+    });
+
+    it('writes rows as soon as they fill a transaction, without waiting for the timer', async () => {
+      const writer = new SettlementBatchWriter({ store, intervalMs: 60_000, logger: pino({ level: 'silent' }), clock: () => now });
+      writer.start();
+      try {
+        for (let index = 1; index < rowsPerTransaction; index++) {
+          const { charge, usageLog } = settledRequest(1);
+          writer.enqueue(charge, usageLog);
+        }
+        // One row short of a transaction, the rows wait for the timer.
+        expect(writer.queuedRows).toBe(rowsPerTransaction - 1);
+        const { charge, usageLog } = settledRequest(1);
+        writer.enqueue(charge, usageLog);
+        await vi.waitFor(() => expect(writer.unwrittenRows).toBe(0), { timeout: 10_000 });
+        const state = await storedState();
+        expect({ balance: state.balance, requestsInRollups: state.requestsInRollups }).toEqual({ balance: 1_000 - rowsPerTransaction, requestsInRollups: rowsPerTransaction });
+      } finally {
+        await writer.close();
+      }
+    });
+
+    it('writes a long queue in transactions of at most rowsPerTransaction rows', async () => {
+      const batchSizes: number[] = [];
+      const recording: BillingStore = {
+        ...store,
+        writeSettlementBatch(batch) {
+          batchSizes.push(batch.usageLogs.length);
+          return store.writeSettlementBatch(batch);
+        },
+      };
+      const writer = createWriter(recording);
+      const rows = 2 * rowsPerTransaction + 10;
+      for (let index = 0; index < rows; index++) {
+        const { charge, usageLog } = settledRequest(1);
+        writer.enqueue(charge, usageLog);
+      }
+      await writer.flush();
+      expect(batchSizes.toSorted((left, right) => left - right)).toEqual([10, rowsPerTransaction, rowsPerTransaction]);
+      expect(writer.unwrittenRows).toBe(0);
+      const state = await storedState();
+      expect({ balance: state.balance, requestsInRollups: state.requestsInRollups, mismatches: state.mismatches }).toEqual({ balance: 1_000 - rows, requestsInRollups: rows, mismatches: [] });
     });
 
     it('isolates a row that cannot be written: the others are written, it stays queued with backoff and is logged', async () => {
