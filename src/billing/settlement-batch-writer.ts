@@ -59,12 +59,12 @@ export interface SettlementBatchWriterOptions {
 }
 
 /**
- * Collects settled charges and usage logs in memory and writes them every `intervalMs` in one transaction
- * (ledger rows, balances, debts, key spend, logs, rollups together), so a hard crash loses at most the unwritten
- * batch, and loses its ledger rows and balance changes together. Writes are idempotent per row (the store skips
- * rows already stored), so a batch is simply retried after any error. A batch that fails twice is split in
- * halves until the rows at fault are alone; those are logged and retried with backoff, never dropped, and never
- * hold back the other rows.
+ * Collects settled charges and usage logs in memory and writes them every `intervalMs` (sooner when they fill a
+ * transaction), each transaction with ledger rows, balances, debts, key spend, logs and rollups together, so a hard
+ * crash loses at most the unwritten batch, and loses its ledger rows and balance changes together. Writes are
+ * idempotent per row (the store skips rows already stored), so a batch is simply retried after any error. A batch
+ * that fails twice is split in halves until the rows at fault are alone; those are logged and retried with backoff,
+ * never dropped, and never hold back the other rows.
  */
 export class SettlementBatchWriter {
   private queue: QueuedRow[] = [];
