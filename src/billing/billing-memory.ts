@@ -114,7 +114,7 @@ export class BillingMemory {
   priceOf(modelId: string, catalogModel?: CatalogModel): ModelPrice {
     const operatorPrice = this.prices.get(modelId);
     if (operatorPrice) return operatorPrice;
-    if (catalogModel?.defaultPrices) return mapCatalogPrices(modelId, catalogModel.defaultPrices);
+    if (catalogModel?.defaultPrices) return catalogModel.id === modelId ? catalogPriceOf(catalogModel) : mapCatalogPrices(modelId, catalogModel.defaultPrices);
     return this.catalogPrices.get(modelId) ?? createFallbackModelPrice(modelId);
   }
 
@@ -128,6 +128,20 @@ export class BillingMemory {
   priceRatioOf(groupId: string): number {
     return this.groupRatios.get(groupId) ?? neutralPriceRatio;
   }
+}
+
+// Every admission and settlement asks for its model's price: mapped once per catalog entry (entries are replaced, not
+// changed, when the catalog reloads), not once per call.
+const catalogPrices = new WeakMap<CatalogModel, ModelPrice>();
+
+/** A catalog model's list prices under its own id (its `defaultPrices` must be set). */
+function catalogPriceOf(catalogModel: CatalogModel): ModelPrice {
+  let price = catalogPrices.get(catalogModel);
+  if (price === undefined) {
+    price = mapCatalogPrices(catalogModel.id, catalogModel.defaultPrices!);
+    catalogPrices.set(catalogModel, price);
+  }
+  return price;
 }
 
 /** The list prices of catalog models, by id and by alias. */

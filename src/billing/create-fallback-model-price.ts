@@ -1,5 +1,8 @@
 import type { ModelPrice } from './model-price.js';
 
+/** Micro-units per image of a model without image prices (the fallback price's only image price). */
+export const fallbackImagePrice = 40_000;
+
 /**
  * The price of a model neither an operator nor the catalog priced: 1 currency unit per million input tokens,
  * 2 per million output tokens, 0.04 per image, 0.006 per audio minute, 0.1 per video second. Never free,
@@ -12,7 +15,7 @@ export function createFallbackModelPrice(modelId: string): ModelPrice {
     cachedInputPerMillion: 1_000_000,
     cacheWritePerMillion: 1_000_000,
     outputPerMillion: 2_000_000,
-    imagePrices: { default: 40_000 },
+    imagePrices: { default: fallbackImagePrice },
     audioPerMinute: 6_000,
     videoPerSecond: 100_000,
   };

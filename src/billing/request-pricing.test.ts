@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { costDenominator, costOfPricing, listCostComponents, type PricedTokens, type RequestPricing } from './request-pricing.js';
+import { emptyBillableUsage, type BillableUsage } from './billable-usage.js';
+import { fallbackImagePrice } from './create-fallback-model-price.js';
+import { mapCatalogPrices } from './model-price.js';
+import { costDenominator, costOfPricing, listCostComponents, priceRequest, type PricedTokens, type RequestPricing } from './request-pricing.js';
 
 /** The definition: the exact BigInt sum of the components, rounded up once. */
 function referenceCost(tokens: PricedTokens, pricing: RequestPricing): number {
@@ -65,5 +68,30 @@ describe('costOfPricing', () => {
     const tokens = { promptTokens: 1_234, cachedTokens: 100, cacheWriteTokens: 0, completionTokens: 77 };
     const pricing = tokenPricing({ imageCost: 40_000, audioMilliseconds: 61_001, audioPerMinute: 6_000, videoCost: 3, priceRatioMillionths: 1_333_333 });
     expect(costOfPricing(tokens, pricing)).toBe(referenceCost(tokens, pricing));
+  });
+});
+
+describe('priceRequest', () => {
+  const chatPrice = mapCatalogPrices('chat-model', { inputPerMillion: 2_500_000, outputPerMillion: 10_000_000 });
+  const imagePrice = mapCatalogPrices('image-model', { inputPerMillion: 0, outputPerMillion: 0, perImage: { '1024x1024:standard': 40_000, '1024x1024:hd': 80_000 } });
+  const images = (...sizes: Array<[string | undefined, string | undefined]>): BillableUsage => ({ ...emptyBillableUsage, images: sizes.map(([size, quality]) => ({ size, quality })) });
+
+  it("charges each image at the model's price for its size and quality", () => {
+    expect(priceRequest(images(['1024x1024', 'hd'], ['1024x1024', undefined]), imagePrice, 1_000_000).imageCost).toBe(120_000);
+  });
+
+  it('charges images of a model without image prices at the fallback price, and nothing without images', () => {
+    expect(priceRequest(images([undefined, undefined], ['512x512', 'hd']), chatPrice, 1_000_000).imageCost).toBe(2 * fallbackImagePrice);
+    expect(priceRequest(emptyBillableUsage, chatPrice, 1_000_000)).toEqual({
+      inputPerMillion: 2_500_000,
+      cachedInputPerMillion: 2_500_000,
+      cacheWritePerMillion: 2_500_000,
+      outputPerMillion: 10_000_000,
+      priceRatioMillionths: 1_000_000,
+      imageCost: 0,
+      audioMilliseconds: 0,
+      audioPerMinute: 0,
+      videoCost: 0,
+    });
   });
 });

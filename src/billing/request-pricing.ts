@@ -1,5 +1,5 @@
 import type { BillableUsage } from './billable-usage.js';
-import { createFallbackModelPrice } from './create-fallback-model-price.js';
+import { fallbackImagePrice } from './create-fallback-model-price.js';
 import { findImagePrice, type ModelPrice } from './model-price.js';
 
 /**
@@ -50,7 +50,6 @@ export const costDenominator = tokensPerPriceUnit * millisecondsPerMinute * rati
 
 /** The prices and ratio a request is charged with, and what its images, audio and video cost before the ratio. */
 export function priceRequest(usage: BillableUsage, price: ModelPrice, priceRatioMillionths: number): RequestPricing {
-  const fallbackImagePrice = findImagePrice(createFallbackModelPrice(price.modelId), undefined, undefined) ?? 0;
   let imageCost = 0;
   for (const image of usage.images) imageCost += findImagePrice(price, image.size, image.quality) ?? fallbackImagePrice;
   return {

@@ -40,6 +40,19 @@ describe('BillingMemory', () => {
     expect(memory.priceRatioOf('other')).toBe(1_000_000);
   });
 
+  it("prices a request's catalog entry by its own list prices, and a replaced entry by the new ones", () => {
+    const memory = new BillingMemory();
+    memory.load(snapshot(), new Map(), new Map());
+    const first = memory.priceOf('listed', catalogModel);
+    expect(first).toMatchObject({ modelId: 'listed', inputPerMillion: 2_500_000, cacheWritePerMillion: 2_500_000, outputPerMillion: 10_000_000 });
+    expect(memory.priceOf('listed', catalogModel)).toEqual(first);
+    // An admin's override replaces the entry with a new object (applyModelCatalogEntries): its prices apply at once.
+    const overridden: CatalogModel = { ...catalogModel, defaultPrices: { inputPerMillion: 3_000_000, outputPerMillion: 12_000_000 } };
+    expect(memory.priceOf('listed', overridden)).toMatchObject({ inputPerMillion: 3_000_000, cachedInputPerMillion: 3_000_000, outputPerMillion: 12_000_000 });
+    expect(memory.priceOf('listed-latest', overridden)).toMatchObject({ modelId: 'listed-latest', inputPerMillion: 3_000_000 });
+    expect(memory.priceOf('listed', catalogModel).inputPerMillion).toBe(2_500_000);
+  });
+
   it('subtracts unwritten charges from reloaded balances and keeps holds across reloads', () => {
     const memory = new BillingMemory();
     memory.load(snapshot(), new Map(), new Map());
