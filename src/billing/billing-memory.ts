@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { BillingSnapshotRecords, RequestLimits } from '../storage/billing-records.js';
 import { neutralPriceRatio } from './calculate-request-cost.js';
-import type { CatalogModel } from '../routing/catalog-model.js';
+import type { CatalogModel, ModelPrices } from '../routing/catalog-model.js';
 import { createFallbackModelPrice } from './create-fallback-model-price.js';
 import { mapCatalogPrices, type ModelPrice } from './model-price.js';
 
@@ -114,7 +114,7 @@ export class BillingMemory {
   priceOf(modelId: string, catalogModel?: CatalogModel): ModelPrice {
     const operatorPrice = this.prices.get(modelId);
     if (operatorPrice) return operatorPrice;
-    if (catalogModel?.defaultPrices) return catalogModel.id === modelId ? catalogPriceOf(catalogModel) : mapCatalogPrices(modelId, catalogModel.defaultPrices);
+    if (catalogModel?.defaultPrices) return catalogModel.id === modelId ? catalogEntryPriceOf(catalogModel, catalogModel.defaultPrices) : mapCatalogPrices(modelId, catalogModel.defaultPrices);
     return this.catalogPrices.get(modelId) ?? createFallbackModelPrice(modelId);
   }
 
@@ -132,14 +132,14 @@ export class BillingMemory {
 
 // Every admission and settlement asks for its model's price: mapped once per catalog entry (entries are replaced, not
 // changed, when the catalog reloads), not once per call.
-const catalogPrices = new WeakMap<CatalogModel, ModelPrice>();
+const catalogEntryPrices = new WeakMap<CatalogModel, ModelPrice>();
 
-/** A catalog model's list prices under its own id (its `defaultPrices` must be set). */
-function catalogPriceOf(catalogModel: CatalogModel): ModelPrice {
-  let price = catalogPrices.get(catalogModel);
+/** A catalog entry's list prices (its `defaultPrices`) under its own id. */
+function catalogEntryPriceOf(catalogModel: CatalogModel, listPrices: ModelPrices): ModelPrice {
+  let price = catalogEntryPrices.get(catalogModel);
   if (price === undefined) {
-    price = mapCatalogPrices(catalogModel.id, catalogModel.defaultPrices!);
-    catalogPrices.set(catalogModel, price);
+    price = mapCatalogPrices(catalogModel.id, listPrices);
+    catalogEntryPrices.set(catalogModel, price);
   }
   return price;
 }
