@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { ResponseHeaderGroups } from '../dispatch/client-sink.js';
@@ -9,10 +9,10 @@ const groups: ResponseHeaderGroups = [
   { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
 ];
 
-async function answerWith(send: (sink: FastifyClientSink) => Promise<void>) {
+async function answerWith(send: (sink: FastifyClientSink, reply: FastifyReply) => Promise<void>) {
   const app = Fastify({ genReqId: () => 'req_1' });
   app.post('/', async (_request, reply) => {
-    await send(new FastifyClientSink(reply));
+    await send(new FastifyClientSink(reply), reply);
     return reply;
   });
   // Over a real socket: the head Node writes is what a client parses, duplicate lines included.
@@ -36,6 +36,35 @@ describe('FastifyClientSink', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.headers['x-request-id']).toBe('req_1');
     expect(response.body).toBe('data: [DONE]\n\n');
+  });
+
+  it("sends a stream's head and first event in one socket write, and frames every later chunk", async () => {
+    let socketWrites = 0;
+    let writesForHeadAndFirstEvent = 0;
+    const response = await answerWith(async (sink, reply) => {
+      // A socket's _write and _writev each end in one system call: counting them counts the packets sent.
+      const socket = reply.raw.socket!;
+      const originalWrite = socket._write.bind(socket);
+      const originalWritev = socket._writev!.bind(socket);
+      socket._write = (...args) => {
+        socketWrites++;
+        originalWrite(...args);
+      };
+      socket._writev = (...args) => {
+        socketWrites++;
+        originalWritev(...args);
+      };
+      sink.startStream();
+      sink.writeHead(200, groups);
+      sink.write('data: a\n\n');
+      await new Promise((resolve) => setImmediate(resolve));
+      writesForHeadAndFirstEvent = socketWrites;
+      sink.write('data: b\n\n');
+      sink.end('data: [DONE]\n\n');
+    });
+    expect(writesForHeadAndFirstEvent).toBe(1);
+    expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(response.body).toBe('data: a\n\ndata: b\n\ndata: [DONE]\n\n');
   });
 
   it('sends a JSON answer with the header groups merged the same way', async () => {

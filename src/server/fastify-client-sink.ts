@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { GatewayError } from '../core/gateway-error.js';
 import type { ClientDrainOutcome, ClientSink, ResponseHeaderGroups } from '../dispatch/client-sink.js';
@@ -48,8 +49,14 @@ export class FastifyClientSink implements ClientSink {
 
   writeHead(status: number, headers: ResponseHeaderGroups): void {
     const response = this.reply.raw;
-    // Not flushed: the head leaves with the first write that always follows, in one packet.
+    // The head leaves with the write that always follows, in one packet: the socket stays corked until the next tick.
+    // It is flushed as a write of its own all the same, because Node keeps the head string for the response's life:
+    // prepended to the first chunk it stays a tree of some 80 string pieces, which every young-generation collection
+    // copies while the stream lasts; written alone it is flattened by the write.
+    response.cork();
     response.writeHead(status, headerLines(headers, String(this.reply.request.id)));
+    response.flushHeaders();
+    process.nextTick(uncorkResponse, response);
   }
 
   write(chunk: string): void {
@@ -98,6 +105,10 @@ export class FastifyClientSink implements ClientSink {
   abort(): void {
     this.reply.raw.destroy();
   }
+}
+
+function uncorkResponse(response: ServerResponse): void {
+  response.uncork();
 }
 
 /**
