@@ -65,8 +65,9 @@ export function readUpstreamBody(body: Readable, onChunk: (bytes: Buffer) => Chu
       if (!endedMeanwhile) settle(body.errored ?? new Error('The upstream body closed before its end.'));
     };
     body.on('data', onData);
-    body.once('end', onEnd);
-    body.once('close', onClose);
+    // Each fires once, and settling removes them: `on` spares every stream `once`'s wrappers and bound functions.
+    body.on('end', onEnd);
+    body.on('close', onClose);
     // Stays after reading stops: the caller releases or discards the body, and an error meanwhile must have a listener.
     body.on('error', (error) => settle(error));
   });

@@ -13,7 +13,8 @@ export function releaseUpstreamBody(body: Readable): void {
   if (body.destroyed) return;
   const timer = setTimeout(() => body.destroy(), releaseTimeoutMs);
   timer.unref();
-  body.once('close', () => clearTimeout(timer));
+  // 'close' fires once; `on` spares every stream `once`'s wrapper and bound function.
+  body.on('close', () => clearTimeout(timer));
   // A connection failing while the rest is dropped changes nothing: the answer was complete.
   body.on('error', () => undefined);
   body.resume();

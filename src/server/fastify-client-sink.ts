@@ -33,7 +33,8 @@ export class FastifyClientSink implements ClientSink {
     const onClose = (): void => {
       if (!response.writableFinished) listener();
     };
-    response.once('close', onClose);
+    // 'close' fires once per response; `on` spares every stream `once`'s wrapper and bound function.
+    response.on('close', onClose);
     return () => response.off('close', onClose);
   }
 

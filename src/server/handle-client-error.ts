@@ -71,7 +71,8 @@ export function installHttpProtocolHandlers(server: Server): void {
     }
     const tracked = responses;
     tracked.add(response);
-    response.once('close', () => tracked.delete(response));
+    // 'close' fires once per response; `on` spares every request `once`'s wrapper and bound function.
+    response.on('close', () => tracked.delete(response));
   });
   server.on('connect', (_request: IncomingMessage, socket: Socket) => {
     const error = new GatewayError('method_not_allowed', 'CONNECT is not supported: this is an API server, not a proxy.', { headers: { allow: 'GET, HEAD, POST' } });

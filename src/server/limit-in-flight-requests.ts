@@ -30,8 +30,9 @@ export function limitInFlightRequests(app: FastifyInstance, maxInFlight: number)
       return;
     }
     inFlight += 1;
-    // 'close' fires once for every response, finished, failed, hijacked for a stream or cut by the client.
-    reply.raw.once('close', () => {
+    // 'close' fires once for every response, finished, failed, hijacked for a stream or cut by the client (so `on`:
+    // `once` would add a wrapper and a bound function to every request, kept as long as the response).
+    reply.raw.on('close', () => {
       inFlight -= 1;
     });
     done();
