@@ -109,6 +109,6 @@ describe('the dashboard', () => {
       'GET /api/usage/summary': [500, { error: { message: 'rollups unavailable', code: 'server_error' } }],
     });
     renderConsole('/dashboard');
-    expect((await screen.findByRole('alert', {}, { timeout: 5_000 })).textContent).toContain('rollups unavailable');
+    expect((await screen.findByRole('alert')).textContent).toContain('rollups unavailable');
   });
 });

@@ -149,7 +149,7 @@ describe('the API keys page', () => {
   it('shows the gateway’s error when the keys cannot be read', async () => {
     installFakeGatewayApi({ 'GET /api/me': [200, session(false)], 'GET /api/keys': [500, { error: { message: 'database is down', code: 'server_error' } }], 'GET /api/me/groups': [200, { data: [group] }] });
     renderConsole('/keys');
-    expect((await screen.findByRole('alert', {}, { timeout: 5_000 })).textContent).toContain('database is down');
+    expect((await screen.findByRole('alert')).textContent).toContain('database is down');
   });
 });
 

@@ -55,7 +55,7 @@ describe('the models & prices page', () => {
     first.unmount();
     installFakeGatewayApi({ 'GET /api/me': [200, session], 'GET /api/me/groups': [500, { error: { message: 'catalog unavailable', code: 'server_error' } }] });
     renderConsole('/models');
-    expect((await screen.findByRole('alert', {}, { timeout: 5_000 })).textContent).toContain('catalog unavailable');
+    expect((await screen.findByRole('alert')).textContent).toContain('catalog unavailable');
   });
 });
 

@@ -82,7 +82,7 @@ describe('the top-up page', () => {
     expect(within(dialog).getByText('Waiting for Alipay to confirm the payment…')).toBeTruthy();
 
     paid = true;
-    expect(await within(dialog).findByText('Payment received', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await within(dialog).findByText('Payment received')).toBeTruthy();
     expect(within(dialog).getByText('5.0008')).toBeTruthy();
     expect(within(dialog).getByText('1.00008')).toBeTruthy();
     await waitFor(() => expect(within(dialog).getByTestId('new-balance').textContent).toBe('8.50088'));

@@ -23,7 +23,7 @@ describe('the top-up return page', () => {
     renderConsole('/top-up/return?order=top_1');
     expect(await screen.findByText('Waiting for Stripe to confirm the payment…')).toBeTruthy();
     expect(screen.getByRole('progressbar', { name: 'Waiting for the payment' })).toBeTruthy();
-    expect(await screen.findByText('Payment received', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await screen.findByText('Payment received')).toBeTruthy();
     expect(screen.getByText('10.00')).toBeTruthy();
     expect(screen.getByText('1.50')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('new-balance').textContent).toBe('11.50'));

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeGatewayApi } from '../../test/fake-gateway-api';
@@ -12,9 +12,6 @@ const pendingOrder: TopUpOrder = {
   credit: 10_000_000, bonus: 1_500_000, providerReference: 'cs_test_123', failureReason: null, createdAt: Date.UTC(2026, 0, 2), paidAt: null, updatedAt: Date.UTC(2026, 0, 2),
 };
 const failedOrder: TopUpOrder = { ...pendingOrder, id: 'ord_2', method: 'alipay', status: 'failed', amountPaid: '70.00', currency: 'cny', bonus: 0, providerReference: null, failureReason: 'card declined' };
-
-// The first render loads the router and the session; on a busy machine that takes longer than the default second.
-configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -119,6 +116,6 @@ describe('the Orders page', () => {
 
     installFakeGatewayApi({ 'GET /api/me': [200, adminSession], 'GET /api/admin/orders': [404, { error: { message: 'Top-up is not set up on this gateway.', code: 'not_found' } }] });
     renderConsole('/admin/orders', 'zh-CN');
-    expect((await screen.findByRole('alert', {}, { timeout: 5_000 })).textContent).toContain('Top-up is not set up on this gateway.');
+    expect((await screen.findByRole('alert')).textContent).toContain('Top-up is not set up on this gateway.');
   });
 });

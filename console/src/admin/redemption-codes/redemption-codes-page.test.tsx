@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeGatewayApi } from '../../test/fake-gateway-api';
@@ -15,9 +15,6 @@ const createdBatch: CreatedRedemptionBatch = {
   batchId: 'rcb_9', amount: 2_500_000, count: 2, expiresAt: null, note: 'launch',
   codes: [{ id: 'rcd_8', code: 'GWRC-1111-2222-3333', codePrefix: 'GWRC-1111' }, { id: 'rcd_9', code: 'GWRC-4444-5555-6666', codePrefix: 'GWRC-4444' }],
 };
-
-// The first render loads the router and the session; on a busy machine that takes longer than the default second.
-configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -117,6 +114,6 @@ describe('the Redemption codes page', () => {
   it('shows an error state when the list cannot be read', async () => {
     installFakeGatewayApi({ 'GET /api/me': [200, adminSession], 'GET /api/admin/redemption-codes': [500, { error: { message: 'database is down', code: 'server_error' } }] });
     renderConsole('/admin/redemption-codes');
-    expect((await screen.findByRole('alert', {}, { timeout: 5_000 })).textContent).toContain('database is down');
+    expect((await screen.findByRole('alert')).textContent).toContain('database is down');
   });
 });
