@@ -60,19 +60,17 @@ const rounds = Object.fromEntries(comparisonPathNames.map((name) => [name, [] as
 const raw = Object.fromEntries(comparisonPathNames.map((name) => [name, [] as Record<string, WrkPhaseResult>[]]));
 try {
   for (const name of comparisonPathNames) {
-    const measuredPath = comparison.paths[name];
-    log(`${measuredPath.label}: checking its answers, then ${settings.warmupSeconds} s of warm-up`);
-    await verifyPathAnswers(measuredPath, bodies);
-    await measureWrkPhase(measuredPath, bodies.plain, wrkRun(settings.warmupSeconds));
-    await measureWrkPhase(measuredPath, bodies.streamed, wrkRun(1));
-    await measureFirstEvent(dispatcher, measuredPath, bodies.streamed, 20);
+    log(`${comparison.paths[name].label}: checking its answers`);
+    await verifyPathAnswers(comparison.paths[name], bodies);
   }
   for (let round = 0; round < settings.repetitions; round++) {
     // Rotated each round, so no path always runs first.
     const order = comparisonPathNames.map((_, index) => comparisonPathNames[(index + round) % comparisonPathNames.length] as ComparisonPathName);
     for (const name of order) {
-      log(`run ${round + 1} of ${settings.repetitions}: ${comparison.paths[name].label}`);
-      const { pathRound, phases } = await measurePath(comparison.paths[name]);
+      const measuredPath = comparison.paths[name];
+      log(`run ${round + 1} of ${settings.repetitions}: ${measuredPath.label}, after ${settings.warmupSeconds} s of warm-up`);
+      await warmUp(measuredPath);
+      const { pathRound, phases } = await measurePath(measuredPath);
       rounds[name].push(pathRound);
       raw[name]?.push(phases);
     }
@@ -100,6 +98,18 @@ writeFileSync(
 );
 log(`wrote ${resultsFile}`);
 process.stdout.write(markdown);
+
+/**
+ * The issue's warm-up, right before each of the path's rounds: non-streamed load, 1 s of burst streams and 20
+ * sequential streams. Each path waits while the other three are warmed up and measured; a warm-up ahead of that wait
+ * would not reach the measurements, because a Node process's optimised code does not outlive it (V8's memory reducer
+ * drops it after about 8 s without load; docs/BENCHMARKS.md, "Run of 2026-11-28 12:45").
+ */
+async function warmUp(measuredPath: ComparisonPath): Promise<void> {
+  await measureWrkPhase(measuredPath, bodies.plain, wrkRun(settings.warmupSeconds));
+  await measureWrkPhase(measuredPath, bodies.streamed, wrkRun(1));
+  await measureFirstEvent(dispatcher, measuredPath, bodies.streamed, 20);
+}
 
 /** Non-streamed, burst-streamed and paced-streamed wrk runs, then sequential streams for the time to first event. */
 async function measurePath(measuredPath: ComparisonPath): Promise<{ pathRound: PathRound; phases: Record<string, WrkPhaseResult> }> {

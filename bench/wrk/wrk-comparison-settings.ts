@@ -3,7 +3,7 @@
 /** Durations and counts of one comparison run. */
 export interface WrkComparisonSettings {
   mode: 'full' | 'quick';
-  /** load on each path before its first measurement, in seconds */
+  /** non-streamed load on each path right before each of its rounds, in seconds */
   warmupSeconds: number;
   /** runs of every measurement per path; the report shows medians */
   repetitions: number;
