@@ -72,10 +72,6 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
   // Fastify parses text/plain by default; /v1 takes JSON or multipart only, so such bodies get a clear 415.
   app.removeContentTypeParser('text/plain');
   installJsonBodyParser(app);
-  await app.register(multipart, {
-    throwFileSizeLimit: true,
-    limits: { fileSize: services.config.uploadLimitBytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
-  });
   app.decorateRequest('receivedAt', 0);
 
   app.get('/healthz', async () => ({ status: 'ok', revision: services.routing.current.revision }));
@@ -99,15 +95,23 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     registerChatCompletionsRoute(v1, services);
     registerCompletionsRoute(v1, services);
     registerEmbeddingsRoute(v1, services);
-    registerImageRoutes(v1, services);
-    registerAudioTranscriptionsRoute(v1, services);
     registerMessagesRoute(v1, services);
     registerMessagesCountTokensRoute(v1, services);
     if (services.responses) {
       registerResponsesCreateRoute(v1, services, services.responses);
       registerResponsesReadRoutes(v1, services.responses);
     }
-    registerVideoRoutes(v1, services);
+    // Multipart parsing only in the scope of the routes that take a form. The plugin adds an async onResponse hook
+    // (it deletes uploads saved to disk, which the gateway never saves) that every other request would run as well.
+    await v1.register(async (uploads) => {
+      await uploads.register(multipart, {
+        throwFileSizeLimit: true,
+        limits: { fileSize: services.config.uploadLimitBytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
+      });
+      registerImageRoutes(uploads, services);
+      registerAudioTranscriptionsRoute(uploads, services);
+      registerVideoRoutes(uploads, services);
+    });
   });
   // Outside the keyed scope: a signed video URL is fetched with no API key.
   registerVideoContentRoute(app, services);
