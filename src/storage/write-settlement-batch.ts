@@ -1,24 +1,24 @@
-import type { Insertable, InsertQueryBuilder, InsertResult, Transaction } from 'kysely';
+import { sql, type Insertable, type InsertQueryBuilder, type InsertResult, type RawBuilder, type Transaction } from 'kysely';
 import type { SettledBalance, SettledCharge, SettlementBatch, UsageLogRecord } from './billing-records.js';
 import type { DatabaseSchema, LedgerEntriesTable } from './database-schema.js';
+import type { BuiltStatement, CompiledStatements } from './compiled-statements.js';
 import { encodeUsageLog } from './encode-usage-log.js';
-import { mapUsageLogToRollups } from './map-usage-log-to-rollups.js';
-import { mapUsageLogToHourlyRollups } from './map-usage-log-to-hourly-rollups.js';
+import { sumUsageLogs, type UsageSums } from './sum-usage-logs.js';
 import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
 
 // Keeps each INSERT well under SQLite's limit on bound variables.
 const rowsPerInsert = 400;
 
-/** How a batch's rows reach the database. */
+/** How a batch's statements reach the database. */
 export interface SettlementWriteOptions {
   /**
-   * Given on SQLite (by the worker thread that owns the connection): runs an INSERT for one row's values on the
-   * connection directly, with no await, and says whether the row was inserted. Each row then runs one INSERT compiled
-   * once per batch instead of a statement built, compiled and prepared per chunk of rows (about 10 % less CPU per
-   * row), and skips Kysely's executor and an await per row. PostgreSQL leaves it out and keeps the chunks: there each
+   * Given on SQLite (by the worker thread that owns the connection): runs each statement compiled once per thread, on
+   * the connection directly, with no await. A batch runs about seven statements besides its rows, and building and
+   * compiling each with Kysely cost the writer about a tenth of its time; its rows run one INSERT each, so they skip
+   * Kysely's executor and an await per row too. PostgreSQL leaves it out and inserts rows in chunks: there each
    * statement is a round trip.
    */
-  runRowInsert?: (sql: string, values: readonly unknown[]) => boolean;
+  statements?: CompiledStatements;
 }
 
 /**
@@ -31,8 +31,10 @@ export async function writeSettlementBatch(
   now: number,
   options: SettlementWriteOptions = {},
 ): Promise<SettledBalance[]> {
-  const { runRowInsert } = options;
-  const insertNewRows: NewRowInserter = runRowInsert ? (rows, insert) => insertNewRowsOneByOne(runRowInsert, rows, insert) : insertNewRowsInChunks;
+  const { statements } = options;
+  // Every statement below is built the same whatever its arguments, as CompiledStatements requires.
+  const execute: StatementExecutor = statements ? (name, build, args) => statements.all(name, build, args) : (_name, build, args) => build(...args).execute();
+  const insertNewRows: NewRowInserter = statements ? (table, rows, insert) => insertNewRowsOneByOne(statements, table, rows, insert) : (_table, rows, insert) => insertNewRowsInChunks(rows, insert);
   const charges = batch.charges.filter((charge) => charge.amount > 0 || charge.debt > 0);
   const ledgerRows = charges.map(
     (charge): Insertable<LedgerEntriesTable> => ({
@@ -47,7 +49,7 @@ export async function writeSettlementBatch(
     }),
   );
   // A row already stored (an earlier attempt committed but reported an error) is skipped with all it would change.
-  const insertedLedgerIds = await insertNewRows(ledgerRows, (rows) =>
+  const insertedLedgerIds = await insertNewRows('ledger_entries', ledgerRows, (rows) =>
     transaction.insertInto('ledger_entries').values(rows).onConflict((conflict) => conflict.column('id').doNothing()),
   );
   const newCharges = charges.filter((charge) => insertedLedgerIds.has(charge.id));
@@ -56,7 +58,7 @@ export async function writeSettlementBatch(
   // Rows are locked in id order, so two nodes writing batches for the same users cannot deadlock on PostgreSQL.
   for (const [userId, userCharges] of sortedGroups(charges, (charge) => charge.userId)) {
     const written = newByUser.get(userId) ?? [];
-    const money = await applyUserCharges(transaction, userId, sum(written, (charge) => charge.amount), sum(written, (charge) => charge.debt));
+    const money = await applyUserCharges(transaction, execute, userId, sum(written, (charge) => charge.amount), sum(written, (charge) => charge.debt));
     if (!money) continue;
     // A balance left while a debt stands (a credit arrived before this debt was written) pays the debt at once.
     const repaid = written.length > 0 && money.debt > 0 ? await repayUserDebt(transaction, { userId, money, reference: null, now }) : { money, repayment: undefined };
@@ -68,49 +70,68 @@ export async function writeSettlementBatch(
       repaid: repaid.repayment ? -repaid.repayment.amount : 0,
     });
   }
-  await updateKeys(transaction, newCharges, batch.usageLogs);
-  const insertedLogIds = await insertNewRows(batch.usageLogs.map(encodeUsageLog), (rows) =>
+  await updateKeys(transaction, execute, newCharges, batch.usageLogs);
+  const insertedLogIds = await insertNewRows('usage_logs', batch.usageLogs.map(encodeUsageLog), (rows) =>
     transaction.insertInto('usage_logs').values(rows).onConflict((conflict) => conflict.column('id').doNothing()),
   );
   const newLogs = batch.usageLogs.filter((log) => insertedLogIds.has(log.id));
-  await addHourlyRollups(transaction, newLogs);
-  for (const rollup of mapUsageLogToRollups(newLogs)) {
-    await transaction
-      .insertInto('usage_daily_rollups')
-      .values(rollup)
-      .onConflict((conflict) =>
-        conflict.columns(['day', 'user_id', 'api_key_id', 'model']).doUpdateSet((expression) => ({
-          request_count: expression('usage_daily_rollups.request_count', '+', expression.ref('excluded.request_count')),
-          error_count: expression('usage_daily_rollups.error_count', '+', expression.ref('excluded.error_count')),
-          prompt_tokens: expression('usage_daily_rollups.prompt_tokens', '+', expression.ref('excluded.prompt_tokens')),
-          completion_tokens: expression('usage_daily_rollups.completion_tokens', '+', expression.ref('excluded.completion_tokens')),
-          cached_tokens: expression('usage_daily_rollups.cached_tokens', '+', expression.ref('excluded.cached_tokens')),
-          cost: expression('usage_daily_rollups.cost', '+', expression.ref('excluded.cost')),
-        })),
-      )
-      .execute();
-  }
+  for (const rollup of sumUsageLogs(newLogs, hourOf)) await execute('usage_hourly_rollups.add', addToHourlyRollup, rollupArguments(rollup));
+  for (const rollup of sumUsageLogs(newLogs, dayOf)) await execute('usage_daily_rollups.add', addToDailyRollup, rollupArguments(rollup));
   return settled;
+
+  function addToHourlyRollup(...[hour, userId, apiKeyId, model, requestCount, errorCount, promptTokens, completionTokens, cachedTokens, cost]: RollupArguments<number>) {
+    return transaction
+      .insertInto('usage_hourly_rollups')
+      .values({ hour, user_id: userId, api_key_id: apiKeyId, model, request_count: requestCount, error_count: errorCount, prompt_tokens: promptTokens, completion_tokens: completionTokens, cached_tokens: cachedTokens, cost })
+      .onConflict((conflict) => conflict.columns(['hour', 'user_id', 'api_key_id', 'model']).doUpdateSet(addExcludedSums('usage_hourly_rollups')));
+  }
+
+  function addToDailyRollup(...[day, userId, apiKeyId, model, requestCount, errorCount, promptTokens, completionTokens, cachedTokens, cost]: RollupArguments<string>) {
+    return transaction
+      .insertInto('usage_daily_rollups')
+      .values({ day, user_id: userId, api_key_id: apiKeyId, model, request_count: requestCount, error_count: errorCount, prompt_tokens: promptTokens, completion_tokens: completionTokens, cached_tokens: cachedTokens, cost })
+      .onConflict((conflict) => conflict.columns(['day', 'user_id', 'api_key_id', 'model']).doUpdateSet(addExcludedSums('usage_daily_rollups')));
+  }
 }
 
-/** Adds the hourly sums of newly written usage logs onto `usage_hourly_rollups` (same transaction as the daily ones). */
-async function addHourlyRollups(transaction: Transaction<DatabaseSchema>, logs: readonly UsageLogRecord[]): Promise<void> {
-  for (const rollup of mapUsageLogToHourlyRollups(logs)) {
-    await transaction
-      .insertInto('usage_hourly_rollups')
-      .values(rollup)
-      .onConflict((conflict) =>
-        conflict.columns(['hour', 'user_id', 'api_key_id', 'model']).doUpdateSet((expression) => ({
-          request_count: expression('usage_hourly_rollups.request_count', '+', expression.ref('excluded.request_count')),
-          error_count: expression('usage_hourly_rollups.error_count', '+', expression.ref('excluded.error_count')),
-          prompt_tokens: expression('usage_hourly_rollups.prompt_tokens', '+', expression.ref('excluded.prompt_tokens')),
-          completion_tokens: expression('usage_hourly_rollups.completion_tokens', '+', expression.ref('excluded.completion_tokens')),
-          cached_tokens: expression('usage_hourly_rollups.cached_tokens', '+', expression.ref('excluded.cached_tokens')),
-          cost: expression('usage_hourly_rollups.cost', '+', expression.ref('excluded.cost')),
-        })),
-      )
-      .execute();
-  }
+/** Runs a statement `build` makes from `args` and returns its rows: compiled once on SQLite's worker, executed by Kysely elsewhere. */
+type StatementExecutor = <Args extends readonly unknown[], Row>(name: string, build: (...args: Args) => BuiltStatement<Row>, args: Args) => Row[] | Promise<Row[]>;
+
+/** The rollup tables: sums per time bucket (`hour` or `day`), user, key and model. */
+type RollupTable = 'usage_hourly_rollups' | 'usage_daily_rollups';
+
+/** The columns a rollup adds up. */
+const summedRollupColumns = ['request_count', 'error_count', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost'] as const;
+
+/** The upsert's SET: each summed column plus the same column of the row that conflicted (SQLite and PostgreSQL alike). */
+function addExcludedSums(table: RollupTable): Record<(typeof summedRollupColumns)[number], RawBuilder<number>> {
+  const added = (column: (typeof summedRollupColumns)[number]) => sql<number>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
+  return { request_count: added('request_count'), error_count: added('error_count'), prompt_tokens: added('prompt_tokens'), completion_tokens: added('completion_tokens'), cached_tokens: added('cached_tokens'), cost: added('cost') };
+}
+
+/** A rollup row's values in column order: its time bucket, user, key, model, then the sums. */
+type RollupArguments<Bucket> = [bucket: Bucket, userId: string, apiKeyId: string, model: string, requestCount: number, errorCount: number, promptTokens: number, completionTokens: number, cachedTokens: number, cost: number];
+
+function rollupArguments<Bucket extends string | number>(sums: UsageSums & { bucket: Bucket }): RollupArguments<Bucket> {
+  return [sums.bucket, sums.user_id, sums.api_key_id, sums.model, sums.request_count, sums.error_count, sums.prompt_tokens, sums.completion_tokens, sums.cached_tokens, sums.cost];
+}
+
+const millisecondsPerHour = 3_600_000;
+const millisecondsPerDay = 86_400_000;
+
+/** Unix milliseconds of the start of the UTC hour of `createdAt`: the key of `usage_hourly_rollups`. */
+function hourOf(createdAt: number): number {
+  return Math.floor(createdAt / millisecondsPerHour) * millisecondsPerHour;
+}
+
+/** The last day named, kept because a batch's rows almost always share one day. */
+let lastDay = { number: Number.NaN, name: '' };
+
+/** The UTC day of `createdAt` as `YYYY-MM-DD`: the key of `usage_daily_rollups`. */
+function dayOf(createdAt: number): string {
+  const number = Math.floor(createdAt / millisecondsPerDay);
+  if (number !== lastDay.number) lastDay = { number, name: new Date(number * millisecondsPerDay).toISOString().slice(0, 10) };
+  return lastDay.name;
 }
 
 /**
@@ -119,7 +140,7 @@ async function addHourlyRollups(transaction: Transaction<DatabaseSchema>, logs: 
  * batch changes nothing). One pass in key id order, after the users and before any usage row, so two nodes writing
  * batches at once lock users, then keys, then rollups in the same order and cannot deadlock on PostgreSQL.
  */
-async function updateKeys(transaction: Transaction<DatabaseSchema>, newCharges: readonly SettledCharge[], logs: readonly UsageLogRecord[]): Promise<void> {
+async function updateKeys(transaction: Transaction<DatabaseSchema>, execute: StatementExecutor, newCharges: readonly SettledCharge[], logs: readonly UsageLogRecord[]): Promise<void> {
   const spentByKey = new Map<string, number>();
   for (const charge of newCharges) spentByKey.set(charge.apiKeyId, (spentByKey.get(charge.apiKeyId) ?? 0) + charge.amount + charge.debt);
   const newestUseByKey = new Map<string, number>();
@@ -127,15 +148,21 @@ async function updateKeys(transaction: Transaction<DatabaseSchema>, newCharges: 
   const keyIds = [...new Set([...spentByKey.keys(), ...newestUseByKey.keys()])].sort();
   for (const apiKeyId of keyIds) {
     const spent = spentByKey.get(apiKeyId);
-    if (spent !== undefined) await transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', spent) })).where('id', '=', apiKeyId).execute();
+    if (spent !== undefined) {
+      await execute('api_keys.add-spent', (id: string, amount: number) => transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', amount) })).where('id', '=', id), [apiKeyId, spent]);
+    }
     const usedAt = newestUseByKey.get(apiKeyId);
     if (usedAt === undefined) continue;
-    await transaction
-      .updateTable('api_keys')
-      .set({ last_used_at: usedAt })
-      .where('id', '=', apiKeyId)
-      .where((expression) => expression.or([expression('last_used_at', 'is', null), expression('last_used_at', '<', usedAt)]))
-      .execute();
+    await execute(
+      'api_keys.move-last-used',
+      (id: string, at: number) =>
+        transaction
+          .updateTable('api_keys')
+          .set({ last_used_at: at })
+          .where('id', '=', id)
+          .where((expression) => expression.or([expression('last_used_at', 'is', null), expression('last_used_at', '<', at)])),
+      [apiKeyId, usedAt],
+    );
   }
 }
 
@@ -146,7 +173,7 @@ type BatchTable = 'ledger_entries' | 'usage_logs';
 type InsertSkippingStoredIds<Table extends BatchTable, Row> = (rows: Row[]) => InsertQueryBuilder<DatabaseSchema, Table, InsertResult>;
 
 /** Inserts rows that may be stored already; returns the ids actually inserted (at once on SQLite's worker). */
-type NewRowInserter = <Table extends BatchTable, Row extends { id: string }>(rows: Row[], insert: InsertSkippingStoredIds<Table, Row>) => Set<string> | Promise<Set<string>>;
+type NewRowInserter = <Table extends BatchTable, Row extends { id: string }>(table: Table, rows: Row[], insert: InsertSkippingStoredIds<Table, Row>) => Set<string> | Promise<Set<string>>;
 
 /** Inserts rows in chunks of `rowsPerInsert`, one statement each; returns the ids actually inserted. */
 async function insertNewRowsInChunks<Table extends BatchTable, Row extends { id: string }>(rows: Row[], insert: InsertSkippingStoredIds<Table, Row>): Promise<Set<string>> {
@@ -158,36 +185,40 @@ async function insertNewRowsInChunks<Table extends BatchTable, Row extends { id:
 }
 
 /**
- * Inserts rows one at a time through `runRowInsert`, with the INSERT of the first row compiled once: Kysely puts every
- * value of a row in a parameter, in the order of the row's keys, so the other rows only need their values in that
- * order (every row of a table has the same keys). Returns the ids actually inserted.
+ * Inserts rows one at a time, with one INSERT compiled once per table: every row of a table has the same keys, in the
+ * same order, so a row's values in that order are the statement's arguments. Returns the ids actually inserted.
  */
 function insertNewRowsOneByOne<Table extends BatchTable, Row extends { id: string }>(
-  runRowInsert: NonNullable<SettlementWriteOptions['runRowInsert']>,
+  statements: CompiledStatements,
+  table: Table,
   rows: Row[],
   insert: InsertSkippingStoredIds<Table, Row>,
 ): Set<string> {
   const inserted = new Set<string>();
   if (rows.length === 0) return inserted;
-  const { sql } = insert([rows[0]!]).compile();
   const columns = Object.keys(rows[0]!) as Array<keyof Row>;
+  const build = (...values: unknown[]) => insert([Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Row]);
   for (const row of rows) {
-    if (runRowInsert(sql, columns.map((column) => row[column] ?? null))) inserted.add(row.id);
+    if (statements.run(`${table}.insert`, build, columns.map((column) => row[column] ?? null)) > 0) inserted.add(row.id);
   }
   return inserted;
 }
 
 /** Takes `amount` from a user's balance and adds `debt` to their debt (nothing when both are 0); undefined for an unknown user. */
-async function applyUserCharges(transaction: Transaction<DatabaseSchema>, userId: string, amount: number, debt: number): Promise<UserMoneyRow | undefined> {
-  const row =
+async function applyUserCharges(transaction: Transaction<DatabaseSchema>, execute: StatementExecutor, userId: string, amount: number, debt: number): Promise<UserMoneyRow | undefined> {
+  const [row] =
     amount === 0 && debt === 0
-      ? await transaction.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', userId).executeTakeFirst()
-      : await transaction
-          .updateTable('users')
-          .set((expression) => ({ balance: expression('balance', '-', amount), debt: expression('debt', '+', debt), balance_sequence: expression('balance_sequence', '+', 1) }))
-          .where('id', '=', userId)
-          .returning(['balance', 'debt', 'balance_sequence'])
-          .executeTakeFirst();
+      ? await execute('users.read-money', (id: string) => transaction.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', id), [userId])
+      : await execute(
+          'users.charge',
+          (id: string, charged: number, owed: number) =>
+            transaction
+              .updateTable('users')
+              .set((expression) => ({ balance: expression('balance', '-', charged), debt: expression('debt', '+', owed), balance_sequence: expression('balance_sequence', '+', 1) }))
+              .where('id', '=', id)
+              .returning(['balance', 'debt', 'balance_sequence']),
+          [userId, amount, debt],
+        );
   return row === undefined ? undefined : { balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
 }
 

@@ -6,6 +6,7 @@ import { assertNever } from '../../core/assert-never.js';
 import type { DatabaseSchema } from '../database-schema.js';
 import { openSqliteConnection } from '../open-sqlite-connection.js';
 import { writeSettlementBatch } from '../write-settlement-batch.js';
+import { createCompiledStatements } from './create-compiled-statements.js';
 import { createStatementCachingConnection } from './prepared-statement-cache.js';
 import type { SerializedSqliteError, SqliteQueryOutcome, SqliteWorkerData, SqliteWorkerEnvelope, SqliteWorkerRequest, SqliteWorkerResponse } from './sqlite-worker-messages.js';
 
@@ -17,6 +18,8 @@ const cachingConnection = createStatementCachingConnection(openSqliteConnection(
 // The batch writer builds its queries with Kysely here, over the same connection and statement cache. Loaded on the
 // first batch: plain statements need no Kysely, and a worker that only migrates and reads starts faster without it.
 let settlementDatabase: Promise<Kysely<DatabaseSchema>> | undefined;
+// The batch's statements, compiled once and run on the same connection inside the batch's transaction (no await between).
+const statements = createCompiledStatements(cachingConnection.database);
 
 // Requests run one after another: a settlement batch awaits between statements, and nothing may run inside it.
 let queue: Promise<void> = Promise.resolve();
@@ -40,7 +43,7 @@ async function run(request: SqliteWorkerRequest): Promise<unknown> {
       return executeStatement(request.sql, request.parameters);
     case 'settle':
       settlementDatabase ??= openSettlementDatabase();
-      return (await settlementDatabase).transaction().execute((transaction) => writeSettlementBatch(transaction, request.batch, request.now, { runRowInsert }));
+      return (await settlementDatabase).transaction().execute((transaction) => writeSettlementBatch(transaction, request.batch, request.now, { statements }));
     case 'statistics':
       return cachingConnection.statistics();
     case 'close':
@@ -58,11 +61,6 @@ async function run(request: SqliteWorkerRequest): Promise<unknown> {
 async function openSettlementDatabase(): Promise<Kysely<DatabaseSchema>> {
   const { Kysely, SqliteDialect } = await import('kysely');
   return new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cachingConnection.database }) });
-}
-
-/** A settlement row's INSERT, run on the cached statement inside the batch's transaction (same connection, no await between). */
-function runRowInsert(sql: string, values: readonly unknown[]): boolean {
-  return Number(cachingConnection.database.prepare(sql).run(values).changes) > 0;
 }
 
 // The same as Kysely's SqliteConnection.executeQuery, on the cached statement.
