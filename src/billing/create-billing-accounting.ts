@@ -14,7 +14,7 @@ import { measureBillableUsage } from './measure-billable-usage.js';
 import type { ModelPrice } from './model-price.js';
 import { holdPriceRatio, settlementPriceRatio } from './premium-price-ratio.js';
 import type { RateLimitAdmission } from './request-rate-limiter.js';
-import { resolveAdmissionSubject } from './resolve-admission-subject.js';
+import { resolveAdmissionSubject, resolveKnownAdmissionSubject } from './resolve-admission-subject.js';
 
 /** An admitted request: what was held, so `close` can settle against it. */
 interface BillingTicket extends MeteredTicket {
@@ -26,6 +26,16 @@ interface BillingTicket extends MeteredTicket {
   inputTokens: number;
   admission: RateLimitAdmission | undefined;
   closed: boolean;
+}
+
+/** A request's hold before it is admitted, and what its settlement prices it with. */
+interface HoldEstimate {
+  /** input tokens counted from the request */
+  inputTokens: number;
+  price: ModelPrice;
+  priceRatioMillionths: number;
+  /** micro-units: the worst-case cost, held against the balance and the key's cap */
+  worstCost: number;
 }
 
 const balanceShortfallMessage = 'You exceeded your current quota: the balance cannot cover this request. Top up your balance or lower max_tokens.';
@@ -57,37 +67,64 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     writer.enqueueIfRoom(createUsageLog(request, { status: error.status, errorCode: error.code, finishedAt: clock() }));
   }
 
-  async function admit(request: MeteredRequest): Promise<BillingTicket> {
+  /**
+   * Admission with nothing to wait for, the common case on one node: the key is known, rate limits count in memory and
+   * the balance covers the hold. Checks and holds then happen in one turn of the event loop, with no promise. Undefined
+   * when the request must take `admitAfterAwaits` (nothing taken yet).
+   */
+  function admitAtOnce(request: MeteredRequest): BillingTicket | undefined {
     const { principal } = request;
-    refuseWhileQueueIsFull();
-    const { limitSubjects } = await resolveAdmissionSubject(runtime, principal, request.clientIp);
-    const worst = estimateWorstCaseUsage(request, config.defaultMaxOutputTokens);
-    const price = memory.priceOf(request.model.id, request.model);
-    const priceRatioMillionths = memory.priceRatioOf(principal.groupId);
-    const worstCost = calculateRequestCost(worst.usage, price, holdPriceRatio(priceRatioMillionths, request));
+    if (runtime.wallet || memory.shouldLookForKey(principal.apiKeyId)) return undefined;
+    const { limitSubjects } = resolveKnownAdmissionSubject(runtime, principal, request.clientIp);
+    if (limitSubjects.length > 0 && rateLimiter.admitAtOnce === undefined) return undefined;
+    const hold = estimateHold(request);
+    // A short balance waits for a balance check before it is refused.
+    if (shortfallOf(request, hold.worstCost) !== undefined) return undefined;
+    const admission = limitSubjects.length > 0 ? rateLimiter.admitAtOnce!(limitSubjects, hold.inputTokens) : undefined;
+    takeHold(request, hold.worstCost);
+    return ticketOf(request, hold, admission);
+  }
 
-    const admission = limitSubjects.length > 0 ? await rateLimiter.admit(limitSubjects, worst.inputTokens) : undefined;
+  /** Admission that waits: a key to look for, Redis's counters or wallet, or a short balance to check again. */
+  async function admitAfterAwaits(request: MeteredRequest): Promise<BillingTicket> {
+    const { principal } = request;
+    const { limitSubjects } = await resolveAdmissionSubject(runtime, principal, request.clientIp);
+    const hold = estimateHold(request);
+    const admission = limitSubjects.length > 0 ? await rateLimiter.admit(limitSubjects, hold.inputTokens) : undefined;
 
     try {
       if (runtime.wallet) {
-        await holdInWallet(request, worstCost);
+        await holdInWallet(request, hold.worstCost);
       } else {
         // A short balance waits for a check that started after the request arrived, so a top-up made a moment ago counts.
-        if (shortfallOf(request, worstCost) !== undefined) await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
-        holdInMemory(request, worstCost);
+        if (shortfallOf(request, hold.worstCost) !== undefined) await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
+        holdInMemory(request, hold.worstCost);
       }
     } catch (error) {
       // Refused for money: the request used no tokens.
       admission?.release(0);
       throw error;
     }
+    return ticketOf(request, hold, admission);
+  }
+
+  /** What a request holds: its worst case priced at its model's price and its group's ratio. */
+  function estimateHold(request: MeteredRequest): HoldEstimate {
+    const worst = estimateWorstCaseUsage(request, config.defaultMaxOutputTokens);
+    const price = memory.priceOf(request.model.id, request.model);
+    const priceRatioMillionths = memory.priceRatioOf(request.principal.groupId);
+    const worstCost = calculateRequestCost(worst.usage, price, holdPriceRatio(priceRatioMillionths, request));
+    return { inputTokens: worst.inputTokens, price, priceRatioMillionths, worstCost };
+  }
+
+  function ticketOf(request: MeteredRequest, hold: HoldEstimate, admission: RateLimitAdmission | undefined): BillingTicket {
     return {
       responseHeaders: admission?.headers ?? {},
       request,
-      held: worstCost,
-      price,
-      priceRatioMillionths,
-      inputTokens: worst.inputTokens,
+      held: hold.worstCost,
+      price: hold.price,
+      priceRatioMillionths: hold.priceRatioMillionths,
+      inputTokens: hold.inputTokens,
       admission,
       closed: false,
     };
@@ -170,13 +207,19 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   return {
     checkBeforeBody: (request) => checkAdmissionBeforeBody(runtime, request),
 
-    async open(request) {
-      try {
-        return await admit(request);
-      } catch (error) {
+    open(request) {
+      const recordIfRefused = (error: unknown): never => {
         if (error instanceof GatewayError) recordRejection(request, error);
         throw error;
+      };
+      try {
+        refuseWhileQueueIsFull();
+        const ticket = admitAtOnce(request);
+        if (ticket) return ticket;
+      } catch (error) {
+        return recordIfRefused(error);
       }
+      return admitAfterAwaits(request).catch(recordIfRefused);
     },
 
     close(ticket, result) {

@@ -33,6 +33,10 @@ export class LocalRequestRateLimiter implements RequestRateLimiter {
   }
 
   async admit(subjects: LimitSubject[], estimatedTokens: number): Promise<RateLimitAdmission> {
+    return this.admitAtOnce(subjects, estimatedTokens);
+  }
+
+  admitAtOnce(subjects: LimitSubject[], estimatedTokens: number): RateLimitAdmission {
     const now = this.clock();
     this.sweepIfDue(now);
     for (const subject of subjects) {

@@ -25,6 +25,11 @@ export interface RequestRateLimiter {
   /** Takes a request slot, the token estimate and a concurrency slot for every subject, or throws 429 `rate_limit_exceeded` taking nothing. */
   admit(subjects: LimitSubject[], estimatedTokens: number): Promise<RateLimitAdmission>;
   /**
+   * `admit` done at once, with no promise, by a limiter that counts in this process's memory; absent where counters
+   * live elsewhere (Redis). Lets admission check and take counters and balance in one turn of the event loop.
+   */
+  admitAtOnce?(subjects: LimitSubject[], estimatedTokens: number): RateLimitAdmission;
+  /**
    * Throws the 429 `admit` would throw when a counter is already used up, taking nothing: the check made before a
    * request's body is read. A counter with room left passes, even if this request's tokens will not fit.
    */

@@ -19,11 +19,17 @@ export interface AdmissionSubject {
  */
 export async function resolveAdmissionSubject(runtime: BillingRuntime, principal: KeyPrincipal, clientIp: string): Promise<AdmissionSubject> {
   const { memory } = runtime;
-  const { config } = runtime.options;
   if (memory.shouldLookForKey(principal.apiKeyId)) {
     await runtime.refresh(false);
     memory.markKeyMissing(principal.apiKeyId);
   }
+  return resolveKnownAdmissionSubject(runtime, principal, clientIp);
+}
+
+/** `resolveAdmissionSubject` once the key has been looked for (`memory.shouldLookForKey` is false): nothing to wait for. */
+export function resolveKnownAdmissionSubject(runtime: BillingRuntime, principal: KeyPrincipal, clientIp: string): AdmissionSubject {
+  const { memory } = runtime;
+  const { config } = runtime.options;
   const key = memory.key(principal.apiKeyId);
   if (key && !isAddressAllowed(key.allowedAddresses, clientIp)) {
     throw new GatewayError('forbidden', `This API key may not be used from ${clientIp}.`);

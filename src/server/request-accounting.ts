@@ -83,7 +83,8 @@ export interface MeteredTicket {
  * the rest, and records the usage log entry. `close` is called exactly once per opened ticket and never throws.
  */
 export interface RequestAccounting {
-  open(request: MeteredRequest): Promise<MeteredTicket>;
+  /** The ticket at once when admission has nothing to wait for (a refusal then throws at once), else a promise of it. */
+  open(request: MeteredRequest): MeteredTicket | Promise<MeteredTicket>;
   close(ticket: MeteredTicket, result: MeteredResult): void;
   /**
    * Before the body is read: throws the error `open` would (403, 429 `insufficient_quota`, 429 rate limit) when
@@ -95,7 +96,7 @@ export interface RequestAccounting {
 /** Accounting that admits everything and records nothing; for wiring tests of other layers. */
 export function createUnmeteredAccounting(): RequestAccounting {
   return {
-    open: async () => ({ responseHeaders: {} }),
+    open: () => ({ responseHeaders: {} }),
     close: () => undefined,
     checkBeforeBody: async () => undefined,
   };
