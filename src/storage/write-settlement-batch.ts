@@ -185,8 +185,10 @@ async function insertNewRowsInChunks<Table extends BatchTable, Row extends { id:
 }
 
 /**
- * Inserts rows one at a time, with one INSERT compiled once per table: every row of a table has the same keys, in the
- * same order, so a row's values in that order are the statement's arguments. Returns the ids actually inserted.
+ * Inserts rows one at a time, with one INSERT compiled once per table and column list: every row of a batch has the
+ * same keys, in the same order, so a row's values in that order are the statement's arguments. The column list is part
+ * of the statement's name, so rows whose keys came in another order could never bind to the wrong columns. Returns the
+ * ids actually inserted.
  */
 function insertNewRowsOneByOne<Table extends BatchTable, Row extends { id: string }>(
   statements: CompiledStatements,
@@ -197,9 +199,10 @@ function insertNewRowsOneByOne<Table extends BatchTable, Row extends { id: strin
   const inserted = new Set<string>();
   if (rows.length === 0) return inserted;
   const columns = Object.keys(rows[0]!) as Array<keyof Row>;
+  const name = `${table}.insert(${columns.join(',')})`;
   const build = (...values: unknown[]) => insert([Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Row]);
   for (const row of rows) {
-    if (statements.run(`${table}.insert`, build, columns.map((column) => row[column] ?? null)) > 0) inserted.add(row.id);
+    if (statements.run(name, build, columns.map((column) => row[column] ?? null)) > 0) inserted.add(row.id);
   }
   return inserted;
 }
