@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { estimateTextTokens } from './estimate-text-tokens.js';
-import { readO200kRanks } from './read-o200k-ranks.js';
+import { O200kRankTable } from './o200k-rank-table.js';
+import { O200kTokenCounter } from './o200k-token-counter.js';
 
 /** Longer texts are estimated from their length instead of tokenized, so a huge answer never blocks the event loop. */
 export const tokenizerCharacterLimit = 20_000;
@@ -10,7 +11,7 @@ let countTokens: CountTokens | undefined;
 
 /**
  * Tokens of a generated text with the o200k tokenizer, for answers that arrived without the vendor's usage (an
- * abandoned stream). The tokenizer's tables take about 60 MB, so they are loaded on the first call only; the gateway
+ * abandoned stream). The tokenizer's tables take about 4.4 MB, loaded on the first call only; the gateway
  * calls this in its tokenizer worker (TokenizerWorkerClient), and in the main thread only when that worker fails.
  */
 export function countTextTokens(text: string): number {
@@ -21,15 +22,11 @@ export function countTextTokens(text: string): number {
 }
 
 /**
- * A special token's name in generated text (`<|endoftext|>`) is text the model wrote: counted as text. gpt-tokenizer's
- * default refuses it with an error, which crashed the tokenizer worker twice and then loaded the tables in the main
- * thread, only to fall back to an estimate.
+ * The o200k counter over the rank table, with gpt-tokenizer's split pattern. Loaded with `require` on the first count, so
+ * the package stays out of the main thread's module cache while the worker counts (ADR 0011).
  */
-const specialTokensAsText = { disallowedSpecial: new Set<string>() };
-
-/** gpt-tokenizer's o200k counter, as its main entry builds it, over ranks read from its data file (`readO200kRanks`). */
 function createO200kCounter(): CountTokens {
-  const { GptEncoding } = createRequire(import.meta.url)('gpt-tokenizer/GptEncoding') as typeof import('gpt-tokenizer/GptEncoding');
-  const { countTokens: countO200kTokens } = GptEncoding.getEncodingApi('o200k_base', readO200kRanks);
-  return (text) => countO200kTokens(text, specialTokensAsText);
+  const { O200K_TOKEN_SPLIT_REGEX } = createRequire(import.meta.url)('gpt-tokenizer/encodingParams/constants') as typeof import('gpt-tokenizer/encodingParams/constants');
+  const counter = new O200kTokenCounter(O200kRankTable.read(), O200K_TOKEN_SPLIT_REGEX);
+  return (text) => counter.count(text);
 }

@@ -6,7 +6,7 @@ export const bytesPerEstimatedToken = 3;
 
 /**
  * Tokens of a text estimated from its UTF-8 length, as vendors' own rate limiters estimate: holds and token
- * limits need a number before the request runs, and a tokenizer on the hot path would cost CPU and 60 MB of RSS.
+ * limits need a number before the request runs, and a tokenizer on the hot path would cost CPU on every request.
  */
 export function estimateTextTokens(text: string): number {
   return Math.ceil(Buffer.byteLength(text, 'utf8') / bytesPerEstimatedToken);

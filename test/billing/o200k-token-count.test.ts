@@ -1,36 +1,81 @@
-// The tokenizer worker builds gpt-tokenizer's o200k counter from the package's tiktoken data file instead of its
-// 2.4 MB module of array literals, whose compilation left about 20 MB in glibc's arenas after every worker (ADR 0011).
-// The counts must not move: bills of cut streams depend on them. A special token's name in an answer is counted as
-// text, where the package's default throws.
+// The tokenizer worker counts with its own o200k counter: the package's ranks in typed arrays, about 4.4 MB outside
+// V8's heap, where gpt-tokenizer's encoder keeps them as 19 MB of strings and maps (ADR 0011). The counts must be the
+// package's: bills of cut streams depend on them. A special token's name in an answer is counted as text, where the
+// package's default throws.
 import { countTokens } from 'gpt-tokenizer';
 import packagedRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { countTextTokens } from '../../src/billing/count-text-tokens.js';
-import { readO200kRanks } from '../../src/billing/read-o200k-ranks.js';
+import { O200kRankTable } from '../../src/billing/o200k-rank-table.js';
 import { TokenizerWorkerClient } from '../../src/billing/tokenizer-worker/tokenizer-worker-client.js';
 
 const asText = { disallowedSpecial: new Set<string>() };
 
-describe('o200k ranks read from the tiktoken file', () => {
-  it('are exactly the ranks the package ships as a module, text and byte tokens alike', () => {
-    const ranks = readO200kRanks();
-    expect(ranks.length).toBe(packagedRanks.length);
-    const differing = ranks.flatMap((token, rank) => (JSON.stringify(token) === JSON.stringify(packagedRanks[rank]) ? [] : [rank]));
-    expect(differing).toEqual([]);
-    // Both kinds are there: tokens that are not UTF-8 (or start with a byte order mark) are kept as bytes.
-    expect(ranks.filter((token) => Array.isArray(token)).length).toBeGreaterThan(1_000);
-    expect(ranks[5_574]).toEqual([0xef, 0xbb, 0xbf]);
+/** Texts drawn from a fixed seed over letters of several scripts, digits, spaces, punctuation and emoji. */
+function randomTexts(count: number): string[] {
+  let seed = 42;
+  const random = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+  const characters = [
+    ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789     \n\n\r\t.,;:!?\'"()[]{}<>-_=+*/\\|@#$%^&~`',
+    ...'éüßøñçà日本語中文한국어עבריתالعربيةрусскийΕλληνικά🎉👩‍💻😀🚀€£¥°±²³',
+  ];
+  return Array.from({ length: count }, () => {
+    let text = '';
+    const length = 1 + Math.floor(random() * 300);
+    for (let index = 0; index < length; index++) text += characters[Math.floor(random() * characters.length)];
+    return text;
   });
+}
 
-  it('count as the package counts', () => {
+describe('the o200k rank table', () => {
+  it("holds exactly the ranks the package ships as a module, text and byte tokens alike, and finds each by its bytes", () => {
+    const table = O200kRankTable.read();
+    expect(table.size).toBe(packagedRanks.length);
+    const differing = packagedRanks.flatMap((token, rank) => {
+      const bytes = typeof token === 'string' ? Buffer.from(token, 'utf8') : Uint8Array.from(token);
+      const same = Buffer.compare(table.bytesOf(rank), bytes) === 0 && table.rankOf(bytes, 0, bytes.length) === rank;
+      return same ? [] : [rank];
+    });
+    expect(differing).toEqual([]);
+    // A byte token: the UTF-8 byte order mark.
+    expect(table.rankOf(Uint8Array.of(0xef, 0xbb, 0xbf), 0, 3)).toBe(5_574);
+    // Bytes of no token, and a token found in the middle of a longer array.
+    expect(table.rankOf(Buffer.from('xq\u{1F680}zzv'), 0, 9)).toBe(-1);
+    expect(table.rankOf(Buffer.from('__Hello__'), 2, 7)).toBe(table.rankOf(Buffer.from('Hello'), 0, 5));
+  });
+});
+
+describe('o200k token counts', () => {
+  it('are the package\'s counts for prose, code, many scripts and emoji', () => {
     const texts = [
       'Hello, world!',
       'Grüße aus Köln: naïve café, 日本語のテキスト, 한국어, עברית, العربية 🎉👩‍💻',
-      '\uFEFFusing System;\n\nnamespace Example { }',
       '    def tokenize(self, text: str) -> list[int]:\n        return [ord(c) for c in text]\n',
       'lorem ipsum dolor sit amet '.repeat(200),
+      "It's what they'd've said, isn't it? DON'T SHOUT. 1234567 apples; 3.14159.",
+      ...randomTexts(2_000),
     ];
-    for (const text of texts) expect(countTextTokens(text), text.slice(0, 20)).toBe(countTokens(text));
+    const differing = texts.filter((text) => countTextTokens(text) !== countTokens(text, asText));
+    expect(differing).toEqual([]);
+  });
+
+  it('are the package\'s counts for long pieces without spaces, which are merged through a heap', () => {
+    // A paragraph of Chinese is one piece of the split pattern; so is a run of one letter or of spaces.
+    const texts = ['中文文本没有空格所以整段是一个片段'.repeat(100), 'a'.repeat(3_000), ' '.repeat(2_000) + 'x', '👩‍💻'.repeat(300)];
+    for (const text of texts) expect(countTextTokens(text), text.slice(0, 10)).toBe(countTokens(text, asText));
+  });
+
+  it('count a piece that starts with a byte order mark as tiktoken does: one token when its bytes are one', () => {
+    // gpt-tokenizer looks such tokens up as text and never finds them (it keeps them as bytes), so it splits them.
+    const table = O200kRankTable.read();
+    for (const piece of ['\uFEFF', '\uFEFFusing']) {
+      const bytes = Buffer.from(piece, 'utf8');
+      expect(table.rankOf(bytes, 0, bytes.length)).toBeGreaterThanOrEqual(0);
+      expect(countTextTokens(piece)).toBe(1);
+      expect(countTokens(piece, asText)).toBeGreaterThan(1);
+    }
+    // The rest of a source file is counted as the package counts it.
+    expect(countTextTokens('\uFEFFusing System;\n\nnamespace Example { }')).toBe(1 + countTokens(' System;\n\nnamespace Example { }', asText));
   });
 
   it("count a special token's name in an answer as text, in the worker, without failing it", async () => {
