@@ -11,7 +11,7 @@ let countTokens: CountTokens | undefined;
 
 /**
  * Tokens of a generated text with the o200k tokenizer, for answers that arrived without the vendor's usage (an
- * abandoned stream). The tokenizer's tables take about 4.4 MB, loaded on the first call only; the gateway
+ * abandoned stream). The tokenizer's tables take about 4.3 MB, loaded on the first call only; the gateway
  * calls this in its tokenizer worker (TokenizerWorkerClient), and in the main thread only when that worker fails.
  */
 export function countTextTokens(text: string): number {

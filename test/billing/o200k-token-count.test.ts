@@ -1,4 +1,4 @@
-// The tokenizer worker counts with its own o200k counter: the package's ranks in typed arrays, about 4.4 MB outside
+// The tokenizer worker counts with its own o200k counter: the package's ranks in typed arrays, about 4.3 MB outside
 // V8's heap, where gpt-tokenizer's encoder keeps them as 19 MB of strings and maps (ADR 0011). The counts must be the
 // package's: bills of cut streams depend on them. A special token's name in an answer is counted as text, where the
 // package's default throws.

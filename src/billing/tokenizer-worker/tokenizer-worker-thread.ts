@@ -1,4 +1,4 @@
-// The worker thread that counts o200k tokens (its rank table is 4.4 MB; a long piece can take tens of milliseconds):
+// The worker thread that counts o200k tokens (its rank table is 4.3 MB; a long piece can take tens of milliseconds):
 // started by TokenizerWorkerClient when an answer must be counted, ended when idle, so its whole isolate's memory is
 // returned (ADR 0011). Counts with the same function the main thread falls back to, so the numbers are identical.
 import { parentPort } from 'node:worker_threads';
