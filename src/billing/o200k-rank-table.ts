@@ -124,7 +124,10 @@ function decodedBase64Length(file: Uint8Array, start: number, end: number): numb
 /** The value of each base64 digit's character code; -1 for other characters. */
 const base64Values = Int8Array.from({ length: 128 }, (_, code) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.indexOf(String.fromCharCode(code)));
 
-/** Decodes the padded base64 text `file[start, end)` into `target` from `offset`. */
+/**
+ * Decodes the padded base64 text `file[start, end)` into `target` from `offset`. Node's `Buffer` decodes base64 from
+ * strings only, and a string per line is the garbage this loader avoids.
+ */
 function decodeBase64(file: Uint8Array, start: number, end: number, target: Uint8Array, offset: number): void {
   let bits = 0;
   let bitCount = 0;
