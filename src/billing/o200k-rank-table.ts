@@ -32,11 +32,10 @@ export class O200kRankTable {
   }
 
   /**
-   * Reads gpt-tokenizer's tiktoken file (`data/o200k_base.tiktoken`: one `<base64 bytes> <rank>` line per rank, in
-   * rank order), decoding each token straight into one buffer.
+   * Reads a tiktoken file (one `<base64 bytes> <rank>` line per rank, in rank order; by default gpt-tokenizer's
+   * `data/o200k_base.tiktoken`), decoding each token straight into one buffer. Throws on a rank out of order.
    */
-  static read(): O200kRankTable {
-    const path = createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken');
+  static read(path = createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken')): O200kRankTable {
     // Read twice, a chunk at a time, and decoded byte by byte into arrays of the exact size: the worker allocates
     // little once started, so a file-sized buffer or a string per line could stay resident for its whole life.
     const lineCount = forEachLine(path, () => {});

@@ -2,9 +2,12 @@
 // V8's heap, where gpt-tokenizer's encoder keeps them as 19 MB of strings and maps (ADR 0011). The counts must be the
 // package's: bills of cut streams depend on them. A special token's name in an answer is counted as text, where the
 // package's default throws.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
 import packagedRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { countTextTokens } from '../../src/billing/count-text-tokens.js';
 import { O200kRankTable } from '../../src/billing/o200k-rank-table.js';
 import { TokenizerWorkerClient } from '../../src/billing/tokenizer-worker/tokenizer-worker-client.js';
@@ -43,6 +46,31 @@ describe('the o200k rank table', () => {
     expect(table.rankOf(Buffer.from('xq\u{1F680}zzv'), 0, 9)).toBe(-1);
     expect(table.rankOf(Buffer.from('__Hello__'), 2, 7)).toBe(table.rankOf(Buffer.from('Hello'), 0, 5));
   });
+});
+
+describe('a tiktoken file read into a rank table', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'rank-table-'));
+  const fileWith = (name: string, text: string): string => {
+    const file = path.join(folder, name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('reads a last line without a newline, and tokens of one, two and three bytes under padded base64', () => {
+    const tokens = ['a', 'bc', 'def', '\u00e9t\u00e9'];
+    const lines = tokens.map((token, rank) => `${Buffer.from(token).toString('base64')} ${rank}`);
+    const table = O200kRankTable.read(fileWith('no-final-newline.tiktoken', lines.join('\n')));
+    expect(table.size).toBe(tokens.length);
+    tokens.forEach((token, rank) => expect(Buffer.from(table.bytesOf(rank)).toString()).toBe(token));
+    expect(table.rankOf(Buffer.from('\u00e9t\u00e9'), 0, 5)).toBe(3);
+  });
+
+  it('refuses a file whose ranks are out of order, or a line that is not base64', () => {
+    expect(() => O200kRankTable.read(fileWith('out-of-order.tiktoken', 'YQ== 0\nYg== 2\n'))).toThrow(/rank 2 where 1 was expected/);
+    expect(() => O200kRankTable.read(fileWith('not-base64.tiktoken', 'Y*== 0\n'))).toThrow(/is not a base64 digit/);
+  });
+
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
 });
 
 describe('o200k token counts', () => {
