@@ -66,8 +66,9 @@ export class O200kTokenCounter {
       if (rank >= 0) this.#push(rank, position, position + 1, 0, 0);
     }
     let parts = length;
-    const heap = this.#heap;
     while (this.#heapLength > 0) {
+      // Read on every turn: a push below may have replaced the heap with a larger one.
+      const heap = this.#heap;
       const left = heap[1]!;
       const right = heap[2]!;
       const current = version[left] === heap[3] && version[right] === heap[4];

@@ -7,9 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
 import packagedRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countTextTokens } from '../../src/billing/count-text-tokens.js';
 import { O200kRankTable } from '../../src/billing/o200k-rank-table.js';
+import { O200kTokenCounter } from '../../src/billing/o200k-token-counter.js';
 import { TokenizerWorkerClient } from '../../src/billing/tokenizer-worker/tokenizer-worker-client.js';
 
 const asText = { disallowedSpecial: new Set<string>() };
@@ -91,6 +93,16 @@ describe('o200k token counts', () => {
     // A paragraph of Chinese is one piece of the split pattern; so is a run of one letter or of spaces.
     const texts = ['中文文本没有空格所以整段是一个片段'.repeat(100), 'a'.repeat(3_000), ' '.repeat(2_000) + 'x', '👩‍💻'.repeat(300)];
     for (const text of texts) expect(countTextTokens(text), text.slice(0, 10)).toBe(countTokens(text, asText));
+  });
+
+  it("are the package's counts when a counter's merge heap must grow in the middle of a piece", () => {
+    // A fresh counter's heap holds 1,024 candidate merges. "abab…" starts with a candidate at every byte, and each merge
+    // adds two, so the heap grows while the piece is merged; a counter that kept reading the heap it had before
+    // counted 372 tokens for 700 characters of it, where there are 175.
+    const table = O200kRankTable.read();
+    const texts = ['ab'.repeat(350), 'ab'.repeat(1_000), '中文'.repeat(700), 'a'.repeat(5_000), '—'.repeat(2_100)];
+    const differing = texts.filter((text) => new O200kTokenCounter(table, O200K_TOKEN_SPLIT_REGEX).count(text) !== countTokens(text, asText));
+    expect(differing).toEqual([]);
   });
 
   it('count a piece that starts with a byte order mark as tiktoken does: one token when its bytes are one', () => {
