@@ -1,6 +1,5 @@
 import {
   CompiledQuery,
-  SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
   type DatabaseConnection,
@@ -14,8 +13,12 @@ import {
 } from 'kysely';
 import type { ConnectionMutex } from './connection-mutex.js';
 import type { SqliteWorkerClient } from './sqlite-worker-client.js';
+import { TransactionalDdlSqliteAdapter } from './transactional-ddl-sqlite-adapter.js';
 
-/** Kysely's SQLite dialect with the connection in a worker thread: same SQL, adapter and introspection as SqliteDialect. */
+/**
+ * Kysely's SQLite dialect with the connection in a worker thread: same SQL and introspection as SqliteDialect, and its
+ * adapter but for migrations, which run in one transaction.
+ */
 export class SqliteWorkerDialect implements Dialect {
   readonly #client: SqliteWorkerClient;
   readonly #mutex: ConnectionMutex;
@@ -27,7 +30,7 @@ export class SqliteWorkerDialect implements Dialect {
   }
 
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
+    return new TransactionalDdlSqliteAdapter();
   }
 
   createDriver(): Driver {
