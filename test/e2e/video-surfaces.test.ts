@@ -4,6 +4,7 @@ import { FormData, request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
+import { undiciTestAgent } from '../helpers/undici-test-agent.js';
 import { createVideoTaskServiceDouble, doubleThumbnailBytes, doubleVideoBytes, type VideoTaskServiceDouble } from './video-task-service-double.js';
 import { startVideoRouteGateway, type VideoRouteGateway } from './video-route-gateway.js';
 
@@ -35,6 +36,7 @@ async function send(target: VideoRouteGateway, path: string, options: { method?:
     method: options.method ?? (options.json !== undefined || options.form ? 'POST' : 'GET'),
     headers,
     body: options.json !== undefined ? JSON.stringify(options.json) : options.form,
+    dispatcher: undiciTestAgent,
   });
   const body = Buffer.from(await response.body.arrayBuffer());
   return { status: response.statusCode, headers: response.headers, body, json: () => JSON.parse(body.toString('utf8')) as Record<string, unknown> };

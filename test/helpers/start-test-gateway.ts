@@ -15,6 +15,7 @@ import type { GatewayStore } from '../../src/storage/gateway-store.js';
 import type { ApiKeyRecord, ChannelRecord, ModelGroupRecord, UserRecord } from '../../src/storage/store-records.js';
 import { createPostgresTestDatabaseUrl, type PostgresTestDatabase } from './postgres-test-database.js';
 import { createTestGatewayConfig } from './create-test-gateway-config.js';
+import { undiciTestAgent } from './undici-test-agent.js';
 
 /** The fixed passphrase test gateways encrypt channel secrets with. */
 export const testSecretKey = 'end-to-end-test-secret-key';
@@ -213,6 +214,7 @@ export async function sendRawRequest(
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers: { ...headers, ...options.headers },
     body: options.body,
+    dispatcher: undiciTestAgent,
   });
   const text = await response.body.text();
   return { status: response.statusCode, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
