@@ -27,6 +27,7 @@ import { planPassThroughAttempt } from './pass-through/plan-pass-through-attempt
 import { relayCanonicalStream } from './relay-canonical-stream.js';
 import { nameParamsForClient } from './name-params-for-client.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
+import { secretsOf } from './redact-channel-secrets.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 import { transportFailureOutcome } from './transport-failure-outcome.js';
@@ -94,18 +95,8 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
   return protocolAttempt.answer(response);
 }
 
-/** Each channel's secrets, worked out once: every stream needs them at hand, and parsing the base URL is not free. */
-const secretsByChannel = new WeakMap<RoutableChannel, readonly string[]>();
-
-/** What a vendor might quote back that a client must never see: the channel's secret, host and base URL. */
-export function secretsOf(channel: RoutableChannel): readonly string[] {
-  let secrets = secretsByChannel.get(channel);
-  if (!secrets) {
-    secrets = [channel.secret, channel.baseUrl, URL.canParse(channel.baseUrl) ? new URL(channel.baseUrl).host : ''];
-    secretsByChannel.set(channel, secrets);
-  }
-  return secrets;
-}
+/** What a vendor might quote back that a client must never see (kept here for the pass-through relays that import it). */
+export { secretsOf };
 
 /**
  * Chooses how a channel serves the request. The order matters:
