@@ -27,6 +27,9 @@ import { planPassThroughAttempt } from './pass-through/plan-pass-through-attempt
 import { relayCanonicalStream } from './relay-canonical-stream.js';
 import { nameParamsForClient } from './name-params-for-client.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
+import { isEventStreamContentType, isStreamContentType, notAnEventStreamError } from './relay-stream-errors.js';
+import { redactChannelSecrets } from './redact-channel-secrets.js';
+import { discardUpstreamBody } from './release-upstream-body.js';
 import { secretsOf } from './redact-channel-secrets.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
@@ -137,19 +140,24 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
     mapFailure: (status, bodyText, retryAfter) => mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
     async answer(response) {
       const contentType = headerValue(response.headers['content-type']) ?? 'application/json';
-      if (request.stream && contentType.startsWith('text/event-stream')) {
+      // A streamed request answered with plain JSON or a page: nothing reached the client, another channel may answer.
+      if (request.stream && !isEventStreamContentType(contentType)) return notAnEventStream(attempt, response);
+      if (request.stream) {
         try {
           const relayed = await relayOpenAiEventStream({
             upstreamBody: response.body,
             writer: createStreamWriter(attempt),
             clientWantsUsage: request.clientWantsUsage,
             knownSecrets: secretsOf(channel),
+            redact: (text) => redactChannelSecrets(text, channel),
           });
           const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code, generatedText: relayed.generatedText, responseText: undefined };
           return { kind: 'success', value };
         } catch (error) {
           if (error instanceof StreamFailedBeforeFirstEvent && !control.aborted) {
             services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
+            // A vendor error event or an unreadable first event: the vendor's failure; a broken connection otherwise.
+            if (error.error) return withChannelOutcome({ kind: 'retryable-failure', error: error.error }, mapStatusToChannelOutcome(unusableAnswerStatus, undefined));
             return withChannelOutcome(mapUpstreamTransportFailure(), { kind: 'connection-error' });
           }
           throw error;
@@ -253,12 +261,14 @@ function canonicalOf(attempt: ChannelAttempt): { request: () => CanonicalRequest
 
 async function relayTranslatedStream(attempt: ChannelAttempt, adapter: VendorAdapter, call: VendorCall, codec: ClientAnswerCodec, response: Dispatcher.ResponseData): Promise<AttemptResult> {
   const { services, control, channel } = attempt;
+  if (!isStreamContentType(headerValue(response.headers['content-type']))) return notAnEventStream(attempt, response);
   const relayed = await relayCanonicalStream({
     parts: adapter.decodeStream(response.body, call),
     upstreamBody: response.body,
     writer: createStreamWriter(attempt),
     encoder: codec.createStreamEncoder(),
     beforeLastBytes: codec.beforeLastBytes?.bind(codec),
+    redact: (text) => redactChannelSecrets(text, channel),
   });
   if (relayed.kind === 'failed-before-first-byte') {
     if (control.aborted) return clientClosedFailure();
@@ -297,6 +307,13 @@ async function answerClient(attempt: ChannelAttempt, status: number, contentType
   const firstByteAt = attempt.services.clock();
   await attempt.client.sendAnswer(status, [attempt.request.responseHeaders, { 'content-type': contentType }], body);
   return firstByteAt;
+}
+
+/** A streamed request the vendor answered without a stream (plain JSON, a page): a bad gateway, before any byte. */
+function notAnEventStream(attempt: ChannelAttempt, response: Dispatcher.ResponseData): AttemptResult {
+  discardUpstreamBody(response.body);
+  attempt.services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'not-a-stream' });
+  return { kind: 'retryable-failure', error: notAnEventStreamError(), channelOutcome: { kind: 'vendor-error', status: unusableAnswerStatus } };
 }
 
 function unreadableAnswer(attempt: ChannelAttempt): AttemptResult {

@@ -6,6 +6,7 @@ import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js'
 import type { ClientStreamWriter } from './client-stream-writer.js';
 import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
 import type { RelayedStreamOutcome } from './relay-openai-event-stream.js';
+import { cutOffStreamError } from './relay-stream-errors.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 
 /** How relaying a translated stream ended. */
@@ -28,6 +29,8 @@ export async function relayCanonicalStream(options: {
   encoder: ClientStreamEncoder;
   /** the codec's wait before the last bytes (see ClientAnswerCodec.beforeLastBytes) */
   beforeLastBytes?: () => Promise<void>;
+  /** removes the channel's own secrets from a vendor's error text (redactChannelSecrets); key shapes only when absent */
+  redact?: (text: string) => string;
 }): Promise<TranslatedRelayResult> {
   const { writer, upstreamBody, encoder } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
@@ -39,7 +42,7 @@ export async function relayCanonicalStream(options: {
   try {
     for await (const part of options.parts) {
       if (part.type === 'error') {
-        upstreamFailure = { code: part.failure.code, message: redactUpstreamText(part.failure.message) };
+        upstreamFailure = { code: part.failure.code, message: options.redact ? options.redact(part.failure.message) : redactUpstreamText(part.failure.message) };
         break;
       }
       if (part.type === 'usage') outcome.usage = tokenUsageOfCanonical(part.usage);
@@ -76,7 +79,7 @@ export async function relayCanonicalStream(options: {
       : new GatewayError('service_unavailable', 'The upstream vendor could not be reached; retry later.');
     return { kind: 'failed-before-first-byte', error: retryable };
   }
-  const failure = upstreamFailure ?? { code: 'server_error', message: 'The upstream stream ended unexpectedly; the answer is incomplete.' };
+  const failure = upstreamFailure ?? { code: 'server_error', message: cutOffStreamError().message };
   outcome.error = new GatewayError(failure.code, failure.message);
   const failureFrames = encoder.fail(failure);
   await options.beforeLastBytes?.();

@@ -9,6 +9,7 @@ import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js'
 import type { ClientStreamWriter } from './client-stream-writer.js';
 import { readUpstreamBody, type ChunkVerdict } from './read-upstream-body.js';
 import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
+import { cutOffStreamError, unreadableStreamEventError } from './relay-stream-errors.js';
 
 /** What a relayed stream produced. */
 export interface RelayedStreamOutcome {
@@ -25,7 +26,15 @@ export interface RelayedStreamOutcome {
 }
 
 /** Thrown when the upstream stream fails before anything reached the client, so another channel may be tried. */
-export class StreamFailedBeforeFirstEvent extends Error {}
+export class StreamFailedBeforeFirstEvent extends Error {
+  /** the vendor's failure (an error event, an unreadable event) when there was one; a transport failure otherwise */
+  readonly error: GatewayError | undefined;
+
+  constructor(message: string, error?: GatewayError) {
+    super(message);
+    this.error = error;
+  }
+}
 
 const usagePattern = /"usage"\s*:\s*\{/;
 
@@ -39,6 +48,8 @@ export async function relayOpenAiEventStream(options: {
   clientWantsUsage: boolean;
   /** the channel's secret and host, removed from vendor error messages */
   knownSecrets: readonly string[];
+  /** removes the channel's own secrets (and key-shaped strings) from a vendor's error text, after knownSecrets */
+  redact?: (text: string) => string;
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, writer, clientWantsUsage } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
@@ -57,14 +68,23 @@ export async function relayOpenAiEventStream(options: {
       return;
     }
     if (event.event === 'error' || data.startsWith('{"error"')) {
-      upstreamError = mapStreamErrorEvent(data, options.knownSecrets);
+      upstreamError = mapStreamErrorEvent(data, options.knownSecrets, options.redact);
+      return;
+    }
+    // A chunk is a JSON object: anything else (an HTML page, cut-off JSON) ends the answer instead of reaching the client.
+    if (!looksLikeJsonObject(data)) {
+      upstreamError = unreadableStreamEventError();
       return;
     }
     if (usagePattern.test(data)) {
       const chunk = safeParse(data) as { usage?: unknown; choices?: unknown[] } | undefined;
-      const usage = parseOpenAiUsage(chunk?.usage);
+      if (chunk === undefined) {
+        upstreamError = unreadableStreamEventError();
+        return;
+      }
+      const usage = parseOpenAiUsage(chunk.usage);
       if (usage) outcome.usage = usage;
-      if (usage && !clientWantsUsage && Array.isArray(chunk?.choices) && chunk.choices.length === 0) return;
+      if (usage && !clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return;
     } else if (!outcome.usage) {
       eventsBeforeUsage.push(data);
     }
@@ -99,26 +119,38 @@ export async function relayOpenAiEventStream(options: {
   if (outcome.completed && !writer.clientGone) releaseUpstreamBody(upstreamBody);
   else discardUpstreamBody(upstreamBody);
   if (writer.clientGone) return outcome;
-  if (writer.firstEventAt === undefined && !outcome.completed && !upstreamError) {
-    throw new StreamFailedBeforeFirstEvent('upstream stream ended before its first event');
+  if (writer.firstEventAt === undefined && !outcome.completed) {
+    // Nothing reached the client: a vendor error or an unreadable first event lets another channel answer.
+    throw new StreamFailedBeforeFirstEvent(upstreamError?.message ?? 'upstream stream ended before its first event', upstreamError);
   }
   if (outcome.completed) {
     writer.endWithDone();
     return outcome;
   }
-  outcome.error = upstreamError ?? new GatewayError('server_error', 'The upstream stream ended unexpectedly; the answer is incomplete.');
+  outcome.error = upstreamError ?? cutOffStreamError();
   writer.endWithErrorEvent(outcome.error);
   return outcome;
 }
 
-function mapStreamErrorEvent(data: string, knownSecrets: readonly string[]): GatewayError {
+function mapStreamErrorEvent(data: string, knownSecrets: readonly string[], redact: ((text: string) => string) | undefined): GatewayError {
   const parsed = safeParse(data) as { error?: { message?: unknown; type?: unknown; code?: unknown } } | undefined;
-  const message = typeof parsed?.error?.message === 'string' ? redactUpstreamText(parsed.error.message, knownSecrets) : 'The upstream vendor failed mid-stream.';
+  const redacted = typeof parsed?.error?.message === 'string' ? redactUpstreamText(parsed.error.message, knownSecrets) : undefined;
+  const message = redacted === undefined ? 'The upstream vendor failed mid-stream.' : (redact?.(redacted) ?? redacted);
   const kind = `${String(parsed?.error?.type ?? '')} ${String(parsed?.error?.code ?? '')}`;
   if (/rate_limit/.test(kind)) return new GatewayError('rate_limit_exceeded', message);
   if (/overloaded|unavailable/.test(kind)) return new GatewayError('service_unavailable', message);
   return new GatewayError('server_error', message);
 }
+
+/** A cheap check that an event's data is one JSON object (first and last characters), without parsing it. */
+function looksLikeJsonObject(data: string): boolean {
+  if (data.charCodeAt(0) === openBrace && data.charCodeAt(data.length - 1) === closeBrace) return true;
+  const trimmed = data.trim();
+  return trimmed.charCodeAt(0) === openBrace && trimmed.charCodeAt(trimmed.length - 1) === closeBrace;
+}
+
+const openBrace = 0x7b;
+const closeBrace = 0x7d;
 
 function generatedTextOf(events: readonly string[]): string {
   const parts: string[] = [];

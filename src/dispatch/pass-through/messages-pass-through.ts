@@ -7,9 +7,9 @@ import type { AnthropicUsage } from '../../providers/anthropic/anthropic-wire-ty
 import { anthropicArtefactProducer } from '../../providers/anthropic/convert-anthropic-messages.js';
 import { mapAnthropicFailure } from '../../providers/anthropic/map-anthropic-failure.js';
 import { mergeAnthropicUsage, parseAnthropicUsage } from '../../providers/anthropic/parse-anthropic-usage.js';
-import { redactUpstreamText } from '../../providers/openai/redact-upstream-text.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
-import { secretsOf } from '../attempt-channel.js';
+import { redactChannelSecrets } from '../redact-channel-secrets.js';
+import { unreadableStreamEventError } from '../relay-stream-errors.js';
 import type { UpstreamHttpRequest } from '../send-upstream-request.js';
 import { tokenUsageOfCanonical } from '../token-usage-of-canonical.js';
 import { UnreadableUpstreamAnswer, type PassThroughProtocol, type PassThroughRelayStep, type PassThroughStreamRelay } from './pass-through-protocol.js';
@@ -91,6 +91,11 @@ function createRelay(options: MessagesPassThroughOptions, channel: RoutableChann
   return {
     relayEvent(message: EventSourceMessage): PassThroughRelayStep {
       const data = parseObject(message.data);
+      // Every Messages event is a JSON object: anything else (an HTML page, cut-off JSON) ends the answer.
+      if (!data && message.data.trim() !== '') {
+        const failure = unreadableStreamEventError();
+        return { frames: framesSent ? [frame('error', { type: 'error', error: { type: 'api_error', message: failure.message } })] : [], terminal: true, failure };
+      }
       const type = message.event ?? (typeof data?.type === 'string' ? data.type : undefined);
       if (!data || !type) return { frames: [] };
       switch (type) {
@@ -131,7 +136,7 @@ function tokenUsageOf(usage: AnthropicUsage): TokenUsage {
 
 /** Anthropic's mid-stream `error` event as a gateway failure (overloaded is a temporary unavailability). */
 function streamFailureOf(data: Record<string, unknown>, channel: RoutableChannel): GatewayError {
-  const message = isObject(data.error) && typeof data.error.message === 'string' ? redactUpstreamText(data.error.message, secretsOf(channel)) : 'The upstream vendor failed mid-stream.';
+  const message = isObject(data.error) && typeof data.error.message === 'string' ? redactChannelSecrets(data.error.message, channel) : 'The upstream vendor failed mid-stream.';
   return new GatewayError(errorTypeOf(data) === 'overloaded_error' ? 'service_unavailable' : 'server_error', message);
 }
 

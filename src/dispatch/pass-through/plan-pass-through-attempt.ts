@@ -12,6 +12,8 @@ import type { RoutableChannel } from '../../routing/routing-table.js';
 import type { UpstreamHttpRequest } from '../send-upstream-request.js';
 import { UnreadableUpstreamAnswer, type PassThroughProtocol } from './pass-through-protocol.js';
 import { relayPassThroughStream } from './relay-pass-through-stream.js';
+import { discardUpstreamBody } from '../release-upstream-body.js';
+import { isEventStreamContentType, notAnEventStreamError } from '../relay-stream-errors.js';
 
 type AttemptResult = UpstreamAttemptResult<AttemptValue>;
 
@@ -42,7 +44,13 @@ export function planPassThroughAttempt(attempt: PassThroughAttemptContext, proto
     mapFailure: (status, bodyText, retryAfter) => protocol.mapFailure(status, bodyText, retryAfter, channel),
     async answer(response) {
       const contentType = headerValue(response.headers['content-type']) ?? 'application/json';
-      if (request.stream && contentType.startsWith('text/event-stream')) {
+      if (request.stream && !isEventStreamContentType(contentType)) {
+        // Plain JSON or a page where a stream was asked for: nothing reached the client, so another channel may answer.
+        discardUpstreamBody(response.body);
+        services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'not-a-stream' });
+        return { kind: 'retryable-failure', error: notAnEventStreamError() };
+      }
+      if (request.stream) {
         const writer = new ClientStreamWriter({ client, responseHeaders: request.responseHeaders, clock: services.clock, clientDrainTimeoutMs: services.config.streamWriteTimeoutMs });
         const relayed = await relayPassThroughStream({ upstreamBody: response.body, writer, relay: protocol.createStreamRelay(channel) });
         if (relayed.kind === 'failed-before-first-byte') {

@@ -5,10 +5,11 @@ import { pickPassThroughFields } from '../../protocols/openai-responses/response
 import { readResponsesUsage } from '../../protocols/openai-responses/read-responses-usage.js';
 import { rewriteVendorEvent, rewriteVendorResponse, type GatewayResponseIds } from '../../protocols/openai-responses/rewrite-vendor-response.js';
 import { mapOpenAiUpstreamFailure } from '../../providers/openai/map-openai-upstream-failure.js';
-import { redactUpstreamText } from '../../providers/openai/redact-upstream-text.js';
 import { openAiQuirks } from '../../providers/openai/openai-wire-quirks.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
 import { secretsOf } from '../attempt-channel.js';
+import { redactChannelSecrets } from '../redact-channel-secrets.js';
+import { unreadableStreamEventError } from '../relay-stream-errors.js';
 import { channelHasResponsesApi } from './channel-has-responses-api.js';
 import { UnreadableUpstreamAnswer, type PassThroughProtocol, type PassThroughRelayStep, type PassThroughStreamRelay } from './pass-through-protocol.js';
 
@@ -116,17 +117,17 @@ function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseI
 
   return {
     async relayEvent(message: EventSourceMessage): Promise<PassThroughRelayStep> {
-      let data: unknown;
-      try {
-        data = JSON.parse(message.data);
-      } catch {
-        return { frames: [] };
+      const data = parseJson(message.data);
+      // Every Responses event is a JSON object: anything else (an HTML page, cut-off JSON) ends the answer.
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        if (message.data.trim() === '') return { frames: [] };
+        const failure = unreadableStreamEventError();
+        return { frames: framesSent ? [failedFrame(failure)] : [], terminal: true, failure };
       }
-      if (data === null || typeof data !== 'object') return { frames: [] };
       const { event, type, vendorResponseId } = rewriteVendorEvent(data as Record<string, unknown>, ids);
       if (typeof event.sequence_number === 'number') lastSequenceNumber = event.sequence_number;
       if (type === 'error') {
-        streamFailure = mapStreamError(event, secretsOf(channel));
+        streamFailure = mapStreamError(event, channel);
         // Before any frame another channel answers instead; after it the client sees the vendor's own events.
         return { frames: framesSent ? [vendorFrame(type, { ...event, message: streamFailure.message })] : [], failure: streamFailure };
       }
@@ -160,9 +161,9 @@ function vendorFrame(type: string, event: Record<string, unknown>): string {
 }
 
 /** OpenAI's mid-stream `error` event (`{type:"error", code, message, param}`) as a gateway failure. */
-function mapStreamError(event: Record<string, unknown>, knownSecrets: readonly string[]): GatewayError {
+function mapStreamError(event: Record<string, unknown>, channel: RoutableChannel): GatewayError {
   const code = String(event.code ?? '');
-  const message = typeof event.message === 'string' ? redactUpstreamText(event.message, knownSecrets) : 'The upstream vendor failed mid-stream.';
+  const message = typeof event.message === 'string' ? redactChannelSecrets(event.message, channel) : 'The upstream vendor failed mid-stream.';
   if (/rate_limit/.test(code)) return new GatewayError('rate_limit_exceeded', message);
   return new GatewayError('server_error', message);
 }

@@ -32,12 +32,18 @@ interface AnthropicStreamState {
  * Decodes Anthropic's Messages SSE stream into canonical parts: message_start → response-start; each content block
  * (text, thinking, redacted_thinking, tool_use) → its start, deltas and end (a thinking signature or redacted data as
  * the reasoning's artefact); message_delta → usage (its counts are cumulative and merged over message_start's) and
- * finish; `error` → an error part; message_stop ends. `ping` and unknown events are ignored.
+ * finish; `error` → an error part; message_stop ends. `ping` and unknown events are ignored; an event whose data is
+ * not a JSON object → an error part that ends the parts.
  */
 export async function* decodeAnthropicStream(body: Readable, _call: VendorCall): AsyncGenerator<CanonicalStreamPart> {
   const state: AnthropicStreamState = { sequencer: new StreamBlockSequencer(), artefactByBlock: new Map(), usage: {} };
   for await (const event of readServerSentEvents(body)) {
     const data = parseEvent(event.data);
+    // Every Anthropic event carries a JSON object: anything else (an HTML page, cut-off JSON) ends the answer.
+    if (!data && event.data.trim() !== '') {
+      yield unreadableEventPart;
+      return;
+    }
     const type = data?.type ?? event.event;
     if (type === 'message_stop') return;
     if (type === 'error') {
@@ -47,6 +53,12 @@ export async function* decodeAnthropicStream(body: Readable, _call: VendorCall):
     if (data) yield* partsOfEvent(type, data, state);
   }
 }
+
+/** The error part of an event the decoder cannot read. */
+const unreadableEventPart: CanonicalStreamPart = {
+  type: 'error',
+  failure: { code: 'server_error', message: 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.' },
+};
 
 function partsOfEvent(type: string | undefined, event: AnthropicStreamEvent, state: AnthropicStreamState): CanonicalStreamPart[] {
   const { sequencer } = state;
@@ -113,7 +125,7 @@ function partsOfDelta(index: number, delta: AnthropicStreamEvent['delta'], state
 function parseEvent(data: string): AnthropicStreamEvent | undefined {
   try {
     const parsed: unknown = JSON.parse(data);
-    return parsed && typeof parsed === 'object' ? (parsed as AnthropicStreamEvent) : undefined;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as AnthropicStreamEvent) : undefined;
   } catch {
     return undefined;
   }

@@ -73,7 +73,12 @@ export async function* decodeOpenAiChatStream(body: Readable, _call: VendorCall)
   for await (const event of readServerSentEvents(body)) {
     if (event.data.trim() === '[DONE]') return;
     const chunk = parseChunk(event.data);
-    if (!chunk) continue;
+    if (!chunk) {
+      // Each chunk is a JSON object: anything else (an HTML page, cut-off JSON) ends the answer.
+      if (event.data.trim() === '') continue;
+      yield { type: 'error', failure: { code: 'server_error', message: 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.' } };
+      return;
+    }
     if (chunk.error) {
       const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'The upstream vendor failed mid-stream.';
       const code = chunk.error.code === 'rate_limit_exceeded' ? 'rate_limit_exceeded' : 'server_error';

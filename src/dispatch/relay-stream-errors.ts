@@ -1,0 +1,32 @@
+import { GatewayError } from '../core/gateway-error.js';
+
+/**
+ * The failures every stream relay ends a stream with when the vendor's stream itself is at fault (not a vendor error
+ * event, which carries its own code): after the first byte they become the stream's error event, before it they let
+ * another channel answer and, when none can, reach the client as its error status.
+ */
+
+/** A stream event whose data is not JSON (an HTML page, cut-off JSON) where the protocol sends JSON. */
+export function unreadableStreamEventError(): GatewayError {
+  return new GatewayError('server_error', 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.');
+}
+
+/** A stream the vendor ended (or whose connection broke) before its terminal event. */
+export function cutOffStreamError(): GatewayError {
+  return new GatewayError('server_error', 'The upstream stream ended unexpectedly; the answer is incomplete.');
+}
+
+/** A streamed request the vendor answered with something other than an event stream (plain JSON, an HTML page). */
+export function notAnEventStreamError(): GatewayError {
+  return new GatewayError('server_error', 'The upstream vendor answered a streamed request without an event stream.');
+}
+
+/** True when a vendor's content type is the event stream a streamed request expects (`text/event-stream`, any parameters). */
+export function isEventStreamContentType(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.trimStart().toLowerCase().startsWith('text/event-stream');
+}
+
+/** True when a vendor's content type is a stream of events: SSE, or Bedrock's binary `application/vnd.amazon.eventstream`. */
+export function isStreamContentType(contentType: string | undefined): boolean {
+  return isEventStreamContentType(contentType) || (contentType !== undefined && contentType.trimStart().toLowerCase().startsWith('application/vnd.amazon.eventstream'));
+}
