@@ -33,7 +33,8 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   app.decorateRequest('rawJsonBody', null);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const bytes = body as Buffer;
+    // The parser below drops a leading UTF-8 byte-order mark; dropping it from the kept bytes too forwards what was validated.
+    const bytes = withoutByteOrderMark(body as Buffer);
     const text = decodeUtf8(bytes);
     const structure = scanJsonStructure(text, maximumJsonDepth);
     if (structure.exceedsDepth) {
@@ -43,6 +44,11 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     request.rawJsonBody = { bytes, topLevelMembers: structure.topLevelMembers };
     parseJson(request, text, done);
   });
+}
+
+/** The bytes after a leading UTF-8 byte-order mark (EF BB BF), or the bytes themselves when there is none. */
+function withoutByteOrderMark(bytes: Buffer): Buffer {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
 }
 
 /**
