@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadGatewayConfig } from '../../config/gateway-config.js';
 import { createLogger } from '../../observability/create-logger.js';
 import { startGateway } from '../../runtime/start-gateway.js';
+import { handleShutdownSignals } from '../handle-shutdown-signals.js';
 import { withCliStore } from '../open-cli-store.js';
 
 /** `gateway start` and `gateway migrate`. */
@@ -15,6 +16,7 @@ export function registerServerCommands(program: Command): void {
       const config = loadGatewayConfig({ ...process.env, ...(options.port ? { GATEWAY_PORT: options.port } : {}), ...(options.host ? { GATEWAY_HOST: options.host } : {}) });
       const logger = createLogger(config.logLevel);
       const gateway = await startGateway(config, logger);
+      handleShutdownSignals({ close: () => gateway.close(), logger });
       const users = await gateway.store.listUsers();
       logger.info({ url: gateway.url, database: config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'postgres' }, 'gateway listening');
       if (gateway.setupUrl) {
@@ -30,18 +32,6 @@ export function registerServerCommands(program: Command): void {
             `  npx gateway key create --user admin@example.com --group default\n\n`,
         );
       }
-      const stop = (signal: string): void => {
-        logger.info({ signal }, 'shutting down');
-        gateway.close().then(
-          () => process.exit(0),
-          (error: unknown) => {
-            logger.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
     });
   program
     .command('migrate')
