@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/gateway-error.js';
-import type { EarlyRequest } from '../server/request-accounting.js';
+import type { EarlyRequest } from './request-accounting.js';
 import type { BillingRuntime } from './billing-runtime.js';
 import { resolveAdmissionSubject } from './resolve-admission-subject.js';
 

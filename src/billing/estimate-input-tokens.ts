@@ -1,4 +1,4 @@
-import type { MeteredEndpoint } from '../server/request-accounting.js';
+import type { MeteredEndpoint } from './request-accounting.js';
 import { estimateMediaPartTokens } from './estimate-media-part-tokens.js';
 import { estimateTextTokens } from './estimate-text-tokens.js';
 

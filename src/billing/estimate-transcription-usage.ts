@@ -1,4 +1,4 @@
-import type { MeteredRequest } from '../server/request-accounting.js';
+import type { MeteredRequest } from './request-accounting.js';
 import { emptyBillableUsage, type BillableUsage } from './billable-usage.js';
 import { estimateTextTokens } from './estimate-text-tokens.js';
 

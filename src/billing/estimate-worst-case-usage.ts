@@ -1,5 +1,5 @@
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
-import type { MeteredRequest } from '../server/request-accounting.js';
+import type { MeteredRequest } from './request-accounting.js';
 import type { BillableUsage } from './billable-usage.js';
 import { emptyBillableUsage } from './billable-usage.js';
 import { estimateCanonicalInputTokens } from './estimate-canonical-input-tokens.js';

@@ -1,4 +1,4 @@
-import type { MeteredRequest, MeteredResult } from '../server/request-accounting.js';
+import type { MeteredRequest, MeteredResult } from './request-accounting.js';
 
 /**
  * The text whose tokens must be counted before a token-priced request can be billed: the text a stream generated

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../core/token-usage.js';
 import { findUsageObject } from '../providers/openai/parse-openai-usage.js';
-import type { MeteredRequest, MeteredResult } from '../server/request-accounting.js';
+import type { MeteredRequest, MeteredResult } from './request-accounting.js';
 import { emptyBillableUsage, type BillableUsage } from './billable-usage.js';
 import { findUncountedAnswerText } from './find-uncounted-answer-text.js';
 import { measureUploadedAudioMilliseconds } from './estimate-transcription-usage.js';

@@ -1,4 +1,4 @@
-import type { MeteredRequest } from '../server/request-accounting.js';
+import type { MeteredRequest } from './request-accounting.js';
 import { neutralPriceRatio } from './calculate-request-cost.js';
 
 const millionths = BigInt(neutralPriceRatio);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultChannelHealthSettings } from '../routing/channel-health/channel-health-settings.js';
+import { defaultChannelHealthSettings } from './channel-health-settings.js';
 import { loadGatewayConfig } from './gateway-config.js';
 
 describe('loadGatewayConfig: channel breakers', () => {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SecretBox } from '../accounts/secret-box.js';
+import type { ChannelSecretDecrypter } from './channel-secret-decrypter.js';
 import { waitForCheckStartedAfter } from '../core/wait-for-check-started-after.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import type { ModelCatalogEntryRecord } from '../storage/store-records.js';
@@ -25,7 +25,7 @@ export class RoutingCache {
     private readonly options: {
       store: GatewayStore;
       baseModels: readonly CatalogModel[];
-      secretBox: SecretBox;
+      secretBox: ChannelSecretDecrypter;
       clock?: () => number;
       /** told, once per rebuilt table, about channels left out because their secret does not decrypt */
       logger?: Pick<Logger, 'error'>;

@@ -1,4 +1,4 @@
-import type { SecretBox } from '../accounts/secret-box.js';
+import type { ChannelSecretDecrypter } from './channel-secret-decrypter.js';
 import { isChannelProtocol, type ChannelProtocol } from '../core/channel-protocol.js';
 import type { RoutingSnapshotRecords } from '../storage/store-records.js';
 import type { CatalogModel } from './catalog-model.js';
@@ -56,7 +56,7 @@ export class RoutingTable {
   private readonly channelsByModel = new Map<string, RoutableChannel[]>();
   private readonly modelsById = new Map<string, CatalogModel>();
 
-  constructor(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: SecretBox) {
+  constructor(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: ChannelSecretDecrypter) {
     this.revision = records.revision;
     const leftOut = this.indexChannels(records, catalog, secretBox);
     this.undecryptableChannels = leftOut.undecryptable;
@@ -105,7 +105,7 @@ export class RoutingTable {
   private indexChannels(
     records: RoutingSnapshotRecords,
     catalog: ModelCatalog,
-    secretBox: SecretBox,
+    secretBox: ChannelSecretDecrypter,
   ): { undecryptable: UndecryptableChannel[]; unknownProtocol: UndecryptableChannel[] } {
     const undecryptable: UndecryptableChannel[] = [];
     const unknownProtocol: UndecryptableChannel[] = [];
@@ -174,7 +174,7 @@ function grantKey(userId: string, groupId: string): string {
   return `${userId}\u0000${groupId}`;
 }
 
-function decryptOrUndefined(secretBox: SecretBox, sealed: string): string | undefined {
+function decryptOrUndefined(secretBox: ChannelSecretDecrypter, sealed: string): string | undefined {
   try {
     return secretBox.decrypt(sealed);
   } catch {

@@ -7,7 +7,7 @@ import type { CatalogModel } from '../routing/catalog-model.js';
 import { FastifyClientSink } from './fastify-client-sink.js';
 import type { GatewayServices } from './gateway-services.js';
 import { recordForwardingOutcome } from './record-forwarding-outcome.js';
-import type { MeteredEndpoint, MeteredResult } from './request-accounting.js';
+import type { MeteredEndpoint, MeteredResult } from '../billing/request-accounting.js';
 
 /** A /v1 request ready to be admitted, forwarded and settled. */
 export interface MeteredForwarding extends Omit<DispatchRequest, 'responseHeaders' | 'modelId'> {

@@ -12,7 +12,7 @@ import type { GatewayStore } from '../storage/gateway-store.js';
 import type { AccountAdminStore } from '../storage/account-admin-store.js';
 import type { FirstRunSetup } from '../accounts/first-run-setup.js';
 import type { InFlightForwardings } from './in-flight-forwardings.js';
-import type { RequestAccounting } from './request-accounting.js';
+import type { RequestAccounting } from '../billing/request-accounting.js';
 import type { ReasoningSealer } from '../protocols/shared/reasoning-sealer.js';
 import type { ResponsesStore } from '../storage/responses-store.js';
 import type { VideoTaskService } from '../tasks/video-task-service.js';

@@ -15,12 +15,25 @@ function listSourceFiles(directory = sourceRoot): string[] {
   });
 }
 
-const importPattern = /^\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'/gm;
+const importPattern = /^\s*(?:import|export)\s([^;]*?)\sfrom\s+'(\.{1,2}\/[^']+)'/gm;
 
 /** The src/-relative files one file imports (relative imports only; `.js` specifiers name `.ts` files). */
 function importsOf(file: string): string[] {
   const text = readFileSync(path.join(sourceRoot, file), 'utf8');
-  return [...text.matchAll(importPattern)].map((match) => path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] ?? '')).replace(/\.js$/, '.ts'));
+  return importStatementsOf(text, file).map((statement) => statement.target);
+}
+
+/** One relative import of a file: the src/-relative file it names, and whether it imports types only. */
+interface ImportStatement {
+  target: string;
+  typeOnly: boolean;
+}
+
+function importStatementsOf(text: string, file: string): ImportStatement[] {
+  return [...text.matchAll(importPattern)].map((match) => ({
+    target: path.posix.normalize(path.posix.join(path.posix.dirname(file), match[2] ?? '')).replace(/\.js$/, '.ts'),
+    typeOnly: /^(?:import|export)\s+type\s/.test(match[0].trim()),
+  }));
 }
 
 const files = listSourceFiles();
@@ -61,9 +74,75 @@ function findCycle(inScope: (file: string) => boolean): string[] | undefined {
   return undefined;
 }
 
+/** What each layer of DESIGN.md §3 may import besides itself: layers point inward, storage serves every layer above core. */
+const allowedLayers: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  'worker-threads': [],
+  config: ['core'],
+  observability: ['core'],
+  storage: ['core', 'worker-threads'],
+  providers: ['core'],
+  protocols: ['core'],
+  routing: ['core', 'config', 'observability', 'storage', 'providers', 'protocols'],
+  billing: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'worker-threads'],
+  dispatch: ['core', 'config', 'observability', 'providers', 'protocols', 'routing'],
+  accounts: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing'],
+  tasks: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing'],
+  server: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing', 'dispatch', 'accounts', 'tasks', 'worker-threads'],
+  runtime: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing', 'dispatch', 'accounts', 'tasks', 'server', 'worker-threads'],
+  cli: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing', 'dispatch', 'accounts', 'tasks', 'server', 'runtime', 'worker-threads'],
+};
+
+/** Imports across the layering that stay, each with its reason; `typeOnly` ones may import types and nothing else. */
+const allowedExceptions: readonly { from: string; to: string; typeOnly: boolean; reason: string }[] = [
+  // The billing store persists billing's price and pricing records; the record types are declared once, in billing.
+  { from: 'storage', to: 'billing', typeOnly: true, reason: 'price and pricing records' },
+  // Prices are read off catalog models, and holds are taken for the key principal routing resolved (a sibling layer).
+  { from: 'billing', to: 'routing', typeOnly: true, reason: 'catalog models and key principals' },
+  // The video poller reaches vendors through dispatch's video sender and redaction, the one code that talks to vendors.
+  { from: 'tasks', to: 'dispatch', typeOnly: false, reason: 'video vendor requests' },
+];
+
+/** The imports of one file (src/-relative, with its text) that the layering does not allow, as `file -> target`. */
+function layeringViolations(file: string, text: string): string[] {
+  const from = layerOf(file);
+  return importStatementsOf(text, file)
+    .filter(({ target, typeOnly }) => {
+      const to = layerOf(target);
+      if (to === from || allowedLayers[from]?.includes(to)) return false;
+      const exception = allowedExceptions.find((entry) => entry.from === from && entry.to === to);
+      return exception === undefined || (exception.typeOnly && !typeOnly);
+    })
+    .map(({ target }) => `${file} -> ${target}`);
+}
+
+/** Every import of src/ against the layering; unit tests beside the code are left out, as they may wire a layer above. */
+function importsAgainstTheLayering(): string[] {
+  return files.filter((file) => !file.endsWith('.test.ts')).flatMap((file) => layeringViolations(file, readFileSync(path.join(sourceRoot, file), 'utf8')));
+}
+
 describe('layer dependencies', () => {
   it('reads the imports of the source tree (the scan itself works)', () => {
     expect(importGraph.get('server/forward-metered.ts')).toContain('dispatch/dispatch-to-channels.ts');
+  });
+
+  it('places every folder of src/ in the layering', () => {
+    expect([...new Set(files.map(layerOf))].filter((layer) => !layer.endsWith('.ts') && allowedLayers[layer] === undefined)).toEqual([]);
+  });
+
+  it('keeps every folder pair of the layering one-way (unit tests beside the code may wire a layer above)', () => {
+    expect(importsAgainstTheLayering()).toEqual([]);
+  });
+
+  it('keeps each allowed exception in use, so a fixed one leaves the list', () => {
+    const used = allowedExceptions.filter(({ from, to }) => [...importGraph].some(([file, imports]) => !file.endsWith('.test.ts') && layerOf(file) === from && imports.some((target) => layerOf(target) === to)));
+    expect(used).toEqual(allowedExceptions);
+  });
+
+  it('finds an import against the layering when there is one (the check itself works)', () => {
+    expect(layeringViolations('observability/probe.ts', "import { ChannelHealth } from '../routing/channel-health/channel-health.js';")).toEqual(['observability/probe.ts -> routing/channel-health/channel-health.ts']);
+    expect(layeringViolations('storage/probe.ts', "import type { ModelPrice } from '../billing/model-price.js';")).toEqual([]);
+    expect(layeringViolations('storage/probe.ts', "import { findImagePrice } from '../billing/model-price.js';")).toEqual(['storage/probe.ts -> billing/model-price.ts']);
   });
 
   it('keeps providers and protocols away from the HTTP server, dispatch, storage and billing', () => {

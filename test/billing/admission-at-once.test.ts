@@ -9,7 +9,7 @@ import { createBillingAccounting } from '../../src/billing/create-billing-accoun
 import { GatewayError } from '../../src/core/gateway-error.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
 import type { KeyPrincipal } from '../../src/routing/routing-table.js';
-import type { MeteredRequest, MeteredTicket, RequestAccounting } from '../../src/server/request-accounting.js';
+import type { MeteredRequest, MeteredTicket, RequestAccounting } from '../../src/billing/request-accounting.js';
 import type { BillingStore } from '../../src/storage/billing-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
@@ -89,7 +89,9 @@ describe('admission on one node', () => {
 
     let refusal: unknown;
     try {
-      accounting.open(chatRequest());
+      const admission = accounting.open(chatRequest());
+      // Admission at once refuses synchronously; a promise here is the regression this test exists for.
+      expect(admission).not.toBeInstanceOf(Promise);
     } catch (error) {
       refusal = error;
     }

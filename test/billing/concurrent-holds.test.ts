@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculateRequestCost } from '../../src/billing/calculate-request-cost.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
-import type { MeteredRequest } from '../../src/server/request-accounting.js';
+import type { MeteredRequest } from '../../src/billing/request-accounting.js';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway, settleEverything } from './start-billing-test-gateway.js';
 
 const model = 'billed-model';

@@ -6,7 +6,7 @@ import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-us
 import { findUncountedAnswerText } from '../../src/billing/find-uncounted-answer-text.js';
 import { measureBillableUsage } from '../../src/billing/measure-billable-usage.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
-import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/server/request-accounting.js';
+import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/billing/request-accounting.js';
 import { createPdfFilePart, createTestPdf } from './create-test-pdf.js';
 
 const model: CatalogModel = { id: 'm', ownedBy: 'v', kind: 'chat', created: 0, inputModalities: ['text'] };

@@ -5,7 +5,7 @@ import { transcriptionAudioTokensPerSecond, transcriptionOutputTokensPerSecond }
 import { measureBillableUsage } from '../../src/billing/measure-billable-usage.js';
 import type { ModelPrice } from '../../src/billing/model-price.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
-import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/server/request-accounting.js';
+import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/billing/request-accounting.js';
 
 const model: CatalogModel = { id: 'm', ownedBy: 'v', kind: 'any', created: 0, inputModalities: ['text'] };
 

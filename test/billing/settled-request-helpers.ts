@@ -2,7 +2,7 @@
 import type OpenAI from 'openai';
 import { expect, vi } from 'vitest';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
-import type { MeteredRequest } from '../../src/server/request-accounting.js';
+import type { MeteredRequest } from '../../src/billing/request-accounting.js';
 import type { UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { BillingTestGateway } from './start-billing-test-gateway.js';
 

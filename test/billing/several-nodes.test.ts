@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { request } from 'undici';
 import { calculateRequestCost } from '../../src/billing/calculate-request-cost.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
-import type { MeteredRequest } from '../../src/server/request-accounting.js';
+import type { MeteredRequest } from '../../src/billing/request-accounting.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabaseUrl, isContinuousIntegration, shouldRunPostgresTests, type PostgresTestDatabase } from '../helpers/postgres-test-database.js';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway, settleEverything } from './start-billing-test-gateway.js';

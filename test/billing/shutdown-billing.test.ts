@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
-import type { MeteredRequest } from '../../src/server/request-accounting.js';
+import type { MeteredRequest } from '../../src/billing/request-accounting.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
 

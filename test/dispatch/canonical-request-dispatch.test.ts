@@ -3,7 +3,7 @@
 // writes it. Real simulators on loopback; dispatch is called directly with an in-memory client sink.
 import { pino } from 'pino';
 import { createChannelHealthService } from '../../src/routing/channel-health/channel-health-service.js';
-import { defaultChannelHealthSettings } from '../../src/routing/channel-health/channel-health-settings.js';
+import { defaultChannelHealthSettings } from '../../src/config/channel-health-settings.js';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../src/core/canonical/canonical-request.js';

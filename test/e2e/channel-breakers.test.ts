@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/accounts/password-hash.js';
-import { defaultChannelHealthSettings } from '../../src/routing/channel-health/channel-health-settings.js';
+import { defaultChannelHealthSettings } from '../../src/config/channel-health-settings.js';
 import type { ChannelRecord } from '../../src/storage/store-records.js';
 import { createOpenAiClient, startTestGateway, uniqueName, type TestGateway } from '../helpers/start-test-gateway.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';

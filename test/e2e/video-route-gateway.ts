@@ -6,9 +6,9 @@ import { createLogger } from '../../src/observability/create-logger.js';
 import { createGatewayMetrics } from '../../src/observability/gateway-metrics.js';
 import { createRemoteImageFetcher } from '../../src/providers/remote-image/create-remote-image-fetcher.js';
 import { createChannelHealthService } from '../../src/routing/channel-health/channel-health-service.js';
-import { defaultChannelHealthSettings } from '../../src/routing/channel-health/channel-health-settings.js';
+import { defaultChannelHealthSettings } from '../../src/config/channel-health-settings.js';
 import { createGatewayApp } from '../../src/server/create-gateway-app.js';
-import { createUnmeteredAccounting } from '../../src/server/request-accounting.js';
+import { createUnmeteredAccounting } from '../../src/billing/request-accounting.js';
 import type { VideoTaskService } from '../../src/tasks/video-task-service.js';
 import type { TestGateway } from '../helpers/start-test-gateway.js';
 

@@ -1,5 +1,5 @@
 import type { BreakerState, BreakerTransition, TransitionReason } from './breaker-transition.js';
-import type { ChannelHealthSettings } from './channel-health-settings.js';
+import type { ChannelHealthSettings } from '../../config/channel-health-settings.js';
 import { judgeChannelOutcome, retryAfterOf, type ChannelOutcome } from './channel-outcome.js';
 import { OutcomeWindow } from './outcome-window.js';
 import { parseRetryAfter } from './parse-retry-after.js';

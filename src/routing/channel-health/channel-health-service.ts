@@ -1,5 +1,5 @@
 import { ChannelHealth } from './channel-health.js';
-import type { ChannelHealthSettings } from './channel-health-settings.js';
+import type { ChannelHealthSettings } from '../../config/channel-health-settings.js';
 
 /** The channel breakers of a running gateway and the clock they are fed and read at. */
 export interface ChannelHealthService {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BreakerTransition } from './breaker-transition.js';
 import { ChannelHealth } from './channel-health.js';
-import { defaultChannelHealthSettings, type ChannelHealthSettings } from './channel-health-settings.js';
+import { defaultChannelHealthSettings, type ChannelHealthSettings } from '../../config/channel-health-settings.js';
 import type { ChannelOutcome } from './channel-outcome.js';
 
 const start = Date.UTC(2026, 0, 1, 12, 0, 0);

@@ -1,6 +1,6 @@
 import type { BreakerTransition } from './breaker-transition.js';
 import { ChannelBreaker, type BreakerSnapshot, type TransitionListener } from './channel-breaker.js';
-import type { ChannelHealthSettings } from './channel-health-settings.js';
+import type { ChannelHealthSettings } from '../../config/channel-health-settings.js';
 import type { ChannelOutcome } from './channel-outcome.js';
 
 /** The part of a channel health needs: its id (the breaker's key) and its name (for metrics and the API). */

@@ -128,7 +128,6 @@ class SqliteWorkerConnection implements DatabaseConnection {
   }
 
   // Nothing in the gateway streams from SQLite; say so rather than buffer a whole result behind an iterator.
-  // eslint-disable-next-line require-yield
   async *streamQuery<Row>(): AsyncIterableIterator<QueryResult<Row>> {
     throw new Error('Streaming queries are not supported on SQLite behind the worker thread; use execute()');
   }

@@ -69,7 +69,9 @@ export async function startOidcFake(): Promise<OidcFake> {
           };
         },
       });
-      handler = provider.callback();
+      const callback = provider.callback();
+      // Koa's callback returns a promise that settles when the answer is written; it handles its own errors.
+      handler = (request, response) => void callback(request, response);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,8 +1,8 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { ChannelHealth } from '../routing/channel-health/channel-health.js';
-import { defaultChannelHealthSettings } from '../routing/channel-health/channel-health-settings.js';
-import { registerChannelHealthMetrics } from './channel-health-metrics.js';
+import { ChannelHealth } from './channel-health.js';
+import { defaultChannelHealthSettings } from '../../config/channel-health-settings.js';
+import { registerChannelHealthMetrics } from './register-channel-health-metrics.js';
 
 const start = Date.UTC(2026, 0, 1, 12, 0, 0);
 const alpha = { id: 'ch-alpha', name: 'alpha' };

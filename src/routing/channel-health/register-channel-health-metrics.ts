@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { BreakerState } from '../routing/channel-health/breaker-transition.js';
-import type { ChannelHealth } from '../routing/channel-health/channel-health.js';
+import type { BreakerState } from './breaker-transition.js';
+import type { ChannelHealth } from './channel-health.js';
 
 const breakerStates: readonly BreakerState[] = ['closed', 'open', 'half-open'];
 
