@@ -25,6 +25,8 @@ export interface GatewayConfig {
   upstreamHeadersTimeoutMs: number;
   /** longest silence allowed between two upstream body chunks, in milliseconds */
   upstreamBodyTimeoutMs: number;
+  /** largest vendor answer body read, in bytes; a larger one is cut off and answered 502 (`GATEWAY_UPSTREAM_MAX_BODY_BYTES`) */
+  upstreamMaxBodyBytes: number;
   /** how often a running gateway checks the database for changed keys, groups and channels, in milliseconds */
   refreshIntervalMs: number;
   /** keep-alive connections per upstream origin */
@@ -100,6 +102,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     uploadLimitBytes: readInteger(environment, 'GATEWAY_UPLOAD_LIMIT_BYTES', 25 * 1024 * 1024),
     upstreamHeadersTimeoutMs: readInteger(environment, 'GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS', 300_000),
     upstreamBodyTimeoutMs: readInteger(environment, 'GATEWAY_UPSTREAM_BODY_TIMEOUT_MS', 300_000),
+    upstreamMaxBodyBytes: readInteger(environment, 'GATEWAY_UPSTREAM_MAX_BODY_BYTES', 64 * 1024 * 1024),
     refreshIntervalMs: readInteger(environment, 'GATEWAY_REFRESH_INTERVAL_MS', 1_000),
     upstreamConnectionsPerOrigin: readInteger(environment, 'GATEWAY_UPSTREAM_CONNECTIONS', 256),
     modelCatalogFile: environment.GATEWAY_MODEL_CATALOG_FILE || undefined,

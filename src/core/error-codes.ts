@@ -100,6 +100,18 @@ export const errorCodes = {
     retryableOnAnotherChannel: true,
     description: 'Internal or upstream failure; for images, generation failed and may succeed with another prompt.',
   },
+  upstream_error: {
+    status: 502,
+    type: 'server_error',
+    retryableOnAnotherChannel: true,
+    description: 'Every channel tried answered in a way the gateway cannot relay: a redirect, a body that is not the endpoint\'s JSON (an HTML page, cut-off JSON, missing `choices`/`data`/`output`/`content`), a plain answer to a streamed request, an answer larger than `GATEWAY_UPSTREAM_MAX_BODY_BYTES`, or a connection cut mid-answer.',
+  },
+  upstream_timeout: {
+    status: 504,
+    type: 'server_error',
+    retryableOnAnotherChannel: true,
+    description: 'Every channel tried was silent too long: no response head within `GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS`, or no body bytes within `GATEWAY_UPSTREAM_BODY_TIMEOUT_MS`.',
+  },
   service_unavailable: {
     status: 503,
     type: 'server_error',

@@ -34,6 +34,10 @@ import { secretsOf } from './redact-channel-secrets.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 import { transportFailureOutcome } from './transport-failure-outcome.js';
+import { findOpenAiWireAnswerFault } from './find-openai-wire-answer-fault.js';
+import { readCappedUpstreamText } from './read-capped-upstream-text.js';
+import { redactGatewayError } from './redact-channel-secrets.js';
+import { redirectMessage, tooLargeMessage, transportFailure, unreadableAnswerMessage, unusableUpstreamAnswer } from './upstream-answer-failures.js';
 
 type AttemptResult = ChannelAttemptResult<AttemptValue>;
 
@@ -86,16 +90,52 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
   } catch (error) {
     if (control.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'transport' });
-    return withChannelOutcome(mapUpstreamTransportFailure(), transportFailureOutcome(error));
+    return transportFailure(error, transportFailureOutcome(error));
   }
-  if (response.statusCode >= 400) {
-    const bodyText = await response.body.text().catch(() => '');
-    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: String(response.statusCode) });
-    services.logger.warn({ channel: channel.name, upstreamStatus: response.statusCode }, 'upstream refused a request');
+  const status = response.statusCode;
+  if (status >= 300 && status < 400) {
+    // Never followed (the key must not go to another origin) nor relayed: a vendor fault, and another channel may answer.
+    discardUpstreamBody(response.body);
+    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: String(status) });
+    services.logger.warn({ channel: channel.name, upstreamStatus: status }, 'upstream answered a redirect');
+    return unusableUpstreamAnswer(redirectMessage(status), status);
+  }
+  if (status >= 400) {
+    const bodyText = await readFailureText(response);
+    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: String(status) });
+    services.logger.warn({ channel: channel.name, upstreamStatus: status }, 'upstream refused a request');
+    if (status === 402) return outOfCredit();
     const retryAfter = headerValue(response.headers['retry-after']);
-    return withChannelOutcome(protocolAttempt.mapFailure(response.statusCode, bodyText, retryAfter), mapStatusToChannelOutcome(response.statusCode, retryAfter));
+    return redactFailure(withChannelOutcome(protocolAttempt.mapFailure(status, bodyText, retryAfter), mapStatusToChannelOutcome(status, retryAfter)), channel);
   }
-  return protocolAttempt.answer(response);
+  return redactFailure(await protocolAttempt.answer(response), channel);
+}
+
+/** The most of a vendor's error body read for its message: the rest of a larger one is dropped with its connection. */
+const failureTextMaximumBytes = 64 * 1024;
+
+/** A vendor's error body as text ('' when it is huge or its connection broke: the client then gets a generic message). */
+async function readFailureText(response: Dispatcher.ResponseData): Promise<string> {
+  try {
+    const read = await readCappedUpstreamText(response.body, failureTextMaximumBytes, headerValue(response.headers['content-length']));
+    return read.kind === 'text' ? read.text : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A vendor's 402 (Payment Required): the channel's account is out of credit, never the client's fault. Another
+ * channel may answer; the breaker counts it like a rejected credential, since the channel stays unusable until topped up.
+ */
+function outOfCredit(): AttemptResult {
+  const error = new GatewayError('service_unavailable', 'The upstream channel has run out of credit; retry later.');
+  return withChannelOutcome({ kind: 'retryable-failure', error }, { kind: 'credential-rejected', status: 402 });
+}
+
+/** Every failure a client may see from this channel, with the channel's own secrets (key(s), URL, host) removed: one place for every protocol. */
+function redactFailure(result: AttemptResult, channel: RoutableChannel): AttemptResult {
+  return result.kind === 'success' ? result : { ...result, error: redactGatewayError(result.error, channel) };
 }
 
 /** What a vendor might quote back that a client must never see (kept here for the pass-through relays that import it). */
@@ -165,6 +205,9 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
       }
       const bodyText = await readBody(attempt, response);
       if (typeof bodyText !== 'string') return bodyText;
+      // Checked before any byte leaves: a page, cut-off JSON or an answer without its array is no answer, and is not billed.
+      const fault = findOpenAiWireAnswerFault(openAiWire.upstreamPath, contentType, bodyText);
+      if (fault) return unreadableAnswer(attempt, fault);
       const firstByteAt = await answerClient(attempt, response.statusCode, contentType, bodyText);
       // Read once the answer is on its way: the client never waits for the gateway's bookkeeping.
       const usage = contentType.includes('json') ? extractUsageFromJsonText(bodyText) : undefined;
@@ -204,7 +247,7 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
         try {
           decoded = embeddings.decode(bodyText, embeddingRequest, call);
         } catch {
-          return unreadableAnswer(attempt);
+          return unreadableAnswer(attempt, 'undecodable');
         }
         const firstByteAt = await answerClient(attempt, 200, jsonContentType, JSON.stringify(decoded.response));
         return { kind: 'success', value: { status: 200, usage: decoded.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: undefined } };
@@ -232,7 +275,7 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
       try {
         answer = foldStreamParts(adapter.decodeResponse(bodyText, call));
       } catch {
-        return unreadableAnswer(attempt);
+        return unreadableAnswer(attempt, 'undecodable');
       }
       const responseText = canonical.codec.encodeAnswer(answer);
       await canonical.codec.beforeLastBytes?.();
@@ -274,7 +317,7 @@ async function relayTranslatedStream(attempt: ChannelAttempt, adapter: VendorAda
     if (control.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
     // The adapter's error for a stream that broke or sent an error event before any byte: judged by the status it maps to.
-    return withChannelOutcome({ kind: 'retryable-failure', error: relayed.error }, mapStatusToChannelOutcome(relayed.error.status, undefined));
+    return withChannelOutcome({ kind: 'retryable-failure', error: redactGatewayError(relayed.error, channel) }, mapStatusToChannelOutcome(relayed.error.status, undefined));
   }
   const { outcome } = relayed;
   const value = { status: 200, usage: outcome.usage, firstByteAt: outcome.firstEventAt, errorCode: outcome.error?.code, generatedText: outcome.generatedText, responseText: undefined };
@@ -282,6 +325,9 @@ async function relayTranslatedStream(attempt: ChannelAttempt, adapter: VendorAda
 }
 
 const jsonContentType = 'application/json; charset=utf-8';
+
+/** The size cap of a vendor answer when the services do not set one (`GATEWAY_UPSTREAM_MAX_BODY_BYTES`'s default). */
+const defaultUpstreamMaxBodyBytes = 64 * 1024 * 1024;
 
 /** The status a breaker records for a 2xx answer the gateway could not read: a bad gateway. */
 const unusableAnswerStatus = 502;
@@ -291,12 +337,19 @@ function createStreamWriter(attempt: ChannelAttempt): ClientStreamWriter {
   return new ClientStreamWriter({ client, responseHeaders: request.responseHeaders, clock: services.clock, clientDrainTimeoutMs: services.config.streamWriteTimeoutMs });
 }
 
+/** A non-streamed vendor answer as text, at most `upstreamMaxBodyBytes` of it; a larger or broken one is a failure. */
 async function readBody(attempt: ChannelAttempt, response: Dispatcher.ResponseData): Promise<string | AttemptResult> {
+  const maximumBytes = attempt.services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes;
   try {
-    return await response.body.text();
+    const read = await readCappedUpstreamText(response.body, maximumBytes, headerValue(response.headers['content-length']));
+    if (read.kind === 'text') return read.text;
+    attempt.services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'too-large' });
+    attempt.services.logger.warn({ channel: attempt.channel.name, maximumBytes }, 'upstream answer larger than GATEWAY_UPSTREAM_MAX_BODY_BYTES');
+    return unusableUpstreamAnswer(tooLargeMessage(maximumBytes));
   } catch (error) {
     if (attempt.control.aborted) return clientClosedFailure();
-    return withChannelOutcome(mapUpstreamTransportFailure(), transportFailureOutcome(error));
+    attempt.services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'transport' });
+    return transportFailure(error, transportFailureOutcome(error));
   }
 }
 
@@ -316,9 +369,11 @@ function notAnEventStream(attempt: ChannelAttempt, response: Dispatcher.Response
   return { kind: 'retryable-failure', error: notAnEventStreamError(), channelOutcome: { kind: 'vendor-error', status: unusableAnswerStatus } };
 }
 
-function unreadableAnswer(attempt: ChannelAttempt): AttemptResult {
+/** A 2xx answer that is not the endpoint's (`fault` says how, for the log): never relayed, never billed. */
+function unreadableAnswer(attempt: ChannelAttempt, fault: string): AttemptResult {
   attempt.services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'unreadable' });
-  return { kind: 'retryable-failure', error: new GatewayError('server_error', 'The upstream vendor sent an answer the gateway could not read.'), channelOutcome: { kind: 'vendor-error', status: unusableAnswerStatus } };
+  attempt.services.logger.warn({ channel: attempt.channel.name, fault }, 'upstream answer is not the endpoint\'s shape');
+  return unusableUpstreamAnswer(unreadableAnswerMessage);
 }
 
 function cannotServe(channel: RoutableChannel): UpstreamAttemptResult<never> {

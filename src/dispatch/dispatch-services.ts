@@ -13,6 +13,8 @@ export interface DispatchServices {
     upstreamHeadersTimeoutMs: number;
     /** longest wait between two chunks of a vendor's body, in milliseconds */
     upstreamBodyTimeoutMs: number;
+    /** largest non-streamed vendor answer read, in bytes; larger ones are a 502 (default 64 MiB when absent) */
+    upstreamMaxBodyBytes?: number;
     /** how long a client that stopped reading may stall a stream before it is cut, in milliseconds (0 = forever) */
     streamWriteTimeoutMs: number;
   };

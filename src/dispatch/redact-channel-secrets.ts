@@ -1,3 +1,4 @@
+import { GatewayError } from '../core/gateway-error.js';
 import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js';
 
 /**
@@ -43,4 +44,10 @@ export function secretsOf(channel: ChannelWithSecrets): readonly string[] {
  */
 export function redactChannelSecrets(text: string, channel: ChannelWithSecrets): string {
   return redactUpstreamText(text, secretsOf(channel));
+}
+
+/** The same gateway error with its message redacted of the channel's secrets (code, param and headers kept). */
+export function redactGatewayError(error: GatewayError, channel: ChannelWithSecrets): GatewayError {
+  const message = redactChannelSecrets(error.message, channel);
+  return message === error.message ? error : new GatewayError(error.code, message, { param: error.param, headers: error.headers });
 }

@@ -216,10 +216,10 @@ describe('upstream request errors', () => {
 });
 
 describe('failures after the first byte', () => {
-  it('answers 503 rather than half a body when a non-streamed answer is cut off midway', async () => {
+  it('answers 502 upstream_error rather than half a body when a non-streamed answer is cut off midway', async () => {
     const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'broken-stream', messages: question });
-    expect(response.status).toBe(503);
-    expect(expectErrorResponseShape(response.json()).type).toBe('server_error');
+    expect(response.status).toBe(502);
+    expect(expectErrorResponseShape(response.json())).toMatchObject({ type: 'server_error', code: 'upstream_error' });
   });
 
   it('delivers the first chunks of a stream that breaks, then makes the SDK throw', async () => {

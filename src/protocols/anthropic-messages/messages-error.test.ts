@@ -19,6 +19,8 @@ const expected: Record<ErrorCode, [number, string]> = {
   insufficient_quota: [429, 'rate_limit_error'],
   rate_limit_exceeded: [429, 'rate_limit_error'],
   server_error: [500, 'api_error'],
+  upstream_error: [502, 'api_error'],
+  upstream_timeout: [504, 'api_error'],
   service_unavailable: [529, 'overloaded_error'],
 };
 

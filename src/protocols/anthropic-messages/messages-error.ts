@@ -42,6 +42,10 @@ export function messagesErrorOf(code: ErrorCode): { status: number; type: Messag
       return { status: 429, type: 'rate_limit_error' };
     case 'server_error':
       return { status: 500, type: 'api_error' };
+    case 'upstream_error':
+      return { status: 502, type: 'api_error' };
+    case 'upstream_timeout':
+      return { status: 504, type: 'api_error' };
     case 'service_unavailable':
       return { status: 529, type: 'overloaded_error' };
     default: {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { StreamBlockSequencer } from '../stream-block-sequencer.js';
 import type { VendorCall } from '../vendor-adapter.js';
@@ -6,13 +7,22 @@ import { anthropicArtefactProducer } from './convert-anthropic-messages.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { parseAnthropicUsage } from './parse-anthropic-usage.js';
 
+/** The parts of a `Message` the decoder relies on: its content blocks, and usage counts that are numbers when present. */
+const anthropicMessageShape = z.object({
+  content: z.array(z.object({ type: z.string() })),
+  usage: z.object({ input_tokens: z.number().nullish(), output_tokens: z.number().nullish() }).nullish(),
+});
+
 /**
  * A non-streamed Anthropic `Message` as canonical parts: text blocks, thinking blocks (their signature as the
  * reasoning's artefact), redacted thinking (an empty reasoning block carrying the data), tool_use blocks with
  * `JSON.stringify(input)` as arguments, then usage and the finish.
  */
 export function decodeAnthropicResponse(bodyText: string, _call: VendorCall): CanonicalStreamPart[] {
-  const message = JSON.parse(bodyText) as AnthropicResponseMessage;
+  const parsed: unknown = JSON.parse(bodyText);
+  // Checked at the edge: a body without its `content` blocks, or with counts that are not numbers, is no answer (dispatch answers 502).
+  if (!anthropicMessageShape.safeParse(parsed).success) throw new Error('The Anthropic answer is not a Message with content blocks.');
+  const message = parsed as AnthropicResponseMessage;
   const sequencer = new StreamBlockSequencer();
   const parts: CanonicalStreamPart[] = [{ type: 'response-start', vendorResponseId: message.id, vendorModel: message.model }];
   (message.content ?? []).forEach((block, blockIndex) => {

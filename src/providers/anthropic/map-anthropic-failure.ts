@@ -1,5 +1,6 @@
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { mapOpenAiUpstreamFailure } from '../openai/map-openai-upstream-failure.js';
+import { redactUpstreamText } from '../openai/redact-upstream-text.js';
 import type { UpstreamAttemptResult } from '../upstream-attempt-result.js';
 
 /**
@@ -16,7 +17,8 @@ export function mapAnthropicFailure(status: number, bodyText: string, retryAfter
 /** An `error` event in the middle of a stream as a canonical error part. */
 export function mapAnthropicStreamError(data: unknown): Extract<CanonicalStreamPart, { type: 'error' }> {
   const error = readErrorObject(data);
-  const message = error?.message ?? 'The upstream vendor failed mid-stream.';
+  // Redacted of key-shaped text here; dispatch also removes the channel's own key before a client sees it.
+  const message = error?.message ? redactUpstreamText(error.message) : 'The upstream vendor failed mid-stream.';
   if (error?.type === 'overloaded_error') return { type: 'error', failure: { message, code: 'service_unavailable' } };
   if (error?.type === 'rate_limit_error') return { type: 'error', failure: { message, code: 'rate_limit_exceeded' } };
   return { type: 'error', failure: { message, code: 'server_error' } };

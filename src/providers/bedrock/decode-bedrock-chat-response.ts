@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { StreamBlockSequencer } from '../stream-block-sequencer.js';
@@ -40,10 +41,17 @@ export function decodeBedrockChatResponse(bodyText: string, _call: VendorCall): 
   return parts;
 }
 
+/** The parts of a Converse response the decoder relies on: its `output`, and usage counts that are numbers when present. */
+const converseResponseShape = z.object({
+  output: z.object({}),
+  usage: z.object({ inputTokens: z.number().nullish(), outputTokens: z.number().nullish() }).nullish(),
+});
+
 function parseBody(bodyText: string): BedrockConverseResponseBody {
   try {
     const parsed: unknown = JSON.parse(bodyText);
-    if (parsed && typeof parsed === 'object') return parsed as BedrockConverseResponseBody;
+    // Checked at the edge: a body without its `output`, or with counts that are not numbers, is no answer (dispatch answers 502).
+    if (converseResponseShape.safeParse(parsed).success) return parsed as BedrockConverseResponseBody;
   } catch {
     // Falls through to the error below; the body itself is never shown.
   }

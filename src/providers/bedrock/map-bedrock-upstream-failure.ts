@@ -15,6 +15,10 @@ export function mapBedrockUpstreamFailure(status: number, bodyText: string, retr
   if (status === 413) {
     return { kind: 'final-failure', error: new GatewayError('request_too_large', vendorMessage ?? 'The request is too large for the upstream vendor.') };
   }
+  if (status === 402) {
+    // Payment Required: the channel's account is out of credit, never the client's fault; another channel may answer.
+    return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', 'The upstream channel has run out of credit; retry later.') };
+  }
   if (status === 401 || status === 403) {
     return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', 'The upstream channel refused the gateway credentials; retry later.') };
   }

@@ -1,5 +1,6 @@
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { mapOpenAiUpstreamFailure } from '../openai/map-openai-upstream-failure.js';
+import { redactUpstreamText } from '../openai/redact-upstream-text.js';
 import type { UpstreamAttemptResult } from '../upstream-attempt-result.js';
 
 /** Gemini's error body fields. */
@@ -23,7 +24,8 @@ export function mapGeminiFailure(status: number, bodyText: string, retryAfter: s
 
 /** An error chunk in the middle of a stream as a canonical error part. */
 export function mapGeminiStreamError(error: GeminiErrorFields): Extract<CanonicalStreamPart, { type: 'error' }> {
-  const message = error.message ?? 'The upstream vendor failed mid-stream.';
+  // Redacted of key-shaped text (AIza...) here; dispatch also removes the channel's own key before a client sees it.
+  const message = error.message ? redactUpstreamText(error.message) : 'The upstream vendor failed mid-stream.';
   if (error.status === 'RESOURCE_EXHAUSTED' || error.code === 429) return { type: 'error', failure: { message, code: 'rate_limit_exceeded' } };
   if (error.status === 'UNAVAILABLE' || error.code === 503) return { type: 'error', failure: { message, code: 'service_unavailable' } };
   return { type: 'error', failure: { message, code: 'server_error' } };

@@ -34,6 +34,10 @@ export function mapOpenAiUpstreamFailure(
   if (status === 404) {
     return { kind: 'retryable-failure', error: new GatewayError('model_not_found', 'The upstream vendor does not serve this model or endpoint.') };
   }
+  if (status === 402) {
+    // Payment Required: the channel's vendor account is out of credit, never the client's fault; another channel may answer.
+    return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', 'The upstream channel has run out of credit; retry later.') };
+  }
   if (status === 401 || status === 403) {
     return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', 'The upstream channel refused the gateway credentials; retry later.') };
   }
