@@ -80,6 +80,8 @@ export interface VideoTaskConfig {
   pollIntervalMs: number;
   /** how long a poller owns a claimed task before another gateway may take it, in milliseconds (GATEWAY_VIDEO_LEASE_MS, default 300000) */
   leaseMs: number;
+  /** largest video downloaded and stored, in bytes (GATEWAY_VIDEO_MAX_BYTES, default 2 GiB); a larger one fails `video_too_large` */
+  maxBytes: number;
 }
 
 /** Where `npm run build:console` writes the console: `dist/console` of this package (from src/ or dist/ alike). */
@@ -132,11 +134,13 @@ export function loadVideoTaskConfig(environment: NodeJS.ProcessEnv, dataDirector
     retentionHours: readInteger(environment, 'GATEWAY_VIDEO_RETENTION_HOURS', 24),
     pollIntervalMs: readInteger(environment, 'GATEWAY_VIDEO_POLL_INTERVAL_MS', 1_000),
     leaseMs: readInteger(environment, 'GATEWAY_VIDEO_LEASE_MS', 300_000),
+    maxBytes: readInteger(environment, 'GATEWAY_VIDEO_MAX_BYTES', 2 * 1024 * 1024 * 1024),
   };
   if (config.timeoutMinutes < 1) throw new Error('GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES must be at least 1');
   if (config.retentionHours < 1) throw new Error('GATEWAY_VIDEO_RETENTION_HOURS must be at least 1');
   if (config.pollIntervalMs < 1) throw new Error('GATEWAY_VIDEO_POLL_INTERVAL_MS must be at least 1');
   if (config.leaseMs < 1_000) throw new Error('GATEWAY_VIDEO_LEASE_MS must be at least 1000');
+  if (config.maxBytes < 1) throw new Error('GATEWAY_VIDEO_MAX_BYTES must be at least 1');
   return config;
 }
 

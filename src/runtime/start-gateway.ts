@@ -118,6 +118,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     dispatcher,
     upstreamHeadersTimeoutMs: config.upstreamHeadersTimeoutMs,
     upstreamBodyTimeoutMs: config.upstreamBodyTimeoutMs,
+    allowPrivateAddresses: config.imageFetchAllowPrivateAddresses,
     logger,
     clock: options.videoTaskClock ?? Date.now,
     ...(options.videoPollScheduler ? { scheduler: options.videoPollScheduler } : {}),

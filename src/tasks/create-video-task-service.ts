@@ -5,6 +5,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { taskHoldShortfall, writeTaskHoldChange } from '../billing/mirror-task-hold.js';
 import { costOfVideoSeconds, lookUpVideoSecondPrice, type VideoSecondPrice } from '../billing/price-video-seconds.js';
 import { createVideoTaskUsageLog, videoSubmitEndpoint } from '../billing/video-task-usage-log.js';
+import { redactChannelSecrets } from '../dispatch/redact-channel-secrets.js';
 import { sendVideoVendorRequest } from '../dispatch/video/send-video-vendor-request.js';
 import type { VideoGenerationJob, VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
 import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
@@ -137,7 +138,8 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
         return recorded;
       }
       const failure = route.adapter.mapFailure(answer.status, answer.bodyText, answer.retryAfter);
-      lastError = failure.kind === 'success' ? lastError : failure.error;
+      // The vendor's text may quote the channel's own key or address (Gemini's errors do): redacted before a client sees it.
+      lastError = failure.kind === 'success' ? lastError : new GatewayError(failure.error.code, redactChannelSecrets(failure.error.message, route.channel), { param: failure.error.param, headers: failure.error.headers });
       if (failure.kind === 'final-failure') break;
     }
     // Kept failed and hidden: the row explains the hold and release ledger entries; the client only sees the error.

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -36,6 +36,12 @@ export function createLocalFolderVideoStorage(folder: string): VideoContentStora
     },
     async remove(key) {
       await rm(fileOf(key), { force: true });
+    },
+    async freeBytes() {
+      await mkdir(folder, { recursive: true });
+      // `bavail`: blocks an unprivileged writer may still use (`bfree` counts root's reserve too).
+      const info = await statfs(folder);
+      return info.bavail * info.bsize;
     },
   };
 }

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
 import type { VideoTaskConfig } from '../config/gateway-config.js';
+import { createCheckedLookup } from '../providers/remote-image/create-checked-lookup.js';
+import { isFetchableAddress } from '../providers/remote-image/is-fetchable-address.js';
 import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
 import type { Kysely } from 'kysely';
@@ -17,7 +19,7 @@ import type { VideoTaskService } from './video-task-service.js';
 export interface RunningVideoTasks {
   service: VideoTaskService;
   poller: VideoTaskPoller;
-  /** stops the poller (its leases lapse for the next gateway if a look is cut short) */
+  /** stops the poller (its leases lapse for the next gateway if a look is cut short) and closes the redirect pool */
   stop(): Promise<void>;
 }
 
@@ -32,17 +34,23 @@ export function startVideoTasks(options: {
   dispatcher: Dispatcher;
   upstreamHeadersTimeoutMs: number;
   upstreamBodyTimeoutMs: number;
+  /** whether download redirects may reach private and loopback addresses (GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES) */
+  allowPrivateAddresses: boolean;
   logger: Logger;
   clock: () => number;
   scheduler?: PollScheduler;
 }): RunningVideoTasks {
   const { config } = options;
+  const isAddressAllowed = (address: string): boolean => isFetchableAddress(address, options.allowPrivateAddresses);
+  // Redirect targets are addresses a vendor names: every connection is checked as remote images' are.
+  const redirectDispatcher = new Agent({ connect: { lookup: createCheckedLookup(isAddressAllowed) }, keepAliveTimeout: 10_000 });
   const context: VideoTaskContext = {
     store: createVideoTaskStore(options.database),
     billing: options.billing,
     routing: options.routing,
     adapters: options.adapters,
     dispatch: { dispatcher: options.dispatcher, headersTimeoutMs: options.upstreamHeadersTimeoutMs, bodyTimeoutMs: options.upstreamBodyTimeoutMs },
+    download: { redirectDispatcher, isAddressAllowed, maxBytes: config.maxBytes },
     storage: createLocalFolderVideoStorage(config.storageDirectory),
     clock: options.clock,
     logger: options.logger,
@@ -50,5 +58,12 @@ export function startVideoTasks(options: {
   };
   const poller = new VideoTaskPoller(context, options.scheduler);
   poller.start();
-  return { service: createVideoTaskService(context), poller, stop: () => poller.stop() };
+  return {
+    service: createVideoTaskService(context),
+    poller,
+    stop: async () => {
+      await poller.stop();
+      await redirectDispatcher.close();
+    },
+  };
 }

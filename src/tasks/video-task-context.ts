@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
 import type { VideoDispatchOptions } from '../dispatch/video/send-video-vendor-request.js';
 import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
@@ -21,6 +22,16 @@ export interface VideoTaskSettings {
 /** Defaults: 24 h retention, 60 min timeout, 5 min lease, a look every second. */
 export const defaultVideoTaskSettings: VideoTaskSettings = { retentionMs: 24 * 3_600_000, timeoutMs: 60 * 60_000, leaseMs: 5 * 60_000, pollIntervalMs: 1_000 };
 
+/** How finished videos are downloaded (docs/VIDEO.md, "Downloads"). */
+export interface VideoDownloadSettings {
+  /** the pool for redirect targets off the channel's origin: its DNS lookup refuses what `isAddressAllowed` refuses */
+  redirectDispatcher: Dispatcher;
+  /** whether a redirect target's IP address may be reached (remote images' rule, isFetchableAddress) */
+  isAddressAllowed: (address: string) => boolean;
+  /** largest video stored, in bytes (GATEWAY_VIDEO_MAX_BYTES) */
+  maxBytes: number;
+}
+
 /** What the task service and the poller share. */
 export interface VideoTaskContext {
   store: VideoTaskStore;
@@ -30,6 +41,7 @@ export interface VideoTaskContext {
   /** one adapter per vendor protocol; a channel is used for video when an adapter speaks its protocol */
   adapters: readonly VideoVendorAdapter[];
   dispatch: VideoDispatchOptions;
+  download: VideoDownloadSettings;
   storage: VideoContentStorage;
   /** Unix milliseconds */
   clock: () => number;

@@ -1,28 +1,50 @@
 import { randomBytes } from 'node:crypto';
-import { openVideoVendorDownload, sendVideoVendorRequest } from '../dispatch/video/send-video-vendor-request.js';
+import { redactChannelSecrets } from '../dispatch/redact-channel-secrets.js';
+import { openVideoDownload } from '../dispatch/video/open-video-download.js';
+import { sendVideoVendorRequest } from '../dispatch/video/send-video-vendor-request.js';
 import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
 import type { VideoTaskRecord } from '../storage/video-task-records.js';
 import { finishVideoTask } from './finish-video-task.js';
+import { storeVideoDownload } from './store-video-download.js';
 import { adapterFor, videoStorageKey, type VideoTaskContext } from './video-task-context.js';
 import { nextPollDelayMs, parseRetryAfterMs } from './video-poll-schedule.js';
 import { isTerminalState, sourceStatesOf } from './video-task-transitions.js';
 
 /** Runs work every `intervalMs` until stopped; injected so tests drive the poller by hand and never sleep. */
 export interface PollScheduler {
-  every(intervalMs: number, work: () => Promise<void>): { stop(): void };
+  /** `onError` hears every rejection of `work` (a store outage, a bug); the schedule carries on at the next tick */
+  every(intervalMs: number, work: () => Promise<void>, onError: (error: unknown) => void): { stop(): void };
 }
 
-/** The real scheduler: an unref'd interval that never overlaps itself. */
+/**
+ * The real scheduler: an unref'd interval that never overlaps itself. A look that rejects (PostgreSQL restarting
+ * answers `claimDue` with 57P01/57P03) is handed to `onError` and the next tick looks again: an unhandled rejection
+ * here would end the process.
+ */
 export const intervalPollScheduler: PollScheduler = {
-  every(intervalMs, work) {
+  every(intervalMs, work, onError) {
     let running = false;
     const timer = setInterval(() => {
       if (running) return;
       running = true;
-      void work().finally(() => {
-        running = false;
-      });
+      let look: Promise<void>;
+      try {
+        look = work();
+      } catch (error) {
+        look = Promise.reject(error);
+      }
+      void look
+        .catch((error: unknown) => {
+          try {
+            onError(error);
+          } catch {
+            // A failing error handler (a broken log destination) must not stop the poller either.
+          }
+        })
+        .finally(() => {
+          running = false;
+        });
     }, intervalMs);
     timer.unref();
     return { stop: () => clearInterval(timer) };
@@ -51,7 +73,11 @@ export class VideoTaskPoller {
 
   start(): void {
     if (this.running) return;
-    this.running = this.scheduler.every(this.context.settings.pollIntervalMs, () => this.pollOnce());
+    this.running = this.scheduler.every(
+      this.context.settings.pollIntervalMs,
+      () => this.pollOnce(),
+      (error) => this.context.logger.error({ err: error }, 'a video poller look failed (is the database reachable?); the poller looks again at the next tick'),
+    );
   }
 
   /** Stops looking for tasks and waits for the look in progress; its leases lapse if it is cut short. */
@@ -102,7 +128,8 @@ export class VideoTaskPoller {
     if (answer.status === 429 || answer.status >= 500) return this.retryLater(task, task.pollAttempts + 1, parseRetryAfterMs(answer.retryAfter, now));
     if (answer.status < 200 || answer.status >= 300) {
       const failure = route.adapter.mapFailure(answer.status, answer.bodyText, answer.retryAfter);
-      const message = failure.kind === 'success' ? 'The vendor lost the video job.' : failure.error.message;
+      // 404: the vendor no longer knows the job (it vanished); its text may quote the channel's key or address.
+      const message = failure.kind === 'success' || answer.status === 404 ? 'The video vendor lost the video job. Nothing was charged.' : redactChannelSecrets(failure.error.message, route.channel);
       await finishVideoTask(this.context, task, { kind: 'fail', code: 'vendor_failed', message });
       return;
     }
@@ -124,7 +151,7 @@ export class VideoTaskPoller {
       case 'completed':
         return this.complete(task, route, status.seconds, status.contentReference);
       case 'failed':
-        await finishVideoTask(this.context, task, { kind: 'fail', code: status.code, message: status.message });
+        await finishVideoTask(this.context, task, { kind: 'fail', code: status.code, message: redactChannelSecrets(status.message, route.channel) });
         return;
       default: {
         const unreachable: never = status;
@@ -145,21 +172,33 @@ export class VideoTaskPoller {
     }
     const request = route.adapter.encodeDownload(contentReference, route.channel, 'video');
     if (request === undefined) throw new Error(`the ${route.adapter.protocol} adapter cannot download videos`);
-    let download;
-    try {
-      download = await openVideoVendorDownload(request, this.context.dispatch);
-    } catch {
-      return this.retryLater(current, current.pollAttempts + 1, undefined);
-    }
-    if (download.status < 200 || download.status >= 300) {
-      download.body.destroy();
-      return this.retryLater(current, current.pollAttempts + 1, undefined);
-    }
+    const { download: downloadSettings } = this.context;
+    const opened = await openVideoDownload(request, new URL(route.channel.baseUrl).origin, { dispatch: this.context.dispatch, ...downloadSettings });
+    if (opened.kind === 'failed') return this.downloadFailed(current, opened);
     const key = videoStorageKey(task.id);
-    await storage.write(key, download.body);
+    const stored = await storeVideoDownload(opened, key, { storage, maxBytes: downloadSettings.maxBytes });
+    if (stored.kind === 'failed') return this.downloadFailed(current, stored);
     const finished = await finishVideoTask(this.context, current, { kind: 'complete', generatedSeconds, contentLocation: key });
     // Another poller finished it first with the same file under the same key: leave that file in place.
     if (finished === undefined) this.context.logger.info({ taskId: task.id }, 'video task was finished by another poller');
+  }
+
+  /**
+   * A download that did not end in a stored file: retried at the next poll (bounded by the task timeout, which then
+   * fails the task and releases its hold), or, when trying again cannot help (too large, a refused address), failed now.
+   */
+  private async downloadFailed(task: VideoTaskRecord, failure: { reason: string; retryable: boolean; detail: string }): Promise<void> {
+    const { logger } = this.context;
+    if (failure.retryable) {
+      logger.warn({ taskId: task.id, reason: failure.reason, detail: failure.detail }, 'downloading a finished video failed; it is retried at the next poll');
+      return this.retryLater(task, task.pollAttempts + 1, undefined);
+    }
+    logger.error({ taskId: task.id, reason: failure.reason, detail: failure.detail }, 'a finished video cannot be downloaded; the task fails and its hold is released');
+    const ending =
+      failure.reason === 'too-large'
+        ? { code: 'video_too_large', message: `The finished video is larger than this gateway stores (${this.context.download.maxBytes} bytes). Nothing was charged.` }
+        : { code: 'vendor_failed', message: 'The video vendor named a download address the gateway refuses to fetch. Nothing was charged.' };
+    await finishVideoTask(this.context, task, { kind: 'fail', ...ending });
   }
 
   /** Past the timeout: cancels at the vendor when the adapter can (best effort), then fails and releases the hold. */

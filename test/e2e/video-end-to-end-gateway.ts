@@ -18,8 +18,8 @@ import { modelCatalogData } from '../../src/routing/model-catalog-data.js';
 import { startGateway, type RunningGateway } from '../../src/runtime/start-gateway.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
 import type { PollScheduler } from '../../src/tasks/video-task-poller.js';
-import { startSoraSimulator } from '../simulators/sora-simulator.js';
-import { startVeoSimulator } from '../simulators/veo-simulator.js';
+import { startSoraSimulator, type SoraSimulator } from '../simulators/sora-simulator.js';
+import { startVeoSimulator, type VeoSimulator } from '../simulators/veo-simulator.js';
 import { createTestGatewayConfig } from '../helpers/create-test-gateway-config.js';
 import { createPostgresTestDatabaseUrl, type PostgresTestDatabase } from '../helpers/postgres-test-database.js';
 import { testSecretKey, uniqueName } from '../helpers/start-test-gateway.js';
@@ -103,6 +103,8 @@ export interface VideoEndToEnd {
   brokeKey: string;
   /** requests both simulators received so far (submits, polls, downloads) */
   vendorRequestCount(): number;
+  /** the simulators themselves (their recorded requests, their signed storage) */
+  simulators: { sora: SoraSimulator; veo: VeoSimulator };
   /** the first gateway instance (more come from `startInstance`) */
   gateway: VideoGatewayInstance;
   startInstance(): Promise<VideoGatewayInstance>;
@@ -126,7 +128,8 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
   const config = createTestGatewayConfig(
     { dataDirectory, databaseUrl: postgres?.url ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`, secretKey: testSecretKey },
     // GATEWAY_VIDEO_* as the operator sets them (e.g. the task timeout), read the way `gateway start` reads them.
-    { videoTasks: loadVideoTaskConfig(options.videoEnvironment ?? {}, dataDirectory) },
+    // The simulators and the signed storage their downloads redirect to are loopback addresses.
+    { videoTasks: loadVideoTaskConfig(options.videoEnvironment ?? {}, dataDirectory), imageFetchAllowPrivateAddresses: true },
   );
   const clock = createTestClock();
   const instances: VideoGatewayInstance[] = [];
@@ -180,6 +183,7 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
     brokeUser: broke.user,
     brokeKey: broke.secret,
     vendorRequestCount: () => sora.requests.length + veo.requests.length,
+    simulators: { sora, veo },
     gateway,
     async startInstance() {
       const instance = await startInstance();

@@ -21,8 +21,8 @@ export interface SoraVideo {
 /** OpenAI's `VideoResource`: all 13 fields, nullable ones included. */
 export type SoraVideoResource = Record<string, unknown>;
 
-/** Renders a video's current state as OpenAI does. */
-export function renderSoraVideo(video: SoraVideo, pollsUntilDone: number): SoraVideoResource {
+/** Renders a video's current state as OpenAI does; `apiKey` is the key a `failureQuotesKey` failure quotes. */
+export function renderSoraVideo(video: SoraVideo, pollsUntilDone: number, apiKey = ''): SoraVideoResource {
   const stage = videoJobStage(video.polls, video.outcome.pollsUntilDone ?? pollsUntilDone, video.outcome);
   const base = {
     id: video.id,
@@ -40,7 +40,7 @@ export function renderSoraVideo(video: SoraVideo, pollsUntilDone: number): SoraV
   if (stage.stage === 'running') return { ...base, status: 'in_progress', progress: stage.progress, error: null };
   const endedAt = video.completedAt ?? video.createdAt;
   if (video.outcome.kind === 'failure') {
-    return { ...base, status: 'failed', progress: 100, completed_at: endedAt, error: { code: 'video_generation_failed', message: 'Video generation failed. Please try again.' } };
+    return { ...base, status: 'failed', progress: 100, completed_at: endedAt, error: { code: 'video_generation_failed', message: video.outcome.failureQuotesKey ? `Video generation failed for the key ${apiKey}. Please try again.` : 'Video generation failed. Please try again.' } };
   }
   if (video.outcome.kind === 'content-filtered') {
     return { ...base, status: 'failed', progress: 100, completed_at: endedAt, error: { code: 'moderation_blocked', message: 'Your request was blocked by our moderation system.' } };

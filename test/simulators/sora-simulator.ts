@@ -11,6 +11,7 @@ import { newSoraVideoId, renderSoraVideo, type SoraVideo } from './sora-simulato
 import { validateSoraCreate } from './sora-simulator-validation.js';
 import { createTinyMp4, tinyJpeg, tinyWebp } from './video-simulator-mp4.js';
 import { readVideoOutcome, videoJobStage } from './video-simulator-outcome.js';
+import { startSignedVideoStorage, type SignedVideoStorage } from './video-simulator-signed-storage.js';
 
 /** A running simulator. */
 export interface SoraSimulator {
@@ -20,6 +21,8 @@ export interface SoraSimulator {
   requests: RecordedRequest[];
   /** the videos it holds, by id */
   videos: Map<string, SoraVideo>;
+  /** the signed storage a `sim-video-download-*` content download redirects to (another loopback origin) */
+  storage: SignedVideoStorage;
   /** clears the recorded requests */
   reset(): void;
   close(): Promise<void>;
@@ -42,6 +45,7 @@ export async function startSoraSimulator(options: SoraSimulatorOptions): Promise
   const pollsUntilDone = options.pollsUntilDone ?? 2;
   const nowInSeconds = (): number => Math.floor((options.clock ?? Date.now)() / 1000);
   const server = Fastify({ logger: false, forceCloseConnections: true });
+  const storage = await startSignedVideoStorage();
   await server.register(multipart, { limits: { fileSize: 32 * 1024 * 1024, files: 1 } });
 
   const record = (request: FastifyRequest, body: unknown): void => {
@@ -74,13 +78,17 @@ export async function startSoraSimulator(options: SoraSimulatorOptions): Promise
     record(request, undefined);
     requireKey(request);
     const video = findVideo(request);
+    if (video.outcome.vanishes && video.polls >= 1) {
+      videos.delete(video.id);
+      throw new SimulatedError(404, `Video with id '${video.id}' not found.`, { code: 'video_not_found' });
+    }
     if (video.outcome.firstPollFailureStatus && !video.pollFailureAnswered) {
       video.pollFailureAnswered = true;
       throw modelStatusError(video.outcome.firstPollFailureStatus, video.request.model, 1);
     }
     video.polls += 1;
     if (videoJobStage(video.polls, video.outcome.pollsUntilDone ?? pollsUntilDone, video.outcome).stage === 'done') video.completedAt ??= nowInSeconds();
-    return reply.send(renderSoraVideo(video, pollsUntilDone));
+    return reply.send(renderSoraVideo(video, pollsUntilDone, options.apiKey));
   });
 
   server.get('/v1/videos/:id/content', async (request, reply) => {
@@ -91,7 +99,28 @@ export async function startSoraSimulator(options: SoraSimulatorOptions): Promise
     if (renderSoraVideo(video, pollsUntilDone).status !== 'completed') {
       throw new SimulatedError(404, `Video '${video.id}' has no content: it is not completed.`, { code: 'video_not_ready' });
     }
-    return sendVariant(reply, variant, Number(video.request.seconds));
+    const fault = variant === 'video' ? video.outcome.downloadFault : undefined;
+    switch (fault) {
+      case undefined:
+        return sendVariant(reply, variant, Number(video.request.seconds));
+      case '404':
+        throw new SimulatedError(404, `Video '${video.id}' content was not found.`, { code: 'video_not_found' });
+      case '500':
+        throw modelStatusError(500, video.request.model);
+      case 'no-location':
+        return reply.code(302).send();
+      case 'redirect':
+      case 'loop':
+      case 'break':
+      case 'break-once':
+      case 'oversize':
+      case 'oversize-unannounced':
+        return reply.code(302).header('location', storage.sign(video.id, createTinyMp4(Number(video.request.seconds)), fault)).send();
+      default: {
+        const unknownFault: never = fault;
+        throw new Error(`unknown download fault ${String(unknownFault)}`);
+      }
+    }
   });
 
   server.delete('/v1/videos/:id', async (request, reply) => {
@@ -112,7 +141,20 @@ export async function startSoraSimulator(options: SoraSimulatorOptions): Promise
   await server.listen({ host: '127.0.0.1', port: 0 });
   const address = server.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}/v1`, requests, videos, reset: () => void (requests.length = 0), close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    videos,
+    storage,
+    reset: () => {
+      requests.length = 0;
+      storage.requests.length = 0;
+    },
+    close: async () => {
+      await server.close();
+      await storage.close();
+    },
+  };
 }
 
 function sendVariant(reply: FastifyReply, variant: string, seconds: number): FastifyReply {

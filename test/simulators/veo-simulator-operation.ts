@@ -18,14 +18,17 @@ export interface VeoOperation {
 
 const responseType = 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse';
 
-/** The operation as a poll sees it; `origin` is where the video file downloads from. */
-export function renderVeoOperation(operation: VeoOperation, pollsUntilDone: number, origin: string): Record<string, unknown> {
+/** The operation as a poll sees it; `origin` is where the video file downloads from; `apiKey` the key a failure may quote. */
+export function renderVeoOperation(operation: VeoOperation, pollsUntilDone: number, origin: string, apiKey = ''): Record<string, unknown> {
   const stage = videoJobStage(operation.polls, operation.outcome.pollsUntilDone ?? pollsUntilDone, operation.outcome);
   // proto3 JSON leaves `done: false` out, as Google does.
   if (stage.stage !== 'done') return { name: operation.name };
   switch (operation.outcome.kind) {
-    case 'failure':
-      return { name: operation.name, done: true, error: { code: 13, message: 'Video generation failed due to an internal error.' } };
+    case 'failure': {
+      // Google's errors do quote request details; a gateway must not pass the key or its host on.
+      const message = operation.outcome.failureQuotesKey ? `Video generation failed for API key ${apiKey} calling ${origin}/v1beta: internal error.` : 'Video generation failed due to an internal error.';
+      return { name: operation.name, done: true, error: { code: 13, message } };
+    }
     case 'content-filtered':
       return {
         name: operation.name,

@@ -1,6 +1,6 @@
 // A loopback simulator of Veo on the Gemini API: `POST /v1beta/models/{model}:predictLongRunning`, polling
 // `GET /v1beta/models/{model}/operations/{id}`, and the video at `GET /v1beta/files/{id}:download?alt=media`, which
-// needs the key like every route. Each poll moves an operation one step (no real waiting); prompt markers pick the
+// needs the key like every route and answers 302 to a signed URL on another origin (`storage`), as Google's does. Each poll moves an operation one step (no real waiting); prompt markers pick the
 // outcome and faults (video-simulator-outcome.ts).
 import Fastify, { type FastifyRequest } from 'fastify';
 import { GeminiSimulatedError, geminiStatusError } from './gemini-simulator-errors.js';
@@ -8,6 +8,7 @@ import type { RecordedRequest } from './openai-simulator.js';
 import { randomIdentifier } from './openai-simulator-text.js';
 import { createTinyMp4 } from './video-simulator-mp4.js';
 import { readVideoOutcome, videoJobStage } from './video-simulator-outcome.js';
+import { startSignedVideoStorage, type SignedVideoStorage } from './video-simulator-signed-storage.js';
 import { renderVeoOperation, type VeoOperation } from './veo-simulator-operation.js';
 import { validateVeoCreate, veoSimulatorModels } from './veo-simulator-validation.js';
 
@@ -19,6 +20,8 @@ export interface VeoSimulator {
   requests: RecordedRequest[];
   /** the operations it holds, by name */
   operations: Map<string, VeoOperation>;
+  /** the signed storage its downloads redirect to (another loopback origin) */
+  storage: SignedVideoStorage;
   /** clears the recorded requests */
   reset(): void;
   close(): Promise<void>;
@@ -41,6 +44,7 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
   const operations = new Map<string, VeoOperation>();
   const pollsUntilDone = options.pollsUntilDone ?? 2;
   const server = Fastify({ logger: false, forceCloseConnections: true });
+  const storage = await startSignedVideoStorage();
   let origin = '';
 
   server.addHook('onRequest', async (request) => {
@@ -71,12 +75,16 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
     const { model, id } = request.params as { model: string; id: string };
     const operation = operations.get(`models/${model}/operations/${id}`);
     if (!operation) throw new GeminiSimulatedError(404, 'Requested entity was not found.');
+    if (operation.outcome.vanishes && operation.polls >= 1) {
+      operations.delete(operation.name);
+      throw new GeminiSimulatedError(404, 'Requested entity was not found.');
+    }
     if (operation.outcome.firstPollFailureStatus && !operation.pollFailureAnswered) {
       operation.pollFailureAnswered = true;
       throw geminiStatusError(operation.outcome.firstPollFailureStatus);
     }
     operation.polls += 1;
-    return renderVeoOperation(operation, pollsUntilDone, origin);
+    return renderVeoOperation(operation, pollsUntilDone, origin, options.apiKey);
   });
 
   server.get('/v1beta/files/:fileAction', async (request, reply) => {
@@ -85,7 +93,28 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
     const finished = operation && videoJobStage(operation.polls, operation.outcome.pollsUntilDone ?? pollsUntilDone, operation.outcome).stage === 'done';
     if (!operation || !finished || operation.outcome.kind !== 'success') throw new GeminiSimulatedError(404, 'Requested entity was not found.');
     if ((request.query as { alt?: string }).alt !== 'media') throw new GeminiSimulatedError(400, 'Downloading a file needs alt=media.');
-    return reply.header('content-type', 'video/mp4').send(createTinyMp4(operation.request.durationSeconds));
+    const fault = operation.outcome.downloadFault;
+    switch (fault) {
+      case '404':
+        throw new GeminiSimulatedError(404, 'Requested entity was not found.');
+      case '500':
+        throw geminiStatusError(500);
+      case 'no-location':
+        return reply.code(302).send();
+      case undefined:
+      case 'redirect':
+      case 'loop':
+      case 'break':
+      case 'break-once':
+      case 'oversize':
+      case 'oversize-unannounced':
+        // The file lives in signed storage: the key is needed here, never there.
+        return reply.code(302).header('location', storage.sign(operation.fileId, createTinyMp4(operation.request.durationSeconds), fault)).send();
+      default: {
+        const unknownFault: never = fault;
+        throw new Error(`unknown download fault ${String(unknownFault)}`);
+      }
+    }
   });
 
   server.setNotFoundHandler((_request, reply) => reply.code(404).send(new GeminiSimulatedError(404, 'Requested entity was not found.').toBody()));
@@ -97,7 +126,20 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
   const address = server.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   origin = `http://127.0.0.1:${port}`;
-  return { url: `${origin}/v1beta`, requests, operations, reset: () => void (requests.length = 0), close: () => server.close() };
+  return {
+    url: `${origin}/v1beta`,
+    requests,
+    operations,
+    storage,
+    reset: () => {
+      requests.length = 0;
+      storage.requests.length = 0;
+    },
+    close: async () => {
+      await server.close();
+      await storage.close();
+    },
+  };
 }
 
 /** Gemini answers a missing key with 403 PERMISSION_DENIED and a wrong one with 400 API_KEY_INVALID. */

@@ -4,9 +4,24 @@
 //   sim-video-submit-429 / sim-video-submit-500            the create request answers that status
 //   sim-video-poll-429 / sim-video-poll-500                the FIRST poll answers that status, later polls go on normally
 //   sim-video-polls-<n>   the job finishes on the n-th poll (else the simulator's pollsUntilDone)
+//   sim-video-fail-quoting-key   the job fails with a message quoting the channel's key and host (must be redacted)
+//   sim-video-vanish      after the first status read the vendor forgets the job (later polls answer 404)
+//   sim-video-download-<fault>   the finished video's download misbehaves (VideoDownloadFault); Veo's download always
+//                         redirects to the signed storage origin (video-simulator-signed-storage.ts), Sora's only
+//                         for `redirect` and the faults served there
 
 /** The end a simulated job reaches. */
 export type VideoOutcomeKind = 'success' | 'failure' | 'content-filtered' | 'never-finishes' | 'foreign-uri';
+
+/**
+ * How a finished video's download misbehaves: `redirect` (Sora) 302 to the signed storage; `no-location` 302 without
+ * Location; `loop` redirects forever; `404` / `500` the vendor's status; `break` the body is cut halfway (socket
+ * destroyed), every time; `break-once` only the first time; `oversize` a body over any test cap with its
+ * Content-Length; `oversize-unannounced` the same, chunked, without one.
+ */
+export type VideoDownloadFault = 'redirect' | 'no-location' | 'loop' | '404' | '500' | 'break' | 'break-once' | 'oversize' | 'oversize-unannounced';
+
+const downloadFaults: readonly VideoDownloadFault[] = ['redirect', 'no-location', 'loop', '404', '500', 'break-once', 'break', 'oversize-unannounced', 'oversize'];
 
 /** A simulated job's behaviour. */
 export interface VideoOutcome {
@@ -17,6 +32,12 @@ export interface VideoOutcome {
   firstPollFailureStatus?: 429 | 500;
   /** polls after which the job reaches its end; undefined: the simulator's default */
   pollsUntilDone?: number;
+  /** a failure's message quotes the channel's key and host */
+  failureQuotesKey?: boolean;
+  /** the vendor forgets the job after the first status read */
+  vanishes?: boolean;
+  /** how the download misbehaves; undefined: it does not */
+  downloadFault?: VideoDownloadFault;
 }
 
 /** Reads the markers of a prompt. */
@@ -28,6 +49,11 @@ export function readVideoOutcome(prompt: string): VideoOutcome {
   if (poll) outcome.firstPollFailureStatus = Number(poll[1]) as 429 | 500;
   const polls = /sim-video-polls-(\d+)/.exec(prompt);
   if (polls) outcome.pollsUntilDone = Math.max(1, Number(polls[1]));
+  if (prompt.includes('sim-video-fail-quoting-key')) outcome.failureQuotesKey = true;
+  if (prompt.includes('sim-video-vanish')) outcome.vanishes = true;
+  // Longest names first: `break-once` before `break`, `oversize-unannounced` before `oversize`.
+  const fault = downloadFaults.find((candidate) => prompt.includes(`sim-video-download-${candidate}`));
+  if (fault) outcome.downloadFault = fault;
   return outcome;
 }
 

@@ -6,6 +6,8 @@ import { Agent } from 'undici';
 import { loadBillingConfig } from '../../src/billing/billing-config.js';
 import { BillingRuntime } from '../../src/billing/billing-runtime.js';
 import { createLogger } from '../../src/observability/create-logger.js';
+import { createCheckedLookup } from '../../src/providers/remote-image/create-checked-lookup.js';
+import { isFetchableAddress } from '../../src/providers/remote-image/is-fetchable-address.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
 import type { KeyPrincipal, RoutableChannel } from '../../src/routing/routing-table.js';
 import { createDatabase, type CreatedDatabase } from '../../src/storage/create-database.js';
@@ -65,8 +67,8 @@ function channel(id: string, baseUrl: string, priority: number): RoutableChannel
   return { id, name: id, protocol: 'openai', baseUrl, secret: 'sk-test', priority, weight: 1, ownedBy: 'test', modelMapping: new Map([['sora-test', 'sora-2']]), settings: {} };
 }
 
-/** Opens a fresh database on the engine, a user with `startingBalance`, a priced model, and one node. */
-export async function createTaskHarness(testDatabase: TestDatabase): Promise<TaskHarness> {
+/** Opens a fresh database on the engine, a user with `startingBalance`, a priced model, and one node (videos capped at `maxBytes`, default 1 MiB). */
+export async function createTaskHarness(testDatabase: TestDatabase, options: { maxBytes?: number } = {}): Promise<TaskHarness> {
   const database = createDatabase(testDatabase.url);
   const gatewayStore = createGatewayStore({ database });
   await gatewayStore.migrate();
@@ -84,6 +86,7 @@ export async function createTaskHarness(testDatabase: TestDatabase): Promise<Tas
   const storageFolder = await mkdtemp(path.join(tmpdir(), 'video-storage-'));
   const now = { value: Date.UTC(2026, 10, 24, 12) };
   const dispatcher = new Agent();
+  const redirectDispatcher = new Agent({ connect: { lookup: createCheckedLookup((address) => isFetchableAddress(address, true)) } });
   const nodes: TaskNode[] = [];
 
   async function startNode(): Promise<TaskNode> {
@@ -95,6 +98,8 @@ export async function createTaskHarness(testDatabase: TestDatabase): Promise<Tas
       routing: { current: { channelsFor: (modelId) => (modelId === 'sora-test' ? channels : []) } },
       adapters: [loopbackVideoAdapter],
       dispatch: { dispatcher, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000 },
+      // Loopback vendors and redirect targets are private addresses: allowed here, as GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES does.
+      download: { redirectDispatcher, isAddressAllowed: (address) => isFetchableAddress(address, true), maxBytes: options.maxBytes ?? 1024 * 1024 },
       storage: createLocalFolderVideoStorage(storageFolder),
       clock: () => now.value,
       logger: createLogger('silent'),
@@ -136,6 +141,7 @@ export async function createTaskHarness(testDatabase: TestDatabase): Promise<Tas
       await vendor.close();
       await otherVendor.close();
       await dispatcher.close();
+      await redirectDispatcher.close();
       await database.database.destroy();
       await rm(storageFolder, { recursive: true, force: true });
     },

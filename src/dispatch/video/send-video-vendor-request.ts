@@ -1,6 +1,7 @@
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { readBodyWithinLimit } from '../../providers/remote-image/read-body-within-limit.js';
 import type { VideoVendorRequest } from '../../providers/video/video-vendor-adapter.js';
+import { discardUpstreamBody } from '../release-upstream-body.js';
 import { sendUpstreamRequest } from '../send-upstream-request.js';
 
 /** How video vendor requests go out: the gateway's connection pools and its upstream timeouts. */
@@ -20,39 +21,27 @@ export interface VideoVendorAnswer {
   retryAfter: string | undefined;
 }
 
-/** A vendor's answer to a download, its body still streaming. */
-export interface VideoVendorDownload {
-  status: number;
-  body: Readable;
-  contentType: string;
-  /** bytes, when the vendor said */
-  length: number | undefined;
-}
+/** Largest submit, poll or cancel answer read, in bytes: these are small JSON objects, never a video. */
+export const videoVendorAnswerMaxBytes = 1024 * 1024;
 
-/** Sends a submit, poll or cancel to a video vendor and reads the whole answer; throws on transport failures. */
+/**
+ * Sends a submit, poll or cancel to a video vendor and reads the whole answer (up to `videoVendorAnswerMaxBytes`);
+ * throws on transport failures and on a larger answer. The body is read to its end or destroyed with an 'error'
+ * listener, so a vendor that cuts its answer short never raises an uncaught error. Downloads use openVideoDownload.
+ */
 export async function sendVideoVendorRequest(request: VideoVendorRequest, options: VideoDispatchOptions, signal?: AbortSignal): Promise<VideoVendorAnswer> {
-  const response = await send(request, options, signal);
-  const bodyText = await response.body.text();
-  return { status: response.statusCode, bodyText, retryAfter: headerOf(response.headers['retry-after']) };
-}
-
-/** Starts a download from a video vendor; the caller consumes or destroys the body. Throws on transport failures. */
-export async function openVideoVendorDownload(request: VideoVendorRequest, options: VideoDispatchOptions, signal?: AbortSignal): Promise<VideoVendorDownload> {
-  const response = await send(request, options, signal);
-  const length = Number(headerOf(response.headers['content-length']));
-  return {
-    status: response.statusCode,
-    body: response.body,
-    contentType: headerOf(response.headers['content-type']) ?? 'application/octet-stream',
-    length: Number.isSafeInteger(length) && length >= 0 ? length : undefined,
-  };
-}
-
-function send(request: VideoVendorRequest, options: VideoDispatchOptions, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
-  return sendUpstreamRequest(
+  const response = await sendUpstreamRequest(
     { url: request.url, headers: request.headers, body: request.body, method: request.method },
     { dispatcher: options.dispatcher, signal, headersTimeoutMs: options.headersTimeoutMs, bodyTimeoutMs: options.bodyTimeoutMs },
   );
+  response.body.on('error', () => undefined);
+  const declared = Number(headerOf(response.headers['content-length']));
+  const bytes = declared > videoVendorAnswerMaxBytes ? undefined : await readBodyWithinLimit(response.body, videoVendorAnswerMaxBytes);
+  if (bytes === undefined) {
+    discardUpstreamBody(response.body);
+    throw new Error(`the video vendor answered ${response.statusCode} with more than ${videoVendorAnswerMaxBytes} bytes`);
+  }
+  return { status: response.statusCode, bodyText: bytes.toString('utf8'), retryAfter: headerOf(response.headers['retry-after']) };
 }
 
 function headerOf(value: string | string[] | undefined): string | undefined {
