@@ -6,6 +6,10 @@ export interface BillingConfig {
   enabled: boolean;
   /** Redis URL for shared rate-limit counters across nodes, or undefined for in-memory counters */
   redisUrl: string | undefined;
+  /** milliseconds a Redis command may wait for its answer before it fails (GATEWAY_REDIS_COMMAND_TIMEOUT_MS) */
+  redisCommandTimeoutMs: number;
+  /** milliseconds to open a Redis connection (GATEWAY_REDIS_CONNECT_TIMEOUT_MS) */
+  redisConnectTimeoutMs: number;
   /** most milliseconds a settled request waits in memory before its batch is written */
   flushIntervalMs: number;
   /** milliseconds between full reloads of balances even when the billing revision did not move (several nodes) */
@@ -33,6 +37,8 @@ export function loadBillingConfig(environment: NodeJS.ProcessEnv = process.env):
   return {
     enabled: ['on', 'true', '1'].includes(switchValue),
     redisUrl: environment.GATEWAY_REDIS_URL || undefined,
+    redisCommandTimeoutMs: readInteger(environment, 'GATEWAY_REDIS_COMMAND_TIMEOUT_MS', 500) || 500,
+    redisConnectTimeoutMs: readInteger(environment, 'GATEWAY_REDIS_CONNECT_TIMEOUT_MS', 2_000) || 2_000,
     flushIntervalMs: Math.min(readInteger(environment, 'GATEWAY_BILLING_FLUSH_INTERVAL_MS', 250), 250) || 250,
     reloadIntervalMs: readInteger(environment, 'GATEWAY_BILLING_RELOAD_INTERVAL_MS', 10_000),
     defaultMaxOutputTokens: readInteger(environment, 'GATEWAY_DEFAULT_MAX_OUTPUT_TOKENS', 4_096) || 4_096,

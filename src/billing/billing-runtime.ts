@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { waitForCheckStartedAfter } from '../core/wait-for-check-started-after.js';
-import { createRequire } from 'node:module';
 import type { Redis as RedisClient } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CatalogModel } from '../routing/catalog-model.js';
@@ -8,6 +7,8 @@ import type { BalanceChangeResult, NewBalanceChange, SettledBalance } from '../s
 import type { BillingStore } from '../storage/billing-store.js';
 import type { BillingConfig } from './billing-config.js';
 import { BillingMemory } from './billing-memory.js';
+import { createRedisClient, watchRedisErrors } from './create-redis-client.js';
+import { createRateLimitedLog } from './rate-limited-log.js';
 import { RedisWallet } from './redis-wallet.js';
 import { LocalRequestRateLimiter } from './local-request-rate-limiter.js';
 import type { RequestRateLimiter } from './request-rate-limiter.js';
@@ -57,8 +58,8 @@ export class BillingRuntime {
 
   private constructor(readonly options: BillingRuntimeOptions) {
     this.memory = new BillingMemory(options.catalogModels);
-    this.redis = options.config.redisUrl ? createRedisClient(options.config.redisUrl) : undefined;
-    this.redis?.on('error', (error) => options.logger.warn({ err: error }, 'redis connection error'));
+    const { redisUrl, redisCommandTimeoutMs, redisConnectTimeoutMs } = options.config;
+    this.redis = redisUrl ? createRedisClient(redisUrl, { commandTimeoutMs: redisCommandTimeoutMs, connectTimeoutMs: redisConnectTimeoutMs, logger: options.logger, role: 'commands' }) : undefined;
     const wallet = this.redis ? new RedisWallet(this.redis, `node_${randomUUID().replaceAll('-', '')}`) : undefined;
     this.wallet = wallet;
     this.writer = new SettlementBatchWriter({
@@ -77,6 +78,7 @@ export class BillingRuntime {
   static async start(options: BillingRuntimeOptions): Promise<BillingRuntime> {
     const runtime = new BillingRuntime(options);
     try {
+      await runtime.redis?.connect();
       await runtime.wallet?.beat();
       await runtime.refresh(true);
       await runtime.subscribeToInvalidations();
@@ -86,7 +88,11 @@ export class BillingRuntime {
       throw error;
     }
     runtime.writer.start();
-    const onError = (what: string) => (error: unknown) => options.logger.error({ err: error }, what);
+    // A store that is down fails every tick: each timer logs its first failure, then one line per 10 s, and carries on.
+    const onError = (what: string) => {
+      const log = createRateLimitedLog(options.logger, 'error');
+      return (error: unknown) => log(error, what);
+    };
     if (options.revisionCheckIntervalMs > 0) runtime.every(options.revisionCheckIntervalMs, () => runtime.refresh(false).catch(onError('billing refresh failed')));
     // Other nodes' settlements do not bump the revision; a periodic full reload brings their charges in.
     if (options.config.reloadIntervalMs > 0) runtime.every(options.config.reloadIntervalMs, () => runtime.refresh(true).catch(onError('billing reload failed')));
@@ -109,6 +115,24 @@ export class BillingRuntime {
   /** the Redis client this node shares counters through, or undefined without Redis (sign-in limits use it too) */
   get sharedRedis(): RedisClient | undefined {
     return this.redis;
+  }
+
+  /**
+   * The cheap checks `/readyz` runs (through a cached probe): a one-row read of the billing revision, and Redis PING
+   * when Redis is configured. Each rejects when its store cannot answer within its timeouts.
+   */
+  storeChecks(): { database: () => Promise<void>; redis?: () => Promise<void> } {
+    const database = async (): Promise<void> => {
+      await this.options.store.readBillingRevision();
+    };
+    const redis = this.redis;
+    if (!redis) return { database };
+    return {
+      database,
+      redis: async () => {
+        await redis.ping();
+      },
+    };
   }
 
   /** Reloads from the database when the billing revision moved (or always, when forced); callers share one load. */
@@ -151,7 +175,8 @@ export class BillingRuntime {
    */
   async changeBalance(change: NewBalanceChange): Promise<BalanceChangeResult> {
     const result = await this.exclusive(() => this.options.store.changeBalance(change));
-    await this.wallet?.apply({ userId: change.userId, balance: result.balance, debt: result.debt, sequence: result.sequence });
+    // The change is durable: a Redis that is down only delays its copy (the next reload or hold copies it again).
+    await this.wallet?.apply({ userId: change.userId, balance: result.balance, debt: result.debt, sequence: result.sequence }).catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying a balance change to redis failed'));
     await this.announceChange();
     return result;
   }
@@ -184,8 +209,11 @@ export class BillingRuntime {
     await this.tokenCounter.close();
     await this.writer.close();
     await this.wallet?.leave().catch((error: unknown) => this.options.logger.warn({ err: error }, 'leaving the shared wallet failed'));
-    if (this.subscriber) await this.subscriber.quit().catch(() => undefined);
-    if (this.redis) await this.redis.quit().catch(() => undefined);
+    // quit fails at once while disconnected; disconnect then stops the reconnection attempts that would keep the process alive.
+    const subscriber = this.subscriber;
+    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+    const redis = this.redis;
+    if (redis) await redis.quit().catch(() => redis.disconnect());
   }
 
   /** Resolves when every settlement still waiting for a token count or for Redis has queued its charge for the batch writer. */
@@ -228,11 +256,13 @@ export class BillingRuntime {
     if (!this.redis) return;
     const subscriber = this.redis.duplicate();
     this.subscriber = subscriber;
-    subscriber.on('error', (error) => this.options.logger.warn({ err: error }, 'redis subscriber error'));
+    watchRedisErrors(subscriber, this.options.logger, 'subscriber');
     subscriber.on('message', () => {
       const work = [this.refresh(false), ...this.invalidationListeners.map((listener) => listener())];
       Promise.all(work).catch((error: unknown) => this.options.logger.error({ err: error }, 'refresh after an announced change failed'));
     });
+    // It connects lazily like its parent, and ioredis subscribes it again after each reconnection.
+    await subscriber.connect();
     await subscriber.subscribe(invalidationChannel);
   }
 
@@ -248,8 +278,3 @@ export class BillingRuntime {
   }
 }
 
-/** Loaded only when Redis is configured, so a single node never pays ioredis's memory. */
-function createRedisClient(url: string): RedisClient {
-  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
-  return new Redis(url, { maxRetriesPerRequest: 2 });
-}

@@ -1,5 +1,7 @@
 import { createRecordId } from '../core/create-record-id.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { StoreUnavailableError, storeRetryAfterSeconds } from '../storage/store-unavailable-error.js';
+import { createRateLimitedLog } from './rate-limited-log.js';
 import { formatMicroUnits } from './money.js';
 import type { MeteredRequest, MeteredResult, MeteredTicket, RequestAccounting } from '../server/request-accounting.js';
 import type { UsageLogRecord } from '../storage/billing-records.js';
@@ -7,7 +9,7 @@ import type { BillingRuntime } from './billing-runtime.js';
 import type { BillableUsage } from './billable-usage.js';
 import { calculateRequestCost } from './calculate-request-cost.js';
 import { costOfPricing, priceRequest, type RequestPricing } from './request-pricing.js';
-import { checkAdmissionBeforeBody } from './check-admission-before-body.js';
+import { admitUnbilledRequest, checkAdmissionBeforeBody } from './check-admission-before-body.js';
 import { estimateWorstCaseUsage } from './estimate-worst-case-usage.js';
 import { findUncountedAnswerText } from './find-uncounted-answer-text.js';
 import { measureBillableUsage } from './measure-billable-usage.js';
@@ -61,6 +63,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   const { memory, rateLimiter, writer } = runtime;
   const { config, logger, clock } = runtime.options;
   let lastQueueFullWarningAt = Number.NEGATIVE_INFINITY;
+  // While Redis is down every request fails the same way: one line per 10 s, not one per request.
+  const logWalletFailure = createRateLimitedLog(logger, 'error');
 
   function recordRejection(request: MeteredRequest, error: GatewayError): void {
     // A full queue keeps no logs of refusals: they would grow it without bound while the database lags.
@@ -169,10 +173,15 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       if (outcome !== 'held') throw new GatewayError('insufficient_quota', balanceShortfallMessage);
     } catch (error) {
       releaseHold(request, worstCost);
+      // Without the shared wallet (or the database behind a missing copy) no node can know what is spendable: refuse
+      // with 503 and Retry-After rather than risk an overdraft. Nothing was held, so nothing is charged.
+      if (error instanceof StoreUnavailableError) {
+        logWalletFailure(error.cause, `holding in the shared wallet failed (${error.store} unavailable); requests that need it get 503`);
+        throw error;
+      }
       if (error instanceof GatewayError) throw error;
-      // Without the shared wallet no node can know what is spendable: refuse rather than risk an overdraft.
-      logger.error({ err: error }, 'holding in redis failed');
-      throw new GatewayError('service_unavailable', 'The gateway cannot check balances right now; retry later.');
+      logWalletFailure(error, 'holding in redis failed');
+      throw new GatewayError('service_unavailable', 'The gateway cannot check balances right now; retry later.', { headers: { 'retry-after': String(storeRetryAfterSeconds) } });
     }
   }
 
@@ -206,6 +215,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
 
   return {
     checkBeforeBody: (request) => checkAdmissionBeforeBody(runtime, request),
+    admitUnbilled: (request) => admitUnbilledRequest(runtime, request),
 
     open(request) {
       const recordIfRefused = (error: unknown): never => {
@@ -270,7 +280,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     return wallet.settle(request.principal.userId, ticket.held, cost).then(
       (walletSettlement) => record(ticket, result, usage, { cost, pricing }, walletSettlement?.charged ?? memoryCharge),
       (error: unknown) => {
-        logger.error({ err: error }, 'settling in redis failed; charging from memory');
+        logWalletFailure(error, 'settling in redis failed; charging from memory (the wallet copy heals at the next reload)');
         record(ticket, result, usage, { cost, pricing }, memoryCharge);
       },
     );

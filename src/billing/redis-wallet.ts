@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { StoredBalance } from '../storage/billing-records.js';
+import { StoreUnavailableError } from '../storage/store-unavailable-error.js';
 
 // Wallet hash fields: `durable` and `debt` (the stored balance and debt at `sequence`), and per node `held:<node>`
 // (live holds), `pending:<node>` (settled charges that node has not written yet) and `debt:<node>` (debt it has
@@ -70,7 +71,7 @@ export class RedisWallet {
    * any node), or `missing` when Redis has no copy yet.
    */
   async hold(userId: string, amount: number): Promise<'held' | 'insufficient' | 'debt' | 'missing'> {
-    const result = Number(await this.redis.eval(holdScript, 2, walletKey(userId), nodeWalletsKey(this.nodeId), this.nodeId, String(amount), userId));
+    const result = Number(await reachRedis(() => this.redis.eval(holdScript, 2, walletKey(userId), nodeWalletsKey(this.nodeId), this.nodeId, String(amount), userId)));
     return result === 1 ? 'held' : result === 0 ? 'insufficient' : result === 2 ? 'debt' : 'missing';
   }
 
@@ -79,14 +80,14 @@ export class RedisWallet {
    * below zero), `uncovered` the rest, recorded as this node's unwritten debt. Undefined when Redis lost the wallet.
    */
   async settle(userId: string, held: number, cost: number): Promise<{ charged: number; uncovered: number } | undefined> {
-    const result = await this.redis.eval(settleScript, 1, walletKey(userId), this.nodeId, String(held), String(cost));
+    const result = await reachRedis(() => this.redis.eval(settleScript, 1, walletKey(userId), this.nodeId, String(held), String(cost)));
     if (!Array.isArray(result)) return undefined;
     return { charged: Number(result[0]), uncovered: Number(result[1]) };
   }
 
   /** Copies a stored balance and debt into Redis if newer, and removes this node's now-written charge and debt. */
   async apply(stored: StoredBalance, written: { charged: number; debtAdded: number } = { charged: 0, debtAdded: 0 }): Promise<void> {
-    await this.redis.eval(applyScript, 1, ...applyArguments(stored, this.nodeId, written));
+    await reachRedis(() => this.redis.eval(applyScript, 1, ...applyArguments(stored, this.nodeId, written)));
   }
 
   /** Applies many stored balances in one round trip. */
@@ -94,12 +95,12 @@ export class RedisWallet {
     if (balances.length === 0) return;
     const pipeline = this.redis.pipeline();
     for (const stored of balances) pipeline.eval(applyScript, 1, ...applyArguments(stored, this.nodeId, { charged: 0, debtAdded: 0 }));
-    await pipeline.exec();
+    await reachRedis(() => pipeline.exec());
   }
 
   /** Marks this node alive; a node silent for 30 s is presumed dead and its holds are dropped by `removeDeadNodes`. */
   async beat(): Promise<void> {
-    await this.redis.set(nodeKey(this.nodeId), '1', 'EX', heartbeatSeconds);
+    await reachRedis(() => this.redis.set(nodeKey(this.nodeId), '1', 'EX', heartbeatSeconds));
   }
 
   /** Drops holds and unwritten charges of dead nodes (their batches died with them); returns the users touched. */
@@ -127,6 +128,18 @@ export class RedisWallet {
     const userIds = await this.redis.smembers(key);
     for (const userId of userIds) await this.redis.hdel(walletKey(userId), `held:${this.nodeId}`, `pending:${this.nodeId}`, `debt:${this.nodeId}`);
     await this.redis.del(key, nodeKey(this.nodeId));
+  }
+}
+
+/**
+ * Runs Redis commands; a failure (a command timeout on a frozen server, a refused command while disconnected) becomes
+ * StoreUnavailableError, which a request answers with 503 and `Retry-After`.
+ */
+async function reachRedis<Result>(work: () => Promise<Result>): Promise<Result> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new StoreUnavailableError('redis', error);
   }
 }
 

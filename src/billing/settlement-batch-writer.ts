@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { SettledBalance, SettledCharge, UsageLogRecord } from '../storage/billing-records.js';
 import type { BillingStore } from '../storage/billing-store.js';
+import { StoreUnavailableError } from '../storage/store-unavailable-error.js';
+import { createRateLimitedLog, type RateLimitedLog } from './rate-limited-log.js';
 
 /** A settled charge waiting to be written. */
 export type PendingCharge = SettledCharge;
@@ -79,14 +81,18 @@ export class SettlementBatchWriter {
   private pausedUntil = 0;
   private failedFlushes = 0;
   private readonly clock: () => number;
+  private readonly logUnavailable: RateLimitedLog;
+  private readonly logBookkeepingFailure: RateLimitedLog;
 
   constructor(private readonly options: SettlementBatchWriterOptions) {
     this.clock = options.clock ?? Date.now;
+    this.logUnavailable = createRateLimitedLog(options.logger, 'warn');
+    this.logBookkeepingFailure = createRateLimitedLog(options.logger, 'warn');
   }
 
   /** Writes queued rows every `intervalMs`, and at once whenever they fill a transaction. */
   start(): void {
-    this.timer = setInterval(() => void this.flush(), this.options.intervalMs);
+    this.timer = setInterval(() => void this.flush().catch((error: unknown) => this.options.logger.error({ err: error }, 'a settlement flush failed; its rows stay queued')), this.options.intervalMs);
     this.timer.unref();
   }
 
@@ -96,7 +102,7 @@ export class SettlementBatchWriter {
     if (owed) this.addPending(owed, 1);
     this.queue.push({ charge: owed, usageLog, failures: 0, retryAt: 0 });
     // Under load the rows are written as soon as they fill a transaction: they then die young in both threads.
-    if (this.timer !== undefined && this.queue.length === rowsPerTransaction) void this.flush();
+    if (this.timer !== undefined && this.queue.length === rowsPerTransaction) void this.flush().catch((error: unknown) => this.options.logger.error({ err: error }, 'a settlement flush failed; its rows stay queued'));
   }
 
   /** Queues a usage log of a refused request unless the queue is full; false when it was left out. */
@@ -200,6 +206,15 @@ export class SettlementBatchWriter {
         continue;
       }
       failedAny = true;
+      if (error instanceof StoreUnavailableError) {
+        // The database is down, not a row at fault: keep every row as it is (no split, no row backoff) and pause;
+        // the rows are written once it is back (a batch that committed unseen is skipped row by row then).
+        this.logUnavailable(error.cause, `the database is unavailable; ${this.rowsInFlush} settled rows stay queued and are retried`);
+        // Later rows first, since each requeue goes to the front: the queue keeps its order.
+        for (const waiting of stack.splice(0)) this.requeue(waiting);
+        this.requeue(batch);
+        break;
+      }
       this.handleFailure(batch, error, stack, now);
     }
     this.failedFlushes = failedAny && !wroteAny ? this.failedFlushes + 1 : 0;
@@ -242,7 +257,8 @@ export class SettlementBatchWriter {
       return error ?? new Error('writing a settlement batch failed');
     }
     for (const charge of charges) this.addPending(charge, -1);
-    await this.options.onWritten?.(settled).catch((error: unknown) => this.options.logger.warn({ err: error }, 'updating balances after a batch failed'));
+    // Bounded by Redis's command timeout; on failure the shared copies heal at the next reload (the batch is durable).
+    await this.options.onWritten?.(settled).catch((error: unknown) => this.logBookkeepingFailure(error, 'updating balances after a batch failed'));
     return undefined;
   }
 

@@ -9,6 +9,9 @@ import { createModelCatalog } from './model-catalog.js';
 import { channelProtocols } from '../core/channel-protocol.js';
 import { RoutingTable } from './routing-table.js';
 
+/** Milliseconds between two reports of failing routing refreshes (the first failure is reported at once). */
+const pollFailureReportGapMs = 10_000;
+
 /**
  * Holds the current routing table and replaces it when the stored revision moves. The model catalog is rebuilt
  * with it: the base models (built-in catalog and the operator's file) with the admins' stored entries applied.
@@ -82,7 +85,19 @@ export class RoutingCache {
   startPolling(intervalMs: number, onError: (error: unknown) => void): void {
     this.stop();
     if (intervalMs <= 0) return;
-    this.pollTimer = setInterval(() => this.refresh().catch(onError), intervalMs);
+    // A database that is down fails every tick: its first failure is reported, then one per 10 s, and polling carries on.
+    let lastReportAt = Number.NEGATIVE_INFINITY;
+    const report = (error: unknown): void => {
+      const now = Date.now();
+      if (now - lastReportAt < pollFailureReportGapMs) return;
+      lastReportAt = now;
+      onError(error);
+    };
+    this.pollTimer = setInterval(() => {
+      this.refresh().then(() => {
+        lastReportAt = Number.NEGATIVE_INFINITY;
+      }, report);
+    }, intervalMs);
     this.pollTimer.unref();
   }
 

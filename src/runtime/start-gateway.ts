@@ -84,7 +84,8 @@ export interface StartGatewayOptions {
 export async function startGateway(config: GatewayConfig, logger: Logger = createLogger(config.logLevel), options: StartGatewayOptions = {}): Promise<RunningGateway> {
   // One database for both stores: on SQLite a second connection in the same process could interleave
   // transactions into "database is locked"; one Kysely instance serializes them on one connection.
-  const database = createDatabase(config.databaseUrl);
+  // Connection faults of the pool (a restarted PostgreSQL) are logged, rate limited; requests that needed it get 503.
+  const database = createDatabase(config.databaseUrl, { report: (error, what) => logger.warn({ err: error }, what) });
   const store = createGatewayStore({ database });
   await store.migrate();
   const secretBox = createSecretBox(resolveSecretPassphrase(config));

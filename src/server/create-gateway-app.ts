@@ -24,6 +24,8 @@ import { registerMessagesCountTokensRoute } from './routes/messages-count-tokens
 import { registerMessagesRoute } from './routes/messages-route.js';
 import { registerModelRoutes } from './routes/model-routes.js';
 import { createLazyRequestLogger } from '../observability/lazy-request-logger.js';
+import { StoreReadinessProbe } from '../observability/store-readiness-probe.js';
+import { answerReadiness } from './answer-readiness.js';
 import { registerResponsesCreateRoute } from './routes/responses-create-route.js';
 import { registerResponsesReadRoutes } from './routes/responses-read-routes.js';
 import { registerVideoContentRoute } from './routes/video-content-route.js';
@@ -75,6 +77,9 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
   app.decorateRequest('receivedAt', 0);
 
   app.get('/healthz', async () => ({ status: 'ok', revision: services.routing.current.revision }));
+  // Readiness: 503 while a store this node needs is down (a cached probe, at most one check per second).
+  const readiness = services.api ? new StoreReadinessProbe({ checks: services.api.billing.storeChecks() }) : undefined;
+  app.get('/readyz', async (_request, reply) => answerReadiness(reply, readiness));
   app.get('/metrics', async (_request, reply) => {
     void reply.header('content-type', services.metrics.registry.contentType);
     return services.metrics.registry.metrics();

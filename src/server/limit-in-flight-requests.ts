@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
 
 /** Routes a load balancer or scraper must reach even when the gateway is at its cap. */
-const uncappedRoutes = new Set(['/healthz', '/metrics']);
+const uncappedRoutes = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Caps the requests the process serves at once: beyond `maxInFlight` (0 = no cap), and while the app shuts

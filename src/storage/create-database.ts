@@ -3,6 +3,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import type { SettledBalance, SettlementBatch } from './billing-records.js';
 import type { DatabaseSchema } from './database-schema.js';
+import { createPostgresPool, type DatabaseFaultReporter } from './create-postgres-pool.js';
+import { loadDatabaseConnectionSettings, type DatabaseConnectionSettings } from './database-connection-settings.js';
 import { openSqliteConnection, sqliteMemoryPath } from './open-sqlite-connection.js';
 import { createStatementCachingConnection } from './sqlite-worker/prepared-statement-cache.js';
 import { createSqliteWorkerDatabase } from './sqlite-worker/create-sqlite-worker-database.js';
@@ -18,18 +20,30 @@ export interface CreatedDatabase {
   writeSettlementBatch?: (batch: SettlementBatch, now: number) => Promise<SettledBalance[]>;
 }
 
+/** How a database is opened beyond its URL. */
+export interface CreateDatabaseOptions {
+  /** statement and connect timeouts (PostgreSQL); default from GATEWAY_DATABASE_*_TIMEOUT_MS */
+  settings?: DatabaseConnectionSettings;
+  /** where connection failures are reported (rate limited here); default a process warning */
+  report?: DatabaseFaultReporter;
+}
+
 const postgresBigintTypeId = 20;
+/** A failing server reports each broken connection: one report per this many milliseconds at most. */
+const faultReportGapMs = 5_000;
 
 /**
  * Opens the database a URL names: `sqlite:./relative.db`, `sqlite:/absolute.db`, `sqlite::memory:`,
  * or `postgres://` / `postgresql://` connection strings.
  */
-export function createDatabase(databaseUrl: string): CreatedDatabase {
+export function createDatabase(databaseUrl: string, options: CreateDatabaseOptions = {}): CreatedDatabase {
   if (databaseUrl.startsWith('sqlite:')) {
     return createSqliteDatabase(parseSqlitePath(databaseUrl));
   }
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
-    return { database: createPostgresDatabase(databaseUrl), dialect: 'postgres' };
+    const settings = options.settings ?? loadDatabaseConnectionSettings();
+    const report = limitReports(options.report ?? ((error, what) => process.emitWarning(`${what}: ${error.message}`)));
+    return { database: createPostgresDatabase(databaseUrl, settings, report), dialect: 'postgres' };
   }
   throw new Error(
     'Unsupported database URL: expected sqlite:<path>, sqlite::memory:, postgres://... or postgresql://...',
@@ -54,16 +68,30 @@ function createSqliteDatabase(path: string): CreatedDatabase {
   return { database: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: connection.database }) }), dialect: 'sqlite' };
 }
 
-function createPostgresDatabase(connectionString: string): Kysely<DatabaseSchema> {
+function createPostgresDatabase(connectionString: string, settings: DatabaseConnectionSettings, report: DatabaseFaultReporter): Kysely<DatabaseSchema> {
   // Loaded here, not at the top: SQLite users (the default) never pay its memory.
   const postgres = createRequire(import.meta.url)('pg') as typeof pg;
   // Per-pool parsers so this process's other pg users keep pg's default of bigint as string.
   const types = new postgres.TypeOverrides();
   types.setTypeParser(postgresBigintTypeId, 'text', parseBigintAsNumber);
-  const pool = new postgres.Pool({ connectionString, types });
-  // Without a listener, a dropped idle connection would crash the process; the pool replaces it anyway.
-  pool.on('error', (error) => process.emitWarning(error));
-  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  const { kyselyPool } = createPostgresPool({ postgres, connectionString, types, settings, report });
+  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: kyselyPool }) });
+}
+
+/** Reports the first failure, then at most one per `faultReportGapMs` with the count of those left out. */
+function limitReports(report: DatabaseFaultReporter): DatabaseFaultReporter {
+  let lastAt = Number.NEGATIVE_INFINITY;
+  let leftOut = 0;
+  return (error, what) => {
+    const now = Date.now();
+    if (now - lastAt < faultReportGapMs) {
+      leftOut += 1;
+      return;
+    }
+    lastAt = now;
+    report(error, leftOut > 0 ? `${what} (and ${leftOut} more database faults since the last report)` : what);
+    leftOut = 0;
+  };
 }
 
 function parseBigintAsNumber(value: string): number {

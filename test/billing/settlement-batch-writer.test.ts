@@ -7,6 +7,7 @@ import type { SettledCharge, UsageLogRecord } from '../../src/storage/billing-re
 import type { BillingStore } from '../../src/storage/billing-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
+import { StoreUnavailableError } from '../../src/storage/store-unavailable-error.js';
 import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-engines.js';
 
 const engines = storageTestEngines('batch-writer');
@@ -113,6 +114,36 @@ for (const engine of engines) {
       expect(writer.queuedRows).toBe(0);
       expect(writer.pendingAmounts().byUser.size).toBe(0);
       expect(await storedState()).toEqual({ balance: 940, spent: 60, logs: 3, ledgerRows: 4, requestsInRollups: 3, mismatches: [] });
+    });
+
+    it('keeps every row while the database is down (no split, no row backoff) and writes each once when it is back', async () => {
+      let down = true;
+      let attempts = 0;
+      const outage: BillingStore = {
+        ...store,
+        async writeSettlementBatch(batch) {
+          attempts++;
+          if (down) throw new StoreUnavailableError('database', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+          return store.writeSettlementBatch(batch);
+        },
+      };
+      const writer = createWriter(outage);
+      for (const cost of [10, 20, 30, 40, 50]) {
+        const { charge, usageLog } = settledRequest(cost);
+        writer.enqueue(charge, usageLog);
+      }
+      for (let flush = 0; flush < 4; flush++) {
+        await writer.flush();
+        now += 10_000; // past any pause
+      }
+      // One attempt per flush: a database that is down is not a row at fault, so the batch is never split.
+      expect(attempts).toBe(4);
+      expect(writer.queuedRows).toBe(5);
+      expect(writer.pendingAmounts().byUser.get(userId)).toBe(150);
+      down = false;
+      await writer.flush();
+      expect(writer.unwrittenRows).toBe(0);
+      expect(await storedState()).toEqual({ balance: 850, spent: 150, logs: 5, ledgerRows: 6, requestsInRollups: 5, mismatches: [] });
     });
 
     it('counts the rows of the batch being written as unwritten until they are durable', async () => {

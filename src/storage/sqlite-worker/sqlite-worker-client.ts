@@ -4,6 +4,7 @@ import { locateWorkerScript } from '../../worker-threads/locate-worker-script.js
 import { startWorkerThread } from '../../worker-threads/start-worker-thread.js';
 import type { PreparedStatementStatistics } from './prepared-statement-cache.js';
 import { SqliteWorkerError } from './sqlite-worker-error.js';
+import { mapDatabaseError } from '../map-database-error.js';
 // Names the worker script as a dependency (erased at run time), so tools that follow imports compile it too:
 // bench/compile-bench-processes.ts transpiles only the files the gateway imports.
 import type {} from './sqlite-worker-thread.js';
@@ -113,7 +114,8 @@ export class SqliteWorkerClient {
     this.#pending.delete(response.id);
     if (this.#pending.size === 0) this.#worker?.unref();
     if (response.ok) pending.resolve(response.result);
-    else pending.reject(new SqliteWorkerError(response.error));
+    // A database file locked past the busy timeout (SQLITE_BUSY) or failing to write is a 503 for the request that needed it.
+    else pending.reject(mapDatabaseError(new SqliteWorkerError(response.error)) as Error);
   }
 
   #rejectAll(error: Error): void {
