@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/gateway-error.js';
-import type { EarlyRequest } from './request-accounting.js';
+import type { EarlyRequest, UnbilledAdmission } from './request-accounting.js';
 import type { BillingRuntime } from './billing-runtime.js';
 import { resolveAdmissionSubject } from './resolve-admission-subject.js';
 
@@ -35,6 +35,19 @@ export async function checkAdmissionBeforeBody(runtime: BillingRuntime, request:
     // A counter store that cannot answer decides nothing here; full admission will.
     if (error instanceof GatewayError) throw error;
   }
+}
+
+/**
+ * A free request (Messages `count_tokens`) admitted: refused as checkAdmissionBeforeBody refuses (no balance, a spent
+ * cap, an address outside the key's list, used-up limits), then counted as one request against the key's and user's
+ * rate limits, with no tokens: anyone with a key can otherwise make the gateway and its vendors work for free.
+ */
+export async function admitUnbilledRequest(runtime: BillingRuntime, request: EarlyRequest): Promise<UnbilledAdmission> {
+  await checkAdmissionBeforeBody(runtime, request);
+  const { limitSubjects } = await resolveAdmissionSubject(runtime, request.principal, request.clientIp);
+  if (limitSubjects.length === 0) return { responseHeaders: {}, release: () => undefined };
+  const admission = await runtime.rateLimiter.admit(limitSubjects, 0);
+  return { responseHeaders: admission.headers, release: () => admission.release(0) };
 }
 
 /** The balance this node sees, minus its holds; never below what is really spendable, so it refuses nothing payable. */

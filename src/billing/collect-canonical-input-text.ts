@@ -1,5 +1,5 @@
 import type { CanonicalImagePart, CanonicalFilePart, CanonicalMessage, CanonicalRequest } from '../core/canonical/canonical-request.js';
-import { estimateMediaPartTokens } from './estimate-media-part-tokens.js';
+import { estimateMediaPartTokens, type DocumentPageCounts } from './estimate-media-part-tokens.js';
 
 /** Tokens added per message for the role and separators (as for chat messages). */
 const tokensPerMessage = 4;
@@ -16,7 +16,7 @@ export interface CanonicalInputText {
  * The texts of a canonical request (Responses, Messages) joined into one, and the tokens of the rest, so a caller
  * counts the text its own way: by length for holds, with the tokenizer worker for Messages `count_tokens`.
  */
-export function collectCanonicalInputText(request: CanonicalRequest): CanonicalInputText {
+export function collectCanonicalInputText(request: CanonicalRequest, documentPages?: DocumentPageCounts): CanonicalInputText {
   const texts: string[] = [];
   let tokens = 0;
   if (request.instructions !== null) {
@@ -24,7 +24,7 @@ export function collectCanonicalInputText(request: CanonicalRequest): CanonicalI
     tokens += tokensPerMessage;
   }
   for (const message of request.messages) {
-    tokens += tokensPerMessage + collectMessage(message, texts);
+    tokens += tokensPerMessage + collectMessage(message, texts, documentPages);
   }
   if (request.tools.length > 0) texts.push(JSON.stringify(request.tools));
   if (request.outputFormat.type === 'json-schema') texts.push(JSON.stringify(request.outputFormat.schema));
@@ -32,7 +32,7 @@ export function collectCanonicalInputText(request: CanonicalRequest): CanonicalI
 }
 
 /** Pushes the message's texts into `texts`; returns the tokens of its media parts. */
-function collectMessage(message: CanonicalMessage, texts: string[]): number {
+function collectMessage(message: CanonicalMessage, texts: string[], documentPages: DocumentPageCounts | undefined): number {
   let mediaTokens = 0;
   for (const part of message.content) {
     switch (part.type) {
@@ -42,7 +42,7 @@ function collectMessage(message: CanonicalMessage, texts: string[]): number {
         break;
       case 'image':
       case 'file':
-        mediaTokens += estimateMediaTokens(part);
+        mediaTokens += estimateMediaTokens(part, documentPages);
         break;
       case 'tool-call':
         texts.push(part.name, part.arguments);
@@ -52,7 +52,7 @@ function collectMessage(message: CanonicalMessage, texts: string[]): number {
         else
           for (const item of part.output) {
             if (item.type === 'text') texts.push(item.text);
-            else mediaTokens += estimateMediaTokens(item);
+            else mediaTokens += estimateMediaTokens(item, documentPages);
           }
         break;
       default: {
@@ -65,7 +65,7 @@ function collectMessage(message: CanonicalMessage, texts: string[]): number {
 }
 
 /** The chat-shaped part estimateMediaPartTokens reads, so both paths share one set of worst cases. */
-function estimateMediaTokens(part: CanonicalImagePart | CanonicalFilePart): number {
+function estimateMediaTokens(part: CanonicalImagePart | CanonicalFilePart, documentPages: DocumentPageCounts | undefined): number {
   if (part.type === 'image') return estimateMediaPartTokens({ type: 'image_url', image_url: { url: part.url, detail: part.detail } }) ?? 0;
-  return estimateMediaPartTokens({ type: 'file', file: part.data === undefined ? {} : { file_data: part.data } }) ?? 0;
+  return estimateMediaPartTokens({ type: 'file', file: part.data === undefined ? {} : { file_data: part.data } }, documentPages) ?? 0;
 }

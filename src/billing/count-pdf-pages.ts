@@ -1,10 +1,9 @@
-import { constants as zlibConstants, inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { constants as zlibConstants, inflate } from 'node:zlib';
 import { decodeByteRange, decodedByteLength, type Base64Payload } from './base64-payload.js';
 
 /** Decoded bytes of one PDF scanned at most; a larger file is sampled (head, tail and evenly spaced windows). */
 export const pdfScanBudgetBytes = 4 * 1024 * 1024;
-/** Bytes of compressed object streams inflated at most per file (zip bombs stop here). */
-const inflateBudgetBytes = 8 * 1024 * 1024;
 /** Largest compressed object stream read. */
 const objectStreamMaxBytes = 1024 * 1024;
 const headWindowBytes = 1024 * 1024;
@@ -23,32 +22,119 @@ interface PageEvidence {
   largestPagesCount: number;
 }
 
-/** What the whole bounded scan of one file saw. */
+/** What the bounded scan of one file saw in its raw bytes, and the compressed object streams it left to inflate. */
 interface ScanState extends PageEvidence {
-  /** inflate bytes still allowed */
-  inflateBudget: number;
+  /** FlateDecode object streams found, in file order, still compressed */
+  compressedStreams: Buffer[];
+}
+
+/** A PDF's page count and whether every object stream that could hold pages was read. */
+export interface PdfPageCount {
+  /** pages counted (see countPdfPages), at most pdfMaxCountedPages */
+  pages: number;
+  /** false when compressed object streams were left unread (counted without decompressing, or past the budget) */
+  complete: boolean;
+}
+
+/** Bytes a request may still have decompressed; shared by every file of one request, spent as streams are inflated. */
+export interface DecompressionBudget {
+  /** inflated bytes still allowed */
+  remainingBytes: number;
+}
+
+const inflateAsync = promisify(inflate);
+
+/**
+ * Pages of a PDF, counted without parsing it: `/Type /Page` objects and the page tree's `/Count` in the raw bytes.
+ * Bounded: at most `pdfScanBudgetBytes` are decoded; beyond that, windows are sampled, and without a page tree in them
+ * the page objects seen are extrapolated to the whole size. Returns 0 when no page evidence is found (encrypted, or
+ * pages outside the sampled windows). Nothing is decompressed here (see countPdfPagesWithinBudget), so pages kept in
+ * compressed object streams are not seen.
+ */
+export function countPdfPages(payload: Base64Payload): number {
+  return countPdfPagesUnread(payload).pages;
+}
+
+/** countPdfPages with whether it is complete: false when the file has compressed object streams it did not read. */
+export function countPdfPagesUnread(payload: Base64Payload): PdfPageCount {
+  const scan = scanPdf(payload);
+  return { pages: pageCountOf(scan.state, scan.extrapolation), complete: scan.state.compressedStreams.length === 0 };
 }
 
 /**
- * Pages of a PDF, counted without parsing it: `/Type /Page` objects and the page tree's `/Count`, in the raw bytes
- * and in compressed object streams (where PDF 1.5+ writers such as pdfTeX put them). Bounded: at most
- * `pdfScanBudgetBytes` are decoded; beyond that, windows are sampled, and without a page tree in them the page
- * objects seen are extrapolated to the whole size. Returns 0 when no page evidence is found (encrypted, or pages outside the sampled windows).
+ * Pages of a PDF as countPdfPages sees them, plus those in its compressed object streams (where PDF 1.5+ writers such
+ * as pdfTeX put them), inflated with zlib's asynchronous API (on libuv's thread pool, off the main thread) until
+ * `budget` is spent. Each stream may inflate to at most what is left of the budget; a stream past it, or any left
+ * once the budget is spent, makes the count incomplete.
  */
-export function countPdfPages(payload: Base64Payload): number {
+export async function countPdfPagesWithinBudget(payload: Base64Payload, budget: DecompressionBudget): Promise<PdfPageCount> {
+  const { state, extrapolation } = scanPdf(payload);
+  let complete = true;
+  for (const compressed of state.compressedStreams) {
+    if (budget.remainingBytes <= 0) {
+      complete = false;
+      break;
+    }
+    const inflated = await inflateWithin(compressed, budget);
+    if (inflated === undefined) complete = false;
+    else scanBytes(inflated, state, undefined);
+  }
+  return { pages: pageCountOf(state, extrapolation), complete };
+}
+
+/** The inflated stream, its bytes taken from the budget; undefined when it would inflate past the budget. */
+async function inflateWithin(compressed: Buffer, budget: DecompressionBudget): Promise<Buffer | undefined> {
+  try {
+    // A sync flush at the end tolerates a stream cut by the window or the length cap.
+    const inflated = await inflateAsync(compressed, { maxOutputLength: budget.remainingBytes, finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    budget.remainingBytes -= inflated.length;
+    return inflated;
+  } catch (error) {
+    if (isOverOutputLimit(error)) {
+      budget.remainingBytes = 0;
+      return undefined;
+    }
+    // Encrypted or damaged: no evidence from this stream, and nothing more to learn by inflating it again.
+    budget.remainingBytes -= compressed.length;
+    return Buffer.alloc(0);
+  }
+}
+
+function isOverOutputLimit(error: unknown): boolean {
+  return error instanceof RangeError || (error instanceof Error && 'code' in error && error.code === 'ERR_BUFFER_TOO_LARGE');
+}
+
+/** How far a sampled scan saw: the bytes scanned and the file's size, for extrapolating page objects. */
+interface Extrapolation {
+  scannedBytes: number;
+  totalBytes: number;
+}
+
+/** Scans the raw bytes (or sampled windows) of the file, collecting compressed object streams without inflating them. */
+function scanPdf(payload: Base64Payload): { state: ScanState; extrapolation: Extrapolation } {
   const totalBytes = decodedByteLength(payload);
-  const state: ScanState = { pageObjects: 0, largestPagesCount: 0, inflateBudget: inflateBudgetBytes };
-  const windows = chooseScanWindows(totalBytes);
+  const state: ScanState = { pageObjects: 0, largestPagesCount: 0, compressedStreams: [] };
   let scannedBytes = 0;
-  for (const [start, end] of windows) {
+  for (const [start, end] of chooseScanWindows(totalBytes)) {
     const bytes = decodeByteRange(payload, start, end);
     scannedBytes += bytes.length;
     scanBytes(bytes, state, (relativeStart, relativeEnd) => decodeByteRange(payload, start + relativeStart, start + relativeEnd));
   }
+  return { state, extrapolation: { scannedBytes, totalBytes } };
+}
+
+/** The page count from the evidence: the page tree's count, or page objects (extrapolated when the file was sampled without a page tree). */
+function pageCountOf(evidence: PageEvidence, { scannedBytes, totalBytes }: Extrapolation): number {
   // Sampled without finding the page tree: assume the page objects seen are as dense in the rest of the file.
-  const extrapolate = state.largestPagesCount === 0 && scannedBytes < totalBytes && scannedBytes > 0;
-  const pageObjects = extrapolate ? Math.ceil((state.pageObjects * totalBytes) / scannedBytes) : state.pageObjects;
-  return Math.min(pdfMaxCountedPages, Math.max(pageObjects, state.largestPagesCount));
+  const extrapolate = evidence.largestPagesCount === 0 && scannedBytes < totalBytes && scannedBytes > 0;
+  const pageObjects = extrapolate ? Math.ceil((evidence.pageObjects * totalBytes) / scannedBytes) : evidence.pageObjects;
+  return Math.min(pdfMaxCountedPages, Math.max(pageObjects, evidence.largestPagesCount));
+}
+
+/** True when the payload is a PDF: by its declared media type, or by its `%PDF-` signature. */
+export function isPdfPayload(payload: Base64Payload): boolean {
+  if (payload.mediaType === 'application/pdf') return true;
+  return decodeByteRange(payload, 0, 5).toString('latin1') === '%PDF-';
 }
 
 /** Byte ranges to scan: the whole file when it fits the budget, else head, tail and evenly spaced middle windows. */
@@ -69,8 +155,9 @@ function chooseScanWindows(totalBytes: number): Array<[number, number]> {
 const typeKey = Buffer.from('/Type');
 
 /**
- * Counts page evidence in `bytes`; object streams found are inflated (once, not recursively) and scanned too.
- * `readRange` reads bytes past the end of `bytes` (offsets relative to its start) for streams that cross it.
+ * Counts page evidence in `bytes`; object streams found are collected (uncompressed ones scanned at once), not in
+ * inflated ones (`readRange` undefined): no recursion. `readRange` reads bytes past the end of `bytes` (offsets
+ * relative to its start) for streams that cross it.
  */
 function scanBytes(bytes: Buffer, state: ScanState, readRange: ((start: number, end: number) => Buffer) | undefined): void {
   let position = bytes.indexOf(typeKey);
@@ -100,9 +187,8 @@ function readPagesCount(bytes: Buffer, typeOffset: number): number {
   return match ? Number(match[1]) : 0;
 }
 
-/** Inflates the object stream whose dictionary holds the `/Type /ObjStm` at `typeOffset`, and scans it. */
+/** Collects the object stream whose dictionary holds the `/Type /ObjStm` at `typeOffset`; an uncompressed one is scanned at once. */
 function scanObjectStream(bytes: Buffer, typeOffset: number, state: ScanState, readRange: (start: number, end: number) => Buffer): void {
-  if (state.inflateBudget <= 0) return;
   const dictionary = enclosingDictionary(bytes, typeOffset);
   if (!dictionary) return;
   const entries = bytes.toString('latin1', dictionary.start, dictionary.end);
@@ -115,18 +201,9 @@ function scanObjectStream(bytes: Buffer, typeOffset: number, state: ScanState, r
   const length = Math.min(objectStreamMaxBytes, declaredLength === undefined ? objectStreamMaxBytes : Number(declaredLength));
   const data = dataStart + length <= bytes.length ? bytes.subarray(dataStart, dataStart + length) : readRange(dataStart, dataStart + length);
   const end = declaredLength === undefined ? data.indexOf('endstream') : data.length;
-  const compressed = end >= 0 ? data.subarray(0, end) : data;
-  let inflated: Buffer;
-  try {
-    // A sync flush at the end tolerates a stream cut by the window or the length cap.
-    inflated = filter === undefined ? compressed : inflateSync(compressed, { maxOutputLength: state.inflateBudget, finishFlush: zlibConstants.Z_SYNC_FLUSH });
-  } catch {
-    // Encrypted, damaged or over the inflate budget: no evidence from this stream.
-    state.inflateBudget -= compressed.length;
-    return;
-  }
-  state.inflateBudget -= inflated.length;
-  scanBytes(inflated, state, undefined);
+  const stream = end >= 0 ? data.subarray(0, end) : data;
+  if (filter === undefined) scanBytes(stream, state, undefined);
+  else state.compressedStreams.push(stream);
 }
 
 /** The `<< ... >>` around `offset` (from the nearest `<<` before it to its matching `>>`), bounded. */

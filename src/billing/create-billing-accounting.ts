@@ -3,7 +3,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { StoreUnavailableError, storeRetryAfterSeconds } from '../storage/store-unavailable-error.js';
 import { createRateLimitedLog } from './rate-limited-log.js';
 import { formatMicroUnits } from './money.js';
-import type { MeteredRequest, MeteredResult, MeteredTicket, RequestAccounting } from '../server/request-accounting.js';
+import type { MeteredRequest, MeteredResult, MeteredTicket, RequestAccounting } from './request-accounting.js';
 import type { UsageLogRecord } from '../storage/billing-records.js';
 import type { BillingRuntime } from './billing-runtime.js';
 import type { BillableUsage } from './billable-usage.js';

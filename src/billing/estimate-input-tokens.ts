@@ -1,15 +1,15 @@
 import type { MeteredEndpoint } from './request-accounting.js';
-import { estimateMediaPartTokens } from './estimate-media-part-tokens.js';
+import { estimateMediaPartTokens, type DocumentPageCounts } from './estimate-media-part-tokens.js';
 import { estimateTextTokens } from './estimate-text-tokens.js';
 
 /** Tokens added per chat message for the role and separators. */
 const tokensPerMessage = 4;
 
 /** Input tokens of a request body: its texts by UTF-8 length (see estimateTextTokens), media parts by size (see estimateMediaPartTokens). */
-export function estimateInputTokens(endpoint: MeteredEndpoint, body: Record<string, unknown>): number {
+export function estimateInputTokens(endpoint: MeteredEndpoint, body: Record<string, unknown>, documentPages?: DocumentPageCounts): number {
   switch (endpoint) {
     case 'chat.completions':
-      return estimateChatTokens(body);
+      return estimateChatTokens(body, documentPages);
     case 'completions':
       return countPromptTokens(body.prompt);
     case 'embeddings':
@@ -29,7 +29,7 @@ export function estimateInputTokens(endpoint: MeteredEndpoint, body: Record<stri
   }
 }
 
-function estimateChatTokens(body: Record<string, unknown>): number {
+function estimateChatTokens(body: Record<string, unknown>, documentPages: DocumentPageCounts | undefined): number {
   const texts: string[] = [];
   let tokens = 0;
   const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
@@ -43,7 +43,7 @@ function estimateChatTokens(body: Record<string, unknown>): number {
       for (const part of content as Array<{ type?: unknown; text?: unknown } | null>) {
         if (typeof part !== 'object' || part === null) continue;
         if (typeof part.text === 'string') texts.push(part.text);
-        else tokens += estimateMediaPartTokens(part) ?? 0;
+        else tokens += estimateMediaPartTokens(part, documentPages) ?? 0;
       }
     }
     if (toolCalls !== undefined) texts.push(JSON.stringify(toolCalls));

@@ -19,7 +19,9 @@ export interface WorstCaseEstimate {
 /** The worst-case usage of a request before it is sent: what accounting holds against the balance. */
 export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutputTokens: number = defaultMaxOutputTokens): WorstCaseEstimate {
   const { body, endpoint, model } = request;
-  const inputTokens = request.canonicalRequest ? estimateCanonicalInputTokens(request.canonicalRequest) : estimateInputTokens(endpoint, body);
+  const inputTokens = request.canonicalRequest
+    ? estimateCanonicalInputTokens(request.canonicalRequest, request.documentPages)
+    : estimateInputTokens(endpoint, body, request.documentPages);
   const choices = positiveInteger(body.n) ?? 1;
   switch (endpoint) {
     case 'chat.completions':

@@ -1,4 +1,5 @@
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
+import type { DocumentPageCounts } from './estimate-media-part-tokens.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
 import type { KeyPrincipal } from '../routing/routing-table.js';
@@ -25,6 +26,8 @@ export interface MeteredRequest {
   body: Record<string, unknown>;
   /** the gateway's own request, which the hold of `responses` and `messages` is estimated from (typed, not the body) */
   canonicalRequest?: CanonicalRequest;
+  /** page counts of the request's inline PDFs, made after checkBeforeBody within the decompression budget (see estimateDocumentPages) */
+  documentPages?: DocumentPageCounts;
   /** bytes of uploaded files, for size-based estimates (audio) */
   uploadedBytes: number;
   /** seconds of uploaded audio when the gateway could read it from the file, else undefined */
@@ -91,6 +94,20 @@ export interface RequestAccounting {
    * the request is sure to be refused whatever its body, so a large upload is refused unread. Takes no slot.
    */
   checkBeforeBody(request: EarlyRequest): Promise<void>;
+  /**
+   * Admits a request that costs nothing but still uses the gateway and a vendor (Messages `count_tokens`): refuses as
+   * checkBeforeBody does (403, 429 `insufficient_quota` for a key that cannot pay, 429 rate limit), then takes one
+   * request of the key's and user's rate limits (requests per minute, concurrency), given back by `release`.
+   */
+  admitUnbilled(request: EarlyRequest): Promise<UnbilledAdmission>;
+}
+
+/** A free request admitted by accounting. */
+export interface UnbilledAdmission {
+  /** headers for the client's response, e.g. `x-ratelimit-*` */
+  responseHeaders: Record<string, string>;
+  /** gives the concurrency slot back; call once the response ended (later calls do nothing) */
+  release(): void;
 }
 
 /** Accounting that admits everything and records nothing; for wiring tests of other layers. */
@@ -99,5 +116,6 @@ export function createUnmeteredAccounting(): RequestAccounting {
     open: () => ({ responseHeaders: {} }),
     close: () => undefined,
     checkBeforeBody: async () => undefined,
+    admitUnbilled: async () => ({ responseHeaders: {}, release: () => undefined }),
   };
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSignInConfig, type SignInConfig } from './sign-in-config.js';
-import { defaultChannelHealthSettings, type ChannelHealthSettings } from '../routing/channel-health/channel-health-settings.js';
+import { defaultChannelHealthSettings, type ChannelHealthSettings } from './channel-health-settings.js';
 
 /** Everything the gateway reads from its environment; docs/CONFIGURATION.md describes each variable. */
 export interface GatewayConfig {
@@ -54,8 +54,16 @@ export interface GatewayConfig {
   keepAliveTimeoutMs: number;
   /** most connections one client address may hold open at once; 0 = no cap */
   maxConnectionsPerAddress: number;
-  /** most requests the process serves at once; beyond it 503 with Retry-After; 0 = no cap */
+  /** most requests the process serves at once, counted once authenticated and their JSON body read; beyond it 503 with Retry-After; 0 = no cap */
   maxInFlightRequests: number;
+  /** most requests one client address may have in flight at once, counted from their first byte; beyond it 429 with Retry-After; 0 = no cap */
+  maxInFlightPerAddress: number;
+  /** longest a request with no API key or session (sign-in, setup, webhooks) may take to send its body, in milliseconds; then 408; 0 = no limit */
+  unauthenticatedBodyTimeoutMs: number;
+  /** most bytes one request may make the gateway decompress (PDF object streams counted for holds), in bytes */
+  decompressionBudgetBytes: number;
+  /** largest body of `POST /v1/messages/count_tokens`, in bytes */
+  countTokensBodyLimitBytes: number;
   /** longest a streamed answer waits for a client that stopped reading, in milliseconds; then the stream is cut; 0 = forever */
   streamWriteTimeoutMs: number;
   /** public origin and social sign-in providers (GATEWAY_PUBLIC_URL, GATEWAY_GITHUB_*, GATEWAY_OIDC_*); absent means none configured */
@@ -118,6 +126,10 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     keepAliveTimeoutMs: readInteger(environment, 'GATEWAY_KEEP_ALIVE_TIMEOUT_MS', 72_000),
     maxConnectionsPerAddress: readInteger(environment, 'GATEWAY_MAX_CONNECTIONS_PER_ADDRESS', 1_024),
     maxInFlightRequests: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_REQUESTS', 2_048),
+    maxInFlightPerAddress: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS', 32),
+    unauthenticatedBodyTimeoutMs: readInteger(environment, 'GATEWAY_UNAUTHENTICATED_BODY_TIMEOUT_MS', 10_000),
+    decompressionBudgetBytes: readInteger(environment, 'GATEWAY_DECOMPRESSION_BUDGET_BYTES', 1024 * 1024),
+    countTokensBodyLimitBytes: readInteger(environment, 'GATEWAY_COUNT_TOKENS_BODY_LIMIT_BYTES', 2 * 1024 * 1024),
     streamWriteTimeoutMs: readInteger(environment, 'GATEWAY_STREAM_WRITE_TIMEOUT_MS', 30_000),
     signIn: loadSignInConfig(environment),
     consoleDirectory: environment.GATEWAY_CONSOLE_DIR ? path.resolve(environment.GATEWAY_CONSOLE_DIR) : defaultConsoleDirectory,

@@ -12,6 +12,8 @@ import { installJsonBodyParser } from './install-json-body-parser.js';
 import { limitConnectionsPerAddress } from './limit-connections-per-address.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { limitInFlightRequests } from './limit-in-flight-requests.js';
+import { limitInFlightPerAddress } from './limit-in-flight-per-address.js';
+import { limitUnauthenticatedBodyTime } from './limit-unauthenticated-body-time.js';
 import { RouteMethods } from './route-methods.js';
 import { serveConsole } from './console/serve-console.js';
 import { registerApiRoutes } from './routes/api-routes.js';
@@ -61,6 +63,7 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
   limitConnectionsPerAddress(app, services.config.maxConnectionsPerAddress);
+  limitInFlightPerAddress(app, services.config.maxInFlightPerAddress);
   limitInFlightRequests(app, services.config.maxInFlightRequests);
   // The console (only with the /api it calls) answers browsers' unknown paths before the not-found handler does.
   if (services.api) await serveConsole(app, services.config.consoleDirectory);
@@ -74,6 +77,7 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
   // Fastify parses text/plain by default; /v1 takes JSON or multipart only, so such bodies get a clear 415.
   app.removeContentTypeParser('text/plain');
   installJsonBodyParser(app);
+  limitUnauthenticatedBodyTime(app, services.config.unauthenticatedBodyTimeoutMs);
   app.decorateRequest('receivedAt', 0);
 
   app.get('/healthz', async () => ({ status: 'ok', revision: services.routing.current.revision }));

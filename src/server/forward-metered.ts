@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { collectRequestDocuments, estimateDocumentPages } from '../billing/estimate-document-pages.js';
+import type { DocumentPageCounts } from '../billing/estimate-media-part-tokens.js';
 import type { DispatchOutcome, DispatchRequest } from '../dispatch/dispatch-request.js';
 import { dispatchToChannels } from '../dispatch/dispatch-to-channels.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
@@ -39,6 +41,8 @@ export function forwardMetered(forwarding: MeteredForwarding): Promise<void> {
 
 async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
   const { request, services } = forwarding;
+  const counting = countDocumentPagesAfterAdmission(forwarding);
+  const documentPages = counting === undefined ? undefined : await counting;
   const opened = services.accounting.open({
     principal: request.principal,
     model: forwarding.model,
@@ -52,6 +56,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
     receivedAt: request.receivedAt,
     premiumPriceRatios: forwarding.premiumPriceRatios,
     canonicalRequest: forwarding.canonicalRequest,
+    documentPages,
   });
   // Most admissions need no await (one node, memory only): each await costs a promise and a turn of the microtask queue.
   const ticket = opened instanceof Promise ? await opened : opened;
@@ -81,6 +86,20 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
   }
   services.accounting.close(ticket, { ...outcome, finishedAt: services.clock() } satisfies MeteredResult);
   recordForwardingOutcome(services, request, forwarding.endpoint, outcome);
+}
+
+/**
+ * Page counts of the request's inline PDFs, for its hold. Counting may decompress (within the request's budget, off the
+ * main thread), so the checks that need no body run first: a key without balance, over its cap or out of requests is
+ * refused before any of that work. Undefined for the many requests without a PDF, which then need no await.
+ */
+function countDocumentPagesAfterAdmission(forwarding: MeteredForwarding): Promise<DocumentPageCounts> | undefined {
+  const { request, services } = forwarding;
+  const documents = collectRequestDocuments({ body: forwarding.body, canonicalRequest: forwarding.canonicalRequest });
+  if (documents.length === 0) return undefined;
+  return services.accounting
+    .checkBeforeBody({ principal: request.principal, clientIp: request.ip, receivedAt: request.receivedAt })
+    .then(() => estimateDocumentPages(documents, services.config.decompressionBudgetBytes));
 }
 
 /** `Type` with its optional fields required (each may still be undefined): an object literal must name them all. */

@@ -10,6 +10,7 @@ import {
   pdfPageTokens,
   unknownFilePages,
 } from '../../src/billing/estimate-media-part-tokens.js';
+import { estimateDocumentPages } from '../../src/billing/estimate-document-pages.js';
 import { createPdfFilePart, createTestPdf } from './create-test-pdf.js';
 
 function dataUrl(mediaType: string, bytes: Buffer): string {
@@ -53,10 +54,21 @@ describe('estimateMediaPartTokens', () => {
     expect(estimateMediaPartTokens(createPdfFilePart(createTestPdf({ pages: 12 })))).toBe(12 * pdfPageTokens);
   });
 
-  it('counts pages hidden in a compressed object stream (PDF 1.5+)', () => {
+  it('counts pages hidden in a compressed object stream (PDF 1.5+) once they are inflated within the budget', async () => {
     const pdf = createTestPdf({ pages: 30, compressed: true });
     expect(pdf.includes('/Type /Page ')).toBe(false);
-    expect(estimateMediaPartTokens(createPdfFilePart(pdf))).toBe(30 * pdfPageTokens);
+    const part = createPdfFilePart(pdf);
+    const documentPages = await estimateDocumentPages([part.file.file_data], 1024 * 1024);
+    expect(estimateMediaPartTokens(part, documentPages)).toBe(30 * pdfPageTokens);
+    // Counted without decompressing (no page counts given), the hidden pages hold what a file known only by id holds.
+    expect(estimateMediaPartTokens(part)).toBe(unknownFilePages * pdfPageTokens);
+  });
+
+  it('holds a PDF whose object streams inflate past the request\'s budget at least as a file known only by id', async () => {
+    const part = createPdfFilePart(createTestPdf({ pages: 30, compressed: true }));
+    const documentPages = await estimateDocumentPages([part.file.file_data], 16);
+    expect(documentPages.get(part.file.file_data)).toEqual({ pages: 0, complete: false });
+    expect(estimateMediaPartTokens(part, documentPages)).toBe(unknownFilePages * pdfPageTokens);
   });
 
   it('holds a PDF by its bytes when they say more than its pages', () => {

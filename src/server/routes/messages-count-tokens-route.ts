@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectCanonicalInputText } from '../../billing/collect-canonical-input-text.js';
 import { countTextTokens } from '../../billing/count-text-tokens.js';
+import { collectRequestDocuments, estimateDocumentPages } from '../../billing/estimate-document-pages.js';
 import { countAnthropicTokens } from '../../dispatch/count-anthropic-tokens.js';
 import { parseCountTokensRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
 import type { GatewayServices } from '../gateway-services.js';
@@ -9,13 +10,20 @@ import { readAnthropicForwarding } from '../read-anthropic-forwarding.js';
 import { resolveModel } from '../resolve-model.js';
 
 /**
- * `POST /v1/messages/count_tokens` → `{input_tokens}`, free of charge. Exact when the model has an Anthropic channel
+ * `POST /v1/messages/count_tokens` → `{input_tokens}`, free of charge but not free of limits: before its body is read
+ * it is admitted as a request of the key's rate limits and needs a balance (accounting.admitUnbilled), and its body
+ * has its own, smaller cap (GATEWAY_COUNT_TOKENS_BODY_LIMIT_BYTES). Exact when the model has an Anthropic channel
  * (the vendor counts, the request passed through as for `/v1/messages`); otherwise an estimate: texts counted with the
  * gateway's o200k tokenizer (in its worker thread), images and files by the hold's worst cases (docs/API.md, "Messages").
  */
 export function registerMessagesCountTokensRoute(app: FastifyInstance, services: GatewayServices): void {
   const sealer = createMessagesArtefactSealer(services.config);
-  app.post('/v1/messages/count_tokens', async (request) => {
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const admission = await services.accounting.admitUnbilled({ principal: request.principal, clientIp: request.ip, receivedAt: request.receivedAt });
+    reply.raw.once('close', admission.release);
+    void reply.headers(admission.responseHeaders);
+  };
+  app.post('/v1/messages/count_tokens', { bodyLimit: services.config.countTokensBodyLimitBytes, onRequest }, async (request) => {
     const canonicalRequest = parseCountTokensRequest(request.body, { unsealArtefact: sealer.unseal });
     const model = resolveModel(services.routing.current, request.principal, canonicalRequest.model, ['chat']);
     const exact = await countAnthropicTokens(
@@ -28,7 +36,10 @@ export function registerMessagesCountTokensRoute(app: FastifyInstance, services:
       services,
     );
     if (exact !== undefined) return { input_tokens: exact };
-    const input = collectCanonicalInputText(canonicalRequest);
+    // PDFs are counted within the request's decompression budget, off the main thread, as for holds.
+    const documents = collectRequestDocuments({ canonicalRequest });
+    const documentPages = documents.length === 0 ? undefined : await estimateDocumentPages(documents, services.config.decompressionBudgetBytes);
+    const input = collectCanonicalInputText(canonicalRequest, documentPages);
     // The gateway's token counter runs the tokenizer in a worker thread; an app built without the /api services (some
     // tests) has none and counts here.
     const tokenCounter = services.api?.billing.tokenCounter;
