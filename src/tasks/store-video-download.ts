@@ -20,6 +20,8 @@ export type VideoStoringOutcome =
  */
 export async function storeVideoDownload(download: OpenedVideoDownload, key: string, options: { storage: VideoContentStorage; maxBytes: number }): Promise<VideoStoringOutcome> {
   const { storage, maxBytes } = options;
+  // Whatever happens below, an error the body raises late (after the pipeline let go of it) has a listener.
+  download.body.on('error', () => undefined);
   let free: number | undefined;
   try {
     free = await storage.freeBytes();
