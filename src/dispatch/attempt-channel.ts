@@ -34,7 +34,8 @@ import { secretsOf } from './redact-channel-secrets.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 import { transportFailureOutcome } from './transport-failure-outcome.js';
-import { findOpenAiWireAnswerFault } from './find-openai-wire-answer-fault.js';
+import { findOpenAiWireAnswerFault, findOpenAiWireAnswerHeadFault, findOpenAiWireAnswerTailFault } from './find-openai-wire-answer-fault.js';
+import { streamThroughJsonAnswer } from './stream-through-json-answer.js';
 import { readCappedUpstreamText } from './read-capped-upstream-text.js';
 import { redactGatewayError } from './redact-channel-secrets.js';
 import { redirectMessage, tooLargeMessage, transportFailure, unreadableAnswerMessage, unusableUpstreamAnswer } from './upstream-answer-failures.js';
@@ -203,7 +204,14 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
           throw error;
         }
       }
-      const bodyText = await readBody(attempt, response);
+      let bodyText: string | AttemptResult;
+      if (streamsThrough(attempt, openAiWire.upstreamPath, response)) {
+        const relayed = await streamThrough(attempt, openAiWire.upstreamPath, contentType, response);
+        if (relayed.kind !== 'whole') return relayed.result;
+        bodyText = relayed.text;
+      } else {
+        bodyText = await readBody(attempt, response);
+      }
       if (typeof bodyText !== 'string') return bodyText;
       // Checked before any byte leaves: a page, cut-off JSON or an answer without its array is no answer, and is not billed.
       const fault = findOpenAiWireAnswerFault(openAiWire.upstreamPath, contentType, bodyText);
@@ -335,6 +343,70 @@ const unusableAnswerStatus = 502;
 function createStreamWriter(attempt: ChannelAttempt): ClientStreamWriter {
   const { client, request, services } = attempt;
   return new ClientStreamWriter({ client, responseHeaders: request.responseHeaders, clock: services.clock, clientDrainTimeoutMs: services.config.streamWriteTimeoutMs });
+}
+
+/** Non-streamed answers that may be larger than this (by their Content-Length, or with none) are streamed through. */
+const streamThroughThresholdBytes = 1024 * 1024;
+
+/**
+ * Whether a non-streamed OpenAI-wire answer is relayed as it comes instead of read whole: embeddings answers (a batch
+ * may be tens of MB; their usage is at the end) that are or may be over 1 MiB and within the size cap. Images and
+ * transcriptions are read whole: their bill counts the images and reads the duration from the whole answer.
+ */
+function streamsThrough(attempt: ChannelAttempt, upstreamPath: string, response: Dispatcher.ResponseData): boolean {
+  if (upstreamPath !== '/embeddings' || response.statusCode !== 200) return false;
+  const declared = headerValue(response.headers['content-length']);
+  if (declared === undefined) return true;
+  const length = Number(declared);
+  return length > streamThroughThresholdBytes && length <= (attempt.services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes);
+}
+
+/** A large embeddings answer streamed through (see stream-through-json-answer.ts), or its text when it was small after all. */
+async function streamThrough(attempt: ChannelAttempt, upstreamPath: string, contentType: string, response: Dispatcher.ResponseData): Promise<{ kind: 'whole'; text: string } | { kind: 'done'; result: AttemptResult }> {
+  const { services, channel, client, request, control } = attempt;
+  const maximumBytes = services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes;
+  let relayed: Awaited<ReturnType<typeof streamThroughJsonAnswer>>;
+  try {
+    relayed = await streamThroughJsonAnswer({
+      body: response.body,
+      client,
+      headers: [request.responseHeaders, { 'content-type': contentType }],
+      maximumBytes,
+      clientDrainTimeoutMs: services.config.streamWriteTimeoutMs,
+      clock: services.clock,
+      writeToClient: !control.abandoned,
+      checkHead: (headText) => findOpenAiWireAnswerHeadFault(upstreamPath, contentType, headText),
+      checkTail: findOpenAiWireAnswerTailFault,
+    });
+  } catch (error) {
+    if (control.aborted) return { kind: 'done', result: clientClosedFailure() };
+    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'transport' });
+    return { kind: 'done', result: transportFailure(error, transportFailureOutcome(error)) };
+  }
+  switch (relayed.kind) {
+    case 'whole':
+      return relayed;
+    case 'refused':
+      if (relayed.fault === 'too-large') {
+        services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'too-large' });
+        return { kind: 'done', result: unusableUpstreamAnswer(tooLargeMessage(maximumBytes)) };
+      }
+      return { kind: 'done', result: unreadableAnswer(attempt, relayed.fault) };
+    case 'relayed': {
+      if (relayed.fault) {
+        // Too late for a 502: the client's connection was cut mid-answer, and nothing the vendor proved is billed.
+        services.metrics.upstreamFailures.inc({ channel: channel.name, reason: relayed.fault });
+        services.logger.warn({ channel: channel.name, fault: relayed.fault }, 'upstream answer broke while it was streamed through');
+        return { kind: 'done', result: { kind: 'success', value: { status: 502, usage: undefined, firstByteAt: relayed.firstByteAt, errorCode: 'upstream_error', generatedText: undefined, responseText: undefined } } };
+      }
+      const usage = extractUsageFromJsonText(relayed.tailText);
+      return { kind: 'done', result: { kind: 'success', value: { status: 200, usage, firstByteAt: relayed.firstByteAt, errorCode: undefined, generatedText: undefined, responseText: undefined } } };
+    }
+    default: {
+      const unreachable: never = relayed;
+      throw new Error(`Unhandled stream-through result ${String(unreachable)}`);
+    }
+  }
 }
 
 /** A non-streamed vendor answer as text, at most `upstreamMaxBodyBytes` of it; a larger or broken one is a failure. */

@@ -59,6 +59,25 @@ export function findOpenAiWireAnswerFault(upstreamPath: string, contentType: str
   return lightUsageFault(bodyText);
 }
 
+/**
+ * The same check for an answer streamed through (too large to hold, see stream-through-json-answer.ts), on its first
+ * window: not a page, one JSON object, and the endpoint's array begun in it.
+ */
+export function findOpenAiWireAnswerHeadFault(upstreamPath: string, contentType: string, headText: string): string | undefined {
+  if (/^\s*text\/html/i.test(contentType)) return 'html';
+  const first = firstNonSpace(headText);
+  if (first !== '{') return first === '<' ? 'html' : 'not-an-object';
+  const arrayKey = expectedArrayKeyOf(upstreamPath);
+  if (arrayKey && !new RegExp(`"${arrayKey}"\\s*:\\s*\\[`).test(headText)) return `no-${arrayKey}`;
+  return undefined;
+}
+
+/** The same check on the last window of an answer streamed through: it ends its object, and its usage is an object. */
+export function findOpenAiWireAnswerTailFault(tailText: string): string | undefined {
+  if (lastNonSpace(tailText) !== '}') return 'cut-off';
+  return lightUsageFault(tailText);
+}
+
 /** The last `"usage"` key's value must open an object or be null. */
 function lightUsageFault(bodyText: string): string | undefined {
   const keyIndex = bodyText.lastIndexOf('"usage"');

@@ -32,6 +32,22 @@ function send(response: ServerResponse, status: number, contentType: string, bod
   response.end(body);
 }
 
+/** An embeddings answer of about `bytes` bytes (vectors of 256 numbers), usage at its end as OpenAI sends it. */
+function largeEmbeddingsAnswer(bytes: number): string {
+  const item = JSON.stringify({ object: 'embedding', index: 0, embedding: Array.from({ length: 256 }, (_, index) => index / 1000) });
+  const items = Array.from({ length: Math.ceil(bytes / item.length) }, () => item);
+  return `{"object":"list","data":[${items.join(',')}],"model":"e","usage":{"prompt_tokens":5,"total_tokens":5}}`;
+}
+const largeEmbeddings = largeEmbeddingsAnswer(3 * 1024 * 1024);
+
+/** Writes `text` in 64 KiB chunks without a Content-Length (chunked), then ends or cuts the connection. */
+function sendChunked(request: IncomingMessage, response: ServerResponse, text: string, ending: 'end' | 'cut'): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  for (let offset = 0; offset < text.length; offset += 64 * 1024) response.write(text.slice(offset, offset + 64 * 1024));
+  if (ending === 'end') response.end();
+  else setTimeout(() => request.socket.destroy(), 100);
+}
+
 /** One answer per upstream model name; the Gemini path quotes the key it was sent, as careless vendors do. */
 function answer(request: IncomingMessage, response: ServerResponse, body: string): void {
   const url = request.url ?? '';
@@ -73,6 +89,18 @@ function answer(request: IncomingMessage, response: ServerResponse, body: string
       return;
     case 'embeddings-no-data':
       send(response, 200, 'application/json', JSON.stringify({ object: 'list', model: 'e', usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      return;
+    case 'embeddings-large-chunked':
+      sendChunked(request, response, largeEmbeddings, 'end');
+      return;
+    case 'embeddings-large-with-length':
+      send(response, 200, 'application/json', largeEmbeddings);
+      return;
+    case 'embeddings-large-html':
+      sendChunked(request, response, `<!DOCTYPE html><html><body>${'x'.repeat(2 * 1024 * 1024)}</body></html>`, 'end');
+      return;
+    case 'embeddings-large-cut':
+      sendChunked(request, response, largeEmbeddings.slice(0, 2 * 1024 * 1024), 'cut');
       return;
     case 'large-200':
       send(response, 200, 'application/json', chatAnswer('x'.repeat(smallMaximumBodyBytes * 2)));
@@ -150,6 +178,7 @@ beforeAll(async () => {
   await route(gateway, 'failover-after-html', ['html-200', 'healthy-after-html']);
   await route(gateway, 'only-credit-402', ['credit-402']);
   await route(gateway, 'only-embeddings-no-data', ['embeddings-no-data']);
+  for (const answerKind of ['embeddings-large-chunked', 'embeddings-large-with-length', 'embeddings-large-html', 'embeddings-large-cut']) await route(gateway, `only-${answerKind}`, [answerKind]);
   await gateway.createChannel({ name: 'gemini-leaky', protocol: 'gemini', baseUrl: `${vendorUrl}/v1beta`, secret: geminiSecret, models: ['gemini-leaky'], refreshRouting: false });
   await gateway.refreshRouting();
   for (const fault of ['large-200', 'large-chunked-200', 'silent', 'trickle']) await route(strictGateway, `only-${fault}`, [fault]);
@@ -248,5 +277,23 @@ describe('size cap and silence', () => {
     const response = await chat(strictGateway, strictClientKey, 'only-trickle');
     expect(response.status).toBe(504);
     expect(expectErrorResponseShape(response.json())).toMatchObject({ code: 'upstream_timeout' });
+  });
+});
+
+describe('large embeddings answers, streamed through', () => {
+  it.each(['embeddings-large-chunked', 'embeddings-large-with-length'])('relays a 3 MiB answer byte for byte (%s)', async (answerKind) => {
+    const response = await postRawJson(gateway, clientKey, '/v1/embeddings', { model: `only-${answerKind}`, input: 'hello' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.text).toBe(largeEmbeddings);
+  });
+
+  it('answers 502 before any byte when a large answer begins as an HTML page', async () => {
+    const response = await postRawJson(gateway, clientKey, '/v1/embeddings', { model: 'only-embeddings-large-html', input: 'hello' });
+    expectBadGateway(response);
+  });
+
+  it("cuts the client's connection when a large answer breaks after its first bytes, so it never looks complete", async () => {
+    await expect(postRawJson(gateway, clientKey, '/v1/embeddings', { model: 'only-embeddings-large-cut', input: 'hello' })).rejects.toThrow();
   });
 });
