@@ -228,9 +228,9 @@ describe('POST /v1/messages with an empty balance', () => {
     expect(billed.simulator.requests).toEqual([]);
   });
 
-  it('counts tokens for a key with no balance: count_tokens is free', async () => {
+  it('refuses count_tokens to a key with no balance (free of charge, but not to anyone: docs/API.md, Limits)', async () => {
     const { secret } = await billed.createKey(await billed.createUser());
     const broke = new Anthropic({ apiKey: secret, baseURL: billed.url, maxRetries: 0 });
-    expect(await broke.messages.countTokens({ model, messages: question.messages })).toEqual({ input_tokens: 11 });
+    await expect(broke.messages.countTokens({ model, messages: question.messages })).rejects.toMatchObject({ status: 429 });
   });
 });
