@@ -6,7 +6,7 @@ import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js'
 import type { ClientStreamWriter } from './client-stream-writer.js';
 import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
 import type { RelayedStreamOutcome } from './relay-openai-event-stream.js';
-import { cutOffStreamError } from './relay-stream-errors.js';
+import { cutOffStreamError, failureBeforeFirstByte } from './relay-stream-errors.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 
 /** How relaying a translated stream ended. */
@@ -75,7 +75,7 @@ export async function relayCanonicalStream(options: {
   }
   if (writer.firstEventAt === undefined) {
     const retryable = upstreamFailure
-      ? new GatewayError(upstreamFailure.code, upstreamFailure.message)
+      ? failureBeforeFirstByte(new GatewayError(upstreamFailure.code, upstreamFailure.message))
       : new GatewayError('service_unavailable', 'The upstream vendor could not be reached; retry later.');
     return { kind: 'failed-before-first-byte', error: retryable };
   }

@@ -9,7 +9,7 @@ import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js'
 import type { ClientStreamWriter } from './client-stream-writer.js';
 import { readUpstreamBody, type ChunkVerdict } from './read-upstream-body.js';
 import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
-import { cutOffStreamError, unreadableStreamEventError } from './relay-stream-errors.js';
+import { cutOffStreamError, failureBeforeFirstByte, unreadableStreamEventError } from './relay-stream-errors.js';
 
 /** What a relayed stream produced. */
 export interface RelayedStreamOutcome {
@@ -121,7 +121,7 @@ export async function relayOpenAiEventStream(options: {
   if (writer.clientGone) return outcome;
   if (writer.firstEventAt === undefined && !outcome.completed) {
     // Nothing reached the client: a vendor error or an unreadable first event lets another channel answer.
-    throw new StreamFailedBeforeFirstEvent(upstreamError?.message ?? 'upstream stream ended before its first event', upstreamError);
+    throw new StreamFailedBeforeFirstEvent(upstreamError?.message ?? 'upstream stream ended before its first event', upstreamError && failureBeforeFirstByte(upstreamError));
   }
   if (outcome.completed) {
     writer.endWithDone();

@@ -8,7 +8,7 @@ import { GatewayError } from '../core/gateway-error.js';
 
 /** A stream event whose data is not JSON (an HTML page, cut-off JSON) where the protocol sends JSON. */
 export function unreadableStreamEventError(): GatewayError {
-  return new GatewayError('server_error', 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.');
+  return new GatewayError('upstream_error', 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.');
 }
 
 /** A stream the vendor ended (or whose connection broke) before its terminal event. */
@@ -18,7 +18,17 @@ export function cutOffStreamError(): GatewayError {
 
 /** A streamed request the vendor answered with something other than an event stream (plain JSON, an HTML page). */
 export function notAnEventStreamError(): GatewayError {
-  return new GatewayError('server_error', 'The upstream vendor answered a streamed request without an event stream.');
+  return new GatewayError('upstream_error', 'The upstream vendor answered a streamed request without an event stream.');
+}
+
+/**
+ * A vendor's failure of a stream as the client gets it when nothing reached it yet and no channel could answer: a
+ * generic vendor failure (`server_error`: its error event, a stream cut before its first event) is a bad gateway (502),
+ * every other code (rate limit, unavailable) keeps its own status.
+ */
+export function failureBeforeFirstByte(error: GatewayError): GatewayError {
+  if (error.code !== 'server_error') return error;
+  return new GatewayError('upstream_error', error.message, { param: error.param, headers: error.headers });
 }
 
 /** True when a vendor's content type is the event stream a streamed request expects (`text/event-stream`, any parameters). */

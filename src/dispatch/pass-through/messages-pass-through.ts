@@ -45,7 +45,9 @@ export function createMessagesPassThrough(options: MessagesPassThroughOptions): 
     mapFailure: (status, bodyText, retryAfter) => mapAnthropicFailure(status, bodyText, retryAfter),
     rewriteAnswer(bodyText) {
       const message = parseObject(bodyText);
-      if (!message || message.type !== 'message') throw new UnreadableUpstreamAnswer('not a Message object');
+      if (!message || message.type !== 'message' || !Array.isArray(message.content)) throw new UnreadableUpstreamAnswer('not a Message object');
+      // Usage, when there is one, is an object of counts: anything else is no answer billing could trust.
+      if (message.usage !== undefined && message.usage !== null && !isObject(message.usage)) throw new UnreadableUpstreamAnswer('usage is not an object');
       const usage = isObject(message.usage) ? tokenUsageOf(message.usage as AnthropicUsage) : undefined;
       return { body: JSON.stringify({ ...message, id: options.messageId, model: options.model }), usage };
     },

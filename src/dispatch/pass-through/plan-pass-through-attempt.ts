@@ -1,6 +1,4 @@
 import type { Dispatcher } from 'undici';
-import { GatewayError } from '../../core/gateway-error.js';
-import { mapUpstreamTransportFailure } from '../../providers/openai/map-openai-upstream-failure.js';
 import type { UpstreamAttemptResult } from '../../providers/upstream-attempt-result.js';
 import { clientClosedFailure } from '../client-closed-failure.js';
 import { ClientStreamWriter } from '../client-stream-writer.js';
@@ -12,7 +10,10 @@ import type { RoutableChannel } from '../../routing/routing-table.js';
 import type { UpstreamHttpRequest } from '../send-upstream-request.js';
 import { UnreadableUpstreamAnswer, type PassThroughProtocol } from './pass-through-protocol.js';
 import { relayPassThroughStream } from './relay-pass-through-stream.js';
+import { readCappedUpstreamText } from '../read-capped-upstream-text.js';
 import { discardUpstreamBody } from '../release-upstream-body.js';
+import { transportFailureOutcome } from '../transport-failure-outcome.js';
+import { tooLargeMessage, transportFailure, unreadableAnswerMessage, unusableUpstreamAnswer } from '../upstream-answer-failures.js';
 import { isEventStreamContentType, notAnEventStreamError } from '../relay-stream-errors.js';
 
 type AttemptResult = UpstreamAttemptResult<AttemptValue>;
@@ -34,6 +35,9 @@ export interface PassThroughAttemptContext {
 }
 
 const jsonContentType = 'application/json; charset=utf-8';
+
+/** The size cap of a vendor answer when the services do not set one (`GATEWAY_UPSTREAM_MAX_BODY_BYTES`'s default). */
+const defaultUpstreamMaxBodyBytes = 64 * 1024 * 1024;
 
 /** A client protocol the channel speaks natively: the protocol encodes and rewrites, dispatch relays. */
 export function planPassThroughAttempt(attempt: PassThroughAttemptContext, protocol: PassThroughProtocol): PassThroughAttempt {
@@ -61,12 +65,19 @@ export function planPassThroughAttempt(attempt: PassThroughAttemptContext, proto
         const { outcome } = relayed;
         return { kind: 'success', value: { status: 200, usage: outcome.usage, firstByteAt: outcome.firstEventAt, errorCode: outcome.error?.code, generatedText: undefined, responseText: undefined } };
       }
+      // At most GATEWAY_UPSTREAM_MAX_BODY_BYTES of it, like every other vendor answer.
+      const maximumBytes = services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes;
       let bodyText: string;
       try {
-        bodyText = await response.body.text();
-      } catch {
+        const read = await readCappedUpstreamText(response.body, maximumBytes, headerValue(response.headers['content-length']));
+        if (read.kind === 'too-large') {
+          services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'too-large' });
+          return unusableUpstreamAnswer(tooLargeMessage(maximumBytes));
+        }
+        bodyText = read.text;
+      } catch (error) {
         if (control.aborted) return clientClosedFailure();
-        return mapUpstreamTransportFailure();
+        return transportFailure(error, transportFailureOutcome(error));
       }
       let rewritten: Awaited<ReturnType<PassThroughProtocol['rewriteAnswer']>>;
       try {
@@ -75,7 +86,7 @@ export function planPassThroughAttempt(attempt: PassThroughAttemptContext, proto
         // Anything else (the route failing to store the answer) is not the vendor's fault: it propagates.
         if (!(error instanceof UnreadableUpstreamAnswer)) throw error;
         services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'unreadable' });
-        return { kind: 'retryable-failure', error: new GatewayError('server_error', 'The upstream vendor sent an answer the gateway could not read.') };
+        return unusableUpstreamAnswer(unreadableAnswerMessage);
       }
       // A client that left while the vendor worked gets no answer, but the answer is billed from its usage.
       let firstByteAt: number | undefined;

@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { GatewayError } from '../../core/gateway-error.js';
+import type { GatewayError } from '../../core/gateway-error.js';
 import { StreamTextDecoder } from '../../core/stream-text-decoder.js';
 import type { TokenUsage } from '../../core/token-usage.js';
 import type { ClientStreamWriter } from '../client-stream-writer.js';
 import { readUpstreamBody } from '../read-upstream-body.js';
 import { discardUpstreamBody, releaseUpstreamBody } from '../release-upstream-body.js';
+import { cutOffStreamError, failureBeforeFirstByte } from '../relay-stream-errors.js';
 import type { PassThroughStreamRelay } from './pass-through-protocol.js';
 
 /** What a relayed pass-through stream produced. */
@@ -20,7 +21,7 @@ export interface PassThroughStreamOutcome {
 /** How relaying went: failed before any byte reached the client (another channel may be tried), or relayed. */
 export type PassThroughStreamResult = { kind: 'failed-before-first-byte'; error: GatewayError } | { kind: 'relayed'; outcome: PassThroughStreamOutcome };
 
-const cutOffError = (): GatewayError => new GatewayError('server_error', 'The upstream stream ended unexpectedly; the answer is incomplete.');
+const cutOffError = (): GatewayError => cutOffStreamError();
 
 /**
  * The one relay loop of every pass-through protocol: parses the upstream SSE as it arrives (eventsource-parser),
@@ -72,7 +73,7 @@ export async function relayPassThroughStream(options: { upstreamBody: Readable; 
   else discardUpstreamBody(upstreamBody);
   outcome.firstEventAt = writer.firstEventAt;
   if (writer.clientGone) return { kind: 'relayed', outcome };
-  if (writer.firstEventAt === undefined) return { kind: 'failed-before-first-byte', error: outcome.error ?? cutOffError() };
+  if (writer.firstEventAt === undefined) return { kind: 'failed-before-first-byte', error: failureBeforeFirstByte(outcome.error ?? cutOffError()) };
   if (finished && !outcome.error) {
     writer.endWithFrames([]);
     return { kind: 'relayed', outcome };

@@ -69,6 +69,10 @@ export function createResponsesPassThrough(options: ResponsesPassThroughOptions)
     async rewriteAnswer(bodyText, channel) {
       const parsed = parseJson(bodyText);
       if (parsed === null || typeof parsed !== 'object' || (parsed as { object?: unknown }).object !== 'response') throw new UnreadableUpstreamAnswer('not a Response object');
+      const { output, usage } = parsed as { output?: unknown; usage?: unknown };
+      if (!Array.isArray(output)) throw new UnreadableUpstreamAnswer('a Response without output');
+      // Usage, when there is one, is an object of counts: anything else is no answer billing could trust.
+      if (usage !== undefined && usage !== null && (typeof usage !== 'object' || Array.isArray(usage))) throw new UnreadableUpstreamAnswer('usage is not an object');
       const { response, vendorResponseId } = rewriteVendorResponse(parsed as Record<string, unknown>, ids);
       await options.onFinalResponse({ response, vendorResponseId, channelId: channel.id });
       return { body: JSON.stringify(response), usage: readResponsesUsage(response.usage) };
@@ -124,7 +128,10 @@ function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseI
         const failure = unreadableStreamEventError();
         return { frames: framesSent ? [failedFrame(failure)] : [], terminal: true, failure };
       }
-      const { event, type, vendorResponseId } = rewriteVendorEvent(data as Record<string, unknown>, ids);
+      const rewritten = rewriteVendorEvent(data as Record<string, unknown>, ids);
+      const { type, vendorResponseId } = rewritten;
+      // A failed response quotes the vendor's error text: it reaches the client (and the stored response) redacted.
+      const event = type === 'response.failed' ? withRedactedFailure(rewritten.event, channel) : rewritten.event;
       if (typeof event.sequence_number === 'number') lastSequenceNumber = event.sequence_number;
       if (type === 'error') {
         streamFailure = mapStreamError(event, channel);
@@ -158,6 +165,17 @@ function parseJson(text: string): unknown {
 /** A vendor event as SSE, its `event:` line equal to its type (vendor event types pass through, known or not). */
 function vendorFrame(type: string, event: Record<string, unknown>): string {
   return `event: ${type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** A `response.failed` event with its `response.error.message` redacted of the channel's secrets. */
+function withRedactedFailure(event: Record<string, unknown>, channel: RoutableChannel): Record<string, unknown> {
+  const response = event.response;
+  if (response === null || typeof response !== 'object' || Array.isArray(response)) return event;
+  const error = (response as Record<string, unknown>).error;
+  if (error === null || typeof error !== 'object' || Array.isArray(error)) return event;
+  const message = (error as Record<string, unknown>).message;
+  if (typeof message !== 'string') return event;
+  return { ...event, response: { ...response, error: { ...error, message: redactChannelSecrets(message, channel) } } };
 }
 
 /** OpenAI's mid-stream `error` event (`{type:"error", code, message, param}`) as a gateway failure. */
