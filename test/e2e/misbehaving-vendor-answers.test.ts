@@ -56,7 +56,21 @@ function answer(request: IncomingMessage, response: ServerResponse, body: string
     send(response, 400, 'application/json', JSON.stringify({ error: { code: 400, status: 'INVALID_ARGUMENT', message: `Key ${key} may not use this model; see also AIzaSyZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ` } }));
     return;
   }
+  if (url.includes('/models/gemini-redirect:generateContent')) {
+    send(response, 302, 'text/html', '<html>Moved</html>', { location: 'https://elsewhere.example/' });
+    return;
+  }
+  if (url.includes('/models/gemini-empty:generateContent')) {
+    send(response, 200, 'application/json', JSON.stringify({ modelVersion: 'g', usageMetadata: { promptTokenCount: 3 } }));
+    return;
+  }
   const model = String((JSON.parse(body) as { model?: unknown }).model);
+  if (url.endsWith('/anthropic/v1/messages')) {
+    // A 200 that is no Message: its `content` blocks missing, or its usage a string.
+    const message = model === 'anthropic-no-content' ? { type: 'message', id: 'msg_1', role: 'assistant', usage: { input_tokens: 3, output_tokens: 1 } } : { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'hi' }], usage: 'lots' };
+    send(response, 200, 'application/json', JSON.stringify(message));
+    return;
+  }
   asked.push(model);
   switch (model) {
     case 'redirect-302':
@@ -180,6 +194,12 @@ beforeAll(async () => {
   await route(gateway, 'only-embeddings-no-data', ['embeddings-no-data']);
   for (const answerKind of ['embeddings-large-chunked', 'embeddings-large-with-length', 'embeddings-large-html', 'embeddings-large-cut']) await route(gateway, `only-${answerKind}`, [answerKind]);
   await gateway.createChannel({ name: 'gemini-leaky', protocol: 'gemini', baseUrl: `${vendorUrl}/v1beta`, secret: geminiSecret, models: ['gemini-leaky'], refreshRouting: false });
+  for (const model of ['gemini-redirect', 'gemini-empty']) {
+    await gateway.createChannel({ name: model, protocol: 'gemini', baseUrl: `${vendorUrl}/v1beta`, secret: geminiSecret, models: [model], refreshRouting: false });
+  }
+  for (const model of ['anthropic-no-content', 'anthropic-string-usage']) {
+    await gateway.createChannel({ name: model, protocol: 'anthropic', baseUrl: `${vendorUrl}/anthropic/v1`, secret: channelSecret, models: [model], refreshRouting: false });
+  }
   await gateway.refreshRouting();
   for (const fault of ['large-200', 'large-chunked-200', 'silent', 'trickle']) await route(strictGateway, `only-${fault}`, [fault]);
   await route(strictGateway, 'small-enough', ['healthy-small']);
@@ -228,6 +248,14 @@ describe('a non-streamed answer the gateway cannot relay', () => {
   it('answers 502 for an embeddings answer without its data array', async () => {
     const response = await postRawJson(gateway, clientKey, '/v1/embeddings', { model: 'only-embeddings-no-data', input: 'hello' });
     expectBadGateway(response);
+  });
+});
+
+describe('translated vendors (Gemini, Anthropic) answering badly', () => {
+  it.each(['gemini-redirect', 'gemini-empty', 'anthropic-no-content', 'anthropic-string-usage'])('answers 502 upstream_error for %s', async (model) => {
+    const response = await chat(gateway, clientKey, model);
+    expectBadGateway(response);
+    expect(response.text).not.toContain('elsewhere.example');
   });
 });
 
