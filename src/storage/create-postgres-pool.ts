@@ -18,6 +18,11 @@ export interface PostgresPoolOptions {
 
 /** Idle connections are closed after this long, so a restarted server's stale sockets do not linger. */
 const idleTimeoutMs = 10_000;
+/** A client in unbounded mode (migrations) still gives up on an answer after this long, in milliseconds. */
+const unboundedQueryTimeoutMs = 3_600_000;
+/** Statements that turn a connection's statement timeout off and on again (see withoutStatementTimeout). */
+export const statementTimeoutOff = 'set statement_timeout = 0';
+export const statementTimeoutReset = 'reset statement_timeout';
 /** The client stops waiting for an answer this long after the server's own statement timeout should have fired. */
 const clientTimeoutMarginMs = 1_000;
 
@@ -64,8 +69,14 @@ export function createPostgresPool(options: PostgresPoolOptions): { pool: pg.Poo
 }
 
 function wrapClient(client: pg.PoolClient): PostgresPoolClient {
+  // Migrations may run longer than any request's statement: while the server's timeout is off, so is the client's.
+  let unbounded = false;
   const query = (...parameters: unknown[]): unknown => {
-    const result: unknown = (client.query as (...values: unknown[]) => unknown)(...parameters);
+    const [text, values] = parameters;
+    if (text === statementTimeoutOff) unbounded = true;
+    else if (text === statementTimeoutReset) unbounded = false;
+    const send = (client.query as (...values: unknown[]) => unknown).bind(client);
+    const result: unknown = unbounded && typeof text === 'string' ? send({ text, values, query_timeout: unboundedQueryTimeoutMs }) : send(...parameters);
     // A cursor (Kysely's streams) is returned as is; a statement's promise has its failures mapped.
     if (result instanceof Promise) return result.catch((error: unknown) => Promise.reject(mapDatabaseError(error)));
     return result;
