@@ -96,8 +96,12 @@ function wholeAnswerProblem(answer: ChaosAnswer): string | undefined {
       return Array.isArray(body.choices) && body.choices.length > 0 && answer.text.includes(chaosAnswerText) ? undefined : 'no choices with the answer';
     case 'completions':
       return Array.isArray(body.choices) && body.choices.length > 0 && answer.text.includes(chaosAnswerText) ? undefined : 'no choices with the answer';
-    case 'embeddings':
-      return Array.isArray(body.data) && body.data.length > 0 ? undefined : 'no data';
+    case 'embeddings': {
+      // Asked without `encoding_format`: each vector is an array of numbers.
+      const vectors = Array.isArray(body.data) ? body.data.map((item: unknown) => (isObject(item) ? item.embedding : undefined)) : [];
+      const wellFormed = vectors.length > 0 && vectors.every((vector) => Array.isArray(vector) && vector.every((value) => typeof value === 'number'));
+      return wellFormed ? undefined : 'no data of number vectors';
+    }
     case 'images':
       return Array.isArray(body.data) && body.data.length > 0 ? undefined : 'no data';
     case 'responses':

@@ -7,6 +7,7 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelPrice } from '../../src/billing/model-price.js';
+import type { UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
 import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
 import { chaosScenarios, type ChaosScenario } from '../simulators/chaos-vendor-scenarios.js';
@@ -243,5 +244,23 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
     const mismatches = await gateway.running.billing.store.findBalanceMismatches();
     expect(mismatches).toEqual([]);
     expect(gateway.running.billing.memory.user(user.id).held).toBe(0);
+  });
+
+  it("charges nothing for a request the vendor's fault failed before its first byte (BILLING.md, Failure)", async () => {
+    await settleEverything([gateway.running], user.id);
+    const logs: UsageLogRecord[] = [];
+    let before: { createdAt: number; id: string } | undefined;
+    for (;;) {
+      const page = await gateway.running.billing.store.listUsageLogs({ userId: user.id, limit: 500, ...(before ? { before } : {}) });
+      logs.push(...page);
+      const last = page.at(-1);
+      if (page.length < 500 || !last) break;
+      before = { createdAt: last.createdAt, id: last.id };
+    }
+    expect(logs.length).toBeGreaterThan(0);
+    const chargedFailures = logs.filter((log) => log.status !== 200 && log.cost !== 0).map((log) => `${log.model} ${log.endpoint} ${log.status} cost ${log.cost}`);
+    expect(chargedFailures).toEqual([]);
+    // Only answers that reached the client as a 200 may cost anything: never more charged rows than 200 answers.
+    expect(logs.filter((log) => log.cost > 0).length).toBeLessThanOrEqual(answers.filter((answer) => answer.status === 200).length + 1);
   });
 });
