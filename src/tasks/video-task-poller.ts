@@ -65,6 +65,8 @@ export class VideoTaskPoller {
   readonly owner = `poller_${randomBytes(8).toString('hex')}`;
   private running: { stop(): void } | undefined;
   private current: Promise<void> = Promise.resolve();
+  /** aborted by `stop`: a download in progress is cut rather than holding the shutdown for the length of a video */
+  private downloads = new AbortController();
 
   constructor(
     private readonly context: VideoTaskContext,
@@ -80,11 +82,17 @@ export class VideoTaskPoller {
     );
   }
 
-  /** Stops looking for tasks and waits for the look in progress; its leases lapse if it is cut short. */
+  /**
+   * Stops looking for tasks and waits for the look in progress; its leases lapse if it is cut short. A video download
+   * in progress is cut: its partial file is removed and its task is downloaded again by the next look, here or on
+   * another gateway.
+   */
   async stop(): Promise<void> {
     this.running?.stop();
     this.running = undefined;
+    this.downloads.abort(new Error('the video poller is stopping'));
     await this.current;
+    this.downloads = new AbortController();
   }
 
   /** One look: claims due tasks and handles each; errors are logged and the task is retried later. */
@@ -173,7 +181,7 @@ export class VideoTaskPoller {
     const request = route.adapter.encodeDownload(contentReference, route.channel, 'video');
     if (request === undefined) throw new Error(`the ${route.adapter.protocol} adapter cannot download videos`);
     const { download: downloadSettings } = this.context;
-    const opened = await openVideoDownload(request, new URL(route.channel.baseUrl).origin, { dispatch: this.context.dispatch, ...downloadSettings });
+    const opened = await openVideoDownload(request, new URL(route.channel.baseUrl).origin, { dispatch: this.context.dispatch, ...downloadSettings, signal: this.downloads.signal });
     if (opened.kind === 'failed') return this.downloadFailed(current, opened);
     const key = videoStorageKey(task.id);
     const stored = await storeVideoDownload(opened, key, { storage, maxBytes: downloadSettings.maxBytes });

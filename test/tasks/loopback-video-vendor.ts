@@ -24,13 +24,15 @@ export interface LoopbackVideoVendor {
   pollFailures: Array<{ status: number; retryAfter?: string }>;
   /** when set, polls wait for it before answering */
   pollGate: Promise<void> | undefined;
+  /** when true, a content download sends its head and half its body, then nothing more */
+  stallDownloads: boolean;
   close(): Promise<void>;
 }
 
 /** Starts the vendor on 127.0.0.1 with a free port. */
 export async function startLoopbackVideoVendor(): Promise<LoopbackVideoVendor> {
   let counter = 0;
-  const vendor: Omit<LoopbackVideoVendor, 'url' | 'close'> = { jobs: new Map(), requests: [], submitFailures: [], pollFailures: [], pollGate: undefined };
+  const vendor: Omit<LoopbackVideoVendor, 'url' | 'close'> = { jobs: new Map(), requests: [], submitFailures: [], pollFailures: [], pollGate: undefined, stallDownloads: false };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -57,6 +59,12 @@ export async function startLoopbackVideoVendor(): Promise<LoopbackVideoVendor> {
     if (request.method === 'DELETE') {
       job.status = 'failed';
       return json(response, 200, { id: match[1], deleted: true });
+    }
+    if (match[2] && vendor.stallDownloads) {
+      const bytes = Buffer.from(`VIDEO-BYTES-${match[1]}`);
+      response.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(bytes.length) });
+      response.write(bytes.subarray(0, 4));
+      return;
     }
     if (match[2]) {
       response.writeHead(200, { 'content-type': 'video/mp4' });

@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/core/gateway-error.js';
@@ -130,6 +131,32 @@ for (const engine of engines) {
       expect(failed.state).toBe('failed');
       expect(failed.error).toEqual({ code: 'task_timeout', message: expect.stringMatching(/timed out/) });
       expect(await storedBalance()).toBe(startingBalance);
+      await expectMoneyConsistent();
+    });
+
+    it('stopping the poller cuts a download in progress: no file, not completed, downloaded whole by the next look', async () => {
+      const { node, vendor } = harness;
+      const view = await node.service.submit(harness.submission());
+      Object.assign(vendor.jobs.get('vid_1')!, { status: 'completed', seconds: 8 });
+      vendor.stallDownloads = true;
+      // Longer than the test's own timeout: only cutting the download lets `stop` return in time.
+      node.context.dispatch.bodyTimeoutMs = 120_000;
+      harness.now.value += 5_000;
+      const look = node.poller.pollOnce();
+      // A bounded wait for the download to start; the vendor then sends nothing more.
+      for (let tries = 0; tries < 500 && !vendor.requests.includes('GET /videos/vid_1/content'); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(vendor.requests).toContain('GET /videos/vid_1/content');
+      await node.poller.stop();
+      await look;
+      expect((await node.service.get(harness.principal, view.id)).state).toBe('in-progress');
+      expect(await readdir(harness.storageFolder)).toEqual([]);
+      expect(await storedBalance()).toBe(startingBalance - heldFor8Seconds);
+
+      vendor.stallDownloads = false;
+      harness.now.value += 60_000;
+      await node.poller.pollOnce();
+      expect((await node.service.get(harness.principal, view.id)).state).toBe('completed');
+      expect(await text((await node.service.openContent(null, view.id, 'video')).body)).toBe('VIDEO-BYTES-vid_1');
       await expectMoneyConsistent();
     });
 
