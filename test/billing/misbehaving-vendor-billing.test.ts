@@ -65,7 +65,9 @@ async function billedUser(): Promise<{ user: UserRecord; secret: string }> {
 
 async function charged(userId: string): Promise<number> {
   await gateway.running.billing.writer.flush();
-  return 10_000_000 - (await gateway.running.billing.store.readBalance(userId));
+  const balance = await gateway.running.billing.store.readBalance(userId);
+  expect(balance).toBeTypeOf('number');
+  return 10_000_000 - (balance ?? 0);
 }
 
 describe('billing of misbehaving vendor answers', () => {
