@@ -16,6 +16,7 @@ import type { BillingStore } from './billing-store.js';
 import { createDatabase, type CreatedDatabase } from './create-database.js';
 import type { DatabaseSchema, LedgerEntriesTable, ModelPricesTable, UsageLogPricingColumns, UsageLogRequestIdColumns, UsageLogsTable } from './database-schema.js';
 import { runMigrations } from './run-migrations.js';
+import { withoutStatementTimeout } from './without-statement-timeout.js';
 import { repayUserDebt } from './repay-user-debt.js';
 import { writeSettlementBatch } from './write-settlement-batch.js';
 
@@ -87,13 +88,14 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       : (batch) => database.transaction().execute((transaction) => writeSettlementBatch(transaction, batch, clock())),
 
     async findBalanceMismatches() {
-      const rows = await database
+      // A full pass over the ledger (`gateway billing verify`): not a request's statement, so no statement timeout.
+      const rows = await withoutStatementTimeout(database, (connection) => connection
         .selectFrom('users')
         .select(['id', 'email', 'balance', 'debt'])
         .select(sql<number>`(select cast(coalesce(sum(amount), 0) as bigint) from ledger_entries where ledger_entries.user_id = users.id)`.as('ledger_sum'))
         .select(sql<number>`(select cast(coalesce(sum(debt_change), 0) as bigint) from ledger_entries where ledger_entries.user_id = users.id)`.as('ledger_debt_sum'))
         .orderBy('id')
-        .execute();
+        .execute());
       return rows
         .map((row) => ({ userId: row.id, email: row.email, balance: Number(row.balance), ledgerSum: Number(row.ledger_sum), debt: Number(row.debt), ledgerDebtSum: Number(row.ledger_debt_sum) }))
         .filter((row) => row.balance !== row.ledgerSum || row.debt !== row.ledgerDebtSum || row.balance < 0 || row.debt < 0);
@@ -280,10 +282,13 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     },
 
     async deleteUsageLogsBefore(time) {
-      // Hourly rollups serve recent views only and follow the logs' retention; daily rollups are kept.
-      await database.deleteFrom('usage_hourly_rollups').where('hour', '<', time - 3_600_000).execute();
-      const result = await database.deleteFrom('usage_logs').where('created_at', '<', time).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      // Hourly rollups serve recent views only and follow the logs' retention; daily rollups are kept. The first sweep
+      // of a large table may take long: it is a background job, so it runs without the statement timeout.
+      return withoutStatementTimeout(database, async (connection) => {
+        await connection.deleteFrom('usage_hourly_rollups').where('hour', '<', time - 3_600_000).execute();
+        const result = await connection.deleteFrom('usage_logs').where('created_at', '<', time).executeTakeFirst();
+        return Number(result.numDeletedRows);
+      });
     },
 
     async createAdminToken(token) {

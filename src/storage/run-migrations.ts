@@ -1,5 +1,5 @@
-import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { statementTimeoutOff, statementTimeoutReset } from './create-postgres-pool.js';
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { withoutStatementTimeout } from './without-statement-timeout.js';
 import type { DatabaseSchema } from './database-schema.js';
 import { initialSchemaMigration } from './migrations/0001-initial-schema.js';
 import { channelSettingsMigration } from './migrations/0002-channel-settings.js';
@@ -53,22 +53,6 @@ export async function runMigrations(database: Kysely<DatabaseSchema>): Promise<v
     const where = failed === undefined ? '' : ` in ${failed.migrationName}`;
     throw new Error(`Database migration failed${where}: ${describeError(error)}`, { cause: error });
   }
-}
-
-/**
- * On PostgreSQL, runs `work` on one connection with the statement timeout off (a migration of a large table, or the
- * wait for another node's migration lock, may take longer than any request's statement), then restores it.
- */
-async function withoutStatementTimeout<Result>(database: Kysely<DatabaseSchema>, work: (connection: Kysely<DatabaseSchema>) => Promise<Result>): Promise<Result> {
-  if (!(database.getExecutor().adapter instanceof PostgresAdapter)) return work(database);
-  return database.connection().execute(async (connection) => {
-    await sql.raw(statementTimeoutOff).execute(connection);
-    try {
-      return await work(connection);
-    } finally {
-      await sql.raw(statementTimeoutReset).execute(connection);
-    }
-  });
 }
 
 /**
