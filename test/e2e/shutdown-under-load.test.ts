@@ -148,6 +148,17 @@ async function sendChat(url: string, apiKey: string, model: string, stream: bool
   return { model, stream, status: response.statusCode, requestId, complete };
 }
 
+/** The status of `GET /readyz`, or 0 when no connection could be made. */
+async function probeReadiness(url: string): Promise<number> {
+  try {
+    const response = await request(`${url}/readyz`, { dispatcher: agent });
+    await response.body.dump();
+    return response.statusCode;
+  } catch {
+    return 0;
+  }
+}
+
 async function readAll(databaseUrl: string, userId: string) {
   const store = createBillingStore({ databaseUrl });
   try {
@@ -201,12 +212,16 @@ describe('gateway start stopped by SIGTERM under load', () => {
     const slowRequests = () => simulator.requests.filter((recorded) => recorded.body !== null && typeof recorded.body === 'object' && 'model' in recorded.body && recorded.body.model !== quickModel);
     await vi.waitFor(() => expect(slowRequests()).toHaveLength(kinds.length * requestsPerKind), { timeout: 20_000, interval: 10 });
 
+    expect(await probeReadiness(gateway.url)).toBe(200);
+
     gateway.process.kill('SIGTERM');
     const signalledAt = Date.now();
-    // A new connection after the signal is refused (or told 503 while the listener closes): the node stops accepting.
+    // After the signal a new connection is refused, or told 503 while the listener closes: the node stops accepting,
+    // and a readiness probe never sees it ready again.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const late = await sendChat(gateway.url, apiKey, quickModel, false);
     expect([0, 503]).toContain(late.status);
+    expect([0, 503]).toContain(await probeReadiness(gateway.url));
 
     const outcomes = [...(await Promise.all(inFlight)), ...quickOutcomes];
     accepting = false;
@@ -256,7 +271,7 @@ describe('gateway start stopped by SIGTERM under load', () => {
     const verify = await runVerify();
     expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [], taskHoldMismatches: [] });
     expect(verify.code).toBe(0);
-  }, 90_000);
+  }, 120_000);
 
   it('exits at once with 143 and says so when a second SIGTERM comes during the drain', async () => {
     const { apiKey } = await seedDatabase();
