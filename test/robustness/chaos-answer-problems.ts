@@ -13,6 +13,7 @@ export type ChaosInvariant =
   | 'error status fits the fault'
   | 'success is well-formed'
   | 'vendor success reaches the client'
+  | 'a fault before the first byte fails over'
   | 'a stream never ends complete after an error'
   | 'a broken stream never ends complete'
   | 'no channel secret'
@@ -24,6 +25,8 @@ export interface ChaosAnswer {
   protocol: string;
   scenario: ChaosScenario;
   stream: boolean;
+  /** true when a well-behaved channel stands behind the misbehaving one, so a fault before the first byte must fail over */
+  failover: boolean;
   status: number;
   contentType: string;
   text: string;
@@ -54,11 +57,12 @@ export function findChaosAnswerProblems(answer: ChaosAnswer, options: { secrets:
     add('no 3xx', `status ${answer.status}`);
     return problems;
   }
-  const expected = expectedOutcomeOf(answer.scenario, answer.stream);
+  const expected = answer.failover ? 'success' : expectedOutcomeOf(answer.scenario, answer.stream);
   if (answer.status !== 200) {
     const shapeProblem = errorShapeProblem(answer);
     if (shapeProblem) add('error is OpenAI-shaped (Anthropic-shaped on /v1/messages)', shapeProblem);
-    if (expected === 'success') add('vendor success reaches the client', `status ${answer.status}: ${answer.text.slice(0, 160)}`);
+    if (answer.failover) add('a fault before the first byte fails over', `status ${answer.status}: ${answer.text.slice(0, 160)}`);
+    else if (expected === 'success') add('vendor success reaches the client', `status ${answer.status}: ${answer.text.slice(0, 160)}`);
     else if (!errorStatusesOf(answer.scenario).includes(openAiStatusOf(answer))) add('error status fits the fault', `status ${answer.status}: ${answer.text.slice(0, 160)}`);
     return problems;
   }
@@ -133,7 +137,8 @@ function streamProblems(answer: ChaosAnswer, expected: 'success' | 'vendor-fault
   const completeIndex = events.findIndex((event) => isCompletionEvent(answer.endpoint, event));
   if (errorIndex >= 0 && completeIndex >= 0) problems.push({ invariant: 'a stream never ends complete after an error', detail: `error event ${errorIndex}, completion ${completeIndex}` });
   if (expected === 'success') {
-    if (completeIndex < 0 || errorIndex >= 0) problems.push({ invariant: 'vendor success reaches the client', detail: `stream: ${answer.text.slice(-200)}` });
+    const invariant: ChaosInvariant = answer.failover ? 'a fault before the first byte fails over' : 'vendor success reaches the client';
+    if (completeIndex < 0 || errorIndex >= 0) problems.push({ invariant, detail: `stream: ${answer.text.slice(-200)}` });
     else if (!answer.text.includes(chaosAnswerText)) problems.push({ invariant: 'vendor success reaches the client', detail: 'the answer text is missing' });
   } else if (completeIndex >= 0 || errorIndex < 0) {
     problems.push({ invariant: 'a broken stream never ends complete', detail: `stream: ${answer.text.slice(-200)}` });

@@ -10,7 +10,7 @@ import type { ModelPrice } from '../../src/billing/model-price.js';
 import type { UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
 import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
-import { chaosScenarios, type ChaosScenario } from '../simulators/chaos-vendor-scenarios.js';
+import { chaosScenarios, failsOverFrom, type ChaosScenario } from '../simulators/chaos-vendor-scenarios.js';
 import { startChaosVendor, type ChaosVendor } from '../simulators/chaos-vendor.js';
 import { findChaosAnswerProblems, type ChaosAnswer, type ChaosEndpoint, type ChaosInvariant } from './chaos-answer-problems.js';
 
@@ -57,8 +57,20 @@ const endpointPaths: Record<ChaosEndpoint, string> = {
 /** Slow scenarios hold a request for seconds: they get a smaller share, so the run stays within its time. */
 const slowScenarios: ReadonlySet<ChaosScenario> = new Set(['one-byte-a-second', 'no-answer']);
 
-function modelIdOf(protocol: ChaosProtocol, scenario: ChaosScenario): string {
-  return `chaos-${protocol}-${scenario}`;
+function modelIdOf(protocol: ChaosProtocol, scenario: ChaosScenario, failover = false): string {
+  return `chaos-${failover ? 'failover-' : ''}${protocol}-${scenario}`;
+}
+
+/** The scenarios a model also has a failover twin for: a well-behaved channel behind the misbehaving one. */
+const failoverScenarios = chaosScenarios.filter((scenario) => failsOverFrom(scenario, false) || failsOverFrom(scenario, true));
+
+/** One planned request. */
+interface PlannedRequest {
+  endpoint: ChaosEndpoint;
+  protocol: ChaosProtocol;
+  scenario: ChaosScenario;
+  stream: boolean;
+  failover: boolean;
 }
 
 function bodyOf(endpoint: ChaosEndpoint, model: string, stream: boolean): Record<string, unknown> {
@@ -83,12 +95,15 @@ function bodyOf(endpoint: ChaosEndpoint, model: string, stream: boolean): Record
 }
 
 /** A fixed, repeatable mix of requests: every endpoint × protocol × scenario, streamed and not, slow ones rarer. */
-function planRequests(count: number): Array<{ endpoint: ChaosEndpoint; protocol: ChaosProtocol; scenario: ChaosScenario; stream: boolean }> {
-  const combinations: Array<{ endpoint: ChaosEndpoint; protocol: ChaosProtocol; scenario: ChaosScenario; stream: boolean }> = [];
+function planRequests(count: number): PlannedRequest[] {
+  const combinations: PlannedRequest[] = [];
   for (const endpoint of Object.keys(protocolsOf) as ChaosEndpoint[]) {
     for (const protocol of protocolsOf[endpoint]) {
       for (const scenario of chaosScenarios) {
-        for (const stream of streamable.has(endpoint) ? [false, true] : [false]) combinations.push({ endpoint, protocol, scenario, stream });
+        for (const stream of streamable.has(endpoint) ? [false, true] : [false]) {
+          combinations.push({ endpoint, protocol, scenario, stream, failover: false });
+          if (failsOverFrom(scenario, stream)) combinations.push({ endpoint, protocol, scenario, stream, failover: true });
+        }
       }
     }
   }
@@ -113,22 +128,25 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
   beforeAll(async () => {
     vendor = await startChaosVendor({ awsSecretAccessKey: bedrockSecretParts[1] ?? '', oversizedBytes: upstreamMaxBodyBytes * 10 });
     const prices: ModelPrice[] = [];
-    for (const protocol of Object.keys(secrets) as ChaosProtocol[]) for (const scenario of chaosScenarios) prices.push(createUnitPrice(modelIdOf(protocol, scenario)));
+    for (const protocol of Object.keys(secrets) as ChaosProtocol[]) {
+      for (const scenario of chaosScenarios) prices.push(createUnitPrice(modelIdOf(protocol, scenario)));
+      for (const scenario of failoverScenarios) prices.push(createUnitPrice(modelIdOf(protocol, scenario, true)));
+    }
     gateway = await startBillingTestGateway({
       models: ['chaos-unused'],
       prices,
       config: { upstreamHeadersTimeoutMs, upstreamBodyTimeoutMs, upstreamMaxBodyBytes, upstreamConnectionsPerOrigin: 128 },
     });
     for (const protocol of Object.keys(secrets) as ChaosProtocol[]) {
+      const vendorModel = protocol === 'bedrock' ? 'anthropic.claude-3-5-sonnet-20240620-v1:0' : `${protocol}-chaos-model`;
+      const settings: Record<string, string> = protocol === 'bedrock' ? { region: 'us-east-1' } : protocol === 'openai' ? { responsesApi: 'true' } : {};
       for (const scenario of chaosScenarios) {
-        await gateway.createChannel({
-          protocol,
-          baseUrl: vendor.baseUrlFor(scenario, baseSuffix[protocol]),
-          secret: secrets[protocol],
-          models: { [modelIdOf(protocol, scenario)]: protocol === 'bedrock' ? 'anthropic.claude-3-5-sonnet-20240620-v1:0' : `${protocol}-chaos-model` },
-          settings: protocol === 'bedrock' ? { region: 'us-east-1' } : protocol === 'openai' ? { responsesApi: 'true' } : {},
-        });
+        const failoverModel = failoverScenarios.includes(scenario) ? { [modelIdOf(protocol, scenario, true)]: vendorModel } : {};
+        // Tried first for its failover twin: the well-behaved channel below answers when it fails before the first byte.
+        await gateway.createChannel({ protocol, baseUrl: vendor.baseUrlFor(scenario, baseSuffix[protocol]), secret: secrets[protocol], models: { [modelIdOf(protocol, scenario)]: vendorModel, ...failoverModel }, priority: 1, settings });
       }
+      const failoverModels = Object.fromEntries(failoverScenarios.map((scenario) => [modelIdOf(protocol, scenario, true), vendorModel]));
+      await gateway.createChannel({ protocol, baseUrl: vendor.baseUrlFor('ok', baseSuffix[protocol]), secret: secrets[protocol], models: failoverModels, priority: 0, settings });
     }
     user = await gateway.createUser();
     await gateway.topUp(user, 1_000_000_000_000);
@@ -154,16 +172,16 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
     await clientAgent.close();
   });
 
-  async function sendOne(planned: { endpoint: ChaosEndpoint; protocol: ChaosProtocol; scenario: ChaosScenario; stream: boolean }): Promise<ChaosAnswer> {
-    const { endpoint, protocol, scenario, stream } = planned;
+  async function sendOne(planned: PlannedRequest): Promise<ChaosAnswer> {
+    const { endpoint, protocol, scenario, stream, failover } = planned;
     const startedAt = Date.now();
-    const base = { endpoint, protocol, scenario, stream };
+    const base = { endpoint, protocol, scenario, stream, failover };
     try {
       const response = await request(gateway.url + endpointPaths[endpoint], {
         method: 'POST',
         dispatcher: clientAgent,
         headers: { authorization: `Bearer ${clientKey}`, 'content-type': 'application/json', ...(endpoint === 'messages' ? { 'anthropic-version': '2023-06-01' } : {}) },
-        body: JSON.stringify(bodyOf(endpoint, modelIdOf(protocol, scenario), stream)),
+        body: JSON.stringify(bodyOf(endpoint, modelIdOf(protocol, scenario, failover), stream)),
       });
       const text = await response.body.text();
       const contentType = String(response.headers['content-type'] ?? '');
@@ -180,7 +198,7 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
     for (const answer of answers) {
       for (const problem of findChaosAnswerProblems(answer, { secrets: allSecrets, maximumElapsedMs })) {
         if (problem.invariant !== invariant) continue;
-        const situation = `${answer.scenario} (${answer.endpoint}/${answer.protocol}/${answer.stream ? 'stream' : 'whole'})`;
+        const situation = `${answer.scenario} (${answer.endpoint}/${answer.protocol}/${answer.stream ? 'stream' : 'whole'}${answer.failover ? '/failover' : ''})`;
         const entry = bySituation.get(situation);
         if (entry) entry.count += 1;
         else bySituation.set(situation, { count: 1, detail: problem.detail });
@@ -224,6 +242,10 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
 
   it("passes the vendor's success through, garbage SSE lines ignored", () => {
     expect(problemsFor('vendor success reaches the client')).toEqual([]);
+  });
+
+  it('fails over to a well-behaved channel when the vendor fails before the first byte', () => {
+    expect(problemsFor('a fault before the first byte fails over')).toEqual([]);
   });
 
   it('never ends a stream complete after an error, and ends every broken stream with an error', () => {

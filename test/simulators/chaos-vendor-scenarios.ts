@@ -84,3 +84,46 @@ export function expectedOutcomeOf(scenario: ChaosScenario, stream: boolean): 'su
 export function errorStatusesOf(scenario: ChaosScenario): readonly number[] {
   return scenario === 'key-in-error' ? [400, 502, 503, 504] : [502, 503, 504];
 }
+
+/**
+ * True when the scenario fails before any byte could reach the client, so the gateway may and must try the next
+ * channel: a model with a well-behaved channel behind it then answers with that channel's success. Not a refusal the
+ * vendor blames on the request (`key-in-error` is a 400), nor a stream broken after its first event.
+ */
+export function failsOverFrom(scenario: ChaosScenario, stream: boolean): boolean {
+  switch (scenario) {
+    case 'ok':
+    case 'sse-garbage-lines':
+    case 'key-in-error':
+      return false;
+    case 'truncated-sse':
+    case 'cut-sse':
+    case 'data-html':
+    case 'error-event':
+      return false;
+    case 'json-for-stream':
+    case 'html-for-stream':
+      return stream;
+    case 'reset-before-head':
+    case 'reset-after-head':
+    case 'redirect-302':
+    case 'redirect-307-location':
+    case 'html-500':
+    case 'empty-503':
+    case 'html-403':
+    case 'payment-402':
+    case 'truncated-json':
+    case 'html-200':
+    case 'oversized-body':
+    case 'one-byte-a-second':
+    case 'no-answer':
+    case 'shape-empty-array':
+    case 'shape-missing-field':
+    case 'shape-usage-string':
+      return true;
+    default: {
+      const unknown: never = scenario;
+      throw new Error(`unknown chaos scenario ${String(unknown)}`);
+    }
+  }
+}
