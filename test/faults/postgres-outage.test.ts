@@ -11,8 +11,11 @@ import { askUntil, runLoad, send, type LoadAnswer, type LoadRequest } from './ru
 
 const model = 'outage-model';
 const password = 'a database that comes and goes';
-/** Every answer must come well within this (the gateway's own bound is about a second; the rest is slack for CI). */
-const answerBoundMs = 3_000;
+/**
+ * Every answer must come within this: shorter than the outage, so a request held for the database fails the test
+ * (the gateway's own bound is about a second; the rest is slack for a loaded CI machine with two nodes' worth of work).
+ */
+const answerBoundMs = 5_000;
 
 let postgres: PrivatePostgres;
 let gateway: BillingTestGateway;
@@ -87,7 +90,8 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
     expect(down).toEqual({ status: 503, body: expect.objectContaining({ status: 'unavailable', database: 'down', error: expect.objectContaining({ code: 'service_unavailable' }) }) });
     expect((await send({ url: `${gateway.url}/healthz`, method: 'GET', headers: {} })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const whileDown = (answers: LoadAnswer[]) => answers.filter((answer) => answer.sentAt > stoppedAt + 300 && answer.sentAt < Date.now() - answerBoundMs / 2);
+    const startedAgainAt = Date.now();
+    const whileDown = (answers: LoadAnswer[]) => answers.filter((answer) => answer.sentAt > stoppedAt + 300 && answer.sentAt < startedAgainAt - 200);
     await postgres.start();
     const up = await askUntil(readinessBody, (answer) => answer.status === 200, 10_000);
     expect(up).toEqual({ status: 200, body: expect.objectContaining({ status: 'ready', database: 'up' }) });
