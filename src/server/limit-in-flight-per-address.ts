@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
+import { callWhenResponseEnds } from './call-when-response-ends.js';
 import { isUncappedRoute } from './limit-in-flight-requests.js';
 
 /**
@@ -24,7 +25,7 @@ export function limitInFlightPerAddress(app: FastifyInstance, maxPerAddress: num
       return;
     }
     inFlightByAddress.set(address, inFlight + 1);
-    reply.raw.on('close', () => {
+    callWhenResponseEnds(request, reply, () => {
       const left = (inFlightByAddress.get(address) ?? 1) - 1;
       if (left > 0) inFlightByAddress.set(address, left);
       else inFlightByAddress.delete(address);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
+import { callWhenResponseEnds } from './call-when-response-ends.js';
 
 /** Routes a load balancer or scraper must reach even when the gateway is at its cap. */
 const uncappedRoutes = new Set(['/healthz', '/readyz', '/metrics']);
@@ -41,9 +42,7 @@ export function limitInFlightRequests(app: FastifyInstance, maxInFlight: number)
       return;
     }
     inFlight += 1;
-    // 'close' fires once for every response, finished, failed, hijacked for a stream or cut by the client (so `on`:
-    // `once` would add a wrapper and a bound function to every request, kept as long as the response).
-    reply.raw.on('close', () => {
+    callWhenResponseEnds(request, reply, () => {
       inFlight -= 1;
     });
     done();
