@@ -133,7 +133,9 @@ export class VideoTaskPoller {
     } catch {
       return this.retryLater(task, task.pollAttempts + 1, undefined);
     }
-    if (answer.status === 429 || answer.status >= 500) return this.retryLater(task, task.pollAttempts + 1, parseRetryAfterMs(answer.retryAfter, now));
+    // A redirect on a poll is the vendor misbehaving, not an answer about the job: retried like a 5xx (bounded by the timeout).
+    const vendorFault = answer.status === 429 || answer.status >= 500 || (answer.status >= 300 && answer.status < 400);
+    if (vendorFault) return this.retryLater(task, task.pollAttempts + 1, parseRetryAfterMs(answer.retryAfter, now));
     if (answer.status < 200 || answer.status >= 300) {
       const failure = route.adapter.mapFailure(answer.status, answer.bodyText, answer.retryAfter);
       // 404: the vendor no longer knows the job (it vanished); its text may quote the channel's key or address.

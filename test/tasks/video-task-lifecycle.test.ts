@@ -238,6 +238,19 @@ for (const engine of engines) {
       expect(polls()).toBe(3);
       expect((await harness.taskStore.find(view.id))!).toMatchObject({ state: 'queued', pollAttempts: 0 });
     });
+
+    it('retries a poll the vendor answers with a redirect instead of failing the task', async () => {
+      const view = await harness.node.service.submit(harness.submission());
+      harness.vendor.pollFailures.push({ status: 302 });
+      harness.now.value += 5_000;
+      await harness.node.poller.pollOnce();
+      expect((await harness.taskStore.find(view.id))!).toMatchObject({ state: 'queued', pollAttempts: 1 });
+      Object.assign(harness.vendor.jobs.get('vid_1')!, { status: 'completed', seconds: 8 });
+      harness.now.value += 60_000;
+      await harness.node.poller.pollOnce();
+      expect((await harness.node.service.get(harness.principal, view.id)).state).toBe('completed');
+      await expectMoneyConsistent();
+    });
   });
 }
 
