@@ -1,4 +1,4 @@
-// PostgreSQL restarted (`pg_ctl restart -m fast`) and stopped then started under load, on a server of the test's own:
+// PostgreSQL restarted (`pg_ctl restart -m fast`), frozen (SIGSTOP), and stopped then started under load, on a server of the test's own:
 // the node never exits; requests that need the database (sign-in) get 503 with Retry-After in time while others (a
 // known key, holds in memory) are served; /readyz says 503 while it is down and 200 after; and once it is back every
 // acknowledged request has its usage row and ledger entry, written once, and the balances verify.
@@ -83,6 +83,19 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await askUntil(readiness, (answer) => answer.status === 200, 10_000)).status).toBe(200);
 
+    // Frozen (SIGSTOP: connections stay open, nothing answers): chat is still served, /readyz says so within its
+    // check timeout, and what waited for the database is answered once it runs again.
+    await postgres.freeze();
+    const frozenAt = Date.now();
+    try {
+      expect(await askUntil(readinessBody, (answer) => answer.status === 503, 5_000)).toEqual({ status: 503, body: expect.objectContaining({ database: 'down' }) });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      await postgres.thaw();
+    }
+    const thawedAt = Date.now();
+    expect((await askUntil(readiness, (answer) => answer.status === 200, 10_000)).status).toBe(200);
+
     // Stopped: sign-in needs the database and gets 503; chat with a key already in memory is still served.
     await postgres.stop();
     const stoppedAt = Date.now();
@@ -105,6 +118,9 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
     const signInsWhileDown = whileDown(signInAnswers);
     expect(signInsWhileDown.length).toBeGreaterThan(0);
     expect(signInsWhileDown.every((answer) => answer.status === 503)).toBe(true);
+    const chatsWhileFrozen = chatAnswers.filter((answer) => answer.sentAt > frozenAt + 300 && answer.sentAt < thawedAt - 300);
+    expect(chatsWhileFrozen.length).toBeGreaterThan(0);
+    expect(chatsWhileFrozen.every((answer) => answer.status === 200)).toBe(true);
     const chatsWhileDown = chatAnswers.filter((answer) => answer.sentAt > stoppedAt + 300 && answer.sentAt < stoppedAt + 1_500);
     expect(chatsWhileDown.length).toBeGreaterThan(0);
     expect(chatsWhileDown.every((answer) => answer.status === 200)).toBe(true);

@@ -3,7 +3,7 @@
 // server command runs as the `postgres` OS user.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,10 @@ export interface PrivatePostgres {
   stop(): Promise<void>;
   /** starts it again on the same port and data */
   start(): Promise<void>;
+  /** SIGSTOP to this server's processes only (postmaster and backends): connections stay open, nothing answers */
+  freeze(): Promise<void>;
+  /** SIGCONT after `freeze` */
+  thaw(): Promise<void>;
   /** stops it for good and removes its folders */
   remove(): Promise<void>;
 }
@@ -80,6 +84,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       await command('pg_ctl', ['-D', dataDirectory, '-w', '-t', '30', '-m', 'fast', 'stop']);
     },
     start,
+    freeze: () => signalServer(dataDirectory, 'SIGSTOP'),
+    thaw: () => signalServer(dataDirectory, 'SIGCONT'),
     async remove() {
       if (removed) return;
       removed = true;
@@ -87,6 +93,23 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** Signals the postmaster named in this data folder's postmaster.pid and its children, never any other server. */
+async function signalServer(dataDirectory: string, signal: NodeJS.Signals): Promise<void> {
+  const postmaster = Number((await readFile(path.join(dataDirectory, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(postmaster) || postmaster <= 1) throw new Error('postmaster.pid names no process');
+  const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)]);
+  const children = stdout.split('\n').map((line) => Number(line.trim())).filter((pid) => Number.isInteger(pid) && pid > 1);
+  // Children first on stop (so none is left running to notice), the postmaster first on continue.
+  const order = signal === 'SIGSTOP' ? [...children, postmaster] : [postmaster, ...children];
+  for (const pid of order) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // A backend that ended meanwhile.
+    }
+  }
 }
 
 async function waitUntilAccepting(url: string): Promise<void> {
