@@ -38,7 +38,7 @@ import { findOpenAiWireAnswerFault, findOpenAiWireAnswerHeadFault, findOpenAiWir
 import { streamThroughJsonAnswer } from './stream-through-json-answer.js';
 import { readCappedUpstreamText } from './read-capped-upstream-text.js';
 import { redactGatewayError } from './redact-channel-secrets.js';
-import { redirectMessage, tooLargeMessage, transportFailure, unreadableAnswerMessage, unusableUpstreamAnswer } from './upstream-answer-failures.js';
+import { failurePageMessage, redirectMessage, tooLargeMessage, transportFailure, unreadableAnswerMessage, unusableUpstreamAnswer } from './upstream-answer-failures.js';
 
 type AttemptResult = ChannelAttemptResult<AttemptValue>;
 
@@ -107,9 +107,20 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
     services.logger.warn({ channel: channel.name, upstreamStatus: status }, 'upstream refused a request');
     if (status === 402) return outOfCredit();
     const retryAfter = headerValue(response.headers['retry-after']);
-    return redactFailure(withChannelOutcome(protocolAttempt.mapFailure(status, bodyText, retryAfter), mapStatusToChannelOutcome(status, retryAfter)), channel);
+    const channelOutcome = mapStatusToChannelOutcome(status, retryAfter);
+    const mapped = protocolAttempt.mapFailure(status, bodyText, retryAfter);
+    // A vendor's own 500 error (JSON) stays a 500; a 500 page (a proxy's HTML, an empty body) is a bad gateway.
+    if (mapped.kind !== 'success' && mapped.error.code === 'server_error' && status >= 500 && !isJsonObjectText(bodyText)) {
+      return withChannelOutcome(unusableUpstreamAnswer(failurePageMessage(status)), channelOutcome);
+    }
+    return redactFailure(withChannelOutcome(mapped, channelOutcome), channel);
   }
   return redactFailure(await protocolAttempt.answer(response), channel);
+}
+
+/** True when a vendor's error body is a JSON object (its own error), not a page or nothing. */
+function isJsonObjectText(bodyText: string): boolean {
+  return bodyText.trimStart().startsWith('{');
 }
 
 /** The most of a vendor's error body read for its message: the rest of a larger one is dropped with its connection. */

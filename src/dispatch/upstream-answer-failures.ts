@@ -26,6 +26,11 @@ export function redirectMessage(status: number): string {
   return `The upstream vendor answered with a redirect (status ${status}); the gateway does not follow or relay vendor redirects.`;
 }
 
+/** The message for a 5xx answered with a page or nothing instead of the vendor's own JSON error. */
+export function failurePageMessage(status: number): string {
+  return `The upstream vendor failed with a page instead of an error (status ${status}); retry later.`;
+}
+
 /** The message for an answer beyond `GATEWAY_UPSTREAM_MAX_BODY_BYTES`. */
 export function tooLargeMessage(maximumBytes: number): string {
   return `The upstream vendor's answer is larger than the gateway accepts (${maximumBytes} bytes).`;

@@ -80,6 +80,12 @@ function answer(request: IncomingMessage, response: ServerResponse, body: string
       response.writeHead(307, { location: 'https://elsewhere.example/v1/chat/completions' });
       response.end();
       return;
+    case 'page-500':
+      send(response, 500, 'text/html', '<html><body>Internal Server Error</body></html>');
+      return;
+    case 'json-500':
+      send(response, 500, 'application/json', JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } }));
+      return;
     case 'credit-402':
       send(response, 402, 'application/json', JSON.stringify({ error: { message: 'Your credit balance is too low.', type: 'billing_error' } }));
       return;
@@ -180,6 +186,7 @@ const singleChannelFaults = [
   'string-usage-200',
   'reset-before-head',
   'reset-after-head',
+  'page-500',
 ];
 
 beforeAll(async () => {
@@ -191,6 +198,7 @@ beforeAll(async () => {
   await route(gateway, 'failover-after-402', ['credit-402', 'healthy-after-402']);
   await route(gateway, 'failover-after-html', ['html-200', 'healthy-after-html']);
   await route(gateway, 'only-credit-402', ['credit-402']);
+  await route(gateway, 'only-json-500', ['json-500']);
   await route(gateway, 'only-embeddings-no-data', ['embeddings-no-data']);
   for (const answerKind of ['embeddings-large-chunked', 'embeddings-large-with-length', 'embeddings-large-html', 'embeddings-large-cut']) await route(gateway, `only-${answerKind}`, [answerKind]);
   await gateway.createChannel({ name: 'gemini-leaky', protocol: 'gemini', baseUrl: `${vendorUrl}/v1beta`, secret: geminiSecret, models: ['gemini-leaky'], refreshRouting: false });
@@ -256,6 +264,14 @@ describe('translated vendors (Gemini, Anthropic) answering badly', () => {
     const response = await chat(gateway, clientKey, model);
     expectBadGateway(response);
     expect(response.text).not.toContain('elsewhere.example');
+  });
+});
+
+describe("a vendor's 500", () => {
+  it('stays a 500 server_error when it is the vendor\'s own JSON error (a 500 page is a 502, above)', async () => {
+    const response = await chat(gateway, clientKey, 'only-json-500');
+    expect(response.status).toBe(500);
+    expect(expectErrorResponseShape(response.json())).toMatchObject({ code: 'server_error' });
   });
 });
 

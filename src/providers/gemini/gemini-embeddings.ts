@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { TokenUsage } from '../../core/token-usage.js';
 import type { VendorAdapter, EmbeddingRequestFields } from '../vendor-adapter.js';
@@ -24,10 +25,12 @@ export const geminiEmbeddings: GeminiEmbeddings = {
     return { url: geminiModelUrl(call.channel, call.upstreamModelId, 'batchEmbedContents'), headers: geminiHeaders(call.channel), body: JSON.stringify({ requests }) };
   },
   decode(bodyText, request, call) {
-    const parsed = JSON.parse(bodyText) as { embeddings?: Array<{ values?: number[] }> };
+    // Checked at the edge: one vector of numbers per input, or the answer is no answer (dispatch answers 502).
+    const checked = batchEmbedAnswerSchema.safeParse(JSON.parse(bodyText));
+    if (!checked.success || checked.data.embeddings.length !== inputTexts(request).length) throw new Error('The Gemini answer has no vector of numbers for each input.');
     const usage = estimateUsage(request);
-    const data = (parsed.embeddings ?? []).map((embedding, index) => {
-      const values = embedding.values ?? [];
+    const data = checked.data.embeddings.map((embedding, index) => {
+      const values = embedding.values;
       return { object: 'embedding' as const, index, embedding: request.encoding_format === 'base64' ? encodeFloat32Base64(values) : values };
     });
     return {
@@ -36,6 +39,9 @@ export const geminiEmbeddings: GeminiEmbeddings = {
     };
   },
 };
+
+/** Gemini's `batchEmbedContents` answer: one embedding of number values per request. */
+const batchEmbedAnswerSchema = z.object({ embeddings: z.array(z.object({ values: z.array(z.number()) })) });
 
 function inputTexts(request: EmbeddingRequestFields): string[] {
   const input = request.input;

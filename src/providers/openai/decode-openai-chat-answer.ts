@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Readable } from 'node:stream';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { StreamBlockSequencer } from '../stream-block-sequencer.js';
@@ -62,9 +63,17 @@ class OpenAiChatAnswerDecoder {
   }
 }
 
-/** A non-streamed `chat.completion` as canonical parts. */
+/** The parts of a `chat.completion` the decoder relies on: its `choices`, and usage counts that are numbers when present. */
+const chatCompletionShape = z.object({
+  choices: z.array(z.object({})),
+  usage: z.object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish(), total_tokens: z.number().nullish() }).nullish(),
+});
+
+/** A non-streamed `chat.completion` as canonical parts; a body without `choices` or with bad usage throws (dispatch answers 502). */
 export function decodeOpenAiChatResponse(bodyText: string, _call: VendorCall): CanonicalStreamPart[] {
-  return new OpenAiChatAnswerDecoder().decode(JSON.parse(bodyText) as OpenAiChatAnswer);
+  const parsed: unknown = JSON.parse(bodyText);
+  if (!chatCompletionShape.safeParse(parsed).success) throw new Error('The OpenAI-wire answer is not a chat.completion with choices.');
+  return new OpenAiChatAnswerDecoder().decode(parsed as OpenAiChatAnswer);
 }
 
 /** A chat completions SSE stream as canonical parts; `[DONE]` ends it, an error object mid-stream is an error part. */
