@@ -9,7 +9,7 @@ import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js'
 import type { ClientStreamWriter } from './client-stream-writer.js';
 import { readUpstreamBody, type ChunkVerdict } from './read-upstream-body.js';
 import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
-import { cutOffStreamError, failureBeforeFirstByte, unreadableStreamEventError } from './relay-stream-errors.js';
+import { cutOffStreamError, failureBeforeFirstByte, maximumStreamEventCharacters, oversizedStreamEventError, unreadableStreamEventError } from './relay-stream-errors.js';
 
 /** What a relayed stream produced. */
 export interface RelayedStreamOutcome {
@@ -50,6 +50,8 @@ export async function relayOpenAiEventStream(options: {
   knownSecrets: readonly string[];
   /** removes the channel's own secrets (and key-shaped strings) from a vendor's error text, after knownSecrets */
   redact?: (text: string) => string;
+  /** the most characters one event may hold (default maximumStreamEventCharacters) */
+  maxEventCharacters?: number;
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, writer, clientWantsUsage } = options;
   const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
@@ -96,10 +98,18 @@ export async function relayOpenAiEventStream(options: {
     }
   };
 
-  const parser = createParser({ onEvent });
+  // An event that never ends (no blank line) would otherwise be buffered whole, however large.
+  const parser = createParser({
+    onEvent,
+    maxBufferSize: options.maxEventCharacters ?? maximumStreamEventCharacters,
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') upstreamError ??= oversizedStreamEventError();
+    },
+  });
   // undici's body yields Buffers whatever its encoding; a streaming decoder keeps characters split across chunks whole.
   const decoder = new StreamTextDecoder();
   const onChunk = (bytes: Buffer): ChunkVerdict | Promise<ChunkVerdict> => {
+    if (upstreamError) return 'stop';
     parser.feed(decoder.decode(bytes));
     writer.writeEvents(eventsOfThisRead);
     eventsOfThisRead.length = 0;

@@ -11,6 +11,14 @@ export function unreadableStreamEventError(): GatewayError {
   return new GatewayError('upstream_error', 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.');
 }
 
+/** The most characters one vendor stream event may hold before the stream is refused (a legitimate one is far smaller). */
+export const maximumStreamEventCharacters = 16 * 1024 * 1024;
+
+/** A stream event larger than `maximumStreamEventCharacters`: never buffered whole, the answer ends there. */
+export function oversizedStreamEventError(): GatewayError {
+  return new GatewayError('upstream_error', 'The upstream vendor sent a stream event larger than the gateway accepts; the answer is incomplete.');
+}
+
 /** A stream the vendor ended (or whose connection broke) before its terminal event. */
 export function cutOffStreamError(): GatewayError {
   return new GatewayError('server_error', 'The upstream stream ended unexpectedly; the answer is incomplete.');

@@ -9,6 +9,7 @@ import type { ClientStreamEncoder } from '../core/canonical/client-answer-codec.
 import { decodeAnthropicStream } from '../providers/anthropic/decode-anthropic-stream.js';
 import { decodeGeminiStream } from '../providers/gemini/decode-gemini-stream.js';
 import { decodeOpenAiChatStream } from '../providers/openai/decode-openai-chat-answer.js';
+import { readServerSentEvents } from '../providers/read-server-sent-events.js';
 import type { VendorCall } from '../providers/vendor-adapter.js';
 import type { ClientSink } from './client-sink.js';
 import { ClientStreamWriter } from './client-stream-writer.js';
@@ -102,6 +103,16 @@ describe('the OpenAI-wire stream relay and a vendor that misbehaves', () => {
     expect(writes.join('')).not.toContain('[DONE]');
   });
 
+  it('ends the stream at an event larger than the cap instead of buffering it whole', async () => {
+    const { writer, writes } = recordingClient();
+    const huge = `data: {"choices":[{"index":0,"delta":{"content":"${'x'.repeat(1_000)}`;
+    const pieces = [chunk('a'), ...Array.from({ length: 10 }, (_, index) => huge.slice(index * 100, (index + 1) * 100)), huge.slice(1_000), '"}}]}\n\n', 'data: [DONE]\n\n'];
+    const outcome = await relayOpenAiEventStream({ upstreamBody: upstream(...pieces), writer, clientWantsUsage: false, knownSecrets: [], maxEventCharacters: 500 });
+    expect(outcome.error?.code).toBe('upstream_error');
+    expect(writes.join('')).not.toContain('xxxx');
+    expect(writes.join('')).not.toContain('[DONE]');
+  });
+
   it("relays a vendor's mid-stream error event with the channel's secret and key-shaped strings removed", async () => {
     const { writer, writes } = recordingClient();
     const vendorError = `data: {"error":{"message":"key ${channelSecret} is over quota","type":"server_error"}}\n\n`;
@@ -191,6 +202,16 @@ describe('stream decoders and an event that is not JSON', () => {
     const body = upstream(chunk('hi'), 'data: <html>proxy error</html>\n\n', 'data: [DONE]\n\n');
     const parts = await collectParts(decodeOpenAiChatStream(body, call));
     expect(parts.at(-1)).toMatchObject(unreadable);
+  });
+
+  it('a decoder fails the read at an event larger than the cap (the relay then ends the stream with an error)', async () => {
+    const pieces = Array.from({ length: 10 }, () => 'x'.repeat(100));
+    const events: unknown[] = [];
+    const capped = (async () => {
+      for await (const event of readServerSentEvents(upstream('data: {"a":"', ...pieces, '"}\n\n'), 500)) events.push(event);
+    })();
+    await expect(capped).rejects.toThrow(/larger than 500 characters/);
+    expect(events).toEqual([]);
   });
 
   it('every decoder ignores comment and unknown-field lines', async () => {

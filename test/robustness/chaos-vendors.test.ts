@@ -7,6 +7,7 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelPrice } from '../../src/billing/model-price.js';
+import { maximumStreamEventCharacters } from '../../src/dispatch/relay-stream-errors.js';
 import type { UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
 import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
@@ -54,8 +55,8 @@ const endpointPaths: Record<ChaosEndpoint, string> = {
   responses: '/v1/responses',
   messages: '/v1/messages',
 };
-/** Slow scenarios hold a request for seconds: they get a smaller share, so the run stays within its time. */
-const slowScenarios: ReadonlySet<ChaosScenario> = new Set(['one-byte-a-second', 'no-answer']);
+/** Slow or heavy scenarios (seconds held, 16 MiB events) are played once per combination, so the run stays within its time. */
+const slowScenarios: ReadonlySet<ChaosScenario> = new Set(['one-byte-a-second', 'no-answer', 'oversized-event']);
 
 function modelIdOf(protocol: ChaosProtocol, scenario: ChaosScenario, failover = false): string {
   return `chaos-${failover ? 'failover-' : ''}${protocol}-${scenario}`;
@@ -126,7 +127,7 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
   let runMs = 0;
 
   beforeAll(async () => {
-    vendor = await startChaosVendor({ awsSecretAccessKey: bedrockSecretParts[1] ?? '', oversizedBytes: upstreamMaxBodyBytes * 10 });
+    vendor = await startChaosVendor({ awsSecretAccessKey: bedrockSecretParts[1] ?? '', oversizedBytes: upstreamMaxBodyBytes * 10, oversizedEventCharacters: Math.ceil(maximumStreamEventCharacters * 1.25) });
     const prices: ModelPrice[] = [];
     for (const protocol of Object.keys(secrets) as ChaosProtocol[]) {
       for (const scenario of chaosScenarios) prices.push(createUnitPrice(modelIdOf(protocol, scenario)));

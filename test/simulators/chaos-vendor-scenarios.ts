@@ -19,6 +19,7 @@ export const chaosScenarios = [
   'data-html',
   'error-event',
   'oversized-body',
+  'oversized-event',
   'one-byte-a-second',
   'no-answer',
   'shape-empty-array',
@@ -52,6 +53,7 @@ export function expectedOutcomeOf(scenario: ChaosScenario, stream: boolean): 'su
     case 'cut-sse':
     case 'data-html':
     case 'error-event':
+    case 'oversized-event':
     case 'json-for-stream':
     case 'html-for-stream':
       return stream ? 'vendor-fault' : 'success';
@@ -100,6 +102,7 @@ export function failsOverFrom(scenario: ChaosScenario, stream: boolean): boolean
     case 'cut-sse':
     case 'data-html':
     case 'error-event':
+    case 'oversized-event':
       return false;
     case 'json-for-stream':
     case 'html-for-stream':

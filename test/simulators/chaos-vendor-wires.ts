@@ -31,6 +31,8 @@ export interface ChaosWireFormat {
   streamErrorFrames(message: string): ChaosFrame[];
   /** a frame whose payload is not what the protocol sends (an HTML page where JSON belongs, corrupt binary framing) */
   unreadableFrame(): ChaosFrame;
+  /** one event of `characters` characters (Bedrock: a frame prelude announcing that many bytes) */
+  oversizedFrame(characters: number): ChaosFrame;
   /** the vendor's JSON error body carrying `message`, and its extra headers */
   errorBody(status: number, message: string): { body: string; headers: Record<string, string> };
   /** 2xx bodies that are not the endpoint's shape: JSON `[]`, the answer without its main field, `usage` as a string */
@@ -69,6 +71,7 @@ const chat: ChaosWireFormat = {
   framesBeforeEnd: 2,
   streamErrorFrames: (message) => [sse({ error: { message, type: 'server_error', param: null, code: null } })],
   unreadableFrame: () => sse('<html><body><h1>502 Bad Gateway</h1></body></html>'),
+  oversizedFrame: (characters) => sse({ padding: 'x'.repeat(characters) }),
   errorBody: openAiError,
   wrongShapes: {
     emptyArray: '[]',
@@ -130,6 +133,7 @@ const responses: ChaosWireFormat = {
     sse({ type: 'response.failed', sequence_number: 3, response: { ...responseObject('in_progress'), status: 'failed', error: { code: 'server_error', message } } }, 'response.failed'),
   ],
   unreadableFrame: () => sse('<html><body>upstream proxy error</body></html>', 'response.output_text.delta'),
+  oversizedFrame: (characters) => sse({ type: 'response.output_text.delta', delta: 'x'.repeat(characters) }, 'response.output_text.delta'),
   errorBody: openAiError,
   wrongShapes: {
     emptyArray: '[]',
@@ -155,6 +159,7 @@ const messages: ChaosWireFormat = {
   framesBeforeEnd: 3,
   streamErrorFrames: (message) => [sse({ type: 'error', error: { type: 'api_error', message } }, 'error')],
   unreadableFrame: () => sse('<html><body>upstream proxy error</body></html>', 'content_block_delta'),
+  oversizedFrame: (characters) => sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x'.repeat(characters) } }, 'content_block_delta'),
   errorBody: (status, message) => ({ body: JSON.stringify({ type: 'error', error: { type: status >= 500 ? 'api_error' : 'invalid_request_error', message } }), headers: {} }),
   wrongShapes: {
     emptyArray: '[]',
@@ -181,6 +186,7 @@ const gemini: ChaosWireFormat = {
   framesBeforeEnd: 1,
   streamErrorFrames: (message) => [geminiSse({ error: { code: 500, message, status: 'INTERNAL' } })],
   unreadableFrame: () => geminiSse('<html><body>upstream proxy error</body></html>'),
+  oversizedFrame: (characters) => geminiSse({ candidates: [{ content: { role: 'model', parts: [{ text: 'x'.repeat(characters) }] }, index: 0 }] }),
   errorBody: geminiError,
   wrongShapes: {
     emptyArray: '[]',
@@ -211,6 +217,11 @@ const bedrock: ChaosWireFormat = {
   streamErrorFrames: (message) => [encodeStreamException('modelStreamErrorException', message)],
   // A frame whose length prefix promises more than AWS allows: corrupt framing.
   unreadableFrame: () => Buffer.from('<html><body>upstream proxy error</body></html>'),
+  oversizedFrame: (characters) => {
+    const prelude = Buffer.alloc(12);
+    prelude.writeUInt32BE(characters, 0);
+    return prelude;
+  },
   errorBody: (status, message) => ({
     body: JSON.stringify({ message }),
     headers: { 'x-amzn-errortype': `${status >= 500 ? 'InternalServerException' : 'ValidationException'}:http://internal.amazon.com/coral/com.amazon.bedrock/` },

@@ -24,6 +24,8 @@ export interface ChaosVendorOptions {
   awsSecretAccessKey?: string;
   /** the size of an `oversized-body` answer, in bytes (make it ten times the gateway's cap) */
   oversizedBytes: number;
+  /** the size of the one event an `oversized-event` stream sends, in characters (make it larger than the gateway's cap) */
+  oversizedEventCharacters: number;
   /** how many bytes `one-byte-a-second` sends (one a second) before it stalls, never ending its answer */
   trickleBytes?: number;
 }
@@ -173,6 +175,9 @@ function playScenario(play: ScenarioPlay): void {
       return sendFrames(response, format.streamContentType, [...frames.slice(0, format.framesBeforeEnd), ...format.streamErrorFrames(keyBearingText(exchange))], 'end');
     case 'oversized-body':
       return sendOversized(response, exchange.options.oversizedBytes);
+    case 'oversized-event':
+      if (!stream) return answerWell(play);
+      return sendFrames(response, format.streamContentType, [...frames.slice(0, format.framesBeforeEnd), format.oversizedFrame(exchange.options.oversizedEventCharacters), ...frames.slice(format.framesBeforeEnd)], 'end');
     case 'one-byte-a-second':
       return trickle(response, stream ? format.streamContentType : 'application/json', stream ? frameText(frames[0]) : format.successBody(), exchange.options.trickleBytes ?? 3);
     case 'no-answer':

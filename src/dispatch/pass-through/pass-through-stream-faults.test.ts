@@ -2,10 +2,14 @@
 // with the protocol's failure ending (before any frame another channel answers), a failed response's vendor text is
 // redacted of the channel's secrets, and a whole answer without its main array or with usage that is not an object
 // is refused (502) instead of relayed.
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { RoutableChannel } from '../../routing/routing-table.js';
+import type { ClientSink } from '../client-sink.js';
+import { ClientStreamWriter } from '../client-stream-writer.js';
 import { createMessagesPassThrough } from './messages-pass-through.js';
 import { UnreadableUpstreamAnswer } from './pass-through-protocol.js';
+import { relayPassThroughStream } from './relay-pass-through-stream.js';
 import { createResponsesPassThrough } from './responses-pass-through.js';
 
 const channelSecret = 'sk-proj-CHANNEL-SECRET-000000000001';
@@ -115,5 +119,21 @@ describe('the Messages pass-through and a misbehaving vendor', () => {
     const channel = channelOf('anthropic');
     expect(() => passThrough.rewriteAnswer(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant' }), channel)).toThrow(UnreadableUpstreamAnswer);
     expect(() => passThrough.rewriteAnswer(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: 'lots' }), channel)).toThrow(UnreadableUpstreamAnswer);
+  });
+});
+
+describe('the pass-through relay and an event larger than the cap', () => {
+  it("ends the stream with the protocol's failure ending instead of buffering the event whole", async () => {
+    const written: string[] = [];
+    const client = { gone: false, needsDrain: false, startStream() {}, writeHead() {}, write: (chunk: string) => written.push(chunk), end: (chunk?: string) => (chunk ? written.push(chunk) : 0) };
+    const writer = new ClientStreamWriter({ client: client as unknown as ClientSink, responseHeaders: {}, clock: () => 1, clientDrainTimeoutMs: 0 });
+    const huge = Array.from({ length: 10 }, () => 'x'.repeat(100));
+    const body = Readable.from([`event: response.created\ndata: ${created.data}\n\n`, 'event: response.output_text.delta\ndata: {"delta":"', ...huge, '"}\n\n'].map((text) => Buffer.from(text)));
+    const result = await relayPassThroughStream({ upstreamBody: body, writer, relay: responsesPassThrough().createStreamRelay(channelOf('openai')), maxEventCharacters: 500 });
+    expect(result.kind).toBe('relayed');
+    if (result.kind !== 'relayed') return;
+    expect(result.outcome.error?.code).toBe('upstream_error');
+    expect(written.join('')).toContain('event: response.failed');
+    expect(written.join('')).not.toContain('xxxx');
   });
 });

@@ -6,7 +6,7 @@ import type { TokenUsage } from '../../core/token-usage.js';
 import type { ClientStreamWriter } from '../client-stream-writer.js';
 import { readUpstreamBody } from '../read-upstream-body.js';
 import { discardUpstreamBody, releaseUpstreamBody } from '../release-upstream-body.js';
-import { cutOffStreamError, failureBeforeFirstByte } from '../relay-stream-errors.js';
+import { cutOffStreamError, failureBeforeFirstByte, maximumStreamEventCharacters, oversizedStreamEventError } from '../relay-stream-errors.js';
 import type { PassThroughStreamRelay } from './pass-through-protocol.js';
 
 /** What a relayed pass-through stream produced. */
@@ -30,12 +30,26 @@ const cutOffError = (): GatewayError => cutOffStreamError();
  * a client that leaves stops the relay; an upstream that ends without its terminal event gets the protocol's
  * failure ending, never a fake success.
  */
-export async function relayPassThroughStream(options: { upstreamBody: Readable; writer: ClientStreamWriter; relay: PassThroughStreamRelay }): Promise<PassThroughStreamResult> {
+export async function relayPassThroughStream(options: {
+  upstreamBody: Readable;
+  writer: ClientStreamWriter;
+  relay: PassThroughStreamRelay;
+  /** the most characters one event may hold (default maximumStreamEventCharacters) */
+  maxEventCharacters?: number;
+}): Promise<PassThroughStreamResult> {
   const { upstreamBody, writer, relay } = options;
   const outcome: PassThroughStreamOutcome = { usage: undefined, firstEventAt: undefined, error: undefined };
   const pending: EventSourceMessage[] = [];
   let finished = false;
-  const parser = createParser({ onEvent: (event) => pending.push(event) });
+  let oversized = false;
+  // An event that never ends (no blank line) would otherwise be buffered whole, however large.
+  const parser = createParser({
+    onEvent: (event) => pending.push(event),
+    maxBufferSize: options.maxEventCharacters ?? maximumStreamEventCharacters,
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') oversized = true;
+    },
+  });
   // undici's body yields Buffers; a streaming decoder keeps characters split across chunks whole.
   const decoder = new StreamTextDecoder();
 
@@ -61,6 +75,10 @@ export async function relayPassThroughStream(options: { upstreamBody: Readable; 
     await readUpstreamBody(upstreamBody, async (bytes) => {
       parser.feed(decoder.decode(bytes));
       await relayPending();
+      if (oversized && !finished) {
+        outcome.error ??= oversizedStreamEventError();
+        return 'stop';
+      }
       if (finished) return 'stop';
       await writer.waitWhileClientIsFull();
       return writer.clientGone ? 'stop' : 'continue';
