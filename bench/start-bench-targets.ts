@@ -52,6 +52,8 @@ export async function startBenchTargets(
         BENCH_UPSTREAM_KEY: upstreamKey,
         BENCH_MODELS: models.join(','),
         GATEWAY_UPSTREAM_CONNECTIONS: String(settings.gatewayUpstreamConnections),
+        // Every load client connects from loopback, one address: the per-address cap (32) would refuse the benchmark's 50+ streams.
+        GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS: '0',
       },
     });
     started.push(gateway);

@@ -41,7 +41,7 @@ export async function startComparisonPaths(layout: ProcessLayout, settings: WrkC
     started.push(proxy);
     const portkey = await startPortkey(portkeyServerScript, layout.measuredCore);
     started.push(portkey);
-    // As `npm start` runs it: its environment, its Node flags and the gateway's default settings (no GATEWAY_* tuning).
+    // As `npm start` runs it: its environment, its Node flags and the gateway's default settings, but for the per-address cap.
     const launch = readGatewayLaunch();
     const gateway = await startBenchProcess({
       name: 'gateway',
@@ -49,7 +49,8 @@ export async function startComparisonPaths(layout: ProcessLayout, settings: WrkC
       core: layout.measuredCore,
       // BENCH_GATEWAY_NODE_FLAGS adds flags for experiments and profiles, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
       nodeFlags: [...launch.nodeFlags, ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
-      environment: { ...launch.environment, BENCH_UPSTREAM_URL: mockUpstream.url, BENCH_UPSTREAM_KEY: upstreamKey, BENCH_MODELS: [comparisonModel, pacedComparisonModel].join(',') },
+      // wrk's connections all come from loopback, one address, so the per-address in-flight cap is the one setting lifted.
+      environment: { ...launch.environment, BENCH_UPSTREAM_URL: mockUpstream.url, BENCH_UPSTREAM_KEY: upstreamKey, BENCH_MODELS: [comparisonModel, pacedComparisonModel].join(','), GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS: '0' },
     });
     started.push(gateway);
     const json = { 'content-type': 'application/json' };
