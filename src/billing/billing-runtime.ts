@@ -89,18 +89,15 @@ export class BillingRuntime {
     }
     runtime.writer.start();
     // A store that is down fails every tick: each timer logs its first failure, then one line per 10 s, and carries on.
-    const onError = (what: string) => {
-      const log = createRateLimitedLog(options.logger, 'error');
-      return (error: unknown) => log(error, what);
-    };
-    if (options.revisionCheckIntervalMs > 0) runtime.every(options.revisionCheckIntervalMs, () => runtime.refresh(false).catch(onError('billing refresh failed')));
+    if (options.revisionCheckIntervalMs > 0) runtime.every(options.revisionCheckIntervalMs, 'billing refresh failed', () => runtime.refresh(false));
     // Other nodes' settlements do not bump the revision; a periodic full reload brings their charges in.
-    if (options.config.reloadIntervalMs > 0) runtime.every(options.config.reloadIntervalMs, () => runtime.refresh(true).catch(onError('billing reload failed')));
-    if (runtime.wallet) {
-      runtime.every(heartbeatIntervalMs, () => runtime.wallet?.beat().catch(onError('redis heartbeat failed')));
-      runtime.every(deadNodeSweepIntervalMs, () => runtime.removeDeadNodes().catch(onError('removing dead nodes failed')));
+    if (options.config.reloadIntervalMs > 0) runtime.every(options.config.reloadIntervalMs, 'billing reload failed', () => runtime.refresh(true));
+    const wallet = runtime.wallet;
+    if (wallet) {
+      runtime.every(heartbeatIntervalMs, 'redis heartbeat failed', () => wallet.beat());
+      runtime.every(deadNodeSweepIntervalMs, 'removing dead nodes failed', () => runtime.removeDeadNodes());
     }
-    if (options.config.usageLogRetentionDays > 0) runtime.every(retentionSweepIntervalMs, () => runtime.deleteExpiredUsageLogs().catch(onError('usage log retention failed')));
+    if (options.config.usageLogRetentionDays > 0) runtime.every(retentionSweepIntervalMs, 'usage log retention failed', () => runtime.deleteExpiredUsageLogs());
     return runtime;
   }
 
@@ -271,8 +268,12 @@ export class BillingRuntime {
     await this.options.store.deleteUsageLogsBefore(cutoff);
   }
 
-  private every(intervalMs: number, work: () => void): void {
-    const timer = setInterval(work, intervalMs);
+  /** Runs `work` every `intervalMs`; a failed run is logged as `failure` (rate-limited) and the next tick tries again. */
+  private every(intervalMs: number, failure: string, work: () => Promise<unknown>): void {
+    const log = createRateLimitedLog(this.options.logger, 'error');
+    const timer = setInterval(() => {
+      work().catch((error: unknown) => log(error, failure));
+    }, intervalMs);
     timer.unref();
     this.timers.push(timer);
   }
