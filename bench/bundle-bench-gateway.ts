@@ -10,6 +10,9 @@ const bundleDirectory = path.join(compiledRoot, 'gateway-bundle');
 /** Bundles bench/processes/gateway-process.ts with the gateway's worker threads; returns the bundled script's path. */
 export async function bundleBenchGateway(): Promise<string> {
   rmSync(bundleDirectory, { recursive: true, force: true });
-  await bundleGateway({ 'gateway-process': 'bench/processes/gateway-process.ts', ...workerThreadEntries }, bundleDirectory);
+  await bundleGateway(
+    { 'gateway-process': 'bench/processes/gateway-process.ts', ...workerThreadEntries },
+    bundleDirectory,
+  );
   return path.join(bundleDirectory, 'gateway-process.js');
 }

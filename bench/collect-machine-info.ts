@@ -44,7 +44,9 @@ function readCpuModel(): string {
 
 function readInstalledVersion(name: string): string {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(projectRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version?: string };
+    const manifest = JSON.parse(readFileSync(path.join(projectRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version?: string;
+    };
     return manifest.version ?? 'unknown';
   } catch {
     return 'not installed';

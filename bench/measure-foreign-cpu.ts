@@ -52,7 +52,11 @@ function readMachineTicks(): { busyTicks: number; stealTicks: number } {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
     // cpu user nice system idle iowait irq softirq steal ...
-    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return { busyTicks: user + nice + system + irq + softirq, stealTicks: steal };
   } catch {
     return { busyTicks: 0, stealTicks: 0 };

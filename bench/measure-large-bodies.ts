@@ -19,23 +19,47 @@ export interface LargeBodyResult {
   gatewayOverProxy: Spread;
 }
 
-export async function measureLargeBodies(targets: BenchTargets, settings: BenchmarkSettings, guard: QuietGuard): Promise<LargeBodyResult[]> {
+export async function measureLargeBodies(
+  targets: BenchTargets,
+  settings: BenchmarkSettings,
+  guard: QuietGuard,
+): Promise<LargeBodyResult[]> {
   const bodies = [
     { name: '100 KB prompt', body: createLargePromptBody(100 * 1024) },
     { name: '1 MB base64 image', body: createImageBody(1024 * 1024) },
   ];
   const results: LargeBodyResult[] = [];
   for (const { name, body } of bodies) {
-    const base = { phase: 'large bodies', path: '/chat/completions', body, repetitions: settings.repetitions, keepLatencies: true };
+    const base = {
+      phase: 'large bodies',
+      path: '/chat/completions',
+      body,
+      repetitions: settings.repetitions,
+      keepLatencies: true,
+    };
     await warmUp(targets, { ...base, connections: settings.largeBodyConnections }, settings.largeBodyWarmupSeconds);
-    const latencyRuns = await measureLoadRounds(targets, { ...base, connections: 1, durationSeconds: settings.largeBodyLatencySeconds }, guard);
-    const throughputRuns = await measureLoadRounds(targets, { ...base, connections: settings.largeBodyConnections, durationSeconds: settings.largeBodyThroughputSeconds }, guard);
+    const latencyRuns = await measureLoadRounds(
+      targets,
+      { ...base, connections: 1, durationSeconds: settings.largeBodyLatencySeconds },
+      guard,
+    );
+    const throughputRuns = await measureLoadRounds(
+      targets,
+      { ...base, connections: settings.largeBodyConnections, durationSeconds: settings.largeBodyThroughputSeconds },
+      guard,
+    );
     results.push({
       name,
       bodyBytes: Buffer.byteLength(body),
       latency: summarizeTargets(latencyRuns),
-      addedP50Ms: { gateway: addedOverDirect(latencyRuns, 'gateway', (run) => run.p50Ms), proxy: addedOverDirect(latencyRuns, 'proxy', (run) => run.p50Ms) },
-      addedP99Ms: { gateway: addedOverDirect(latencyRuns, 'gateway', (run) => run.p99Ms), proxy: addedOverDirect(latencyRuns, 'proxy', (run) => run.p99Ms) },
+      addedP50Ms: {
+        gateway: addedOverDirect(latencyRuns, 'gateway', (run) => run.p50Ms),
+        proxy: addedOverDirect(latencyRuns, 'proxy', (run) => run.p50Ms),
+      },
+      addedP99Ms: {
+        gateway: addedOverDirect(latencyRuns, 'gateway', (run) => run.p99Ms),
+        proxy: addedOverDirect(latencyRuns, 'proxy', (run) => run.p99Ms),
+      },
       throughputConnections: settings.largeBodyConnections,
       throughput: summarizeTargets(throughputRuns),
       gatewayOverProxy: gatewayOverProxy(throughputRuns, (run) => run.requestsPerSecond),

@@ -15,9 +15,21 @@ export interface LatencyResult {
   added: { gatewayP50Ms: Spread; gatewayP99Ms: Spread; proxyP50Ms: Spread; proxyP99Ms: Spread };
 }
 
-export async function measureLatency(targets: BenchTargets, settings: BenchmarkSettings, guard: QuietGuard): Promise<LatencyResult> {
+export async function measureLatency(
+  targets: BenchTargets,
+  settings: BenchmarkSettings,
+  guard: QuietGuard,
+): Promise<LatencyResult> {
   const body = createChatBody(500);
-  const plan = { phase: 'latency at concurrency 1', path: '/chat/completions', body, connections: 1, durationSeconds: settings.latencySeconds, repetitions: settings.repetitions, keepLatencies: true };
+  const plan = {
+    phase: 'latency at concurrency 1',
+    path: '/chat/completions',
+    body,
+    connections: 1,
+    durationSeconds: settings.latencySeconds,
+    repetitions: settings.repetitions,
+    keepLatencies: true,
+  };
   await warmUp(targets, { ...plan, connections: settings.throughputConnections }, settings.warmupSeconds);
   const runs = await measureLoadRounds(targets, plan, guard);
   return {

@@ -35,18 +35,31 @@ export interface LoadPlan {
 }
 
 /** Sends load to each target for `seconds` without recording anything (JIT, pools and caches warm up). */
-export async function warmUp(targets: BenchTargets, plan: Pick<LoadPlan, 'path' | 'body' | 'connections'>, seconds: number): Promise<void> {
+export async function warmUp(
+  targets: BenchTargets,
+  plan: Pick<LoadPlan, 'path' | 'body' | 'connections'>,
+  seconds: number,
+): Promise<void> {
   for (const target of targetsInRound(targets, 0)) {
-    const run = await runLoad(loadRequest(target, plan), { connections: plan.connections, durationSeconds: seconds, keepLatencies: false });
+    const run = await runLoad(loadRequest(target, plan), {
+      connections: plan.connections,
+      durationSeconds: seconds,
+      keepLatencies: false,
+    });
     if (run.completed === 0) throw new Error(`warm-up of ${target.name} completed no request (${run.failed} failed)`);
   }
 }
 
 /** Measures every target `plan.repetitions` times, rotating the order each round. */
-export async function measureLoadRounds(targets: BenchTargets, plan: LoadPlan, guard: QuietGuard): Promise<RunsByTarget> {
+export async function measureLoadRounds(
+  targets: BenchTargets,
+  plan: LoadPlan,
+  guard: QuietGuard,
+): Promise<RunsByTarget> {
   const runs: RunsByTarget = { direct: [], proxy: [], gateway: [] };
   for (let round = 0; round < plan.repetitions; round++) {
-    for (const target of targetsInRound(targets, round)) runs[target.name].push(await guard.run(plan.phase, () => measureOneRun(target, plan)));
+    for (const target of targetsInRound(targets, round))
+      runs[target.name].push(await guard.run(plan.phase, () => measureOneRun(target, plan)));
   }
   return runs;
 }
@@ -55,7 +68,11 @@ async function measureOneRun(target: BenchTarget, plan: LoadPlan): Promise<Targe
   // The gateway's CPU includes writing this run's usage rows, and not the rows of what ran before.
   await target.waitUntilSettled?.();
   const before = await target.process?.stats();
-  const run = await runLoad(loadRequest(target, plan), { connections: plan.connections, durationSeconds: plan.durationSeconds, keepLatencies: plan.keepLatencies });
+  const run = await runLoad(loadRequest(target, plan), {
+    connections: plan.connections,
+    durationSeconds: plan.durationSeconds,
+    keepLatencies: plan.keepLatencies,
+  });
   await target.waitUntilSettled?.();
   const after = await target.process?.stats();
   if (run.failed > 0) process.stderr.write(`warning: ${target.name} ${plan.path}: ${run.failed} failed requests\n`);

@@ -42,7 +42,11 @@ export async function measureIdleRss(benchProcess: BenchProcess): Promise<number
 }
 
 /** Opens `settings.memoryStreams` paced streams through `target` and samples its process's memory meanwhile. */
-export async function measureStreamMemory(target: BenchTarget, settings: BenchmarkSettings, guard: QuietGuard): Promise<StreamMemoryResult> {
+export async function measureStreamMemory(
+  target: BenchTarget,
+  settings: BenchmarkSettings,
+  guard: QuietGuard,
+): Promise<StreamMemoryResult> {
   return guard.run(`memory with ${settings.memoryStreams} streams`, () => holdStreams(target, settings));
 }
 
@@ -81,7 +85,9 @@ async function holdStreams(target: BenchTarget, settings: BenchmarkSettings): Pr
           maxConcurrentOpen = Math.max(maxConcurrentOpen, open);
         },
       });
-      return timing.status === 200 && timing.endedWithDone && timing.eventTimesMs.length === settings.memoryChunkCount + 4;
+      return (
+        timing.status === 200 && timing.endedWithDone && timing.eventTimesMs.length === settings.memoryChunkCount + 4
+      );
     } catch {
       return false;
     } finally {

@@ -65,10 +65,22 @@ export interface StreamsResult {
   pacedStreamsPerRun: number;
   pacedConcurrency: number;
   targets: Record<TargetName, StreamTargetSummary>;
-  added: { gatewayFirstEventP50Ms: Spread; gatewayFirstEventP99Ms: Spread; proxyFirstEventP50Ms: Spread; gatewayGapP99Ms: Spread; proxyGapP99Ms: Spread; gatewayRelayDelayP99Ms: Spread; proxyRelayDelayP99Ms: Spread };
+  added: {
+    gatewayFirstEventP50Ms: Spread;
+    gatewayFirstEventP99Ms: Spread;
+    proxyFirstEventP50Ms: Spread;
+    gatewayGapP99Ms: Spread;
+    proxyGapP99Ms: Spread;
+    gatewayRelayDelayP99Ms: Spread;
+    proxyRelayDelayP99Ms: Spread;
+  };
 }
 
-export async function measureStreams(targets: BenchTargets, settings: BenchmarkSettings, guard: QuietGuard): Promise<StreamsResult> {
+export async function measureStreams(
+  targets: BenchTargets,
+  settings: BenchmarkSettings,
+  guard: QuietGuard,
+): Promise<StreamsResult> {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
   const firstByte: Record<TargetName, FirstByteRun[]> = { direct: [], proxy: [], gateway: [] };
   const paced: Record<TargetName, PacedRun[]> = { direct: [], proxy: [], gateway: [] };
@@ -77,7 +89,9 @@ export async function measureStreams(targets: BenchTargets, settings: BenchmarkS
     for (const target of targetsInRound(targets, 0)) await runFirstByte(dispatcher, target, 20);
     for (let round = 0; round < settings.repetitions; round++) {
       for (const target of targetsInRound(targets, round)) {
-        firstByte[target.name].push(await guard.run('streams', () => runFirstByte(dispatcher, target, settings.firstByteStreams)));
+        firstByte[target.name].push(
+          await guard.run('streams', () => runFirstByte(dispatcher, target, settings.firstByteStreams)),
+        );
         paced[target.name].push(await guard.run('streams', () => runPaced(dispatcher, target, settings, model)));
       }
     }
@@ -93,10 +107,18 @@ export async function measureStreams(targets: BenchTargets, settings: BenchmarkS
     pacedModel: model,
     pacedStreamsPerRun: settings.pacedStreams,
     pacedConcurrency: settings.pacedConcurrency,
-    targets: { direct: summarize(firstByte.direct, paced.direct), proxy: summarize(firstByte.proxy, paced.proxy), gateway: summarize(firstByte.gateway, paced.gateway) },
+    targets: {
+      direct: summarize(firstByte.direct, paced.direct),
+      proxy: summarize(firstByte.proxy, paced.proxy),
+      gateway: summarize(firstByte.gateway, paced.gateway),
+    },
     added: {
       gatewayFirstEventP50Ms: pairedSpread(firstP50('gateway'), firstP50('direct'), minus),
-      gatewayFirstEventP99Ms: pairedSpread(firstByte.gateway.map((run) => run.firstEventP99Ms), firstByte.direct.map((run) => run.firstEventP99Ms), minus),
+      gatewayFirstEventP99Ms: pairedSpread(
+        firstByte.gateway.map((run) => run.firstEventP99Ms),
+        firstByte.direct.map((run) => run.firstEventP99Ms),
+        minus,
+      ),
       proxyFirstEventP50Ms: pairedSpread(firstP50('proxy'), firstP50('direct'), minus),
       gatewayGapP99Ms: pairedSpread(gapP99('gateway'), gapP99('direct'), minus),
       proxyGapP99Ms: pairedSpread(gapP99('proxy'), gapP99('direct'), minus),
@@ -117,17 +139,28 @@ async function runFirstByte(dispatcher: Agent, target: BenchTarget, streams: num
     const first = timing?.eventTimesMs[0];
     if (first !== undefined) firstEvents.push(first);
   }
-  return { firstEventP50Ms: percentile(firstEvents, 50), firstEventP99Ms: percentile(firstEvents, 99), incompleteStreams };
+  return {
+    firstEventP50Ms: percentile(firstEvents, 50),
+    firstEventP99Ms: percentile(firstEvents, 99),
+    incompleteStreams,
+  };
 }
 
 /** Concurrent paced streams: every content event should arrive on its own, one interval after the previous. */
-async function runPaced(dispatcher: Agent, target: BenchTarget, settings: BenchmarkSettings, model: string): Promise<PacedRun> {
+async function runPaced(
+  dispatcher: Agent,
+  target: BenchTarget,
+  settings: BenchmarkSettings,
+  model: string,
+): Promise<PacedRun> {
   const body = createStreamBody(model);
   const chunkCount = settings.pacedChunkCount;
   const interval = settings.pacedIntervalMs;
   // role chunk, content chunks, finish chunk, usage chunk, [DONE]
   const eventsPerStream = chunkCount + 4;
-  const timings = await runWithConcurrency(settings.pacedStreams, settings.pacedConcurrency, () => readTarget(dispatcher, target, body));
+  const timings = await runWithConcurrency(settings.pacedStreams, settings.pacedConcurrency, () =>
+    readTarget(dispatcher, target, body),
+  );
   const gaps: number[] = [];
   const reads: number[] = [];
   const relayDelays: number[] = [];
@@ -136,7 +169,8 @@ async function runPaced(dispatcher: Agent, target: BenchTarget, settings: Benchm
   let eventsReceived = 0;
   let incompleteStreams = 0;
   for (const timing of timings) {
-    if (!timing || timing.status !== 200 || !timing.endedWithDone || timing.eventTimesMs.length !== eventsPerStream) incompleteStreams++;
+    if (!timing || timing.status !== 200 || !timing.endedWithDone || timing.eventTimesMs.length !== eventsPerStream)
+      incompleteStreams++;
     if (!timing) continue;
     eventsReceived += timing.eventTimesMs.length;
     reads.push(timing.reads);
@@ -168,7 +202,12 @@ async function runPaced(dispatcher: Agent, target: BenchTarget, settings: Benchm
 
 async function readTarget(dispatcher: Agent, target: BenchTarget, body: string): Promise<StreamTiming | undefined> {
   try {
-    return await readEventStream({ dispatcher, url: `${target.baseUrl}/chat/completions`, authorization: target.authorization, body });
+    return await readEventStream({
+      dispatcher,
+      url: `${target.baseUrl}/chat/completions`,
+      authorization: target.authorization,
+      body,
+    });
   } catch {
     return undefined;
   }
@@ -186,8 +225,12 @@ function summarize(firstByte: FirstByteRun[], paced: PacedRun[]): StreamTargetSu
     delayed: sum(paced.map((run) => run.delayed)),
     eventsExpected: sum(paced.map((run) => run.eventsExpected)),
     eventsReceived: sum(paced.map((run) => run.eventsReceived)),
-    incompleteStreams: sum(paced.map((run) => run.incompleteStreams)) + sum(firstByte.map((run) => run.incompleteStreams)),
-    readsPerStream: percentile(paced.map((run) => run.readsPerStream), 50),
+    incompleteStreams:
+      sum(paced.map((run) => run.incompleteStreams)) + sum(firstByte.map((run) => run.incompleteStreams)),
+    readsPerStream: percentile(
+      paced.map((run) => run.readsPerStream),
+      50,
+    ),
     relayDelayP50Ms: spreadOf(paced.map((run) => run.relayDelayP50Ms)),
     relayDelayP99Ms: spreadOf(paced.map((run) => run.relayDelayP99Ms)),
     relayDelayMaxMs: spreadOf(paced.map((run) => run.relayDelayMaxMs)),

@@ -18,10 +18,22 @@ export interface ThroughputResult {
   cpuPerRequestGatewayOverProxy: Spread;
 }
 
-export async function measureThroughput(targets: BenchTargets, settings: BenchmarkSettings, guard: QuietGuard): Promise<ThroughputResult> {
+export async function measureThroughput(
+  targets: BenchTargets,
+  settings: BenchmarkSettings,
+  guard: QuietGuard,
+): Promise<ThroughputResult> {
   const body = createChatBody(500);
   const connections = settings.throughputConnections;
-  const plan = { phase: `throughput at ${connections} connections`, path: '/chat/completions', body, connections, durationSeconds: settings.throughputSeconds, repetitions: settings.repetitions, keepLatencies: true };
+  const plan = {
+    phase: `throughput at ${connections} connections`,
+    path: '/chat/completions',
+    body,
+    connections,
+    durationSeconds: settings.throughputSeconds,
+    repetitions: settings.repetitions,
+    keepLatencies: true,
+  };
   const runs = await measureLoadRounds(targets, plan, guard);
   return {
     connections,

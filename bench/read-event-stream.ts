@@ -35,7 +35,14 @@ export async function readEventStream(options: {
     body: options.body,
     dispatcher: options.dispatcher,
   });
-  const timing: StreamTiming = { status: response.statusCode, headersMs: performance.now() - startedAt, eventTimesMs: [], reads: 0, endedWithDone: false, relayDelaysMs: [] };
+  const timing: StreamTiming = {
+    status: response.statusCode,
+    headersMs: performance.now() - startedAt,
+    eventTimesMs: [],
+    reads: 0,
+    endedWithDone: false,
+    relayDelaysMs: [],
+  };
   let previousByteWasNewline = false;
   let tail = '';
   let eventText = '';
@@ -74,7 +81,11 @@ export async function readEventStream(options: {
 }
 
 /** Runs `count` tasks, at most `concurrency` at a time. */
-export async function runWithConcurrency<Result>(count: number, concurrency: number, task: (index: number) => Promise<Result>): Promise<Result[]> {
+export async function runWithConcurrency<Result>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<Result>,
+): Promise<Result[]> {
   const results: Result[] = new Array(count);
   let next = 0;
   const worker = async (): Promise<void> => {

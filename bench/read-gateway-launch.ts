@@ -13,9 +13,13 @@ export interface GatewayLaunch {
 
 /** The launch of `npm start` (package.json), so the benchmark runs the gateway exactly as users start it. */
 export function readGatewayLaunch(): GatewayLaunch {
-  const startScript = (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const startScript = (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
   const match = /^((?:[A-Z_]+=\S+ )*)node((?: --\S+)*) dist\/gateway\/main\.js start$/.exec(startScript);
-  if (!match) throw new Error(`package.json's start script is not '[NAME=value ...] node [flags] dist/gateway/main.js start': ${startScript}`);
+  if (!match)
+    throw new Error(
+      `package.json's start script is not '[NAME=value ...] node [flags] dist/gateway/main.js start': ${startScript}`,
+    );
   const environment = Object.fromEntries(words(match[1]!).map(splitAssignment));
   return { environment, nodeFlags: words(match[2]!) };
 }

@@ -25,9 +25,11 @@ export async function waitUntilGatewaySettled(gatewayUrl: string): Promise<void>
   for (;;) {
     const backlog = sumSamples(await readMetricsText(gatewayUrl), 'gateway_settlement_backlog_rows');
     // A gateway without the gauge could never be shown settled; failing beats measuring without the check.
-    if (backlog === undefined) throw new Error("gateway_settlement_backlog_rows is missing from the gateway's /metrics");
+    if (backlog === undefined)
+      throw new Error("gateway_settlement_backlog_rows is missing from the gateway's /metrics");
     if (backlog === 0) return;
-    if (Date.now() >= deadline) throw new Error(`the gateway still had ${backlog} settled requests to write after ${settledTimeoutMs / 1000} s`);
+    if (Date.now() >= deadline)
+      throw new Error(`the gateway still had ${backlog} settled requests to write after ${settledTimeoutMs / 1000} s`);
     await sleep(settledPollIntervalMs);
   }
 }

@@ -23,11 +23,24 @@ export interface ReferenceProxyOptions {
 }
 
 /** Hop-by-hop headers (RFC 9110 section 7.6.1) and `host`, which the proxy must not copy. */
-const hopByHopHeaders = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host']);
+const hopByHopHeaders = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+]);
 
 /** Starts the proxy on 127.0.0.1. */
 export async function startReferenceProxy(options: ReferenceProxyOptions): Promise<ReferenceProxy> {
-  const pool = new Pool(options.upstreamOrigin, { connections: options.connections ?? null, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000 });
+  const pool = new Pool(options.upstreamOrigin, {
+    connections: options.connections ?? null,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 300_000,
+  });
   const server = http.createServer({ noDelay: true, keepAliveTimeout: 75_000 }, (request, response) => {
     forwardRequest(pool, request, response).catch(() => response.destroy());
   });

@@ -13,7 +13,9 @@ export function renderResultsMarkdown(result: BenchmarkResult, resultsFile: stri
     `## Latest results: ${result.startedAt.slice(0, 10)} (${settings.mode} run)`,
     '',
     `- Machine: ${machine.cores} cores, ${machine.cpuModel}, ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB memory, Linux ${machine.kernel}`,
-    `- Software: Node ${machine.nodeVersion}; ${Object.entries(machine.packages).map(([name, version]) => `${name} ${version}`).join(', ')}`,
+    `- Software: Node ${machine.nodeVersion}; ${Object.entries(machine.packages)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}`,
     `- Layout: ${result.layout.description}`,
     `- Command: \`${result.command}\`, ${Math.round(result.durationSeconds)} s; ${settings.repetitions} repetitions per measurement (median, min–max in brackets); raw numbers in \`${resultsFile}\``,
     `- Other load on the machine, most disturbed kept run per phase, in cores (steal in brackets): ${result.foreignCpu.map((entry) => `${entry.phase} ${entry.foreignCores.toFixed(2)} (${entry.stealCores.toFixed(2)})`).join('; ')}`,
@@ -24,7 +26,9 @@ export function renderResultsMarkdown(result: BenchmarkResult, resultsFile: stri
     '',
     '| target | goal | measured | verdict |',
     '|---|---|---|---|',
-    ...result.targets.map((target) => `| ${target.name} | ${target.goal} | ${target.measured} | ${target.pass ? 'PASS' : 'FAIL'} |`),
+    ...result.targets.map(
+      (target) => `| ${target.name} | ${target.goal} | ${target.measured} | ${target.pass ? 'PASS' : 'FAIL'} |`,
+    ),
     '',
     '### All numbers',
     '',
@@ -49,13 +53,20 @@ export function renderResultsMarkdown(result: BenchmarkResult, resultsFile: stri
 }
 
 function disturbedWarning(result: BenchmarkResult): string[] {
-  const disturbed = result.foreignCpu.filter((entry) => entry.foreignCores > quietBelowCores).map((entry) => entry.phase);
+  const disturbed = result.foreignCpu
+    .filter((entry) => entry.foreignCores > quietBelowCores)
+    .map((entry) => entry.phase);
   if (disturbed.length === 0) return [];
-  return [`- **Warning:** other processes disturbed ${disturbed.join(', ')} even after retries; treat those numbers with care.`];
+  return [
+    `- **Warning:** other processes disturbed ${disturbed.join(', ')} even after retries; treat those numbers with care.`,
+  ];
 }
 
 function loadRows(title: string, targets: SummaryByTarget): string[] {
-  return [`| ${title}: p50 | ${formatSpread(targets.direct.p50Ms)} | ${formatSpread(targets.proxy.p50Ms)} | ${formatSpread(targets.gateway.p50Ms)} | |`, `| p99 | ${formatSpread(targets.direct.p99Ms)} | ${formatSpread(targets.proxy.p99Ms)} | ${formatSpread(targets.gateway.p99Ms)} | |`];
+  return [
+    `| ${title}: p50 | ${formatSpread(targets.direct.p50Ms)} | ${formatSpread(targets.proxy.p50Ms)} | ${formatSpread(targets.gateway.p50Ms)} | |`,
+    `| p99 | ${formatSpread(targets.direct.p99Ms)} | ${formatSpread(targets.proxy.p99Ms)} | ${formatSpread(targets.gateway.p99Ms)} | |`,
+  ];
 }
 
 function pair(targets: SummaryByTarget, name: keyof SummaryByTarget): string {
@@ -64,21 +75,34 @@ function pair(targets: SummaryByTarget, name: keyof SummaryByTarget): string {
 
 function streamRows(result: BenchmarkResult): string[] {
   const { streams } = result;
-  const row = (title: string, pick: (name: 'direct' | 'proxy' | 'gateway') => string) => `| ${title} | ${pick('direct')} | ${pick('proxy')} | ${pick('gateway')} | |`;
+  const row = (title: string, pick: (name: 'direct' | 'proxy' | 'gateway') => string) =>
+    `| ${title} | ${pick('direct')} | ${pick('proxy')} | ${pick('gateway')} | |`;
   const t = streams.targets;
   return [
-    row(`stream, time to first event p50 (${streams.firstByteStreamsPerRun} sequential streams)`, (name) => formatSpread(t[name].firstEventP50Ms)),
+    row(`stream, time to first event p50 (${streams.firstByteStreamsPerRun} sequential streams)`, (name) =>
+      formatSpread(t[name].firstEventP50Ms),
+    ),
     row('time to first event p99', (name) => formatSpread(t[name].firstEventP99Ms)),
     `| added time to first event p50 | – | ${formatSpread(streams.added.proxyFirstEventP50Ms)} | ${formatSpread(streams.added.gatewayFirstEventP50Ms)} | |`,
-    row(`${streams.pacedModel} × ${streams.pacedStreamsPerRun} (${streams.pacedConcurrency} at once): gap p50`, (name) => formatSpread(t[name].gapP50Ms, 2)),
+    row(
+      `${streams.pacedModel} × ${streams.pacedStreamsPerRun} (${streams.pacedConcurrency} at once): gap p50`,
+      (name) => formatSpread(t[name].gapP50Ms, 2),
+    ),
     row('gap p99', (name) => formatSpread(t[name].gapP99Ms, 2)),
     row('gap max', (name) => formatSpread(t[name].gapMaxMs, 2)),
     `| added gap p99 | – | ${formatSpread(streams.added.proxyGapP99Ms)} | ${formatSpread(streams.added.gatewayGapP99Ms)} | |`,
     row('events received / sent', (name) => `${t[name].eventsReceived} / ${t[name].eventsExpected}`),
     row('chunks merged / late', (name) => `${t[name].heldBack} / ${t[name].delayed}`),
-    row('relay delay, simulator send → client, p50 / p99 / max', (name) => `${formatSpread(t[name].relayDelayP50Ms, 2)} / ${formatSpread(t[name].relayDelayP99Ms, 2)} / ${formatSpread(t[name].relayDelayMaxMs, 2)}`),
+    row(
+      'relay delay, simulator send → client, p50 / p99 / max',
+      (name) =>
+        `${formatSpread(t[name].relayDelayP50Ms, 2)} / ${formatSpread(t[name].relayDelayP99Ms, 2)} / ${formatSpread(t[name].relayDelayMaxMs, 2)}`,
+    ),
     `| added relay delay p99 | – | ${formatSpread(streams.added.proxyRelayDelayP99Ms)} | ${formatSpread(streams.added.gatewayRelayDelayP99Ms)} | |`,
-    row(`chunks held more than ${result.settings.pacedIntervalMs / 2} ms / stamped`, (name) => `${t[name].relayHeldBack} / ${t[name].stampedEvents}`),
+    row(
+      `chunks held more than ${result.settings.pacedIntervalMs / 2} ms / stamped`,
+      (name) => `${t[name].relayHeldBack} / ${t[name].stampedEvents}`,
+    ),
     row('body reads per stream (median)', (name) => String(t[name].readsPerStream)),
   ];
 }

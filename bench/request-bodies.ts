@@ -39,7 +39,11 @@ export function createStreamBody(model: string): string {
 
 /** A chat request whose prompt is about `promptBytes` bytes of text. */
 export function createLargePromptBody(promptBytes = 100 * 1024): string {
-  return JSON.stringify({ model: normalModel, messages: [{ role: 'user', content: fillerText(promptBytes) }], max_tokens: 16 });
+  return JSON.stringify({
+    model: normalModel,
+    messages: [{ role: 'user', content: fillerText(promptBytes) }],
+    max_tokens: 16,
+  });
 }
 
 /** A chat request with one inline image of about `imageBytes` bytes of base64. */

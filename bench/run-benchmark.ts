@@ -63,7 +63,14 @@ async function measureEverything(bench: RunningBench): Promise<BenchmarkResult> 
   const { targets } = bench;
   const firstRequests = { url: '', headers: {}, body: createChatBody(500) };
   for (const target of [targets.proxy, targets.gateway]) {
-    await runLoad({ ...firstRequests, url: `${target.baseUrl}/chat/completions`, headers: { authorization: target.authorization, 'content-type': 'application/json' } }, { connections: 1, durationSeconds: 1, keepLatencies: false });
+    await runLoad(
+      {
+        ...firstRequests,
+        url: `${target.baseUrl}/chat/completions`,
+        headers: { authorization: target.authorization, 'content-type': 'application/json' },
+      },
+      { connections: 1, durationSeconds: 1, keepLatencies: false },
+    );
   }
   const idleRssBytes = { gateway: await measureIdleRss(bench.gateway), proxy: await measureIdleRss(bench.proxy) };
   const guard = new QuietGuard({

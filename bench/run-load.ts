@@ -25,7 +25,10 @@ export interface LoadRunResult {
 }
 
 /** Sends `request` over `connections` keep-alive connections for `durationSeconds`. */
-export async function runLoad(request: LoadRequest, options: { connections: number; durationSeconds: number; keepLatencies: boolean }): Promise<LoadRunResult> {
+export async function runLoad(
+  request: LoadRequest,
+  options: { connections: number; durationSeconds: number; keepLatencies: boolean },
+): Promise<LoadRunResult> {
   const latenciesMs: number[] = [];
   const instance = autocannon({
     url: request.url,

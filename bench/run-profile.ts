@@ -13,19 +13,38 @@ import { formatProfileSummary, summarizeCpuProfile } from './summarize-cpu-profi
 
 const resultsDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'results');
 
-export async function runProfile(options: { layout: ProcessLayout; settings: BenchmarkSettings; startedAt: Date; log: (message: string) => void }): Promise<void> {
+export async function runProfile(options: {
+  layout: ProcessLayout;
+  settings: BenchmarkSettings;
+  startedAt: Date;
+  log: (message: string) => void;
+}): Promise<void> {
   const { settings, log } = options;
   mkdirSync(resultsDirectory, { recursive: true });
   const profileName = `gateway-${options.startedAt.toISOString().slice(0, 19).replaceAll(':', '-')}.cpuprofile`;
-  const flags = ['--cpu-prof', '--cpu-prof-dir', resultsDirectory, '--cpu-prof-name', profileName, '--cpu-prof-interval', '250'];
+  const flags = [
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    resultsDirectory,
+    '--cpu-prof-name',
+    profileName,
+    '--cpu-prof-interval',
+    '250',
+  ];
   // File by file, not bundled: the summary names each sample's package from its file.
   const bench = await startBenchTargets(options.layout, settings, { gatewayNodeFlags: flags, gatewayFileByFile: true });
   const gateway = bench.targets.gateway;
-  const request = { url: `${gateway.baseUrl}/chat/completions`, headers: jsonHeaders(gateway), body: createChatBody(500) };
+  const request = {
+    url: `${gateway.baseUrl}/chat/completions`,
+    headers: jsonHeaders(gateway),
+    body: createChatBody(500),
+  };
   const load = { connections: settings.throughputConnections, keepLatencies: false };
   let window: { from: number; to: number };
   try {
-    log(`profiling the gateway: ${settings.warmupSeconds} s warm-up, then ${settings.throughputSeconds} s at ${load.connections} connections`);
+    log(
+      `profiling the gateway: ${settings.warmupSeconds} s warm-up, then ${settings.throughputSeconds} s at ${load.connections} connections`,
+    );
     await runLoad(request, { ...load, durationSeconds: settings.warmupSeconds });
     const from = monotonicMicros();
     const run = await runLoad(request, { ...load, durationSeconds: settings.throughputSeconds });

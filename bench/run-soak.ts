@@ -31,26 +31,43 @@ const sampleIntervalMs = 10_000;
 const windowMs = 60_000;
 
 const { values } = parseArgs({
-  options: { minutes: { type: 'string', default: '30' }, 'warmup-minutes': { type: 'string' }, concurrency: { type: 'string', default: '32' }, rate: { type: 'string', default: '40' } },
+  options: {
+    minutes: { type: 'string', default: '30' },
+    'warmup-minutes': { type: 'string' },
+    concurrency: { type: 'string', default: '32' },
+    rate: { type: 'string', default: '40' },
+  },
 });
 const minutes = Number(values.minutes);
-const warmupMinutes = values['warmup-minutes'] === undefined ? Math.min(5, minutes / 2) : Number(values['warmup-minutes']);
+const warmupMinutes =
+  values['warmup-minutes'] === undefined ? Math.min(5, minutes / 2) : Number(values['warmup-minutes']);
 const concurrency = Number(values.concurrency);
 const requestsPerSecond = Number(values.rate);
-if (!(minutes > 0) || !(warmupMinutes >= 0) || !(concurrency >= 1) || !(requestsPerSecond > 0)) throw new Error('--minutes, --warmup-minutes, --concurrency and --rate must be positive numbers');
-if ((minutes - warmupMinutes) * 60_000 < 2 * windowMs) throw new Error(`the run needs at least ${(2 * windowMs) / 60_000} minutes after its warm-up`);
+if (!(minutes > 0) || !(warmupMinutes >= 0) || !(concurrency >= 1) || !(requestsPerSecond > 0))
+  throw new Error('--minutes, --warmup-minutes, --concurrency and --rate must be positive numbers');
+if ((minutes - warmupMinutes) * 60_000 < 2 * windowMs)
+  throw new Error(`the run needs at least ${(2 * windowMs) / 60_000} minutes after its warm-up`);
 
 const clockStart = performance.now();
 const log = (message: string): void => {
-  process.stderr.write(`[bench:soak ${((performance.now() - clockStart) / 1000).toFixed(0).padStart(5)} s] ${message}\n`);
+  process.stderr.write(
+    `[bench:soak ${((performance.now() - clockStart) / 1000).toFixed(0).padStart(5)} s] ${message}\n`,
+  );
 };
 const startedAt = new Date();
-log(`${minutes} minutes, warm-up ${warmupMinutes} minutes, ${concurrency} clients, ${requestsPerSecond} requests a second; bundling the gateway`);
+log(
+  `${minutes} minutes, warm-up ${warmupMinutes} minutes, ${concurrency} clients, ${requestsPerSecond} requests a second; bundling the gateway`,
+);
 compileBenchProcesses(['bench/processes/simulator-process.ts']);
 const gatewayScript = await bundleBenchGateway();
 const started: BenchProcess[] = [];
 try {
-  const simulator = await startBenchProcess({ name: 'simulator', scriptFile: compiledBenchProcess('simulator-process.ts'), core: undefined, environment: { BENCH_UPSTREAM_KEY: upstreamKey } });
+  const simulator = await startBenchProcess({
+    name: 'simulator',
+    scriptFile: compiledBenchProcess('simulator-process.ts'),
+    core: undefined,
+    environment: { BENCH_UPSTREAM_KEY: upstreamKey },
+  });
   started.push(simulator);
   const launch = readGatewayLaunch();
   const gateway = await startBenchProcess({
@@ -84,7 +101,14 @@ async function soak(gateway: BenchProcess) {
   const totals = createSoakTrafficTotals();
   const trafficStart = Date.now();
   const deadline = trafficStart + minutes * 60_000;
-  const traffic = runSoakTraffic({ baseUrl: `${gateway.url}/v1`, apiKey, concurrency, requestsPerSecond, deadline, totals });
+  const traffic = runSoakTraffic({
+    baseUrl: `${gateway.url}/v1`,
+    apiKey,
+    concurrency,
+    requestsPerSecond,
+    deadline,
+    totals,
+  });
   const samples: SoakSample[] = [];
   let trafficDone = false;
   const trafficEnded = traffic.finally(() => {
@@ -93,12 +117,24 @@ async function soak(gateway: BenchProcess) {
   const harnessMonitor = monitorEventLoopDelay({ resolution: eventLoopMonitorResolutionMs });
   harnessMonitor.enable();
   // Starts the first delay interval at the traffic's start.
-  await takeSoakSample({ pid: gateway.pid, gatewayUrl: gateway.url, elapsedMs: 0, finishedRequests: 0, harnessMonitor });
+  await takeSoakSample({
+    pid: gateway.pid,
+    gatewayUrl: gateway.url,
+    elapsedMs: 0,
+    finishedRequests: 0,
+    harnessMonitor,
+  });
   let nextSampleAt = trafficStart + sampleIntervalMs;
   while (!trafficDone && nextSampleAt <= deadline) {
     await Promise.race([sleep(Math.max(0, nextSampleAt - Date.now())), trafficEnded]);
     if (trafficDone) break;
-    const sample = await takeSoakSample({ pid: gateway.pid, gatewayUrl: gateway.url, elapsedMs: nextSampleAt - trafficStart, finishedRequests: totals.finished, harnessMonitor });
+    const sample = await takeSoakSample({
+      pid: gateway.pid,
+      gatewayUrl: gateway.url,
+      elapsedMs: nextSampleAt - trafficStart,
+      finishedRequests: totals.finished,
+      harnessMonitor,
+    });
     samples.push(sample);
     log(
       `${(sample.elapsedMs / 60_000).toFixed(1)} min: RSS ${formatMegabytes(sample.rssBytes)}, heap ${formatMegabytes(sample.heapUsedBytes)}, ` +
@@ -115,7 +151,16 @@ async function soak(gateway: BenchProcess) {
     command: `npm run bench:soak -- --minutes ${minutes}`,
     startedAt: startedAt.toISOString(),
     machine: collectMachineInfo(),
-    settings: { minutes, warmupMinutes, concurrency, requestsPerSecond, sampleIntervalMs, windowMs, cycle: soakCycle, models: listSoakModels() },
+    settings: {
+      minutes,
+      warmupMinutes,
+      concurrency,
+      requestsPerSecond,
+      sampleIntervalMs,
+      windowMs,
+      cycle: soakCycle,
+      models: listSoakModels(),
+    },
     targets: soakTargets,
     summary,
     traffic: totals,
@@ -126,14 +171,24 @@ async function soak(gateway: BenchProcess) {
 /** The report printed at the end: growth after the warm-up against the targets, and the traffic's answers. */
 function renderSoakReport(summary: SoakSummary, finished: number, unexpected: number): string {
   const verdict = (pass: boolean): string => (pass ? 'ok' : 'MISSED');
-  const growthLine = (name: string, growth: SoakSummary['rss'], format: (value: number) => string, pass?: boolean): string =>
+  const growthLine = (
+    name: string,
+    growth: SoakSummary['rss'],
+    format: (value: number) => string,
+    pass?: boolean,
+  ): string =>
     `  ${name.padEnd(22)} ${format(growth.baseline).padStart(10)} -> ${format(growth.end).padStart(10)}  ${growth.growthPercent >= 0 ? '+' : ''}${growth.growthPercent.toFixed(1)} %${pass === undefined ? '' : `  (target < ${soakTargets.maxGrowthPercent} %: ${verdict(pass)})`}`;
   return [
     '',
     `Soak: ${minutes} minutes, ${concurrency} clients at ${requestsPerSecond} requests a second, ${finished} requests (${unexpected} unexpected answers); growth from minute ${warmupMinutes} to the end (medians of the first and last minute):`,
     growthLine('RSS', summary.rss, formatMegabytes, summary.passes.rss),
     growthLine('heap used', summary.heapUsed, formatMegabytes),
-    growthLine('open file descriptors', summary.openFileDescriptors, (count) => String(count), summary.passes.openFileDescriptors),
+    growthLine(
+      'open file descriptors',
+      summary.openFileDescriptors,
+      (count) => String(count),
+      summary.passes.openFileDescriptors,
+    ),
     `  event-loop delay p99   median ${summary.eventLoopDelayP99Ms.median.toFixed(1)} ms, worst 10 s interval ${summary.eventLoopDelayP99Ms.worst.toFixed(1)} ms  (target < ${soakTargets.maxEventLoopDelayP99Ms} ms: ${verdict(summary.passes.eventLoopDelay)})`,
     `  control: the harness's own loop p99 median ${summary.harnessEventLoopDelayP99Ms.median.toFixed(1)} ms, worst ${summary.harnessEventLoopDelayP99Ms.worst.toFixed(1)} ms; median load average ${summary.medianLoadAverage.toFixed(1)} on ${availableParallelism()} cores`,
     '',

@@ -30,7 +30,9 @@ const command = `npm run bench:wrk${settings.mode === 'quick' ? ' -- --quick' : 
 const startedAt = new Date();
 const clockStart = performance.now();
 const log = (message: string): void => {
-  process.stderr.write(`[bench:wrk ${((performance.now() - clockStart) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+  process.stderr.write(
+    `[bench:wrk ${((performance.now() - clockStart) / 1000).toFixed(0).padStart(4)} s] ${message}\n`,
+  );
 };
 
 const layout = planProcessLayout();
@@ -48,15 +50,24 @@ const bodies = {
   streamed: createWrkChatBody({ model: comparisonModel, stream: true, bytes: settings.bodyBytes }),
   paced: createWrkChatBody({ model: pacedComparisonModel, stream: true, bytes: settings.bodyBytes }),
 };
-const wrkRun = (durationSeconds: number) => ({ connections: settings.connections, durationSeconds, core: layout.loadCore });
+const wrkRun = (durationSeconds: number) => ({
+  connections: settings.connections,
+  durationSeconds,
+  core: layout.loadCore,
+});
 const guard = new DisturbanceGuard({
-  pids: [comparison.mockUpstream, ...comparisonPathNames.map((name) => comparison.paths[name].process)].flatMap((running) => (running ? [running.pid] : [])),
+  pids: [comparison.mockUpstream, ...comparisonPathNames.map((name) => comparison.paths[name].process)].flatMap(
+    (running) => (running ? [running.pid] : []),
+  ),
   attempts: settings.attempts,
   maximumWaitSeconds: settings.quietWaitSeconds,
   log,
 });
 const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 1 });
-const rounds = Object.fromEntries(comparisonPathNames.map((name) => [name, [] as PathRound[]])) as Record<ComparisonPathName, PathRound[]>;
+const rounds = Object.fromEntries(comparisonPathNames.map((name) => [name, [] as PathRound[]])) as Record<
+  ComparisonPathName,
+  PathRound[]
+>;
 const raw = Object.fromEntries(comparisonPathNames.map((name) => [name, [] as Record<string, WrkPhaseResult>[]]));
 try {
   for (const name of comparisonPathNames) {
@@ -65,10 +76,14 @@ try {
   }
   for (let round = 0; round < settings.repetitions; round++) {
     // Rotated each round, so no path always runs first.
-    const order = comparisonPathNames.map((_, index) => comparisonPathNames[(index + round) % comparisonPathNames.length] as ComparisonPathName);
+    const order = comparisonPathNames.map(
+      (_, index) => comparisonPathNames[(index + round) % comparisonPathNames.length] as ComparisonPathName,
+    );
     for (const name of order) {
       const measuredPath = comparison.paths[name];
-      log(`run ${round + 1} of ${settings.repetitions}: ${measuredPath.label}, after ${settings.warmupSeconds} s of warm-up`);
+      log(
+        `run ${round + 1} of ${settings.repetitions}: ${measuredPath.label}, after ${settings.warmupSeconds} s of warm-up`,
+      );
       await warmUp(measuredPath);
       const { pathRound, phases } = await measurePath(measuredPath);
       rounds[name].push(pathRound);
@@ -82,7 +97,10 @@ try {
 
 const summary = summarizeWrkComparison(rounds);
 const loadAverageAfter = loadavg();
-const resultsFile = path.join('bench/results', `${startedAt.toISOString().slice(0, 10)}-wrk${settings.mode === 'quick' ? '-quick' : ''}.json`);
+const resultsFile = path.join(
+  'bench/results',
+  `${startedAt.toISOString().slice(0, 10)}-wrk${settings.mode === 'quick' ? '-quick' : ''}.json`,
+);
 const notes = [
   `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; command: \`${command}\`, ${Math.round((performance.now() - clockStart) / 1000)} s`,
   `Layout: ${layoutDescription}; wrk -t1 -c${settings.connections}, ${settings.bodyBytes}-byte body, ${settings.warmupSeconds} s warm-up, ${settings.repetitions} × ${settings.runSeconds} s runs, medians`,
@@ -112,12 +130,22 @@ async function warmUp(measuredPath: ComparisonPath): Promise<void> {
 }
 
 /** Non-streamed, burst-streamed and paced-streamed wrk runs, then sequential streams for the time to first event. */
-async function measurePath(measuredPath: ComparisonPath): Promise<{ pathRound: PathRound; phases: Record<string, WrkPhaseResult> }> {
+async function measurePath(
+  measuredPath: ComparisonPath,
+): Promise<{ pathRound: PathRound; phases: Record<string, WrkPhaseResult> }> {
   const phase = (what: string) => `${measuredPath.label}, ${what}`;
-  const plain = await guard.run(phase('non-streamed'), () => measureWrkPhase(measuredPath, bodies.plain, wrkRun(settings.runSeconds)));
-  const burst = await guard.run(phase('burst streams'), () => measureWrkPhase(measuredPath, bodies.streamed, wrkRun(settings.runSeconds)));
-  const paced = await guard.run(phase('paced streams'), () => measureWrkPhase(measuredPath, bodies.paced, wrkRun(settings.runSeconds)));
-  const firstEvent = await guard.run(phase('time to first event'), () => measureFirstEvent(dispatcher, measuredPath, bodies.streamed, settings.firstEventStreams));
+  const plain = await guard.run(phase('non-streamed'), () =>
+    measureWrkPhase(measuredPath, bodies.plain, wrkRun(settings.runSeconds)),
+  );
+  const burst = await guard.run(phase('burst streams'), () =>
+    measureWrkPhase(measuredPath, bodies.streamed, wrkRun(settings.runSeconds)),
+  );
+  const paced = await guard.run(phase('paced streams'), () =>
+    measureWrkPhase(measuredPath, bodies.paced, wrkRun(settings.runSeconds)),
+  );
+  const firstEvent = await guard.run(phase('time to first event'), () =>
+    measureFirstEvent(dispatcher, measuredPath, bodies.streamed, settings.firstEventStreams),
+  );
   return {
     phases: { plain, burst, paced },
     pathRound: {

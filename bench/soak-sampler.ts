@@ -59,7 +59,13 @@ async function readMetricsText(gatewayUrl: string): Promise<string> {
 /** The value of an unlabelled metric line `name value`; throws when the gateway does not expose it. */
 export function readSample(metricsText: string, name: string): number {
   for (const line of metricsText.split('\n')) {
-    if (line.startsWith(`${name} `)) return Number(line.slice(name.length + 1).trim().split(' ')[0]);
+    if (line.startsWith(`${name} `))
+      return Number(
+        line
+          .slice(name.length + 1)
+          .trim()
+          .split(' ')[0],
+      );
   }
   throw new Error(`${name} is missing from the gateway's /metrics`);
 }

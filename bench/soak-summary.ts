@@ -64,22 +64,31 @@ export interface SoakSummary {
  * `warmupMs`, the end the median of those in the last `windowMs`; medians, so one garbage collection landing just
  * before or after a sample does not decide the result. The two windows must not overlap.
  */
-export function summarizeSoak(samples: readonly SoakSample[], options: { warmupMs: number; windowMs: number }): SoakSummary {
+export function summarizeSoak(
+  samples: readonly SoakSample[],
+  options: { warmupMs: number; windowMs: number },
+): SoakSummary {
   const measured = samples.filter((sample) => sample.elapsedMs >= options.warmupMs);
   const last = measured.at(-1);
   if (last === undefined) throw new Error(`no sample after the warm-up of ${options.warmupMs} ms`);
   const baselineEnd = options.warmupMs + options.windowMs;
   const endStart = last.elapsedMs - options.windowMs;
   if (endStart < baselineEnd) {
-    throw new Error(`the run is too short: its last ${options.windowMs} ms overlap the first ${options.windowMs} ms after the warm-up`);
+    throw new Error(
+      `the run is too short: its last ${options.windowMs} ms overlap the first ${options.windowMs} ms after the warm-up`,
+    );
   }
   const baselineWindow = measured.filter((sample) => sample.elapsedMs < baselineEnd);
   const endWindow = measured.filter((sample) => sample.elapsedMs > endStart);
   if (baselineWindow.length === 0) throw new Error('no sample in the first window after the warm-up');
-  const growthOf = (read: (sample: SoakSample) => number): SoakGrowth => computeGrowth(median(baselineWindow.map(read)), median(endWindow.map(read)));
+  const growthOf = (read: (sample: SoakSample) => number): SoakGrowth =>
+    computeGrowth(median(baselineWindow.map(read)), median(endWindow.map(read)));
   const rss = growthOf((sample) => sample.rssBytes);
   const openFileDescriptors = growthOf((sample) => sample.openFileDescriptors);
-  const spreadOf = (values: number[]): { median: number; worst: number } => ({ median: median(values), worst: Math.max(...values) });
+  const spreadOf = (values: number[]): { median: number; worst: number } => ({
+    median: median(values),
+    worst: Math.max(...values),
+  });
   const eventLoopDelayP99Ms = spreadOf(measured.map((sample) => sample.eventLoopDelayP99Ms));
   return {
     measuredSamples: measured.length,
@@ -99,7 +108,8 @@ export function summarizeSoak(samples: readonly SoakSample[], options: { warmupM
 
 /** The growth from `baseline` to `end` in percent; a baseline of 0 grows by 0 % to 0 and infinitely to anything else. */
 export function computeGrowth(baseline: number, end: number): SoakGrowth {
-  const growthPercent = baseline === 0 ? (end === 0 ? 0 : Number.POSITIVE_INFINITY) : ((end - baseline) / baseline) * 100;
+  const growthPercent =
+    baseline === 0 ? (end === 0 ? 0 : Number.POSITIVE_INFINITY) : ((end - baseline) / baseline) * 100;
   return { baseline, end, growthPercent };
 }
 
@@ -108,5 +118,7 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) throw new Error('the median of no values');
   const sorted = [...values].sort((left, right) => left - right);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }

@@ -34,7 +34,16 @@ export const soakModels = {
 
 /** Every model name of `soakModels`. */
 export function listSoakModels(): string[] {
-  return [soakModels.chat, soakModels.stream, soakModels.abandoned, soakModels.embeddings, soakModels.transcription, ...soakModels.vendorErrors, ...soakModels.vendorResets, soakModels.slow];
+  return [
+    soakModels.chat,
+    soakModels.stream,
+    soakModels.abandoned,
+    soakModels.embeddings,
+    soakModels.transcription,
+    ...soakModels.vendorErrors,
+    ...soakModels.vendorResets,
+    soakModels.slow,
+  ];
 }
 
 /**
@@ -69,7 +78,14 @@ export interface SoakTrafficTotals {
  * Runs the traffic until `deadline` (Unix milliseconds) with `concurrency` workers, starting at most
  * `requestsPerSecond` requests a second (a steady load, not a saturating one); `totals` is updated as answers come.
  */
-export async function runSoakTraffic(options: { baseUrl: string; apiKey: string; concurrency: number; requestsPerSecond: number; deadline: number; totals: SoakTrafficTotals }): Promise<void> {
+export async function runSoakTraffic(options: {
+  baseUrl: string;
+  apiKey: string;
+  concurrency: number;
+  requestsPerSecond: number;
+  deadline: number;
+  totals: SoakTrafficTotals;
+}): Promise<void> {
   const agent = new Agent({ connections: options.concurrency * 2, keepAliveTimeout: 10_000 });
   const wav = createWav(1, { sampleRate: 8_000 });
   const upload = encodeTranscriptionForm(wav);
@@ -85,12 +101,23 @@ export async function runSoakTraffic(options: { baseUrl: string; apiKey: string;
       const due = startedAt + (sequence / options.requestsPerSecond) * 1000;
       if (due > Date.now()) await sleep(due - Date.now());
       if (Date.now() >= options.deadline) return;
-      const outcome = await sendSoakRequest({ kind, sequence, baseUrl: options.baseUrl, apiKey: options.apiKey, agent, upload }).catch((error: unknown) => `connection-error ${errorCode(error)}`);
+      const outcome = await sendSoakRequest({
+        kind,
+        sequence,
+        baseUrl: options.baseUrl,
+        apiKey: options.apiKey,
+        agent,
+        upload,
+      }).catch((error: unknown) => `connection-error ${errorCode(error)}`);
       recordOutcome(options.totals, kind, outcome);
     }
   };
   try {
-    await Promise.all(Array.from({ length: options.concurrency }, (_, index) => worker(Math.floor((index * soakCycle.length) / options.concurrency))));
+    await Promise.all(
+      Array.from({ length: options.concurrency }, (_, index) =>
+        worker(Math.floor((index * soakCycle.length) / options.concurrency)),
+      ),
+    );
   } finally {
     await agent.close();
   }
@@ -98,7 +125,10 @@ export async function runSoakTraffic(options: { baseUrl: string; apiKey: string;
 
 /** Totals with every kind at zero. */
 export function createSoakTrafficTotals(): SoakTrafficTotals {
-  const byKind = Object.fromEntries([...new Set(soakCycle)].map((kind) => [kind, {}])) as Record<SoakRequestKind, SoakOutcomeCounts>;
+  const byKind = Object.fromEntries([...new Set(soakCycle)].map((kind) => [kind, {}])) as Record<
+    SoakRequestKind,
+    SoakOutcomeCounts
+  >;
   return { finished: 0, unexpected: 0, byKind, unexpectedExamples: [] };
 }
 
@@ -155,15 +185,30 @@ async function sendSoakRequest(soakRequest: SoakRequest): Promise<string> {
     case 'chat-stream':
       return sendJson(soakRequest, '/chat/completions', chatBody(soakModels.stream, true, sequence), true);
     case 'embeddings':
-      return sendJson(soakRequest, '/embeddings', { model: soakModels.embeddings, input: [`soak text ${sequence}`, 'a second input'] }, false);
+      return sendJson(
+        soakRequest,
+        '/embeddings',
+        { model: soakModels.embeddings, input: [`soak text ${sequence}`, 'a second input'] },
+        false,
+      );
     case 'transcription':
       return sendBody(soakRequest, '/audio/transcriptions', soakRequest.upload, false);
     case 'client-abort':
       return sendAndLeave(soakRequest);
     case 'vendor-error':
-      return sendJson(soakRequest, '/chat/completions', chatBody(pick(soakModels.vendorErrors, sequence), sequence % 2 === 0, sequence), sequence % 2 === 0);
+      return sendJson(
+        soakRequest,
+        '/chat/completions',
+        chatBody(pick(soakModels.vendorErrors, sequence), sequence % 2 === 0, sequence),
+        sequence % 2 === 0,
+      );
     case 'vendor-reset':
-      return sendJson(soakRequest, '/chat/completions', chatBody(pick(soakModels.vendorResets, sequence), sequence % 3 !== 0, sequence), sequence % 3 !== 0);
+      return sendJson(
+        soakRequest,
+        '/chat/completions',
+        chatBody(pick(soakModels.vendorResets, sequence), sequence % 3 !== 0, sequence),
+        sequence % 3 !== 0,
+      );
     case 'vendor-slow':
       return sendJson(soakRequest, '/chat/completions', chatBody(soakModels.slow, false, sequence), false);
     default: {
@@ -174,14 +219,34 @@ async function sendSoakRequest(soakRequest: SoakRequest): Promise<string> {
 }
 
 function chatBody(model: string, stream: boolean, sequence: number): Record<string, unknown> {
-  return { model, stream, max_tokens: 64, messages: [{ role: 'user', content: `Say a few words about request ${sequence}.` }] };
+  return {
+    model,
+    stream,
+    max_tokens: 64,
+    messages: [{ role: 'user', content: `Say a few words about request ${sequence}.` }],
+  };
 }
 
-function sendJson(soakRequest: SoakRequest, path: string, body: Record<string, unknown>, stream: boolean): Promise<string> {
-  return sendBody(soakRequest, path, { body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' }, stream);
+function sendJson(
+  soakRequest: SoakRequest,
+  path: string,
+  body: Record<string, unknown>,
+  stream: boolean,
+): Promise<string> {
+  return sendBody(
+    soakRequest,
+    path,
+    { body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' },
+    stream,
+  );
 }
 
-async function sendBody(soakRequest: SoakRequest, path: string, payload: { body: Buffer; contentType: string }, stream: boolean): Promise<string> {
+async function sendBody(
+  soakRequest: SoakRequest,
+  path: string,
+  payload: { body: Buffer; contentType: string },
+  stream: boolean,
+): Promise<string> {
   const response = await request(`${soakRequest.baseUrl}${path}`, {
     method: 'POST',
     dispatcher: soakRequest.agent,
@@ -192,7 +257,8 @@ async function sendBody(soakRequest: SoakRequest, path: string, payload: { body:
   });
   const text = await response.body.text().catch(() => undefined);
   if (text === undefined) return `${response.statusCode} cut`;
-  if (response.statusCode !== 200) return isOpenAiError(text) ? String(response.statusCode) : `${response.statusCode} not OpenAI-shaped`;
+  if (response.statusCode !== 200)
+    return isOpenAiError(text) ? String(response.statusCode) : `${response.statusCode} not OpenAI-shaped`;
   if (stream && !text.trimEnd().endsWith('data: [DONE]')) return '200 cut';
   return '200';
 }

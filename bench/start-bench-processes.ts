@@ -40,7 +40,12 @@ const stopTimeoutMs = 15_000;
 export function planProcessLayout(): ProcessLayout {
   const cores = availableParallelism();
   if (cores < 2 || !hasTaskset()) {
-    return { pinned: false, measuredCore: undefined, loadCore: undefined, description: `not pinned (${cores} cores, taskset ${hasTaskset() ? 'present' : 'missing'})` };
+    return {
+      pinned: false,
+      measuredCore: undefined,
+      loadCore: undefined,
+      description: `not pinned (${cores} cores, taskset ${hasTaskset() ? 'present' : 'missing'})`,
+    };
   }
   // -a: every thread of the harness, libuv's pool included.
   execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
@@ -48,7 +53,8 @@ export function planProcessLayout(): ProcessLayout {
     pinned: true,
     measuredCore: '0',
     loadCore: '1',
-    description: 'taskset: gateway and reference proxy on core 0 (one under load at a time); simulator, harness and autocannon on core 1',
+    description:
+      'taskset: gateway and reference proxy on core 0 (one under load at a time); simulator, harness and autocannon on core 1',
   };
 }
 
@@ -64,7 +70,9 @@ export async function startBenchProcess(options: {
 }): Promise<BenchProcess> {
   const nodeArguments = ['--expose-gc', ...(options.nodeFlags ?? []), options.scriptFile];
   const [command, commandArguments] =
-    options.core === undefined ? [process.execPath, nodeArguments] : ['taskset', ['-c', options.core, process.execPath, ...nodeArguments]];
+    options.core === undefined
+      ? [process.execPath, nodeArguments]
+      : ['taskset', ['-c', options.core, process.execPath, ...nodeArguments]];
   const child = spawn(command, commandArguments, {
     cwd: projectRoot,
     env: { ...process.env, ...options.environment },
@@ -76,7 +84,10 @@ export async function startBenchProcess(options: {
 
 function waitForReady(child: ChildProcess, name: string): Promise<{ url: string; details: Record<string, string> }> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${readyTimeoutMs} ms`)), readyTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${readyTimeoutMs} ms`)),
+      readyTimeoutMs,
+    );
     const onMessage = (message: ControlMessage): void => {
       if (message.type !== 'ready' && message.type !== 'failed') return;
       clearTimeout(timer);
@@ -94,7 +105,11 @@ function waitForReady(child: ChildProcess, name: string): Promise<{ url: string;
   });
 }
 
-function wrapChild(child: ChildProcess, name: string, ready: { url: string; details: Record<string, string> }): BenchProcess {
+function wrapChild(
+  child: ChildProcess,
+  name: string,
+  ready: { url: string; details: Record<string, string> },
+): BenchProcess {
   let nextId = 1;
   const pending = new Map<number, (stats: ProcessStats | undefined) => void>();
   child.on('message', (message: ControlMessage) => {

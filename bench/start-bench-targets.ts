@@ -33,13 +33,28 @@ export async function startBenchTargets(
   const stop = async () => {
     await Promise.all(started.map((benchProcess) => benchProcess.stop()));
   };
-  const scripts = ['simulator-process.ts', 'reference-proxy-process.ts', ...(options.gatewayFileByFile ? ['gateway-process.ts'] : [])];
+  const scripts = [
+    'simulator-process.ts',
+    'reference-proxy-process.ts',
+    ...(options.gatewayFileByFile ? ['gateway-process.ts'] : []),
+  ];
   compileBenchProcesses(scripts.map((script) => `bench/processes/${script}`));
-  const gatewayScript = options.gatewayFileByFile ? compiledBenchProcess('gateway-process.ts') : await bundleBenchGateway();
+  const gatewayScript = options.gatewayFileByFile
+    ? compiledBenchProcess('gateway-process.ts')
+    : await bundleBenchGateway();
   try {
-    const simulator = await startBenchProcess({ name: 'simulator', scriptFile: compiledBenchProcess('simulator-process.ts'), core: layout.loadCore, environment: { BENCH_UPSTREAM_KEY: upstreamKey } });
+    const simulator = await startBenchProcess({
+      name: 'simulator',
+      scriptFile: compiledBenchProcess('simulator-process.ts'),
+      core: layout.loadCore,
+      environment: { BENCH_UPSTREAM_KEY: upstreamKey },
+    });
     started.push(simulator);
-    const models = [normalModel, pacedModel(settings.pacedChunkCount, settings.pacedIntervalMs), pacedModel(settings.memoryChunkCount, settings.memoryIntervalMs)];
+    const models = [
+      normalModel,
+      pacedModel(settings.pacedChunkCount, settings.pacedIntervalMs),
+      pacedModel(settings.memoryChunkCount, settings.memoryIntervalMs),
+    ];
     const launch = readGatewayLaunch();
     const gateway = await startBenchProcess({
       name: 'gateway',
@@ -73,7 +88,13 @@ export async function startBenchTargets(
       targets: {
         direct: { name: 'direct', baseUrl: simulator.url, authorization: `Bearer ${upstreamKey}`, process: undefined },
         proxy: { name: 'proxy', baseUrl: `${proxy.url}/v1`, authorization: `Bearer ${upstreamKey}`, process: proxy },
-        gateway: { name: 'gateway', baseUrl: `${gateway.url}/v1`, authorization: `Bearer ${apiKey}`, process: gateway, waitUntilSettled: () => waitUntilGatewaySettled(gateway.url) },
+        gateway: {
+          name: 'gateway',
+          baseUrl: `${gateway.url}/v1`,
+          authorization: `Bearer ${apiKey}`,
+          process: gateway,
+          waitUntilSettled: () => waitUntilGatewaySettled(gateway.url),
+        },
       },
     };
   } catch (error) {

@@ -27,7 +27,11 @@ export function spreadOf(values: number[]): Spread {
 }
 
 /** The spread of a value computed per repetition from two aligned series (e.g. gateway minus direct per round). */
-export function pairedSpread(left: number[], right: number[], combine: (left: number, right: number) => number): Spread {
+export function pairedSpread(
+  left: number[],
+  right: number[],
+  combine: (left: number, right: number) => number,
+): Spread {
   return spreadOf(left.map((value, index) => combine(value, right[index] as number)));
 }
 

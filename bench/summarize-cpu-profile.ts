@@ -40,7 +40,11 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const compiledRoot = path.join(projectRoot, 'node_modules/.cache/gateway-bench');
 
 /** Summarizes the samples taken between `windowMicros.from` and `.to` (monotonic microseconds), or all of them. */
-export function summarizeCpuProfile(file: string, windowMicros?: { from: number; to: number }, top = 25): ProfileSummary {
+export function summarizeCpuProfile(
+  file: string,
+  windowMicros?: { from: number; to: number },
+  top = 25,
+): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parents = new Map<number, number>();
@@ -76,7 +80,11 @@ export function summarizeCpuProfile(file: string, windowMicros?: { from: number;
     [...map.entries()]
       .sort((left, right) => right[1] - left[1])
       .slice(0, limit)
-      .map(([name, micros]) => ({ name, milliseconds: micros / 1000, share: busyMicros > 0 ? micros / busyMicros : 0 }));
+      .map(([name, micros]) => ({
+        name,
+        milliseconds: micros / 1000,
+        share: busyMicros > 0 ? micros / busyMicros : 0,
+      }));
   return {
     windowMs: (window.to - window.from) / 1000,
     busyMs: busyMicros / 1000,
@@ -89,7 +97,13 @@ export function summarizeCpuProfile(file: string, windowMicros?: { from: number;
 /** The summary as plain text tables. */
 export function formatProfileSummary(summary: ProfileSummary): string {
   const table = (title: string, entries: ProfileEntry[]) =>
-    [title, ...entries.map((entry) => `${(entry.share * 100).toFixed(1).padStart(6)}%  ${entry.milliseconds.toFixed(0).padStart(7)} ms  ${entry.name}`)].join('\n');
+    [
+      title,
+      ...entries.map(
+        (entry) =>
+          `${(entry.share * 100).toFixed(1).padStart(6)}%  ${entry.milliseconds.toFixed(0).padStart(7)} ms  ${entry.name}`,
+      ),
+    ].join('\n');
   return [
     `window ${summary.windowMs.toFixed(0)} ms, busy ${summary.busyMs.toFixed(0)} ms (shares are of busy time)`,
     table('\nby package:', summary.byPackage),

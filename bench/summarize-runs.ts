@@ -20,11 +20,19 @@ export type SummaryByTarget = Record<TargetName, TargetSummary>;
 
 /** Median and range per target. */
 export function summarizeTargets(runs: RunsByTarget): SummaryByTarget {
-  return { direct: summarizeTarget(runs.direct), proxy: summarizeTarget(runs.proxy), gateway: summarizeTarget(runs.gateway) };
+  return {
+    direct: summarizeTarget(runs.direct),
+    proxy: summarizeTarget(runs.proxy),
+    gateway: summarizeTarget(runs.gateway),
+  };
 }
 
 /** `target` minus `direct`, per round. */
-export function addedOverDirect(runs: RunsByTarget, target: 'proxy' | 'gateway', metric: (run: TargetRun) => number): Spread {
+export function addedOverDirect(
+  runs: RunsByTarget,
+  target: 'proxy' | 'gateway',
+  metric: (run: TargetRun) => number,
+): Spread {
   return pairedSpread(runs[target].map(metric), runs.direct.map(metric), (left, right) => left - right);
 }
 

@@ -54,7 +54,10 @@ const slimUndiciEntry: esbuild.Plugin = {
  * entries share, and code loaded on first use (payment providers), are files of their own in the same folder, so
  * paths the code resolves from `import.meta.url` (worker scripts, `../../dist/console`) hold for every file.
  */
-export async function bundleGateway(entryPoints: Record<string, string>, outputDirectory: string): Promise<esbuild.Metafile> {
+export async function bundleGateway(
+  entryPoints: Record<string, string>,
+  outputDirectory: string,
+): Promise<esbuild.Metafile> {
   const result = await esbuild.build({
     absWorkingDir: projectRoot,
     entryPoints,
@@ -71,7 +74,9 @@ export async function bundleGateway(entryPoints: Record<string, string>, outputD
     legalComments: 'linked',
     external: packagesLoadedFromNodeModules,
     // CommonJS packages inside an ES module bundle call `require` for Node's own modules and the packages left out.
-    banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);",
+    },
     plugins: [slimUndiciEntry],
     metafile: true,
     logLevel: 'warning',

@@ -29,7 +29,12 @@ try {
     GATEWAY_CONSOLE_DIR: process.env.GATEWAY_CONSOLE_DIR ?? path.resolve('dist/console'),
   });
   const gateway = await startGateway(config, createLogger(config.logLevel));
-  const apiKey = await seedGateway(gateway, { upstreamUrl, upstreamKey, models, secretBox: createSecretBox(resolveSecretPassphrase(config)) });
+  const apiKey = await seedGateway(gateway, {
+    upstreamUrl,
+    upstreamKey,
+    models,
+    secretBox: createSecretBox(resolveSecretPassphrase(config)),
+  });
   answerControlMessages(async () => {
     await gateway.close();
     rmSync(dataDirectory, { recursive: true, force: true });
@@ -37,7 +42,11 @@ try {
   sendToHarness({
     type: 'ready',
     url: gateway.url,
-    details: { apiKey, upstreamConnectionsPerOrigin: String(config.upstreamConnectionsPerOrigin), refreshIntervalMs: String(config.refreshIntervalMs) },
+    details: {
+      apiKey,
+      upstreamConnectionsPerOrigin: String(config.upstreamConnectionsPerOrigin),
+      refreshIntervalMs: String(config.refreshIntervalMs),
+    },
   });
 } catch (error) {
   failStartup(error);
@@ -49,11 +58,27 @@ async function seedGateway(
   seed: { upstreamUrl: string; upstreamKey: string; models: string[]; secretBox: ReturnType<typeof createSecretBox> },
 ): Promise<string> {
   const { store } = gateway;
-  const user = await store.createUser({ email: 'bench@example.com', displayName: 'Benchmark', role: 'user', passwordHash: null });
-  await gateway.billing.changeBalance({ userId: user.id, kind: 'top-up', amount: parseCurrencyAmount('1000000'), description: 'benchmark balance' });
+  const user = await store.createUser({
+    email: 'bench@example.com',
+    displayName: 'Benchmark',
+    role: 'user',
+    passwordHash: null,
+  });
+  await gateway.billing.changeBalance({
+    userId: user.id,
+    kind: 'top-up',
+    amount: parseCurrencyAmount('1000000'),
+    description: 'benchmark balance',
+  });
   // Limits as a real deployment sets them (requests and tokens per minute, requests at once), high enough never to
   // refuse the benchmark's load but checked and counted on every request.
-  await gateway.billing.exclusive(() => gateway.billing.store.setUserLimits(user.id, { requestsPerMinute: 100_000_000, tokensPerMinute: 100_000_000_000, maxConcurrentRequests: 100_000 }));
+  await gateway.billing.exclusive(() =>
+    gateway.billing.store.setUserLimits(user.id, {
+      requestsPerMinute: 100_000_000,
+      tokensPerMinute: 100_000_000_000,
+      maxConcurrentRequests: 100_000,
+    }),
+  );
   await gateway.billing.announceChange();
   await gateway.billing.refresh(true);
   const group = await store.createModelGroup({ name: 'bench', description: 'benchmark models', models: seed.models });

@@ -20,6 +20,8 @@ export function createWrkChatBody(options: { model: string; stream: boolean; byt
   const fillerLength = options.bytes - JSON.stringify(request).length;
   if (fillerLength < 0) throw new Error(`a chat body cannot be as small as ${options.bytes} bytes`);
   const sentence = 'The quick brown fox jumps over the lazy dog near the quiet river bank. ';
-  (request.messages[1] as { content: string }).content = sentence.repeat(Math.ceil(fillerLength / sentence.length)).slice(0, fillerLength);
+  (request.messages[1] as { content: string }).content = sentence
+    .repeat(Math.ceil(fillerLength / sentence.length))
+    .slice(0, fillerLength);
   return JSON.stringify(request);
 }

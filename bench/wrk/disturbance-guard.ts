@@ -42,7 +42,10 @@ export class DisturbanceGuard {
 
   /** The most disturbed kept run, or undefined before any run. */
   worst(): ForeignCpu | undefined {
-    return this.kept.reduce<ForeignCpu | undefined>((worst, entry) => (!worst || entry.foreignCores > worst.foreignCores ? entry : worst), undefined);
+    return this.kept.reduce<ForeignCpu | undefined>(
+      (worst, entry) => (!worst || entry.foreignCores > worst.foreignCores ? entry : worst),
+      undefined,
+    );
   }
 
   private async snapshot(): Promise<CpuSnapshot> {

@@ -25,8 +25,14 @@ export function ensurePortkey(log: (message: string) => void): string {
     overrides: { '@hono/node-server': portkeyVersions.honoNodeServer, hono: portkeyVersions.hono },
   };
   writeFileSync(path.join(portkeyFolder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'], { cwd: portkeyFolder, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (!installedVersionsMatch()) throw new Error(`Portkey's install in ${portkeyFolder} does not have the pinned versions ${JSON.stringify(portkeyVersions)}`);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'], {
+    cwd: portkeyFolder,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (!installedVersionsMatch())
+    throw new Error(
+      `Portkey's install in ${portkeyFolder} does not have the pinned versions ${JSON.stringify(portkeyVersions)}`,
+    );
   return serverScript;
 }
 

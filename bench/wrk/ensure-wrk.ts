@@ -13,7 +13,10 @@ export function ensureWrk(log: (message: string) => void): string {
     aptGet(['install', '-y', 'wrk']);
   }
   const installed = wrkVersion();
-  if (!installed) throw new Error('wrk is still not on PATH; install it (Debian/Ubuntu: `apt-get install wrk`, as root) and run again');
+  if (!installed)
+    throw new Error(
+      'wrk is still not on PATH; install it (Debian/Ubuntu: `apt-get install wrk`, as root) and run again',
+    );
   return installed;
 }
 
@@ -26,7 +29,10 @@ function wrkVersion(): string | undefined {
 
 function aptGet(aptArguments: string[]): boolean {
   try {
-    execFileSync('apt-get', aptArguments, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', aptArguments, {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     return true;
   } catch {
     return false;

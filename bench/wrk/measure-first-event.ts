@@ -12,7 +12,12 @@ export interface FirstEventResult {
 }
 
 /** Runs `streams` streams one after another on one keep-alive connection; throws if any is incomplete. */
-export async function measureFirstEvent(dispatcher: Dispatcher, path: ComparisonPath, body: string, streams: number): Promise<FirstEventResult> {
+export async function measureFirstEvent(
+  dispatcher: Dispatcher,
+  path: ComparisonPath,
+  body: string,
+  streams: number,
+): Promise<FirstEventResult> {
   const times: number[] = [];
   for (let index = 0; index < streams; index++) times.push(await timeFirstEvent(dispatcher, path, body));
   return { p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), streams };
@@ -23,7 +28,12 @@ const eventEnd = /\r?\n\r?\n/;
 
 async function timeFirstEvent(dispatcher: Dispatcher, path: ComparisonPath, body: string): Promise<number> {
   const startedAt = performance.now();
-  const response = await request(path.chatUrl, { method: 'POST', headers: { ...path.headers, accept: 'text/event-stream' }, body, dispatcher });
+  const response = await request(path.chatUrl, {
+    method: 'POST',
+    headers: { ...path.headers, accept: 'text/event-stream' },
+    body,
+    dispatcher,
+  });
   let firstEventMs: number | undefined;
   let text = '';
   for await (const chunk of response.body) {

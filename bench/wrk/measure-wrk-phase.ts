@@ -42,7 +42,9 @@ export async function measureWrkPhase(
   await path.waitUntilSettled?.();
   const cpuMs = pid === undefined ? undefined : readProcessCpuMs(pid) - cpuBefore;
   if (wrk.requests === 0 || failedRequests(wrk) > 0) {
-    throw new Error(`${path.label}: ${wrk.requests} requests completed, failures ${JSON.stringify(wrk.errors)}: the path does not answer correctly under load`);
+    throw new Error(
+      `${path.label}: ${wrk.requests} requests completed, failures ${JSON.stringify(wrk.errors)}: the path does not answer correctly under load`,
+    );
   }
   return {
     requestsPerSecond: requestsPerSecond(wrk),

@@ -28,7 +28,9 @@ const modelPattern = /"model"\s*:\s*"([^"]*)"/;
 export async function startMockUpstream(): Promise<MockUpstream> {
   const server = http.createServer({ noDelay: true, keepAliveTimeout: 75_000 }, (request, response) => {
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found","type":"invalid_request_error"}}');
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":{"message":"not found","type":"invalid_request_error"}}');
       return;
     }
     const chunks: Buffer[] = [];
@@ -50,7 +52,9 @@ function answer(body: string, response: http.ServerResponse): void {
   const model = modelPattern.exec(body)?.[1] ?? 'unknown';
   if (!streamPattern.test(body)) {
     const completion = Buffer.from(JSON.stringify(chatCompletion(model)));
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': completion.length }).end(completion);
+    response
+      .writeHead(200, { 'content-type': 'application/json', 'content-length': completion.length })
+      .end(completion);
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -79,16 +83,23 @@ function chatCompletion(model: string): object {
     object: 'chat.completion',
     created,
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: words().join('') }, logprobs: null, finish_reason: 'stop' }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content: words().join('') }, logprobs: null, finish_reason: 'stop' },
+    ],
     usage,
   };
 }
 
 /** 22 `chat.completion.chunk` events (20 content words, the finish reason, then usage), the last followed by [DONE]. */
 function streamEvents(model: string): string[] {
-  const event = (payload: object) => `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created, model, ...payload })}\n\n`;
-  const choice = (delta: object, finishReason: string | null) => ({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
-  const events = words().map((word, index) => event(choice(index === 0 ? { role: 'assistant', content: word } : { content: word }, null)));
+  const event = (payload: object) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created, model, ...payload })}\n\n`;
+  const choice = (delta: object, finishReason: string | null) => ({
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+  });
+  const events = words().map((word, index) =>
+    event(choice(index === 0 ? { role: 'assistant', content: word } : { content: word }, null)),
+  );
   events.push(event(choice({}, 'stop')));
   events.push(`${event({ choices: [], usage })}data: [DONE]\n\n`);
   return events;

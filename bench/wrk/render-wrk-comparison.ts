@@ -13,7 +13,10 @@ export function renderWrkComparison(summary: ComparisonSummary, notes: string[])
   );
   for (const name of comparisonPathNames) {
     const path = summary.paths[name];
-    const ratio = name === 'gateway' ? ` (${summary.gatewayToProxy.median.toFixed(2)}× proxy, ${summary.gatewayToPortkey.median.toFixed(1)}× Portkey)` : '';
+    const ratio =
+      name === 'gateway'
+        ? ` (${summary.gatewayToProxy.median.toFixed(2)}× proxy, ${summary.gatewayToPortkey.median.toFixed(1)}× Portkey)`
+        : '';
     const cells = [
       labelOf(name),
       `${formatRequestRate(path.requestsPerSecond)}${ratio}`,
@@ -25,9 +28,17 @@ export function renderWrkComparison(summary: ComparisonSummary, notes: string[])
     lines.push(`| ${cells.join(' | ')} |`);
   }
   const met = summary.targets.filter((target) => target.passed).length;
-  lines.push('', `Targets (our gateway): ${met} of ${summary.targets.length} met`, '', '| target | goal | measured | verdict |', '|---|---|---|---|');
+  lines.push(
+    '',
+    `Targets (our gateway): ${met} of ${summary.targets.length} met`,
+    '',
+    '| target | goal | measured | verdict |',
+    '|---|---|---|---|',
+  );
   for (const target of summary.targets) {
-    lines.push(`| ${target.target} | ${target.goal} | ${target.measured.toFixed(2)} ${target.unit} | ${target.passed ? 'PASS' : 'FAIL'} |`);
+    lines.push(
+      `| ${target.target} | ${target.goal} | ${target.measured.toFixed(2)} ${target.unit} | ${target.passed ? 'PASS' : 'FAIL'} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

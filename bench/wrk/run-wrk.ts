@@ -25,7 +25,9 @@ const resultMarker = 'WRK_RESULT ';
 
 /** The Lua script: the method, headers and body of every request, and a done() that prints the summary as JSON. */
 export function createWrkScript(headers: Record<string, string>, bodyFile: string): string {
-  const headerLines = Object.entries(headers).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`);
+  const headerLines = Object.entries(headers).map(
+    ([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`,
+  );
   return [
     'wrk.method = "POST"',
     ...headerLines,
@@ -52,8 +54,18 @@ export async function runWrk(run: WrkRun): Promise<WrkResult> {
     const scriptFile = path.join(folder, 'post.lua');
     writeFileSync(bodyFile, run.body);
     writeFileSync(scriptFile, createWrkScript(run.headers, bodyFile));
-    const wrkArguments = ['-t1', `-c${run.connections}`, `-d${run.durationSeconds}s`, '--timeout', '10s', '-s', scriptFile, run.url];
-    const [command, commandArguments] = run.core === undefined ? ['wrk', wrkArguments] : ['taskset', ['-c', run.core, 'wrk', ...wrkArguments]];
+    const wrkArguments = [
+      '-t1',
+      `-c${run.connections}`,
+      `-d${run.durationSeconds}s`,
+      '--timeout',
+      '10s',
+      '-s',
+      scriptFile,
+      run.url,
+    ];
+    const [command, commandArguments] =
+      run.core === undefined ? ['wrk', wrkArguments] : ['taskset', ['-c', run.core, 'wrk', ...wrkArguments]];
     const { stdout } = await execFileAsync(command, commandArguments, { encoding: 'utf8', maxBuffer: 1024 * 1024 });
     return parseWrkResult(stdout, resultMarker);
   } finally {

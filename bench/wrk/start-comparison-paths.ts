@@ -21,22 +21,36 @@ export interface RunningComparison {
 const upstreamKey = 'sk-mock-bench-upstream-key';
 
 /** `portkeyServerScript` is the installed Portkey's start-server.js. */
-export async function startComparisonPaths(layout: ProcessLayout, settings: WrkComparisonSettings, portkeyServerScript: string): Promise<RunningComparison> {
+export async function startComparisonPaths(
+  layout: ProcessLayout,
+  settings: WrkComparisonSettings,
+  portkeyServerScript: string,
+): Promise<RunningComparison> {
   const started: MeasuredProcess[] = [];
   const stop = async () => {
     await Promise.all(started.map((running) => running.stop()));
   };
-  compileBenchProcesses(['mock-upstream-process.ts', 'reference-proxy-process.ts'].map((script) => `bench/processes/${script}`));
+  compileBenchProcesses(
+    ['mock-upstream-process.ts', 'reference-proxy-process.ts'].map((script) => `bench/processes/${script}`),
+  );
   const gatewayScript = await bundleBenchGateway();
   try {
-    const mockUpstream = await startBenchProcess({ name: 'mock upstream', scriptFile: compiledBenchProcess('mock-upstream-process.ts'), core: layout.loadCore, environment: {} });
+    const mockUpstream = await startBenchProcess({
+      name: 'mock upstream',
+      scriptFile: compiledBenchProcess('mock-upstream-process.ts'),
+      core: layout.loadCore,
+      environment: {},
+    });
     started.push(mockUpstream);
     const upstreamOrigin = new URL(mockUpstream.url).origin;
     const proxy = await startBenchProcess({
       name: 'reference proxy',
       scriptFile: compiledBenchProcess('reference-proxy-process.ts'),
       core: layout.measuredCore,
-      environment: { BENCH_UPSTREAM_ORIGIN: upstreamOrigin, BENCH_PROXY_CONNECTIONS: String(settings.proxyConnections) },
+      environment: {
+        BENCH_UPSTREAM_ORIGIN: upstreamOrigin,
+        BENCH_PROXY_CONNECTIONS: String(settings.proxyConnections),
+      },
     });
     started.push(proxy);
     const portkey = await startPortkey(portkeyServerScript, layout.measuredCore);
@@ -50,12 +64,23 @@ export async function startComparisonPaths(layout: ProcessLayout, settings: WrkC
       // BENCH_GATEWAY_NODE_FLAGS adds flags for experiments and profiles, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
       nodeFlags: [...launch.nodeFlags, ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
       // wrk's connections all come from loopback, one address, so the per-address in-flight cap is the one setting lifted.
-      environment: { ...launch.environment, BENCH_UPSTREAM_URL: mockUpstream.url, BENCH_UPSTREAM_KEY: upstreamKey, BENCH_MODELS: [comparisonModel, pacedComparisonModel].join(','), GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS: '0' },
+      environment: {
+        ...launch.environment,
+        BENCH_UPSTREAM_URL: mockUpstream.url,
+        BENCH_UPSTREAM_KEY: upstreamKey,
+        BENCH_MODELS: [comparisonModel, pacedComparisonModel].join(','),
+        GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS: '0',
+      },
     });
     started.push(gateway);
     const json = { 'content-type': 'application/json' };
     const upstreamAuthorization = { ...json, authorization: `Bearer ${upstreamKey}` };
-    const path = (name: ComparisonPathName, chatUrl: string, headers: Record<string, string>, process: MeasuredProcess | undefined): ComparisonPath => ({
+    const path = (
+      name: ComparisonPathName,
+      chatUrl: string,
+      headers: Record<string, string>,
+      process: MeasuredProcess | undefined,
+    ): ComparisonPath => ({
       name,
       label: labelOf(name),
       chatUrl,
@@ -70,8 +95,18 @@ export async function startComparisonPaths(layout: ProcessLayout, settings: WrkC
         direct: path('direct', `${mockUpstream.url}/chat/completions`, upstreamAuthorization, undefined),
         proxy: path('proxy', `${proxy.url}/v1/chat/completions`, upstreamAuthorization, proxy),
         // Portkey's own way to reach an OpenAI-compatible host it does not know: provider and custom host headers.
-        portkey: path('portkey', `${portkey.url}/v1/chat/completions`, { ...upstreamAuthorization, 'x-portkey-provider': 'openai', 'x-portkey-custom-host': mockUpstream.url }, portkey),
-        gateway: path('gateway', `${gateway.url}/v1/chat/completions`, { ...json, authorization: `Bearer ${gateway.details.apiKey as string}` }, gateway),
+        portkey: path(
+          'portkey',
+          `${portkey.url}/v1/chat/completions`,
+          { ...upstreamAuthorization, 'x-portkey-provider': 'openai', 'x-portkey-custom-host': mockUpstream.url },
+          portkey,
+        ),
+        gateway: path(
+          'gateway',
+          `${gateway.url}/v1/chat/completions`,
+          { ...json, authorization: `Bearer ${gateway.details.apiKey as string}` },
+          gateway,
+        ),
       },
     };
   } catch (error) {

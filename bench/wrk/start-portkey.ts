@@ -12,8 +12,14 @@ const stopTimeoutMs = 10_000;
 export async function startPortkey(serverScript: string, core: string | undefined): Promise<MeasuredProcess> {
   const port = await findFreePort();
   const nodeArguments = [serverScript, `--port=${port}`, '--headless'];
-  const [command, commandArguments] = core === undefined ? [process.execPath, nodeArguments] : ['taskset', ['-c', core, process.execPath, ...nodeArguments]];
-  const child = spawn(command, commandArguments, { env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const [command, commandArguments] =
+    core === undefined
+      ? [process.execPath, nodeArguments]
+      : ['taskset', ['-c', core, process.execPath, ...nodeArguments]];
+  const child = spawn(command, commandArguments, {
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + readyTimeoutMs;

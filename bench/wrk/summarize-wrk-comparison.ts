@@ -58,26 +58,65 @@ const peakRssLimitBytes = 160e6;
 
 /** `rounds[path]` holds one entry per run, in run order. */
 export function summarizeWrkComparison(rounds: Record<ComparisonPathName, PathRound[]>): ComparisonSummary {
-  const paths = Object.fromEntries(comparisonPathNames.map((name) => [name, summarizePath(rounds[name], rounds.direct)])) as Record<ComparisonPathName, PathSummary>;
+  const paths = Object.fromEntries(
+    comparisonPathNames.map((name) => [name, summarizePath(rounds[name], rounds.direct)]),
+  ) as Record<ComparisonPathName, PathSummary>;
   const throughput = (name: ComparisonPathName) => rounds[name].map((round) => round.requestsPerSecond);
   const divide = (left: number, right: number) => left / right;
   const gatewayToProxy = pairedSpread(throughput('gateway'), throughput('proxy'), divide);
   const gatewayToPortkey = pairedSpread(throughput('gateway'), throughput('portkey'), divide);
   const gateway = paths.gateway;
-  const pacedCpuToProxy = (gateway.pacedCpuPerStreamMs?.median ?? Number.NaN) / (paths.proxy.pacedCpuPerStreamMs?.median ?? Number.NaN);
-  const verdict = (target: string, goal: string, measured: number, unit: string, passed: boolean): TargetVerdict => ({ target, goal, measured, unit, passed });
+  const pacedCpuToProxy =
+    (gateway.pacedCpuPerStreamMs?.median ?? Number.NaN) / (paths.proxy.pacedCpuPerStreamMs?.median ?? Number.NaN);
+  const verdict = (target: string, goal: string, measured: number, unit: string, passed: boolean): TargetVerdict => ({
+    target,
+    goal,
+    measured,
+    unit,
+    passed,
+  });
   return {
     paths,
     gatewayToProxy,
     gatewayToPortkey,
     targets: [
-      verdict('non-streamed throughput', '≥ 0.6 × reference proxy', gatewayToProxy.median, '×', gatewayToProxy.median >= 0.6),
+      verdict(
+        'non-streamed throughput',
+        '≥ 0.6 × reference proxy',
+        gatewayToProxy.median,
+        '×',
+        gatewayToProxy.median >= 0.6,
+      ),
       verdict('non-streamed throughput', '≥ 5 × Portkey', gatewayToPortkey.median, '×', gatewayToPortkey.median >= 5),
-      verdict('CPU per request', '≤ 0.25 ms', medianOf(gateway.cpuPerRequestMs), 'ms', medianOf(gateway.cpuPerRequestMs) <= 0.25),
-      verdict('time to first event, added p50', '< 0.3 ms', gateway.addedFirstEventP50Ms.median, 'ms', gateway.addedFirstEventP50Ms.median < 0.3),
-      verdict('time to first event, added p99', '< 1 ms', gateway.addedFirstEventP99Ms.median, 'ms', gateway.addedFirstEventP99Ms.median < 1),
+      verdict(
+        'CPU per request',
+        '≤ 0.25 ms',
+        medianOf(gateway.cpuPerRequestMs),
+        'ms',
+        medianOf(gateway.cpuPerRequestMs) <= 0.25,
+      ),
+      verdict(
+        'time to first event, added p50',
+        '< 0.3 ms',
+        gateway.addedFirstEventP50Ms.median,
+        'ms',
+        gateway.addedFirstEventP50Ms.median < 0.3,
+      ),
+      verdict(
+        'time to first event, added p99',
+        '< 1 ms',
+        gateway.addedFirstEventP99Ms.median,
+        'ms',
+        gateway.addedFirstEventP99Ms.median < 1,
+      ),
       verdict('paced streams: CPU per stream', '≤ 1.3 × reference proxy', pacedCpuToProxy, '×', pacedCpuToProxy <= 1.3),
-      verdict('paced streams: peak RSS at 50 streams', '≤ 160 MB', medianOf(gateway.pacedPeakRssBytes) / 1e6, 'MB', medianOf(gateway.pacedPeakRssBytes) <= peakRssLimitBytes),
+      verdict(
+        'paced streams: peak RSS at 50 streams',
+        '≤ 160 MB',
+        medianOf(gateway.pacedPeakRssBytes) / 1e6,
+        'MB',
+        medianOf(gateway.pacedPeakRssBytes) <= peakRssLimitBytes,
+      ),
     ],
   };
 }
@@ -86,7 +125,9 @@ function summarizePath(runs: PathRound[], direct: PathRound[]): PathSummary {
   const spread = (read: (round: PathRound) => number) => spreadOf(runs.map(read));
   const optionalSpread = (read: (round: PathRound) => number | undefined) => {
     const values = runs.map(read);
-    return values.every((value): value is number => value !== undefined) && values.length > 0 ? spreadOf(values) : undefined;
+    return values.every((value): value is number => value !== undefined) && values.length > 0
+      ? spreadOf(values)
+      : undefined;
   };
   const minus = (left: number, right: number) => left - right;
   return {
@@ -98,8 +139,16 @@ function summarizePath(runs: PathRound[], direct: PathRound[]): PathSummary {
     pacedPeakRssBytes: optionalSpread((round) => round.pacedPeakRssBytes),
     firstEventP50Ms: spread((round) => round.firstEventP50Ms),
     firstEventP99Ms: spread((round) => round.firstEventP99Ms),
-    addedFirstEventP50Ms: pairedSpread(runs.map((round) => round.firstEventP50Ms), direct.map((round) => round.firstEventP50Ms), minus),
-    addedFirstEventP99Ms: pairedSpread(runs.map((round) => round.firstEventP99Ms), direct.map((round) => round.firstEventP99Ms), minus),
+    addedFirstEventP50Ms: pairedSpread(
+      runs.map((round) => round.firstEventP50Ms),
+      direct.map((round) => round.firstEventP50Ms),
+      minus,
+    ),
+    addedFirstEventP99Ms: pairedSpread(
+      runs.map((round) => round.firstEventP99Ms),
+      direct.map((round) => round.firstEventP99Ms),
+      minus,
+    ),
   };
 }
 

@@ -36,7 +36,13 @@ describe('checkPasswordSignIn', () => {
     const { hasher, verifiedAgainst } = createCountingHasher();
     const passwordHash = await hasher.hash('right password');
     await store.createUser({ email: 'ada@example.com', displayName: 'Ada', role: 'user', passwordHash });
-    await store.createUser({ email: 'off@example.com', displayName: 'Off', role: 'user', passwordHash, status: 'disabled' });
+    await store.createUser({
+      email: 'off@example.com',
+      displayName: 'Off',
+      role: 'user',
+      passwordHash,
+      status: 'disabled',
+    });
     await store.createUser({ email: 'social@example.com', displayName: 'Social', role: 'user', passwordHash: null });
 
     const attempts = [
@@ -53,7 +59,10 @@ describe('checkPasswordSignIn', () => {
     // The unknown email and the account without a password were checked against the dummy hash.
     expect(verifiedAgainst.filter((stored) => stored === null)).toHaveLength(2);
 
-    const signedIn = await checkPasswordSignIn(store, hasher, { normalisedEmail: 'ada@example.com', password: 'right password' });
+    const signedIn = await checkPasswordSignIn(store, hasher, {
+      normalisedEmail: 'ada@example.com',
+      password: 'right password',
+    });
     expect(signedIn.user?.email).toBe('ada@example.com');
   });
 });

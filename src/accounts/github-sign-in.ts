@@ -8,7 +8,10 @@ import { SignInError } from './sign-in-error.js';
 const githubTimeoutMs = 10_000;
 
 /** GitHub's authorize URL for one attempt: the scopes to read the profile and emails, `state` and a PKCE S256 challenge. */
-export function buildGithubAuthorizationUrl(config: GithubSignInConfig, attempt: { redirectUri: string; state: string; codeChallenge: string }): string {
+export function buildGithubAuthorizationUrl(
+  config: GithubSignInConfig,
+  attempt: { redirectUri: string; state: string; codeChallenge: string },
+): string {
   const url = new URL(`${config.baseUrl}/login/oauth/authorize`);
   url.search = new URLSearchParams({
     client_id: config.clientId,
@@ -27,7 +30,12 @@ const tokenAnswerSchema = z.union([
   z.object({ access_token: z.string().min(1), token_type: z.string().optional() }),
   z.object({ error: z.string(), error_description: z.string().optional() }),
 ]);
-const userSchema = z.object({ id: z.number().int().positive(), login: z.string(), name: z.string().nullish(), email: z.string().nullish() });
+const userSchema = z.object({
+  id: z.number().int().positive(),
+  login: z.string(),
+  name: z.string().nullish(),
+  email: z.string().nullish(),
+});
 const emailsSchema = z.array(z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }));
 
 /**
@@ -35,7 +43,10 @@ const emailsSchema = z.array(z.object({ email: z.string(), primary: z.boolean(),
  * the profile: the numeric id as subject (logins can be renamed) and the primary verified email. The GitHub token is
  * dropped afterwards.
  */
-export async function fetchGithubProfile(config: GithubSignInConfig, callback: { code: string; redirectUri: string; codeVerifier: string }): Promise<ProviderProfile> {
+export async function fetchGithubProfile(
+  config: GithubSignInConfig,
+  callback: { code: string; redirectUri: string; codeVerifier: string },
+): Promise<ProviderProfile> {
   const tokenAnswer = tokenAnswerSchema.safeParse(
     await callGithub(`${config.baseUrl}/login/oauth/access_token`, {
       method: 'POST',
@@ -49,14 +60,21 @@ export async function fetchGithubProfile(config: GithubSignInConfig, callback: {
       }).toString(),
     }),
   );
-  if (!tokenAnswer.success) throw new SignInError('provider_error', 'GitHub answered the code exchange with an unexpected body');
-  if ('error' in tokenAnswer.data) throw new SignInError('provider_error', `GitHub refused the code: ${tokenAnswer.data.error}`);
+  if (!tokenAnswer.success)
+    throw new SignInError('provider_error', 'GitHub answered the code exchange with an unexpected body');
+  if ('error' in tokenAnswer.data)
+    throw new SignInError('provider_error', `GitHub refused the code: ${tokenAnswer.data.error}`);
   const authorization = { authorization: `Bearer ${tokenAnswer.data.access_token}` };
-  const user = userSchema.safeParse(await callGithub(`${config.apiUrl}/user`, { method: 'GET', headers: authorization }));
+  const user = userSchema.safeParse(
+    await callGithub(`${config.apiUrl}/user`, { method: 'GET', headers: authorization }),
+  );
   if (!user.success) throw new SignInError('provider_error', 'GitHub /user answered an unexpected body');
-  const emails = emailsSchema.safeParse(await callGithub(`${config.apiUrl}/user/emails`, { method: 'GET', headers: authorization }));
+  const emails = emailsSchema.safeParse(
+    await callGithub(`${config.apiUrl}/user/emails`, { method: 'GET', headers: authorization }),
+  );
   if (!emails.success) throw new SignInError('provider_error', 'GitHub /user/emails answered an unexpected body');
-  const primaryVerified = emails.data.find((email) => email.primary && email.verified) ?? emails.data.find((email) => email.verified);
+  const primaryVerified =
+    emails.data.find((email) => email.primary && email.verified) ?? emails.data.find((email) => email.verified);
   return {
     provider: 'github',
     subject: String(user.data.id),
@@ -66,7 +84,10 @@ export async function fetchGithubProfile(config: GithubSignInConfig, callback: {
   };
 }
 
-async function callGithub(url: string, options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<unknown> {
+async function callGithub(
+  url: string,
+  options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+): Promise<unknown> {
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(url, {
@@ -80,7 +101,8 @@ async function callGithub(url: string, options: { method: 'GET' | 'POST'; header
     throw new SignInError('provider_error', `GitHub could not be reached at ${new URL(url).origin}`, { cause: error });
   }
   const text = await response.body.text();
-  if (response.statusCode >= 400) throw new SignInError('provider_error', `GitHub answered ${response.statusCode} at ${new URL(url).pathname}`);
+  if (response.statusCode >= 400)
+    throw new SignInError('provider_error', `GitHub answered ${response.statusCode} at ${new URL(url).pathname}`);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -23,7 +23,9 @@ describe('grantDefaultGroups', () => {
     await store.createModelGroup({ name: 'premium', description: '', models: ['*'] });
     const user = await newUser('ada@example.com');
 
-    const granted = await grantDefaultGroups(store, user.id, { defaultUserGroups: ['trial', 'default', 'no-such-group'] });
+    const granted = await grantDefaultGroups(store, user.id, {
+      defaultUserGroups: ['trial', 'default', 'no-such-group'],
+    });
     expect(granted.map((group) => group.name).sort()).toEqual(['default', 'trial']);
     expect((await store.listUserGroups(user.id)).map((group) => group.name)).toEqual(['default', 'trial']);
   });

@@ -15,6 +15,10 @@ export async function grantDefaultGroups(
   const names = new Set(config.defaultUserGroups ?? defaultUserGroupNames);
   if (names.size === 0) return [];
   const groups = (await store.listModelGroups()).filter((group) => names.has(group.name));
-  if (groups.length > 0) await store.grantUserGroups(userId, groups.map((group) => group.id));
+  if (groups.length > 0)
+    await store.grantUserGroups(
+      userId,
+      groups.map((group) => group.id),
+    );
   return groups;
 }

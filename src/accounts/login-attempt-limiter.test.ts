@@ -2,7 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../core/gateway-error.js';
 import { LoginAttemptLimiter, type LoginAttemptSubject } from './login-attempt-limiter.js';
 
-const policies = { account: { freeFailures: 3, maxLockSeconds: 8 }, address: { freeFailures: 10, maxLockSeconds: 60 }, failureMemorySeconds: 3_600 };
+const policies = {
+  account: { freeFailures: 3, maxLockSeconds: 8 },
+  address: { freeFailures: 10, maxLockSeconds: 60 },
+  failureMemorySeconds: 3_600,
+};
 
 async function lockSecondsOf(limiter: LoginAttemptLimiter, subject: LoginAttemptSubject): Promise<number | undefined> {
   try {
@@ -53,7 +57,8 @@ describe('LoginAttemptLimiter', () => {
 
   it('clears an account on success, but not the address, so one good account does not reset guessing at others', async () => {
     const limiter = new LoginAttemptLimiter({ policies });
-    for (let index = 0; index < 9; index++) await limiter.recordFailure({ emailHash: `victim-${index}`, address: '198.51.100.7' });
+    for (let index = 0; index < 9; index++)
+      await limiter.recordFailure({ emailHash: `victim-${index}`, address: '198.51.100.7' });
     const own = { emailHash: 'attacker-own', address: '198.51.100.7' };
     await limiter.recordFailure(own);
     await limiter.recordFailure(own);

@@ -54,19 +54,30 @@ export class LoginAttemptLimiter {
     this.policies = policies;
     const longestLock = Math.max(policies.account.maxLockSeconds, policies.address.maxLockSeconds);
     // `points` is never reached for failures: the counter only counts, the locks decide.
-    this.failures = createLimiter(options.redis, { keyPrefix: 'gateway:login:failures', points: Number.MAX_SAFE_INTEGER, duration: policies.failureMemorySeconds });
+    this.failures = createLimiter(options.redis, {
+      keyPrefix: 'gateway:login:failures',
+      points: Number.MAX_SAFE_INTEGER,
+      duration: policies.failureMemorySeconds,
+    });
     this.locks = createLimiter(options.redis, { keyPrefix: 'gateway:login:lock', points: 1, duration: longestLock });
   }
 
   /** Throws 429 `rate_limit_exceeded` with `Retry-After` while the account or the address is locked. */
   async assertNotLocked(subject: LoginAttemptSubject): Promise<void> {
-    const [accountLock, addressLock] = await Promise.all([this.lockRemainingMs('account', subject), this.lockRemainingMs('address', subject)]);
+    const [accountLock, addressLock] = await Promise.all([
+      this.lockRemainingMs('account', subject),
+      this.lockRemainingMs('address', subject),
+    ]);
     const remainingMs = Math.max(accountLock, addressLock);
     if (remainingMs <= 0) return;
     const retryAfterSeconds = Math.max(1, Math.ceil(remainingMs / 1000));
-    throw new GatewayError('rate_limit_exceeded', `Too many failed sign-in attempts. Retry after ${retryAfterSeconds} s.`, {
-      headers: { 'retry-after': String(retryAfterSeconds) },
-    });
+    throw new GatewayError(
+      'rate_limit_exceeded',
+      `Too many failed sign-in attempts. Retry after ${retryAfterSeconds} s.`,
+      {
+        headers: { 'retry-after': String(retryAfterSeconds) },
+      },
+    );
   }
 
   /** Counts a failure for the account and the address, and locks each one that is past its free failures. */
@@ -104,7 +115,10 @@ function counterKey(scope: Scope, subject: LoginAttemptSubject): string {
   return scope === 'account' ? `account:${subject.emailHash}` : `address:${subject.address}`;
 }
 
-function createLimiter(redis: Redis | undefined, options: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
+function createLimiter(
+  redis: Redis | undefined,
+  options: { keyPrefix: string; points: number; duration: number },
+): RateLimiterAbstract {
   const memory = new RateLimiterMemory(options);
   // While Redis is unreachable, each node keeps counting on its own instead of letting every attempt through.
   return redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;

@@ -15,7 +15,12 @@ export class OidcSignIn {
   constructor(private readonly config: OidcSignInConfig) {}
 
   /** The provider's authorize URL for one attempt. */
-  async buildAuthorizationUrl(attempt: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string> {
+  async buildAuthorizationUrl(attempt: {
+    redirectUri: string;
+    state: string;
+    nonce: string;
+    codeChallenge: string;
+  }): Promise<string> {
     const configuration = await this.discover();
     const client = await loadOpenidClient();
     return client
@@ -31,7 +36,12 @@ export class OidcSignIn {
   }
 
   /** Redeems the code at the callback URL, checking state, nonce and the ID token; identifies the user by `iss` and `sub`. */
-  async fetchProfile(callback: { callbackUrl: URL; state: string; nonce: string; codeVerifier: string }): Promise<ProviderProfile> {
+  async fetchProfile(callback: {
+    callbackUrl: URL;
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+  }): Promise<ProviderProfile> {
     const configuration = await this.discover();
     const client = await loadOpenidClient();
     let claims: openid.IDToken | undefined;
@@ -44,12 +54,17 @@ export class OidcSignIn {
       });
       claims = tokens.claims();
     } catch (error) {
-      if (error instanceof client.AuthorizationResponseError && error.error === 'access_denied') throw new SignInError('access_denied', 'the user declined at the provider', { cause: error });
-      throw new SignInError('provider_error', `the OpenID provider's answer was refused: ${describe(error)}`, { cause: error });
+      if (error instanceof client.AuthorizationResponseError && error.error === 'access_denied')
+        throw new SignInError('access_denied', 'the user declined at the provider', { cause: error });
+      throw new SignInError('provider_error', `the OpenID provider's answer was refused: ${describe(error)}`, {
+        cause: error,
+      });
     }
     if (claims === undefined) throw new SignInError('provider_error', 'the OpenID provider returned no ID token');
     const email = typeof claims.email === 'string' ? claims.email : null;
-    const name = [claims.name, claims.preferred_username, email, claims.sub].find((value): value is string => typeof value === 'string' && value.length > 0);
+    const name = [claims.name, claims.preferred_username, email, claims.sub].find(
+      (value): value is string => typeof value === 'string' && value.length > 0,
+    );
     return {
       provider: 'oidc',
       subject: `${claims.iss} ${claims.sub}`,
@@ -66,11 +81,19 @@ export class OidcSignIn {
       const insecure = isPlainHttpLoopback(issuer.origin);
       this.configuration = loadOpenidClient()
         .then((client) =>
-          client.discovery(issuer, this.config.clientId, this.config.clientSecret, undefined, insecure ? { execute: [client.allowInsecureRequests] } : undefined),
+          client.discovery(
+            issuer,
+            this.config.clientId,
+            this.config.clientSecret,
+            undefined,
+            insecure ? { execute: [client.allowInsecureRequests] } : undefined,
+          ),
         )
         .catch((error: unknown) => {
           this.configuration = undefined;
-          throw new SignInError('provider_error', `OpenID discovery at ${issuer.origin} failed: ${describe(error)}`, { cause: error });
+          throw new SignInError('provider_error', `OpenID discovery at ${issuer.origin} failed: ${describe(error)}`, {
+            cause: error,
+          });
         });
     }
     return this.configuration;

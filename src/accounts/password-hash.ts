@@ -69,7 +69,8 @@ export const defaultPasswordHasherLimits: PasswordHasherLimits = { concurrency: 
 export function createPasswordHasher(limits: PasswordHasherLimits = defaultPasswordHasherLimits): PasswordHasher {
   const limit = pLimit(limits.concurrency);
   const run = <Result>(work: () => Promise<Result>): Promise<Result> => {
-    if (limit.activeCount + limit.pendingCount >= limits.concurrency + limits.maxWaiting) return Promise.reject(new PasswordHashingBusyError());
+    if (limit.activeCount + limit.pendingCount >= limits.concurrency + limits.maxWaiting)
+      return Promise.reject(new PasswordHashingBusyError());
     return limit(work);
   };
   let dummyHash: Promise<string> | undefined;

@@ -1,5 +1,8 @@
 /** The gateway's public origin: GATEWAY_PUBLIC_URL, or `http://127.0.0.1:<port>` of the listening socket when unset. */
-export function resolvePublicOrigin(configuredPublicUrl: string | undefined, listeningPort: number | undefined): string {
+export function resolvePublicOrigin(
+  configuredPublicUrl: string | undefined,
+  listeningPort: number | undefined,
+): string {
   if (configuredPublicUrl !== undefined) return new URL(configuredPublicUrl).origin;
   return `http://127.0.0.1:${listeningPort ?? 80}`;
 }

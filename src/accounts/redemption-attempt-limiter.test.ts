@@ -4,7 +4,9 @@ import { RedemptionAttemptLimiter } from './redemption-attempt-limiter.js';
 
 describe('RedemptionAttemptLimiter', () => {
   it('refuses a user after their refused attempts, and an address after its own, with Retry-After', async () => {
-    const limiter = new RedemptionAttemptLimiter({ policy: { failuresPerUser: 2, failuresPerAddress: 3, windowSeconds: 60 } });
+    const limiter = new RedemptionAttemptLimiter({
+      policy: { failuresPerUser: 2, failuresPerAddress: 3, windowSeconds: 60 },
+    });
     const first = { userId: 'usr_a', address: '192.0.2.1' };
     await limiter.recordFailure(first);
     await limiter.assertAllowed(first);

@@ -13,7 +13,11 @@ export interface RedemptionAttemptPolicy {
 }
 
 /** Defaults: 10 refused codes per user and 50 per address in an hour; 140-bit codes make guessing hopeless anyway. */
-export const defaultRedemptionAttemptPolicy: RedemptionAttemptPolicy = { failuresPerUser: 10, failuresPerAddress: 50, windowSeconds: 3_600 };
+export const defaultRedemptionAttemptPolicy: RedemptionAttemptPolicy = {
+  failuresPerUser: 10,
+  failuresPerAddress: 50,
+  windowSeconds: 3_600,
+};
 
 /** Who is redeeming: the signed-in user and the client address. */
 export interface RedemptionAttemptSubject {
@@ -32,8 +36,16 @@ export class RedemptionAttemptLimiter {
 
   constructor(options: { redis?: Redis; policy?: RedemptionAttemptPolicy } = {}) {
     const policy = options.policy ?? defaultRedemptionAttemptPolicy;
-    this.perUser = createLimiter(options.redis, { keyPrefix: 'gateway:redeem:user', points: policy.failuresPerUser, duration: policy.windowSeconds });
-    this.perAddress = createLimiter(options.redis, { keyPrefix: 'gateway:redeem:address', points: policy.failuresPerAddress, duration: policy.windowSeconds });
+    this.perUser = createLimiter(options.redis, {
+      keyPrefix: 'gateway:redeem:user',
+      points: policy.failuresPerUser,
+      duration: policy.windowSeconds,
+    });
+    this.perAddress = createLimiter(options.redis, {
+      keyPrefix: 'gateway:redeem:address',
+      points: policy.failuresPerAddress,
+      duration: policy.windowSeconds,
+    });
   }
 
   /** Throws 429 `rate_limit_exceeded` with `Retry-After` when the user or the address has no refused attempts left. */
@@ -46,9 +58,13 @@ export class RedemptionAttemptLimiter {
     const waitMs = Math.max(...waits);
     if (waitMs <= 0) return;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
-    throw new GatewayError('rate_limit_exceeded', `Too many refused redemption codes. Retry after ${retryAfterSeconds} s.`, {
-      headers: { 'retry-after': String(retryAfterSeconds) },
-    });
+    throw new GatewayError(
+      'rate_limit_exceeded',
+      `Too many refused redemption codes. Retry after ${retryAfterSeconds} s.`,
+      {
+        headers: { 'retry-after': String(retryAfterSeconds) },
+      },
+    );
   }
 
   /** Counts one refused attempt against the user and the address. */
@@ -57,7 +73,10 @@ export class RedemptionAttemptLimiter {
   }
 }
 
-function createLimiter(redis: Redis | undefined, options: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
+function createLimiter(
+  redis: Redis | undefined,
+  options: { keyPrefix: string; points: number; duration: number },
+): RateLimiterAbstract {
   const memory = new RateLimiterMemory(options);
   // While Redis is unreachable, each node keeps counting on its own instead of letting every attempt through.
   return redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;

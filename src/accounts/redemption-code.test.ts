@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { generateRedemptionCode, hashRedemptionCode, normaliseRedemptionCode, redemptionCodeDisplayPrefix } from './redemption-code.js';
+import {
+  generateRedemptionCode,
+  hashRedemptionCode,
+  normaliseRedemptionCode,
+  redemptionCodeDisplayPrefix,
+} from './redemption-code.js';
 
 describe('redemption codes', () => {
   it('are at least 24 symbols of the unambiguous alphabet, grouped by four, and never repeat', () => {
@@ -13,7 +18,9 @@ describe('redemption codes', () => {
 
   it('hash the same whether typed with dashes, spaces or lower case', () => {
     const code = generateRedemptionCode();
-    const typed = ` ${normaliseRedemptionCode(code).toLowerCase().replace(/(.{7})/g, '$1 ')} `;
+    const typed = ` ${normaliseRedemptionCode(code)
+      .toLowerCase()
+      .replace(/(.{7})/g, '$1 ')} `;
     expect(hashRedemptionCode(typed)).toBe(hashRedemptionCode(code));
     expect(hashRedemptionCode(code)).toMatch(/^[0-9a-f]{64}$/);
     expect(redemptionCodeDisplayPrefix(code)).toBe(normaliseRedemptionCode(code).slice(0, 6));

@@ -39,7 +39,11 @@ export async function resolveSignInUser(
       throw new SignInError('identity_in_use', `${profile.provider} identity is linked to another account`);
     }
     const user = requireActive(await stores.findUserById(known.userId));
-    await stores.signInStore.touchIdentity(known.id, { email: profile.email, displayName: profile.displayName, lastUsedAt: options.now });
+    await stores.signInStore.touchIdentity(known.id, {
+      email: profile.email,
+      displayName: profile.displayName,
+      lastUsedAt: options.now,
+    });
     return { user, outcome: 'found' };
   }
   if (options.linkingUser !== undefined) {
@@ -72,15 +76,23 @@ export function placeholderEmail(profile: Pick<ProviderProfile, 'provider' | 'su
 
 async function linkIdentity(stores: SignInUserStores, profile: ProviderProfile, user: UserRecord): Promise<void> {
   try {
-    await stores.signInStore.createIdentity({ userId: user.id, provider: profile.provider, subject: profile.subject, email: profile.email, displayName: profile.displayName });
+    await stores.signInStore.createIdentity({
+      userId: user.id,
+      provider: profile.provider,
+      subject: profile.subject,
+      email: profile.email,
+      displayName: profile.displayName,
+    });
   } catch (error) {
     // Two callbacks of the same identity at once: the other one linked it first.
-    if (error instanceof IdentityTakenError) throw new SignInError('identity_in_use', 'the identity was linked concurrently', { cause: error });
+    if (error instanceof IdentityTakenError)
+      throw new SignInError('identity_in_use', 'the identity was linked concurrently', { cause: error });
     throw error;
   }
 }
 
 function requireActive(user: UserRecord | undefined): UserRecord {
-  if (user === undefined || user.status !== 'active') throw new SignInError('account_disabled', 'the account is disabled or gone');
+  if (user === undefined || user.status !== 'active')
+    throw new SignInError('account_disabled', 'the account is disabled or gone');
   return user;
 }

@@ -8,7 +8,18 @@ describe('safeReturnPath', () => {
   });
 
   it('turns anything that could leave the gateway into /', () => {
-    for (const candidate of [undefined, '', 'console', 'https://evil.example/', '//evil.example', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', 'javascript:alert(1)', `/${'a'.repeat(3_000)}`]) {
+    for (const candidate of [
+      undefined,
+      '',
+      'console',
+      'https://evil.example/',
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      'javascript:alert(1)',
+      `/${'a'.repeat(3_000)}`,
+    ]) {
       expect(safeReturnPath(candidate), String(candidate)).toBe('/');
     }
   });

@@ -23,7 +23,8 @@ export function createSecretBox(passphrase: string): SecretBox {
     },
     decrypt(sealed) {
       const [prefix, nonce, tag, encrypted] = sealed.split(':');
-      if (prefix !== formatPrefix || !nonce || !tag || encrypted === undefined) throw new Error('Unreadable sealed secret');
+      if (prefix !== formatPrefix || !nonce || !tag || encrypted === undefined)
+        throw new Error('Unreadable sealed secret');
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
       return Buffer.concat([decipher.update(Buffer.from(encrypted, 'base64')), decipher.final()]).toString('utf8');

@@ -13,5 +13,9 @@ export interface SignInServices {
 /** Sign-in services over a store and the configuration. */
 export function createSignInServices(store: SignInStore, config: SignInConfig | undefined): SignInServices {
   const signInConfig: SignInConfig = config ?? { publicUrl: undefined, github: undefined, oidc: undefined };
-  return { store, config: signInConfig, oidc: signInConfig.oidc === undefined ? undefined : new OidcSignIn(signInConfig.oidc) };
+  return {
+    store,
+    config: signInConfig,
+    oidc: signInConfig.oidc === undefined ? undefined : new OidcSignIn(signInConfig.oidc),
+  };
 }

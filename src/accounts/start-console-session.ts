@@ -8,7 +8,13 @@ const userAgentMaxLength = 512;
 /** Starts a console session with a new token (every sign-in gets its own); only the token's SHA-256 is stored. */
 export async function startConsoleSession(
   store: Pick<SignInStore, 'createSession'>,
-  options: { userId: string; lifetimeHours: number; now: number; userAgent: string | undefined; clientIp: string | undefined },
+  options: {
+    userId: string;
+    lifetimeHours: number;
+    now: number;
+    userAgent: string | undefined;
+    clientIp: string | undefined;
+  },
 ): Promise<{ token: string; session: ConsoleSessionRecord }> {
   const token = generateConsoleToken(sessionTokenPrefix);
   const session = await store.createSession({

@@ -3,8 +3,26 @@ import { applyPriceRatio } from './apply-price-ratio.js';
 
 describe('applyPriceRatio', () => {
   it('multiplies every rate by the ratio in millionths, rounding up to a whole micro-unit', () => {
-    const price = { modelId: 'm', inputPerMillion: 3, cachedInputPerMillion: 1, cacheWritePerMillion: 4, outputPerMillion: 10, imagePrices: { '1024x1024': 7 }, audioPerMinute: 5, videoPerSecond: 0 };
-    expect(applyPriceRatio(price, 1_500_000)).toEqual({ modelId: 'm', inputPerMillion: 5, cachedInputPerMillion: 2, cacheWritePerMillion: 6, outputPerMillion: 15, imagePrices: { '1024x1024': 11 }, audioPerMinute: 8, videoPerSecond: 0 });
+    const price = {
+      modelId: 'm',
+      inputPerMillion: 3,
+      cachedInputPerMillion: 1,
+      cacheWritePerMillion: 4,
+      outputPerMillion: 10,
+      imagePrices: { '1024x1024': 7 },
+      audioPerMinute: 5,
+      videoPerSecond: 0,
+    };
+    expect(applyPriceRatio(price, 1_500_000)).toEqual({
+      modelId: 'm',
+      inputPerMillion: 5,
+      cachedInputPerMillion: 2,
+      cacheWritePerMillion: 6,
+      outputPerMillion: 15,
+      imagePrices: { '1024x1024': 11 },
+      audioPerMinute: 8,
+      videoPerSecond: 0,
+    });
     expect(applyPriceRatio(price, 1_000_000)).toEqual(price);
   });
 });

@@ -25,7 +25,13 @@ export function parseBase64Payload(value: string, allowBare: boolean): Base64Pay
     const header = value.slice(5, comma).toLowerCase();
     const isBase64 = header.endsWith(base64Marker);
     const mediaType = (isBase64 ? header.slice(0, -base64Marker.length) : header).split(';')[0] || undefined;
-    return { text: value, start: comma + 1, end: isBase64 ? endWithoutPadding(value) : value.length, mediaType, isBase64 };
+    return {
+      text: value,
+      start: comma + 1,
+      end: isBase64 ? endWithoutPadding(value) : value.length,
+      mediaType,
+      isBase64,
+    };
   }
   if (!allowBare) return undefined;
   return { text: value, start: 0, end: endWithoutPadding(value), mediaType: undefined, isBase64: true };

@@ -33,7 +33,8 @@ export interface BillingConfig {
 /** Reads the billing configuration from environment variables, with the documented defaults. */
 export function loadBillingConfig(environment: NodeJS.ProcessEnv = process.env): BillingConfig {
   const switchValue = (environment.GATEWAY_BILLING ?? 'on').toLowerCase();
-  if (!['on', 'off', 'true', 'false', '1', '0'].includes(switchValue)) throw new Error(`GATEWAY_BILLING must be on or off, got "${switchValue}"`);
+  if (!['on', 'off', 'true', 'false', '1', '0'].includes(switchValue))
+    throw new Error(`GATEWAY_BILLING must be on or off, got "${switchValue}"`);
   return {
     enabled: ['on', 'true', '1'].includes(switchValue),
     redisUrl: environment.GATEWAY_REDIS_URL || undefined,

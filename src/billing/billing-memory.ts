@@ -90,7 +90,12 @@ export class BillingMemory {
     let user = this.users.get(userId);
     if (!user) {
       // A user created after the last reload has no money yet; the entry keeps holds consistent until it loads.
-      user = { balance: 0, held: 0, debt: 0, limits: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null } };
+      user = {
+        balance: 0,
+        held: 0,
+        debt: 0,
+        limits: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null },
+      };
       this.users.set(userId, user);
     }
     return user;
@@ -114,7 +119,10 @@ export class BillingMemory {
   priceOf(modelId: string, catalogModel?: CatalogModel): ModelPrice {
     const operatorPrice = this.prices.get(modelId);
     if (operatorPrice) return operatorPrice;
-    if (catalogModel?.defaultPrices) return catalogModel.id === modelId ? catalogEntryPriceOf(catalogModel, catalogModel.defaultPrices) : mapCatalogPrices(modelId, catalogModel.defaultPrices);
+    if (catalogModel?.defaultPrices)
+      return catalogModel.id === modelId
+        ? catalogEntryPriceOf(catalogModel, catalogModel.defaultPrices)
+        : mapCatalogPrices(modelId, catalogModel.defaultPrices);
     return this.catalogPrices.get(modelId) ?? createFallbackModelPrice(modelId);
   }
 

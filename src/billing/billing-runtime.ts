@@ -59,7 +59,14 @@ export class BillingRuntime {
   private constructor(readonly options: BillingRuntimeOptions) {
     this.memory = new BillingMemory(options.catalogModels);
     const { redisUrl, redisCommandTimeoutMs, redisConnectTimeoutMs } = options.config;
-    this.redis = redisUrl ? createRedisClient(redisUrl, { commandTimeoutMs: redisCommandTimeoutMs, connectTimeoutMs: redisConnectTimeoutMs, logger: options.logger, role: 'commands' }) : undefined;
+    this.redis = redisUrl
+      ? createRedisClient(redisUrl, {
+          commandTimeoutMs: redisCommandTimeoutMs,
+          connectTimeoutMs: redisConnectTimeoutMs,
+          logger: options.logger,
+          role: 'commands',
+        })
+      : undefined;
     const wallet = this.redis ? new RedisWallet(this.redis, `node_${randomUUID().replaceAll('-', '')}`) : undefined;
     this.wallet = wallet;
     this.writer = new SettlementBatchWriter({
@@ -70,7 +77,9 @@ export class BillingRuntime {
       clock: options.clock,
       onWritten: (settled) => this.applyWrittenBatch(settled),
     });
-    this.rateLimiter = this.redis ? new SharedRequestRateLimiter(this.redis) : new LocalRequestRateLimiter(options.clock);
+    this.rateLimiter = this.redis
+      ? new SharedRequestRateLimiter(this.redis)
+      : new LocalRequestRateLimiter(options.clock);
     this.tokenCounter = new TokenizerWorkerClient({ logger: options.logger });
   }
 
@@ -89,15 +98,18 @@ export class BillingRuntime {
     }
     runtime.writer.start();
     // A store that is down fails every tick: each timer logs its first failure, then one line per 10 s, and carries on.
-    if (options.revisionCheckIntervalMs > 0) runtime.every(options.revisionCheckIntervalMs, 'billing refresh failed', () => runtime.refresh(false));
+    if (options.revisionCheckIntervalMs > 0)
+      runtime.every(options.revisionCheckIntervalMs, 'billing refresh failed', () => runtime.refresh(false));
     // Other nodes' settlements do not bump the revision; a periodic full reload brings their charges in.
-    if (options.config.reloadIntervalMs > 0) runtime.every(options.config.reloadIntervalMs, 'billing reload failed', () => runtime.refresh(true));
+    if (options.config.reloadIntervalMs > 0)
+      runtime.every(options.config.reloadIntervalMs, 'billing reload failed', () => runtime.refresh(true));
     const wallet = runtime.wallet;
     if (wallet) {
       runtime.every(heartbeatIntervalMs, 'redis heartbeat failed', () => wallet.beat());
       runtime.every(deadNodeSweepIntervalMs, 'removing dead nodes failed', () => runtime.removeDeadNodes());
     }
-    if (options.config.usageLogRetentionDays > 0) runtime.every(retentionSweepIntervalMs, 'usage log retention failed', () => runtime.deleteExpiredUsageLogs());
+    if (options.config.usageLogRetentionDays > 0)
+      runtime.every(retentionSweepIntervalMs, 'usage log retention failed', () => runtime.deleteExpiredUsageLogs());
     return runtime;
   }
 
@@ -143,7 +155,9 @@ export class BillingRuntime {
       // Runs while no batch is being written, so the queue holds exactly the charges the snapshot lacks.
       const pending = this.writer.pendingAmounts();
       this.memory.load(snapshot, pending.byUser, pending.byKey, pending.debtByUser);
-      await this.wallet?.applyAll(snapshot.users).catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying balances to redis failed'));
+      await this.wallet
+        ?.applyAll(snapshot.users)
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying balances to redis failed'));
     });
     const shared = refresh.finally(() => {
       if (this.pendingRefresh === shared) this.pendingRefresh = undefined;
@@ -173,7 +187,9 @@ export class BillingRuntime {
   async changeBalance(change: NewBalanceChange): Promise<BalanceChangeResult> {
     const result = await this.exclusive(() => this.options.store.changeBalance(change));
     // The change is durable: a Redis that is down only delays its copy (the next reload or hold copies it again).
-    await this.wallet?.apply({ userId: change.userId, balance: result.balance, debt: result.debt, sequence: result.sequence }).catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying a balance change to redis failed'));
+    await this.wallet
+      ?.apply({ userId: change.userId, balance: result.balance, debt: result.debt, sequence: result.sequence })
+      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying a balance change to redis failed'));
     await this.announceChange();
     return result;
   }
@@ -190,7 +206,10 @@ export class BillingRuntime {
   /** Reloads this node now and, with Redis, tells every other node to reload before its next request. */
   async announceChange(): Promise<void> {
     await this.refresh(true);
-    if (this.redis) await this.redis.publish(invalidationChannel, String(this.memory.revision)).catch((error: unknown) => this.options.logger.warn({ err: error }, 'publishing a change failed'));
+    if (this.redis)
+      await this.redis
+        .publish(invalidationChannel, String(this.memory.revision))
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'publishing a change failed'));
   }
 
   /** Work to run when another node announces a change (the routing cache registers its refresh here). */
@@ -205,7 +224,9 @@ export class BillingRuntime {
     await this.settlementsQueued();
     await this.tokenCounter.close();
     await this.writer.close();
-    await this.wallet?.leave().catch((error: unknown) => this.options.logger.warn({ err: error }, 'leaving the shared wallet failed'));
+    await this.wallet
+      ?.leave()
+      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'leaving the shared wallet failed'));
     // quit fails at once while disconnected; disconnect then stops the reconnection attempts that would keep the process alive.
     const subscriber = this.subscriber;
     if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
@@ -256,7 +277,9 @@ export class BillingRuntime {
     watchRedisErrors(subscriber, this.options.logger, 'subscriber');
     subscriber.on('message', () => {
       const work = [this.refresh(false), ...this.invalidationListeners.map((listener) => listener())];
-      Promise.all(work).catch((error: unknown) => this.options.logger.error({ err: error }, 'refresh after an announced change failed'));
+      Promise.all(work).catch((error: unknown) =>
+        this.options.logger.error({ err: error }, 'refresh after an announced change failed'),
+      );
     });
     // It connects lazily like its parent, and ioredis subscribes it again after each reconnection.
     await subscriber.connect();
@@ -278,4 +301,3 @@ export class BillingRuntime {
     this.timers.push(timer);
   }
 }
-

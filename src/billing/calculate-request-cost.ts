@@ -10,9 +10,18 @@ export const neutralPriceRatio = 1_000_000;
  * group's price ratio, rounded up once (never per component). Computed with BigInt so no product loses digits.
  * Settlement records the same pricing (priceRequest) in the usage log, so the bill can be explained from it.
  */
-export function calculateRequestCost(usage: BillableUsage, price: ModelPrice, priceRatioMillionths: number = neutralPriceRatio): number {
+export function calculateRequestCost(
+  usage: BillableUsage,
+  price: ModelPrice,
+  priceRatioMillionths: number = neutralPriceRatio,
+): number {
   return costOfPricing(
-    { promptTokens: usage.promptTokens, cachedTokens: usage.cachedPromptTokens, cacheWriteTokens: usage.cacheWritePromptTokens, completionTokens: usage.completionTokens },
+    {
+      promptTokens: usage.promptTokens,
+      cachedTokens: usage.cachedPromptTokens,
+      cacheWriteTokens: usage.cacheWritePromptTokens,
+      completionTokens: usage.completionTokens,
+    },
     priceRequest(usage, price, priceRatioMillionths),
   );
 }

@@ -19,13 +19,19 @@ export async function checkAdmissionBeforeBody(runtime: BillingRuntime, request:
   // A group priced at zero charges nothing, so an empty balance or a spent cap does not stop its requests.
   const charges = memory.priceRatioOf(principal.groupId) > 0;
   if (charges && key && key.spendingCap !== null && key.spent + key.held >= key.spendingCap) {
-    throw new GatewayError('insufficient_quota', 'You exceeded your current quota: this API key reached its spending cap.');
+    throw new GatewayError(
+      'insufficient_quota',
+      'You exceeded your current quota: this API key reached its spending cap.',
+    );
   }
   if (charges && !hasMoneyLeft(runtime, principal.userId)) {
     // A top-up made a moment ago (maybe through another node) counts: look once more before refusing.
     await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
     if (!hasMoneyLeft(runtime, principal.userId)) {
-      throw new GatewayError('insufficient_quota', 'You exceeded your current quota: your balance is used up. Top up your balance to continue.');
+      throw new GatewayError(
+        'insufficient_quota',
+        'You exceeded your current quota: your balance is used up. Top up your balance to continue.',
+      );
     }
   }
   if (limitSubjects.length === 0) return;

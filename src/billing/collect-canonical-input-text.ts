@@ -1,4 +1,9 @@
-import type { CanonicalImagePart, CanonicalFilePart, CanonicalMessage, CanonicalRequest } from '../core/canonical/canonical-request.js';
+import type {
+  CanonicalImagePart,
+  CanonicalFilePart,
+  CanonicalMessage,
+  CanonicalRequest,
+} from '../core/canonical/canonical-request.js';
 import { estimateMediaPartTokens, type DocumentPageCounts } from './estimate-media-part-tokens.js';
 
 /** Tokens added per message for the role and separators (as for chat messages). */
@@ -16,7 +21,10 @@ export interface CanonicalInputText {
  * The texts of a canonical request (Responses, Messages) joined into one, and the tokens of the rest, so a caller
  * counts the text its own way: by length for holds, with the tokenizer worker for Messages `count_tokens`.
  */
-export function collectCanonicalInputText(request: CanonicalRequest, documentPages?: DocumentPageCounts): CanonicalInputText {
+export function collectCanonicalInputText(
+  request: CanonicalRequest,
+  documentPages?: DocumentPageCounts,
+): CanonicalInputText {
   const texts: string[] = [];
   let tokens = 0;
   if (request.instructions !== null) {
@@ -32,7 +40,11 @@ export function collectCanonicalInputText(request: CanonicalRequest, documentPag
 }
 
 /** Pushes the message's texts into `texts`; returns the tokens of its media parts. */
-function collectMessage(message: CanonicalMessage, texts: string[], documentPages: DocumentPageCounts | undefined): number {
+function collectMessage(
+  message: CanonicalMessage,
+  texts: string[],
+  documentPages: DocumentPageCounts | undefined,
+): number {
   let mediaTokens = 0;
   for (const part of message.content) {
     switch (part.type) {
@@ -65,7 +77,16 @@ function collectMessage(message: CanonicalMessage, texts: string[], documentPage
 }
 
 /** The chat-shaped part estimateMediaPartTokens reads, so both paths share one set of worst cases. */
-function estimateMediaTokens(part: CanonicalImagePart | CanonicalFilePart, documentPages: DocumentPageCounts | undefined): number {
-  if (part.type === 'image') return estimateMediaPartTokens({ type: 'image_url', image_url: { url: part.url, detail: part.detail } }) ?? 0;
-  return estimateMediaPartTokens({ type: 'file', file: part.data === undefined ? {} : { file_data: part.data } }, documentPages) ?? 0;
+function estimateMediaTokens(
+  part: CanonicalImagePart | CanonicalFilePart,
+  documentPages: DocumentPageCounts | undefined,
+): number {
+  if (part.type === 'image')
+    return estimateMediaPartTokens({ type: 'image_url', image_url: { url: part.url, detail: part.detail } }) ?? 0;
+  return (
+    estimateMediaPartTokens(
+      { type: 'file', file: part.data === undefined ? {} : { file_data: part.data } },
+      documentPages,
+    ) ?? 0
+  );
 }

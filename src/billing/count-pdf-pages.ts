@@ -67,7 +67,10 @@ export function countPdfPagesUnread(payload: Base64Payload): PdfPageCount {
  * `budget` is spent. Each stream may inflate to at most what is left of the budget; a stream past it, or any left
  * once the budget is spent, makes the count incomplete.
  */
-export async function countPdfPagesWithinBudget(payload: Base64Payload, budget: DecompressionBudget): Promise<PdfPageCount> {
+export async function countPdfPagesWithinBudget(
+  payload: Base64Payload,
+  budget: DecompressionBudget,
+): Promise<PdfPageCount> {
   const { state, extrapolation } = scanPdf(payload);
   let complete = true;
   for (const compressed of state.compressedStreams) {
@@ -86,7 +89,10 @@ export async function countPdfPagesWithinBudget(payload: Base64Payload, budget: 
 async function inflateWithin(compressed: Buffer, budget: DecompressionBudget): Promise<Buffer | undefined> {
   try {
     // A sync flush at the end tolerates a stream cut by the window or the length cap.
-    const inflated = await inflateAsync(compressed, { maxOutputLength: budget.remainingBytes, finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    const inflated = await inflateAsync(compressed, {
+      maxOutputLength: budget.remainingBytes,
+      finishFlush: zlibConstants.Z_SYNC_FLUSH,
+    });
     budget.remainingBytes -= inflated.length;
     return inflated;
   } catch (error) {
@@ -101,7 +107,9 @@ async function inflateWithin(compressed: Buffer, budget: DecompressionBudget): P
 }
 
 function isOverOutputLimit(error: unknown): boolean {
-  return error instanceof RangeError || (error instanceof Error && 'code' in error && error.code === 'ERR_BUFFER_TOO_LARGE');
+  return (
+    error instanceof RangeError || (error instanceof Error && 'code' in error && error.code === 'ERR_BUFFER_TOO_LARGE')
+  );
 }
 
 /** How far a sampled scan saw: the bytes scanned and the file's size, for extrapolating page objects. */
@@ -118,7 +126,9 @@ function scanPdf(payload: Base64Payload): { state: ScanState; extrapolation: Ext
   for (const [start, end] of chooseScanWindows(totalBytes)) {
     const bytes = decodeByteRange(payload, start, end);
     scannedBytes += bytes.length;
-    scanBytes(bytes, state, (relativeStart, relativeEnd) => decodeByteRange(payload, start + relativeStart, start + relativeEnd));
+    scanBytes(bytes, state, (relativeStart, relativeEnd) =>
+      decodeByteRange(payload, start + relativeStart, start + relativeEnd),
+    );
   }
   return { state, extrapolation: { scannedBytes, totalBytes } };
 }
@@ -127,7 +137,9 @@ function scanPdf(payload: Base64Payload): { state: ScanState; extrapolation: Ext
 function pageCountOf(evidence: PageEvidence, { scannedBytes, totalBytes }: Extrapolation): number {
   // Sampled without finding the page tree: assume the page objects seen are as dense in the rest of the file.
   const extrapolate = evidence.largestPagesCount === 0 && scannedBytes < totalBytes && scannedBytes > 0;
-  const pageObjects = extrapolate ? Math.ceil((evidence.pageObjects * totalBytes) / scannedBytes) : evidence.pageObjects;
+  const pageObjects = extrapolate
+    ? Math.ceil((evidence.pageObjects * totalBytes) / scannedBytes)
+    : evidence.pageObjects;
   return Math.min(pdfMaxCountedPages, Math.max(pageObjects, evidence.largestPagesCount));
 }
 
@@ -159,12 +171,17 @@ const typeKey = Buffer.from('/Type');
  * inflated ones (`readRange` undefined): no recursion. `readRange` reads bytes past the end of `bytes` (offsets
  * relative to its start) for streams that cross it.
  */
-function scanBytes(bytes: Buffer, state: ScanState, readRange: ((start: number, end: number) => Buffer) | undefined): void {
+function scanBytes(
+  bytes: Buffer,
+  state: ScanState,
+  readRange: ((start: number, end: number) => Buffer) | undefined,
+): void {
   let position = bytes.indexOf(typeKey);
   while (position >= 0) {
     const name = readNameAfter(bytes, position + typeKey.length);
     if (name === 'Page') state.pageObjects += 1;
-    else if (name === 'Pages') state.largestPagesCount = Math.max(state.largestPagesCount, readPagesCount(bytes, position));
+    else if (name === 'Pages')
+      state.largestPagesCount = Math.max(state.largestPagesCount, readPagesCount(bytes, position));
     else if (name === 'ObjStm' && readRange) scanObjectStream(bytes, position, state, readRange);
     position = bytes.indexOf(typeKey, position + typeKey.length);
   }
@@ -188,7 +205,12 @@ function readPagesCount(bytes: Buffer, typeOffset: number): number {
 }
 
 /** Collects the object stream whose dictionary holds the `/Type /ObjStm` at `typeOffset`; an uncompressed one is scanned at once. */
-function scanObjectStream(bytes: Buffer, typeOffset: number, state: ScanState, readRange: (start: number, end: number) => Buffer): void {
+function scanObjectStream(
+  bytes: Buffer,
+  typeOffset: number,
+  state: ScanState,
+  readRange: (start: number, end: number) => Buffer,
+): void {
   const dictionary = enclosingDictionary(bytes, typeOffset);
   if (!dictionary) return;
   const entries = bytes.toString('latin1', dictionary.start, dictionary.end);
@@ -198,8 +220,14 @@ function scanObjectStream(bytes: Buffer, typeOffset: number, state: ScanState, r
   if (!streamKeyword) return;
   const dataStart = dictionary.end + streamKeyword[0].length;
   const declaredLength = /\/Length\s+(\d{1,9})(?!\d)(?!\s+\d+\s+R)/.exec(entries)?.[1];
-  const length = Math.min(objectStreamMaxBytes, declaredLength === undefined ? objectStreamMaxBytes : Number(declaredLength));
-  const data = dataStart + length <= bytes.length ? bytes.subarray(dataStart, dataStart + length) : readRange(dataStart, dataStart + length);
+  const length = Math.min(
+    objectStreamMaxBytes,
+    declaredLength === undefined ? objectStreamMaxBytes : Number(declaredLength),
+  );
+  const data =
+    dataStart + length <= bytes.length
+      ? bytes.subarray(dataStart, dataStart + length)
+      : readRange(dataStart, dataStart + length);
   const end = declaredLength === undefined ? data.indexOf('endstream') : data.length;
   const stream = end >= 0 ? data.subarray(0, end) : data;
   if (filter === undefined) scanBytes(stream, state, undefined);
@@ -238,5 +266,16 @@ function isWhiteSpace(byte: number): boolean {
 /** PDF regular characters: anything but white space and the delimiters ()<>[]{}/%. */
 function isRegularCharacter(byte: number): boolean {
   if (isWhiteSpace(byte)) return false;
-  return !(byte === 0x28 || byte === 0x29 || byte === 0x3c || byte === 0x3e || byte === 0x5b || byte === 0x5d || byte === 0x7b || byte === 0x7d || byte === 0x2f || byte === 0x25);
+  return !(
+    byte === 0x28 ||
+    byte === 0x29 ||
+    byte === 0x3c ||
+    byte === 0x3e ||
+    byte === 0x5b ||
+    byte === 0x5d ||
+    byte === 0x7b ||
+    byte === 0x7d ||
+    byte === 0x2f ||
+    byte === 0x25
+  );
 }

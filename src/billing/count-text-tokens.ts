@@ -26,7 +26,9 @@ export function countTextTokens(text: string): number {
  * the package stays out of the main thread's module cache while the worker counts (ADR 0011).
  */
 function createO200kCounter(): CountTokens {
-  const { O200K_TOKEN_SPLIT_REGEX } = createRequire(import.meta.url)('gpt-tokenizer/encodingParams/constants') as typeof import('gpt-tokenizer/encodingParams/constants');
+  const { O200K_TOKEN_SPLIT_REGEX } = createRequire(import.meta.url)(
+    'gpt-tokenizer/encodingParams/constants',
+  ) as typeof import('gpt-tokenizer/encodingParams/constants');
   const counter = new O200kTokenCounter(O200kRankTable.read(), O200K_TOKEN_SPLIT_REGEX);
   return (text) => counter.count(text);
 }

@@ -40,7 +40,8 @@ interface HoldEstimate {
   worstCost: number;
 }
 
-const balanceShortfallMessage = 'You exceeded your current quota: the balance cannot cover this request. Top up your balance or lower max_tokens.';
+const balanceShortfallMessage =
+  'You exceeded your current quota: the balance cannot cover this request. Top up your balance or lower max_tokens.';
 
 /** The refusal while a debt stands: says what is owed and how it is paid. */
 function debtMessage(debt: number): string {
@@ -101,7 +102,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
         await holdInWallet(request, hold.worstCost);
       } else {
         // A short balance waits for a check that started after the request arrived, so a top-up made a moment ago counts.
-        if (shortfallOf(request, hold.worstCost) !== undefined) await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
+        if (shortfallOf(request, hold.worstCost) !== undefined)
+          await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
         holdInMemory(request, hold.worstCost);
       }
     } catch (error) {
@@ -121,7 +123,11 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     return { inputTokens: worst.inputTokens, price, priceRatioMillionths, worstCost };
   }
 
-  function ticketOf(request: MeteredRequest, hold: HoldEstimate, admission: RateLimitAdmission | undefined): BillingTicket {
+  function ticketOf(
+    request: MeteredRequest,
+    hold: HoldEstimate,
+    admission: RateLimitAdmission | undefined,
+  ): BillingTicket {
     return {
       responseHeaders: admission?.headers ?? {},
       request,
@@ -139,9 +145,14 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     if (!writer.isFull()) return;
     if (clock() - lastQueueFullWarningAt >= queueFullWarningGapMs) {
       lastQueueFullWarningAt = clock();
-      logger.warn({ queuedRows: writer.queuedRows }, 'settlement queue full; refusing new requests until the database catches up');
+      logger.warn(
+        { queuedRows: writer.queuedRows },
+        'settlement queue full; refusing new requests until the database catches up',
+      );
     }
-    throw new GatewayError('service_unavailable', 'The gateway cannot record usage right now; retry later.', { headers: { 'retry-after': String(writer.retryAfterSeconds()) } });
+    throw new GatewayError('service_unavailable', 'The gateway cannot record usage right now; retry later.', {
+      headers: { 'retry-after': String(writer.retryAfterSeconds()) },
+    });
   }
 
   /** One node: check and hold with no await in between, so concurrent requests can never both take the same money. */
@@ -176,12 +187,17 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       // Without the shared wallet (or the database behind a missing copy) no node can know what is spendable: refuse
       // with 503 and Retry-After rather than risk an overdraft. Nothing was held, so nothing is charged.
       if (error instanceof StoreUnavailableError) {
-        logWalletFailure(error.cause, `holding in the shared wallet failed (${error.store} unavailable); requests that need it get 503`);
+        logWalletFailure(
+          error.cause,
+          `holding in the shared wallet failed (${error.store} unavailable); requests that need it get 503`,
+        );
         throw error;
       }
       if (error instanceof GatewayError) throw error;
       logWalletFailure(error, 'holding in redis failed');
-      throw new GatewayError('service_unavailable', 'The gateway cannot check balances right now; retry later.', { headers: { 'retry-after': String(storeRetryAfterSeconds) } });
+      throw new GatewayError('service_unavailable', 'The gateway cannot check balances right now; retry later.', {
+        headers: { 'retry-after': String(storeRetryAfterSeconds) },
+      });
     }
   }
 
@@ -255,18 +271,38 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       if (walletSettlement) runtime.trackSettlement(walletSettlement);
       return;
     }
-    const counted = runtime.tokenCounter.count([answerText]).then(([answerTextTokens]) => settleMeasured(ticket, result, answerTextTokens ?? 0));
-    runtime.trackSettlement(counted.catch((error: unknown) => logger.error({ err: error }, 'settling a request failed')));
+    const counted = runtime.tokenCounter
+      .count([answerText])
+      .then(([answerTextTokens]) => settleMeasured(ticket, result, answerTextTokens ?? 0));
+    runtime.trackSettlement(
+      counted.catch((error: unknown) => logger.error({ err: error }, 'settling a request failed')),
+    );
   }
 
   /** Releases the hold and charges what the request used; returns the Redis settlement still under way, if any. */
-  function settleMeasured(ticket: BillingTicket, result: MeteredResult, answerTextTokens: number | undefined): Promise<void> | undefined {
+  function settleMeasured(
+    ticket: BillingTicket,
+    result: MeteredResult,
+    answerTextTokens: number | undefined,
+  ): Promise<void> | undefined {
     const { request } = ticket;
     releaseHold(request, ticket.held);
     const usage = measureBillableUsage(request, result, ticket.inputTokens, ticket.price, answerTextTokens);
     // The cost is computed from exactly the pricing the usage log keeps, so the log's breakdown always adds up to it.
-    const pricing = priceRequest(usage, ticket.price, settlementPriceRatio(ticket.priceRatioMillionths, request, result.channelId));
-    const cost = costOfPricing({ promptTokens: usage.promptTokens, cachedTokens: usage.cachedPromptTokens, cacheWriteTokens: usage.cacheWritePromptTokens, completionTokens: usage.completionTokens }, pricing);
+    const pricing = priceRequest(
+      usage,
+      ticket.price,
+      settlementPriceRatio(ticket.priceRatioMillionths, request, result.channelId),
+    );
+    const cost = costOfPricing(
+      {
+        promptTokens: usage.promptTokens,
+        cachedTokens: usage.cachedPromptTokens,
+        cacheWriteTokens: usage.cacheWritePromptTokens,
+        completionTokens: usage.completionTokens,
+      },
+      pricing,
+    );
     ticket.admission?.release(usage.promptTokens + usage.completionTokens);
     const user = memory.user(request.principal.userId);
     // Usage above the estimate (a vendor counting more than estimated) may never push a balance below zero:
@@ -280,17 +316,30 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     return wallet.settle(request.principal.userId, ticket.held, cost).then(
       (walletSettlement) => record(ticket, result, usage, { cost, pricing }, walletSettlement?.charged ?? memoryCharge),
       (error: unknown) => {
-        logWalletFailure(error, 'settling in redis failed; charging from memory (the wallet copy heals at the next reload)');
+        logWalletFailure(
+          error,
+          'settling in redis failed; charging from memory (the wallet copy heals at the next reload)',
+        );
         record(ticket, result, usage, { cost, pricing }, memoryCharge);
       },
     );
   }
 
   /** Charges `charge` (what the balance covered) and records the rest of `cost` as the user's debt. */
-  function record(ticket: BillingTicket, result: MeteredResult, usage: BillableUsage, { cost, pricing }: { cost: number; pricing: RequestPricing }, charge: number): void {
+  function record(
+    ticket: BillingTicket,
+    result: MeteredResult,
+    usage: BillableUsage,
+    { cost, pricing }: { cost: number; pricing: RequestPricing },
+    charge: number,
+  ): void {
     const { request } = ticket;
     const debt = cost - charge;
-    if (debt > 0) logger.warn({ userId: request.principal.userId, cost, charge, debt }, 'request cost more than the balance could cover; the rest is recorded as debt');
+    if (debt > 0)
+      logger.warn(
+        { userId: request.principal.userId, cost, charge, debt },
+        'request cost more than the balance could cover; the rest is recorded as debt',
+      );
     const user = memory.user(request.principal.userId);
     user.balance -= charge;
     user.debt += debt;
@@ -309,7 +358,18 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       cost,
       pricing,
     });
-    const pendingCharge = cost > 0 ? { id: `led_${usageLog.id.slice(4)}`, userId: usageLog.userId, apiKeyId: usageLog.apiKeyId, amount: charge, debt, requestId: usageLog.id, createdAt: result.finishedAt } : undefined;
+    const pendingCharge =
+      cost > 0
+        ? {
+            id: `led_${usageLog.id.slice(4)}`,
+            userId: usageLog.userId,
+            apiKeyId: usageLog.apiKeyId,
+            amount: charge,
+            debt,
+            requestId: usageLog.id,
+            createdAt: result.finishedAt,
+          }
+        : undefined;
     writer.enqueue(pendingCharge, usageLog);
   }
 }

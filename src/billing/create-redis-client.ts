@@ -53,7 +53,10 @@ export function watchRedisErrors(client: RedisClient, logger: Logger, role: stri
       return;
     }
     lastReportAt = now;
-    logger.warn({ err: error, role, errorsLeftOut: leftOut }, 'redis connection error; commands fail fast until it reconnects');
+    logger.warn(
+      { err: error, role, errorsLeftOut: leftOut },
+      'redis connection error; commands fail fast until it reconnects',
+    );
     leftOut = 0;
   });
   client.on('ready', () => {

@@ -25,21 +25,33 @@ function request(overrides: Partial<CanonicalRequest>): CanonicalRequest {
 describe('estimateCanonicalInputTokens', () => {
   it('holds the same for a text conversation as the chat body carrying it', () => {
     const text = 'Tell me about the weather in Lisbon in late November, in some detail please.';
-    const canonical = estimateCanonicalInputTokens(request({ instructions: 'Be brief.', messages: [{ role: 'user', content: [{ type: 'text', text }] }] }));
-    const chat = estimateInputTokens('chat.completions', { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: text }] });
+    const canonical = estimateCanonicalInputTokens(
+      request({ instructions: 'Be brief.', messages: [{ role: 'user', content: [{ type: 'text', text }] }] }),
+    );
+    const chat = estimateInputTokens('chat.completions', {
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: text },
+      ],
+    });
     expect(canonical).toBe(chat);
   });
 
   it('counts an image by its worst case and tool calls, results and tools as text', () => {
     const withImage = estimateCanonicalInputTokens(
-      request({ messages: [{ role: 'user', content: [{ type: 'image', url: 'https://example.test/cat.png', detail: 'low' }] }] }),
+      request({
+        messages: [{ role: 'user', content: [{ type: 'image', url: 'https://example.test/cat.png', detail: 'low' }] }],
+      }),
     );
     expect(withImage).toBe(4 + imageUrlTokenEstimate.low);
     const empty = estimateCanonicalInputTokens(request({ messages: [{ role: 'assistant', content: [] }] }));
     const withTools = estimateCanonicalInputTokens(
       request({
         messages: [
-          { role: 'assistant', content: [{ type: 'tool-call', callId: 'c1', name: 'get_weather', arguments: '{"city":"Lisbon"}' }] },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool-call', callId: 'c1', name: 'get_weather', arguments: '{"city":"Lisbon"}' }],
+          },
           { role: 'tool', content: [{ type: 'tool-result', callId: 'c1', output: 'sunny, 18 degrees' }] },
         ],
         tools: [{ name: 'get_weather', parameters: { type: 'object' }, strict: null }],

@@ -6,7 +6,11 @@ import { estimateTextTokens } from './estimate-text-tokens.js';
 const tokensPerMessage = 4;
 
 /** Input tokens of a request body: its texts by UTF-8 length (see estimateTextTokens), media parts by size (see estimateMediaPartTokens). */
-export function estimateInputTokens(endpoint: MeteredEndpoint, body: Record<string, unknown>, documentPages?: DocumentPageCounts): number {
+export function estimateInputTokens(
+  endpoint: MeteredEndpoint,
+  body: Record<string, unknown>,
+  documentPages?: DocumentPageCounts,
+): number {
   switch (endpoint) {
     case 'chat.completions':
       return estimateChatTokens(body, documentPages);
@@ -36,7 +40,11 @@ function estimateChatTokens(body: Record<string, unknown>, documentPages: Docume
   for (const message of messages) {
     if (typeof message !== 'object' || message === null) continue;
     tokens += tokensPerMessage;
-    const { content, tool_calls: toolCalls, name } = message as { content?: unknown; tool_calls?: unknown; name?: unknown };
+    const {
+      content,
+      tool_calls: toolCalls,
+      name,
+    } = message as { content?: unknown; tool_calls?: unknown; name?: unknown };
     if (typeof name === 'string') texts.push(name);
     if (typeof content === 'string') texts.push(content);
     else if (Array.isArray(content)) {

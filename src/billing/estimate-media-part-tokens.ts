@@ -57,7 +57,10 @@ export function estimateMediaPartTokens(part: MediaPart, documentPages?: Documen
 }
 
 function estimateImageTokens(imageUrl: unknown): number {
-  const { url, detail } = (typeof imageUrl === 'string' ? { url: imageUrl } : (imageUrl ?? {})) as { url?: unknown; detail?: unknown };
+  const { url, detail } = (typeof imageUrl === 'string' ? { url: imageUrl } : (imageUrl ?? {})) as {
+    url?: unknown;
+    detail?: unknown;
+  };
   const floor = detail === 'low' ? imageUrlTokenEstimate.low : imageUrlTokenEstimate.high;
   const payload = typeof url === 'string' ? parseBase64Payload(url, false) : undefined;
   if (!payload) return floor;

@@ -13,7 +13,9 @@ export const transcriptionAudioTokensPerSecond = 25;
 export const transcriptionOutputTokensPerSecond = 10;
 
 /** The audio an upload holds, in milliseconds: the duration decoded from the file, else the bytes-based ceiling. */
-export function measureUploadedAudioMilliseconds(request: Pick<MeteredRequest, 'uploadedAudioSeconds' | 'uploadedBytes'>): number {
+export function measureUploadedAudioMilliseconds(
+  request: Pick<MeteredRequest, 'uploadedAudioSeconds' | 'uploadedBytes'>,
+): number {
   if (request.uploadedAudioSeconds !== undefined) return Math.ceil(request.uploadedAudioSeconds * 1000);
   return Math.ceil((request.uploadedBytes * 1000) / audioBytesPerSecondFloor);
 }

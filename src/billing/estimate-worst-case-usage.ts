@@ -17,7 +17,10 @@ export interface WorstCaseEstimate {
 }
 
 /** The worst-case usage of a request before it is sent: what accounting holds against the balance. */
-export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutputTokens: number = defaultMaxOutputTokens): WorstCaseEstimate {
+export function estimateWorstCaseUsage(
+  request: MeteredRequest,
+  fallbackMaxOutputTokens: number = defaultMaxOutputTokens,
+): WorstCaseEstimate {
   const { body, endpoint, model } = request;
   const inputTokens = request.canonicalRequest
     ? estimateCanonicalInputTokens(request.canonicalRequest, request.documentPages)
@@ -26,9 +29,16 @@ export function estimateWorstCaseUsage(request: MeteredRequest, fallbackMaxOutpu
   switch (endpoint) {
     case 'chat.completions':
     case 'completions': {
-      const outputCap = positiveInteger(body.max_completion_tokens) ?? positiveInteger(body.max_tokens) ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
+      const outputCap =
+        positiveInteger(body.max_completion_tokens) ??
+        positiveInteger(body.max_tokens) ??
+        model.maxOutputTokens ??
+        fallbackMaxOutputTokens;
       const generations = endpoint === 'completions' ? countLegacyGenerations(body, choices) : choices;
-      return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap * generations } };
+      return {
+        inputTokens,
+        usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap * generations },
+      };
     }
     case 'responses':
     case 'messages': {
@@ -64,7 +74,8 @@ function requireCanonicalRequest(request: MeteredRequest): CanonicalRequest {
 function countLegacyGenerations(body: Record<string, unknown>, choices: number): number {
   const candidates = Math.max(choices, positiveInteger(body.best_of) ?? 1);
   const { prompt } = body;
-  const isBatch = Array.isArray(prompt) && prompt.length > 0 && (typeof prompt[0] === 'string' || Array.isArray(prompt[0]));
+  const isBatch =
+    Array.isArray(prompt) && prompt.length > 0 && (typeof prompt[0] === 'string' || Array.isArray(prompt[0]));
   return candidates * (isBatch ? prompt.length : 1);
 }
 

@@ -42,5 +42,13 @@ function extractAnswerText(responseText: string): string {
     return '';
   }
   if (!Array.isArray(parsed?.choices)) return '';
-  return parsed.choices.map((choice) => (typeof choice.text === 'string' ? choice.text : typeof choice.message?.content === 'string' ? choice.message.content : '')).join('');
+  return parsed.choices
+    .map((choice) =>
+      typeof choice.text === 'string'
+        ? choice.text
+        : typeof choice.message?.content === 'string'
+          ? choice.message.content
+          : '',
+    )
+    .join('');
 }

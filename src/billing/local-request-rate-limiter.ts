@@ -1,5 +1,10 @@
 import { createRateLimitError, setRateLimitHeaders, type CounterState } from './rate-limit-refusal.js';
-import { tokenCostOf, type LimitSubject, type RateLimitAdmission, type RequestRateLimiter } from './request-rate-limiter.js';
+import {
+  tokenCostOf,
+  type LimitSubject,
+  type RateLimitAdmission,
+  type RequestRateLimiter,
+} from './request-rate-limiter.js';
 
 const minuteMs = 60_000;
 
@@ -43,24 +48,42 @@ export class LocalRequestRateLimiter implements RequestRateLimiter {
       const { requestsPerMinute, tokensPerMinute } = subject.limits;
       const counters = this.countersOf(subject);
       if (requestsPerMinute > 0 && usedIn(counters.requests, now) + 1 > requestsPerMinute) {
-        throw createRateLimitError('rpm', requestsPerMinute, subject, stateOf(counters.requests, requestsPerMinute, now));
+        throw createRateLimitError(
+          'rpm',
+          requestsPerMinute,
+          subject,
+          stateOf(counters.requests, requestsPerMinute, now),
+        );
       }
-      if (tokensPerMinute > 0 && usedIn(counters.tokens, now) + tokenCostOf(estimatedTokens, tokensPerMinute) > tokensPerMinute) {
+      if (
+        tokensPerMinute > 0 &&
+        usedIn(counters.tokens, now) + tokenCostOf(estimatedTokens, tokensPerMinute) > tokensPerMinute
+      ) {
         throw createRateLimitError('tpm', tokensPerMinute, subject, stateOf(counters.tokens, tokensPerMinute, now));
       }
     }
     for (const subject of subjects) {
       const { maxConcurrentRequests } = subject.limits;
       if (maxConcurrentRequests > 0 && this.countersOf(subject).inFlight >= maxConcurrentRequests) {
-        throw createRateLimitError('concurrent', maxConcurrentRequests, subject, { remainingPoints: 0, msBeforeNext: 0 });
+        throw createRateLimitError('concurrent', maxConcurrentRequests, subject, {
+          remainingPoints: 0,
+          msBeforeNext: 0,
+        });
       }
     }
     const headers: Record<string, string> = {};
     for (const subject of subjects) {
       const { requestsPerMinute, tokensPerMinute, maxConcurrentRequests } = subject.limits;
       const counters = this.countersOf(subject);
-      if (requestsPerMinute > 0) setRateLimitHeaders(headers, 'requests', requestsPerMinute, take(counters.requests, 1, requestsPerMinute, now));
-      if (tokensPerMinute > 0) setRateLimitHeaders(headers, 'tokens', tokensPerMinute, take(counters.tokens, tokenCostOf(estimatedTokens, tokensPerMinute), tokensPerMinute, now));
+      if (requestsPerMinute > 0)
+        setRateLimitHeaders(headers, 'requests', requestsPerMinute, take(counters.requests, 1, requestsPerMinute, now));
+      if (tokensPerMinute > 0)
+        setRateLimitHeaders(
+          headers,
+          'tokens',
+          tokensPerMinute,
+          take(counters.tokens, tokenCostOf(estimatedTokens, tokensPerMinute), tokensPerMinute, now),
+        );
       if (maxConcurrentRequests > 0) counters.inFlight += 1;
     }
     return new LocalAdmission(this, subjects, estimatedTokens, now, headers);
@@ -72,13 +95,21 @@ export class LocalRequestRateLimiter implements RequestRateLimiter {
       const { requestsPerMinute, tokensPerMinute, maxConcurrentRequests } = subject.limits;
       const counters = this.countersOf(subject);
       if (requestsPerMinute > 0 && usedIn(counters.requests, now) >= requestsPerMinute) {
-        throw createRateLimitError('rpm', requestsPerMinute, subject, stateOf(counters.requests, requestsPerMinute, now));
+        throw createRateLimitError(
+          'rpm',
+          requestsPerMinute,
+          subject,
+          stateOf(counters.requests, requestsPerMinute, now),
+        );
       }
       if (tokensPerMinute > 0 && usedIn(counters.tokens, now) >= tokensPerMinute) {
         throw createRateLimitError('tpm', tokensPerMinute, subject, stateOf(counters.tokens, tokensPerMinute, now));
       }
       if (maxConcurrentRequests > 0 && counters.inFlight >= maxConcurrentRequests) {
-        throw createRateLimitError('concurrent', maxConcurrentRequests, subject, { remainingPoints: 0, msBeforeNext: 0 });
+        throw createRateLimitError('concurrent', maxConcurrentRequests, subject, {
+          remainingPoints: 0,
+          msBeforeNext: 0,
+        });
       }
     }
   }
@@ -119,7 +150,8 @@ export class LocalRequestRateLimiter implements RequestRateLimiter {
     this.nextSweepAt = now + minuteMs;
     for (const counters of [this.counters.key, this.counters.user]) {
       for (const [id, subject] of counters) {
-        if (subject.inFlight === 0 && subject.requests.endsAt <= now && subject.tokens.endsAt <= now) counters.delete(id);
+        if (subject.inFlight === 0 && subject.requests.endsAt <= now && subject.tokens.endsAt <= now)
+          counters.delete(id);
       }
     }
   }
@@ -151,7 +183,10 @@ function usedIn(window: MinuteWindow, now: number): number {
 
 function stateOf(window: MinuteWindow, limit: number, now: number): CounterState {
   const running = window.endsAt > now;
-  return { remainingPoints: Math.max(0, limit - (running ? window.used : 0)), msBeforeNext: running ? window.endsAt - now : minuteMs };
+  return {
+    remainingPoints: Math.max(0, limit - (running ? window.used : 0)),
+    msBeforeNext: running ? window.endsAt - now : minuteMs,
+  };
 }
 
 /** Adds `points` to a window, starting a new one if the last is over; returns the state after. */

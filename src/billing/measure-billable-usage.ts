@@ -17,7 +17,13 @@ import type { ModelPrice } from './model-price.js';
  * `price` tells whether a transcription model has token prices; without one, token-typed transcription usage is
  * priced by tokens.
  */
-export function measureBillableUsage(request: MeteredRequest, result: MeteredResult, inputTokens: number, price?: ModelPrice, answerTextTokens?: number): BillableUsage {
+export function measureBillableUsage(
+  request: MeteredRequest,
+  result: MeteredResult,
+  inputTokens: number,
+  price?: ModelPrice,
+  answerTextTokens?: number,
+): BillableUsage {
   const measured = measureAnswer(request, result, inputTokens, price, answerTextTokens);
   if (measured) return measured;
   // The vendor got the request and may bill it, but no usage can be had: the estimated input is the least it did.
@@ -26,7 +32,13 @@ export function measureBillableUsage(request: MeteredRequest, result: MeteredRes
 }
 
 /** The usage the vendor's answer shows; undefined when there was no answer to bill. */
-function measureAnswer(request: MeteredRequest, result: MeteredResult, inputTokens: number, price: ModelPrice | undefined, answerTextTokens: number | undefined): BillableUsage | undefined {
+function measureAnswer(
+  request: MeteredRequest,
+  result: MeteredResult,
+  inputTokens: number,
+  price: ModelPrice | undefined,
+  answerTextTokens: number | undefined,
+): BillableUsage | undefined {
   const { endpoint } = request;
   switch (endpoint) {
     case 'images.generations':
@@ -47,11 +59,19 @@ function measureAnswer(request: MeteredRequest, result: MeteredResult, inputToke
   }
 }
 
-function measureTokens(request: MeteredRequest, result: MeteredResult, inputTokens: number, answerTextTokens: number | undefined): BillableUsage | undefined {
+function measureTokens(
+  request: MeteredRequest,
+  result: MeteredResult,
+  inputTokens: number,
+  answerTextTokens: number | undefined,
+): BillableUsage | undefined {
   if (result.usage) return billTokenUsage(result.usage);
   if (findUncountedAnswerText(request, result) === undefined) return undefined;
   // A stream cut before its usage, or a successful answer without usage: the estimated input and the counted text.
-  if (answerTextTokens === undefined) throw new Error('An answer without usage is measured only with the token count of its text (findUncountedAnswerText)');
+  if (answerTextTokens === undefined)
+    throw new Error(
+      'An answer without usage is measured only with the token count of its text (findUncountedAnswerText)',
+    );
   return { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: answerTextTokens };
 }
 
@@ -79,15 +99,26 @@ function measureImages(request: MeteredRequest, result: MeteredResult): Billable
  * A transcription: token-typed usage (`gpt-4o-transcribe`) by its tokens; otherwise the audio by the minute, the larger
  * of what was uploaded (decoded from the file, or the bytes-based ceiling) and the duration the vendor reports.
  */
-function measureTranscription(request: MeteredRequest, result: MeteredResult, price: ModelPrice | undefined): BillableUsage | undefined {
+function measureTranscription(
+  request: MeteredRequest,
+  result: MeteredResult,
+  price: ModelPrice | undefined,
+): BillableUsage | undefined {
   if (!wasAnswered(result)) return undefined;
   const parsed = safeParse(result.responseText) as { duration?: unknown; usage?: unknown } | undefined;
   // A streamed transcription (SSE) carries its usage in its last event.
-  const usage = (parsed === undefined && result.responseText !== undefined ? findUsageObject(result.responseText) : parsed?.usage) as TranscriptionUsage | undefined;
+  const usage = (
+    parsed === undefined && result.responseText !== undefined ? findUsageObject(result.responseText) : parsed?.usage
+  ) as TranscriptionUsage | undefined;
   const tokens = parseTranscriptionTokens(usage);
   if (tokens && (!price || price.inputPerMillion > 0 || price.outputPerMillion > 0)) return tokens;
   // `verbose_json` reports the exact duration; `json` answers carry OpenAI's `usage: {type: 'duration', seconds}`.
-  const seconds = typeof parsed?.duration === 'number' ? parsed.duration : usage?.type === 'duration' && typeof usage.seconds === 'number' ? usage.seconds : undefined;
+  const seconds =
+    typeof parsed?.duration === 'number'
+      ? parsed.duration
+      : usage?.type === 'duration' && typeof usage.seconds === 'number'
+        ? usage.seconds
+        : undefined;
   const reported = seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : 0;
   return { ...emptyBillableUsage, audioMilliseconds: Math.max(reported, measureUploadedAudioMilliseconds(request)) };
 }
@@ -102,12 +133,17 @@ interface TranscriptionUsage {
 
 function parseTranscriptionTokens(usage: TranscriptionUsage | undefined): BillableUsage | undefined {
   if (usage?.type !== 'tokens') return undefined;
-  return { ...emptyBillableUsage, promptTokens: toCount(usage.input_tokens), completionTokens: toCount(usage.output_tokens) };
+  return {
+    ...emptyBillableUsage,
+    promptTokens: toCount(usage.input_tokens),
+    completionTokens: toCount(usage.output_tokens),
+  };
 }
 
 /** The least a request the vendor received costs: its estimated input (for audio, the uploaded audio). */
 function measureAbandonedInput(request: MeteredRequest, inputTokens: number): BillableUsage {
-  if (request.endpoint === 'audio.transcriptions') return { ...emptyBillableUsage, audioMilliseconds: measureUploadedAudioMilliseconds(request) };
+  if (request.endpoint === 'audio.transcriptions')
+    return { ...emptyBillableUsage, audioMilliseconds: measureUploadedAudioMilliseconds(request) };
   return { ...emptyBillableUsage, promptTokens: inputTokens };
 }
 

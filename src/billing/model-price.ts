@@ -28,9 +28,17 @@ export const defaultImagePriceKey = 'default';
  * then the dearest quality of that size, then `default`, then the dearest image of the model (a hold must never
  * be too small); undefined when the model has no image prices at all.
  */
-export function findImagePrice(price: ModelPrice, size: string | undefined, quality: string | undefined): number | undefined {
+export function findImagePrice(
+  price: ModelPrice,
+  size: string | undefined,
+  quality: string | undefined,
+): number | undefined {
   const prices = price.imagePrices;
-  const candidates = [size && quality ? `${size}:${quality}` : undefined, size && !quality ? `${size}:standard` : undefined, size];
+  const candidates = [
+    size && quality ? `${size}:${quality}` : undefined,
+    size && !quality ? `${size}:standard` : undefined,
+    size,
+  ];
   for (const candidate of candidates) {
     if (candidate !== undefined && prices[candidate] !== undefined) return prices[candidate];
   }

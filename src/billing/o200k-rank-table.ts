@@ -62,7 +62,11 @@ export class O200kRankTable {
     for (let entry = this.#slots[slot]!; entry !== 0; entry = this.#slots[slot]!) {
       const rank = entry - 1;
       const tokenStart = this.#tokenStarts[rank]!;
-      if (this.#tokenStarts[rank + 1]! - tokenStart === length && sameBytes(this.#tokenBytes, tokenStart, bytes, start, length)) return rank;
+      if (
+        this.#tokenStarts[rank + 1]! - tokenStart === length &&
+        sameBytes(this.#tokenBytes, tokenStart, bytes, start, length)
+      )
+        return rank;
       slot = (slot + 1) & (slotCount - 1);
     }
     return -1;
@@ -85,7 +89,10 @@ const readChunkBytes = 1 << 16;
  * Calls `visit` for each `<base64> <rank>` line of a tiktoken file with the chunk that holds it, where the line starts,
  * where its space is and where it ends in that chunk, and its number; returns the number of lines.
  */
-function forEachLine(path: string, visit: (chunk: Uint8Array, start: number, space: number, end: number, line: number) => void): number {
+function forEachLine(
+  path: string,
+  visit: (chunk: Uint8Array, start: number, space: number, end: number, line: number) => void,
+): number {
   const chunk = new Uint8Array(readChunkBytes);
   const descriptor = openSync(path, 'r');
   let line = 0;
@@ -105,7 +112,8 @@ function forEachLine(path: string, visit: (chunk: Uint8Array, start: number, spa
         if (start < filled) visit(chunk, start, text.indexOf(spaceByte, start), filled, line++);
         return line;
       }
-      if (start === 0 && filled === chunk.length) throw new Error(`${path}: a line longer than ${readChunkBytes} bytes`);
+      if (start === 0 && filled === chunk.length)
+        throw new Error(`${path}: a line longer than ${readChunkBytes} bytes`);
       chunk.copyWithin(0, start, filled);
       filled -= start;
     }
@@ -121,7 +129,9 @@ function decodedBase64Length(file: Uint8Array, start: number, end: number): numb
 }
 
 /** The value of each base64 digit's character code; -1 for other characters. */
-const base64Values = Int8Array.from({ length: 128 }, (_, code) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.indexOf(String.fromCharCode(code)));
+const base64Values = Int8Array.from({ length: 128 }, (_, code) =>
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.indexOf(String.fromCharCode(code)),
+);
 
 /**
  * Decodes the padded base64 text `file[start, end)` into `target` from `offset`. Node's `Buffer` decodes base64 from
@@ -160,7 +170,14 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   return hash >>> 0;
 }
 
-function sameBytes(left: Uint8Array, leftStart: number, right: Uint8Array, rightStart: number, length: number): boolean {
-  for (let offset = 0; offset < length; offset++) if (left[leftStart + offset] !== right[rightStart + offset]) return false;
+function sameBytes(
+  left: Uint8Array,
+  leftStart: number,
+  right: Uint8Array,
+  rightStart: number,
+  length: number,
+): boolean {
+  for (let offset = 0; offset < length; offset++)
+    if (left[leftStart + offset] !== right[rightStart + offset]) return false;
   return true;
 }

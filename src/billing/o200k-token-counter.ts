@@ -37,7 +37,8 @@ export class O200kTokenCounter {
     const pattern = this.#splitPattern;
     pattern.lastIndex = 0;
     let tokens = 0;
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) tokens += this.#countPiece(match[0]);
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text))
+      tokens += this.#countPiece(match[0]);
     return tokens;
   }
 
@@ -126,7 +127,16 @@ export class O200kTokenCounter {
     for (;;) {
       let child = index * 2 + 1;
       if (child >= last) break;
-      if (child + 1 < last && precedes(heap[(child + 1) * entryFields]!, heap[(child + 1) * entryFields + 1]!, heap[child * entryFields]!, heap[child * entryFields + 1]!)) child += 1;
+      if (
+        child + 1 < last &&
+        precedes(
+          heap[(child + 1) * entryFields]!,
+          heap[(child + 1) * entryFields + 1]!,
+          heap[child * entryFields]!,
+          heap[child * entryFields + 1]!,
+        )
+      )
+        child += 1;
       if (!precedes(heap[child * entryFields]!, heap[child * entryFields + 1]!, rank, left)) break;
       heap.copyWithin(index * entryFields, child * entryFields, child * entryFields + entryFields);
       index = child;

@@ -7,7 +7,10 @@ const millionths = BigInt(neutralPriceRatio);
  * The price ratio to hold at: the group's ratio times the highest premium ratio among the channels that may serve
  * a request using a price-changing field (`service_tier`, `web_search_options`, ...), since any of them may answer.
  */
-export function holdPriceRatio(groupRatioMillionths: number, request: Pick<MeteredRequest, 'premiumPriceRatios'>): number {
+export function holdPriceRatio(
+  groupRatioMillionths: number,
+  request: Pick<MeteredRequest, 'premiumPriceRatios'>,
+): number {
   const ratios = request.premiumPriceRatios;
   if (!ratios || ratios.size === 0) return groupRatioMillionths;
   return multiplyRatios(groupRatioMillionths, Math.max(...ratios.values()));
@@ -17,7 +20,11 @@ export function holdPriceRatio(groupRatioMillionths: number, request: Pick<Meter
  * The price ratio to settle at: the group's ratio times the premium ratio of the channel that served the request
  * (no premium for a channel outside the map; the hold's ratio when no channel was reached).
  */
-export function settlementPriceRatio(groupRatioMillionths: number, request: Pick<MeteredRequest, 'premiumPriceRatios'>, channelId: string | undefined): number {
+export function settlementPriceRatio(
+  groupRatioMillionths: number,
+  request: Pick<MeteredRequest, 'premiumPriceRatios'>,
+  channelId: string | undefined,
+): number {
   const ratios = request.premiumPriceRatios;
   if (!ratios || ratios.size === 0) return groupRatioMillionths;
   if (channelId === undefined) return holdPriceRatio(groupRatioMillionths, request);

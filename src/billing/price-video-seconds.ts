@@ -14,7 +14,10 @@ const noTokens = { promptTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, comple
 
 /** The model's per-second video price (operator price, else catalog list price) and the group's ratio, as now. */
 export function lookUpVideoSecondPrice(memory: BillingMemory, model: CatalogModel, groupId: string): VideoSecondPrice {
-  return { perSecond: memory.priceOf(model.id, model).videoPerSecond, priceRatioMillionths: memory.priceRatioOf(groupId) };
+  return {
+    perSecond: memory.priceOf(model.id, model).videoPerSecond,
+    priceRatioMillionths: memory.priceRatioOf(groupId),
+  };
 }
 
 /** The pricing a usage log keeps for `seconds` of video (only the video component is non-zero). */

@@ -71,7 +71,19 @@ export class RedisWallet {
    * any node), or `missing` when Redis has no copy yet.
    */
   async hold(userId: string, amount: number): Promise<'held' | 'insufficient' | 'debt' | 'missing'> {
-    const result = Number(await reachRedis(() => this.redis.eval(holdScript, 2, walletKey(userId), nodeWalletsKey(this.nodeId), this.nodeId, String(amount), userId)));
+    const result = Number(
+      await reachRedis(() =>
+        this.redis.eval(
+          holdScript,
+          2,
+          walletKey(userId),
+          nodeWalletsKey(this.nodeId),
+          this.nodeId,
+          String(amount),
+          userId,
+        ),
+      ),
+    );
     return result === 1 ? 'held' : result === 0 ? 'insufficient' : result === 2 ? 'debt' : 'missing';
   }
 
@@ -79,14 +91,23 @@ export class RedisWallet {
    * Releases a hold and records the charge as unwritten: `charged` is what the spendable balance covered (never
    * below zero), `uncovered` the rest, recorded as this node's unwritten debt. Undefined when Redis lost the wallet.
    */
-  async settle(userId: string, held: number, cost: number): Promise<{ charged: number; uncovered: number } | undefined> {
-    const result = await reachRedis(() => this.redis.eval(settleScript, 1, walletKey(userId), this.nodeId, String(held), String(cost)));
+  async settle(
+    userId: string,
+    held: number,
+    cost: number,
+  ): Promise<{ charged: number; uncovered: number } | undefined> {
+    const result = await reachRedis(() =>
+      this.redis.eval(settleScript, 1, walletKey(userId), this.nodeId, String(held), String(cost)),
+    );
     if (!Array.isArray(result)) return undefined;
     return { charged: Number(result[0]), uncovered: Number(result[1]) };
   }
 
   /** Copies a stored balance and debt into Redis if newer, and removes this node's now-written charge and debt. */
-  async apply(stored: StoredBalance, written: { charged: number; debtAdded: number } = { charged: 0, debtAdded: 0 }): Promise<void> {
+  async apply(
+    stored: StoredBalance,
+    written: { charged: number; debtAdded: number } = { charged: 0, debtAdded: 0 },
+  ): Promise<void> {
     await reachRedis(() => this.redis.eval(applyScript, 1, ...applyArguments(stored, this.nodeId, written)));
   }
 
@@ -94,7 +115,8 @@ export class RedisWallet {
   async applyAll(balances: readonly StoredBalance[]): Promise<void> {
     if (balances.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const stored of balances) pipeline.eval(applyScript, 1, ...applyArguments(stored, this.nodeId, { charged: 0, debtAdded: 0 }));
+    for (const stored of balances)
+      pipeline.eval(applyScript, 1, ...applyArguments(stored, this.nodeId, { charged: 0, debtAdded: 0 }));
     await reachRedis(() => pipeline.exec());
   }
 
@@ -114,7 +136,8 @@ export class RedisWallet {
         const nodeId = key.slice(nodeWalletsKey('').length);
         if (nodeId === this.nodeId || (await this.redis.exists(nodeKey(nodeId))) === 1) continue;
         const userIds = await this.redis.smembers(key);
-        for (const userId of userIds) await this.redis.hdel(walletKey(userId), `held:${nodeId}`, `pending:${nodeId}`, `debt:${nodeId}`);
+        for (const userId of userIds)
+          await this.redis.hdel(walletKey(userId), `held:${nodeId}`, `pending:${nodeId}`, `debt:${nodeId}`);
         await this.redis.del(key);
         touched.push(...userIds);
       }
@@ -126,7 +149,8 @@ export class RedisWallet {
   async leave(): Promise<void> {
     const key = nodeWalletsKey(this.nodeId);
     const userIds = await this.redis.smembers(key);
-    for (const userId of userIds) await this.redis.hdel(walletKey(userId), `held:${this.nodeId}`, `pending:${this.nodeId}`, `debt:${this.nodeId}`);
+    for (const userId of userIds)
+      await this.redis.hdel(walletKey(userId), `held:${this.nodeId}`, `pending:${this.nodeId}`, `debt:${this.nodeId}`);
     await this.redis.del(key, nodeKey(this.nodeId));
   }
 }
@@ -143,8 +167,20 @@ async function reachRedis<Result>(work: () => Promise<Result>): Promise<Result> 
   }
 }
 
-function applyArguments(stored: StoredBalance, nodeId: string, written: { charged: number; debtAdded: number }): string[] {
-  return [walletKey(stored.userId), String(stored.balance), String(stored.sequence), nodeId, String(written.charged), String(stored.debt), String(written.debtAdded)];
+function applyArguments(
+  stored: StoredBalance,
+  nodeId: string,
+  written: { charged: number; debtAdded: number },
+): string[] {
+  return [
+    walletKey(stored.userId),
+    String(stored.balance),
+    String(stored.sequence),
+    nodeId,
+    String(written.charged),
+    String(stored.debt),
+    String(written.debtAdded),
+  ];
 }
 
 function walletKey(userId: string): string {

@@ -82,7 +82,10 @@ export function listCostComponents(tokens: PricedTokens, pricing: RequestPricing
     { kind: 'cacheWrite', numerator: perToken(cacheWriteTokens, pricing.cacheWritePerMillion) },
     { kind: 'output', numerator: perToken(BigInt(tokens.completionTokens), pricing.outputPerMillion) },
     { kind: 'image', numerator: whole(pricing.imageCost) },
-    { kind: 'audio', numerator: BigInt(pricing.audioMilliseconds) * BigInt(pricing.audioPerMinute) * tokensPerPriceUnit * ratio },
+    {
+      kind: 'audio',
+      numerator: BigInt(pricing.audioMilliseconds) * BigInt(pricing.audioPerMinute) * tokensPerPriceUnit * ratio,
+    },
     { kind: 'video', numerator: whole(pricing.videoCost) },
   ];
 }
@@ -118,7 +121,11 @@ function tokenCostInSafeIntegers(tokens: PricedTokens, pricing: RequestPricing):
   const cacheWrite = cacheWriteTokens * pricing.cacheWritePerMillion;
   const output = tokens.completionTokens * pricing.outputPerMillion;
   const perMillionSum = uncachedInput + cachedInput + cacheWrite + output;
-  const exact = Number.isSafeInteger(uncachedInput) && Number.isSafeInteger(cachedInput) && Number.isSafeInteger(cacheWrite) && Number.isSafeInteger(output);
+  const exact =
+    Number.isSafeInteger(uncachedInput) &&
+    Number.isSafeInteger(cachedInput) &&
+    Number.isSafeInteger(cacheWrite) &&
+    Number.isSafeInteger(output);
   if (!exact || !Number.isSafeInteger(perMillionSum)) return undefined;
   const numerator = perMillionSum * pricing.priceRatioMillionths;
   if (!Number.isSafeInteger(numerator)) return undefined;

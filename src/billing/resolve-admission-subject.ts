@@ -17,7 +17,11 @@ export interface AdmissionSubject {
  * used before its allow-list and cap are known), refuse an address outside its allow-list (403), and collect the
  * rate limits in force.
  */
-export async function resolveAdmissionSubject(runtime: BillingRuntime, principal: KeyPrincipal, clientIp: string): Promise<AdmissionSubject> {
+export async function resolveAdmissionSubject(
+  runtime: BillingRuntime,
+  principal: KeyPrincipal,
+  clientIp: string,
+): Promise<AdmissionSubject> {
   const { memory } = runtime;
   if (memory.shouldLookForKey(principal.apiKeyId)) {
     await runtime.refresh(false);
@@ -27,7 +31,11 @@ export async function resolveAdmissionSubject(runtime: BillingRuntime, principal
 }
 
 /** `resolveAdmissionSubject` once the key has been looked for (`memory.shouldLookForKey` is false): nothing to wait for. */
-export function resolveKnownAdmissionSubject(runtime: BillingRuntime, principal: KeyPrincipal, clientIp: string): AdmissionSubject {
+export function resolveKnownAdmissionSubject(
+  runtime: BillingRuntime,
+  principal: KeyPrincipal,
+  clientIp: string,
+): AdmissionSubject {
   const { memory } = runtime;
   const { config } = runtime.options;
   const key = memory.key(principal.apiKeyId);
@@ -35,7 +43,10 @@ export function resolveKnownAdmissionSubject(runtime: BillingRuntime, principal:
     throw new GatewayError('forbidden', `This API key may not be used from ${clientIp}.`);
   }
   const limitSubjects: LimitSubject[] = [];
-  const keyLimits = effectiveLimits(key?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }, config.keyLimits);
+  const keyLimits = effectiveLimits(
+    key?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null },
+    config.keyLimits,
+  );
   const userLimits = effectiveLimits(memory.user(principal.userId).limits, config.userLimits);
   if (hasAnyLimit(keyLimits)) limitSubjects.push({ scope: 'key', id: principal.apiKeyId, limits: keyLimits });
   if (hasAnyLimit(userLimits)) limitSubjects.push({ scope: 'user', id: principal.userId, limits: userLimits });

@@ -92,7 +92,13 @@ export class SettlementBatchWriter {
 
   /** Writes queued rows every `intervalMs`, and at once whenever they fill a transaction. */
   start(): void {
-    this.timer = setInterval(() => void this.flush().catch((error: unknown) => this.options.logger.error({ err: error }, 'a settlement flush failed; its rows stay queued')), this.options.intervalMs);
+    this.timer = setInterval(
+      () =>
+        void this.flush().catch((error: unknown) =>
+          this.options.logger.error({ err: error }, 'a settlement flush failed; its rows stay queued'),
+        ),
+      this.options.intervalMs,
+    );
     this.timer.unref();
   }
 
@@ -102,7 +108,10 @@ export class SettlementBatchWriter {
     if (owed) this.addPending(owed, 1);
     this.queue.push({ charge: owed, usageLog, failures: 0, retryAt: 0 });
     // Under load the rows are written as soon as they fill a transaction: they then die young in both threads.
-    if (this.timer !== undefined && this.queue.length === rowsPerTransaction) void this.flush().catch((error: unknown) => this.options.logger.error({ err: error }, 'a settlement flush failed; its rows stay queued'));
+    if (this.timer !== undefined && this.queue.length === rowsPerTransaction)
+      void this.flush().catch((error: unknown) =>
+        this.options.logger.error({ err: error }, 'a settlement flush failed; its rows stay queued'),
+      );
   }
 
   /** Queues a usage log of a refused request unless the queue is full; false when it was left out. */
@@ -166,7 +175,10 @@ export class SettlementBatchWriter {
         await this.writeQueued();
       }
       for (const row of this.queue) {
-        this.options.logger.error({ charge: row.charge, usageLog: row.usageLog }, 'a settled request could not be written before shutdown; its charge and usage log are lost with this process');
+        this.options.logger.error(
+          { charge: row.charge, usageLog: row.usageLog },
+          'a settled request could not be written before shutdown; its charge and usage log are lost with this process',
+        );
       }
     });
   }
@@ -188,7 +200,8 @@ export class SettlementBatchWriter {
   /** Writes rows taken off the queue, in transactions of `rowsPerTransaction`; what fails goes back to the queue. */
   private async writeDue(due: QueuedRow[], now: number): Promise<void> {
     const stack: QueuedRow[][] = [];
-    for (let start = due.length; start > 0; start -= rowsPerTransaction) stack.push(due.slice(Math.max(0, start - rowsPerTransaction), start));
+    for (let start = due.length; start > 0; start -= rowsPerTransaction)
+      stack.push(due.slice(Math.max(0, start - rowsPerTransaction), start));
     let attempts = 0;
     let wroteAny = false;
     let failedAny = false;
@@ -209,7 +222,10 @@ export class SettlementBatchWriter {
       if (error instanceof StoreUnavailableError) {
         // The database is down, not a row at fault: keep every row as it is (no split, no row backoff) and pause;
         // the rows are written once it is back (a batch that committed unseen is skipped row by row then).
-        this.logUnavailable(error.cause, `the database is unavailable; ${this.rowsInFlush} settled rows stay queued and are retried`);
+        this.logUnavailable(
+          error.cause,
+          `the database is unavailable; ${this.rowsInFlush} settled rows stay queued and are retried`,
+        );
         // Later rows first, since each requeue goes to the front: the queue keeps its order.
         for (const waiting of stack.splice(0)) this.requeue(waiting);
         this.requeue(batch);
@@ -219,7 +235,8 @@ export class SettlementBatchWriter {
     }
     this.failedFlushes = failedAny && !wroteAny ? this.failedFlushes + 1 : 0;
     // Nothing could be written: the database itself is failing, so wait before hammering it again.
-    if (this.failedFlushes > 0) this.pausedUntil = now + Math.min(maximumPauseMs, firstPauseMs * 2 ** (this.failedFlushes - 1));
+    if (this.failedFlushes > 0)
+      this.pausedUntil = now + Math.min(maximumPauseMs, firstPauseMs * 2 ** (this.failedFlushes - 1));
   }
 
   /** A failed batch: retried whole once (most errors are passing), then split until the failing rows are alone. */
@@ -228,12 +245,20 @@ export class SettlementBatchWriter {
     if (!failedBefore || batch.length === 1) {
       for (const row of batch) {
         row.failures += 1;
-        if (batch.length === 1 && row.failures > 1) row.retryAt = now + Math.min(maximumRetryDelayMs, firstRetryDelayMs * 2 ** (row.failures - 2));
+        if (batch.length === 1 && row.failures > 1)
+          row.retryAt = now + Math.min(maximumRetryDelayMs, firstRetryDelayMs * 2 ** (row.failures - 2));
       }
       if (batch.length === 1 && batch[0]!.failures > 1) {
         const [row] = batch;
         this.options.logger.error(
-          { err: error, usageLogId: row!.usageLog.id, userId: row!.usageLog.userId, charge: row!.charge, failures: row!.failures, retryAt: row!.retryAt },
+          {
+            err: error,
+            usageLogId: row!.usageLog.id,
+            userId: row!.usageLog.userId,
+            charge: row!.charge,
+            failures: row!.failures,
+            retryAt: row!.retryAt,
+          },
           'a settled request cannot be written; it stays queued and is retried with backoff',
         );
       } else {
@@ -258,7 +283,9 @@ export class SettlementBatchWriter {
     }
     for (const charge of charges) this.addPending(charge, -1);
     // Bounded by Redis's command timeout; on failure the shared copies heal at the next reload (the batch is durable).
-    await this.options.onWritten?.(settled).catch((error: unknown) => this.logBookkeepingFailure(error, 'updating balances after a batch failed'));
+    await this.options
+      .onWritten?.(settled)
+      .catch((error: unknown) => this.logBookkeepingFailure(error, 'updating balances after a batch failed'));
     return undefined;
   }
 

@@ -1,7 +1,12 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createRateLimitError, setRateLimitHeaders, type CounterKind } from './rate-limit-refusal.js';
-import { tokenCostOf, type LimitSubject, type RateLimitAdmission, type RequestRateLimiter } from './request-rate-limiter.js';
+import {
+  tokenCostOf,
+  type LimitSubject,
+  type RateLimitAdmission,
+  type RequestRateLimiter,
+} from './request-rate-limiter.js';
 
 // A crashed node's concurrency slots expire after this long instead of blocking a key forever.
 const concurrencySlotLifetimeSeconds = 900;
@@ -38,17 +43,24 @@ export class SharedRequestRateLimiter implements RequestRateLimiter {
           setRateLimitHeaders(headers, 'requests', requestsPerMinute, state);
         }
         if (tokensPerMinute > 0) {
-          const state = await this.take({ kind: 'tpm', points: tokensPerMinute, subject, cost: tokenCostOf(estimatedTokens, tokensPerMinute) }, taken);
+          const state = await this.take(
+            { kind: 'tpm', points: tokensPerMinute, subject, cost: tokenCostOf(estimatedTokens, tokensPerMinute) },
+            taken,
+          );
           setRateLimitHeaders(headers, 'tokens', tokensPerMinute, state);
         }
       }
       for (const subject of subjects) {
         const { maxConcurrentRequests } = subject.limits;
-        if (maxConcurrentRequests > 0) await this.take({ kind: 'concurrent', points: maxConcurrentRequests, subject, cost: 1 }, taken);
+        if (maxConcurrentRequests > 0)
+          await this.take({ kind: 'concurrent', points: maxConcurrentRequests, subject, cost: 1 }, taken);
       }
     } catch (error) {
       // A refused request uses no quota: give back what the earlier checks took.
-      for (const counter of taken) void this.limiterOf(counter).reward(counterKey(counter.subject), counter.cost).catch(() => undefined);
+      for (const counter of taken)
+        void this.limiterOf(counter)
+          .reward(counterKey(counter.subject), counter.cost)
+          .catch(() => undefined);
       throw error;
     }
     let released = false;
@@ -65,7 +77,11 @@ export class SharedRequestRateLimiter implements RequestRateLimiter {
   async refuseIfExhausted(subjects: LimitSubject[]): Promise<void> {
     for (const subject of subjects) {
       const { requestsPerMinute, tokensPerMinute, maxConcurrentRequests } = subject.limits;
-      const counters: Array<[kind: CounterKind, points: number]> = [['rpm', requestsPerMinute], ['tpm', tokensPerMinute], ['concurrent', maxConcurrentRequests]];
+      const counters: Array<[kind: CounterKind, points: number]> = [
+        ['rpm', requestsPerMinute],
+        ['tpm', tokensPerMinute],
+        ['concurrent', maxConcurrentRequests],
+      ];
       for (const [kind, points] of counters) {
         if (points <= 0) continue;
         const state = await this.limiterOf({ kind, points }).get(counterKey(subject));

@@ -14,7 +14,15 @@ export const videoSettlementEndpoint = 'videos.settlement';
  */
 export function createVideoTaskUsageLog(
   task: VideoTaskRecord,
-  details: { endpoint: string; status: number; errorCode: string | null; finishedAt: number; cost: number; pricing: RequestPricing | null; clientIp: string },
+  details: {
+    endpoint: string;
+    status: number;
+    errorCode: string | null;
+    finishedAt: number;
+    cost: number;
+    pricing: RequestPricing | null;
+    clientIp: string;
+  },
 ): UsageLogRecord {
   return {
     id: createRecordId('use', details.finishedAt),

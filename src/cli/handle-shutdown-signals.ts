@@ -20,13 +20,20 @@ export const immediateExitCodes: Readonly<Record<ShutdownSignal, number>> = { SI
  * grace period, settle and flush, close the stores) and exits 0, or 1 when closing failed. A second signal while it
  * drains exits at once with 128 + the signal's number: the operator chose to lose what is still in flight.
  */
-export function handleShutdownSignals(options: { close: () => Promise<void>; logger: Logger; target?: ShutdownProcess }): void {
+export function handleShutdownSignals(options: {
+  close: () => Promise<void>;
+  logger: Logger;
+  target?: ShutdownProcess;
+}): void {
   const target = options.target ?? process;
   const { logger } = options;
   let draining = false;
   const onSignal = (signal: ShutdownSignal): void => {
     if (draining) {
-      logger.error({ signal }, 'second signal during shutdown: exiting at once; requests still in flight and settlements not yet written are lost');
+      logger.error(
+        { signal },
+        'second signal during shutdown: exiting at once; requests still in flight and settlements not yet written are lost',
+      );
       target.exit(immediateExitCodes[signal]);
       return;
     }

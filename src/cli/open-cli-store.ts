@@ -29,5 +29,8 @@ export function printResult(asJson: boolean | undefined, value: unknown, humanTe
 
 /** Splits `a,b , c` into `['a','b','c']`. */
 export function parseList(value: string): string[] {
-  return value.split(',').map((item) => item.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }

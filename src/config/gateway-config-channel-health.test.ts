@@ -47,10 +47,19 @@ describe('loadGatewayConfig: channel breakers', () => {
   });
 
   it('stops on values that cannot work', () => {
-    expect(() => loadGatewayConfig({ GATEWAY_CHANNEL_BREAKER_ERROR_RATE_PERCENT: '150' })).toThrow(/ERROR_RATE_PERCENT must be at most 100/);
+    expect(() => loadGatewayConfig({ GATEWAY_CHANNEL_BREAKER_ERROR_RATE_PERCENT: '150' })).toThrow(
+      /ERROR_RATE_PERCENT must be at most 100/,
+    );
     expect(() => loadGatewayConfig({ GATEWAY_CHANNEL_BREAKER_PROBES: '0' })).toThrow(/PROBES must be at least 1/);
     expect(() => loadGatewayConfig({ GATEWAY_CHANNEL_BREAKER_WINDOW_MS: '0' })).toThrow(/WINDOW_MS must be at least 1/);
-    expect(() => loadGatewayConfig({ GATEWAY_CHANNEL_BREAKER_COOL_DOWN_MS: '60000', GATEWAY_CHANNEL_BREAKER_MAX_COOL_DOWN_MS: '1000' })).toThrow(/MAX_COOL_DOWN_MS/);
-    expect(() => loadGatewayConfig({ GATEWAY_CHANNEL_BREAKER: 'sometimes' })).toThrow(/GATEWAY_CHANNEL_BREAKER must be on or off/);
+    expect(() =>
+      loadGatewayConfig({
+        GATEWAY_CHANNEL_BREAKER_COOL_DOWN_MS: '60000',
+        GATEWAY_CHANNEL_BREAKER_MAX_COOL_DOWN_MS: '1000',
+      }),
+    ).toThrow(/MAX_COOL_DOWN_MS/);
+    expect(() => loadGatewayConfig({ GATEWAY_CHANNEL_BREAKER: 'sometimes' })).toThrow(
+      /GATEWAY_CHANNEL_BREAKER must be on or off/,
+    );
   });
 });

@@ -10,13 +10,25 @@ describe('loadGatewayConfig: image URL fetching', () => {
   });
 
   it('reads the switch and the limits from the environment', () => {
-    const config = loadGatewayConfig({ GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: 'on', GATEWAY_IMAGE_FETCH_MAX_BYTES: '1048576', GATEWAY_IMAGE_FETCH_TIMEOUT_MS: '2500' });
-    expect(config).toMatchObject({ imageFetchAllowPrivateAddresses: true, imageFetchMaxBytes: 1_048_576, imageFetchTimeoutMs: 2_500 });
-    expect(loadGatewayConfig({ GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: 'false' }).imageFetchAllowPrivateAddresses).toBe(false);
+    const config = loadGatewayConfig({
+      GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: 'on',
+      GATEWAY_IMAGE_FETCH_MAX_BYTES: '1048576',
+      GATEWAY_IMAGE_FETCH_TIMEOUT_MS: '2500',
+    });
+    expect(config).toMatchObject({
+      imageFetchAllowPrivateAddresses: true,
+      imageFetchMaxBytes: 1_048_576,
+      imageFetchTimeoutMs: 2_500,
+    });
+    expect(
+      loadGatewayConfig({ GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: 'false' }).imageFetchAllowPrivateAddresses,
+    ).toBe(false);
   });
 
   it('stops on a value it cannot read', () => {
-    expect(() => loadGatewayConfig({ GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: 'maybe' })).toThrow(/GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES must be on or off/);
+    expect(() => loadGatewayConfig({ GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: 'maybe' })).toThrow(
+      /GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES must be on or off/,
+    );
     expect(() => loadGatewayConfig({ GATEWAY_IMAGE_FETCH_MAX_BYTES: '-1' })).toThrow(/GATEWAY_IMAGE_FETCH_MAX_BYTES/);
   });
 });
@@ -24,7 +36,10 @@ describe('loadGatewayConfig: image URL fetching', () => {
 describe('loadGatewayConfig: default user groups', () => {
   it('grants `default` unless GATEWAY_DEFAULT_USER_GROUPS says otherwise; empty means none', () => {
     expect(loadGatewayConfig({}).defaultUserGroups).toEqual(['default']);
-    expect(loadGatewayConfig({ GATEWAY_DEFAULT_USER_GROUPS: ' trial, default ,,' }).defaultUserGroups).toEqual(['trial', 'default']);
+    expect(loadGatewayConfig({ GATEWAY_DEFAULT_USER_GROUPS: ' trial, default ,,' }).defaultUserGroups).toEqual([
+      'trial',
+      'default',
+    ]);
     expect(loadGatewayConfig({ GATEWAY_DEFAULT_USER_GROUPS: '' }).defaultUserGroups).toEqual([]);
   });
 });
@@ -50,6 +65,13 @@ describe('loadGatewayConfig: limits against hostile clients', () => {
       GATEWAY_MAX_IN_FLIGHT_REQUESTS: '10',
       GATEWAY_STREAM_WRITE_TIMEOUT_MS: '0',
     });
-    expect(config).toMatchObject({ requestTimeoutMs: 1_000, headersTimeoutMs: 500, keepAliveTimeoutMs: 2_000, maxConnectionsPerAddress: 0, maxInFlightRequests: 10, streamWriteTimeoutMs: 0 });
+    expect(config).toMatchObject({
+      requestTimeoutMs: 1_000,
+      headersTimeoutMs: 500,
+      keepAliveTimeoutMs: 2_000,
+      maxConnectionsPerAddress: 0,
+      maxInFlightRequests: 10,
+      streamWriteTimeoutMs: 0,
+    });
   });
 });

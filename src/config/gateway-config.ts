@@ -132,7 +132,9 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     countTokensBodyLimitBytes: readInteger(environment, 'GATEWAY_COUNT_TOKENS_BODY_LIMIT_BYTES', 2 * 1024 * 1024),
     streamWriteTimeoutMs: readInteger(environment, 'GATEWAY_STREAM_WRITE_TIMEOUT_MS', 30_000),
     signIn: loadSignInConfig(environment),
-    consoleDirectory: environment.GATEWAY_CONSOLE_DIR ? path.resolve(environment.GATEWAY_CONSOLE_DIR) : defaultConsoleDirectory,
+    consoleDirectory: environment.GATEWAY_CONSOLE_DIR
+      ? path.resolve(environment.GATEWAY_CONSOLE_DIR)
+      : defaultConsoleDirectory,
     channelHealth: readChannelHealthSettings(environment),
     videoTasks: loadVideoTaskConfig(environment, dataDirectory),
   };
@@ -162,20 +164,30 @@ function readChannelHealthSettings(environment: NodeJS.ProcessEnv): ChannelHealt
   const settings: ChannelHealthSettings = {
     ...defaults,
     enabled: readSwitch(environment, 'GATEWAY_CHANNEL_BREAKER', defaults.enabled),
-    consecutiveFailures: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_CONSECUTIVE_FAILURES', defaults.consecutiveFailures),
+    consecutiveFailures: readInteger(
+      environment,
+      'GATEWAY_CHANNEL_BREAKER_CONSECUTIVE_FAILURES',
+      defaults.consecutiveFailures,
+    ),
     errorRatePercent: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_ERROR_RATE_PERCENT', defaults.errorRatePercent),
     errorRateWindowMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_WINDOW_MS', defaults.errorRateWindowMs),
-    errorRateMinimumRequests: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_MINIMUM_REQUESTS', defaults.errorRateMinimumRequests),
+    errorRateMinimumRequests: readInteger(
+      environment,
+      'GATEWAY_CHANNEL_BREAKER_MINIMUM_REQUESTS',
+      defaults.errorRateMinimumRequests,
+    ),
     coolDownMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_COOL_DOWN_MS', defaults.coolDownMs),
     maxCoolDownMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_MAX_COOL_DOWN_MS', defaults.maxCoolDownMs),
     halfOpenProbes: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_PROBES', defaults.halfOpenProbes),
     probeTimeoutMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_PROBE_TIMEOUT_MS', defaults.probeTimeoutMs),
     maxRetryAfterMs: readInteger(environment, 'GATEWAY_CHANNEL_BREAKER_MAX_RETRY_AFTER_MS', defaults.maxRetryAfterMs),
   };
-  if (settings.errorRatePercent > 100) throw new Error(`GATEWAY_CHANNEL_BREAKER_ERROR_RATE_PERCENT must be at most 100, got ${settings.errorRatePercent}`);
+  if (settings.errorRatePercent > 100)
+    throw new Error(`GATEWAY_CHANNEL_BREAKER_ERROR_RATE_PERCENT must be at most 100, got ${settings.errorRatePercent}`);
   if (settings.halfOpenProbes < 1) throw new Error('GATEWAY_CHANNEL_BREAKER_PROBES must be at least 1');
   if (settings.errorRateWindowMs < 1) throw new Error('GATEWAY_CHANNEL_BREAKER_WINDOW_MS must be at least 1');
-  if (settings.maxCoolDownMs < settings.coolDownMs) throw new Error('GATEWAY_CHANNEL_BREAKER_MAX_COOL_DOWN_MS must be at least GATEWAY_CHANNEL_BREAKER_COOL_DOWN_MS');
+  if (settings.maxCoolDownMs < settings.coolDownMs)
+    throw new Error('GATEWAY_CHANNEL_BREAKER_MAX_COOL_DOWN_MS must be at least GATEWAY_CHANNEL_BREAKER_COOL_DOWN_MS');
   return settings;
 }
 
@@ -200,5 +212,8 @@ function readSwitch(environment: NodeJS.ProcessEnv, name: string, fallback: bool
 function readList(environment: NodeJS.ProcessEnv, name: string, fallback: readonly string[]): string[] {
   const raw = environment[name];
   if (raw === undefined) return [...fallback];
-  return raw.split(',').map((item) => item.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }

@@ -18,10 +18,27 @@ describe('loadSignInConfig', () => {
     });
     expect(config).toEqual({
       publicUrl: 'https://gateway.example',
-      github: { clientId: 'id', clientSecret: 'secret', baseUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
-      oidc: { issuer: 'https://id.example', clientId: 'oidc-id', clientSecret: 'oidc-secret', displayName: 'Company SSO' },
+      github: {
+        clientId: 'id',
+        clientSecret: 'secret',
+        baseUrl: 'https://github.com',
+        apiUrl: 'https://api.github.com',
+      },
+      oidc: {
+        issuer: 'https://id.example',
+        clientId: 'oidc-id',
+        clientSecret: 'oidc-secret',
+        displayName: 'Company SSO',
+      },
     });
-    expect(loadSignInConfig({ GATEWAY_GITHUB_CLIENT_ID: 'id', GATEWAY_GITHUB_CLIENT_SECRET: 's', GATEWAY_GITHUB_BASE_URL: 'https://ghe.example/', GATEWAY_GITHUB_API_URL: 'https://ghe.example/api/v3' }).github).toMatchObject({
+    expect(
+      loadSignInConfig({
+        GATEWAY_GITHUB_CLIENT_ID: 'id',
+        GATEWAY_GITHUB_CLIENT_SECRET: 's',
+        GATEWAY_GITHUB_BASE_URL: 'https://ghe.example/',
+        GATEWAY_GITHUB_API_URL: 'https://ghe.example/api/v3',
+      }).github,
+    ).toMatchObject({
       baseUrl: 'https://ghe.example',
       apiUrl: 'https://ghe.example/api/v3',
     });

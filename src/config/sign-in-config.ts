@@ -48,7 +48,12 @@ export function loadSignInConfig(environment: NodeJS.ProcessEnv): SignInConfig {
         : undefined,
     oidc:
       oidcIssuer && oidcClientId && oidcClientSecret
-        ? { issuer: oidcIssuer, clientId: oidcClientId, clientSecret: oidcClientSecret, displayName: environment.GATEWAY_OIDC_NAME || 'OpenID Connect' }
+        ? {
+            issuer: oidcIssuer,
+            clientId: oidcClientId,
+            clientSecret: oidcClientSecret,
+            displayName: environment.GATEWAY_OIDC_NAME || 'OpenID Connect',
+          }
         : undefined,
   };
 }
@@ -64,6 +69,8 @@ function requireOrigin(name: string, value: string): void {
   } catch {
     throw new Error(`${name} must be an http(s) URL such as https://gateway.example.com, got "${value}"`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${name} must be an http(s) URL, got "${value}"`);
-  if (url.pathname !== '/' || url.search !== '') throw new Error(`${name} must be an origin without a path, got "${value}"`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  if (url.pathname !== '/' || url.search !== '')
+    throw new Error(`${name} must be an origin without a path, got "${value}"`);
 }

@@ -13,5 +13,7 @@ let sequence = 0;
 export function createRecordId(prefix: string, now: number = Date.now()): string {
   sequence = (sequence + 1) % 0x1000000000;
   // join builds one flat string; a template literal would leave a tree of pieces in every queued usage row.
-  return [prefix, '_', now.toString(16).padStart(12, '0'), processPart, sequence.toString(16).padStart(9, '0')].join('');
+  return [prefix, '_', now.toString(16).padStart(12, '0'), processPart, sequence.toString(16).padStart(9, '0')].join(
+    '',
+  );
 }

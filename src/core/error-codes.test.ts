@@ -12,7 +12,8 @@ function documentedRows(): string[] {
 describe('error registry and docs/API.md', () => {
   it('documents every registry code with its status, type and description, and nothing else', () => {
     const expected = Object.entries(errorCodes).map(
-      ([code, definition]) => `| ${definition.status} | \`${code}\` | \`${definition.type}\` | ${definition.description} |`,
+      ([code, definition]) =>
+        `| ${definition.status} | \`${code}\` | \`${definition.type}\` | ${definition.description} |`,
     );
     expect(documentedRows().sort()).toEqual(expected.sort());
   });

@@ -38,7 +38,8 @@ export const errorCodes = {
     status: 403,
     type: 'invalid_request_error',
     retryableOnAnotherChannel: false,
-    description: 'The caller may not do this: an admin-only /api route, a state-changing /api call with the session cookie from another site, or an API key used from an address outside its allow-list.',
+    description:
+      'The caller may not do this: an admin-only /api route, a state-changing /api call with the session cookie from another site, or an API key used from an address outside its allow-list.',
   },
   model_not_found: {
     status: 404,
@@ -104,19 +105,22 @@ export const errorCodes = {
     status: 502,
     type: 'server_error',
     retryableOnAnotherChannel: true,
-    description: 'Every channel tried answered in a way the gateway cannot relay: a redirect, a body that is not the endpoint\'s JSON (an HTML page, cut-off JSON, missing `choices`/`data`/`output`/`content`), a plain answer to a streamed request, an answer larger than `GATEWAY_UPSTREAM_MAX_BODY_BYTES`, or a connection cut mid-answer.',
+    description:
+      "Every channel tried answered in a way the gateway cannot relay: a redirect, a body that is not the endpoint's JSON (an HTML page, cut-off JSON, missing `choices`/`data`/`output`/`content`), a plain answer to a streamed request, an answer larger than `GATEWAY_UPSTREAM_MAX_BODY_BYTES`, or a connection cut mid-answer.",
   },
   upstream_timeout: {
     status: 504,
     type: 'server_error',
     retryableOnAnotherChannel: true,
-    description: 'Every channel tried was silent too long: no response head within `GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS`, or no body bytes within `GATEWAY_UPSTREAM_BODY_TIMEOUT_MS`.',
+    description:
+      'Every channel tried was silent too long: no response head within `GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS`, or no body bytes within `GATEWAY_UPSTREAM_BODY_TIMEOUT_MS`.',
   },
   service_unavailable: {
     status: 503,
     type: 'server_error',
     retryableOnAnotherChannel: true,
-    description: 'No upstream channel can serve the model right now, or the gateway is overloaded (in-flight cap, settlement queue full) or shutting down; retry after `Retry-After`.',
+    description:
+      'No upstream channel can serve the model right now, or the gateway is overloaded (in-flight cap, settlement queue full) or shutting down; retry after `Retry-After`.',
   },
 } as const satisfies Record<string, ErrorCodeDefinition>;
 

@@ -13,7 +13,11 @@ export class GatewayError extends Error {
   /** extra response headers, e.g. `retry-after` */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { param?: string | null; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { param?: string | null; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = 'GatewayError';
     this.code = code;

@@ -28,7 +28,12 @@ export interface ChatToolCall {
 export type ChatMessage =
   | { role: 'system' | 'developer'; content: string | ChatTextPart[]; name?: string }
   | { role: 'user'; content: string | Array<ChatTextPart | ChatImagePart | ChatOtherPart>; name?: string }
-  | { role: 'assistant'; content?: string | Array<ChatTextPart | ChatOtherPart> | null; tool_calls?: ChatToolCall[]; name?: string }
+  | {
+      role: 'assistant';
+      content?: string | Array<ChatTextPart | ChatOtherPart> | null;
+      tool_calls?: ChatToolCall[];
+      name?: string;
+    }
   | { role: 'tool'; content: string | ChatTextPart[]; tool_call_id: string }
   | { role: 'function'; content: string | null; name: string };
 
@@ -53,7 +58,13 @@ export interface ChatCompletionRequest {
   tools?: ChatFunctionTool[];
   tool_choice?: 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
   parallel_tool_calls?: boolean;
-  response_format?: { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema?: unknown; strict?: boolean | null; [field: string]: unknown } };
+  response_format?:
+    | { type: 'text' }
+    | { type: 'json_object' }
+    | {
+        type: 'json_schema';
+        json_schema: { name: string; schema?: unknown; strict?: boolean | null; [field: string]: unknown };
+      };
   presence_penalty?: number | null;
   frequency_penalty?: number | null;
   seed?: number | null;

@@ -7,7 +7,9 @@ describe('StreamTextDecoder', () => {
   it('keeps a character split across chunks whole', () => {
     const euro = bytes('a€b'); // € is three bytes
     const decoder = new StreamTextDecoder();
-    expect([decoder.decode(euro.subarray(0, 2)), decoder.decode(euro.subarray(2)), decoder.end()].join('|')).toBe('a|€b|');
+    expect([decoder.decode(euro.subarray(0, 2)), decoder.decode(euro.subarray(2)), decoder.end()].join('|')).toBe(
+      'a|€b|',
+    );
   });
 
   it('drops a byte order mark at the start only, even when it arrives a byte at a time', () => {

@@ -15,7 +15,11 @@ export interface CheckableCache {
  * always seen. Checks stay at least `minimumGapMs` apart and are shared, so a flood of misses costs at most one
  * check per gap. A failed check counts as done: the caller then decides with what it has.
  */
-export async function waitForCheckStartedAfter(cache: CheckableCache, since: number, minimumGapMs: number): Promise<void> {
+export async function waitForCheckStartedAfter(
+  cache: CheckableCache,
+  since: number,
+  minimumGapMs: number,
+): Promise<void> {
   for (;;) {
     const pending = cache.pendingCheck();
     if (pending) {

@@ -9,7 +9,10 @@ import { chatRequestToCanonical } from '../protocols/openai-chat/chat-request-to
 import type { VendorAdapter, VendorCall } from '../providers/vendor-adapter.js';
 import { findVendorAdapter } from '../providers/vendor-adapter-registry.js';
 import { createOpenAiChatVendorAdapter } from '../providers/openai/openai-chat-vendor-adapter.js';
-import { mapOpenAiUpstreamFailure, mapUpstreamTransportFailure } from '../providers/openai/map-openai-upstream-failure.js';
+import {
+  mapOpenAiUpstreamFailure,
+  mapUpstreamTransportFailure,
+} from '../providers/openai/map-openai-upstream-failure.js';
 import { findOpenAiWireQuirks } from '../providers/openai/openai-wire-target.js';
 import type { OpenAiWireQuirks } from '../providers/openai/openai-wire-quirks.js';
 import { extractUsageFromJsonText } from '../providers/openai/parse-openai-usage.js';
@@ -34,11 +37,22 @@ import { secretsOf } from './redact-channel-secrets.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 import { transportFailureOutcome } from './transport-failure-outcome.js';
-import { findOpenAiWireAnswerFault, findOpenAiWireAnswerHeadFault, findOpenAiWireAnswerTailFault } from './find-openai-wire-answer-fault.js';
+import {
+  findOpenAiWireAnswerFault,
+  findOpenAiWireAnswerHeadFault,
+  findOpenAiWireAnswerTailFault,
+} from './find-openai-wire-answer-fault.js';
 import { streamThroughJsonAnswer } from './stream-through-json-answer.js';
 import { readCappedUpstreamText } from './read-capped-upstream-text.js';
 import { redactGatewayError } from './redact-channel-secrets.js';
-import { failurePageMessage, redirectMessage, tooLargeMessage, transportFailure, unreadableAnswerMessage, unusableUpstreamAnswer } from './upstream-answer-failures.js';
+import {
+  failurePageMessage,
+  redirectMessage,
+  tooLargeMessage,
+  transportFailure,
+  unreadableAnswerMessage,
+  unusableUpstreamAnswer,
+} from './upstream-answer-failures.js';
 
 type AttemptResult = ChannelAttemptResult<AttemptValue>;
 
@@ -75,7 +89,8 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
   } catch (error) {
     // Encoding may fetch images; a client that left meanwhile gets no 400 blaming its image URL.
     if (control.aborted) return clientClosedFailure();
-    if (error instanceof GatewayError) return { kind: error.code === 'invalid_request_error' ? 'final-failure' : 'retryable-failure', error };
+    if (error instanceof GatewayError)
+      return { kind: error.code === 'invalid_request_error' ? 'final-failure' : 'retryable-failure', error };
     throw error;
   }
   // A client that left while images were fetched cancels everything: nothing was sent, nothing is billed.
@@ -110,7 +125,12 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
     const channelOutcome = mapStatusToChannelOutcome(status, retryAfter);
     const mapped = protocolAttempt.mapFailure(status, bodyText, retryAfter);
     // A vendor's own 500 error (JSON) stays a 500; a 500 page (a proxy's HTML, an empty body) is a bad gateway.
-    if (mapped.kind !== 'success' && mapped.error.code === 'server_error' && status >= 500 && !isJsonObjectText(bodyText)) {
+    if (
+      mapped.kind !== 'success' &&
+      mapped.error.code === 'server_error' &&
+      status >= 500 &&
+      !isJsonObjectText(bodyText)
+    ) {
       return withChannelOutcome(unusableUpstreamAnswer(failurePageMessage(status)), channelOutcome);
     }
     return redactFailure(withChannelOutcome(mapped, channelOutcome), channel);
@@ -129,7 +149,11 @@ const failureTextMaximumBytes = 64 * 1024;
 /** A vendor's error body as text ('' when it is huge or its connection broke: the client then gets a generic message). */
 async function readFailureText(response: Dispatcher.ResponseData): Promise<string> {
   try {
-    const read = await readCappedUpstreamText(response.body, failureTextMaximumBytes, headerValue(response.headers['content-length']));
+    const read = await readCappedUpstreamText(
+      response.body,
+      failureTextMaximumBytes,
+      headerValue(response.headers['content-length']),
+    );
     return read.kind === 'text' ? read.text : '';
   } catch {
     return '';
@@ -167,10 +191,13 @@ function planProtocolAttempt(attempt: ChannelAttempt): ProtocolAttempt | undefin
   if (passThrough?.servesChannel(attempt.channel)) return planPassThroughAttempt(attempt, passThrough);
   const quirks = findOpenAiWireQuirks(attempt.channel.protocol);
   if (attempt.request.canonical) {
-    const adapter = quirks ? createOpenAiChatVendorAdapter(quirks, secretsOf(attempt.channel)) : findVendorAdapter(attempt.channel.protocol);
+    const adapter = quirks
+      ? createOpenAiChatVendorAdapter(quirks, secretsOf(attempt.channel))
+      : findVendorAdapter(attempt.channel.protocol);
     return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
   }
-  if (quirks) return attempt.request.openAiWire ? planOpenAiWireAttempt(attempt, quirks, attempt.request.openAiWire) : undefined;
+  if (quirks)
+    return attempt.request.openAiWire ? planOpenAiWireAttempt(attempt, quirks, attempt.request.openAiWire) : undefined;
   const adapter = findVendorAdapter(attempt.channel.protocol);
   return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
 }
@@ -180,7 +207,11 @@ function upstreamModelIdOf(attempt: ChannelAttempt): string {
 }
 
 /** OpenAI-wire channels: the body passes through; a stream is relayed event by event (the fast path). */
-function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks, openAiWire: NonNullable<DispatchRequest['openAiWire']>): ProtocolAttempt {
+function planOpenAiWireAttempt(
+  attempt: ChannelAttempt,
+  quirks: OpenAiWireQuirks,
+  openAiWire: NonNullable<DispatchRequest['openAiWire']>,
+): ProtocolAttempt {
   const { request, channel, services, control } = attempt;
   const upstreamModelId = upstreamModelIdOf(attempt);
   return {
@@ -189,7 +220,8 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
       headers: quirks.authHeaders(channel),
       body: openAiWire.buildBody(upstreamModelId, channel),
     }),
-    mapFailure: (status, bodyText, retryAfter) => mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
+    mapFailure: (status, bodyText, retryAfter) =>
+      mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
     async answer(response) {
       const contentType = headerValue(response.headers['content-type']) ?? 'application/json';
       // A streamed request answered with plain JSON or a page: nothing reached the client, another channel may answer.
@@ -203,13 +235,24 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
             knownSecrets: secretsOf(channel),
             redact: (text) => redactChannelSecrets(text, channel),
           });
-          const value = { status: 200, usage: relayed.usage, firstByteAt: relayed.firstEventAt, errorCode: relayed.error?.code, generatedText: relayed.generatedText, responseText: undefined };
+          const value = {
+            status: 200,
+            usage: relayed.usage,
+            firstByteAt: relayed.firstEventAt,
+            errorCode: relayed.error?.code,
+            generatedText: relayed.generatedText,
+            responseText: undefined,
+          };
           return { kind: 'success', value };
         } catch (error) {
           if (error instanceof StreamFailedBeforeFirstEvent && !control.aborted) {
             services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
             // A vendor error event or an unreadable first event: the vendor's failure; a broken connection otherwise.
-            if (error.error) return withChannelOutcome({ kind: 'retryable-failure', error: error.error }, mapStatusToChannelOutcome(unusableAnswerStatus, undefined));
+            if (error.error)
+              return withChannelOutcome(
+                { kind: 'retryable-failure', error: error.error },
+                mapStatusToChannelOutcome(unusableAnswerStatus, undefined),
+              );
             return withChannelOutcome(mapUpstreamTransportFailure(), { kind: 'connection-error' });
           }
           throw error;
@@ -230,7 +273,17 @@ function planOpenAiWireAttempt(attempt: ChannelAttempt, quirks: OpenAiWireQuirks
       const firstByteAt = await answerClient(attempt, response.statusCode, contentType, bodyText);
       // Read once the answer is on its way: the client never waits for the gateway's bookkeeping.
       const usage = contentType.includes('json') ? extractUsageFromJsonText(bodyText) : undefined;
-      return { kind: 'success', value: { status: response.statusCode, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: bodyText } };
+      return {
+        kind: 'success',
+        value: {
+          status: response.statusCode,
+          usage,
+          firstByteAt,
+          errorCode: undefined,
+          generatedText: undefined,
+          responseText: bodyText,
+        },
+      };
     },
   };
 }
@@ -269,7 +322,17 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
           return unreadableAnswer(attempt, 'undecodable');
         }
         const firstByteAt = await answerClient(attempt, 200, jsonContentType, JSON.stringify(decoded.response));
-        return { kind: 'success', value: { status: 200, usage: decoded.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: undefined } };
+        return {
+          kind: 'success',
+          value: {
+            status: 200,
+            usage: decoded.usage,
+            firstByteAt,
+            errorCode: undefined,
+            generatedText: undefined,
+            responseText: undefined,
+          },
+        };
       },
     };
   }
@@ -300,7 +363,10 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
       await canonical.codec.beforeLastBytes?.();
       const firstByteAt = await answerClient(attempt, 200, jsonContentType, responseText);
       const usage = answer.usage ? tokenUsageOfCanonical(answer.usage) : undefined;
-      return { kind: 'success', value: { status: 200, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText } };
+      return {
+        kind: 'success',
+        value: { status: 200, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText },
+      };
     },
   };
 }
@@ -309,7 +375,9 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
  * The request in canonical terms and the codec that writes the answer in the client's protocol: the route's own for
  * Responses and Messages, the chat request translated (lazily: translation may refuse a field) with the chat codec.
  */
-function canonicalOf(attempt: ChannelAttempt): { request: () => CanonicalRequest; codec: ClientAnswerCodec } | undefined {
+function canonicalOf(
+  attempt: ChannelAttempt,
+): { request: () => CanonicalRequest; codec: ClientAnswerCodec } | undefined {
   const { request, services } = attempt;
   if (request.canonical) {
     const canonicalRequest = request.canonical.request;
@@ -317,11 +385,24 @@ function canonicalOf(attempt: ChannelAttempt): { request: () => CanonicalRequest
   }
   const chatRequest = request.chatRequest;
   if (!chatRequest) return undefined;
-  const identity = { id: `chatcmpl-${randomUUID().replaceAll('-', '')}`, model: request.modelId, created: Math.floor(services.clock() / 1000) };
-  return { request: () => chatRequestToCanonical(chatRequest), codec: createChatAnswerCodec(identity, request.clientWantsUsage) };
+  const identity = {
+    id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
+    model: request.modelId,
+    created: Math.floor(services.clock() / 1000),
+  };
+  return {
+    request: () => chatRequestToCanonical(chatRequest),
+    codec: createChatAnswerCodec(identity, request.clientWantsUsage),
+  };
 }
 
-async function relayTranslatedStream(attempt: ChannelAttempt, adapter: VendorAdapter, call: VendorCall, codec: ClientAnswerCodec, response: Dispatcher.ResponseData): Promise<AttemptResult> {
+async function relayTranslatedStream(
+  attempt: ChannelAttempt,
+  adapter: VendorAdapter,
+  call: VendorCall,
+  codec: ClientAnswerCodec,
+  response: Dispatcher.ResponseData,
+): Promise<AttemptResult> {
   const { services, control, channel } = attempt;
   if (!isStreamContentType(headerValue(response.headers['content-type']))) return notAnEventStream(attempt, response);
   const relayed = await relayCanonicalStream({
@@ -336,10 +417,20 @@ async function relayTranslatedStream(attempt: ChannelAttempt, adapter: VendorAda
     if (control.aborted) return clientClosedFailure();
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
     // The adapter's error for a stream that broke or sent an error event before any byte: judged by the status it maps to.
-    return withChannelOutcome({ kind: 'retryable-failure', error: redactGatewayError(relayed.error, channel) }, mapStatusToChannelOutcome(relayed.error.status, undefined));
+    return withChannelOutcome(
+      { kind: 'retryable-failure', error: redactGatewayError(relayed.error, channel) },
+      mapStatusToChannelOutcome(relayed.error.status, undefined),
+    );
   }
   const { outcome } = relayed;
-  const value = { status: 200, usage: outcome.usage, firstByteAt: outcome.firstEventAt, errorCode: outcome.error?.code, generatedText: outcome.generatedText, responseText: undefined };
+  const value = {
+    status: 200,
+    usage: outcome.usage,
+    firstByteAt: outcome.firstEventAt,
+    errorCode: outcome.error?.code,
+    generatedText: outcome.generatedText,
+    responseText: undefined,
+  };
   return { kind: 'success', value };
 }
 
@@ -353,7 +444,12 @@ const unusableAnswerStatus = 502;
 
 function createStreamWriter(attempt: ChannelAttempt): ClientStreamWriter {
   const { client, request, services } = attempt;
-  return new ClientStreamWriter({ client, responseHeaders: request.responseHeaders, clock: services.clock, clientDrainTimeoutMs: services.config.streamWriteTimeoutMs });
+  return new ClientStreamWriter({
+    client,
+    responseHeaders: request.responseHeaders,
+    clock: services.clock,
+    clientDrainTimeoutMs: services.config.streamWriteTimeoutMs,
+  });
 }
 
 /** Non-streamed answers that may be larger than this (by their Content-Length, or with none) are streamed through. */
@@ -369,11 +465,19 @@ function streamsThrough(attempt: ChannelAttempt, upstreamPath: string, response:
   const declared = headerValue(response.headers['content-length']);
   if (declared === undefined) return true;
   const length = Number(declared);
-  return length > streamThroughThresholdBytes && length <= (attempt.services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes);
+  return (
+    length > streamThroughThresholdBytes &&
+    length <= (attempt.services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes)
+  );
 }
 
 /** A large embeddings answer streamed through (see stream-through-json-answer.ts), or its text when it was small after all. */
-async function streamThrough(attempt: ChannelAttempt, upstreamPath: string, contentType: string, response: Dispatcher.ResponseData): Promise<{ kind: 'whole'; text: string } | { kind: 'done'; result: AttemptResult }> {
+async function streamThrough(
+  attempt: ChannelAttempt,
+  upstreamPath: string,
+  contentType: string,
+  response: Dispatcher.ResponseData,
+): Promise<{ kind: 'whole'; text: string } | { kind: 'done'; result: AttemptResult }> {
   const { services, channel, client, request, control } = attempt;
   const maximumBytes = services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes;
   let relayed: Awaited<ReturnType<typeof streamThroughJsonAnswer>>;
@@ -407,11 +511,40 @@ async function streamThrough(attempt: ChannelAttempt, upstreamPath: string, cont
       if (relayed.fault) {
         // Too late for a 502: the client's connection was cut mid-answer, and nothing the vendor proved is billed.
         services.metrics.upstreamFailures.inc({ channel: channel.name, reason: relayed.fault });
-        services.logger.warn({ channel: channel.name, fault: relayed.fault }, 'upstream answer broke while it was streamed through');
-        return { kind: 'done', result: { kind: 'success', value: { status: 502, usage: undefined, firstByteAt: relayed.firstByteAt, errorCode: 'upstream_error', generatedText: undefined, responseText: undefined } } };
+        services.logger.warn(
+          { channel: channel.name, fault: relayed.fault },
+          'upstream answer broke while it was streamed through',
+        );
+        return {
+          kind: 'done',
+          result: {
+            kind: 'success',
+            value: {
+              status: 502,
+              usage: undefined,
+              firstByteAt: relayed.firstByteAt,
+              errorCode: 'upstream_error',
+              generatedText: undefined,
+              responseText: undefined,
+            },
+          },
+        };
       }
       const usage = extractUsageFromJsonText(relayed.tailText);
-      return { kind: 'done', result: { kind: 'success', value: { status: 200, usage, firstByteAt: relayed.firstByteAt, errorCode: undefined, generatedText: undefined, responseText: undefined } } };
+      return {
+        kind: 'done',
+        result: {
+          kind: 'success',
+          value: {
+            status: 200,
+            usage,
+            firstByteAt: relayed.firstByteAt,
+            errorCode: undefined,
+            generatedText: undefined,
+            responseText: undefined,
+          },
+        },
+      };
     }
     default: {
       const unreachable: never = relayed;
@@ -424,10 +557,17 @@ async function streamThrough(attempt: ChannelAttempt, upstreamPath: string, cont
 async function readBody(attempt: ChannelAttempt, response: Dispatcher.ResponseData): Promise<string | AttemptResult> {
   const maximumBytes = attempt.services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes;
   try {
-    const read = await readCappedUpstreamText(response.body, maximumBytes, headerValue(response.headers['content-length']));
+    const read = await readCappedUpstreamText(
+      response.body,
+      maximumBytes,
+      headerValue(response.headers['content-length']),
+    );
     if (read.kind === 'text') return read.text;
     attempt.services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'too-large' });
-    attempt.services.logger.warn({ channel: attempt.channel.name, maximumBytes }, 'upstream answer larger than GATEWAY_UPSTREAM_MAX_BODY_BYTES');
+    attempt.services.logger.warn(
+      { channel: attempt.channel.name, maximumBytes },
+      'upstream answer larger than GATEWAY_UPSTREAM_MAX_BODY_BYTES',
+    );
     return unusableUpstreamAnswer(tooLargeMessage(maximumBytes));
   } catch (error) {
     if (attempt.control.aborted) return clientClosedFailure();
@@ -437,7 +577,12 @@ async function readBody(attempt: ChannelAttempt, response: Dispatcher.ResponseDa
 }
 
 /** Sends a non-streamed answer; returns when its first byte left (Unix ms), or undefined when the client already left. */
-async function answerClient(attempt: ChannelAttempt, status: number, contentType: string, body: string): Promise<number | undefined> {
+async function answerClient(
+  attempt: ChannelAttempt,
+  status: number,
+  contentType: string,
+  body: string,
+): Promise<number | undefined> {
   // A client that left while the vendor worked gets no answer, but the answer is billed from its usage.
   if (attempt.control.abandoned) return undefined;
   const firstByteAt = attempt.services.clock();
@@ -449,18 +594,28 @@ async function answerClient(attempt: ChannelAttempt, status: number, contentType
 function notAnEventStream(attempt: ChannelAttempt, response: Dispatcher.ResponseData): AttemptResult {
   discardUpstreamBody(response.body);
   attempt.services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'not-a-stream' });
-  return { kind: 'retryable-failure', error: notAnEventStreamError(), channelOutcome: { kind: 'vendor-error', status: unusableAnswerStatus } };
+  return {
+    kind: 'retryable-failure',
+    error: notAnEventStreamError(),
+    channelOutcome: { kind: 'vendor-error', status: unusableAnswerStatus },
+  };
 }
 
 /** A 2xx answer that is not the endpoint's (`fault` says how, for the log): never relayed, never billed. */
 function unreadableAnswer(attempt: ChannelAttempt, fault: string): AttemptResult {
   attempt.services.metrics.upstreamFailures.inc({ channel: attempt.channel.name, reason: 'unreadable' });
-  attempt.services.logger.warn({ channel: attempt.channel.name, fault }, 'upstream answer is not the endpoint\'s shape');
+  attempt.services.logger.warn({ channel: attempt.channel.name, fault }, "upstream answer is not the endpoint's shape");
   return unusableUpstreamAnswer(unreadableAnswerMessage);
 }
 
 function cannotServe(channel: RoutableChannel): UpstreamAttemptResult<never> {
-  return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', `The channel protocol '${channel.protocol}' cannot serve this endpoint.`) };
+  return {
+    kind: 'retryable-failure',
+    error: new GatewayError(
+      'service_unavailable',
+      `The channel protocol '${channel.protocol}' cannot serve this endpoint.`,
+    ),
+  };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

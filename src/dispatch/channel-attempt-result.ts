@@ -12,6 +12,9 @@ export type ChannelAttemptResult<Value> = UpstreamAttemptResult<Value> & {
 };
 
 /** `result` with the channel outcome the attempt observed attached. */
-export function withChannelOutcome<Value>(result: UpstreamAttemptResult<Value>, channelOutcome: ChannelOutcome): ChannelAttemptResult<Value> {
+export function withChannelOutcome<Value>(
+  result: UpstreamAttemptResult<Value>,
+  channelOutcome: ChannelOutcome,
+): ChannelAttemptResult<Value> {
   return { ...result, channelOutcome };
 }

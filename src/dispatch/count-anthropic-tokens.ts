@@ -24,18 +24,27 @@ function parseJsonOrUndefined(text: string): unknown {
  * free at the vendor), in channel order, skipping channels whose breaker is open. Undefined when the model has no
  * Anthropic channel or none answered: the caller then estimates.
  */
-export async function countAnthropicTokens(modelId: string, request: AnthropicPassThroughRequest, services: DispatchServices): Promise<number | undefined> {
-  const channels = orderChannelsForAttempt(services.routing.current.channelsFor(modelId).filter((channel) => channel.protocol === 'anthropic'));
+export async function countAnthropicTokens(
+  modelId: string,
+  request: AnthropicPassThroughRequest,
+  services: DispatchServices,
+): Promise<number | undefined> {
+  const channels = orderChannelsForAttempt(
+    services.routing.current.channelsFor(modelId).filter((channel) => channel.protocol === 'anthropic'),
+  );
   for (const channel of channels) {
     if (!services.channelHealth.breakers.isAvailable(channel.id, modelId, services.channelHealth.clock())) continue;
     const upstreamModelId = channel.modelMapping.get(modelId) ?? modelId;
     try {
-      const response = await sendUpstreamRequest(encodeAnthropicPassThrough(request, channel, upstreamModelId, '/messages/count_tokens'), {
-        dispatcher: services.dispatcher,
-        signal: AbortSignal.timeout(services.config.upstreamHeadersTimeoutMs),
-        headersTimeoutMs: services.config.upstreamHeadersTimeoutMs,
-        bodyTimeoutMs: services.config.upstreamBodyTimeoutMs,
-      });
+      const response = await sendUpstreamRequest(
+        encodeAnthropicPassThrough(request, channel, upstreamModelId, '/messages/count_tokens'),
+        {
+          dispatcher: services.dispatcher,
+          signal: AbortSignal.timeout(services.config.upstreamHeadersTimeoutMs),
+          headersTimeoutMs: services.config.upstreamHeadersTimeoutMs,
+          bodyTimeoutMs: services.config.upstreamBodyTimeoutMs,
+        },
+      );
       // A count is a few bytes: a larger answer (a page, a redirect's body) is no count, and is not held in memory.
       const read = await readCappedUpstreamText(response.body, countAnswerMaximumBytes);
       if (response.statusCode !== 200 || read.kind !== 'text') continue;

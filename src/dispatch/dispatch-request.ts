@@ -16,7 +16,10 @@ export interface DispatchRequest {
    * base URL (e.g. `/chat/completions`) and the upstream body for the model name a channel expects (and the fields
    * that channel accepts). Absent for Responses and Messages, which are served by `passThrough` or `canonical` only.
    */
-  openAiWire?: { upstreamPath: string; buildBody: (upstreamModelId: string, channel: RoutableChannel) => string | Uint8Array | FormData };
+  openAiWire?: {
+    upstreamPath: string;
+    buildBody: (upstreamModelId: string, channel: RoutableChannel) => string | Uint8Array | FormData;
+  };
   /** the channels that accept every field of the request (forwarded-field policy); all of the model's when absent */
   acceptsChannel?: (channel: RoutableChannel) => boolean;
   /** true when the answer is an SSE stream */
@@ -61,4 +64,7 @@ export interface DispatchOutcome {
 }
 
 /** What one successful attempt produced. */
-export type AttemptValue = Pick<DispatchOutcome, 'status' | 'usage' | 'firstByteAt' | 'errorCode' | 'generatedText' | 'responseText'>;
+export type AttemptValue = Pick<
+  DispatchOutcome,
+  'status' | 'usage' | 'firstByteAt' | 'errorCode' | 'generatedText' | 'responseText'
+>;

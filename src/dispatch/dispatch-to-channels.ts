@@ -10,7 +10,12 @@ import type { DispatchServices } from './dispatch-services.js';
 import { ForwardingControl } from './forwarding-control.js';
 import { channelSkipped, tryChannelsInOrder } from './try-channels-in-order.js';
 
-const noAnswer = { usage: undefined, firstByteAt: undefined, generatedText: undefined, responseText: undefined } as const;
+const noAnswer = {
+  usage: undefined,
+  firstByteAt: undefined,
+  generatedText: undefined,
+  responseText: undefined,
+} as const;
 
 /** What the usage log records for a request whose client left first (nginx's 499). */
 const clientClosedStatus = { status: 499, errorCode: 'client_closed_request' } as const;
@@ -23,11 +28,17 @@ const clientClosedStatus = { status: 499, errorCode: 'client_closed_request' } a
  * every one is open), and each attempt's end is recorded on the channel's breaker for the model (ChannelBreakerGate).
  * Throws a GatewayError when no channel answered and the client's answer is still the framework's.
  */
-export async function dispatchToChannels(request: DispatchRequest, client: ClientSink, services: DispatchServices): Promise<DispatchOutcome> {
+export async function dispatchToChannels(
+  request: DispatchRequest,
+  client: ClientSink,
+  services: DispatchServices,
+): Promise<DispatchOutcome> {
   const control = new ForwardingControl({ client, stream: request.stream, stop: services.inFlight });
   const servingChannels = services.routing.current.channelsFor(request.modelId);
   const breakerGate = new ChannelBreakerGate(services.channelHealth, request.modelId);
-  const channels = breakerGate.choose(orderChannelsForAttempt(request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels));
+  const channels = breakerGate.choose(
+    orderChannelsForAttempt(request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels),
+  );
   let channelId: string | undefined;
   try {
     const success = await tryChannelsInOrder(channels, async (channel) => {
@@ -39,13 +50,21 @@ export async function dispatchToChannels(request: DispatchRequest, client: Clien
         const result = await attemptChannel({ request, channel, client, services, control });
         outcome = channelOutcomeOfAttempt(result, control.abandoned);
         // A client that left must not make the gateway try (and pay for) further channels.
-        if (result.kind === 'retryable-failure' && control.abandoned) return { kind: 'final-failure', error: result.error };
+        if (result.kind === 'retryable-failure' && control.abandoned)
+          return { kind: 'final-failure', error: result.error };
         return result;
       } finally {
         breakerGate.record(channel, outcome);
       }
     });
-    if (control.abandoned) return { channelId, ...success.value, ...clientClosedStatus, clientAborted: true, sentUpstream: control.sentUpstream };
+    if (control.abandoned)
+      return {
+        channelId,
+        ...success.value,
+        ...clientClosedStatus,
+        clientAborted: true,
+        sentUpstream: control.sentUpstream,
+      };
     return { channelId, ...success.value, clientAborted: false, sentUpstream: control.sentUpstream };
   } catch (error) {
     if (control.abandoned) {
@@ -54,9 +73,19 @@ export async function dispatchToChannels(request: DispatchRequest, client: Clien
     if (!client.streaming) throw error;
     // The response was taken over for a stream that then failed over and ran out of channels: answer by hand.
     if (!(error instanceof GatewayError)) services.logger.error({ err: error }, 'stream forwarding failed');
-    const gatewayError = error instanceof GatewayError ? error : new GatewayError('server_error', 'The gateway failed to relay the stream.');
+    const gatewayError =
+      error instanceof GatewayError
+        ? error
+        : new GatewayError('server_error', 'The gateway failed to relay the stream.');
     client.endWithError(gatewayError);
-    return { channelId, status: gatewayError.status, errorCode: gatewayError.code, clientAborted: false, sentUpstream: control.sentUpstream, ...noAnswer };
+    return {
+      channelId,
+      status: gatewayError.status,
+      errorCode: gatewayError.code,
+      clientAborted: false,
+      sentUpstream: control.sentUpstream,
+      ...noAnswer,
+    };
   } finally {
     control.dispose();
   }

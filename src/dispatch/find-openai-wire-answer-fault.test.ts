@@ -10,10 +10,18 @@ function largeEmbeddings(fields: Record<string, unknown>): string {
 
 describe('findOpenAiWireAnswerFault', () => {
   it('accepts the answers of each endpoint', () => {
-    expect(findOpenAiWireAnswerFault('/chat/completions', json, JSON.stringify({ choices: [], usage }))).toBeUndefined();
-    expect(findOpenAiWireAnswerFault('/completions', json, JSON.stringify({ choices: [{ text: 'a' }], usage: null }))).toBeUndefined();
-    expect(findOpenAiWireAnswerFault('/embeddings', json, JSON.stringify({ data: [{ embedding: [0.1] }], usage }))).toBeUndefined();
-    expect(findOpenAiWireAnswerFault('/images/generations', json, JSON.stringify({ created: 1, data: [{ url: 'u' }] }))).toBeUndefined();
+    expect(
+      findOpenAiWireAnswerFault('/chat/completions', json, JSON.stringify({ choices: [], usage })),
+    ).toBeUndefined();
+    expect(
+      findOpenAiWireAnswerFault('/completions', json, JSON.stringify({ choices: [{ text: 'a' }], usage: null })),
+    ).toBeUndefined();
+    expect(
+      findOpenAiWireAnswerFault('/embeddings', json, JSON.stringify({ data: [{ embedding: [0.1] }], usage })),
+    ).toBeUndefined();
+    expect(
+      findOpenAiWireAnswerFault('/images/generations', json, JSON.stringify({ created: 1, data: [{ url: 'u' }] })),
+    ).toBeUndefined();
     expect(findOpenAiWireAnswerFault('/audio/transcriptions', 'text/plain', 'hello there')).toBeUndefined();
   });
 
@@ -25,15 +33,29 @@ describe('findOpenAiWireAnswerFault', () => {
     expect(findOpenAiWireAnswerFault('/chat/completions', json, '{"choices":[{"mess')).toBe('cut-off');
     expect(findOpenAiWireAnswerFault('/chat/completions', json, '{"choices":[}')).toBe('cut-off');
     expect(findOpenAiWireAnswerFault('/chat/completions', json, JSON.stringify({ id: 'x', usage }))).toBe('no-choices');
-    expect(findOpenAiWireAnswerFault('/chat/completions', json, JSON.stringify({ choices: [], usage: 'lots' }))).toBe('bad-usage');
-    expect(findOpenAiWireAnswerFault('/chat/completions', json, JSON.stringify({ choices: [], usage: { prompt_tokens: '3' } }))).toBe('bad-usage');
+    expect(findOpenAiWireAnswerFault('/chat/completions', json, JSON.stringify({ choices: [], usage: 'lots' }))).toBe(
+      'bad-usage',
+    );
+    expect(
+      findOpenAiWireAnswerFault(
+        '/chat/completions',
+        json,
+        JSON.stringify({ choices: [], usage: { prompt_tokens: '3' } }),
+      ),
+    ).toBe('bad-usage');
     expect(findOpenAiWireAnswerFault('/embeddings', json, JSON.stringify({ object: 'list', usage }))).toBe('no-data');
   });
 
   it('checks bodies over 1 MiB by their ends, the array key and the usage value only', () => {
-    expect(findOpenAiWireAnswerFault('/embeddings', json, largeEmbeddings({ data: [{ embedding: [1] }], usage }))).toBeUndefined();
+    expect(
+      findOpenAiWireAnswerFault('/embeddings', json, largeEmbeddings({ data: [{ embedding: [1] }], usage })),
+    ).toBeUndefined();
     expect(findOpenAiWireAnswerFault('/embeddings', json, largeEmbeddings({ usage }))).toBe('no-data');
-    expect(findOpenAiWireAnswerFault('/embeddings', json, largeEmbeddings({ data: [], usage: 'lots' }))).toBe('bad-usage');
-    expect(findOpenAiWireAnswerFault('/embeddings', json, largeEmbeddings({ data: [], usage }).slice(0, -2))).toBe('cut-off');
+    expect(findOpenAiWireAnswerFault('/embeddings', json, largeEmbeddings({ data: [], usage: 'lots' }))).toBe(
+      'bad-usage',
+    );
+    expect(findOpenAiWireAnswerFault('/embeddings', json, largeEmbeddings({ data: [], usage }).slice(0, -2))).toBe(
+      'cut-off',
+    );
   });
 });

@@ -37,7 +37,11 @@ function answerSchemaOf(arrayKey: string): z.ZodType {
  * 1 MiB are parsed and checked with a schema; larger ones are checked by their first and last characters, the
  * array's key and the `usage` value's first character, so a huge embeddings answer is not parsed twice.
  */
-export function findOpenAiWireAnswerFault(upstreamPath: string, contentType: string, bodyText: string): string | undefined {
+export function findOpenAiWireAnswerFault(
+  upstreamPath: string,
+  contentType: string,
+  bodyText: string,
+): string | undefined {
   if (/^\s*text\/html/i.test(contentType)) return 'html';
   const arrayKey = expectedArrayKeyOf(upstreamPath);
   if (!arrayKey) return undefined;
@@ -63,7 +67,11 @@ export function findOpenAiWireAnswerFault(upstreamPath: string, contentType: str
  * The same check for an answer streamed through (too large to hold, see stream-through-json-answer.ts), on its first
  * window: not a page, one JSON object, and the endpoint's array begun in it.
  */
-export function findOpenAiWireAnswerHeadFault(upstreamPath: string, contentType: string, headText: string): string | undefined {
+export function findOpenAiWireAnswerHeadFault(
+  upstreamPath: string,
+  contentType: string,
+  headText: string,
+): string | undefined {
   if (/^\s*text\/html/i.test(contentType)) return 'html';
   const first = firstNonSpace(headText);
   if (first !== '{') return first === '<' ? 'html' : 'not-an-object';

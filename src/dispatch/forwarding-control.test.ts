@@ -65,7 +65,10 @@ describe('ForwardingControl', () => {
   it('cuts a sent request when shutdown stops it, and stops listening to shutdown once disposed', () => {
     const { client } = fakeClient();
     const stopListeners = new Set<() => void>();
-    const stop = { stopped: false, onStop: (listener: () => void) => (stopListeners.add(listener), () => stopListeners.delete(listener)) };
+    const stop = {
+      stopped: false,
+      onStop: (listener: () => void) => (stopListeners.add(listener), () => stopListeners.delete(listener)),
+    };
     const control = new ForwardingControl({ client, stream: false, stop });
     control.markSent();
     for (const listener of stopListeners) listener();
@@ -77,7 +80,11 @@ describe('ForwardingControl', () => {
 
   it('is cut at once when shutdown stopped before it was made', () => {
     const { client } = fakeClient();
-    const control = new ForwardingControl({ client, stream: false, stop: { stopped: true, onStop: () => () => undefined } });
+    const control = new ForwardingControl({
+      client,
+      stream: false,
+      stop: { stopped: true, onStop: () => () => undefined },
+    });
     expect(control.markSent()).toBe(false);
     expect(control.abandoned).toBe(true);
   });

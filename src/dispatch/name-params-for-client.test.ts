@@ -13,15 +13,23 @@ function codecNaming(clientParam?: (chatParam: string) => string): ClientAnswerC
   };
 }
 
-const refusal = new GatewayError('invalid_request_error', '`max_tokens` must be above 1024 with `reasoning_effort`.', { param: 'max_tokens', headers: { 'x-a': 'b' } });
+const refusal = new GatewayError('invalid_request_error', '`max_tokens` must be above 1024 with `reasoning_effort`.', {
+  param: 'max_tokens',
+  headers: { 'x-a': 'b' },
+});
 
 describe('nameParamsForClient', () => {
   it("renames the param and the names the message quotes with the client protocol's own", () => {
     const renamed = nameParamsForClient(refusal, codecNaming(responsesParamName));
     expect(renamed).toBeInstanceOf(GatewayError);
-    expect((renamed as GatewayError).toBody().error).toMatchObject({ param: 'max_output_tokens', message: '`max_output_tokens` must be above 1024 with `reasoning.effort`.' });
+    expect((renamed as GatewayError).toBody().error).toMatchObject({
+      param: 'max_output_tokens',
+      message: '`max_output_tokens` must be above 1024 with `reasoning.effort`.',
+    });
     expect((renamed as GatewayError).headers).toEqual({ 'x-a': 'b' });
-    expect((nameParamsForClient(refusal, codecNaming(messagesParamName)) as GatewayError).message).toBe('`max_tokens` must be above 1024 with `thinking`.');
+    expect((nameParamsForClient(refusal, codecNaming(messagesParamName)) as GatewayError).message).toBe(
+      '`max_tokens` must be above 1024 with `thinking`.',
+    );
   });
 
   it('leaves chat (no clientParam), errors other than a 400 and foreign errors as they are', () => {

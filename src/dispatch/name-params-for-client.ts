@@ -9,7 +9,10 @@ import { GatewayError } from '../core/gateway-error.js';
 export function nameParamsForClient(error: unknown, codec: ClientAnswerCodec): unknown {
   const clientParam = codec.clientParam?.bind(codec);
   if (!clientParam || !(error instanceof GatewayError) || error.code !== 'invalid_request_error') return error;
-  const message = error.message.replace(/`([A-Za-z_][\w.[\]]*)`/g, (_quoted, name: string) => `\`${clientParam(name)}\``);
+  const message = error.message.replace(
+    /`([A-Za-z_][\w.[\]]*)`/g,
+    (_quoted, name: string) => `\`${clientParam(name)}\``,
+  );
   const param = error.param === null ? null : clientParam(error.param);
   return new GatewayError(error.code, message, { param, headers: error.headers });
 }

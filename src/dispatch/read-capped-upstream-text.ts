@@ -9,7 +9,11 @@ export type CappedUpstreamText = { kind: 'text'; text: string } | { kind: 'too-l
  * Reads a vendor body as UTF-8 text, at most `maximumBytes` of it: a body that declares or reaches more is discarded
  * at once (its connection closed) instead of being held in memory. Rejects when the body fails (reset, body timeout).
  */
-export async function readCappedUpstreamText(body: Readable, maximumBytes: number, declaredLength?: string): Promise<CappedUpstreamText> {
+export async function readCappedUpstreamText(
+  body: Readable,
+  maximumBytes: number,
+  declaredLength?: string,
+): Promise<CappedUpstreamText> {
   if (declaredLength !== undefined && Number(declaredLength) > maximumBytes) {
     discardUpstreamBody(body);
     return { kind: 'too-large' };
@@ -27,5 +31,11 @@ export async function readCappedUpstreamText(body: Readable, maximumBytes: numbe
     discardUpstreamBody(body);
     return { kind: 'too-large' };
   }
-  return { kind: 'text', text: chunks.length === 1 ? (chunks[0] ?? Buffer.alloc(0)).toString('utf8') : Buffer.concat(chunks, total).toString('utf8') };
+  return {
+    kind: 'text',
+    text:
+      chunks.length === 1
+        ? (chunks[0] ?? Buffer.alloc(0)).toString('utf8')
+        : Buffer.concat(chunks, total).toString('utf8'),
+  };
 }

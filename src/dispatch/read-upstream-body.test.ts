@@ -16,7 +16,9 @@ describe('readUpstreamBody', () => {
 
   it('waits for a pending verdict before reporting the end of the body it was given the last chunk of', async () => {
     const order: string[] = [];
-    const reading = readUpstreamBody(Readable.from([Buffer.from('last')]), () => later('continue' as const).finally(() => order.push('verdict')));
+    const reading = readUpstreamBody(Readable.from([Buffer.from('last')]), () =>
+      later('continue' as const).finally(() => order.push('verdict')),
+    );
     expect(await reading.finally(() => order.push('settled'))).toBe('ended');
     expect(order).toEqual(['verdict', 'settled']);
   });

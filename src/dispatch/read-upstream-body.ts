@@ -13,9 +13,13 @@ export type UpstreamBodyEnding = 'ended' | 'stopped';
  * promise of its verdict, and the body is paused meanwhile. The body is never destroyed here and keeps an error
  * listener, so an error after reading stopped is never uncaught (see release-upstream-body.ts for what follows).
  */
-export function readUpstreamBody(body: Readable, onChunk: (bytes: Buffer) => ChunkVerdict | Promise<ChunkVerdict>): Promise<UpstreamBodyEnding> {
+export function readUpstreamBody(
+  body: Readable,
+  onChunk: (bytes: Buffer) => ChunkVerdict | Promise<ChunkVerdict>,
+): Promise<UpstreamBodyEnding> {
   if (body.readableEnded) return Promise.resolve('ended');
-  if (body.destroyed) return Promise.reject(body.errored ?? new Error('The upstream body was closed before it was read.'));
+  if (body.destroyed)
+    return Promise.reject(body.errored ?? new Error('The upstream body was closed before it was read.'));
   return new Promise((resolve, reject) => {
     let settled = false;
     // A handler's verdict is pending: the body's end (which pausing does not hold back once its buffer is empty) waits for it.

@@ -49,5 +49,7 @@ export function redactChannelSecrets(text: string, channel: ChannelWithSecrets):
 /** The same gateway error with its message redacted of the channel's secrets (code, param and headers kept). */
 export function redactGatewayError(error: GatewayError, channel: ChannelWithSecrets): GatewayError {
   const message = redactChannelSecrets(error.message, channel);
-  return message === error.message ? error : new GatewayError(error.code, message, { param: error.param, headers: error.headers });
+  return message === error.message
+    ? error
+    : new GatewayError(error.code, message, { param: error.param, headers: error.headers });
 }

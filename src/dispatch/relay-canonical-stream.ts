@@ -33,7 +33,13 @@ export async function relayCanonicalStream(options: {
   redact?: (text: string) => string;
 }): Promise<TranslatedRelayResult> {
   const { writer, upstreamBody, encoder } = options;
-  const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
+  const outcome: RelayedStreamOutcome = {
+    usage: undefined,
+    completed: false,
+    error: undefined,
+    firstEventAt: undefined,
+    generatedText: undefined,
+  };
   const generatedParts: string[] = [];
   let openingFrames: string[] | undefined = encoder.start();
   let upstreamFailure: CanonicalStreamFailure | undefined;
@@ -42,7 +48,10 @@ export async function relayCanonicalStream(options: {
   try {
     for await (const part of options.parts) {
       if (part.type === 'error') {
-        upstreamFailure = { code: part.failure.code, message: options.redact ? options.redact(part.failure.message) : redactUpstreamText(part.failure.message) };
+        upstreamFailure = {
+          code: part.failure.code,
+          message: options.redact ? options.redact(part.failure.message) : redactUpstreamText(part.failure.message),
+        };
         break;
       }
       if (part.type === 'usage') outcome.usage = tokenUsageOfCanonical(part.usage);

@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startSplitEndStreamServer, waitUntilConnectionIsIdle } from '../../test/helpers/start-split-end-stream-server.js';
+import {
+  startSplitEndStreamServer,
+  waitUntilConnectionIsIdle,
+} from '../../test/helpers/start-split-end-stream-server.js';
 import type { ClientSink } from './client-sink.js';
 import { ClientStreamWriter } from './client-stream-writer.js';
 import { relayOpenAiEventStream } from './relay-openai-event-stream.js';
@@ -23,7 +26,12 @@ function recordingClient() {
       if (chunk) writes.push(chunk);
     },
   };
-  const writer = new ClientStreamWriter({ client: client as unknown as ClientSink, responseHeaders: {}, clock: () => 1_000, clientDrainTimeoutMs: 0 });
+  const writer = new ClientStreamWriter({
+    client: client as unknown as ClientSink,
+    responseHeaders: {},
+    clock: () => 1_000,
+    clientDrainTimeoutMs: 0,
+  });
   return { writer, writes };
 }
 
@@ -32,7 +40,11 @@ const chunk = (content: string) => `data: {"choices":[{"index":0,"delta":{"conte
 describe('relayOpenAiEventStream', () => {
   it('writes the first event at once, then the events of one upstream read in one client write', async () => {
     const { writer, writes } = recordingClient();
-    const upstreamBody = Readable.from([Buffer.from(chunk('a') + chunk('b') + chunk('c')), Buffer.from(chunk('d') + chunk('e')), Buffer.from('data: [DONE]\n\n')]);
+    const upstreamBody = Readable.from([
+      Buffer.from(chunk('a') + chunk('b') + chunk('c')),
+      Buffer.from(chunk('d') + chunk('e')),
+      Buffer.from('data: [DONE]\n\n'),
+    ]);
     const outcome = await relayOpenAiEventStream({ upstreamBody, writer, clientWantsUsage: false, knownSecrets: [] });
     expect(outcome.completed).toBe(true);
     expect(writes).toEqual([chunk('a'), chunk('b') + chunk('c'), chunk('d') + chunk('e'), 'data: [DONE]\n\n']);
@@ -41,7 +53,10 @@ describe('relayOpenAiEventStream', () => {
   it('does not count a usage chunk the client did not ask for as the first event', async () => {
     const { writer, writes } = recordingClient();
     const usageOnly = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}\n\n';
-    const upstreamBody = Readable.from([Buffer.from(usageOnly + chunk('a') + chunk('b')), Buffer.from('data: [DONE]\n\n')]);
+    const upstreamBody = Readable.from([
+      Buffer.from(usageOnly + chunk('a') + chunk('b')),
+      Buffer.from('data: [DONE]\n\n'),
+    ]);
     await relayOpenAiEventStream({ upstreamBody, writer, clientWantsUsage: false, knownSecrets: [] });
     expect(writes).toEqual([chunk('a'), chunk('b'), 'data: [DONE]\n\n']);
   });
@@ -49,7 +64,11 @@ describe('relayOpenAiEventStream', () => {
   it('writes an event split across reads once it is whole', async () => {
     const { writer, writes } = recordingClient();
     const whole = chunk('split');
-    const upstreamBody = Readable.from([Buffer.from(whole.slice(0, 20)), Buffer.from(whole.slice(20)), Buffer.from('data: [DONE]\n\n')]);
+    const upstreamBody = Readable.from([
+      Buffer.from(whole.slice(0, 20)),
+      Buffer.from(whole.slice(20)),
+      Buffer.from('data: [DONE]\n\n'),
+    ]);
     await relayOpenAiEventStream({ upstreamBody, writer, clientWantsUsage: false, knownSecrets: [] });
     expect(writes).toEqual([whole, 'data: [DONE]\n\n']);
   });
@@ -63,7 +82,12 @@ describe('relayOpenAiEventStream and the upstream connection', () => {
       for (let stream = 0; stream < 3; stream++) {
         const response = await server.requestStream();
         const { writer, writes } = recordingClient();
-        const outcome = await relayOpenAiEventStream({ upstreamBody: response.body, writer, clientWantsUsage: false, knownSecrets: [] });
+        const outcome = await relayOpenAiEventStream({
+          upstreamBody: response.body,
+          writer,
+          clientWantsUsage: false,
+          knownSecrets: [],
+        });
         expect(outcome.completed).toBe(true);
         expect(writes.at(-1)).toBe('data: [DONE]\n\n');
         await waitUntilConnectionIsIdle(response.body);
@@ -89,7 +113,12 @@ describe('relayOpenAiEventStream and a stream cut off upstream', () => {
     try {
       const response = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { dispatcher });
       const { writer, writes } = recordingClient();
-      const outcome = await relayOpenAiEventStream({ upstreamBody: response.body, writer, clientWantsUsage: false, knownSecrets: [] });
+      const outcome = await relayOpenAiEventStream({
+        upstreamBody: response.body,
+        writer,
+        clientWantsUsage: false,
+        knownSecrets: [],
+      });
       expect(outcome.error?.message).toBe('vendor failed');
       expect(writes.at(-1)).toContain('vendor failed');
       expect(response.body.destroyed).toBe(true);

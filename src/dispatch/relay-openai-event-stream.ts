@@ -9,7 +9,13 @@ import { redactUpstreamText } from '../providers/openai/redact-upstream-text.js'
 import type { ClientStreamWriter } from './client-stream-writer.js';
 import { readUpstreamBody, type ChunkVerdict } from './read-upstream-body.js';
 import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
-import { cutOffStreamError, failureBeforeFirstByte, maximumStreamEventCharacters, oversizedStreamEventError, unreadableStreamEventError } from './relay-stream-errors.js';
+import {
+  cutOffStreamError,
+  failureBeforeFirstByte,
+  maximumStreamEventCharacters,
+  oversizedStreamEventError,
+  unreadableStreamEventError,
+} from './relay-stream-errors.js';
 
 /** What a relayed stream produced. */
 export interface RelayedStreamOutcome {
@@ -54,7 +60,13 @@ export async function relayOpenAiEventStream(options: {
   maxEventCharacters?: number;
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, writer, clientWantsUsage } = options;
-  const outcome: RelayedStreamOutcome = { usage: undefined, completed: false, error: undefined, firstEventAt: undefined, generatedText: undefined };
+  const outcome: RelayedStreamOutcome = {
+    usage: undefined,
+    completed: false,
+    error: undefined,
+    firstEventAt: undefined,
+    generatedText: undefined,
+  };
   // Events before the usage chunk, read for their text only if the stream ends without one (no regex per event).
   const eventsBeforeUsage: string[] = [];
   // Events parsed from one upstream read leave in one client write (the first event excepted): they arrived together,
@@ -114,7 +126,8 @@ export async function relayOpenAiEventStream(options: {
     writer.writeEvents(eventsOfThisRead);
     eventsOfThisRead.length = 0;
     if (outcome.completed || upstreamError || writer.clientGone) return 'stop';
-    if (writer.clientIsFull) return writer.waitWhileClientIsFull().then(() => (writer.clientGone ? 'stop' : 'continue'));
+    if (writer.clientIsFull)
+      return writer.waitWhileClientIsFull().then(() => (writer.clientGone ? 'stop' : 'continue'));
     return 'continue';
   };
   try {
@@ -131,7 +144,10 @@ export async function relayOpenAiEventStream(options: {
   if (writer.clientGone) return outcome;
   if (writer.firstEventAt === undefined && !outcome.completed) {
     // Nothing reached the client: a vendor error or an unreadable first event lets another channel answer.
-    throw new StreamFailedBeforeFirstEvent(upstreamError?.message ?? 'upstream stream ended before its first event', upstreamError && failureBeforeFirstByte(upstreamError));
+    throw new StreamFailedBeforeFirstEvent(
+      upstreamError?.message ?? 'upstream stream ended before its first event',
+      upstreamError && failureBeforeFirstByte(upstreamError),
+    );
   }
   if (outcome.completed) {
     writer.endWithDone();
@@ -142,9 +158,14 @@ export async function relayOpenAiEventStream(options: {
   return outcome;
 }
 
-function mapStreamErrorEvent(data: string, knownSecrets: readonly string[], redact: ((text: string) => string) | undefined): GatewayError {
+function mapStreamErrorEvent(
+  data: string,
+  knownSecrets: readonly string[],
+  redact: ((text: string) => string) | undefined,
+): GatewayError {
   const parsed = safeParse(data) as { error?: { message?: unknown; type?: unknown; code?: unknown } } | undefined;
-  const redacted = typeof parsed?.error?.message === 'string' ? redactUpstreamText(parsed.error.message, knownSecrets) : undefined;
+  const redacted =
+    typeof parsed?.error?.message === 'string' ? redactUpstreamText(parsed.error.message, knownSecrets) : undefined;
   const message = redacted === undefined ? 'The upstream vendor failed mid-stream.' : (redact?.(redacted) ?? redacted);
   const kind = `${String(parsed?.error?.type ?? '')} ${String(parsed?.error?.code ?? '')}`;
   if (/rate_limit/.test(kind)) return new GatewayError('rate_limit_exceeded', message);

@@ -8,7 +8,10 @@ import { GatewayError } from '../core/gateway-error.js';
 
 /** A stream event whose data is not JSON (an HTML page, cut-off JSON) where the protocol sends JSON. */
 export function unreadableStreamEventError(): GatewayError {
-  return new GatewayError('upstream_error', 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.');
+  return new GatewayError(
+    'upstream_error',
+    'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.',
+  );
 }
 
 /** The most characters one vendor stream event may hold before the stream is refused (a legitimate one is far smaller). */
@@ -16,7 +19,10 @@ export const maximumStreamEventCharacters = 16 * 1024 * 1024;
 
 /** A stream event larger than `maximumStreamEventCharacters`: never buffered whole, the answer ends there. */
 export function oversizedStreamEventError(): GatewayError {
-  return new GatewayError('upstream_error', 'The upstream vendor sent a stream event larger than the gateway accepts; the answer is incomplete.');
+  return new GatewayError(
+    'upstream_error',
+    'The upstream vendor sent a stream event larger than the gateway accepts; the answer is incomplete.',
+  );
 }
 
 /** A stream the vendor ended (or whose connection broke) before its terminal event. */
@@ -46,5 +52,9 @@ export function isEventStreamContentType(contentType: string | undefined): boole
 
 /** True when a vendor's content type is a stream of events: SSE, or Bedrock's binary `application/vnd.amazon.eventstream`. */
 export function isStreamContentType(contentType: string | undefined): boolean {
-  return isEventStreamContentType(contentType) || (contentType !== undefined && contentType.trimStart().toLowerCase().startsWith('application/vnd.amazon.eventstream'));
+  return (
+    isEventStreamContentType(contentType) ||
+    (contentType !== undefined &&
+      contentType.trimStart().toLowerCase().startsWith('application/vnd.amazon.eventstream'))
+  );
 }

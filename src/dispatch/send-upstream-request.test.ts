@@ -37,7 +37,10 @@ describe('sendUpstreamRequest', () => {
   });
 
   const send = (url: string, body: string | undefined, method?: 'GET' | 'POST') =>
-    sendUpstreamRequest({ url, headers: { authorization: 'Bearer vendor-key' }, body, method }, { dispatcher, signal: undefined, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000 });
+    sendUpstreamRequest(
+      { url, headers: { authorization: 'Bearer vendor-key' }, body, method },
+      { dispatcher, signal: undefined, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000 },
+    );
 
   it('sends the path with its query, the body and the vendor headers, and the same URL again the same way', async () => {
     received.length = 0;
@@ -50,7 +53,11 @@ describe('sendUpstreamRequest', () => {
       { method: 'POST', path: '/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse', body: '{"n":1}' },
       { method: 'POST', path: '/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse', body: '{"n":2}' },
     ]);
-    expect(received[0]!.headers).toMatchObject({ authorization: 'Bearer vendor-key', 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    expect(received[0]!.headers).toMatchObject({
+      authorization: 'Bearer vendor-key',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    });
   });
 
   it('keeps URLs that differ only in their query apart', async () => {

@@ -15,11 +15,17 @@ export interface UpstreamHttpRequest {
 /** Sends one request to a vendor: the only place the gateway calls upstreams. Only the gateway's own headers go out, never the client's. */
 export function sendUpstreamRequest(
   upstreamRequest: UpstreamHttpRequest,
-  options: { dispatcher: Dispatcher; signal: AbortSignal | UpstreamAbortSignal | undefined; headersTimeoutMs: number; bodyTimeoutMs: number },
+  options: {
+    dispatcher: Dispatcher;
+    signal: AbortSignal | UpstreamAbortSignal | undefined;
+    headersTimeoutMs: number;
+    bodyTimeoutMs: number;
+  },
 ): Promise<Dispatcher.ResponseData> {
   const { origin, path } = splitUpstreamUrl(upstreamRequest.url);
   const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
-  if (typeof upstreamRequest.body === 'string' || upstreamRequest.body instanceof Uint8Array) headers['content-type'] = 'application/json';
+  if (typeof upstreamRequest.body === 'string' || upstreamRequest.body instanceof Uint8Array)
+    headers['content-type'] = 'application/json';
   // The dispatcher's own `request`, given origin and path: undici's top-level `request(url)` parses the URL into a
   // new URL object and copies the options on every call, and both live as long as the vendor takes to answer.
   return options.dispatcher.request({
@@ -51,7 +57,10 @@ function splitUpstreamUrl(url: string): UpstreamTarget {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new errors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
   }
-  const target = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
+  const target = {
+    origin: parsed.origin,
+    path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname,
+  };
   if (targetsByUrl.size >= targetsByUrlLimit) targetsByUrl.clear();
   targetsByUrl.set(url, target);
   return target;

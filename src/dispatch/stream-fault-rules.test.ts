@@ -35,7 +35,12 @@ function recordingClient() {
       if (chunk) writes.push(chunk);
     },
   };
-  const writer = new ClientStreamWriter({ client: client as unknown as ClientSink, responseHeaders: {}, clock: () => 1_000, clientDrainTimeoutMs: 0 });
+  const writer = new ClientStreamWriter({
+    client: client as unknown as ClientSink,
+    responseHeaders: {},
+    clock: () => 1_000,
+    clientDrainTimeoutMs: 0,
+  });
   return { writer, writes, state };
 }
 
@@ -55,7 +60,12 @@ describe('the OpenAI-wire stream relay and a vendor that misbehaves', () => {
   it('ends the stream with an error event and no [DONE] at an event that is an HTML page, relaying nothing after it', async () => {
     const { writer, writes } = recordingClient();
     const outcome = await relayOpenAiEventStream({
-      upstreamBody: upstream(chunk('a'), 'data: <html><body>502 Bad Gateway</body></html>\n\n', chunk('b'), 'data: [DONE]\n\n'),
+      upstreamBody: upstream(
+        chunk('a'),
+        'data: <html><body>502 Bad Gateway</body></html>\n\n',
+        chunk('b'),
+        'data: [DONE]\n\n',
+      ),
       writer,
       clientWantsUsage: false,
       knownSecrets: [],
@@ -66,19 +76,31 @@ describe('the OpenAI-wire stream relay and a vendor that misbehaves', () => {
     expect(all).not.toContain('[DONE]');
     expect(all).not.toContain('<html>');
     expect(all).not.toContain('"b"');
-    expect(JSON.parse(writes.at(-1)?.replace(/^data: /, '') ?? '{}')).toMatchObject({ error: { code: 'upstream_error', type: 'server_error' } });
+    expect(JSON.parse(writes.at(-1)?.replace(/^data: /, '') ?? '{}')).toMatchObject({
+      error: { code: 'upstream_error', type: 'server_error' },
+    });
   });
 
   it('treats cut-off JSON in an event the same way', async () => {
     const { writer, writes } = recordingClient();
-    const outcome = await relayOpenAiEventStream({ upstreamBody: upstream(chunk('a'), 'data: {"choices":[{"index":0,"del\n\n', 'data: [DONE]\n\n'), writer, clientWantsUsage: false, knownSecrets: [] });
+    const outcome = await relayOpenAiEventStream({
+      upstreamBody: upstream(chunk('a'), 'data: {"choices":[{"index":0,"del\n\n', 'data: [DONE]\n\n'),
+      writer,
+      clientWantsUsage: false,
+      knownSecrets: [],
+    });
     expect(outcome.error?.code).toBe('upstream_error');
     expect(writes.join('')).not.toContain('[DONE]');
   });
 
   it('writes nothing and lets another channel answer (a 502 when none can) when the first event is not JSON', async () => {
     const { writer, writes, state } = recordingClient();
-    const relayed = relayOpenAiEventStream({ upstreamBody: upstream('data: <html>oops</html>\n\n', 'data: [DONE]\n\n'), writer, clientWantsUsage: false, knownSecrets: [] });
+    const relayed = relayOpenAiEventStream({
+      upstreamBody: upstream('data: <html>oops</html>\n\n', 'data: [DONE]\n\n'),
+      writer,
+      clientWantsUsage: false,
+      knownSecrets: [],
+    });
     const failure: unknown = await relayed.catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StreamFailedBeforeFirstEvent);
     expect((failure as StreamFailedBeforeFirstEvent).error?.status).toBe(502);
@@ -89,14 +111,24 @@ describe('the OpenAI-wire stream relay and a vendor that misbehaves', () => {
   it('ignores lines that are not `data:` fields (comments, unknown fields, lines without a colon), as SSE says', async () => {
     const { writer, writes } = recordingClient();
     const garbage = ': keep-alive\n\nnot a field at all\nretry: soon\n\n';
-    const outcome = await relayOpenAiEventStream({ upstreamBody: upstream(garbage, chunk('a'), garbage, chunk('b'), garbage, 'data: [DONE]\n\n'), writer, clientWantsUsage: false, knownSecrets: [] });
+    const outcome = await relayOpenAiEventStream({
+      upstreamBody: upstream(garbage, chunk('a'), garbage, chunk('b'), garbage, 'data: [DONE]\n\n'),
+      writer,
+      clientWantsUsage: false,
+      knownSecrets: [],
+    });
     expect(outcome.completed).toBe(true);
     expect(writes.join('')).toBe(chunk('a') + chunk('b') + 'data: [DONE]\n\n');
   });
 
   it('ends a stream the vendor ended without [DONE] with an error event', async () => {
     const { writer, writes } = recordingClient();
-    const outcome = await relayOpenAiEventStream({ upstreamBody: upstream(chunk('a')), writer, clientWantsUsage: false, knownSecrets: [] });
+    const outcome = await relayOpenAiEventStream({
+      upstreamBody: upstream(chunk('a')),
+      writer,
+      clientWantsUsage: false,
+      knownSecrets: [],
+    });
     expect(outcome.completed).toBe(false);
     expect(outcome.error?.code).toBe('server_error');
     expect(writes.at(-1)).toContain('"error"');
@@ -106,8 +138,20 @@ describe('the OpenAI-wire stream relay and a vendor that misbehaves', () => {
   it('ends the stream at an event larger than the cap instead of buffering it whole', async () => {
     const { writer, writes } = recordingClient();
     const huge = `data: {"choices":[{"index":0,"delta":{"content":"${'x'.repeat(1_000)}`;
-    const pieces = [chunk('a'), ...Array.from({ length: 10 }, (_, index) => huge.slice(index * 100, (index + 1) * 100)), huge.slice(1_000), '"}}]}\n\n', 'data: [DONE]\n\n'];
-    const outcome = await relayOpenAiEventStream({ upstreamBody: upstream(...pieces), writer, clientWantsUsage: false, knownSecrets: [], maxEventCharacters: 500 });
+    const pieces = [
+      chunk('a'),
+      ...Array.from({ length: 10 }, (_, index) => huge.slice(index * 100, (index + 1) * 100)),
+      huge.slice(1_000),
+      '"}}]}\n\n',
+      'data: [DONE]\n\n',
+    ];
+    const outcome = await relayOpenAiEventStream({
+      upstreamBody: upstream(...pieces),
+      writer,
+      clientWantsUsage: false,
+      knownSecrets: [],
+      maxEventCharacters: 500,
+    });
     expect(outcome.error?.code).toBe('upstream_error');
     expect(writes.join('')).not.toContain('xxxx');
     expect(writes.join('')).not.toContain('[DONE]');
@@ -116,7 +160,13 @@ describe('the OpenAI-wire stream relay and a vendor that misbehaves', () => {
   it("relays a vendor's mid-stream error event with the channel's secret and key-shaped strings removed", async () => {
     const { writer, writes } = recordingClient();
     const vendorError = `data: {"error":{"message":"key ${channelSecret} is over quota","type":"server_error"}}\n\n`;
-    const outcome = await relayOpenAiEventStream({ upstreamBody: upstream(chunk('a'), vendorError), writer, clientWantsUsage: false, knownSecrets: [], redact: redactSecret });
+    const outcome = await relayOpenAiEventStream({
+      upstreamBody: upstream(chunk('a'), vendorError),
+      writer,
+      clientWantsUsage: false,
+      knownSecrets: [],
+      redact: redactSecret,
+    });
     expect(writes.join('')).not.toContain(channelSecret);
     expect(outcome.error?.message).toContain('[redacted]');
     expect(writes.join('')).not.toContain('[DONE]');
@@ -125,7 +175,12 @@ describe('the OpenAI-wire stream relay and a vendor that misbehaves', () => {
   it('lets another channel answer when the vendor sends its error event before any content', async () => {
     const { writer, writes } = recordingClient();
     const vendorError = 'data: {"error":{"message":"boom","type":"server_error"}}\n\n';
-    const failure: unknown = await relayOpenAiEventStream({ upstreamBody: upstream(vendorError), writer, clientWantsUsage: false, knownSecrets: [] }).catch((error: unknown) => error);
+    const failure: unknown = await relayOpenAiEventStream({
+      upstreamBody: upstream(vendorError),
+      writer,
+      clientWantsUsage: false,
+      knownSecrets: [],
+    }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StreamFailedBeforeFirstEvent);
     expect((failure as StreamFailedBeforeFirstEvent).error?.status).toBe(502);
     expect(writes).toEqual([]);
@@ -150,7 +205,12 @@ describe('the translated stream relay and a vendor that misbehaves', () => {
   it("redacts the channel's secret from a vendor error part after the first byte", async () => {
     const { writer, writes } = recordingClient();
     const result = await relayCanonicalStream({
-      parts: partsOf({ type: 'response-start' }, { type: 'text-start', blockIndex: 0 }, { type: 'text-delta', blockIndex: 0, text: 'hi' }, { type: 'error', failure: { code: 'server_error', message: `quota of ${channelSecret} used up` } }),
+      parts: partsOf(
+        { type: 'response-start' },
+        { type: 'text-start', blockIndex: 0 },
+        { type: 'text-delta', blockIndex: 0, text: 'hi' },
+        { type: 'error', failure: { code: 'server_error', message: `quota of ${channelSecret} used up` } },
+      ),
       upstreamBody: upstream(),
       writer,
       encoder: textEncoder(),
@@ -164,7 +224,10 @@ describe('the translated stream relay and a vendor that misbehaves', () => {
   it('answers a vendor failure before the first byte as a 502 another channel may replace, redacted', async () => {
     const { writer, writes } = recordingClient();
     const result = await relayCanonicalStream({
-      parts: partsOf({ type: 'response-start' }, { type: 'error', failure: { code: 'server_error', message: `bad key ${channelSecret}` } }),
+      parts: partsOf(
+        { type: 'response-start' },
+        { type: 'error', failure: { code: 'server_error', message: `bad key ${channelSecret}` } },
+      ),
       upstreamBody: upstream(),
       writer,
       encoder: textEncoder(),
@@ -179,7 +242,10 @@ describe('the translated stream relay and a vendor that misbehaves', () => {
 });
 
 describe('stream decoders and an event that is not JSON', () => {
-  const unreadable = { type: 'error', failure: { code: 'server_error', message: expect.stringContaining('could not read') as unknown } };
+  const unreadable = {
+    type: 'error',
+    failure: { code: 'server_error', message: expect.stringContaining('could not read') as unknown },
+  };
 
   it('Anthropic: an HTML event ends the parts with an error part', async () => {
     const body = upstream(
@@ -193,7 +259,10 @@ describe('stream decoders and an event that is not JSON', () => {
   });
 
   it('Gemini: an HTML event ends the parts with an error part', async () => {
-    const body = upstream('data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"index":0}]}\r\n\r\n', 'data: <html>proxy error</html>\r\n\r\n');
+    const body = upstream(
+      'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"index":0}]}\r\n\r\n',
+      'data: <html>proxy error</html>\r\n\r\n',
+    );
     const parts = await collectParts(decodeGeminiStream(body, call));
     expect(parts.at(-1)).toMatchObject(unreadable);
   });
@@ -208,14 +277,19 @@ describe('stream decoders and an event that is not JSON', () => {
     const pieces = Array.from({ length: 10 }, () => 'x'.repeat(100));
     const events: unknown[] = [];
     const capped = (async () => {
-      for await (const event of readServerSentEvents(upstream('data: {"a":"', ...pieces, '"}\n\n'), 500)) events.push(event);
+      for await (const event of readServerSentEvents(upstream('data: {"a":"', ...pieces, '"}\n\n'), 500))
+        events.push(event);
     })();
     await expect(capped).rejects.toThrow(/larger than 500 characters/);
     expect(events).toEqual([]);
   });
 
   it('every decoder ignores comment and unknown-field lines', async () => {
-    const body = upstream(': ping\n\n', 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"finishReason":"STOP","index":0}]}\r\n\r\n', 'nonsense line\n\n');
+    const body = upstream(
+      ': ping\n\n',
+      'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"finishReason":"STOP","index":0}]}\r\n\r\n',
+      'nonsense line\n\n',
+    );
     const parts = await collectParts(decodeGeminiStream(body, call));
     expect(parts.some((part) => part.type === 'error')).toBe(false);
     expect(parts.at(-1)).toMatchObject({ type: 'finish' });

@@ -4,7 +4,9 @@ import type { ClientDrainOutcome, ClientSink } from './client-sink.js';
 import { streamThroughJsonAnswer, type StreamThroughJsonOptions } from './stream-through-json-answer.js';
 
 /** A client sink that records what it was sent; `full` makes every write fill its buffer until the drain resolves. */
-function createRecordingSink(full = false): ClientSink & { written: string[]; events: string[]; releaseDrain: () => void } {
+function createRecordingSink(
+  full = false,
+): ClientSink & { written: string[]; events: string[]; releaseDrain: () => void } {
   let pendingDrain: ((outcome: ClientDrainOutcome) => void) | undefined;
   let needsDrain = false;
   const sink = {
@@ -56,7 +58,11 @@ function chunksOf(text: string, size: number): Buffer[] {
   return chunks;
 }
 
-function options(body: Readable, client: ClientSink, overrides: Partial<StreamThroughJsonOptions> = {}): StreamThroughJsonOptions {
+function options(
+  body: Readable,
+  client: ClientSink,
+  overrides: Partial<StreamThroughJsonOptions> = {},
+): StreamThroughJsonOptions {
   return {
     body,
     client,
@@ -78,7 +84,9 @@ describe('streamThroughJsonAnswer', () => {
     expect(result).toMatchObject({ kind: 'relayed', fault: undefined, firstByteAt: 1 });
     expect(client.written.join('')).toBe(answer);
     expect(client.events).toEqual(['start', 'head 200', 'end']);
-    expect(result.kind === 'relayed' && result.tailText.endsWith('"usage":{"prompt_tokens":7,"total_tokens":7}}')).toBe(true);
+    expect(result.kind === 'relayed' && result.tailText.endsWith('"usage":{"prompt_tokens":7,"total_tokens":7}}')).toBe(
+      true,
+    );
   });
 
   it('waits for a full client before reading on (backpressure)', async () => {
@@ -98,7 +106,9 @@ describe('streamThroughJsonAnswer', () => {
 
   it('reads the answer of a client that left to its end without writing it, for its usage', async () => {
     const client = createRecordingSink();
-    const result = await streamThroughJsonAnswer(options(Readable.from(chunksOf(answer, 16 * 1024)), client, { writeToClient: false }));
+    const result = await streamThroughJsonAnswer(
+      options(Readable.from(chunksOf(answer, 16 * 1024)), client, { writeToClient: false }),
+    );
     expect(result).toMatchObject({ kind: 'relayed', fault: undefined, firstByteAt: undefined });
     expect(client.written).toEqual([]);
     expect(result.kind === 'relayed' && result.tailText.includes('"prompt_tokens":7')).toBe(true);
@@ -106,23 +116,34 @@ describe('streamThroughJsonAnswer', () => {
 
   it('refuses, before any byte, an answer whose first window fails the check', async () => {
     const client = createRecordingSink();
-    const result = await streamThroughJsonAnswer(options(Readable.from(chunksOf(`<html>${answer}`, 16 * 1024)), client));
+    const result = await streamThroughJsonAnswer(
+      options(Readable.from(chunksOf(`<html>${answer}`, 16 * 1024)), client),
+    );
     expect(result).toEqual({ kind: 'refused', fault: 'not-an-object' });
     expect(client.events).toEqual([]);
   });
 
   it('hands a body that ends within the first window back whole', async () => {
     const client = createRecordingSink();
-    expect(await streamThroughJsonAnswer(options(Readable.from([Buffer.from('{"data":[]}')]), client))).toEqual({ kind: 'whole', text: '{"data":[]}' });
+    expect(await streamThroughJsonAnswer(options(Readable.from([Buffer.from('{"data":[]}')]), client))).toEqual({
+      kind: 'whole',
+      text: '{"data":[]}',
+    });
     expect(client.events).toEqual([]);
   });
 
   it('cuts the client when the answer grows past the cap or ends cut off after its head', async () => {
     const tooLarge = createRecordingSink();
-    expect(await streamThroughJsonAnswer(options(Readable.from(chunksOf(answer, 16 * 1024)), tooLarge, { maximumBytes: 100 * 1024 }))).toMatchObject({ kind: 'relayed', fault: 'too-large' });
+    expect(
+      await streamThroughJsonAnswer(
+        options(Readable.from(chunksOf(answer, 16 * 1024)), tooLarge, { maximumBytes: 100 * 1024 }),
+      ),
+    ).toMatchObject({ kind: 'relayed', fault: 'too-large' });
     expect(tooLarge.events.at(-1)).toBe('abort');
     const cutOff = createRecordingSink();
-    expect(await streamThroughJsonAnswer(options(Readable.from(chunksOf(answer.slice(0, 150 * 1024), 16 * 1024)), cutOff))).toMatchObject({ kind: 'relayed', fault: 'cut-off' });
+    expect(
+      await streamThroughJsonAnswer(options(Readable.from(chunksOf(answer.slice(0, 150 * 1024), 16 * 1024)), cutOff)),
+    ).toMatchObject({ kind: 'relayed', fault: 'cut-off' });
     expect(cutOff.events.at(-1)).toBe('abort');
   });
 });

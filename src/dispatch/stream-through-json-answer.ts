@@ -36,7 +36,12 @@ export type StreamThroughJsonResult =
   /** the first window is not the endpoint's answer: nothing was written and the body was discarded */
   | { kind: 'refused'; fault: string }
   /** the answer went out (or, the client gone, was read to its end); `fault` when it broke after its first bytes (the client's connection was then cut) */
-  | { kind: 'relayed'; tailText: string; firstByteAt: number | undefined; fault: 'too-large' | 'cut-off' | 'broken' | undefined };
+  | {
+      kind: 'relayed';
+      tailText: string;
+      firstByteAt: number | undefined;
+      fault: 'too-large' | 'cut-off' | 'broken' | undefined;
+    };
 
 /**
  * Relays a large non-streamed JSON answer (an embeddings batch) as it comes, with backpressure, instead of reading it
@@ -60,7 +65,8 @@ export async function streamThroughJsonAnswer(options: StreamThroughJsonOptions)
   let firstByteAt: number | undefined;
 
   const relay = (text: string): ChunkVerdict | Promise<ChunkVerdict> => {
-    tailText = tailText.length + text.length > tailWindowChars ? (tailText + text).slice(-tailWindowChars) : tailText + text;
+    tailText =
+      tailText.length + text.length > tailWindowChars ? (tailText + text).slice(-tailWindowChars) : tailText + text;
     if (!writing || client.gone) {
       writing = false;
       return 'continue';

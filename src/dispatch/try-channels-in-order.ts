@@ -22,7 +22,10 @@ export async function tryChannelsInOrder<Value>(
   attempt: (channel: RoutableChannel) => Promise<UpstreamAttemptResult<Value> | typeof channelSkipped>,
 ): Promise<ChannelSuccess<Value>> {
   if (channels.length === 0) {
-    throw new GatewayError('service_unavailable', 'No upstream channel is available for this model right now; retry later.');
+    throw new GatewayError(
+      'service_unavailable',
+      'No upstream channel is available for this model right now; retry later.',
+    );
   }
   let lastError: GatewayError | undefined;
   let attempts = 0;
@@ -34,5 +37,7 @@ export async function tryChannelsInOrder<Value>(
     if (result.kind === 'final-failure') throw result.error;
     lastError = result.error;
   }
-  throw lastError ?? new GatewayError('service_unavailable', 'No upstream channel could serve the request; retry later.');
+  throw (
+    lastError ?? new GatewayError('service_unavailable', 'No upstream channel could serve the request; retry later.')
+  );
 }

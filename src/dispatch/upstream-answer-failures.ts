@@ -14,8 +14,14 @@ import { withChannelOutcome, type ChannelAttemptResult } from './channel-attempt
 const unusableAnswerStatus = 502;
 
 /** A vendor answer that cannot be relayed, charged to the channel as a vendor error with `status` (the vendor's, or 502). */
-export function unusableUpstreamAnswer(message: string, status: number = unusableAnswerStatus): ChannelAttemptResult<never> {
-  return withChannelOutcome({ kind: 'retryable-failure', error: new GatewayError('upstream_error', message) }, { kind: 'vendor-error', status });
+export function unusableUpstreamAnswer(
+  message: string,
+  status: number = unusableAnswerStatus,
+): ChannelAttemptResult<never> {
+  return withChannelOutcome(
+    { kind: 'retryable-failure', error: new GatewayError('upstream_error', message) },
+    { kind: 'vendor-error', status },
+  );
 }
 
 /** The message for a 2xx body that is not the endpoint's answer. */
@@ -42,7 +48,14 @@ export const notAnEventStreamMessage = 'The upstream vendor answered a streamed 
 // undici's codes for a response head or body chunk that did not come in time.
 const silenceCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 // Codes of a connection that could not be opened at all: the vendor is unreachable, not misbehaving.
-const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /**
  * A request that got no usable answer, as the client sees it when no other channel answers: silence past the
@@ -53,11 +66,23 @@ export function transportFailure(error: unknown, channelOutcome: ChannelOutcome)
   const code = errorCodeOf(error);
   let result: UpstreamAttemptResult<never>;
   if (code !== undefined && silenceCodes.has(code)) {
-    result = { kind: 'retryable-failure', error: new GatewayError('upstream_timeout', 'The upstream vendor did not answer in time; retry later.') };
+    result = {
+      kind: 'retryable-failure',
+      error: new GatewayError('upstream_timeout', 'The upstream vendor did not answer in time; retry later.'),
+    };
   } else if (code !== undefined && unreachableCodes.has(code)) {
-    result = { kind: 'retryable-failure', error: new GatewayError('service_unavailable', 'The upstream vendor could not be reached; retry later.') };
+    result = {
+      kind: 'retryable-failure',
+      error: new GatewayError('service_unavailable', 'The upstream vendor could not be reached; retry later.'),
+    };
   } else {
-    result = { kind: 'retryable-failure', error: new GatewayError('upstream_error', 'The connection to the upstream vendor broke before its answer was complete; retry later.') };
+    result = {
+      kind: 'retryable-failure',
+      error: new GatewayError(
+        'upstream_error',
+        'The connection to the upstream vendor broke before its answer was complete; retry later.',
+      ),
+    };
   }
   return withChannelOutcome(result, channelOutcome);
 }

@@ -5,7 +5,15 @@ export function createLogger(level: string): Logger {
   return pino({
     level,
     redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', '*.secret', 'secret', '*.apiKey', 'apiKey', '*.encryptedSecret'],
+      paths: [
+        'req.headers.authorization',
+        'headers.authorization',
+        '*.secret',
+        'secret',
+        '*.apiKey',
+        'apiKey',
+        '*.encryptedSecret',
+      ],
       censor: '[redacted]',
     },
   });

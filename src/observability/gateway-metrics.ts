@@ -19,7 +19,12 @@ export function createGatewayMetrics(): GatewayMetrics {
   collectDefaultMetrics({ register: registry });
   return {
     registry,
-    requests: new Counter({ name: 'gateway_requests_total', help: 'Finished /v1 requests', labelNames: ['endpoint', 'status'], registers: [registry] }),
+    requests: new Counter({
+      name: 'gateway_requests_total',
+      help: 'Finished /v1 requests',
+      labelNames: ['endpoint', 'status'],
+      registers: [registry],
+    }),
     requestDuration: new Histogram({
       name: 'gateway_request_duration_seconds',
       help: 'Time from request to the end of the response',
@@ -27,7 +32,17 @@ export function createGatewayMetrics(): GatewayMetrics {
       buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
       registers: [registry],
     }),
-    upstreamFailures: new Counter({ name: 'gateway_upstream_failures_total', help: 'Upstream attempts that failed', labelNames: ['channel', 'reason'], registers: [registry] }),
-    tokens: new Counter({ name: 'gateway_tokens_total', help: 'Tokens reported by vendors', labelNames: ['direction'], registers: [registry] }),
+    upstreamFailures: new Counter({
+      name: 'gateway_upstream_failures_total',
+      help: 'Upstream attempts that failed',
+      labelNames: ['channel', 'reason'],
+      registers: [registry],
+    }),
+    tokens: new Counter({
+      name: 'gateway_tokens_total',
+      help: 'Tokens reported by vendors',
+      labelNames: ['direction'],
+      registers: [registry],
+    }),
   };
 }

@@ -20,7 +20,11 @@ function appWithLazyLogger() {
     childrenBuilt.count += 1;
     return child(...args);
   }) as typeof logger.child;
-  const app = Fastify({ loggerInstance: logger, disableRequestLogging: true, childLoggerFactory: createLazyRequestLogger });
+  const app = Fastify({
+    loggerInstance: logger,
+    disableRequestLogging: true,
+    childLoggerFactory: createLazyRequestLogger,
+  });
   app.get('/quiet', async (request) => {
     request.log.info('below the level');
     return { ok: true };

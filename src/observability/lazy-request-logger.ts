@@ -12,7 +12,11 @@ type ParentLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean
  * Fastify builds a child per request, and building one serialises (and, with redaction on, redacts) its bindings:
  * about 2 % of the allocations of a request that never logs, which at the default level is almost every request.
  */
-export function createLazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function createLazyRequestLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyRequestLogger(logger as ParentLogger, bindings, options) as unknown as FastifyBaseLogger;
 }
 

@@ -54,7 +54,12 @@ export class StoreReadinessProbe {
 
   private async check(): Promise<ReadinessReport> {
     const startedAt = this.clock();
-    const entries = await Promise.all(Object.entries(this.options.checks).map(async ([name, check]): Promise<[string, StoreState]> => [name, (await this.answersInTime(check)) ? 'up' : 'down']));
+    const entries = await Promise.all(
+      Object.entries(this.options.checks).map(async ([name, check]): Promise<[string, StoreState]> => [
+        name,
+        (await this.answersInTime(check)) ? 'up' : 'down',
+      ]),
+    );
     const stores = Object.fromEntries(entries);
     const report: ReadinessReport = { ready: entries.every(([, state]) => state === 'up'), stores };
     this.last = { at: startedAt, report };

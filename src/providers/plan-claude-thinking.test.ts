@@ -19,7 +19,11 @@ function callFor(overrides: Partial<VendorCall> = {}): VendorCall {
 }
 
 function encodedBody(fields: Partial<ChatCompletionRequest>, call: VendorCall = callFor()): Record<string, unknown> {
-  const request = chatRequestToCanonical({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Think.' }], ...fields });
+  const request = chatRequestToCanonical({
+    model: 'claude-sonnet-4-5',
+    messages: [{ role: 'user', content: 'Think.' }],
+    ...fields,
+  });
   return JSON.parse(encodeAnthropicRequest(request, call).body) as Record<string, unknown>;
 }
 
@@ -64,7 +68,13 @@ describe('a reasoning effort to Claude (planClaudeThinking through the Anthropic
   });
 
   it('refuses an effort for Claude models that cannot think, and sends it for 3.7 and for names it does not know', () => {
-    for (const model of ['claude-3-5-sonnet-20241022', 'claude-3-opus-20240229', 'claude-3-haiku-20240307', 'claude-2.1', 'claude-instant-1.2']) {
+    for (const model of [
+      'claude-3-5-sonnet-20241022',
+      'claude-3-opus-20240229',
+      'claude-3-haiku-20240307',
+      'claude-2.1',
+      'claude-instant-1.2',
+    ]) {
       expect(refusedParam({ reasoning_effort: 'low' }, callFor({ upstreamModelId: model }))).toBe('reasoning_effort');
     }
     for (const model of ['claude-3-7-sonnet-20250219', 'claude-opus-4-1-20250805', 'claude-sim']) {

@@ -32,29 +32,50 @@ const nonThinkingClaudeModel = /claude-(instant|2([.-]|$)|3-(opus|sonnet|haiku|5
  *   naming the parameter (dropping it would silently change the answer).
  * - `none` sends no thinking (Claude's default is not to think).
  */
-export function planClaudeThinking(request: CanonicalRequest, modelId: string, catalogMaxTokens: number | undefined): ClaudeThinkingPlan {
+export function planClaudeThinking(
+  request: CanonicalRequest,
+  modelId: string,
+  catalogMaxTokens: number | undefined,
+): ClaudeThinkingPlan {
   const effort = request.reasoningEffort;
   if (effort === null || effort === 'none') return {};
-  if (nonThinkingClaudeModel.test(modelId)) refuse('reasoning_effort', 'This model does not support `reasoning_effort` (extended thinking needs Claude 3.7 or later).');
+  if (nonThinkingClaudeModel.test(modelId))
+    refuse(
+      'reasoning_effort',
+      'This model does not support `reasoning_effort` (extended thinking needs Claude 3.7 or later).',
+    );
   refuseSamplingThinkingForbids(request);
   const wantedBudget = thinkingBudgetForEffort(effort);
   const clientCap = request.maxOutputTokens;
   if (clientCap !== null && clientCap <= minimumClaudeThinkingBudget) {
-    refuse('max_tokens', `\`max_tokens\` must be above ${minimumClaudeThinkingBudget} with \`reasoning_effort\`: this model's smallest thinking budget is ${minimumClaudeThinkingBudget} tokens.`);
+    refuse(
+      'max_tokens',
+      `\`max_tokens\` must be above ${minimumClaudeThinkingBudget} with \`reasoning_effort\`: this model's smallest thinking budget is ${minimumClaudeThinkingBudget} tokens.`,
+    );
   }
   const maxTokens = clientCap ?? catalogMaxTokens ?? wantedBudget + claudeAnswerTokensBesideThinking;
   const budget = Math.min(wantedBudget, maxTokens - 1);
-  if (budget < minimumClaudeThinkingBudget) refuse('reasoning_effort', 'This model does not support `reasoning_effort`: its output cap is below the smallest thinking budget.');
+  if (budget < minimumClaudeThinkingBudget)
+    refuse(
+      'reasoning_effort',
+      'This model does not support `reasoning_effort`: its output cap is below the smallest thinking budget.',
+    );
   return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens };
 }
 
 function refuseSamplingThinkingForbids(request: CanonicalRequest): void {
   const { temperature, topP, topK } = request.sampling;
-  if (temperature !== null && temperature !== 1) refuse('temperature', '`temperature` other than 1 cannot be combined with `reasoning_effort` on this model.');
+  if (temperature !== null && temperature !== 1)
+    refuse('temperature', '`temperature` other than 1 cannot be combined with `reasoning_effort` on this model.');
   if (topK !== undefined) refuse('top_k', '`top_k` cannot be combined with `reasoning_effort` on this model.');
-  if (topP !== null && topP < 0.95) refuse('top_p', '`top_p` below 0.95 cannot be combined with `reasoning_effort` on this model.');
+  if (topP !== null && topP < 0.95)
+    refuse('top_p', '`top_p` below 0.95 cannot be combined with `reasoning_effort` on this model.');
   const toolChoice = request.toolChoice?.type;
-  if (toolChoice === 'required' || toolChoice === 'tool') refuse('tool_choice', 'A forced `tool_choice` cannot be combined with `reasoning_effort` on this model; use `auto`.');
+  if (toolChoice === 'required' || toolChoice === 'tool')
+    refuse(
+      'tool_choice',
+      'A forced `tool_choice` cannot be combined with `reasoning_effort` on this model; use `auto`.',
+    );
 }
 
 function refuse(param: string, message: string): never {

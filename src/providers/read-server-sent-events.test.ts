@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { startSplitEndStreamServer, waitUntilConnectionIsIdle } from '../../test/helpers/start-split-end-stream-server.js';
+import {
+  startSplitEndStreamServer,
+  waitUntilConnectionIsIdle,
+} from '../../test/helpers/start-split-end-stream-server.js';
 import { readServerSentEvents } from './read-server-sent-events.js';
 
 describe('readServerSentEvents', () => {
   it('leaves the body whole when a decoder stops at its terminal event, so the connection can be reused', async () => {
-    const server = await startSplitEndStreamServer('event: message_start\ndata: {}\n\n', 'event: message_stop\ndata: {}\n\n');
+    const server = await startSplitEndStreamServer(
+      'event: message_start\ndata: {}\n\n',
+      'event: message_stop\ndata: {}\n\n',
+    );
     try {
       for (let stream = 0; stream < 3; stream++) {
         const response = await server.requestStream();

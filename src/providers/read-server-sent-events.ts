@@ -10,7 +10,10 @@ export const maximumEventCharacters = 16 * 1024 * 1024;
  * Leaving early (a decoder returning at its terminal event) does not destroy the body: the relay reads the rest of a
  * complete answer so the vendor's keep-alive connection is reused, and discards anything else (release-upstream-body.ts).
  */
-export async function* readServerSentEvents(body: Readable, maxEventCharacters: number = maximumEventCharacters): AsyncGenerator<EventSourceMessage> {
+export async function* readServerSentEvents(
+  body: Readable,
+  maxEventCharacters: number = maximumEventCharacters,
+): AsyncGenerator<EventSourceMessage> {
   const pending: EventSourceMessage[] = [];
   let oversized = false;
   // An event that never ends (no blank line) would otherwise be buffered whole, however large: the read fails instead.

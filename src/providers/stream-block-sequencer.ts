@@ -88,7 +88,10 @@ export class StreamBlockSequencer {
   private flow(kind: FlowingBlockKind, text: string): CanonicalStreamPart[] {
     const parts = this.flowing?.kind === kind ? [] : this.startFlowing(kind);
     const blockIndex = (this.flowing as { blockIndex: number }).blockIndex;
-    if (text) parts.push(kind === 'text' ? { type: 'text-delta', blockIndex, text } : { type: 'reasoning-delta', blockIndex, text });
+    if (text)
+      parts.push(
+        kind === 'text' ? { type: 'text-delta', blockIndex, text } : { type: 'reasoning-delta', blockIndex, text },
+      );
     return parts;
   }
 }

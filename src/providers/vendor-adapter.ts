@@ -75,6 +75,10 @@ export interface VendorAdapter {
   /** present when the vendor serves embeddings */
   embeddings?: {
     encode(request: EmbeddingRequestFields, call: VendorCall): VendorHttpRequest | Promise<VendorHttpRequest>;
-    decode(bodyText: string, request: EmbeddingRequestFields, call: VendorCall): { response: EmbeddingListObject; usage: TokenUsage | undefined };
+    decode(
+      bodyText: string,
+      request: EmbeddingRequestFields,
+      call: VendorCall,
+    ): { response: EmbeddingListObject; usage: TokenUsage | undefined };
   };
 }

@@ -23,13 +23,23 @@ const request: CanonicalRequest = {
     {
       role: 'assistant',
       content: [
-        { type: 'reasoning', text: 'anthropic thought', artefact: { producer: 'anthropic', signature: 'ANTHROPIC-SIG' } },
+        {
+          type: 'reasoning',
+          text: 'anthropic thought',
+          artefact: { producer: 'anthropic', signature: 'ANTHROPIC-SIG' },
+        },
         { type: 'reasoning', text: '', artefact: { producer: 'anthropic', redactedData: 'ANTHROPIC-REDACTED' } },
         { type: 'reasoning', text: 'gemini thought', artefact: { producer: 'gemini', signature: 'GEMINI-SIG' } },
         { type: 'reasoning', text: 'bedrock thought', artefact: { producer: 'bedrock', signature: 'BEDROCK-SIG' } },
         { type: 'reasoning', text: 'unsigned thought' },
         { type: 'text', text: 'Checking.' },
-        { type: 'tool-call', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', artefact: { producer: 'gemini', signature: 'GEMINI-CALL-SIG' } },
+        {
+          type: 'tool-call',
+          callId: 'call_1',
+          name: 'get_weather',
+          arguments: '{"city":"Paris"}',
+          artefact: { producer: 'gemini', signature: 'GEMINI-CALL-SIG' },
+        },
       ],
     },
     { role: 'tool', content: [{ type: 'tool-result', callId: 'call_1', output: 'sunny' }] },
@@ -87,11 +97,27 @@ describe('vendor artefacts go back only to the vendor that produced them', () =>
       ...request,
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
-        { role: 'assistant', content: [{ type: 'tool-call', callId: 'call_r_0_0__sig_gemini_c2ln', name: 'get_weather', arguments: '{}' }] },
-        { role: 'assistant', content: [{ type: 'tool-call', callId: 'call_r_0_0', name: 'get_weather', arguments: '{}', artefact: { producer: 'anthropic', signature: 'x' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', callId: 'call_r_0_0__sig_gemini_c2ln', name: 'get_weather', arguments: '{}' }],
+        },
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool-call',
+              callId: 'call_r_0_0',
+              name: 'get_weather',
+              arguments: '{}',
+              artefact: { producer: 'anthropic', signature: 'x' },
+            },
+          ],
+        },
       ],
     };
-    const parsed = JSON.parse((await encodeGeminiRequest(fromElsewhere, call)).body) as { contents: Array<{ parts: Array<{ thoughtSignature?: string }> }> };
+    const parsed = JSON.parse((await encodeGeminiRequest(fromElsewhere, call)).body) as {
+      contents: Array<{ parts: Array<{ thoughtSignature?: string }> }>;
+    };
     expect(parsed.contents[1]?.parts.map((part) => part.thoughtSignature)).toEqual([undefined, undefined]);
   });
 

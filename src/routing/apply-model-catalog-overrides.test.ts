@@ -22,16 +22,33 @@ describe('applyModelCatalogOverrides', () => {
       ]),
     );
     const catalog = createModelCatalog(models);
-    expect(catalog.find('gpt-4o')).toMatchObject({ contextWindow: 64_000, ownedBy: 'openai', inputModalities: ['text', 'image'], defaultPrices: { inputPerMillion: 1, outputPerMillion: 2 } });
+    expect(catalog.find('gpt-4o')).toMatchObject({
+      contextWindow: 64_000,
+      ownedBy: 'openai',
+      inputModalities: ['text', 'image'],
+      defaultPrices: { inputPerMillion: 1, outputPerMillion: 2 },
+    });
     expect(catalog.find('in-house-llm')).toMatchObject({ ownedBy: 'acme', kind: 'chat', inputModalities: ['text'] });
     expect(models).toHaveLength(modelCatalogData.length + 1);
   });
 
-  it('lets an operator name a video model\'s upstream model and orientation, and refuses an unknown orientation', () => {
-    const entry = { id: 'veo-3.1-generate-preview-landscape', ownedBy: 'google', kind: 'video', videoDurations: [5, 10], videoUpstreamModelId: 'veo-3.1-generate-preview', videoOrientation: 'landscape' };
+  it("lets an operator name a video model's upstream model and orientation, and refuses an unknown orientation", () => {
+    const entry = {
+      id: 'veo-3.1-generate-preview-landscape',
+      ownedBy: 'google',
+      kind: 'video',
+      videoDurations: [5, 10],
+      videoUpstreamModelId: 'veo-3.1-generate-preview',
+      videoOrientation: 'landscape',
+    };
     const catalog = createModelCatalog(applyModelCatalogOverrides(modelCatalogData, catalogFile([entry])));
-    expect(catalog.find('veo-3.1-generate-preview-landscape')).toMatchObject({ videoUpstreamModelId: 'veo-3.1-generate-preview', videoOrientation: 'landscape' });
-    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ ...entry, videoOrientation: 'square' }]))).toThrow(/0\.videoOrientation/);
+    expect(catalog.find('veo-3.1-generate-preview-landscape')).toMatchObject({
+      videoUpstreamModelId: 'veo-3.1-generate-preview',
+      videoOrientation: 'landscape',
+    });
+    expect(() =>
+      applyModelCatalogOverrides(modelCatalogData, catalogFile([{ ...entry, videoOrientation: 'square' }])),
+    ).toThrow(/0\.videoOrientation/);
   });
 
   it('keeps the built-in catalog without a file', () => {
@@ -39,8 +56,14 @@ describe('applyModelCatalogOverrides', () => {
   });
 
   it('refuses a malformed file naming the entry and field, and a new model without owner or kind', () => {
-    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ id: 'gpt-4o', contextWindow: -5 }]))).toThrow(/0\.contextWindow/);
-    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ id: 'x', typo: 1 }]))).toThrow(/catalog file/);
-    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ id: 'new-model' }]))).toThrow(/needs ownedBy and kind/);
+    expect(() =>
+      applyModelCatalogOverrides(modelCatalogData, catalogFile([{ id: 'gpt-4o', contextWindow: -5 }])),
+    ).toThrow(/0\.contextWindow/);
+    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ id: 'x', typo: 1 }]))).toThrow(
+      /catalog file/,
+    );
+    expect(() => applyModelCatalogOverrides(modelCatalogData, catalogFile([{ id: 'new-model' }]))).toThrow(
+      /needs ownedBy and kind/,
+    );
   });
 });

@@ -11,7 +11,10 @@ export const modelCatalogFieldsSchema = z.strictObject({
   created: z.number().int().min(0).optional(),
   contextWindow: z.number().int().positive().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
-  inputModalities: z.array(z.enum(['text', 'image', 'audio'])).min(1).optional(),
+  inputModalities: z
+    .array(z.enum(['text', 'image', 'audio']))
+    .min(1)
+    .optional(),
   imageSizes: z.array(z.string().regex(/^(\d+x\d+|auto)$/)).optional(),
   supportsImageEdits: z.boolean().optional(),
   aliases: z.array(z.string().min(1)).optional(),
@@ -42,7 +45,10 @@ export type ModelCatalogEntry = z.infer<typeof catalogFileEntrySchema>;
  * Applies an operator's catalog file (`GATEWAY_MODEL_CATALOG_FILE`: a JSON array of entries) to the built-in
  * catalog (see applyModelCatalogEntries). A malformed file stops the start with a message naming the entry and field.
  */
-export function applyModelCatalogOverrides(builtIn: readonly CatalogModel[], filePath: string | undefined): CatalogModel[] {
+export function applyModelCatalogOverrides(
+  builtIn: readonly CatalogModel[],
+  filePath: string | undefined,
+): CatalogModel[] {
   if (!filePath) return [...builtIn];
   const parsed = z.array(catalogFileEntrySchema).safeParse(JSON.parse(readFileSync(filePath, 'utf8')));
   if (!parsed.success) {
@@ -60,7 +66,10 @@ export function applyModelCatalogOverrides(builtIn: readonly CatalogModel[], fil
  * Applies operators' entries in order: an entry whose id exists changes only the fields it names; a new id adds a
  * model, which then needs `ownedBy` and `kind` (else this throws, naming the model).
  */
-export function applyModelCatalogEntries(base: readonly CatalogModel[], entries: readonly ModelCatalogEntry[]): CatalogModel[] {
+export function applyModelCatalogEntries(
+  base: readonly CatalogModel[],
+  entries: readonly ModelCatalogEntry[],
+): CatalogModel[] {
   const byId = new Map(base.map((model) => [model.id, model]));
   for (const entry of entries) {
     const existing = byId.get(entry.id);
@@ -69,7 +78,14 @@ export function applyModelCatalogEntries(base: readonly CatalogModel[], entries:
       continue;
     }
     if (!entry.ownedBy || !entry.kind) throw new Error(`new model ${entry.id} needs ownedBy and kind`);
-    byId.set(entry.id, { inputModalities: ['text'], created: 0, ...definedFields(entry), id: entry.id, ownedBy: entry.ownedBy, kind: entry.kind });
+    byId.set(entry.id, {
+      inputModalities: ['text'],
+      created: 0,
+      ...definedFields(entry),
+      id: entry.id,
+      ownedBy: entry.ownedBy,
+      kind: entry.kind,
+    });
   }
   return [...byId.values()];
 }

@@ -56,7 +56,9 @@ describe('model catalog data', () => {
     const latest = Date.UTC(2027, 0, 1) / 1000;
     for (const model of modelCatalogData) {
       expect(model.ownedBy, model.id).toMatch(/^[a-z0-9]+$/);
-      expect(Number.isInteger(model.created) && model.created > earliest && model.created < latest, model.id).toBe(true);
+      expect(Number.isInteger(model.created) && model.created > earliest && model.created < latest, model.id).toBe(
+        true,
+      );
       expect(model.inputModalities.length, model.id).toBeGreaterThan(0);
     }
   });
@@ -79,8 +81,10 @@ describe('model catalog data', () => {
     const windows = chatModels.map((model) => model.contextWindow ?? 0);
     const around128K = windows.filter((window) => window >= 128_000 && window <= 131_072).length;
     expect(around128K / windows.length).toBeGreaterThan(0.4);
-    for (const model of chatModels.filter((entry) => /claude-(3|sonnet|opus|haiku)/.test(entry.id))) expect(model.contextWindow, model.id).toBe(200_000);
-    for (const model of chatModels.filter((entry) => entry.id.startsWith('gemini-'))) expect([1_048_576, 2_097_152], model.id).toContain(model.contextWindow);
+    for (const model of chatModels.filter((entry) => /claude-(3|sonnet|opus|haiku)/.test(entry.id)))
+      expect(model.contextWindow, model.id).toBe(200_000);
+    for (const model of chatModels.filter((entry) => entry.id.startsWith('gemini-')))
+      expect([1_048_576, 2_097_152], model.id).toContain(model.contextWindow);
   });
 
   it('gives every image model its sizes, and the spec sizes exactly to dall-e-3, dall-e-2 and gpt-image-1', () => {
@@ -97,7 +101,9 @@ describe('model catalog data', () => {
   it('lists every video model as a spec pair: a portrait id and the same id with -landscape, both 5/10/15/20 s, one upstream model', () => {
     const videoModels = modelCatalogData.filter((model) => model.kind === 'video');
     expect(videoModels.map((model) => model.id).sort()).toEqual(
-      ['sora-2', 'sora-2-pro', 'veo-3.0-generate-001', 'veo-3.0-fast-generate-001'].flatMap((id) => [id, `${id}-landscape`]).sort(),
+      ['sora-2', 'sora-2-pro', 'veo-3.0-generate-001', 'veo-3.0-fast-generate-001']
+        .flatMap((id) => [id, `${id}-landscape`])
+        .sort(),
     );
     for (const model of videoModels) {
       expect(model.videoDurations, model.id).toEqual([5, 10, 15, 20]);
@@ -108,7 +114,7 @@ describe('model catalog data', () => {
     }
   });
 
-  it('prices video per second from the vendors\' public lists', () => {
+  it("prices video per second from the vendors' public lists", () => {
     const perSecond = (id: string): number | undefined => byId(id).defaultPrices?.perVideoSecond;
     expect(perSecond('sora-2')).toBe(100_000);
     expect(perSecond('sora-2-pro')).toBe(300_000);
@@ -129,21 +135,29 @@ describe('model catalog data', () => {
         prices.perVideoSecond,
         ...Object.values(prices.perImage ?? {}),
       ].filter((amount) => amount !== undefined);
-      for (const amount of amounts) expect(Number.isInteger(amount) && amount >= 0, `${model.id}: ${amount}`).toBe(true);
+      for (const amount of amounts)
+        expect(Number.isInteger(amount) && amount >= 0, `${model.id}: ${amount}`).toBe(true);
       for (const key of Object.keys(prices.perImage ?? {})) {
         const [size, quality] = key.split(':');
         expect(quality, `${model.id}: ${key}`).toMatch(/^[a-z]+$/);
         expect(model.imageSizes, `${model.id}: ${key}`).toContain(size);
       }
     }
-    expect(byId('gpt-4o').defaultPrices).toEqual({ inputPerMillion: 2_500_000, cachedInputPerMillion: 1_250_000, outputPerMillion: 10_000_000 });
+    expect(byId('gpt-4o').defaultPrices).toEqual({
+      inputPerMillion: 2_500_000,
+      cachedInputPerMillion: 1_250_000,
+      outputPerMillion: 10_000_000,
+    });
     expect(byId('dall-e-3').defaultPrices?.perImage?.['1024x1024:hd']).toBe(80_000);
   });
 
   it('prices every chat model', () => {
     const unpriced = chatModels.filter((model) => !model.defaultPrices).map((model) => model.id);
     // Free experimental previews and open models without a reference host price.
-    expect(unpriced.every((id) => /-exp|^gemma-/.test(id)), unpriced.join(', ')).toBe(true);
+    expect(
+      unpriced.every((id) => /-exp|^gemma-/.test(id)),
+      unpriced.join(', '),
+    ).toBe(true);
   });
 });
 
@@ -151,9 +165,18 @@ describe('createModelCatalog', () => {
   it('resolves an alias to its pinned entry, shown under the alias', () => {
     const catalog = createModelCatalog();
     const model = catalog.find('claude-3-5-sonnet-latest');
-    expect(model).toMatchObject({ id: 'claude-3-5-sonnet-latest', ownedBy: 'anthropic', contextWindow: 200_000, defaultPrices: byId('claude-3-5-sonnet-20241022').defaultPrices });
+    expect(model).toMatchObject({
+      id: 'claude-3-5-sonnet-latest',
+      ownedBy: 'anthropic',
+      contextWindow: 200_000,
+      defaultPrices: byId('claude-3-5-sonnet-20241022').defaultPrices,
+    });
     expect(model?.aliases).toBeUndefined();
-    expect(catalog.describe('gemini-2.0-flash', { ownedBy: 'x', created: 1 })).toMatchObject({ id: 'gemini-2.0-flash', ownedBy: 'google', created: byId('gemini-2.0-flash-001').created });
+    expect(catalog.describe('gemini-2.0-flash', { ownedBy: 'x', created: 1 })).toMatchObject({
+      id: 'gemini-2.0-flash',
+      ownedBy: 'google',
+      created: byId('gemini-2.0-flash-001').created,
+    });
   });
 
   it('finds pinned ids as they are', () => {
@@ -161,7 +184,13 @@ describe('createModelCatalog', () => {
   });
 
   it('lets an operator entry override a built-in one, and lets an operator id win over an alias', () => {
-    const override: CatalogModel = { id: 'grok-4', ownedBy: 'custom', kind: 'chat', created: 1, inputModalities: ['text'] };
+    const override: CatalogModel = {
+      id: 'grok-4',
+      ownedBy: 'custom',
+      kind: 'chat',
+      created: 1,
+      inputModalities: ['text'],
+    };
     const catalog = createModelCatalog([...modelCatalogData, override, { ...byId('gpt-4o'), contextWindow: 64_000 }]);
     expect(catalog.find('grok-4')).toBe(override);
     expect(catalog.find('grok-4-latest')?.ownedBy).toBe('xai');

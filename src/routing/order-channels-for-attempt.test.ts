@@ -3,7 +3,18 @@ import { orderChannelsForAttempt } from './order-channels-for-attempt.js';
 import type { RoutableChannel } from './routing-table.js';
 
 function channel(name: string, priority: number, weight: number): RoutableChannel {
-  return { id: name, name, protocol: 'openai', baseUrl: 'http://127.0.0.1', secret: 's', priority, weight, ownedBy: 'x', modelMapping: new Map(), settings: {} };
+  return {
+    id: name,
+    name,
+    protocol: 'openai',
+    baseUrl: 'http://127.0.0.1',
+    secret: 's',
+    priority,
+    weight,
+    ownedBy: 'x',
+    modelMapping: new Map(),
+    settings: {},
+  };
 }
 
 describe('orderChannelsForAttempt', () => {
@@ -26,7 +37,8 @@ describe('orderChannelsForAttempt', () => {
     };
     let heavyFirst = 0;
     const draws = 4000;
-    for (let draw = 0; draw < draws; draw++) if (orderChannelsForAttempt(channels, seededRandom)[0]?.name === 'heavy') heavyFirst++;
+    for (let draw = 0; draw < draws; draw++)
+      if (orderChannelsForAttempt(channels, seededRandom)[0]?.name === 'heavy') heavyFirst++;
     expect(heavyFirst / draws).toBeGreaterThan(0.7);
     expect(heavyFirst / draws).toBeLessThan(0.8);
   });

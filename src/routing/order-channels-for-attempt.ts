@@ -5,7 +5,10 @@ import type { RoutableChannel } from './routing-table.js';
  * random order (Efraimidis–Spirakis), so weights share traffic and the rest remain as fallbacks.
  * Channels of weight 0 come last in their tier.
  */
-export function orderChannelsForAttempt(channels: readonly RoutableChannel[], random: () => number = Math.random): RoutableChannel[] {
+export function orderChannelsForAttempt(
+  channels: readonly RoutableChannel[],
+  random: () => number = Math.random,
+): RoutableChannel[] {
   if (channels.length <= 1) return channels.slice();
   const ranked = channels.map((channel) => ({
     channel,

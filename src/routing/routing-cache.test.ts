@@ -10,7 +10,15 @@ import { RoutingCache } from './routing-cache.js';
 /** A store that serves only what the cache reads, and counts how often it is asked. */
 function createCountingStore() {
   const state = { revision: 1, revisionReads: 0, snapshotLoads: 0 };
-  const records = (): RoutingSnapshotRecords => ({ revision: state.revision, users: [], groups: [], channels: [], apiKeys: [], catalogEntries: [], userGroups: [] });
+  const records = (): RoutingSnapshotRecords => ({
+    revision: state.revision,
+    users: [],
+    groups: [],
+    channels: [],
+    apiKeys: [],
+    catalogEntries: [],
+    userGroups: [],
+  });
   const store = {
     readRoutingRevision: async () => {
       state.revisionReads++;
@@ -51,11 +59,25 @@ describe('RoutingCache with a channel whose secret cannot be decrypted', () => {
     await store.migrate();
     try {
       const secretBox = createSecretBox('this gateway');
-      const channel = { protocol: 'openai', preset: null, baseUrl: 'http://127.0.0.1:1/v1', models: ['gpt-4o'], modelMapping: {}, priority: 0, weight: 1 };
+      const channel = {
+        protocol: 'openai',
+        preset: null,
+        baseUrl: 'http://127.0.0.1:1/v1',
+        models: ['gpt-4o'],
+        modelMapping: {},
+        priority: 0,
+        weight: 1,
+      };
       await store.createChannel({ ...channel, name: 'readable', encryptedSecret: secretBox.encrypt('sk-readable') });
-      await store.createChannel({ ...channel, name: 'unreadable', encryptedSecret: createSecretBox('another gateway').encrypt('sk-unreadable') });
+      await store.createChannel({
+        ...channel,
+        name: 'unreadable',
+        encryptedSecret: createSecretBox('another gateway').encrypt('sk-unreadable'),
+      });
       const errors: Array<{ fields: unknown; message: string }> = [];
-      const logger = { error: (fields: unknown, message: string) => errors.push({ fields, message }) } as unknown as Logger;
+      const logger = {
+        error: (fields: unknown, message: string) => errors.push({ fields, message }),
+      } as unknown as Logger;
       const cache = new RoutingCache({ store, baseModels: modelCatalogData, secretBox, logger });
 
       await cache.refresh();

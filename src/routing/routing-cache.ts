@@ -3,7 +3,11 @@ import type { ChannelSecretDecrypter } from './channel-secret-decrypter.js';
 import { waitForCheckStartedAfter } from '../core/wait-for-check-started-after.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import type { ModelCatalogEntryRecord } from '../storage/store-records.js';
-import { applyModelCatalogEntries, modelCatalogFieldsSchema, type ModelCatalogEntry } from './apply-model-catalog-overrides.js';
+import {
+  applyModelCatalogEntries,
+  modelCatalogFieldsSchema,
+  type ModelCatalogEntry,
+} from './apply-model-catalog-overrides.js';
 import type { CatalogModel } from './catalog-model.js';
 import { createModelCatalog } from './model-catalog.js';
 import { channelProtocols } from '../core/channel-protocol.js';

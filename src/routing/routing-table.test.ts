@@ -8,8 +8,20 @@ const secretBox = createSecretBox('test');
 
 function channelRecord(overrides: Partial<ChannelRecord>): ChannelRecord {
   return {
-    id: 'chn_a', name: 'a', protocol: 'openai', preset: 'openai', baseUrl: 'http://127.0.0.1:1/v1/', encryptedSecret: secretBox.encrypt('upstream-secret'),
-    models: ['gpt-4o'], modelMapping: {}, settings: {}, priority: 0, weight: 1, status: 'enabled', createdAt: 1_700_000_000_000, updatedAt: 0,
+    id: 'chn_a',
+    name: 'a',
+    protocol: 'openai',
+    preset: 'openai',
+    baseUrl: 'http://127.0.0.1:1/v1/',
+    encryptedSecret: secretBox.encrypt('upstream-secret'),
+    models: ['gpt-4o'],
+    modelMapping: {},
+    settings: {},
+    priority: 0,
+    weight: 1,
+    status: 'enabled',
+    createdAt: 1_700_000_000_000,
+    updatedAt: 0,
     ...overrides,
   };
 }
@@ -19,23 +31,86 @@ function snapshot(overrides: Partial<RoutingSnapshotRecords> = {}): RoutingSnaps
     revision: 7,
     catalogEntries: [],
     users: [
-      { id: 'usr_1', email: 'a@example.com', displayName: 'a', role: 'user', passwordHash: null, status: 'active', createdAt: 0 },
-      { id: 'usr_2', email: 'b@example.com', displayName: 'b', role: 'user', passwordHash: null, status: 'disabled', createdAt: 0 },
+      {
+        id: 'usr_1',
+        email: 'a@example.com',
+        displayName: 'a',
+        role: 'user',
+        passwordHash: null,
+        status: 'active',
+        createdAt: 0,
+      },
+      {
+        id: 'usr_2',
+        email: 'b@example.com',
+        displayName: 'b',
+        role: 'user',
+        passwordHash: null,
+        status: 'disabled',
+        createdAt: 0,
+      },
     ],
     groups: [
       { id: 'grp_all', name: 'all', description: '', models: ['*'], createdAt: 0 },
       { id: 'grp_small', name: 'small', description: '', models: ['gpt-4o-mini'], createdAt: 0 },
     ],
     channels: [
-      channelRecord({ models: ['gpt-4o', 'gpt-4o-mini', 'vendor/custom-model'], modelMapping: { 'gpt-4o': 'gpt-4o-2024-08-06' } }),
+      channelRecord({
+        models: ['gpt-4o', 'gpt-4o-mini', 'vendor/custom-model'],
+        modelMapping: { 'gpt-4o': 'gpt-4o-2024-08-06' },
+      }),
       channelRecord({ id: 'chn_b', name: 'b', priority: 5, models: ['gpt-4o'] }),
       channelRecord({ id: 'chn_off', name: 'off', status: 'disabled', models: ['dall-e-3'] }),
     ],
     apiKeys: [
-      { id: 'key_all', userId: 'usr_1', groupId: 'grp_all', name: '', keyHash: 'hash-all', keyPrefix: '', status: 'active', disabledBy: null, expiresAt: null, createdAt: 0 },
-      { id: 'key_small', userId: 'usr_1', groupId: 'grp_small', name: '', keyHash: 'hash-small', keyPrefix: '', status: 'active', disabledBy: null, expiresAt: null, createdAt: 0 },
-      { id: 'key_disabled', userId: 'usr_1', groupId: 'grp_all', name: '', keyHash: 'hash-disabled', keyPrefix: '', status: 'disabled', disabledBy: 'owner', expiresAt: null, createdAt: 0 },
-      { id: 'key_of_disabled_user', userId: 'usr_2', groupId: 'grp_all', name: '', keyHash: 'hash-user-off', keyPrefix: '', status: 'active', disabledBy: null, expiresAt: null, createdAt: 0 },
+      {
+        id: 'key_all',
+        userId: 'usr_1',
+        groupId: 'grp_all',
+        name: '',
+        keyHash: 'hash-all',
+        keyPrefix: '',
+        status: 'active',
+        disabledBy: null,
+        expiresAt: null,
+        createdAt: 0,
+      },
+      {
+        id: 'key_small',
+        userId: 'usr_1',
+        groupId: 'grp_small',
+        name: '',
+        keyHash: 'hash-small',
+        keyPrefix: '',
+        status: 'active',
+        disabledBy: null,
+        expiresAt: null,
+        createdAt: 0,
+      },
+      {
+        id: 'key_disabled',
+        userId: 'usr_1',
+        groupId: 'grp_all',
+        name: '',
+        keyHash: 'hash-disabled',
+        keyPrefix: '',
+        status: 'disabled',
+        disabledBy: 'owner',
+        expiresAt: null,
+        createdAt: 0,
+      },
+      {
+        id: 'key_of_disabled_user',
+        userId: 'usr_2',
+        groupId: 'grp_all',
+        name: '',
+        keyHash: 'hash-user-off',
+        keyPrefix: '',
+        status: 'active',
+        disabledBy: null,
+        expiresAt: null,
+        createdAt: 0,
+      },
     ],
     userGroups: [
       { userId: 'usr_1', groupId: 'grp_all', createdAt: 0 },
@@ -74,7 +149,11 @@ describe('RoutingTable', () => {
   it('describes uncatalogued models with the channel vendor and creation time', () => {
     const all = table.findPrincipal('hash-all');
     if (!all) throw new Error('principal missing');
-    expect(table.findModelFor(all, 'vendor/custom-model')).toMatchObject({ ownedBy: 'openai', created: 1_700_000_000, kind: 'any' });
+    expect(table.findModelFor(all, 'vendor/custom-model')).toMatchObject({
+      ownedBy: 'openai',
+      created: 1_700_000_000,
+      kind: 'any',
+    });
   });
 
   it('orders channels by priority, decrypts secrets and keeps mappings', () => {
@@ -102,7 +181,12 @@ describe('RoutingTable with a channel whose secret cannot be decrypted', () => {
   const otherKeyBox = createSecretBox('another gateway secret key');
   const records = snapshot({
     channels: [
-      channelRecord({ id: 'chn_bad', name: 'bad', encryptedSecret: otherKeyBox.encrypt('foreign-secret'), models: ['gpt-4o', 'o3'] }),
+      channelRecord({
+        id: 'chn_bad',
+        name: 'bad',
+        encryptedSecret: otherKeyBox.encrypt('foreign-secret'),
+        models: ['gpt-4o', 'o3'],
+      }),
       channelRecord({ id: 'chn_garbage', name: 'garbage', encryptedSecret: 'not a sealed secret', models: ['o3'] }),
       channelRecord({ id: 'chn_good', name: 'good', models: ['gpt-4o'] }),
     ],
@@ -134,7 +218,9 @@ describe('RoutingTable with a stored channel whose protocol the gateway does not
 
   it('leaves it out of routing and names it, so dispatch only ever sees a known protocol', () => {
     const table = new RoutingTable(records, createModelCatalog(), secretBox);
-    expect(table.channelsFor('gpt-4o').map((channel) => [channel.name, channel.protocol])).toEqual([['good', 'openai']]);
+    expect(table.channelsFor('gpt-4o').map((channel) => [channel.name, channel.protocol])).toEqual([
+      ['good', 'openai'],
+    ]);
     expect(table.channelsFor('o3')).toEqual([]);
     expect(table.unknownProtocolChannels).toEqual([{ id: 'chn_typo', name: 'typo' }]);
     expect(table.undecryptableChannels).toEqual([]);

@@ -141,11 +141,15 @@ export class RoutingTable {
         channels.push(channel);
         this.channelsByModel.set(modelId, channels);
         if (!this.modelsById.has(modelId)) {
-          this.modelsById.set(modelId, catalog.describe(modelId, { ownedBy: channel.ownedBy, created: Math.floor(record.createdAt / 1000) }));
+          this.modelsById.set(
+            modelId,
+            catalog.describe(modelId, { ownedBy: channel.ownedBy, created: Math.floor(record.createdAt / 1000) }),
+          );
         }
       }
     }
-    for (const channels of this.channelsByModel.values()) channels.sort((left, right) => right.priority - left.priority);
+    for (const channels of this.channelsByModel.values())
+      channels.sort((left, right) => right.priority - left.priority);
     return { undecryptable, unknownProtocol };
   }
 

@@ -26,7 +26,12 @@ const localServerExtraFields = ['top_k', 'min_p', 'repetition_penalty'] as const
 /** Known vendors; a custom base URL always overrides the preset's. */
 export const vendorPresets: readonly VendorPreset[] = [
   { name: 'anthropic', ownedBy: 'anthropic', protocol: 'anthropic', baseUrl: 'https://api.anthropic.com/v1' },
-  { name: 'gemini', ownedBy: 'google', protocol: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta' },
+  {
+    name: 'gemini',
+    ownedBy: 'google',
+    protocol: 'gemini',
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+  },
   // The region is read from the host; change it with --base-url or the `region` setting.
   { name: 'bedrock', ownedBy: 'aws', protocol: 'bedrock', baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com' },
   { name: 'openai', ownedBy: 'openai', protocol: 'openai', baseUrl: 'https://api.openai.com/v1' },
@@ -44,15 +49,44 @@ export const vendorPresets: readonly VendorPreset[] = [
     // providers at other prices; `plugins` adds billed web search or file parsing.
     premiumFields: ['models', 'route', 'provider', 'plugins'],
   },
-  { name: 'together', ownedBy: 'together', protocol: 'openai', baseUrl: 'https://api.together.xyz/v1', extraFields: ['top_k', 'min_p', 'repetition_penalty'] },
+  {
+    name: 'together',
+    ownedBy: 'together',
+    protocol: 'openai',
+    baseUrl: 'https://api.together.xyz/v1',
+    extraFields: ['top_k', 'min_p', 'repetition_penalty'],
+  },
   { name: 'fireworks', ownedBy: 'fireworks', protocol: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1' },
   { name: 'perplexity', ownedBy: 'perplexity', protocol: 'openai', baseUrl: 'https://api.perplexity.ai' },
   { name: 'moonshot', ownedBy: 'moonshot', protocol: 'openai', baseUrl: 'https://api.moonshot.ai/v1' },
-  { name: 'dashscope', ownedBy: 'qwen', protocol: 'openai', baseUrl: 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1' },
+  {
+    name: 'dashscope',
+    ownedBy: 'qwen',
+    protocol: 'openai',
+    baseUrl: 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1',
+  },
   { name: 'siliconflow', ownedBy: 'siliconflow', protocol: 'openai', baseUrl: 'https://api.siliconflow.com/v1' },
-  { name: 'ollama', ownedBy: 'ollama', protocol: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', extraFields: localServerExtraFields },
-  { name: 'vllm', ownedBy: 'vllm', protocol: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', extraFields: localServerExtraFields },
-  { name: 'lmstudio', ownedBy: 'lmstudio', protocol: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', extraFields: localServerExtraFields },
+  {
+    name: 'ollama',
+    ownedBy: 'ollama',
+    protocol: 'openai',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    extraFields: localServerExtraFields,
+  },
+  {
+    name: 'vllm',
+    ownedBy: 'vllm',
+    protocol: 'openai',
+    baseUrl: 'http://127.0.0.1:8000/v1',
+    extraFields: localServerExtraFields,
+  },
+  {
+    name: 'lmstudio',
+    ownedBy: 'lmstudio',
+    protocol: 'openai',
+    baseUrl: 'http://127.0.0.1:1234/v1',
+    extraFields: localServerExtraFields,
+  },
 ];
 
 /** The preset with that name, if any. */

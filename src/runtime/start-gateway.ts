@@ -81,7 +81,11 @@ export interface StartGatewayOptions {
 }
 
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
-export async function startGateway(config: GatewayConfig, logger: Logger = createLogger(config.logLevel), options: StartGatewayOptions = {}): Promise<RunningGateway> {
+export async function startGateway(
+  config: GatewayConfig,
+  logger: Logger = createLogger(config.logLevel),
+  options: StartGatewayOptions = {},
+): Promise<RunningGateway> {
   // One database for both stores: on SQLite a second connection in the same process could interleave
   // transactions into "database is locked"; one Kysely instance serializes them on one connection.
   // Connection faults of the pool (a restarted PostgreSQL) are logged, rate limited; requests that needed it get 503.
@@ -91,7 +95,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   const catalogModels = applyModelCatalogOverrides(modelCatalogData, config.modelCatalogFile);
   const routing = new RoutingCache({ store, baseModels: catalogModels, secretBox, logger });
-  const channelHealth = createChannelHealthService(config.channelHealth ?? defaultChannelHealthSettings, options.channelHealthClock ?? Date.now);
+  const channelHealth = createChannelHealthService(
+    config.channelHealth ?? defaultChannelHealthSettings,
+    options.channelHealthClock ?? Date.now,
+  );
   // A deleted or disabled channel's breakers go with the table that no longer routes to it.
   routing.onTableReplaced((table) => channelHealth.breakers.retainChannels(table.routedChannelIds()));
   await routing.refresh();
@@ -100,15 +107,35 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   const billingConfig: BillingConfig = { ...loadBillingConfig(), ...options.billing };
   const billingStore = createBillingStore({ database });
   await billingStore.migrate();
-  const billing = await BillingRuntime.start({ store: billingStore, config: billingConfig, logger, clock: Date.now, revisionCheckIntervalMs: config.refreshIntervalMs, catalogModels });
+  const billing = await BillingRuntime.start({
+    store: billingStore,
+    config: billingConfig,
+    logger,
+    clock: Date.now,
+    revisionCheckIntervalMs: config.refreshIntervalMs,
+    catalogModels,
+  });
   billing.onInvalidation(() => routing.refresh());
-  logger.info({ billing: billingConfig.enabled ? 'on' : 'off', sharedState: billingConfig.redisUrl ? 'redis' : 'process memory' }, 'billing ready');
+  logger.info(
+    { billing: billingConfig.enabled ? 'on' : 'off', sharedState: billingConfig.redisUrl ? 'redis' : 'process memory' },
+    'billing ready',
+  );
   const paymentConfig: PaymentConfig = { ...loadPaymentConfig(process.env), ...options.payments };
   const signIn = createSignInServices(createSignInStore({ database }), config.signIn);
-  const topup = await createTopupService({ config: paymentConfig, store: createTopupOrderStore(database.database), billing, logger, clock: Date.now });
+  const topup = await createTopupService({
+    config: paymentConfig,
+    store: createTopupOrderStore(database.database),
+    billing,
+    logger,
+    clock: Date.now,
+  });
   const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
 
-  const dispatcher = new Agent({ connections: config.upstreamConnectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000 });
+  const dispatcher = new Agent({
+    connections: config.upstreamConnectionsPerOrigin,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 300_000,
+  });
   // Tasks left running by a stopped gateway are picked up here once their leases lapse.
   const videoTasks = startVideoTasks({
     config: config.videoTasks ?? loadVideoTaskConfig({}, config.dataDirectory),
@@ -131,14 +158,31 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   });
   const inFlight = new InFlightForwardings();
   const accountAdmin = createAccountAdminStore(database.database);
-  const firstRun = (await accountAdmin.countAdmins()) === 0 ? FirstRunSetup.open() : { setup: FirstRunSetup.closed(), token: undefined };
+  const firstRun =
+    (await accountAdmin.countAdmins()) === 0
+      ? FirstRunSetup.open()
+      : { setup: FirstRunSetup.closed(), token: undefined };
   let app: FastifyInstance;
   let address: string;
   try {
     const metrics = createGatewayMetrics();
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
     registerSettlementMetrics(metrics.registry, billing.writer);
-    app = await createGatewayApp({ config, routing, dispatcher, remoteImageFetcher, logger, metrics, accounting, clock: Date.now, channelHealth, responses: { store: createResponsesStore(database.database), sealer: createReasoningSealer(secretBox) }, videoTasks: videoTasks.service, api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn }, inFlight });
+    app = await createGatewayApp({
+      config,
+      routing,
+      dispatcher,
+      remoteImageFetcher,
+      logger,
+      metrics,
+      accounting,
+      clock: Date.now,
+      channelHealth,
+      responses: { store: createResponsesStore(database.database), sealer: createReasoningSealer(secretBox) },
+      videoTasks: videoTasks.service,
+      api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn },
+      inFlight,
+    });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
     topup.startSweeper();
@@ -154,7 +198,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
   }
   const url = address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
   // Where the operator's browser reaches the gateway: GATEWAY_PUBLIC_URL when set, else the listening address.
-  const setupUrl = firstRun.token === undefined ? undefined : `${config.signIn?.publicUrl ?? url}/setup?token=${firstRun.token}`;
+  const setupUrl =
+    firstRun.token === undefined ? undefined : `${config.signIn?.publicUrl ?? url}/setup?token=${firstRun.token}`;
   if (setupUrl) logger.warn({ setupUrl }, 'no administrator yet: open the one-time setup URL to create the first one');
   return {
     app,

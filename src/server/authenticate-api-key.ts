@@ -35,10 +35,17 @@ const knownKeyHashesLimit = 10_000;
  * many). The key comes from `Authorization: Bearer <key>` (OpenAI clients, Claude Code's auth token) or, when that is
  * absent, from `x-api-key` (the Anthropic SDK and Claude Code's API key).
  */
-export async function authenticateApiKey(request: FastifyRequest, routing: RoutingCache, now: number): Promise<KeyPrincipal> {
+export async function authenticateApiKey(
+  request: FastifyRequest,
+  routing: RoutingCache,
+  now: number,
+): Promise<KeyPrincipal> {
   const secret = apiKeySecretOf(request);
   if (!secret) {
-    throw new GatewayError('invalid_api_key', "You didn't provide an API key. Send it in the Authorization header as 'Bearer <key>' or in the x-api-key header.");
+    throw new GatewayError(
+      'invalid_api_key',
+      "You didn't provide an API key. Send it in the Authorization header as 'Bearer <key>' or in the x-api-key header.",
+    );
   }
   const keyHash = knownKeyHashes.get(secret) ?? hashApiKeySecret(secret);
   let principal = routing.current.findPrincipal(keyHash);
@@ -79,7 +86,11 @@ function rememberKnownKeyHash(secret: string, keyHash: string): void {
 function invalidKeyCounterOf(routing: RoutingCache): RateLimiterMemory {
   let counter = invalidKeyCounters.get(routing);
   if (!counter) {
-    counter = new RateLimiterMemory({ keyPrefix: 'gateway:invalid-key', points: invalidApiKeyLimit.attempts, duration: invalidApiKeyLimit.windowSeconds });
+    counter = new RateLimiterMemory({
+      keyPrefix: 'gateway:invalid-key',
+      points: invalidApiKeyLimit.attempts,
+      duration: invalidApiKeyLimit.windowSeconds,
+    });
     invalidKeyCounters.set(routing, counter);
   }
   return counter;
@@ -89,9 +100,13 @@ async function refuseAddressWithTooManyInvalidKeys(counter: RateLimiterMemory, a
   const state = await counter.get(address);
   if (state === null || state.consumedPoints < invalidApiKeyLimit.attempts) return;
   const retryAfterSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-  throw new GatewayError('rate_limit_exceeded', `Too many requests with invalid API keys from this address. Retry after ${retryAfterSeconds} s.`, {
-    headers: { 'retry-after': String(retryAfterSeconds) },
-  });
+  throw new GatewayError(
+    'rate_limit_exceeded',
+    `Too many requests with invalid API keys from this address. Retry after ${retryAfterSeconds} s.`,
+    {
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    },
+  );
 }
 
 function maskSecret(secret: string): string {

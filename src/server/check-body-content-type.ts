@@ -18,7 +18,10 @@ export function checkBodyContentType(request: FastifyRequest): void {
   const isMultipart = contentType.startsWith('multipart/form-data');
   const wantsMultipart = request.routeOptions.config.multipartBody === true;
   if (isMultipart && !wantsMultipart) {
-    throw new GatewayError('unsupported_media_type', 'This endpoint takes a JSON body: send Content-Type: application/json.');
+    throw new GatewayError(
+      'unsupported_media_type',
+      'This endpoint takes a JSON body: send Content-Type: application/json.',
+    );
   }
   if (!isMultipart && wantsMultipart) {
     throw new GatewayError('unsupported_media_type', 'This endpoint takes multipart/form-data with the file fields.');

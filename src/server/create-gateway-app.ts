@@ -97,7 +97,12 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
       // Before any body is read: a key that may not spend a large body's worth, or a body of the wrong kind, is
       // refused unread. Only POSTs carry bodies and cost money; listing models stays open to a key without balance.
       if (request.method !== 'POST') return;
-      if (announcesLargeBody(request)) await services.accounting.checkBeforeBody({ principal: request.principal, clientIp: request.ip, receivedAt: request.receivedAt });
+      if (announcesLargeBody(request))
+        await services.accounting.checkBeforeBody({
+          principal: request.principal,
+          clientIp: request.ip,
+          receivedAt: request.receivedAt,
+        });
       checkBodyContentType(request);
     });
     registerModelRoutes(v1, services);

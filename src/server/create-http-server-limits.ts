@@ -17,9 +17,13 @@ export interface HttpServerLimits {
  * is left to the gateway, since Node would answer it with an empty 400 that is not in OpenAI's shape.
  */
 export function createHttpServerLimits(config: GatewayConfig): HttpServerLimits {
-  const headersTimeout = config.requestTimeoutMs > 0 && config.headersTimeoutMs > 0 ? Math.min(config.headersTimeoutMs, config.requestTimeoutMs) : config.headersTimeoutMs;
+  const headersTimeout =
+    config.requestTimeoutMs > 0 && config.headersTimeoutMs > 0
+      ? Math.min(config.headersTimeoutMs, config.requestTimeoutMs)
+      : config.headersTimeoutMs;
   const enforced = [headersTimeout, config.requestTimeoutMs].filter((milliseconds) => milliseconds > 0);
-  const connectionsCheckingInterval = enforced.length === 0 ? 30_000 : Math.min(5_000, Math.max(100, Math.floor(Math.min(...enforced) / 4)));
+  const connectionsCheckingInterval =
+    enforced.length === 0 ? 30_000 : Math.min(5_000, Math.max(100, Math.floor(Math.min(...enforced) / 4)));
   return {
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,

@@ -32,7 +32,12 @@ describe('FastifyClientSink', () => {
       sink.writeHead(200, groups);
       sink.end('data: [DONE]\n\n');
     });
-    expect(response.headers).toMatchObject({ 'x-ratelimit-remaining-requests': '9', 'cache-control': 'no-cache', 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'req_1' });
+    expect(response.headers).toMatchObject({
+      'x-ratelimit-remaining-requests': '9',
+      'cache-control': 'no-cache',
+      'content-type': 'text/event-stream; charset=utf-8',
+      'x-request-id': 'req_1',
+    });
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.headers['x-request-id']).toBe('req_1');
     expect(response.body).toBe('data: [DONE]\n\n');
@@ -68,10 +73,19 @@ describe('FastifyClientSink', () => {
   });
 
   it('sends a JSON answer with the header groups merged the same way', async () => {
-    const response = await answerWith((sink) => sink.sendAnswer(201, [groups[0]!, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }], '{"ok":true}'));
+    const response = await answerWith((sink) =>
+      sink.sendAnswer(
+        201,
+        [groups[0]!, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }],
+        '{"ok":true}',
+      ),
+    );
     expect(response.statusCode).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.headers).toMatchObject({ 'x-ratelimit-remaining-requests': '9', 'content-type': 'application/json; charset=utf-8' });
+    expect(response.headers).toMatchObject({
+      'x-ratelimit-remaining-requests': '9',
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(JSON.parse(response.body)).toEqual({ ok: true });
   });
 });

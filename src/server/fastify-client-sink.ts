@@ -99,7 +99,11 @@ export class FastifyClientSink implements ClientSink {
     const response = this.reply.raw;
     if (response.headersSent || response.destroyed) return;
     const rendered = renderGatewayError(this.reply.request, error);
-    response.writeHead(rendered.status, { 'content-type': 'application/json; charset=utf-8', ...rendered.headers, 'x-request-id': String(this.reply.request.id) });
+    response.writeHead(rendered.status, {
+      'content-type': 'application/json; charset=utf-8',
+      ...rendered.headers,
+      'x-request-id': String(this.reply.request.id),
+    });
     response.end(JSON.stringify(rendered.body));
   }
 

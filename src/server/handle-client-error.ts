@@ -75,9 +75,17 @@ export function installHttpProtocolHandlers(server: Server): void {
     response.on('close', () => tracked.delete(response));
   });
   server.on('connect', (_request: IncomingMessage, socket: Socket) => {
-    const error = new GatewayError('method_not_allowed', 'CONNECT is not supported: this is an API server, not a proxy.', { headers: { allow: 'GET, HEAD, POST' } });
+    const error = new GatewayError(
+      'method_not_allowed',
+      'CONNECT is not supported: this is an API server, not a proxy.',
+      { headers: { allow: 'GET, HEAD, POST' } },
+    );
     closeAfterAnswer(socket, encodeRawErrorResponse(error));
   });
-  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
-  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
+    server.emit('request', request, response),
+  );
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    server.emit('request', request, response),
+  );
 }

@@ -6,18 +6,27 @@ import type { RouteMethods } from './route-methods.js';
 
 /** Fastify and multipart error codes a client's mistake produces, and what the client is told. */
 const clientMistakes: Record<string, (error: FastifyError) => GatewayError> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => new GatewayError('request_too_large', 'The request body is larger than this gateway accepts.'),
-  FST_REQ_FILE_TOO_LARGE: () => new GatewayError('request_too_large', 'An uploaded file is larger than this gateway accepts.'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new GatewayError('request_too_large', 'The request body is larger than this gateway accepts.'),
+  FST_REQ_FILE_TOO_LARGE: () =>
+    new GatewayError('request_too_large', 'An uploaded file is larger than this gateway accepts.'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => unsupportedMediaType(),
   FST_INVALID_MULTIPART_CONTENT_TYPE: () => unsupportedMediaType(),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => new GatewayError('invalid_request_error', 'The request body is empty; send a JSON object.'),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new GatewayError('invalid_request_error', 'The request body is not as long as its Content-Length says.'),
-  FST_FILES_LIMIT: () => new GatewayError('invalid_request_error', 'The multipart form has more files than this endpoint takes.'),
-  FST_PARTS_LIMIT: () => new GatewayError('invalid_request_error', 'The multipart form has more parts than this endpoint takes.'),
-  FST_FIELDS_LIMIT: () => new GatewayError('invalid_request_error', 'The multipart form has more fields than this endpoint takes.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
+    new GatewayError('invalid_request_error', 'The request body is empty; send a JSON object.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new GatewayError('invalid_request_error', 'The request body is not as long as its Content-Length says.'),
+  FST_FILES_LIMIT: () =>
+    new GatewayError('invalid_request_error', 'The multipart form has more files than this endpoint takes.'),
+  FST_PARTS_LIMIT: () =>
+    new GatewayError('invalid_request_error', 'The multipart form has more parts than this endpoint takes.'),
+  FST_FIELDS_LIMIT: () =>
+    new GatewayError('invalid_request_error', 'The multipart form has more fields than this endpoint takes.'),
   FST_PROTO_VIOLATION: () => new GatewayError('invalid_request_error', 'A multipart field name is not allowed.'),
-  FST_INVALID_JSON_FIELD_ERROR: () => new GatewayError('invalid_request_error', 'A multipart field declared as JSON is not valid JSON.'),
-  FST_ERR_BAD_URL: () => new GatewayError('invalid_request_error', 'The request path is not valid: check its percent-encoding.'),
+  FST_INVALID_JSON_FIELD_ERROR: () =>
+    new GatewayError('invalid_request_error', 'A multipart field declared as JSON is not valid JSON.'),
+  FST_ERR_BAD_URL: () =>
+    new GatewayError('invalid_request_error', 'The request path is not valid: check its percent-encoding.'),
 };
 
 /** Error codes of a request whose client went away while its body was read; nobody reads the answer. */
@@ -64,8 +73,7 @@ function sendGatewayError(reply: FastifyReply, error: GatewayError): void {
   // Fastify closes after any body-parsing error; a body read to its end leaves the connection usable.
   if (isBodyReceived(reply.request)) {
     if (reply.hasHeader('connection')) reply.removeHeader('connection');
-  }
-  else closeAfterResponse(reply);
+  } else closeAfterResponse(reply);
   // Anthropic clients (/v1/messages) get Anthropic's error shape and statuses; everyone else OpenAI's.
   const rendered = renderGatewayError(reply.request, error);
   void reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
@@ -93,10 +101,15 @@ function unknownRouteError(request: FastifyRequest, routeMethods: RouteMethods):
   const path = pathOf(request);
   const shownPath = path.slice(0, 200);
   const allowed = routeMethods.allowedAt(path);
-  if (allowed.length === 0) return new GatewayError('not_found', `Unknown request URL: ${request.method} ${shownPath}.`);
-  return new GatewayError('method_not_allowed', `${request.method} is not supported on ${shownPath}; use ${allowed.join(' or ')}.`, {
-    headers: { allow: allowed.join(', ') },
-  });
+  if (allowed.length === 0)
+    return new GatewayError('not_found', `Unknown request URL: ${request.method} ${shownPath}.`);
+  return new GatewayError(
+    'method_not_allowed',
+    `${request.method} is not supported on ${shownPath}; use ${allowed.join(' or ')}.`,
+    {
+      headers: { allow: allowed.join(', ') },
+    },
+  );
 }
 
 function pathOf(request: FastifyRequest): string {
@@ -104,7 +117,10 @@ function pathOf(request: FastifyRequest): string {
 }
 
 function unsupportedMediaType(): GatewayError {
-  return new GatewayError('unsupported_media_type', 'Unsupported Content-Type: send application/json (or multipart/form-data for uploads).');
+  return new GatewayError(
+    'unsupported_media_type',
+    'Unsupported Content-Type: send application/json (or multipart/form-data for uploads).',
+  );
 }
 
 function toGatewayError(error: FastifyError | GatewayError): GatewayError {
@@ -116,9 +132,13 @@ function toGatewayError(error: FastifyError | GatewayError): GatewayError {
   }
   // JSON.parse and secure-json-parse (prototype poisoning) throw these while reading a JSON body.
   if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|prototype|constructor/.test(error.message))) {
-    return new GatewayError('invalid_request_error', 'We could not parse the JSON body of your request. Send valid JSON.');
+    return new GatewayError(
+      'invalid_request_error',
+      'We could not parse the JSON body of your request. Send valid JSON.',
+    );
   }
-  if (error.statusCode === 413) return new GatewayError('request_too_large', 'The request is larger than this gateway accepts.');
+  if (error.statusCode === 413)
+    return new GatewayError('request_too_large', 'The request is larger than this gateway accepts.');
   if (error.statusCode === 415) return unsupportedMediaType();
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new GatewayError('invalid_request_error', 'The request could not be read.');

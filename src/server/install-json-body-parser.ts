@@ -38,7 +38,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     const text = decodeUtf8(bytes);
     const structure = scanJsonStructure(text, maximumJsonDepth);
     if (structure.exceedsDepth) {
-      done(new GatewayError('invalid_request_error', `The JSON body is nested more than ${maximumJsonDepth} levels deep.`), undefined);
+      done(
+        new GatewayError('invalid_request_error', `The JSON body is nested more than ${maximumJsonDepth} levels deep.`),
+        undefined,
+      );
       return;
     }
     request.rawJsonBody = { bytes, topLevelMembers: structure.topLevelMembers };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 
 describe('lazySchemaCompilers', () => {
-  it('validates and serializes a route schema as Fastify\'s own compilers do, once one is declared', async () => {
+  it("validates and serializes a route schema as Fastify's own compilers do, once one is declared", async () => {
     const app = Fastify({ schemaController: { compilersFactory: lazySchemaCompilers } });
     app.post(
       '/echo',

@@ -26,7 +26,11 @@ export function limitInFlightRequests(app: FastifyInstance, maxInFlight: number)
   });
   app.addHook('onRequest', (request, reply, done) => {
     if (closing) {
-      done(new GatewayError('service_unavailable', 'The gateway is shutting down; retry in a moment.', { headers: { 'retry-after': '1', connection: 'close' } }));
+      done(
+        new GatewayError('service_unavailable', 'The gateway is shutting down; retry in a moment.', {
+          headers: { 'retry-after': '1', connection: 'close' },
+        }),
+      );
       return;
     }
     done();
@@ -38,7 +42,13 @@ export function limitInFlightRequests(app: FastifyInstance, maxInFlight: number)
       return;
     }
     if (inFlight >= maxInFlight) {
-      done(new GatewayError('service_unavailable', 'The gateway is serving as many requests as it may at once; retry in a moment.', { headers: { 'retry-after': '1' } }));
+      done(
+        new GatewayError(
+          'service_unavailable',
+          'The gateway is serving as many requests as it may at once; retry in a moment.',
+          { headers: { 'retry-after': '1' } },
+        ),
+      );
       return;
     }
     inFlight += 1;

@@ -19,7 +19,13 @@ export function limitUnauthenticatedBodyTime(app: FastifyInstance, timeoutMs: nu
     const timer = setTimeout(() => {
       payload.unpipe(guarded);
       const seconds = Math.ceil(timeoutMs / 1000);
-      guarded.destroy(new GatewayError('request_timeout', `The request body did not arrive within ${seconds} s. Requests without an API key or session must send their body at once.`, { headers: { connection: 'close' } }));
+      guarded.destroy(
+        new GatewayError(
+          'request_timeout',
+          `The request body did not arrive within ${seconds} s. Requests without an API key or session must send their body at once.`,
+          { headers: { connection: 'close' } },
+        ),
+      );
     }, timeoutMs);
     timer.unref();
     const stop = (): void => clearTimeout(timer);

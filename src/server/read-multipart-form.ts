@@ -18,7 +18,16 @@ export interface MultipartForm {
 }
 
 /** Errors the error handler maps itself (limits, oversized files) or that mean the client left mid-upload. */
-const passThroughCodes = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PROTO_VIOLATION', 'FST_INVALID_JSON_FIELD_ERROR', 'ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE']);
+const passThroughCodes = new Set([
+  'FST_REQ_FILE_TOO_LARGE',
+  'FST_FILES_LIMIT',
+  'FST_PARTS_LIMIT',
+  'FST_FIELDS_LIMIT',
+  'FST_PROTO_VIOLATION',
+  'FST_INVALID_JSON_FIELD_ERROR',
+  'ECONNRESET',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
 
 /**
  * Reads a multipart/form-data body. Another content type gets 415; a form that cannot be read (no or a bad
@@ -32,11 +41,20 @@ export async function readMultipartForm(request: FastifyRequest): Promise<Multip
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        form.files.push({ fieldName: part.fieldname, filename: part.filename || 'upload', contentType: part.mimetype, data: await part.toBuffer() });
+        form.files.push({
+          fieldName: part.fieldname,
+          filename: part.filename || 'upload',
+          contentType: part.mimetype,
+          data: await part.toBuffer(),
+        });
         continue;
       }
       if (part.valueTruncated) {
-        throw new GatewayError('invalid_request_error', `The form field '${part.fieldname.slice(0, 100)}' is longer than this gateway accepts.`, { param: part.fieldname.slice(0, 100) });
+        throw new GatewayError(
+          'invalid_request_error',
+          `The form field '${part.fieldname.slice(0, 100)}' is longer than this gateway accepts.`,
+          { param: part.fieldname.slice(0, 100) },
+        );
       }
       if (part.fieldname.endsWith('[]')) form.repeatedFields.push([part.fieldname, String(part.value)]);
       else form.fields[part.fieldname] = String(part.value);

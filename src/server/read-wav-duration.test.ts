@@ -3,7 +3,17 @@ import { createWav } from '../../test/helpers/create-wav.js';
 import { readWavDuration } from './read-wav-duration.js';
 
 /** A WAV whose `fmt ` fields are overwritten (offsets of the 44-byte header createWav writes). */
-function forgeWav(seconds: number, fields: { formatTag?: number; channels?: number; sampleRate?: number; byteRate?: number; bitsPerSample?: number; dataSize?: number }): Buffer {
+function forgeWav(
+  seconds: number,
+  fields: {
+    formatTag?: number;
+    channels?: number;
+    sampleRate?: number;
+    byteRate?: number;
+    bitsPerSample?: number;
+    dataSize?: number;
+  },
+): Buffer {
   const wav = createWav(seconds);
   if (fields.formatTag !== undefined) wav.writeUInt16LE(fields.formatTag, 20);
   if (fields.channels !== undefined) wav.writeUInt16LE(fields.channels, 22);
@@ -31,7 +41,10 @@ describe('readWavDuration', () => {
 
   it('decodes the length with the declared sample rate, channels and bit depth, as a player would', () => {
     // 8,000 Hz mono 16-bit data read as 16,000 Hz stereo plays a quarter as long: the vendor hears the same.
-    expect(readWavDuration(forgeWav(2, { sampleRate: 16_000, channels: 2 }))).toEqual({ kind: 'measured', seconds: 0.5 });
+    expect(readWavDuration(forgeWav(2, { sampleRate: 16_000, channels: 2 }))).toEqual({
+      kind: 'measured',
+      seconds: 0.5,
+    });
   });
 
   it.each([

@@ -23,7 +23,8 @@ const bitDepths = new Set([8, 16, 24, 32, 64]);
  * sample rate, channels or bit depth are outside what real audio uses is reported as implausible.
  */
 export function readWavDuration(file: Buffer): UploadedAudioMeasure {
-  if (file.length < 12 || file.toString('ascii', 0, 4) !== 'RIFF' || file.toString('ascii', 8, 12) !== 'WAVE') return { kind: 'unmeasured' };
+  if (file.length < 12 || file.toString('ascii', 0, 4) !== 'RIFF' || file.toString('ascii', 8, 12) !== 'WAVE')
+    return { kind: 'unmeasured' };
   let format: WavFormat | undefined;
   let offset = 12;
   while (offset + 8 <= file.length) {
@@ -49,20 +50,32 @@ function readFormat(file: Buffer, start: number, size: number): WavFormat | unde
   if (size < 16 || start + 16 > file.length) return undefined;
   let formatTag = file.readUInt16LE(start);
   // WAVE_FORMAT_EXTENSIBLE: the real format tag is the first two bytes of the sub-format GUID.
-  if (formatTag === extensibleFormat) formatTag = size >= 40 && start + 26 <= file.length ? file.readUInt16LE(start + 24) : 0;
-  return { formatTag, channels: file.readUInt16LE(start + 2), sampleRate: file.readUInt32LE(start + 4), bitsPerSample: file.readUInt16LE(start + 14) };
+  if (formatTag === extensibleFormat)
+    formatTag = size >= 40 && start + 26 <= file.length ? file.readUInt16LE(start + 24) : 0;
+  return {
+    formatTag,
+    channels: file.readUInt16LE(start + 2),
+    sampleRate: file.readUInt32LE(start + 4),
+    bitsPerSample: file.readUInt16LE(start + 14),
+  };
 }
 
 function measureData(format: WavFormat | undefined, dataBytes: number): UploadedAudioMeasure {
   if (!format || !rawSampleFormats.has(format.formatTag)) return { kind: 'unmeasured' };
   if (format.sampleRate < minimumSampleRate || format.sampleRate > maximumSampleRate) {
-    return { kind: 'implausible', reason: `a sample rate of ${format.sampleRate} Hz (real audio uses ${minimumSampleRate} to ${maximumSampleRate})` };
+    return {
+      kind: 'implausible',
+      reason: `a sample rate of ${format.sampleRate} Hz (real audio uses ${minimumSampleRate} to ${maximumSampleRate})`,
+    };
   }
   if (format.channels < 1 || format.channels > maximumChannels) {
     return { kind: 'implausible', reason: `${format.channels} channels (real audio uses 1 to ${maximumChannels})` };
   }
   if (!bitDepths.has(format.bitsPerSample)) {
-    return { kind: 'implausible', reason: `${format.bitsPerSample} bits per sample (real audio uses ${[...bitDepths].join(', ')})` };
+    return {
+      kind: 'implausible',
+      reason: `${format.bitsPerSample} bits per sample (real audio uses ${[...bitDepths].join(', ')})`,
+    };
   }
   const bytesPerSecond = (format.sampleRate * format.channels * format.bitsPerSample) / 8;
   return { kind: 'measured', seconds: Math.max(0, dataBytes) / bytesPerSecond };

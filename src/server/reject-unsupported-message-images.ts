@@ -22,5 +22,9 @@ export function rejectUnsupportedMessageImages(model: CatalogModel, body: Record
 }
 
 function refuse(model: CatalogModel, param: string): never {
-  throw new GatewayError('invalid_request_error', `The model '${model.id}' does not support image input: '${param}' is an image.`, { param });
+  throw new GatewayError(
+    'invalid_request_error',
+    `The model '${model.id}' does not support image input: '${param}' is an image.`,
+    { param },
+  );
 }

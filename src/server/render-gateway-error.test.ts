@@ -9,7 +9,11 @@ async function appThatFailsAfterTakeOver() {
   const failAfterTakeOver = async (_request: FastifyRequest, reply: FastifyReply) => {
     const sink = new FastifyClientSink(reply);
     sink.startStream();
-    sink.endWithError(new GatewayError('service_unavailable', 'No upstream channel could serve the request; retry later.', { headers: { 'retry-after': '2' } }));
+    sink.endWithError(
+      new GatewayError('service_unavailable', 'No upstream channel could serve the request; retry later.', {
+        headers: { 'retry-after': '2' },
+      }),
+    );
     return reply;
   };
   app.post('/v1/messages', failAfterTakeOver);
@@ -23,8 +27,16 @@ describe('errors written by the client sink after the response was taken over', 
     const app = await appThatFailsAfterTakeOver();
     const response = await app.inject({ method: 'POST', url: '/v1/messages?beta=true', payload: {} });
     expect(response.statusCode).toBe(529);
-    expect(response.headers).toMatchObject({ 'request-id': 'req_test', 'x-request-id': 'req_test', 'retry-after': '2' });
-    expect(response.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'No upstream channel could serve the request; retry later.' }, request_id: 'req_test' });
+    expect(response.headers).toMatchObject({
+      'request-id': 'req_test',
+      'x-request-id': 'req_test',
+      'retry-after': '2',
+    });
+    expect(response.json()).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'No upstream channel could serve the request; retry later.' },
+      request_id: 'req_test',
+    });
     await app.close();
   });
 

@@ -16,7 +16,9 @@ export interface RenderedGatewayError {
 export function speaksAnthropic(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0] ?? '/';
   if (path === '/v1/messages' || path.startsWith('/v1/messages/')) return true;
-  return (path === '/v1/models' || path.startsWith('/v1/models/')) && request.headers['anthropic-version'] !== undefined;
+  return (
+    (path === '/v1/models' || path.startsWith('/v1/models/')) && request.headers['anthropic-version'] !== undefined
+  );
 }
 
 /**

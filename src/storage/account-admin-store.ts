@@ -76,7 +76,11 @@ export interface AccountAdminStore {
    * two concurrent redemptions credit once), credits its amount with a `redemption` ledger entry and pays any debt
    * first. Undefined when no such code is redeemable (wrong, used, expired or disabled alike).
    */
-  redeemRedemptionCode(options: { codeHash: string; userId: string; now: number }): Promise<RedemptionResult | undefined>;
+  redeemRedemptionCode(options: {
+    codeHash: string;
+    userId: string;
+    now: number;
+  }): Promise<RedemptionResult | undefined>;
   /** sets a user's status (routing revision bumped, so keys follow); disabling also ends every session; false if no such user */
   setUserStatus(userId: string, status: UserRecord['status']): Promise<boolean>;
   /** how many administrator accounts exist (first-run setup is open only while there are none) */

@@ -5,7 +5,8 @@ import type { ModelPrice } from '../billing/model-price.js';
  * Kinds of ledger entry. Requests only ever write `settlement` rows: holds live in memory (docs/BILLING.md);
  * `debt-repayment` moves money from the balance to the debt when both are above zero.
  */
-export type LedgerKind = 'top-up' | 'bonus' | 'hold' | 'settlement' | 'refund' | 'adjustment' | 'redemption' | 'debt-repayment';
+export type LedgerKind =
+  'top-up' | 'bonus' | 'hold' | 'settlement' | 'refund' | 'adjustment' | 'redemption' | 'debt-repayment';
 
 /** One append-only change of a user's balance. */
 export interface LedgerEntryRecord {

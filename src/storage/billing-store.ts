@@ -45,7 +45,10 @@ export interface BillingStore {
   findBalanceMismatches(): Promise<BalanceMismatch[]>;
   readBalance(userId: string): Promise<number | undefined>;
   /** newest first; `before` is a cursor from the previous page */
-  listLedgerEntries(userId: string, options: { limit: number; before?: { createdAt: number; id: string } }): Promise<LedgerEntryRecord[]>;
+  listLedgerEntries(
+    userId: string,
+    options: { limit: number; before?: { createdAt: number; id: string } },
+  ): Promise<LedgerEntryRecord[]>;
 
   readBillingRevision(): Promise<number>;
   loadBillingSnapshot(): Promise<BillingSnapshotRecords>;

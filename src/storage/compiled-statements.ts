@@ -14,7 +14,15 @@ export interface BuiltStatement<Row> {
  */
 export interface CompiledStatements {
   /** the rows the statement returns */
-  all<Args extends readonly unknown[], Row>(name: string, build: (...args: Args) => BuiltStatement<Row>, args: Args): Row[];
+  all<Args extends readonly unknown[], Row>(
+    name: string,
+    build: (...args: Args) => BuiltStatement<Row>,
+    args: Args,
+  ): Row[];
   /** how many rows an INSERT, UPDATE or DELETE changed */
-  run<Args extends readonly unknown[], Row>(name: string, build: (...args: Args) => BuiltStatement<Row>, args: Args): number;
+  run<Args extends readonly unknown[], Row>(
+    name: string,
+    build: (...args: Args) => BuiltStatement<Row>,
+    args: Args,
+  ): number;
 }

@@ -65,10 +65,17 @@ function createSqliteDatabase(path: string): CreatedDatabase {
   if (path !== sqliteMemoryPath) return createSqliteWorkerDatabase(path);
   // A memory database cannot be shared with another thread, and serves only tests and throwaway runs: it stays here.
   const connection = createStatementCachingConnection(openSqliteConnection(path));
-  return { database: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: connection.database }) }), dialect: 'sqlite' };
+  return {
+    database: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: connection.database }) }),
+    dialect: 'sqlite',
+  };
 }
 
-function createPostgresDatabase(connectionString: string, settings: DatabaseConnectionSettings, report: DatabaseFaultReporter): Kysely<DatabaseSchema> {
+function createPostgresDatabase(
+  connectionString: string,
+  settings: DatabaseConnectionSettings,
+  report: DatabaseFaultReporter,
+): Kysely<DatabaseSchema> {
   // Loaded here, not at the top: SQLite users (the default) never pay its memory.
   const postgres = createRequire(import.meta.url)('pg') as typeof pg;
   // Per-pool parsers so this process's other pg users keep pg's default of bigint as string.

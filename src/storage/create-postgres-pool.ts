@@ -76,7 +76,10 @@ function wrapClient(client: pg.PoolClient): PostgresPoolClient {
     if (text === statementTimeoutOff) unbounded = true;
     else if (text === statementTimeoutReset) unbounded = false;
     const send = (client.query as (...values: unknown[]) => unknown).bind(client);
-    const result: unknown = unbounded && typeof text === 'string' ? send({ text, values, query_timeout: unboundedQueryTimeoutMs }) : send(...parameters);
+    const result: unknown =
+      unbounded && typeof text === 'string'
+        ? send({ text, values, query_timeout: unboundedQueryTimeoutMs })
+        : send(...parameters);
     // A cursor (Kysely's streams) is returned as is; a statement's promise has its failures mapped.
     if (result instanceof Promise) return result.catch((error: unknown) => Promise.reject(mapDatabaseError(error)));
     return result;

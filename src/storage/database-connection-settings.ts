@@ -7,13 +7,26 @@ export interface DatabaseConnectionSettings {
 }
 
 /** Defaults: a statement gets 5 s, a connection 2 s. */
-export const defaultDatabaseConnectionSettings: DatabaseConnectionSettings = { statementTimeoutMs: 5_000, connectTimeoutMs: 2_000 };
+export const defaultDatabaseConnectionSettings: DatabaseConnectionSettings = {
+  statementTimeoutMs: 5_000,
+  connectTimeoutMs: 2_000,
+};
 
 /** Reads GATEWAY_DATABASE_STATEMENT_TIMEOUT_MS and GATEWAY_DATABASE_CONNECT_TIMEOUT_MS (positive integers) with the defaults. */
-export function loadDatabaseConnectionSettings(environment: NodeJS.ProcessEnv = process.env): DatabaseConnectionSettings {
+export function loadDatabaseConnectionSettings(
+  environment: NodeJS.ProcessEnv = process.env,
+): DatabaseConnectionSettings {
   return {
-    statementTimeoutMs: readPositiveInteger(environment, 'GATEWAY_DATABASE_STATEMENT_TIMEOUT_MS', defaultDatabaseConnectionSettings.statementTimeoutMs),
-    connectTimeoutMs: readPositiveInteger(environment, 'GATEWAY_DATABASE_CONNECT_TIMEOUT_MS', defaultDatabaseConnectionSettings.connectTimeoutMs),
+    statementTimeoutMs: readPositiveInteger(
+      environment,
+      'GATEWAY_DATABASE_STATEMENT_TIMEOUT_MS',
+      defaultDatabaseConnectionSettings.statementTimeoutMs,
+    ),
+    connectTimeoutMs: readPositiveInteger(
+      environment,
+      'GATEWAY_DATABASE_CONNECT_TIMEOUT_MS',
+      defaultDatabaseConnectionSettings.connectTimeoutMs,
+    ),
   };
 }
 
@@ -21,6 +34,7 @@ function readPositiveInteger(environment: NodeJS.ProcessEnv, name: string, fallb
   const raw = environment[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer (milliseconds), got "${raw}"`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`${name} must be a positive integer (milliseconds), got "${raw}"`);
   return value;
 }

@@ -2,7 +2,9 @@ import type { UsageLogRecord } from './billing-records.js';
 import type { UsageLogPricingColumns, UsageLogRequestIdColumns, UsageLogsTable } from './database-schema.js';
 
 /** The `usage_logs` row of a usage log record (pricing columns null when the request had no pricing). */
-export function encodeUsageLog(record: UsageLogRecord): UsageLogsTable & UsageLogRequestIdColumns & UsageLogPricingColumns {
+export function encodeUsageLog(
+  record: UsageLogRecord,
+): UsageLogsTable & UsageLogRequestIdColumns & UsageLogPricingColumns {
   const pricing = record.pricing;
   return {
     id: record.id,

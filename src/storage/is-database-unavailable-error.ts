@@ -5,7 +5,17 @@
  */
 const unavailableStates = new Set(['57P01', '57P02', '57P03', '57014', '53300', '53000']);
 /** Socket errors of a server that went away or cannot be reached. */
-const unavailableSocketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOENT']);
+const unavailableSocketCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOENT',
+]);
 /** node-postgres's own messages for a lost or timed-out connection (they carry no code). */
 const unavailableMessages = [
   'Connection terminated',
@@ -17,7 +27,13 @@ const unavailableMessages = [
   'The SQLite worker thread stopped',
 ];
 /** SQLite's result codes of a database file held by another writer longer than the busy timeout. */
-const unavailableSqliteCodes = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_FULL', 'SQLITE_CANTOPEN']);
+const unavailableSqliteCodes = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+  'SQLITE_CANTOPEN',
+]);
 
 /** True when a database call failed because the database cannot be reached or is overloaded, not because of the statement. */
 export function isDatabaseUnavailableError(error: unknown): boolean {
@@ -26,7 +42,8 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
   if (typeof code === 'string') {
     if (code.startsWith('08') && code.length === 5) return true;
     if (unavailableStates.has(code) || unavailableSocketCodes.has(code)) return true;
-    if (unavailableSqliteCodes.has(code) || [...unavailableSqliteCodes].some((prefix) => code.startsWith(`${prefix}_`))) return true;
+    if (unavailableSqliteCodes.has(code) || [...unavailableSqliteCodes].some((prefix) => code.startsWith(`${prefix}_`)))
+      return true;
   }
   return unavailableMessages.some((message) => error.message.includes(message));
 }

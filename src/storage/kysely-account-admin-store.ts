@@ -42,7 +42,11 @@ export function createAccountAdminStore(database: Kysely<DatabaseSchema>): Accou
         case undefined:
           break;
         case 'active':
-          query = query.where('status', '=', 'active').where((expression) => expression.or([expression('expires_at', 'is', null), expression('expires_at', '>', filter.now)]));
+          query = query
+            .where('status', '=', 'active')
+            .where((expression) =>
+              expression.or([expression('expires_at', 'is', null), expression('expires_at', '>', filter.now)]),
+            );
           break;
         case 'expired':
           query = query.where('status', '=', 'active').where('expires_at', '<=', filter.now);
@@ -57,7 +61,10 @@ export function createAccountAdminStore(database: Kysely<DatabaseSchema>): Accou
       const before = filter.before;
       if (before) {
         query = query.where((expression) =>
-          expression.or([expression('created_at', '<', before.createdAt), expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)])]),
+          expression.or([
+            expression('created_at', '<', before.createdAt),
+            expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)]),
+          ]),
         );
       }
       const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
@@ -65,8 +72,12 @@ export function createAccountAdminStore(database: Kysely<DatabaseSchema>): Accou
     },
 
     async disableRedemptionCodes(target, now) {
-      let query = database.updateTable('redemption_codes').set({ status: 'disabled', disabled_at: now }).where('status', '=', 'active');
-      query = 'batchId' in target ? query.where('batch_id', '=', target.batchId) : query.where('id', '=', target.codeId);
+      let query = database
+        .updateTable('redemption_codes')
+        .set({ status: 'disabled', disabled_at: now })
+        .where('status', '=', 'active');
+      query =
+        'batchId' in target ? query.where('batch_id', '=', target.batchId) : query.where('id', '=', target.codeId);
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
@@ -79,14 +90,19 @@ export function createAccountAdminStore(database: Kysely<DatabaseSchema>): Accou
           .set({ status: 'redeemed', redeemed_by: userId, redeemed_at: now })
           .where('code_hash', '=', codeHash)
           .where('status', '=', 'active')
-          .where((expression) => expression.or([expression('expires_at', 'is', null), expression('expires_at', '>', now)]))
+          .where((expression) =>
+            expression.or([expression('expires_at', 'is', null), expression('expires_at', '>', now)]),
+          )
           .returningAll()
           .executeTakeFirst();
         if (claimed === undefined) return undefined;
         const amount = Number(claimed.amount);
         const updated = await transaction
           .updateTable('users')
-          .set((expression) => ({ balance: expression('balance', '+', amount), balance_sequence: expression('balance_sequence', '+', 1) }))
+          .set((expression) => ({
+            balance: expression('balance', '+', amount),
+            balance_sequence: expression('balance_sequence', '+', 1),
+          }))
           .where('id', '=', userId)
           .returning(['balance', 'debt', 'balance_sequence'])
           .executeTakeFirst();
@@ -103,25 +119,53 @@ export function createAccountAdminStore(database: Kysely<DatabaseSchema>): Accou
         };
         await transaction
           .insertInto('ledger_entries')
-          .values({ id: entry.id, user_id: userId, kind: entry.kind, amount, debt_change: 0, description: entry.description, reference: entry.reference, created_at: now })
+          .values({
+            id: entry.id,
+            user_id: userId,
+            kind: entry.kind,
+            amount,
+            debt_change: 0,
+            description: entry.description,
+            reference: entry.reference,
+            created_at: now,
+          })
           .execute();
-        const money = { balance: Number(updated.balance), debt: Number(updated.debt), sequence: Number(updated.balance_sequence) };
+        const money = {
+          balance: Number(updated.balance),
+          debt: Number(updated.debt),
+          sequence: Number(updated.balance_sequence),
+        };
         const repaid = await repayUserDebt(transaction, { userId, money, reference: entry.id, now });
-        return { code: decodeRedemptionCode(claimed, now), entry, repayment: repaid.repayment, balance: repaid.money.balance, debt: repaid.money.debt };
+        return {
+          code: decodeRedemptionCode(claimed, now),
+          entry,
+          repayment: repaid.repayment,
+          balance: repaid.money.balance,
+          debt: repaid.money.debt,
+        };
       });
     },
 
     setUserStatus(userId, status) {
       return writeWithRevision(database, 'routing_revision', async (transaction) => {
-        const result = await transaction.updateTable('users').set({ status }).where('id', '=', userId).executeTakeFirst();
+        const result = await transaction
+          .updateTable('users')
+          .set({ status })
+          .where('id', '=', userId)
+          .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
-        if (status === 'disabled') await transaction.deleteFrom('console_sessions').where('user_id', '=', userId).execute();
+        if (status === 'disabled')
+          await transaction.deleteFrom('console_sessions').where('user_id', '=', userId).execute();
         return true;
       });
     },
 
     async countAdmins() {
-      const row = await database.selectFrom('users').select((expression) => expression.fn.countAll<number>().as('count')).where('role', '=', 'admin').executeTakeFirstOrThrow();
+      const row = await database
+        .selectFrom('users')
+        .select((expression) => expression.fn.countAll<number>().as('count'))
+        .where('role', '=', 'admin')
+        .executeTakeFirstOrThrow();
       return Number(row.count);
     },
   };

@@ -14,7 +14,14 @@ import type {
 } from './billing-records.js';
 import type { BillingStore } from './billing-store.js';
 import { createDatabase, type CreatedDatabase } from './create-database.js';
-import type { DatabaseSchema, LedgerEntriesTable, ModelPricesTable, UsageLogPricingColumns, UsageLogRequestIdColumns, UsageLogsTable } from './database-schema.js';
+import type {
+  DatabaseSchema,
+  LedgerEntriesTable,
+  ModelPricesTable,
+  UsageLogPricingColumns,
+  UsageLogRequestIdColumns,
+  UsageLogsTable,
+} from './database-schema.js';
 import { runMigrations } from './run-migrations.js';
 import { withoutStatementTimeout } from './without-statement-timeout.js';
 import { repayUserDebt } from './repay-user-debt.js';
@@ -43,7 +50,8 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
   const clock = options.clock ?? Date.now;
   const workerBatchWriter = opened.writeSettlementBatch;
 
-  const writeWithBillingRevision = <Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) => writeWithRevision(database, 'billing_revision', work);
+  const writeWithBillingRevision = <Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) =>
+    writeWithRevision(database, 'billing_revision', work);
 
   return {
     dialect,
@@ -53,11 +61,15 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     },
 
     changeBalance(change) {
-      if (!Number.isSafeInteger(change.amount) || change.amount === 0) throw new Error('A balance change must be a non-zero integer of micro-units');
+      if (!Number.isSafeInteger(change.amount) || change.amount === 0)
+        throw new Error('A balance change must be a non-zero integer of micro-units');
       return writeWithBillingRevision(async (transaction) => {
         const updated = await transaction
           .updateTable('users')
-          .set((expression) => ({ balance: expression('balance', '+', change.amount), balance_sequence: expression('balance_sequence', '+', 1) }))
+          .set((expression) => ({
+            balance: expression('balance', '+', change.amount),
+            balance_sequence: expression('balance_sequence', '+', 1),
+          }))
           .where('id', '=', change.userId)
           .returning(['balance', 'debt', 'balance_sequence'])
           .executeTakeFirst();
@@ -77,7 +89,15 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
         await transaction.insertInto('ledger_entries').values(encodeLedgerEntry(entry)).execute();
         // Every credit pays the debt first; a debit never touches it.
         const money = { balance, debt: Number(updated.debt), sequence: Number(updated.balance_sequence) };
-        const repaid = change.amount > 0 ? await repayUserDebt(transaction, { userId: change.userId, money, reference: entry.id, now: entry.createdAt }) : { money, repayment: undefined };
+        const repaid =
+          change.amount > 0
+            ? await repayUserDebt(transaction, {
+                userId: change.userId,
+                money,
+                reference: entry.id,
+                now: entry.createdAt,
+              })
+            : { money, repayment: undefined };
         return { entry, repayment: repaid.repayment, ...repaid.money };
       });
     },
@@ -89,21 +109,46 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
 
     async findBalanceMismatches() {
       // A full pass over the ledger (`gateway billing verify`): not a request's statement, so no statement timeout.
-      const rows = await withoutStatementTimeout(database, (connection) => connection
-        .selectFrom('users')
-        .select(['id', 'email', 'balance', 'debt'])
-        .select(sql<number>`(select cast(coalesce(sum(amount), 0) as bigint) from ledger_entries where ledger_entries.user_id = users.id)`.as('ledger_sum'))
-        .select(sql<number>`(select cast(coalesce(sum(debt_change), 0) as bigint) from ledger_entries where ledger_entries.user_id = users.id)`.as('ledger_debt_sum'))
-        .orderBy('id')
-        .execute());
+      const rows = await withoutStatementTimeout(database, (connection) =>
+        connection
+          .selectFrom('users')
+          .select(['id', 'email', 'balance', 'debt'])
+          .select(
+            sql<number>`(select cast(coalesce(sum(amount), 0) as bigint) from ledger_entries where ledger_entries.user_id = users.id)`.as(
+              'ledger_sum',
+            ),
+          )
+          .select(
+            sql<number>`(select cast(coalesce(sum(debt_change), 0) as bigint) from ledger_entries where ledger_entries.user_id = users.id)`.as(
+              'ledger_debt_sum',
+            ),
+          )
+          .orderBy('id')
+          .execute(),
+      );
       return rows
-        .map((row) => ({ userId: row.id, email: row.email, balance: Number(row.balance), ledgerSum: Number(row.ledger_sum), debt: Number(row.debt), ledgerDebtSum: Number(row.ledger_debt_sum) }))
-        .filter((row) => row.balance !== row.ledgerSum || row.debt !== row.ledgerDebtSum || row.balance < 0 || row.debt < 0);
+        .map((row) => ({
+          userId: row.id,
+          email: row.email,
+          balance: Number(row.balance),
+          ledgerSum: Number(row.ledger_sum),
+          debt: Number(row.debt),
+          ledgerDebtSum: Number(row.ledger_debt_sum),
+        }))
+        .filter(
+          (row) => row.balance !== row.ledgerSum || row.debt !== row.ledgerDebtSum || row.balance < 0 || row.debt < 0,
+        );
     },
 
     async readStoredBalance(userId) {
-      const row = await database.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', userId).executeTakeFirst();
-      return row === undefined ? undefined : { userId, balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
+      const row = await database
+        .selectFrom('users')
+        .select(['balance', 'debt', 'balance_sequence'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return row === undefined
+        ? undefined
+        : { userId, balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
     },
 
     async readBalance(userId) {
@@ -116,7 +161,10 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       const before = options.before;
       if (before) {
         query = query.where((expression) =>
-          expression.or([expression('created_at', '<', before.createdAt), expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)])]),
+          expression.or([
+            expression('created_at', '<', before.createdAt),
+            expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)]),
+          ]),
         );
       }
       const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
@@ -133,17 +181,42 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
           const revision = await readBillingRevision(transaction);
           const users = await transaction
             .selectFrom('users')
-            .select(['id', 'balance', 'debt', 'balance_sequence', 'requests_per_minute', 'tokens_per_minute', 'max_concurrent_requests'])
+            .select([
+              'id',
+              'balance',
+              'debt',
+              'balance_sequence',
+              'requests_per_minute',
+              'tokens_per_minute',
+              'max_concurrent_requests',
+            ])
             .execute();
           const apiKeys = await transaction
             .selectFrom('api_keys')
-            .select(['id', 'spending_cap', 'spent', 'allowed_ips', 'requests_per_minute', 'tokens_per_minute', 'max_concurrent_requests'])
+            .select([
+              'id',
+              'spending_cap',
+              'spent',
+              'allowed_ips',
+              'requests_per_minute',
+              'tokens_per_minute',
+              'max_concurrent_requests',
+            ])
             .execute();
           const prices = await transaction.selectFrom('model_prices').selectAll().execute();
-          const groups = await transaction.selectFrom('model_groups').select(['id', 'price_ratio_millionths']).execute();
+          const groups = await transaction
+            .selectFrom('model_groups')
+            .select(['id', 'price_ratio_millionths'])
+            .execute();
           return {
             revision,
-            users: users.map((row) => ({ userId: row.id, balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence), limits: decodeLimits(row) })),
+            users: users.map((row) => ({
+              userId: row.id,
+              balance: Number(row.balance),
+              debt: Number(row.debt),
+              sequence: Number(row.balance_sequence),
+              limits: decodeLimits(row),
+            })),
             apiKeys: apiKeys.map((row) => ({
               apiKeyId: row.id,
               spendingCap: row.spending_cap === null ? null : Number(row.spending_cap),
@@ -152,7 +225,10 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
               limits: decodeLimits(row),
             })),
             prices: prices.map(decodeModelPrice),
-            groupPriceRatios: groups.map((row) => ({ groupId: row.id, priceRatioMillionths: Number(row.price_ratio_millionths) })),
+            groupPriceRatios: groups.map((row) => ({
+              groupId: row.id,
+              priceRatioMillionths: Number(row.price_ratio_millionths),
+            })),
           };
         });
     },
@@ -174,12 +250,18 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     },
 
     async deleteModelPrice(modelId) {
-      await writeWithBillingRevision((transaction) => transaction.deleteFrom('model_prices').where('model_id', '=', modelId).execute());
+      await writeWithBillingRevision((transaction) =>
+        transaction.deleteFrom('model_prices').where('model_id', '=', modelId).execute(),
+      );
     },
 
     async setGroupPriceRatio(groupId, priceRatioMillionths) {
       await writeWithBillingRevision(async (transaction) => {
-        const result = await transaction.updateTable('model_groups').set({ price_ratio_millionths: priceRatioMillionths }).where('id', '=', groupId).executeTakeFirst();
+        const result = await transaction
+          .updateTable('model_groups')
+          .set({ price_ratio_millionths: priceRatioMillionths })
+          .where('id', '=', groupId)
+          .executeTakeFirst();
         if (!result.numUpdatedRows) throw new Error(`No model group ${groupId} exists`);
       });
     },
@@ -188,7 +270,11 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       await writeWithBillingRevision(async (transaction) => {
         const result = await transaction
           .updateTable('api_keys')
-          .set({ spending_cap: settings.spendingCap, allowed_ips: JSON.stringify(settings.allowedIps), ...encodeLimits(settings.limits) })
+          .set({
+            spending_cap: settings.spendingCap,
+            allowed_ips: JSON.stringify(settings.allowedIps),
+            ...encodeLimits(settings.limits),
+          })
           .where('id', '=', apiKeyId)
           .executeTakeFirst();
         if (!result.numUpdatedRows) throw new Error(`No API key ${apiKeyId} exists`);
@@ -197,7 +283,11 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
 
     async setUserLimits(userId, limits) {
       await writeWithBillingRevision(async (transaction) => {
-        const result = await transaction.updateTable('users').set(encodeLimits(limits)).where('id', '=', userId).executeTakeFirst();
+        const result = await transaction
+          .updateTable('users')
+          .set(encodeLimits(limits))
+          .where('id', '=', userId)
+          .executeTakeFirst();
         if (!result.numUpdatedRows) throw new Error(`No user ${userId} exists`);
       });
     },
@@ -213,7 +303,10 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       if (filter.apiKeyId !== undefined) query = query.where('api_key_id', '=', filter.apiKeyId);
       if (filter.model !== undefined) query = query.where('model', '=', filter.model);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-      if (filter.statusClass !== undefined) query = query.where('status', '>=', filter.statusClass * 100).where('status', '<', (filter.statusClass + 1) * 100);
+      if (filter.statusClass !== undefined)
+        query = query
+          .where('status', '>=', filter.statusClass * 100)
+          .where('status', '<', (filter.statusClass + 1) * 100);
       if (filter.endpoint !== undefined) query = query.where('endpoint', '=', filter.endpoint);
       if (filter.requestId !== undefined) query = query.where('request_id', '=', filter.requestId);
       if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
@@ -221,10 +314,17 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       const before = filter.before;
       if (before) {
         query = query.where((expression) =>
-          expression.or([expression('created_at', '<', before.createdAt), expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)])]),
+          expression.or([
+            expression('created_at', '<', before.createdAt),
+            expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)]),
+          ]),
         );
       }
-      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(Math.min(filter.limit, 500)).execute();
+      const rows = await query
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(Math.min(filter.limit, 500))
+        .execute();
       return rows.map(decodeUsageLog);
     },
 
@@ -236,42 +336,42 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       if (filter.fromDay !== undefined) query = query.where('day', '>=', filter.fromDay);
       if (filter.toDay !== undefined) query = query.where('day', '<=', filter.toDay);
       const rows = await query.orderBy('day', 'desc').orderBy('model').orderBy('api_key_id').limit(5000).execute();
-      return rows.map(
-        (row): UsageSummaryRecord => ({
-          day: row.day,
-          userId: row.user_id,
-          apiKeyId: row.api_key_id,
-          model: row.model,
-          requestCount: Number(row.request_count),
-          errorCount: Number(row.error_count),
-          promptTokens: Number(row.prompt_tokens),
-          completionTokens: Number(row.completion_tokens),
-          cachedTokens: Number(row.cached_tokens),
-          cost: Number(row.cost),
-        }),
-      );
+      return rows.map((row): UsageSummaryRecord => ({
+        day: row.day,
+        userId: row.user_id,
+        apiKeyId: row.api_key_id,
+        model: row.model,
+        requestCount: Number(row.request_count),
+        errorCount: Number(row.error_count),
+        promptTokens: Number(row.prompt_tokens),
+        completionTokens: Number(row.completion_tokens),
+        cachedTokens: Number(row.cached_tokens),
+        cost: Number(row.cost),
+      }));
     },
 
     async listHourlyUsage(filter) {
-      let query = database.selectFrom('usage_hourly_rollups').selectAll().where('hour', '>=', filter.from).where('hour', '<', filter.to);
+      let query = database
+        .selectFrom('usage_hourly_rollups')
+        .selectAll()
+        .where('hour', '>=', filter.from)
+        .where('hour', '<', filter.to);
       if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
       if (filter.apiKeyId !== undefined) query = query.where('api_key_id', '=', filter.apiKeyId);
       if (filter.model !== undefined) query = query.where('model', '=', filter.model);
       const rows = await query.orderBy('hour').orderBy('model').orderBy('api_key_id').limit(10_000).execute();
-      return rows.map(
-        (row): HourlyUsageRecord => ({
-          hour: Number(row.hour),
-          userId: row.user_id,
-          apiKeyId: row.api_key_id,
-          model: row.model,
-          requestCount: Number(row.request_count),
-          errorCount: Number(row.error_count),
-          promptTokens: Number(row.prompt_tokens),
-          completionTokens: Number(row.completion_tokens),
-          cachedTokens: Number(row.cached_tokens),
-          cost: Number(row.cost),
-        }),
-      );
+      return rows.map((row): HourlyUsageRecord => ({
+        hour: Number(row.hour),
+        userId: row.user_id,
+        apiKeyId: row.api_key_id,
+        model: row.model,
+        requestCount: Number(row.request_count),
+        errorCount: Number(row.error_count),
+        promptTokens: Number(row.prompt_tokens),
+        completionTokens: Number(row.completion_tokens),
+        cachedTokens: Number(row.cached_tokens),
+        cost: Number(row.cost),
+      }));
     },
 
     async listApiKeyLastUsedTimes(filter = {}) {
@@ -285,7 +385,10 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       // Hourly rollups serve recent views only and follow the logs' retention; daily rollups are kept. The first sweep
       // of a large table may take long: it is a background job, so it runs without the statement timeout.
       return withoutStatementTimeout(database, async (connection) => {
-        await connection.deleteFrom('usage_hourly_rollups').where('hour', '<', time - 3_600_000).execute();
+        await connection
+          .deleteFrom('usage_hourly_rollups')
+          .where('hour', '<', time - 3_600_000)
+          .execute();
         const result = await connection.deleteFrom('usage_logs').where('created_at', '<', time).executeTakeFirst();
         return Number(result.numDeletedRows);
       });
@@ -294,7 +397,13 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
     async createAdminToken(token) {
       await database
         .insertInto('admin_tokens')
-        .values({ token_hash: token.tokenHash, id: createRecordId('adm', clock()), name: token.name, created_at: clock(), expires_at: token.expiresAt ?? clock() + defaultAdminTokenLifetimeMs })
+        .values({
+          token_hash: token.tokenHash,
+          id: createRecordId('adm', clock()),
+          name: token.name,
+          created_at: clock(),
+          expires_at: token.expiresAt ?? clock() + defaultAdminTokenLifetimeMs,
+        })
         .execute();
     },
   };
@@ -305,7 +414,6 @@ function requireUrl(databaseUrl: string | undefined): string {
   return databaseUrl;
 }
 
-
 async function readBillingRevision(executor: DatabaseExecutor): Promise<number> {
   const row = await executor.selectFrom('billing_revision').select('revision').where('id', '=', 1).executeTakeFirst();
   if (row === undefined) throw new Error('The billing_revision row is missing; run the database migrations first');
@@ -314,7 +422,15 @@ async function readBillingRevision(executor: DatabaseExecutor): Promise<number> 
 
 const userColumns = ['id', 'email', 'display_name', 'role', 'password_hash', 'status', 'created_at'] as const;
 
-function decodeUser(row: { id: string; email: string; display_name: string; role: 'admin' | 'user'; password_hash: string | null; status: 'active' | 'disabled'; created_at: number }) {
+function decodeUser(row: {
+  id: string;
+  email: string;
+  display_name: string;
+  role: 'admin' | 'user';
+  password_hash: string | null;
+  status: 'active' | 'disabled';
+  created_at: number;
+}) {
   return {
     id: row.id,
     email: row.email,
@@ -326,7 +442,11 @@ function decodeUser(row: { id: string; email: string; display_name: string; role
   };
 }
 
-function decodeLimits(row: { requests_per_minute: number | null; tokens_per_minute: number | null; max_concurrent_requests: number | null }): RequestLimits {
+function decodeLimits(row: {
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
+  max_concurrent_requests: number | null;
+}): RequestLimits {
   const read = (value: number | null) => (value === null ? null : Number(value));
   return {
     requestsPerMinute: read(row.requests_per_minute),
@@ -396,7 +516,9 @@ function decodeModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
   };
 }
 
-function decodeUsageLog(row: Selectable<UsageLogsTable & UsageLogRequestIdColumns & UsageLogPricingColumns>): UsageLogRecord {
+function decodeUsageLog(
+  row: Selectable<UsageLogsTable & UsageLogRequestIdColumns & UsageLogPricingColumns>,
+): UsageLogRecord {
   return {
     id: row.id,
     createdAt: Number(row.created_at),

@@ -48,7 +48,8 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
   const clock = options.clock ?? Date.now;
   const createId = options.createId ?? createRecordId;
 
-  const writeWithRoutingRevision = <Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) => writeWithRevision(database, 'routing_revision', work);
+  const writeWithRoutingRevision = <Result>(work: (transaction: Transaction<DatabaseSchema>) => Promise<Result>) =>
+    writeWithRevision(database, 'routing_revision', work);
 
   return {
     dialect,
@@ -82,12 +83,20 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     listUsers: () => listUsers(database),
 
     async setUserPasswordHash(userId, passwordHash) {
-      const result = await database.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).executeTakeFirst();
+      const result = await database
+        .updateTable('users')
+        .set({ password_hash: passwordHash })
+        .where('id', '=', userId)
+        .executeTakeFirst();
       requireOneRow(result.numUpdatedRows, `user ${userId}`);
     },
 
     async setUserDisplayName(userId, displayName) {
-      const result = await database.updateTable('users').set({ display_name: displayName }).where('id', '=', userId).executeTakeFirst();
+      const result = await database
+        .updateTable('users')
+        .set({ display_name: displayName })
+        .where('id', '=', userId)
+        .executeTakeFirst();
       requireOneRow(result.numUpdatedRows, `user ${userId}`);
     },
 
@@ -131,7 +140,11 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
       if (unwanted.length === 0) return [];
       return writeWithRoutingRevision(async (transaction) => {
         const held = new Set((await listUserGroupGrants(transaction, userId)).map((grant) => grant.groupId));
-        await transaction.deleteFrom('user_groups').where('user_id', '=', userId).where('group_id', 'in', unwanted).execute();
+        await transaction
+          .deleteFrom('user_groups')
+          .where('user_id', '=', userId)
+          .where('group_id', 'in', unwanted)
+          .execute();
         return unwanted.filter((groupId) => held.has(groupId));
       });
     },
@@ -175,11 +188,19 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
       if (changes.models !== undefined) row.models = JSON.stringify(changes.models);
       await writeWithRoutingRevision(async (transaction) => {
         if (Object.keys(row).length === 0) {
-          const found = await transaction.selectFrom('model_groups').select('id').where('id', '=', groupId).executeTakeFirst();
+          const found = await transaction
+            .selectFrom('model_groups')
+            .select('id')
+            .where('id', '=', groupId)
+            .executeTakeFirst();
           requireOneRow(found === undefined ? 0n : 1n, `model group ${groupId}`);
           return;
         }
-        const result = await transaction.updateTable('model_groups').set(row).where('id', '=', groupId).executeTakeFirst();
+        const result = await transaction
+          .updateTable('model_groups')
+          .set(row)
+          .where('id', '=', groupId)
+          .executeTakeFirst();
         requireOneRow(result.numUpdatedRows, `model group ${groupId}`);
       }).catch(rethrowConstraintViolation);
     },
@@ -292,10 +313,17 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
           .set({ status, disabled_by: status === 'disabled' ? actor : null })
           .where('id', '=', apiKeyId);
         // One conditional statement, so an admin's disable that lands between a read and a write cannot be undone.
-        if (actor === 'owner') update = update.where((where) => where.or([where('disabled_by', 'is', null), where('disabled_by', '!=', 'admin')]));
+        if (actor === 'owner')
+          update = update.where((where) =>
+            where.or([where('disabled_by', 'is', null), where('disabled_by', '!=', 'admin')]),
+          );
         const result = await update.executeTakeFirst();
         if (result.numUpdatedRows > 0n) return;
-        const row = await transaction.selectFrom('api_keys').select('disabled_by').where('id', '=', apiKeyId).executeTakeFirst();
+        const row = await transaction
+          .selectFrom('api_keys')
+          .select('disabled_by')
+          .where('id', '=', apiKeyId)
+          .executeTakeFirst();
         if (!row) throw new Error(`No API key ${apiKeyId} exists`);
         // The owner disabling a key an admin already disabled changes nothing; enabling it is refused.
         if (status === 'active') throw new KeyDisabledByAdminError(apiKeyId);
@@ -315,9 +343,15 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
       if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt;
       await writeWithRoutingRevision(async (transaction) => {
         // An empty change still checks that the key exists (and bumps the revision, which is harmless).
-        const result = Object.keys(columns).length === 0
-          ? await transaction.selectFrom('api_keys').select('id').where('id', '=', apiKeyId).execute().then((rows) => ({ numUpdatedRows: BigInt(rows.length) }))
-          : await transaction.updateTable('api_keys').set(columns).where('id', '=', apiKeyId).executeTakeFirst();
+        const result =
+          Object.keys(columns).length === 0
+            ? await transaction
+                .selectFrom('api_keys')
+                .select('id')
+                .where('id', '=', apiKeyId)
+                .execute()
+                .then((rows) => ({ numUpdatedRows: BigInt(rows.length) }))
+            : await transaction.updateTable('api_keys').set(columns).where('id', '=', apiKeyId).executeTakeFirst();
         requireOneRow(result.numUpdatedRows, `API key ${apiKeyId}`);
       });
     },
@@ -330,14 +364,18 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
         transaction
           .insertInto('model_catalog_entries')
           .values(row)
-          .onConflict((conflict) => conflict.column('model_id').doUpdateSet({ entry: row.entry, updated_at: row.updated_at }))
+          .onConflict((conflict) =>
+            conflict.column('model_id').doUpdateSet({ entry: row.entry, updated_at: row.updated_at }),
+          )
           .execute(),
       );
       return decodeModelCatalogEntry(row);
     },
 
     async deleteModelCatalogEntry(modelId) {
-      const result = await writeWithRoutingRevision((transaction) => transaction.deleteFrom('model_catalog_entries').where('model_id', '=', modelId).executeTakeFirst());
+      const result = await writeWithRoutingRevision((transaction) =>
+        transaction.deleteFrom('model_catalog_entries').where('model_id', '=', modelId).executeTakeFirst(),
+      );
       return result.numDeletedRows > 0n;
     },
 
@@ -360,7 +398,12 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     },
 
     async listAuditEntries(filter) {
-      let query = database.selectFrom('audit_log').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(Math.max(1, Math.min(filter.limit, 500)));
+      let query = database
+        .selectFrom('audit_log')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(Math.max(1, Math.min(filter.limit, 500)));
       if (filter.action !== undefined) query = query.where('action', '=', filter.action);
       if (filter.targetId !== undefined) query = query.where('target_id', '=', filter.targetId);
       if (filter.before !== undefined) query = query.where('created_at', '<', filter.before);
@@ -399,7 +442,6 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
   };
 }
 
-
 async function readRoutingRevision(executor: DatabaseExecutor): Promise<number> {
   const row = await executor.selectFrom('routing_revision').select('revision').where('id', '=', 1).executeTakeFirst();
   if (row === undefined) {
@@ -433,7 +475,10 @@ async function listApiKeys(executor: DatabaseExecutor, userId: string | undefine
   return rows.map(decodeApiKey);
 }
 
-async function listUserGroupGrants(executor: DatabaseExecutor, userId: string | undefined): Promise<UserGroupGrantRecord[]> {
+async function listUserGroupGrants(
+  executor: DatabaseExecutor,
+  userId: string | undefined,
+): Promise<UserGroupGrantRecord[]> {
   let query = executor.selectFrom('user_groups').selectAll();
   if (userId !== undefined) query = query.where('user_id', '=', userId);
   const rows = await query.orderBy('user_id').orderBy('group_id').execute();
@@ -441,9 +486,18 @@ async function listUserGroupGrants(executor: DatabaseExecutor, userId: string | 
 }
 
 /** Adds grants the user may already hold; a concurrent grant of the same group is not an error. */
-async function insertGrants(executor: DatabaseExecutor, userId: string, groupIds: readonly string[], createdAt: number): Promise<void> {
+async function insertGrants(
+  executor: DatabaseExecutor,
+  userId: string,
+  groupIds: readonly string[],
+  createdAt: number,
+): Promise<void> {
   if (groupIds.length === 0) return;
-  const rows: UserGroupsTable[] = groupIds.map((groupId) => ({ user_id: userId, group_id: groupId, created_at: createdAt }));
+  const rows: UserGroupsTable[] = groupIds.map((groupId) => ({
+    user_id: userId,
+    group_id: groupId,
+    created_at: createdAt,
+  }));
   await executor
     .insertInto('user_groups')
     .values(rows)
@@ -472,7 +526,11 @@ async function listModelCatalogEntries(executor: DatabaseExecutor): Promise<Mode
 }
 
 function decodeModelCatalogEntry(row: Selectable<ModelCatalogEntriesTable>): ModelCatalogEntryRecord {
-  return { modelId: row.model_id, fields: JSON.parse(row.entry) as Record<string, unknown>, updatedAt: Number(row.updated_at) };
+  return {
+    modelId: row.model_id,
+    fields: JSON.parse(row.entry) as Record<string, unknown>,
+    updatedAt: Number(row.updated_at),
+  };
 }
 
 function requireOneRow(affectedRows: bigint | undefined, what: string): void {
@@ -612,9 +670,17 @@ function decodeApiKey(row: Selectable<ApiKeysTable & ApiKeyAccessColumns>): ApiK
 /** Unique columns, by PostgreSQL constraint name and by SQLite's `table.column` wording. */
 const uniqueColumnMessages: ReadonlyArray<{ constraint: string; column: string; message: string }> = [
   { constraint: 'users_email_unique', column: 'users.email', message: 'A user with this email already exists' },
-  { constraint: 'model_groups_name_unique', column: 'model_groups.name', message: 'A model group with this name already exists' },
+  {
+    constraint: 'model_groups_name_unique',
+    column: 'model_groups.name',
+    message: 'A model group with this name already exists',
+  },
   { constraint: 'channels_name_unique', column: 'channels.name', message: 'A channel with this name already exists' },
-  { constraint: 'api_keys_key_hash_unique', column: 'api_keys.key_hash', message: 'An API key with this hash already exists' },
+  {
+    constraint: 'api_keys_key_hash_unique',
+    column: 'api_keys.key_hash',
+    message: 'An API key with this hash already exists',
+  },
 ];
 
 /** Turns a driver's unique-violation error into one that names the clashing field; rethrows anything else. */

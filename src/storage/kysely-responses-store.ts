@@ -24,12 +24,21 @@ export function createResponsesStore(database: Kysely<DatabaseSchema>): Response
     },
 
     async find(id, userId) {
-      const row = await database.selectFrom('stored_responses').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      const row = await database
+        .selectFrom('stored_responses')
+        .selectAll()
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       return row === undefined ? undefined : decodeRow(row);
     },
 
     async delete(id, userId) {
-      const result = await database.deleteFrom('stored_responses').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      const result = await database
+        .deleteFrom('stored_responses')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   };

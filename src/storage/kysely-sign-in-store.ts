@@ -1,7 +1,13 @@
 import type { Selectable } from 'kysely';
 import { createRecordId } from '../core/create-record-id.js';
 import { createDatabase, type CreatedDatabase } from './create-database.js';
-import type { AdminTokenExpiryColumns, AdminTokensTable, ConsoleSessionSignInColumns, ConsoleSessionsTable, IdentitiesTable } from './database-schema.js';
+import type {
+  AdminTokenExpiryColumns,
+  AdminTokensTable,
+  ConsoleSessionSignInColumns,
+  ConsoleSessionsTable,
+  IdentitiesTable,
+} from './database-schema.js';
 import { runMigrations } from './run-migrations.js';
 import type { AdminTokenRecord, ConsoleSessionRecord, IdentityProvider, IdentityRecord } from './sign-in-records.js';
 import { IdentityTakenError, type SignInStore } from './sign-in-store.js';
@@ -33,7 +39,12 @@ export function createSignInStore(options: SignInStoreOptions): SignInStore {
     },
 
     async findIdentity(provider, subject) {
-      const row = await database.selectFrom('identities').selectAll().where('provider', '=', provider).where('subject', '=', subject).executeTakeFirst();
+      const row = await database
+        .selectFrom('identities')
+        .selectAll()
+        .where('provider', '=', provider)
+        .where('subject', '=', subject)
+        .executeTakeFirst();
       return row === undefined ? undefined : decodeIdentity(row);
     },
 
@@ -69,18 +80,32 @@ export function createSignInStore(options: SignInStoreOptions): SignInStore {
     },
 
     async listIdentities(userId) {
-      const rows = await database.selectFrom('identities').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+      const rows = await database
+        .selectFrom('identities')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       return rows.map(decodeIdentity);
     },
 
     deleteIdentity(userId, identityId) {
       return database.transaction().execute(async (transaction) => {
-        const user = await transaction.selectFrom('users').select('password_hash').where('id', '=', userId)
+        const user = await transaction
+          .selectFrom('users')
+          .select('password_hash')
+          .where('id', '=', userId)
           // SQLite has no row locks (its write transaction is the lock); PostgreSQL locks the user's row.
           .$if(dialect === 'postgres', (query) => query.forUpdate())
           .executeTakeFirst();
-        const identities = await transaction.selectFrom('identities').select('id').where('user_id', '=', userId).execute();
-        if (user === undefined || !identities.some((identity) => identity.id === identityId)) return { removed: false, lastWayIn: false };
+        const identities = await transaction
+          .selectFrom('identities')
+          .select('id')
+          .where('user_id', '=', userId)
+          .execute();
+        if (user === undefined || !identities.some((identity) => identity.id === identityId))
+          return { removed: false, lastWayIn: false };
         if (user.password_hash === null && identities.length === 1) return { removed: false, lastWayIn: true };
         await transaction.deleteFrom('identities').where('id', '=', identityId).execute();
         return { removed: true, lastWayIn: false };
@@ -119,14 +144,25 @@ export function createSignInStore(options: SignInStoreOptions): SignInStore {
         .selectFrom('console_sessions')
         .innerJoin('users', 'users.id', 'console_sessions.user_id')
         .selectAll('console_sessions')
-        .select(['users.email', 'users.display_name', 'users.role', 'users.password_hash', 'users.status', 'users.created_at as user_created_at'])
+        .select([
+          'users.email',
+          'users.display_name',
+          'users.role',
+          'users.password_hash',
+          'users.status',
+          'users.created_at as user_created_at',
+        ])
         .where('console_sessions.token_hash', '=', tokenHash)
         .where('console_sessions.expires_at', '>', now)
         .executeTakeFirst();
       if (row === undefined) return undefined;
       const session = decodeSession(row);
       if (now - session.lastSeenAt >= lastSeenResolutionMs) {
-        await database.updateTable('console_sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute();
+        await database
+          .updateTable('console_sessions')
+          .set({ last_seen_at: now })
+          .where('token_hash', '=', tokenHash)
+          .execute();
         session.lastSeenAt = now;
       }
       return {
@@ -160,7 +196,11 @@ export function createSignInStore(options: SignInStoreOptions): SignInStore {
     },
 
     async deleteSession(userId, sessionId) {
-      const result = await database.deleteFrom('console_sessions').where('user_id', '=', userId).where('id', '=', sessionId).executeTakeFirst();
+      const result = await database
+        .deleteFrom('console_sessions')
+        .where('user_id', '=', userId)
+        .where('id', '=', sessionId)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
 
@@ -173,16 +213,32 @@ export function createSignInStore(options: SignInStoreOptions): SignInStore {
 
     async createAdminToken(token) {
       const now = clock();
-      const record: AdminTokenRecord = { id: createRecordId('adm', now), name: token.name, createdAt: now, expiresAt: token.expiresAt };
+      const record: AdminTokenRecord = {
+        id: createRecordId('adm', now),
+        name: token.name,
+        createdAt: now,
+        expiresAt: token.expiresAt,
+      };
       await database
         .insertInto('admin_tokens')
-        .values({ token_hash: token.tokenHash, id: record.id, name: record.name, created_at: now, expires_at: record.expiresAt })
+        .values({
+          token_hash: token.tokenHash,
+          id: record.id,
+          name: record.name,
+          created_at: now,
+          expires_at: record.expiresAt,
+        })
         .execute();
       return record;
     },
 
     async findAdminToken(tokenHash, now) {
-      const row = await database.selectFrom('admin_tokens').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
+      const row = await database
+        .selectFrom('admin_tokens')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
       return row === undefined ? undefined : decodeAdminToken(row);
     },
 

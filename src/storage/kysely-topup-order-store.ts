@@ -1,7 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseSchema, TopupOrdersTable } from './database-schema.js';
 import { creditUserInTransaction } from './credit-user-in-transaction.js';
-import type { PaymentMethod, TopupOrderRecord, TopupOrderStatus, WebhookDeliveryOutcome } from './topup-order-records.js';
+import type {
+  PaymentMethod,
+  TopupOrderRecord,
+  TopupOrderStatus,
+  WebhookDeliveryOutcome,
+} from './topup-order-records.js';
 import type { TopupOrderStore } from './topup-order-store.js';
 import { writeWithRevision } from './write-with-revision.js';
 
@@ -18,15 +23,33 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
       const columns = { received_at: delivery.receivedAt, outcome: delivery.outcome, order_id: delivery.orderId };
       await database
         .insertInto('payment_webhook_deliveries')
-        .values({ id: `${delivery.method}:${delivery.verified ? 'verified' : 'rejected'}`, method: delivery.method, verified: delivery.verified ? 1 : 0, ...columns })
+        .values({
+          id: `${delivery.method}:${delivery.verified ? 'verified' : 'rejected'}`,
+          method: delivery.method,
+          verified: delivery.verified ? 1 : 0,
+          ...columns,
+        })
         .onConflict((conflict) => conflict.column('id').doUpdateSet(columns))
         .execute();
     },
 
     async findLastWebhookDelivery(method) {
-      const row = await database.selectFrom('payment_webhook_deliveries').selectAll().where('method', '=', method).orderBy('received_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+      const row = await database
+        .selectFrom('payment_webhook_deliveries')
+        .selectAll()
+        .where('method', '=', method)
+        .orderBy('received_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       if (row === undefined) return undefined;
-      return { method: row.method as PaymentMethod, receivedAt: Number(row.received_at), verified: Number(row.verified) === 1, outcome: row.outcome as WebhookDeliveryOutcome, orderId: row.order_id };
+      return {
+        method: row.method as PaymentMethod,
+        receivedAt: Number(row.received_at),
+        verified: Number(row.verified) === 1,
+        outcome: row.outcome as WebhookDeliveryOutcome,
+        orderId: row.order_id,
+      };
     },
 
     async findOrder(orderId) {
@@ -42,7 +65,10 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
       const before = filter.before;
       if (before) {
         query = query.where((expression) =>
-          expression.or([expression('created_at', '<', before.createdAt), expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)])]),
+          expression.or([
+            expression('created_at', '<', before.createdAt),
+            expression.and([expression('created_at', '=', before.createdAt), expression('id', '<', before.id)]),
+          ]),
         );
       }
       const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
@@ -50,12 +76,24 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
     },
 
     async listPendingOrdersBefore(time, limit) {
-      const rows = await database.selectFrom('topup_orders').selectAll().where('status', '=', 'pending').where('created_at', '<', time).orderBy('created_at').limit(limit).execute();
+      const rows = await database
+        .selectFrom('topup_orders')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .where('created_at', '<', time)
+        .orderBy('created_at')
+        .limit(limit)
+        .execute();
       return rows.map(decodeOrder);
     },
 
     async setProviderReference(orderId, providerReference, now) {
-      await database.updateTable('topup_orders').set({ provider_reference: providerReference, updated_at: now }).where('id', '=', orderId).where('status', '=', 'pending').execute();
+      await database
+        .updateTable('topup_orders')
+        .set({ provider_reference: providerReference, updated_at: now })
+        .where('id', '=', orderId)
+        .where('status', '=', 'pending')
+        .execute();
     },
 
     async transitionOrder(orderId, from, to, details) {
@@ -73,20 +111,41 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
         // The compare-and-set is the exactly-once guard: a second delivery finds the order paid and writes nothing.
         const claimed = await transaction
           .updateTable('topup_orders')
-          .set((expression) => ({ status: 'paid', paid_at: details.now, updated_at: details.now, provider_reference: details.providerReference ?? expression.ref('provider_reference') }))
+          .set((expression) => ({
+            status: 'paid',
+            paid_at: details.now,
+            updated_at: details.now,
+            provider_reference: details.providerReference ?? expression.ref('provider_reference'),
+          }))
           .where('id', '=', orderId)
           .where('status', 'in', ['pending', 'expired'])
           .returningAll()
           .executeTakeFirst();
         if (claimed === undefined) {
-          const row = await transaction.selectFrom('topup_orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+          const row = await transaction
+            .selectFrom('topup_orders')
+            .selectAll()
+            .where('id', '=', orderId)
+            .executeTakeFirst();
           return { outcome: 'unchanged', order: row === undefined ? undefined : decodeOrder(row) };
         }
         const order = decodeOrder(claimed);
-        const alreadyCredited = await transaction.selectFrom('ledger_entries').select('id').where('reference', '=', order.id).where('kind', '=', 'top-up').executeTakeFirst();
+        const alreadyCredited = await transaction
+          .selectFrom('ledger_entries')
+          .select('id')
+          .where('reference', '=', order.id)
+          .where('kind', '=', 'top-up')
+          .executeTakeFirst();
         if (alreadyCredited !== undefined) throw new Error(`Order ${order.id} already has a top-up ledger entry`);
         // The balance update locks the user's row (PostgreSQL), so the first-order check below sees every other commit.
-        let money = await creditUserInTransaction(transaction, { userId: order.userId, kind: 'top-up', amount: order.creditMicroUnits, description: `top-up by ${order.method}`, reference: order.id, now: details.now });
+        let money = await creditUserInTransaction(transaction, {
+          userId: order.userId,
+          kind: 'top-up',
+          amount: order.creditMicroUnits,
+          description: `top-up by ${order.method}`,
+          reference: order.id,
+          now: details.now,
+        });
         const earlierPaid = await transaction
           .selectFrom('topup_orders')
           .select('id')
@@ -95,8 +154,21 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
           .where('id', '!=', order.id)
           .executeTakeFirst();
         const bonus = earlierPaid === undefined ? order.bonusMicroUnits : 0;
-        if (bonus > 0) money = await creditUserInTransaction(transaction, { userId: order.userId, kind: 'bonus', amount: bonus, description: 'first top-up bonus', reference: order.id, now: details.now });
-        if (bonus !== order.bonusMicroUnits) await transaction.updateTable('topup_orders').set({ bonus_micro_units: bonus }).where('id', '=', order.id).execute();
+        if (bonus > 0)
+          money = await creditUserInTransaction(transaction, {
+            userId: order.userId,
+            kind: 'bonus',
+            amount: bonus,
+            description: 'first top-up bonus',
+            reference: order.id,
+            now: details.now,
+          });
+        if (bonus !== order.bonusMicroUnits)
+          await transaction
+            .updateTable('topup_orders')
+            .set({ bonus_micro_units: bonus })
+            .where('id', '=', order.id)
+            .execute();
         return { outcome: 'credited', order: { ...order, bonusMicroUnits: bonus }, ...money };
       });
     },

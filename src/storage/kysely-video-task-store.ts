@@ -3,7 +3,13 @@ import { createRecordId } from '../core/create-record-id.js';
 import type { StoredBalance } from './billing-records.js';
 import type { DatabaseSchema, VideoTasksTable } from './database-schema.js';
 import type { VideoTaskStore } from './video-task-store.js';
-import type { NewVideoTask, TaskHoldMismatch, VideoTaskRecord, VideoTaskRowState, VideoTaskRowSurface } from './video-task-records.js';
+import type {
+  NewVideoTask,
+  TaskHoldMismatch,
+  VideoTaskRecord,
+  VideoTaskRowState,
+  VideoTaskRowSurface,
+} from './video-task-records.js';
 import { writeWithRevision } from './write-with-revision.js';
 
 const terminalStates: readonly VideoTaskRowState[] = ['completed', 'failed'];
@@ -13,13 +19,22 @@ const runningStates: readonly VideoTaskRowState[] = ['queued', 'in-progress'];
 export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTaskStore {
   return {
     async createWithHold(task) {
-      if (!Number.isSafeInteger(task.heldAmount) || task.heldAmount < 0) throw new Error('A hold must be a non-negative integer of micro-units');
+      if (!Number.isSafeInteger(task.heldAmount) || task.heldAmount < 0)
+        throw new Error('A hold must be a non-negative integer of micro-units');
       try {
         return await writeWithRevision(database, 'billing_revision', async (transaction) => {
-          const balance = task.heldAmount > 0 ? await takeHold(transaction, task) : await readMoney(transaction, task.userId);
+          const balance =
+            task.heldAmount > 0 ? await takeHold(transaction, task) : await readMoney(transaction, task.userId);
           await transaction.insertInto('video_tasks').values(encodeNewTask(task)).execute();
           if (task.heldAmount > 0) {
-            await insertLedgerEntry(transaction, { userId: task.userId, kind: 'hold', amount: -task.heldAmount, description: `video task hold (${task.seconds} s of ${task.publicModel})`, taskId: task.id, now: task.createdAt });
+            await insertLedgerEntry(transaction, {
+              userId: task.userId,
+              kind: 'hold',
+              amount: -task.heldAmount,
+              description: `video task hold (${task.seconds} s of ${task.publicModel})`,
+              taskId: task.id,
+              now: task.createdAt,
+            });
           }
           const stored = await requireTask(transaction, task.id);
           return { outcome: 'held' as const, task: stored, balance };
@@ -33,7 +48,12 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
     async recordSubmission(taskId, version, submission) {
       const result = await database
         .updateTable('video_tasks')
-        .set((expression) => ({ channel_id: submission.channelId, vendor_task_id: submission.vendorTaskId, next_poll_at: submission.nextPollAt, version: expression('version', '+', 1) }))
+        .set((expression) => ({
+          channel_id: submission.channelId,
+          vendor_task_id: submission.vendorTaskId,
+          next_poll_at: submission.nextPollAt,
+          version: expression('version', '+', 1),
+        }))
         .where('id', '=', taskId)
         .where('version', '=', version)
         .where('state', '=', 'queued')
@@ -50,7 +70,10 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
           .set((expression) => ({
             state: change.state,
             progress: Math.max(0, Math.min(99, Math.round(change.progress))),
-            started_at: change.state === 'in-progress' ? expression.fn.coalesce('started_at', sql.lit(now)) : expression.ref('started_at'),
+            started_at:
+              change.state === 'in-progress'
+                ? expression.fn.coalesce('started_at', sql.lit(now))
+                : expression.ref('started_at'),
             version: expression('version', '+', 1),
           }))
           .where('id', '=', taskId)
@@ -58,19 +81,43 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
           .where('state', 'in', from)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) return { outcome: 'stale' };
-        return { outcome: 'applied', task: await requireTask(database, taskId), balance: undefined, released: 0, charged: 0 };
+        return {
+          outcome: 'applied',
+          task: await requireTask(database, taskId),
+          balance: undefined,
+          released: 0,
+          charged: 0,
+        };
       }
       const attempt = await writeWithRevision(database, 'billing_revision', async (transaction) => {
-        const before = await transaction.selectFrom('video_tasks').select(['held_amount', 'open_hold', 'user_id', 'api_key_id']).where('id', '=', taskId).executeTakeFirst();
+        const before = await transaction
+          .selectFrom('video_tasks')
+          .select(['held_amount', 'open_hold', 'user_id', 'api_key_id'])
+          .where('id', '=', taskId)
+          .executeTakeFirst();
         if (before === undefined) return undefined;
         const held = Number(before.open_hold);
         const cost = change.kind === 'complete' ? Math.min(Math.max(0, change.cost), held) : 0;
-        const terminal = change.kind === 'complete'
-          ? { state: 'completed', progress: 100, settled_amount: cost, generated_seconds: change.generatedSeconds, content_location: change.contentLocation }
-          : { state: 'failed', error_code: change.code, error_message: change.message };
+        const terminal =
+          change.kind === 'complete'
+            ? {
+                state: 'completed',
+                progress: 100,
+                settled_amount: cost,
+                generated_seconds: change.generatedSeconds,
+                content_location: change.contentLocation,
+              }
+            : { state: 'failed', error_code: change.code, error_message: change.message };
         const result = await transaction
           .updateTable('video_tasks')
-          .set((expression) => ({ ...terminal, open_hold: 0, completed_at: now, lease_owner: null, lease_until: null, version: expression('version', '+', 1) }))
+          .set((expression) => ({
+            ...terminal,
+            open_hold: 0,
+            completed_at: now,
+            lease_owner: null,
+            lease_until: null,
+            version: expression('version', '+', 1),
+          }))
           .where('id', '=', taskId)
           .where('version', '=', version)
           .where('state', 'in', from)
@@ -80,14 +127,42 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
         const userId = before.user_id;
         const updated = await transaction
           .updateTable('users')
-          .set((expression) => ({ balance: expression('balance', '+', held - cost), balance_sequence: expression('balance_sequence', '+', 1) }))
+          .set((expression) => ({
+            balance: expression('balance', '+', held - cost),
+            balance_sequence: expression('balance_sequence', '+', 1),
+          }))
           .where('id', '=', userId)
           .returning(['balance', 'debt', 'balance_sequence'])
           .executeTakeFirstOrThrow();
-        await transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '-', held - cost) })).where('id', '=', before.api_key_id).execute();
-        if (held > 0) await insertLedgerEntry(transaction, { userId, kind: 'refund', amount: held, description: 'video task hold released', taskId, now });
-        if (cost > 0) await insertLedgerEntry(transaction, { userId, kind: 'settlement', amount: -cost, description: 'video task settled', taskId, now });
-        const balance: StoredBalance = { userId, balance: Number(updated.balance), debt: Number(updated.debt), sequence: Number(updated.balance_sequence) };
+        await transaction
+          .updateTable('api_keys')
+          .set((expression) => ({ spent: expression('spent', '-', held - cost) }))
+          .where('id', '=', before.api_key_id)
+          .execute();
+        if (held > 0)
+          await insertLedgerEntry(transaction, {
+            userId,
+            kind: 'refund',
+            amount: held,
+            description: 'video task hold released',
+            taskId,
+            now,
+          });
+        if (cost > 0)
+          await insertLedgerEntry(transaction, {
+            userId,
+            kind: 'settlement',
+            amount: -cost,
+            description: 'video task settled',
+            taskId,
+            now,
+          });
+        const balance: StoredBalance = {
+          userId,
+          balance: Number(updated.balance),
+          debt: Number(updated.debt),
+          sequence: Number(updated.balance_sequence),
+        };
         return { balance, released: held, charged: cost };
       });
       if (attempt === undefined) return { outcome: 'stale' };
@@ -97,23 +172,44 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
     find: (taskId) => findTask(database, taskId),
 
     async listForUser(userId, options) {
-      let query = database.selectFrom('video_tasks').selectAll().where('user_id', '=', userId).where('deleted_at', 'is', null);
+      let query = database
+        .selectFrom('video_tasks')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('deleted_at', 'is', null);
       if (options.after !== undefined) {
-        const cursor = await database.selectFrom('video_tasks').select(['created_at', 'id']).where('id', '=', options.after).where('user_id', '=', userId).executeTakeFirst();
+        const cursor = await database
+          .selectFrom('video_tasks')
+          .select(['created_at', 'id'])
+          .where('id', '=', options.after)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
         if (cursor !== undefined) {
           const comparison = options.order === 'desc' ? '<' : '>';
           const createdAt = Number(cursor.created_at);
           query = query.where((expression) =>
-            expression.or([expression('created_at', comparison, createdAt), expression.and([expression('created_at', '=', createdAt), expression('id', comparison, cursor.id)])]),
+            expression.or([
+              expression('created_at', comparison, createdAt),
+              expression.and([expression('created_at', '=', createdAt), expression('id', comparison, cursor.id)]),
+            ]),
           );
         }
       }
-      const rows = await query.orderBy('created_at', options.order).orderBy('id', options.order).limit(options.limit).execute();
+      const rows = await query
+        .orderBy('created_at', options.order)
+        .orderBy('id', options.order)
+        .limit(options.limit)
+        .execute();
       return rows.map(decodeTask);
     },
 
     async markDeleted(taskId, now) {
-      await database.updateTable('video_tasks').set({ deleted_at: now }).where('id', '=', taskId).where('deleted_at', 'is', null).execute();
+      await database
+        .updateTable('video_tasks')
+        .set({ deleted_at: now })
+        .where('id', '=', taskId)
+        .where('deleted_at', 'is', null)
+        .execute();
     },
 
     async claimDue(owner, now, leaseMs, limit) {
@@ -125,7 +221,11 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
             expression.or([expression('lease_until', 'is', null), expression('lease_until', '<', now)]),
             expression.or([
               expression.and([expression('state', 'in', runningStates), expression('next_poll_at', '<=', now)]),
-              expression.and([expression('expires_at', '<=', now), expression('content_location', 'is not', null), expression('content_removed_at', 'is', null)]),
+              expression.and([
+                expression('expires_at', '<=', now),
+                expression('content_location', 'is not', null),
+                expression('content_removed_at', 'is', null),
+              ]),
             ]),
           ]),
         )
@@ -139,7 +239,9 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
           .updateTable('video_tasks')
           .set({ lease_owner: owner, lease_until: now + leaseMs })
           .where('id', '=', id)
-          .where((expression) => expression.or([expression('lease_until', 'is', null), expression('lease_until', '<', now)]))
+          .where((expression) =>
+            expression.or([expression('lease_until', 'is', null), expression('lease_until', '<', now)]),
+          )
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 1) claimed.push(await requireTask(database, id));
       }
@@ -149,22 +251,39 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
     async releaseLease(taskId, owner, update) {
       await database
         .updateTable('video_tasks')
-        .set({ lease_owner: null, lease_until: null, next_poll_at: update.nextPollAt, poll_attempts: update.pollAttempts })
+        .set({
+          lease_owner: null,
+          lease_until: null,
+          next_poll_at: update.nextPollAt,
+          poll_attempts: update.pollAttempts,
+        })
         .where('id', '=', taskId)
         .where('lease_owner', '=', owner)
         .execute();
     },
 
     async markContentRemoved(taskId, now) {
-      await database.updateTable('video_tasks').set({ content_removed_at: now, lease_owner: null, lease_until: null }).where('id', '=', taskId).execute();
+      await database
+        .updateTable('video_tasks')
+        .set({ content_removed_at: now, lease_owner: null, lease_until: null })
+        .where('id', '=', taskId)
+        .execute();
     },
 
     async findTaskHoldMismatches() {
       const rows = await database
         .selectFrom('video_tasks')
         .select(['id', 'user_id', 'state', 'held_amount', 'open_hold', 'settled_amount'])
-        .select(sql<number>`(select cast(coalesce(sum(amount), 0) as bigint) from ledger_entries where ledger_entries.reference = video_tasks.id)`.as('ledger_sum'))
-        .select(sql<number>`(select cast(coalesce(sum(case when kind = 'hold' then amount else 0 end), 0) as bigint) from ledger_entries where ledger_entries.reference = video_tasks.id)`.as('ledger_hold'))
+        .select(
+          sql<number>`(select cast(coalesce(sum(amount), 0) as bigint) from ledger_entries where ledger_entries.reference = video_tasks.id)`.as(
+            'ledger_sum',
+          ),
+        )
+        .select(
+          sql<number>`(select cast(coalesce(sum(case when kind = 'hold' then amount else 0 end), 0) as bigint) from ledger_entries where ledger_entries.reference = video_tasks.id)`.as(
+            'ledger_hold',
+          ),
+        )
         .orderBy('id')
         .execute();
       const mismatches: TaskHoldMismatch[] = [];
@@ -172,20 +291,43 @@ export function createVideoTaskStore(database: Kysely<DatabaseSchema>): VideoTas
         const openHold = Number(row.open_hold);
         const settled = Number(row.settled_amount);
         const terminal = terminalStates.includes(row.state as VideoTaskRowState);
-        const mismatch = (problem: string) => mismatches.push({ taskId: row.id, userId: row.user_id, state: row.state, problem });
+        const mismatch = (problem: string) =>
+          mismatches.push({ taskId: row.id, userId: row.user_id, state: row.state, problem });
         if (terminal && openHold !== 0) mismatch(`terminal task keeps a hold of ${openHold} micro-units`);
-        if (!terminal && openHold !== Number(row.held_amount)) mismatch(`running task holds ${openHold} micro-units, not the ${Number(row.held_amount)} it took`);
-        if (-Number(row.ledger_hold) !== Number(row.held_amount)) mismatch(`hold ledger entries sum to ${-Number(row.ledger_hold)} micro-units, the task took ${Number(row.held_amount)}`);
-        if (-Number(row.ledger_sum) !== openHold + settled) mismatch(`ledger entries sum to ${-Number(row.ledger_sum)} micro-units, the task holds ${openHold} and was charged ${settled}`);
+        if (!terminal && openHold !== Number(row.held_amount))
+          mismatch(`running task holds ${openHold} micro-units, not the ${Number(row.held_amount)} it took`);
+        if (-Number(row.ledger_hold) !== Number(row.held_amount))
+          mismatch(
+            `hold ledger entries sum to ${-Number(row.ledger_hold)} micro-units, the task took ${Number(row.held_amount)}`,
+          );
+        if (-Number(row.ledger_sum) !== openHold + settled)
+          mismatch(
+            `ledger entries sum to ${-Number(row.ledger_sum)} micro-units, the task holds ${openHold} and was charged ${settled}`,
+          );
       }
       // A hold entry naming no task would be money held for nothing.
       const orphans = await database
         .selectFrom('ledger_entries')
         .select(['reference', 'user_id'])
         .where('kind', '=', 'hold')
-        .where((expression) => expression.not(expression.exists(expression.selectFrom('video_tasks').select('id').whereRef('video_tasks.id', '=', 'ledger_entries.reference'))))
+        .where((expression) =>
+          expression.not(
+            expression.exists(
+              expression
+                .selectFrom('video_tasks')
+                .select('id')
+                .whereRef('video_tasks.id', '=', 'ledger_entries.reference'),
+            ),
+          ),
+        )
         .execute();
-      for (const orphan of orphans) mismatches.push({ taskId: orphan.reference ?? '', userId: orphan.user_id, state: 'missing', problem: 'hold ledger entry names no task' });
+      for (const orphan of orphans)
+        mismatches.push({
+          taskId: orphan.reference ?? '',
+          userId: orphan.user_id,
+          state: 'missing',
+          problem: 'hold ledger entry names no task',
+        });
       return mismatches;
     },
   };
@@ -199,25 +341,42 @@ async function takeHold(transaction: Transaction<DatabaseSchema>, task: NewVideo
     .updateTable('api_keys')
     .set((expression) => ({ spent: expression('spent', '+', task.heldAmount) }))
     .where('id', '=', task.apiKeyId)
-    .where((expression) => expression.or([expression('spending_cap', 'is', null), expression(expression('spent', '+', task.heldAmount), '<=', expression.ref('spending_cap'))]))
+    .where((expression) =>
+      expression.or([
+        expression('spending_cap', 'is', null),
+        expression(expression('spent', '+', task.heldAmount), '<=', expression.ref('spending_cap')),
+      ]),
+    )
     .executeTakeFirst();
   if (Number(key.numUpdatedRows) !== 1) throw new HoldRefused('cap');
   // The conditional update is the durable check: no node can hold money the stored balance does not have.
   const updated = await transaction
     .updateTable('users')
-    .set((expression) => ({ balance: expression('balance', '-', task.heldAmount), balance_sequence: expression('balance_sequence', '+', 1) }))
+    .set((expression) => ({
+      balance: expression('balance', '-', task.heldAmount),
+      balance_sequence: expression('balance_sequence', '+', 1),
+    }))
     .where('id', '=', task.userId)
     .where('balance', '>=', task.heldAmount)
     .where('debt', '=', 0)
     .returning(['balance', 'debt', 'balance_sequence'])
     .executeTakeFirst();
   if (updated === undefined) throw new HoldRefused('insufficient');
-  return { userId: task.userId, balance: Number(updated.balance), debt: Number(updated.debt), sequence: Number(updated.balance_sequence) };
+  return {
+    userId: task.userId,
+    balance: Number(updated.balance),
+    debt: Number(updated.debt),
+    sequence: Number(updated.balance_sequence),
+  };
 }
 
 /** A user's stored money; a missing user holds nothing. */
 async function readMoney(transaction: Transaction<DatabaseSchema>, userId: string): Promise<StoredBalance> {
-  const row = await transaction.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', userId).executeTakeFirst();
+  const row = await transaction
+    .selectFrom('users')
+    .select(['balance', 'debt', 'balance_sequence'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
   if (row === undefined) throw new HoldRefused('insufficient');
   return { userId, balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
 }
@@ -233,11 +392,27 @@ type DatabaseExecutor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 async function insertLedgerEntry(
   transaction: Transaction<DatabaseSchema>,
-  entry: { userId: string; kind: 'hold' | 'refund' | 'settlement'; amount: number; description: string; taskId: string; now: number },
+  entry: {
+    userId: string;
+    kind: 'hold' | 'refund' | 'settlement';
+    amount: number;
+    description: string;
+    taskId: string;
+    now: number;
+  },
 ): Promise<void> {
   await transaction
     .insertInto('ledger_entries')
-    .values({ id: createRecordId('led', entry.now), user_id: entry.userId, kind: entry.kind, amount: entry.amount, debt_change: 0, description: entry.description, reference: entry.taskId, created_at: entry.now })
+    .values({
+      id: createRecordId('led', entry.now),
+      user_id: entry.userId,
+      kind: entry.kind,
+      amount: entry.amount,
+      debt_change: 0,
+      description: entry.description,
+      reference: entry.taskId,
+      created_at: entry.now,
+    })
     .execute();
 }
 

@@ -59,5 +59,8 @@ export async function repayUserDebt(
       created_at: repayment.createdAt,
     })
     .execute();
-  return { money: { balance: Number(updated.balance), debt: Number(updated.debt), sequence: Number(updated.balance_sequence) }, repayment };
+  return {
+    money: { balance: Number(updated.balance), debt: Number(updated.debt), sequence: Number(updated.balance_sequence) },
+    repayment,
+  };
 }

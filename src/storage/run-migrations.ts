@@ -47,7 +47,13 @@ const staticMigrationProvider: MigrationProvider = {
 
 /** Brings the database up to the latest schema; a no-op when it is already there. */
 export async function runMigrations(database: Kysely<DatabaseSchema>): Promise<void> {
-  const { error, results } = await withoutStatementTimeout(database, (connection) => new Migrator({ db: connection, provider: staticMigrationProvider, nameComparator: compareCodePoints }).migrateToLatest());
+  const { error, results } = await withoutStatementTimeout(database, (connection) =>
+    new Migrator({
+      db: connection,
+      provider: staticMigrationProvider,
+      nameComparator: compareCodePoints,
+    }).migrateToLatest(),
+  );
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error');
     const where = failed === undefined ? '' : ` in ${failed.migrationName}`;

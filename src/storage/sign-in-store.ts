@@ -23,7 +23,10 @@ export interface SignInStore {
   /** throws IdentityTakenError when (provider, subject) is linked already */
   createIdentity(identity: NewIdentity): Promise<IdentityRecord>;
   /** stores the provider's latest email and name and the time of this sign-in */
-  touchIdentity(identityId: string, changes: { email: string | null; displayName: string; lastUsedAt: number }): Promise<void>;
+  touchIdentity(
+    identityId: string,
+    changes: { email: string | null; displayName: string; lastUsedAt: number },
+  ): Promise<void>;
   listIdentities(userId: string): Promise<IdentityRecord[]>;
   /**
    * deletes one of the user's identities unless it is the user's last way in (no password and no other identity);

@@ -15,9 +15,15 @@ export class StoreUnavailableError extends GatewayError {
   readonly store: UnavailableStore;
 
   constructor(store: UnavailableStore, cause: unknown) {
-    super('service_unavailable', store === 'database' ? 'The database of the gateway is unavailable or too slow right now; retry in a moment.' : 'The gateway cannot reach its shared state (Redis) right now; retry in a moment.', {
-      headers: { 'retry-after': String(storeRetryAfterSeconds) },
-    });
+    super(
+      'service_unavailable',
+      store === 'database'
+        ? 'The database of the gateway is unavailable or too slow right now; retry in a moment.'
+        : 'The gateway cannot reach its shared state (Redis) right now; retry in a moment.',
+      {
+        headers: { 'retry-after': String(storeRetryAfterSeconds) },
+      },
+    );
     this.name = 'StoreUnavailableError';
     this.store = store;
     this.cause = cause;

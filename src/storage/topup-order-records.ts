@@ -45,7 +45,16 @@ export type FulfilOrderResult =
   | { outcome: 'unchanged'; order: TopupOrderRecord | undefined };
 
 /** What became of a payment provider message: a ReportOutcome, `ignored` (nothing for an order), or `rejected` (did not verify). */
-export type WebhookDeliveryOutcome = 'credited' | 'unchanged' | 'failed' | 'expired' | 'pending' | 'amount-mismatch' | 'unknown-order' | 'ignored' | 'rejected';
+export type WebhookDeliveryOutcome =
+  | 'credited'
+  | 'unchanged'
+  | 'failed'
+  | 'expired'
+  | 'pending'
+  | 'amount-mismatch'
+  | 'unknown-order'
+  | 'ignored'
+  | 'rejected';
 
 /** One Stripe webhook or Alipay notification received, as the admin status page shows it (never its payload). */
 export interface WebhookDeliveryRecord {

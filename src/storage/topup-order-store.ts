@@ -1,4 +1,11 @@
-import type { FulfilOrderResult, PaymentMethod, TopupOrderFilter, TopupOrderRecord, TopupOrderStatus, WebhookDeliveryRecord } from './topup-order-records.js';
+import type {
+  FulfilOrderResult,
+  PaymentMethod,
+  TopupOrderFilter,
+  TopupOrderRecord,
+  TopupOrderStatus,
+  WebhookDeliveryRecord,
+} from './topup-order-records.js';
 
 /** Durable top-up orders and their one-transaction fulfilment (SQLite and PostgreSQL). */
 export interface TopupOrderStore {
@@ -11,7 +18,12 @@ export interface TopupOrderStore {
   /** records the provider's reference (Checkout Session id, trade_no) while the order is still pending */
   setProviderReference(orderId: string, providerReference: string, now: number): Promise<void>;
   /** compare-and-set from one of `from` to `to`; returns whether this call changed it */
-  transitionOrder(orderId: string, from: readonly TopupOrderStatus[], to: 'failed' | 'expired', details: { failureReason?: string; now: number }): Promise<boolean>;
+  transitionOrder(
+    orderId: string,
+    from: readonly TopupOrderStatus[],
+    to: 'failed' | 'expired',
+    details: { failureReason?: string; now: number },
+  ): Promise<boolean>;
   /**
    * In one transaction: pending (or expired) -> paid, a `top-up` ledger entry referencing the order, and the `bonus`
    * entry when this is the user's first paid order; the credit repays debt first. Anything else changes nothing.

@@ -114,7 +114,8 @@ export type VideoTaskWriteOutcome =
   | { outcome: 'stale' };
 
 /** How holding at submit ended; nothing is stored unless `held`. */
-export type VideoTaskHoldOutcome = { outcome: 'held'; task: VideoTaskRecord; balance: StoredBalance } | { outcome: 'insufficient' | 'debt' | 'cap' };
+export type VideoTaskHoldOutcome =
+  { outcome: 'held'; task: VideoTaskRecord; balance: StoredBalance } | { outcome: 'insufficient' | 'debt' | 'cap' };
 
 /** A task whose hold does not add up (found by `gateway billing verify`). */
 export interface TaskHoldMismatch {

@@ -1,4 +1,12 @@
-import type { NewVideoTask, VideoTaskRowState, TaskHoldMismatch, VideoTaskChange, VideoTaskHoldOutcome, VideoTaskRecord, VideoTaskWriteOutcome } from './video-task-records.js';
+import type {
+  NewVideoTask,
+  VideoTaskRowState,
+  TaskHoldMismatch,
+  VideoTaskChange,
+  VideoTaskHoldOutcome,
+  VideoTaskRecord,
+  VideoTaskWriteOutcome,
+} from './video-task-records.js';
 
 /**
  * Durable video tasks. Money moves only in the same transaction as the task row: the hold with the insert, the
@@ -11,15 +19,28 @@ export interface VideoTaskStore {
    */
   createWithHold(task: NewVideoTask): Promise<VideoTaskHoldOutcome>;
   /** records the channel and the vendor's job id of a queued task (compare-and-swap on `version`) */
-  recordSubmission(taskId: string, version: number, submission: { channelId: string; vendorTaskId: string; nextPollAt: number }): Promise<VideoTaskRecord | undefined>;
+  recordSubmission(
+    taskId: string,
+    version: number,
+    submission: { channelId: string; vendorTaskId: string; nextPollAt: number },
+  ): Promise<VideoTaskRecord | undefined>;
   /**
    * one compare-and-swap change from `version` when the state is one of `from` (the task layer's transition table); terminal changes settle or release the
    * hold in the same transaction; `stale` when the task moved meanwhile or the transition is not allowed
    */
-  change(taskId: string, version: number, from: readonly VideoTaskRowState[], change: VideoTaskChange, now: number): Promise<VideoTaskWriteOutcome>;
+  change(
+    taskId: string,
+    version: number,
+    from: readonly VideoTaskRowState[],
+    change: VideoTaskChange,
+    now: number,
+  ): Promise<VideoTaskWriteOutcome>;
   find(taskId: string): Promise<VideoTaskRecord | undefined>;
   /** a user's tasks not deleted, ordered by creation; `after` is a task id cursor */
-  listForUser(userId: string, options: { after?: string; limit: number; order: 'asc' | 'desc' }): Promise<VideoTaskRecord[]>;
+  listForUser(
+    userId: string,
+    options: { after?: string; limit: number; order: 'asc' | 'desc' },
+  ): Promise<VideoTaskRecord[]>;
   /** marks a task deleted (the row stays for its ledger entries) */
   markDeleted(taskId: string, now: number): Promise<void>;
   /**

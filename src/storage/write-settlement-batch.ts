@@ -1,4 +1,11 @@
-import { sql, type Insertable, type InsertQueryBuilder, type InsertResult, type RawBuilder, type Transaction } from 'kysely';
+import {
+  sql,
+  type Insertable,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type RawBuilder,
+  type Transaction,
+} from 'kysely';
 import type { SettledBalance, SettledCharge, SettlementBatch, UsageLogRecord } from './billing-records.js';
 import type { DatabaseSchema, LedgerEntriesTable } from './database-schema.js';
 import type { BuiltStatement, CompiledStatements } from './compiled-statements.js';
@@ -33,24 +40,30 @@ export async function writeSettlementBatch(
 ): Promise<SettledBalance[]> {
   const { statements } = options;
   // Every statement below is built the same whatever its arguments, as CompiledStatements requires.
-  const execute: StatementExecutor = statements ? (name, build, args) => statements.all(name, build, args) : (_name, build, args) => build(...args).execute();
-  const insertNewRows: NewRowInserter = statements ? (table, rows, insert) => insertNewRowsOneByOne(statements, table, rows, insert) : (_table, rows, insert) => insertNewRowsInChunks(rows, insert);
+  const execute: StatementExecutor = statements
+    ? (name, build, args) => statements.all(name, build, args)
+    : (_name, build, args) => build(...args).execute();
+  const insertNewRows: NewRowInserter = statements
+    ? (table, rows, insert) => insertNewRowsOneByOne(statements, table, rows, insert)
+    : (_table, rows, insert) => insertNewRowsInChunks(rows, insert);
   const charges = batch.charges.filter((charge) => charge.amount > 0 || charge.debt > 0);
-  const ledgerRows = charges.map(
-    (charge): Insertable<LedgerEntriesTable> => ({
-      id: charge.id,
-      user_id: charge.userId,
-      kind: 'settlement',
-      amount: -charge.amount,
-      debt_change: charge.debt,
-      description: charge.debt > 0 ? 'request settlement (part not covered by the balance added to the debt)' : 'request settlement',
-      reference: charge.requestId,
-      created_at: charge.createdAt,
-    }),
-  );
+  const ledgerRows = charges.map((charge): Insertable<LedgerEntriesTable> => ({
+    id: charge.id,
+    user_id: charge.userId,
+    kind: 'settlement',
+    amount: -charge.amount,
+    debt_change: charge.debt,
+    description:
+      charge.debt > 0 ? 'request settlement (part not covered by the balance added to the debt)' : 'request settlement',
+    reference: charge.requestId,
+    created_at: charge.createdAt,
+  }));
   // A row already stored (an earlier attempt committed but reported an error) is skipped with all it would change.
   const insertedLedgerIds = await insertNewRows('ledger_entries', ledgerRows, (rows) =>
-    transaction.insertInto('ledger_entries').values(rows).onConflict((conflict) => conflict.column('id').doNothing()),
+    transaction
+      .insertInto('ledger_entries')
+      .values(rows)
+      .onConflict((conflict) => conflict.column('id').doNothing()),
   );
   const newCharges = charges.filter((charge) => insertedLedgerIds.has(charge.id));
   const settled: SettledBalance[] = [];
@@ -58,10 +71,19 @@ export async function writeSettlementBatch(
   // Rows are locked in id order, so two nodes writing batches for the same users cannot deadlock on PostgreSQL.
   for (const [userId, userCharges] of sortedGroups(charges, (charge) => charge.userId)) {
     const written = newByUser.get(userId) ?? [];
-    const money = await applyUserCharges(transaction, execute, userId, sum(written, (charge) => charge.amount), sum(written, (charge) => charge.debt));
+    const money = await applyUserCharges(
+      transaction,
+      execute,
+      userId,
+      sum(written, (charge) => charge.amount),
+      sum(written, (charge) => charge.debt),
+    );
     if (!money) continue;
     // A balance left while a debt stands (a credit arrived before this debt was written) pays the debt at once.
-    const repaid = written.length > 0 && money.debt > 0 ? await repayUserDebt(transaction, { userId, money, reference: null, now }) : { money, repayment: undefined };
+    const repaid =
+      written.length > 0 && money.debt > 0
+        ? await repayUserDebt(transaction, { userId, money, reference: null, now })
+        : { money, repayment: undefined };
     settled.push({
       userId,
       ...repaid.money,
@@ -72,48 +94,150 @@ export async function writeSettlementBatch(
   }
   await updateKeys(transaction, execute, newCharges, batch.usageLogs);
   const insertedLogIds = await insertNewRows('usage_logs', batch.usageLogs.map(encodeUsageLog), (rows) =>
-    transaction.insertInto('usage_logs').values(rows).onConflict((conflict) => conflict.column('id').doNothing()),
+    transaction
+      .insertInto('usage_logs')
+      .values(rows)
+      .onConflict((conflict) => conflict.column('id').doNothing()),
   );
   const newLogs = batch.usageLogs.filter((log) => insertedLogIds.has(log.id));
-  for (const rollup of sumUsageLogs(newLogs, hourOf)) await execute('usage_hourly_rollups.add', addToHourlyRollup, rollupArguments(rollup));
-  for (const rollup of sumUsageLogs(newLogs, dayOf)) await execute('usage_daily_rollups.add', addToDailyRollup, rollupArguments(rollup));
+  for (const rollup of sumUsageLogs(newLogs, hourOf))
+    await execute('usage_hourly_rollups.add', addToHourlyRollup, rollupArguments(rollup));
+  for (const rollup of sumUsageLogs(newLogs, dayOf))
+    await execute('usage_daily_rollups.add', addToDailyRollup, rollupArguments(rollup));
   return settled;
 
-  function addToHourlyRollup(...[hour, userId, apiKeyId, model, requestCount, errorCount, promptTokens, completionTokens, cachedTokens, cost]: RollupArguments<number>) {
+  function addToHourlyRollup(
+    ...[
+      hour,
+      userId,
+      apiKeyId,
+      model,
+      requestCount,
+      errorCount,
+      promptTokens,
+      completionTokens,
+      cachedTokens,
+      cost,
+    ]: RollupArguments<number>
+  ) {
     return transaction
       .insertInto('usage_hourly_rollups')
-      .values({ hour, user_id: userId, api_key_id: apiKeyId, model, request_count: requestCount, error_count: errorCount, prompt_tokens: promptTokens, completion_tokens: completionTokens, cached_tokens: cachedTokens, cost })
-      .onConflict((conflict) => conflict.columns(['hour', 'user_id', 'api_key_id', 'model']).doUpdateSet(addExcludedSums('usage_hourly_rollups')));
+      .values({
+        hour,
+        user_id: userId,
+        api_key_id: apiKeyId,
+        model,
+        request_count: requestCount,
+        error_count: errorCount,
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        cached_tokens: cachedTokens,
+        cost,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['hour', 'user_id', 'api_key_id', 'model'])
+          .doUpdateSet(addExcludedSums('usage_hourly_rollups')),
+      );
   }
 
-  function addToDailyRollup(...[day, userId, apiKeyId, model, requestCount, errorCount, promptTokens, completionTokens, cachedTokens, cost]: RollupArguments<string>) {
+  function addToDailyRollup(
+    ...[
+      day,
+      userId,
+      apiKeyId,
+      model,
+      requestCount,
+      errorCount,
+      promptTokens,
+      completionTokens,
+      cachedTokens,
+      cost,
+    ]: RollupArguments<string>
+  ) {
     return transaction
       .insertInto('usage_daily_rollups')
-      .values({ day, user_id: userId, api_key_id: apiKeyId, model, request_count: requestCount, error_count: errorCount, prompt_tokens: promptTokens, completion_tokens: completionTokens, cached_tokens: cachedTokens, cost })
-      .onConflict((conflict) => conflict.columns(['day', 'user_id', 'api_key_id', 'model']).doUpdateSet(addExcludedSums('usage_daily_rollups')));
+      .values({
+        day,
+        user_id: userId,
+        api_key_id: apiKeyId,
+        model,
+        request_count: requestCount,
+        error_count: errorCount,
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        cached_tokens: cachedTokens,
+        cost,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['day', 'user_id', 'api_key_id', 'model']).doUpdateSet(addExcludedSums('usage_daily_rollups')),
+      );
   }
 }
 
 /** Runs a statement `build` makes from `args` and returns its rows: compiled once on SQLite's worker, executed by Kysely elsewhere. */
-type StatementExecutor = <Args extends readonly unknown[], Row>(name: string, build: (...args: Args) => BuiltStatement<Row>, args: Args) => Row[] | Promise<Row[]>;
+type StatementExecutor = <Args extends readonly unknown[], Row>(
+  name: string,
+  build: (...args: Args) => BuiltStatement<Row>,
+  args: Args,
+) => Row[] | Promise<Row[]>;
 
 /** The rollup tables: sums per time bucket (`hour` or `day`), user, key and model. */
 type RollupTable = 'usage_hourly_rollups' | 'usage_daily_rollups';
 
 /** The columns a rollup adds up. */
-const summedRollupColumns = ['request_count', 'error_count', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost'] as const;
+const summedRollupColumns = [
+  'request_count',
+  'error_count',
+  'prompt_tokens',
+  'completion_tokens',
+  'cached_tokens',
+  'cost',
+] as const;
 
 /** The upsert's SET: each summed column plus the same column of the row that conflicted (SQLite and PostgreSQL alike). */
 function addExcludedSums(table: RollupTable): Record<(typeof summedRollupColumns)[number], RawBuilder<number>> {
-  const added = (column: (typeof summedRollupColumns)[number]) => sql<number>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
-  return { request_count: added('request_count'), error_count: added('error_count'), prompt_tokens: added('prompt_tokens'), completion_tokens: added('completion_tokens'), cached_tokens: added('cached_tokens'), cost: added('cost') };
+  const added = (column: (typeof summedRollupColumns)[number]) =>
+    sql<number>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
+  return {
+    request_count: added('request_count'),
+    error_count: added('error_count'),
+    prompt_tokens: added('prompt_tokens'),
+    completion_tokens: added('completion_tokens'),
+    cached_tokens: added('cached_tokens'),
+    cost: added('cost'),
+  };
 }
 
 /** A rollup row's values in column order: its time bucket, user, key, model, then the sums. */
-type RollupArguments<Bucket> = [bucket: Bucket, userId: string, apiKeyId: string, model: string, requestCount: number, errorCount: number, promptTokens: number, completionTokens: number, cachedTokens: number, cost: number];
+type RollupArguments<Bucket> = [
+  bucket: Bucket,
+  userId: string,
+  apiKeyId: string,
+  model: string,
+  requestCount: number,
+  errorCount: number,
+  promptTokens: number,
+  completionTokens: number,
+  cachedTokens: number,
+  cost: number,
+];
 
-function rollupArguments<Bucket extends string | number>(sums: UsageSums & { bucket: Bucket }): RollupArguments<Bucket> {
-  return [sums.bucket, sums.user_id, sums.api_key_id, sums.model, sums.request_count, sums.error_count, sums.prompt_tokens, sums.completion_tokens, sums.cached_tokens, sums.cost];
+function rollupArguments<Bucket extends string | number>(
+  sums: UsageSums & { bucket: Bucket },
+): RollupArguments<Bucket> {
+  return [
+    sums.bucket,
+    sums.user_id,
+    sums.api_key_id,
+    sums.model,
+    sums.request_count,
+    sums.error_count,
+    sums.prompt_tokens,
+    sums.completion_tokens,
+    sums.cached_tokens,
+    sums.cost,
+  ];
 }
 
 const millisecondsPerHour = 3_600_000;
@@ -130,7 +254,8 @@ let lastDay = { number: Number.NaN, name: '' };
 /** The UTC day of `createdAt` as `YYYY-MM-DD`: the key of `usage_daily_rollups`. */
 function dayOf(createdAt: number): string {
   const number = Math.floor(createdAt / millisecondsPerDay);
-  if (number !== lastDay.number) lastDay = { number, name: new Date(number * millisecondsPerDay).toISOString().slice(0, 10) };
+  if (number !== lastDay.number)
+    lastDay = { number, name: new Date(number * millisecondsPerDay).toISOString().slice(0, 10) };
   return lastDay.name;
 }
 
@@ -140,16 +265,31 @@ function dayOf(createdAt: number): string {
  * batch changes nothing). One pass in key id order, after the users and before any usage row, so two nodes writing
  * batches at once lock users, then keys, then rollups in the same order and cannot deadlock on PostgreSQL.
  */
-async function updateKeys(transaction: Transaction<DatabaseSchema>, execute: StatementExecutor, newCharges: readonly SettledCharge[], logs: readonly UsageLogRecord[]): Promise<void> {
+async function updateKeys(
+  transaction: Transaction<DatabaseSchema>,
+  execute: StatementExecutor,
+  newCharges: readonly SettledCharge[],
+  logs: readonly UsageLogRecord[],
+): Promise<void> {
   const spentByKey = new Map<string, number>();
-  for (const charge of newCharges) spentByKey.set(charge.apiKeyId, (spentByKey.get(charge.apiKeyId) ?? 0) + charge.amount + charge.debt);
+  for (const charge of newCharges)
+    spentByKey.set(charge.apiKeyId, (spentByKey.get(charge.apiKeyId) ?? 0) + charge.amount + charge.debt);
   const newestUseByKey = new Map<string, number>();
-  for (const log of logs) newestUseByKey.set(log.apiKeyId, Math.max(newestUseByKey.get(log.apiKeyId) ?? 0, log.createdAt));
+  for (const log of logs)
+    newestUseByKey.set(log.apiKeyId, Math.max(newestUseByKey.get(log.apiKeyId) ?? 0, log.createdAt));
   const keyIds = [...new Set([...spentByKey.keys(), ...newestUseByKey.keys()])].sort();
   for (const apiKeyId of keyIds) {
     const spent = spentByKey.get(apiKeyId);
     if (spent !== undefined) {
-      await execute('api_keys.add-spent', (id: string, amount: number) => transaction.updateTable('api_keys').set((expression) => ({ spent: expression('spent', '+', amount) })).where('id', '=', id), [apiKeyId, spent]);
+      await execute(
+        'api_keys.add-spent',
+        (id: string, amount: number) =>
+          transaction
+            .updateTable('api_keys')
+            .set((expression) => ({ spent: expression('spent', '+', amount) }))
+            .where('id', '=', id),
+        [apiKeyId, spent],
+      );
     }
     const usedAt = newestUseByKey.get(apiKeyId);
     if (usedAt === undefined) continue;
@@ -160,7 +300,9 @@ async function updateKeys(transaction: Transaction<DatabaseSchema>, execute: Sta
           .updateTable('api_keys')
           .set({ last_used_at: at })
           .where('id', '=', id)
-          .where((expression) => expression.or([expression('last_used_at', 'is', null), expression('last_used_at', '<', at)])),
+          .where((expression) =>
+            expression.or([expression('last_used_at', 'is', null), expression('last_used_at', '<', at)]),
+          ),
       [apiKeyId, usedAt],
     );
   }
@@ -170,16 +312,28 @@ async function updateKeys(transaction: Transaction<DatabaseSchema>, execute: Sta
 type BatchTable = 'ledger_entries' | 'usage_logs';
 
 /** An INSERT of `rows` that skips rows whose id is stored already (ON CONFLICT (id) DO NOTHING, on both engines). */
-type InsertSkippingStoredIds<Table extends BatchTable, Row> = (rows: Row[]) => InsertQueryBuilder<DatabaseSchema, Table, InsertResult>;
+type InsertSkippingStoredIds<Table extends BatchTable, Row> = (
+  rows: Row[],
+) => InsertQueryBuilder<DatabaseSchema, Table, InsertResult>;
 
 /** Inserts rows that may be stored already; returns the ids actually inserted (at once on SQLite's worker). */
-type NewRowInserter = <Table extends BatchTable, Row extends { id: string }>(table: Table, rows: Row[], insert: InsertSkippingStoredIds<Table, Row>) => Set<string> | Promise<Set<string>>;
+type NewRowInserter = <Table extends BatchTable, Row extends { id: string }>(
+  table: Table,
+  rows: Row[],
+  insert: InsertSkippingStoredIds<Table, Row>,
+) => Set<string> | Promise<Set<string>>;
 
 /** Inserts rows in chunks of `rowsPerInsert`, one statement each; returns the ids actually inserted. */
-async function insertNewRowsInChunks<Table extends BatchTable, Row extends { id: string }>(rows: Row[], insert: InsertSkippingStoredIds<Table, Row>): Promise<Set<string>> {
+async function insertNewRowsInChunks<Table extends BatchTable, Row extends { id: string }>(
+  rows: Row[],
+  insert: InsertSkippingStoredIds<Table, Row>,
+): Promise<Set<string>> {
   const inserted = new Set<string>();
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
-    for (const row of await insert(rows.slice(start, start + rowsPerInsert)).returning('id').execute()) inserted.add(String(row.id));
+    for (const row of await insert(rows.slice(start, start + rowsPerInsert))
+      .returning('id')
+      .execute())
+      inserted.add(String(row.id));
   }
   return inserted;
 }
@@ -200,29 +354,54 @@ function insertNewRowsOneByOne<Table extends BatchTable, Row extends { id: strin
   if (rows.length === 0) return inserted;
   const columns = Object.keys(rows[0]!) as Array<keyof Row>;
   const name = `${table}.insert(${columns.join(',')})`;
-  const build = (...values: unknown[]) => insert([Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Row]);
+  const build = (...values: unknown[]) =>
+    insert([Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Row]);
   for (const row of rows) {
-    if (statements.run(name, build, columns.map((column) => row[column] ?? null)) > 0) inserted.add(row.id);
+    if (
+      statements.run(
+        name,
+        build,
+        columns.map((column) => row[column] ?? null),
+      ) > 0
+    )
+      inserted.add(row.id);
   }
   return inserted;
 }
 
 /** Takes `amount` from a user's balance and adds `debt` to their debt (nothing when both are 0); undefined for an unknown user. */
-async function applyUserCharges(transaction: Transaction<DatabaseSchema>, execute: StatementExecutor, userId: string, amount: number, debt: number): Promise<UserMoneyRow | undefined> {
+async function applyUserCharges(
+  transaction: Transaction<DatabaseSchema>,
+  execute: StatementExecutor,
+  userId: string,
+  amount: number,
+  debt: number,
+): Promise<UserMoneyRow | undefined> {
   const [row] =
     amount === 0 && debt === 0
-      ? await execute('users.read-money', (id: string) => transaction.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', id), [userId])
+      ? await execute(
+          'users.read-money',
+          (id: string) =>
+            transaction.selectFrom('users').select(['balance', 'debt', 'balance_sequence']).where('id', '=', id),
+          [userId],
+        )
       : await execute(
           'users.charge',
           (id: string, charged: number, owed: number) =>
             transaction
               .updateTable('users')
-              .set((expression) => ({ balance: expression('balance', '-', charged), debt: expression('debt', '+', owed), balance_sequence: expression('balance_sequence', '+', 1) }))
+              .set((expression) => ({
+                balance: expression('balance', '-', charged),
+                debt: expression('debt', '+', owed),
+                balance_sequence: expression('balance_sequence', '+', 1),
+              }))
               .where('id', '=', id)
               .returning(['balance', 'debt', 'balance_sequence']),
           [userId, amount, debt],
         );
-  return row === undefined ? undefined : { balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
+  return row === undefined
+    ? undefined
+    : { balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
 }
 
 /** Groups by key, in key order. */

@@ -32,7 +32,10 @@ const submitGraceMs = 60_000;
  * The task layer behind both video surfaces: submit holds the price durably (with the task row) before the vendor
  * call and fails the task (releasing the hold) when no channel accepts it; the poller (VideoTaskPoller) does the rest.
  */
-export function createVideoTaskService(context: VideoTaskContext, options: { random?: () => number } = {}): VideoTaskService {
+export function createVideoTaskService(
+  context: VideoTaskContext,
+  options: { random?: () => number } = {},
+): VideoTaskService {
   const { store, clock } = context;
 
   async function readOwnTask(principal: KeyPrincipal | null, taskId: string): Promise<VideoTaskRecord> {
@@ -41,7 +44,11 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
       throw new GatewayError('not_found', `No video task ${taskId} exists.`, { param: 'video_id' });
     }
     if (clock() >= task.expiresAt) {
-      throw new GatewayError('not_found', `The video task ${taskId} expired: tasks and their videos are kept for ${Math.round(context.settings.retentionMs / 3_600_000)} hours after creation.`, { param: 'video_id' });
+      throw new GatewayError(
+        'not_found',
+        `The video task ${taskId} expired: tasks and their videos are kept for ${Math.round(context.settings.retentionMs / 3_600_000)} hours after creation.`,
+        { param: 'video_id' },
+      );
     }
     return task;
   }
@@ -55,7 +62,12 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
       // A landscape twin (`sora-2-landscape`) names its vendor model in the catalog; a channel's mapping wins. An
       // OpenAI-surface `size` decides the orientation itself (OpenAI's `sora-2` at 1280x720 is landscape).
       const { size } = submission;
-      const model = size ? { ...submission.model, videoOrientation: isPortraitSize(size) ? ('portrait' as const) : ('landscape' as const) } : submission.model;
+      const model = size
+        ? {
+            ...submission.model,
+            videoOrientation: isPortraitSize(size) ? ('portrait' as const) : ('landscape' as const),
+          }
+        : submission.model;
       const planned = planVideoJob(model, submission.requestedSeconds, adapter, {
         durationParameter: submission.surface === 'spec' ? 'duration' : 'seconds',
         upstreamModelId: channel.modelMapping.get(submission.model.id),
@@ -64,13 +76,28 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
       const job = { ...planned, prompt: submission.prompt };
       routes.push({ channel, adapter, job });
     }
-    if (routes.length === 0) throw new GatewayError('service_unavailable', `No channel can make videos with ${submission.model.id} right now.`, { headers: { 'retry-after': '30' } });
+    if (routes.length === 0)
+      throw new GatewayError(
+        'service_unavailable',
+        `No channel can make videos with ${submission.model.id} right now.`,
+        { headers: { 'retry-after': '30' } },
+      );
     // The hold covers the first channel's job: fail over only to channels that make the same video.
     const [first] = routes;
-    return routes.filter((route) => route.job.seconds === first!.job.seconds && route.job.width === first!.job.width && route.job.height === first!.job.height);
+    return routes.filter(
+      (route) =>
+        route.job.seconds === first!.job.seconds &&
+        route.job.width === first!.job.width &&
+        route.job.height === first!.job.height,
+    );
   }
 
-  async function hold(submission: VideoTaskSubmission, route: VideoRoute, price: VideoSecondPrice, amount: number): Promise<VideoTaskRecord> {
+  async function hold(
+    submission: VideoTaskSubmission,
+    route: VideoRoute,
+    price: VideoSecondPrice,
+    amount: number,
+  ): Promise<VideoTaskRecord> {
     const now = clock();
     const { principal } = submission;
     const billing = context.billing;
@@ -103,24 +130,48 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
     const write = () => store.createWithHold(newTask);
     const outcome: VideoTaskHoldOutcome = billing
       ? await writeTaskHoldChange(billing, write, (written) =>
-          written.outcome === 'held' ? { userId: principal.userId, apiKeyId: principal.apiKeyId, balanceChange: -amount, keySpendChange: amount, stored: written.balance } : undefined,
+          written.outcome === 'held'
+            ? {
+                userId: principal.userId,
+                apiKeyId: principal.apiKeyId,
+                balanceChange: -amount,
+                keySpendChange: amount,
+                stored: written.balance,
+              }
+            : undefined,
         )
       : await write();
     if (outcome.outcome !== 'held') throw new GatewayError('insufficient_quota', refusalMessage(outcome.outcome));
-    billing?.writer.enqueue(undefined, createVideoTaskUsageLog(outcome.task, { endpoint: videoSubmitEndpoint, status: 200, errorCode: null, finishedAt: clock(), cost: 0, pricing: null, clientIp: submission.clientIp }));
+    billing?.writer.enqueue(
+      undefined,
+      createVideoTaskUsageLog(outcome.task, {
+        endpoint: videoSubmitEndpoint,
+        status: 200,
+        errorCode: null,
+        finishedAt: clock(),
+        cost: 0,
+        pricing: null,
+        clientIp: submission.clientIp,
+      }),
+    );
     return outcome.task;
   }
 
   /** Sends the job to each route in turn until one accepts it; a final or last failure fails the task (releasing the hold). */
   async function sendToVendor(task: VideoTaskRecord, routes: VideoRoute[], clientIp: string): Promise<VideoTaskRecord> {
-    let lastError = new GatewayError('service_unavailable', 'No channel accepted the video right now; retry later.', { headers: { 'retry-after': '30' } });
+    let lastError = new GatewayError('service_unavailable', 'No channel accepted the video right now; retry later.', {
+      headers: { 'retry-after': '30' },
+    });
     for (const route of routes) {
       const request = route.adapter.encodeSubmit(route.job, route.channel);
       let answer;
       try {
         answer = await sendVideoVendorRequest(request, context.dispatch);
       } catch (error) {
-        context.logger.warn({ err: error, channelId: route.channel.id, taskId: task.id }, 'video submit failed to reach the vendor; trying the next channel');
+        context.logger.warn(
+          { err: error, channelId: route.channel.id, taskId: task.id },
+          'video submit failed to reach the vendor; trying the next channel',
+        );
         continue;
       }
       if (answer.status >= 200 && answer.status < 300) {
@@ -128,22 +179,47 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
         try {
           vendorTaskId = route.adapter.decodeSubmit(answer.bodyText).vendorTaskId;
         } catch (error) {
-          context.logger.error({ err: error, channelId: route.channel.id, taskId: task.id }, 'a video vendor accepted a job without a readable id');
-          lastError = new GatewayError('server_error', 'The video vendor gave an answer the gateway cannot read; nothing was charged.');
+          context.logger.error(
+            { err: error, channelId: route.channel.id, taskId: task.id },
+            'a video vendor accepted a job without a readable id',
+          );
+          lastError = new GatewayError(
+            'server_error',
+            'The video vendor gave an answer the gateway cannot read; nothing was charged.',
+          );
           break;
         }
         const now = clock();
-        const recorded = await store.recordSubmission(task.id, task.version, { channelId: route.channel.id, vendorTaskId, nextPollAt: now + nextPollDelayMs(task, now, 0) });
-        if (recorded === undefined) throw new GatewayError('server_error', 'The video task changed while it was being submitted; see its status.');
+        const recorded = await store.recordSubmission(task.id, task.version, {
+          channelId: route.channel.id,
+          vendorTaskId,
+          nextPollAt: now + nextPollDelayMs(task, now, 0),
+        });
+        if (recorded === undefined)
+          throw new GatewayError(
+            'server_error',
+            'The video task changed while it was being submitted; see its status.',
+          );
         return recorded;
       }
       const failure = route.adapter.mapFailure(answer.status, answer.bodyText, answer.retryAfter);
       // The vendor's text may quote the channel's own key or address (Gemini's errors do): redacted before a client sees it.
-      lastError = failure.kind === 'success' ? lastError : new GatewayError(failure.error.code, redactChannelSecrets(failure.error.message, route.channel), { param: failure.error.param, headers: failure.error.headers });
+      lastError =
+        failure.kind === 'success'
+          ? lastError
+          : new GatewayError(failure.error.code, redactChannelSecrets(failure.error.message, route.channel), {
+              param: failure.error.param,
+              headers: failure.error.headers,
+            });
       if (failure.kind === 'final-failure') break;
     }
     // Kept failed and hidden: the row explains the hold and release ledger entries; the client only sees the error.
-    const failed = await finishVideoTask(context, task, { kind: 'fail', code: 'vendor_rejected', message: lastError.message }, clientIp);
+    const failed = await finishVideoTask(
+      context,
+      task,
+      { kind: 'fail', code: 'vendor_rejected', message: lastError.message },
+      clientIp,
+    );
     if (failed) await store.markDeleted(task.id, clock());
     throw lastError;
   }
@@ -152,7 +228,9 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
     async submit(submission) {
       const routes = routesFor(submission);
       const first = routes[0]!;
-      const price = context.billing ? lookUpVideoSecondPrice(context.billing.memory, submission.model, submission.principal.groupId) : { perSecond: 0, priceRatioMillionths: 1_000_000 };
+      const price = context.billing
+        ? lookUpVideoSecondPrice(context.billing.memory, submission.model, submission.principal.groupId)
+        : { perSecond: 0, priceRatioMillionths: 1_000_000 };
       const amount = costOfVideoSeconds(price, first.job.seconds);
       const task = await hold(submission, first, price, amount);
       return toVideoTaskView(await sendToVendor(task, routes, submission.clientIp));
@@ -164,16 +242,27 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
 
     async list(principal, listOptions) {
       const limit = Math.max(1, Math.min(100, listOptions.limit));
-      const tasks = await store.listForUser(principal.userId, { after: listOptions.after, limit: limit + 1, order: listOptions.order });
+      const tasks = await store.listForUser(principal.userId, {
+        after: listOptions.after,
+        limit: limit + 1,
+        order: listOptions.order,
+      });
       const now = clock();
       const visible = tasks.slice(0, limit);
-      return { tasks: visible.filter((task) => task.expiresAt > now).map(toVideoTaskView), hasMore: tasks.length > limit };
+      return {
+        tasks: visible.filter((task) => task.expiresAt > now).map(toVideoTaskView),
+        hasMore: tasks.length > limit,
+      };
     },
 
     async delete(principal, taskId) {
       const task = await readOwnTask(principal, taskId);
       if (!isTerminalState(task.state)) {
-        throw new GatewayError('invalid_request_error', `The video task ${taskId} is ${task.state}; only a completed or failed task can be deleted.`, { param: 'video_id' });
+        throw new GatewayError(
+          'invalid_request_error',
+          `The video task ${taskId} is ${task.state}; only a completed or failed task can be deleted.`,
+          { param: 'video_id' },
+        );
       }
       await store.markDeleted(task.id, clock());
       if (task.contentLocation !== null) await context.storage.remove(task.contentLocation);
@@ -182,11 +271,19 @@ export function createVideoTaskService(context: VideoTaskContext, options: { ran
     async openContent(principal, taskId, variant): Promise<VideoContent> {
       const task = await readOwnTask(principal, taskId);
       if (task.state !== 'completed' || task.contentLocation === null) {
-        throw new GatewayError('not_found', `The video task ${taskId} is ${task.state}; its video is available once it completes.`, { param: 'video_id' });
+        throw new GatewayError(
+          'not_found',
+          `The video task ${taskId} is ${task.state}; its video is available once it completes.`,
+          { param: 'video_id' },
+        );
       }
-      if (variant !== 'video') throw new GatewayError('not_found', `The video task ${taskId} has no ${variant}: only the video is stored.`, { param: 'variant' });
+      if (variant !== 'video')
+        throw new GatewayError('not_found', `The video task ${taskId} has no ${variant}: only the video is stored.`, {
+          param: 'variant',
+        });
       const file = await context.storage.open(task.contentLocation);
-      if (file === undefined) throw new GatewayError('not_found', `The video of task ${taskId} is no longer stored.`, { param: 'video_id' });
+      if (file === undefined)
+        throw new GatewayError('not_found', `The video of task ${taskId} is no longer stored.`, { param: 'video_id' });
       return { body: file.body, contentType: 'video/mp4', length: file.length };
     },
   };

@@ -15,19 +15,47 @@ export type VideoTaskEnding =
  * settles (completion: the seconds generated, at most the seconds held; the rest released) or releases the hold.
  * Returns the finished task, or undefined when another writer changed it first (then nothing was charged).
  */
-export async function finishVideoTask(context: VideoTaskContext, task: VideoTaskRecord, ending: VideoTaskEnding, clientIp = ''): Promise<VideoTaskRecord | undefined> {
+export async function finishVideoTask(
+  context: VideoTaskContext,
+  task: VideoTaskRecord,
+  ending: VideoTaskEnding,
+  clientIp = '',
+): Promise<VideoTaskRecord | undefined> {
   const now = context.clock();
   const price = { perSecond: task.pricePerSecond, priceRatioMillionths: task.priceRatioMillionths };
   const billedSeconds = ending.kind === 'complete' ? Math.min(ending.generatedSeconds, task.seconds) : 0;
   const write = (): Promise<VideoTaskWriteOutcome> =>
     ending.kind === 'complete'
-      ? context.store.change(task.id, task.version, sourceStatesOf('completed'), { kind: 'complete', cost: costOfVideoSeconds(price, billedSeconds), generatedSeconds: ending.generatedSeconds, contentLocation: ending.contentLocation }, now)
-      : context.store.change(task.id, task.version, sourceStatesOf('failed'), { kind: 'fail', code: ending.code, message: ending.message }, now);
+      ? context.store.change(
+          task.id,
+          task.version,
+          sourceStatesOf('completed'),
+          {
+            kind: 'complete',
+            cost: costOfVideoSeconds(price, billedSeconds),
+            generatedSeconds: ending.generatedSeconds,
+            contentLocation: ending.contentLocation,
+          },
+          now,
+        )
+      : context.store.change(
+          task.id,
+          task.version,
+          sourceStatesOf('failed'),
+          { kind: 'fail', code: ending.code, message: ending.message },
+          now,
+        );
   const billing = context.billing;
   const outcome = billing
     ? await writeTaskHoldChange(billing, write, (written) =>
         written.outcome === 'applied' && written.balance
-          ? { userId: task.userId, apiKeyId: task.apiKeyId, balanceChange: written.released - written.charged, keySpendChange: written.charged - written.released, stored: written.balance }
+          ? {
+              userId: task.userId,
+              apiKeyId: task.apiKeyId,
+              balanceChange: written.released - written.charged,
+              keySpendChange: written.charged - written.released,
+              stored: written.balance,
+            }
           : undefined,
       )
     : await write();
@@ -44,6 +72,9 @@ export async function finishVideoTask(context: VideoTaskContext, task: VideoTask
       clientIp,
     }),
   );
-  context.logger.info({ taskId: task.id, state: outcome.task.state, charged: outcome.charged, released: outcome.released }, 'video task finished');
+  context.logger.info(
+    { taskId: task.id, state: outcome.task.state, charged: outcome.charged, released: outcome.released },
+    'video task finished',
+  );
   return outcome.task;
 }

@@ -43,18 +43,30 @@ export function startVideoTasks(options: {
   const { config } = options;
   const isAddressAllowed = (address: string): boolean => isFetchableAddress(address, options.allowPrivateAddresses);
   // Redirect targets are addresses a vendor names: every connection is checked as remote images' are.
-  const redirectDispatcher = new Agent({ connect: { lookup: createCheckedLookup(isAddressAllowed) }, keepAliveTimeout: 10_000 });
+  const redirectDispatcher = new Agent({
+    connect: { lookup: createCheckedLookup(isAddressAllowed) },
+    keepAliveTimeout: 10_000,
+  });
   const context: VideoTaskContext = {
     store: createVideoTaskStore(options.database),
     billing: options.billing,
     routing: options.routing,
     adapters: options.adapters,
-    dispatch: { dispatcher: options.dispatcher, headersTimeoutMs: options.upstreamHeadersTimeoutMs, bodyTimeoutMs: options.upstreamBodyTimeoutMs },
+    dispatch: {
+      dispatcher: options.dispatcher,
+      headersTimeoutMs: options.upstreamHeadersTimeoutMs,
+      bodyTimeoutMs: options.upstreamBodyTimeoutMs,
+    },
     download: { redirectDispatcher, isAddressAllowed, maxBytes: config.maxBytes },
     storage: createLocalFolderVideoStorage(config.storageDirectory),
     clock: options.clock,
     logger: options.logger,
-    settings: { retentionMs: config.retentionHours * 3_600_000, timeoutMs: config.timeoutMinutes * 60_000, leaseMs: config.leaseMs, pollIntervalMs: config.pollIntervalMs },
+    settings: {
+      retentionMs: config.retentionHours * 3_600_000,
+      timeoutMs: config.timeoutMinutes * 60_000,
+      leaseMs: config.leaseMs,
+      pollIntervalMs: config.pollIntervalMs,
+    },
   };
   const poller = new VideoTaskPoller(context, options.scheduler);
   poller.start();

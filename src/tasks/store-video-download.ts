@@ -18,7 +18,11 @@ export type VideoStoringOutcome =
  * halfway, ends short of its Content-Length, passes the cap, or meets a full disk leaves no file (the storage removes
  * its partial file) and is reported, never stored; the body is always consumed or destroyed.
  */
-export async function storeVideoDownload(download: OpenedVideoDownload, key: string, options: { storage: VideoContentStorage; maxBytes: number }): Promise<VideoStoringOutcome> {
+export async function storeVideoDownload(
+  download: OpenedVideoDownload,
+  key: string,
+  options: { storage: VideoContentStorage; maxBytes: number },
+): Promise<VideoStoringOutcome> {
   const { storage, maxBytes } = options;
   // Whatever happens below, an error the body raises late (after the pipeline let go of it) has a listener.
   download.body.on('error', () => undefined);
@@ -27,12 +31,22 @@ export async function storeVideoDownload(download: OpenedVideoDownload, key: str
     free = await storage.freeBytes();
   } catch (error) {
     discardUpstreamBody(download.body);
-    return { kind: 'failed', reason: 'no-space', retryable: true, detail: `the free space of the video storage could not be read: ${describe(error)}` };
+    return {
+      kind: 'failed',
+      reason: 'no-space',
+      retryable: true,
+      detail: `the free space of the video storage could not be read: ${describe(error)}`,
+    };
   }
   const needed = (download.length ?? 0) + videoStorageReserveBytes;
   if (free !== undefined && free < needed) {
     discardUpstreamBody(download.body);
-    return { kind: 'failed', reason: 'no-space', retryable: true, detail: `the video storage has ${free} bytes free, ${needed} are needed` };
+    return {
+      kind: 'failed',
+      reason: 'no-space',
+      retryable: true,
+      detail: `the video storage has ${free} bytes free, ${needed} are needed`,
+    };
   }
   const limiter = new ByteLimit(maxBytes, download.length);
   // Both halves settle before the outcome is read: the storage's removal of a partial file is then done.
@@ -46,9 +60,21 @@ export async function storeVideoDownload(download: OpenedVideoDownload, key: str
   ]);
   if (reading.status === 'fulfilled' && writing.status === 'fulfilled') return { kind: 'stored', bytes: writing.value };
   discardUpstreamBody(download.body);
-  if (limiter.overLimit) return { kind: 'failed', reason: 'too-large', retryable: false, detail: `the video passed the cap of ${maxBytes} bytes while streaming` };
-  const error = writing.status === 'rejected' ? writing.reason : reading.status === 'rejected' ? reading.reason : undefined;
-  return { kind: 'failed', reason: 'broken', retryable: true, detail: `the download broke off after ${limiter.bytes} bytes: ${describe(error)}` };
+  if (limiter.overLimit)
+    return {
+      kind: 'failed',
+      reason: 'too-large',
+      retryable: false,
+      detail: `the video passed the cap of ${maxBytes} bytes while streaming`,
+    };
+  const error =
+    writing.status === 'rejected' ? writing.reason : reading.status === 'rejected' ? reading.reason : undefined;
+  return {
+    kind: 'failed',
+    reason: 'broken',
+    retryable: true,
+    detail: `the download broke off after ${limiter.bytes} bytes: ${describe(error)}`,
+  };
 }
 
 /** Passes bytes through up to a cap, and fails a stream that ends short of the length its answer declared. */

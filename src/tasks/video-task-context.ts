@@ -20,7 +20,12 @@ export interface VideoTaskSettings {
 }
 
 /** Defaults: 24 h retention, 60 min timeout, 5 min lease, a look every second. */
-export const defaultVideoTaskSettings: VideoTaskSettings = { retentionMs: 24 * 3_600_000, timeoutMs: 60 * 60_000, leaseMs: 5 * 60_000, pollIntervalMs: 1_000 };
+export const defaultVideoTaskSettings: VideoTaskSettings = {
+  retentionMs: 24 * 3_600_000,
+  timeoutMs: 60 * 60_000,
+  leaseMs: 5 * 60_000,
+  pollIntervalMs: 1_000,
+};
 
 /** How finished videos are downloaded (docs/VIDEO.md, "Downloads"). */
 export interface VideoDownloadSettings {

@@ -78,7 +78,11 @@ export class VideoTaskPoller {
     this.running = this.scheduler.every(
       this.context.settings.pollIntervalMs,
       () => this.pollOnce(),
-      (error) => this.context.logger.error({ err: error }, 'a video poller look failed (is the database reachable?); the poller looks again at the next tick'),
+      (error) =>
+        this.context.logger.error(
+          { err: error },
+          'a video poller look failed (is the database reachable?); the poller looks again at the next tick',
+        ),
     );
   }
 
@@ -122,14 +126,21 @@ export class VideoTaskPoller {
     if (now - task.createdAt >= settings.timeoutMs) return this.timeOut(task);
     if (task.vendorTaskId === null || task.channelId === null) {
       // The submitting request never recorded the vendor's id (the gateway stopped mid-submit): nothing to poll.
-      await finishVideoTask(this.context, task, { kind: 'fail', code: 'vendor_failed', message: 'The video was never accepted by the vendor; nothing was charged.' });
+      await finishVideoTask(this.context, task, {
+        kind: 'fail',
+        code: 'vendor_failed',
+        message: 'The video was never accepted by the vendor; nothing was charged.',
+      });
       return;
     }
     const route = this.routeOf(task);
     if (route === undefined) return this.retryLater(task, task.pollAttempts + 1, undefined);
     let answer;
     try {
-      answer = await sendVideoVendorRequest(route.adapter.encodePoll(task.vendorTaskId, route.channel), this.context.dispatch);
+      answer = await sendVideoVendorRequest(
+        route.adapter.encodePoll(task.vendorTaskId, route.channel),
+        this.context.dispatch,
+      );
     } catch {
       return this.retryLater(task, task.pollAttempts + 1, undefined);
     }
@@ -139,11 +150,20 @@ export class VideoTaskPoller {
     if (answer.status < 200 || answer.status >= 300) {
       const failure = route.adapter.mapFailure(answer.status, answer.bodyText, answer.retryAfter);
       // 404: the vendor no longer knows the job (it vanished); its text may quote the channel's key or address.
-      const message = failure.kind === 'success' || answer.status === 404 ? 'The video vendor lost the video job. Nothing was charged.' : redactChannelSecrets(failure.error.message, route.channel);
+      const message =
+        failure.kind === 'success' || answer.status === 404
+          ? 'The video vendor lost the video job. Nothing was charged.'
+          : redactChannelSecrets(failure.error.message, route.channel);
       await finishVideoTask(this.context, task, { kind: 'fail', code: 'vendor_failed', message });
       return;
     }
-    const status = route.adapter.decodePoll(answer.bodyText, { upstreamModelId: task.upstreamModel, prompt: task.prompt, seconds: task.seconds, width: task.width, height: task.height });
+    const status = route.adapter.decodePoll(answer.bodyText, {
+      upstreamModelId: task.upstreamModel,
+      prompt: task.prompt,
+      seconds: task.seconds,
+      width: task.width,
+      height: task.height,
+    });
     switch (status.state) {
       case 'queued':
       case 'in-progress': {
@@ -152,7 +172,13 @@ export class VideoTaskPoller {
         const target = status.state === 'in-progress' || task.state === 'in-progress' ? 'in-progress' : 'queued';
         let current = task;
         if (target !== task.state || progress !== task.progress) {
-          const written = await this.context.store.change(task.id, task.version, sourceStatesOf(target), { kind: 'progress', state: target, progress }, now);
+          const written = await this.context.store.change(
+            task.id,
+            task.version,
+            sourceStatesOf(target),
+            { kind: 'progress', state: target, progress },
+            now,
+          );
           if (written.outcome === 'stale') return;
           current = written.task;
         }
@@ -161,7 +187,11 @@ export class VideoTaskPoller {
       case 'completed':
         return this.complete(task, route, status.seconds, status.contentReference);
       case 'failed':
-        await finishVideoTask(this.context, task, { kind: 'fail', code: status.code, message: redactChannelSecrets(status.message, route.channel) });
+        await finishVideoTask(this.context, task, {
+          kind: 'fail',
+          code: status.code,
+          message: redactChannelSecrets(status.message, route.channel),
+        });
         return;
       default: {
         const unreachable: never = status;
@@ -171,43 +201,78 @@ export class VideoTaskPoller {
   }
 
   /** Downloads the video into storage, then completes the task (a failed download is retried at the next poll). */
-  private async complete(task: VideoTaskRecord, route: { channel: RoutableChannel; adapter: VideoVendorAdapter }, generatedSeconds: number, contentReference: string): Promise<void> {
+  private async complete(
+    task: VideoTaskRecord,
+    route: { channel: RoutableChannel; adapter: VideoVendorAdapter },
+    generatedSeconds: number,
+    contentReference: string,
+  ): Promise<void> {
     const { store, clock, storage } = this.context;
     let current = task;
     if (task.state === 'queued') {
       // The table has no queued → completed: a job finished between two polls passes through in-progress.
-      const started = await store.change(task.id, task.version, sourceStatesOf('in-progress'), { kind: 'progress', state: 'in-progress', progress: task.progress }, clock());
+      const started = await store.change(
+        task.id,
+        task.version,
+        sourceStatesOf('in-progress'),
+        { kind: 'progress', state: 'in-progress', progress: task.progress },
+        clock(),
+      );
       if (started.outcome === 'stale') return;
       current = started.task;
     }
     const request = route.adapter.encodeDownload(contentReference, route.channel, 'video');
     if (request === undefined) throw new Error(`the ${route.adapter.protocol} adapter cannot download videos`);
     const { download: downloadSettings } = this.context;
-    const opened = await openVideoDownload(request, new URL(route.channel.baseUrl).origin, { dispatch: this.context.dispatch, ...downloadSettings, signal: this.downloads.signal });
+    const opened = await openVideoDownload(request, new URL(route.channel.baseUrl).origin, {
+      dispatch: this.context.dispatch,
+      ...downloadSettings,
+      signal: this.downloads.signal,
+    });
     if (opened.kind === 'failed') return this.downloadFailed(current, opened);
     const key = videoStorageKey(task.id);
     const stored = await storeVideoDownload(opened, key, { storage, maxBytes: downloadSettings.maxBytes });
     if (stored.kind === 'failed') return this.downloadFailed(current, stored);
-    const finished = await finishVideoTask(this.context, current, { kind: 'complete', generatedSeconds, contentLocation: key });
+    const finished = await finishVideoTask(this.context, current, {
+      kind: 'complete',
+      generatedSeconds,
+      contentLocation: key,
+    });
     // Another poller finished it first with the same file under the same key: leave that file in place.
-    if (finished === undefined) this.context.logger.info({ taskId: task.id }, 'video task was finished by another poller');
+    if (finished === undefined)
+      this.context.logger.info({ taskId: task.id }, 'video task was finished by another poller');
   }
 
   /**
    * A download that did not end in a stored file: retried at the next poll (bounded by the task timeout, which then
    * fails the task and releases its hold), or, when trying again cannot help (too large, a refused address), failed now.
    */
-  private async downloadFailed(task: VideoTaskRecord, failure: { reason: string; retryable: boolean; detail: string }): Promise<void> {
+  private async downloadFailed(
+    task: VideoTaskRecord,
+    failure: { reason: string; retryable: boolean; detail: string },
+  ): Promise<void> {
     const { logger } = this.context;
     if (failure.retryable) {
-      logger.warn({ taskId: task.id, reason: failure.reason, detail: failure.detail }, 'downloading a finished video failed; it is retried at the next poll');
+      logger.warn(
+        { taskId: task.id, reason: failure.reason, detail: failure.detail },
+        'downloading a finished video failed; it is retried at the next poll',
+      );
       return this.retryLater(task, task.pollAttempts + 1, undefined);
     }
-    logger.error({ taskId: task.id, reason: failure.reason, detail: failure.detail }, 'a finished video cannot be downloaded; the task fails and its hold is released');
+    logger.error(
+      { taskId: task.id, reason: failure.reason, detail: failure.detail },
+      'a finished video cannot be downloaded; the task fails and its hold is released',
+    );
     const ending =
       failure.reason === 'too-large'
-        ? { code: 'video_too_large', message: `The finished video is larger than this gateway stores (${this.context.download.maxBytes} bytes). Nothing was charged.` }
-        : { code: 'vendor_failed', message: 'The video vendor named a download address the gateway refuses to fetch. Nothing was charged.' };
+        ? {
+            code: 'video_too_large',
+            message: `The finished video is larger than this gateway stores (${this.context.download.maxBytes} bytes). Nothing was charged.`,
+          }
+        : {
+            code: 'vendor_failed',
+            message: 'The video vendor named a download address the gateway refuses to fetch. Nothing was charged.',
+          };
     await finishVideoTask(this.context, task, { kind: 'fail', ...ending });
   }
 
@@ -215,12 +280,19 @@ export class VideoTaskPoller {
   private async timeOut(task: VideoTaskRecord): Promise<void> {
     const route = this.routeOf(task);
     if (route?.adapter.encodeCancel && task.vendorTaskId !== null) {
-      await sendVideoVendorRequest(route.adapter.encodeCancel(task.vendorTaskId, route.channel), this.context.dispatch).catch((error: unknown) =>
+      await sendVideoVendorRequest(
+        route.adapter.encodeCancel(task.vendorTaskId, route.channel),
+        this.context.dispatch,
+      ).catch((error: unknown) =>
         this.context.logger.warn({ err: error, taskId: task.id }, 'cancelling a timed-out video at the vendor failed'),
       );
     }
     const minutes = Math.round(this.context.settings.timeoutMs / 60_000);
-    await finishVideoTask(this.context, task, { kind: 'fail', code: 'task_timeout', message: `The video task timed out: it did not finish within ${minutes} minutes. Nothing was charged.` });
+    await finishVideoTask(this.context, task, {
+      kind: 'fail',
+      code: 'task_timeout',
+      message: `The video task timed out: it did not finish within ${minutes} minutes. Nothing was charged.`,
+    });
   }
 
   private async removeExpiredContent(task: VideoTaskRecord): Promise<void> {
@@ -229,13 +301,22 @@ export class VideoTaskPoller {
   }
 
   private routeOf(task: VideoTaskRecord): { channel: RoutableChannel; adapter: VideoVendorAdapter } | undefined {
-    const channel = this.context.routing.current.channelsFor(task.publicModel).find((candidate) => candidate.id === task.channelId);
+    const channel = this.context.routing.current
+      .channelsFor(task.publicModel)
+      .find((candidate) => candidate.id === task.channelId);
     const adapter = channel && adapterFor(this.context, channel);
     return channel && adapter ? { channel, adapter } : undefined;
   }
 
-  private async retryLater(task: VideoTaskRecord, failuresInARow: number, retryAfterMs: number | undefined): Promise<void> {
+  private async retryLater(
+    task: VideoTaskRecord,
+    failuresInARow: number,
+    retryAfterMs: number | undefined,
+  ): Promise<void> {
     const now = this.context.clock();
-    await this.context.store.releaseLease(task.id, this.owner, { nextPollAt: now + nextPollDelayMs(task, now, failuresInARow, retryAfterMs), pollAttempts: failuresInARow });
+    await this.context.store.releaseLease(task.id, this.owner, {
+      nextPollAt: now + nextPollDelayMs(task, now, failuresInARow, retryAfterMs),
+      pollAttempts: failuresInARow,
+    });
   }
 }

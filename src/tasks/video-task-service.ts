@@ -77,9 +77,16 @@ export interface VideoTaskService {
   /** a task of the principal's user */
   get(principal: KeyPrincipal, taskId: string): Promise<VideoTaskView>;
   /** the principal's user's tasks; `after` is a task id (cursor), `limit` 1–100 */
-  list(principal: KeyPrincipal, options: { after?: string; limit: number; order: 'asc' | 'desc' }): Promise<VideoTaskPage>;
+  list(
+    principal: KeyPrincipal,
+    options: { after?: string; limit: number; order: 'asc' | 'desc' },
+  ): Promise<VideoTaskPage>;
   /** deletes a finished task and its stored video; a task still running → 400 naming the state */
   delete(principal: KeyPrincipal, taskId: string): Promise<void>;
   /** the completed task's video; `principal` null when the caller proved access with a signed URL instead of a key */
-  openContent(principal: KeyPrincipal | null, taskId: string, variant: 'video' | 'thumbnail' | 'spritesheet'): Promise<VideoContent>;
+  openContent(
+    principal: KeyPrincipal | null,
+    taskId: string,
+    variant: 'video' | 'thumbnail' | 'spritesheet',
+  ): Promise<VideoContent>;
 }

@@ -13,7 +13,9 @@ export const videoTaskTransitions: Readonly<Record<VideoTaskState, readonly Vide
 
 /** The states a task may be in for a change to `target` (what the compare-and-swap's `state IN (...)` lists). */
 export function sourceStatesOf(target: VideoTaskState): VideoTaskState[] {
-  return (Object.keys(videoTaskTransitions) as VideoTaskState[]).filter((source) => videoTaskTransitions[source].includes(target));
+  return (Object.keys(videoTaskTransitions) as VideoTaskState[]).filter((source) =>
+    videoTaskTransitions[source].includes(target),
+  );
 }
 
 /** True when the task will never change again (its hold is settled or released). */

@@ -18,6 +18,9 @@ export function toVideoTaskView(task: VideoTaskRecord): VideoTaskView {
     createdAt: toSeconds(task.createdAt),
     completedAt: task.completedAt === null ? null : toSeconds(task.completedAt),
     expiresAt: toSeconds(task.expiresAt),
-    error: task.state === 'failed' ? { code: task.errorCode ?? 'vendor_failed', message: task.errorMessage ?? 'The video could not be generated.' } : null,
+    error:
+      task.state === 'failed'
+        ? { code: task.errorCode ?? 'vendor_failed', message: task.errorMessage ?? 'The video could not be generated.' }
+        : null,
   };
 }

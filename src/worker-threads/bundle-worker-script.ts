@@ -21,7 +21,15 @@ export function bundleWorkerScript(entry: URL): URL {
   const require = createRequire(import.meta.url);
   const esbuild = require('esbuild') as typeof Esbuild;
   const entryPath = fileURLToPath(entry);
-  const output = esbuild.buildSync({ entryPoints: [entryPath], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', write: false });
+  const output = esbuild.buildSync({
+    entryPoints: [entryPath],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    write: false,
+  });
   const code = output.outputFiles[0]?.text ?? '';
   const nodeModules = dirname(dirname(require.resolve('esbuild/package.json')));
   const folder = join(nodeModules, '.cache', 'gateway-workers');

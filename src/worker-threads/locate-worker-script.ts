@@ -5,5 +5,7 @@ import { bundleWorkerScript } from './bundle-worker-script.js';
  * `.js` file; from TypeScript sources (vitest, tsx) a bundle of the `.ts` file, since workers do not get tsx.
  */
 export function locateWorkerScript(callerModuleUrl: string, scriptName: string): URL {
-  return callerModuleUrl.endsWith('.ts') ? bundleWorkerScript(new URL(`./${scriptName}.ts`, callerModuleUrl)) : new URL(`./${scriptName}.js`, callerModuleUrl);
+  return callerModuleUrl.endsWith('.ts')
+    ? bundleWorkerScript(new URL(`./${scriptName}.ts`, callerModuleUrl))
+    : new URL(`./${scriptName}.js`, callerModuleUrl);
 }

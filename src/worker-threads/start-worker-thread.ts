@@ -17,5 +17,8 @@ export function startWorkerThread(script: URL, options: WorkerOptions & { youngG
     launchYoungGenerationFlagCleared = true;
   }
   const { youngGenerationMb, ...workerOptions } = options;
-  return new Worker(script, { ...workerOptions, resourceLimits: { ...workerOptions.resourceLimits, maxYoungGenerationSizeMb: youngGenerationMb } });
+  return new Worker(script, {
+    ...workerOptions,
+    resourceLimits: { ...workerOptions.resourceLimits, maxYoungGenerationSizeMb: youngGenerationMb },
+  });
 }

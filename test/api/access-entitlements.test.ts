@@ -4,7 +4,11 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminTokenPrefix, generateConsoleToken, hashConsoleToken } from '../../src/accounts/console-token.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
-import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
 
 const model = 'access-model';
 const password = 'correct horse battery staple';
@@ -15,10 +19,18 @@ interface JsonResponse {
 }
 
 function createApiClient(gateway: () => BillingTestGateway) {
-  return async function callApi(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, token: string | undefined, body?: unknown): Promise<JsonResponse> {
+  return async function callApi(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    token: string | undefined,
+    body?: unknown,
+  ): Promise<JsonResponse> {
     const response = await request(`${gateway().url}/api${path}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.body.text();
@@ -71,7 +83,9 @@ describe('group entitlements, key ownership and key limits on the /api', () => {
     const missing = await callApi('POST', '/keys', token, { group: 'no-such-group-anywhere' });
     for (const response of [existing, byId, missing]) {
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error: { message: 'group not found', type: 'invalid_request_error', param: 'group', code: 'not_found' } });
+      expect(response.body).toEqual({
+        error: { message: 'group not found', type: 'invalid_request_error', param: 'group', code: 'not_found' },
+      });
     }
     expect((await callApi('GET', '/keys', token)).body.data).toEqual([]);
 
@@ -79,14 +93,16 @@ describe('group entitlements, key ownership and key limits on the /api', () => {
     expect((await callApi('POST', '/keys', token, { group: reserved.name })).status).toBe(201);
   });
 
-  it('lets an admin replace a user\'s groups, naming an unknown one, and lets users read only their own', async () => {
+  it("lets an admin replace a user's groups, naming an unknown one, and lets users read only their own", async () => {
     const user = await gateway.createUser('user', password);
     const other = await gateway.createUser('user', password);
     const token = await signIn(user);
     const first = await gateway.createGroup();
     const second = await gateway.createGroup();
 
-    const unknown = await callApi('PUT', `/users/${user.id}/groups`, adminToken, { groups: [first.name, 'no-such-group'] });
+    const unknown = await callApi('PUT', `/users/${user.id}/groups`, adminToken, {
+      groups: [first.name, 'no-such-group'],
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatchObject({ param: 'groups[1]', code: 'invalid_request_error' });
     expect((await callApi('PUT', `/users/${user.id}/groups`, token, { groups: [first.name] })).status).toBe(403);
@@ -94,7 +110,9 @@ describe('group entitlements, key ownership and key limits on the /api', () => {
 
     const granted = await callApi('PUT', `/users/${user.id}/groups`, adminToken, { groups: [second.name, first.id] });
     expect(granted.status).toBe(200);
-    expect(granted.body.data.map((group: { name: string }) => group.name).sort()).toEqual([first.name, second.name].sort());
+    expect(granted.body.data.map((group: { name: string }) => group.name).sort()).toEqual(
+      [first.name, second.name].sort(),
+    );
     expect(granted.body.data[0]).toMatchObject({ models: ['*'], priceRatioMillionths: 1_000_000 });
 
     const own = await callApi('GET', `/users/${user.id}/groups`, token);
@@ -107,13 +125,15 @@ describe('group entitlements, key ownership and key limits on the /api', () => {
     expect(replaced.body.data.map((group: { name: string }) => group.name)).toEqual([second.name]);
   });
 
-  it('disables a user\'s keys in a withdrawn group at the next routing refresh, and shows why in the key list', async () => {
+  it("disables a user's keys in a withdrawn group at the next routing refresh, and shows why in the key list", async () => {
     const user = await gateway.createUser('user', password);
     const token = await signIn(user);
     await gateway.topUp(user, 1_000_000);
     const group = await gateway.createGroup();
     const kept = await gateway.createGroup();
-    expect((await callApi('PUT', `/users/${user.id}/groups`, adminToken, { groups: [group.name, kept.name] })).status).toBe(200);
+    expect(
+      (await callApi('PUT', `/users/${user.id}/groups`, adminToken, { groups: [group.name, kept.name] })).status,
+    ).toBe(200);
     const key = await callApi('POST', '/keys', token, { group: group.name });
     const keptKey = await callApi('POST', '/keys', token, { group: kept.name });
     expect(key.body).toMatchObject({ usable: true, disabledReason: null });
@@ -122,7 +142,9 @@ describe('group entitlements, key ownership and key limits on the /api', () => {
     expect((await callApi('PUT', `/users/${user.id}/groups`, adminToken, { groups: [kept.name] })).status).toBe(200);
     expect(await ask(key.body.key)).toBe(401);
     expect(await ask(keptKey.body.key)).toBe(200);
-    const listed = (await callApi('GET', '/keys', token)).body.data.find((entry: { id: string }) => entry.id === key.body.id);
+    const listed = (await callApi('GET', '/keys', token)).body.data.find(
+      (entry: { id: string }) => entry.id === key.body.id,
+    );
     expect(listed).toMatchObject({ status: 'active', usable: false, disabledReason: 'group_not_granted' });
 
     // Withdrawn by another process (the CLI): the gateway sees it at its next refresh.
@@ -135,13 +157,16 @@ describe('group entitlements, key ownership and key limits on the /api', () => {
   });
 
   it('gives users created through the /api the default groups', async () => {
-    const defaultGroup = await gateway.running.billing.exclusive(() => gateway.running.store.createModelGroup({ name: 'default', description: '', models: ['*'] }));
+    const defaultGroup = await gateway.running.billing.exclusive(() =>
+      gateway.running.store.createModelGroup({ name: 'default', description: '', models: ['*'] }),
+    );
     const created = await callApi('POST', '/users', adminToken, { email: `new-${Date.now()}@example.test`, password });
     expect(created.status).toBe(201);
     expect(created.body.groups).toEqual(['default']);
     const groups = await callApi('GET', `/users/${created.body.id}/groups`, adminToken);
     expect(groups.body.data.map((group: { id: string }) => group.id)).toEqual([defaultGroup.id]);
-    const token = (await callApi('POST', '/auth/login', undefined, { email: created.body.email, password })).body.token as string;
+    const token = (await callApi('POST', '/auth/login', undefined, { email: created.body.email, password })).body
+      .token as string;
     expect((await callApi('POST', '/keys', token, { group: 'default' })).status).toBe(201);
   });
 
@@ -154,12 +179,21 @@ describe('group entitlements, key ownership and key limits on the /api', () => {
     const key = await callApi('POST', '/keys', token, { group: group.name });
 
     const ownDisable = await callApi('POST', `/keys/${key.body.id}/disable`, token);
-    expect(ownDisable.body).toMatchObject({ status: 'disabled', disabledBy: 'owner', usable: false, disabledReason: 'disabled_by_owner' });
+    expect(ownDisable.body).toMatchObject({
+      status: 'disabled',
+      disabledBy: 'owner',
+      usable: false,
+      disabledReason: 'disabled_by_owner',
+    });
     expect((await callApi('POST', `/keys/${key.body.id}/enable`, token)).status).toBe(200);
     expect(await ask(key.body.key)).toBe(200);
 
     const adminDisable = await callApi('POST', `/keys/${key.body.id}/disable`, adminToken);
-    expect(adminDisable.body).toMatchObject({ status: 'disabled', disabledBy: 'admin', disabledReason: 'disabled_by_admin' });
+    expect(adminDisable.body).toMatchObject({
+      status: 'disabled',
+      disabledBy: 'admin',
+      disabledReason: 'disabled_by_admin',
+    });
     const refused = await callApi('POST', `/keys/${key.body.id}/enable`, token);
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'forbidden', type: 'invalid_request_error' });
@@ -168,7 +202,11 @@ describe('group entitlements, key ownership and key limits on the /api', () => {
     expect((await callApi('POST', `/keys/${key.body.id}/enable`, token)).status).toBe(403);
     expect(await ask(key.body.key)).toBe(401);
 
-    expect((await callApi('POST', `/keys/${key.body.id}/enable`, adminToken)).body).toMatchObject({ status: 'active', disabledBy: null, usable: true });
+    expect((await callApi('POST', `/keys/${key.body.id}/enable`, adminToken)).body).toMatchObject({
+      status: 'active',
+      disabledBy: null,
+      usable: true,
+    });
     expect(await ask(key.body.key)).toBe(200);
   });
 });
@@ -191,12 +229,14 @@ describe('limits an owner may set on their own keys', () => {
     await gateway?.close();
   });
 
-  it('stay within the operator\'s defaults, with 0 (unlimited) for admins only', async () => {
+  it("stay within the operator's defaults, with 0 (unlimited) for admins only", async () => {
     const user = await gateway.createUser('user', password);
-    const token = (await callApi('POST', '/auth/login', undefined, { email: user.email, password })).body.token as string;
+    const token = (await callApi('POST', '/auth/login', undefined, { email: user.email, password })).body
+      .token as string;
     const group = await gateway.createGroup();
     await gateway.running.store.grantUserGroups(user.id, [group.id]);
-    const createKey = (caller: string, limits: Record<string, number | null>, userId?: string) => callApi('POST', '/keys', caller, { group: group.name, limits, userId });
+    const createKey = (caller: string, limits: Record<string, number | null>, userId?: string) =>
+      callApi('POST', '/keys', caller, { group: group.name, limits, userId });
 
     const above = await createKey(token, { requestsPerMinute: 61 });
     expect(above.status).toBe(400);
@@ -207,7 +247,9 @@ describe('limits an owner may set on their own keys', () => {
     expect((await callApi('GET', '/keys', token)).body.data).toEqual([]);
 
     // Within the defaults, the default itself (null), and anything where the default is unlimited.
-    expect((await createKey(token, { requestsPerMinute: 60, maxConcurrentRequests: 2, tokensPerMinute: 1_000_000 })).status).toBe(201);
+    expect(
+      (await createKey(token, { requestsPerMinute: 60, maxConcurrentRequests: 2, tokensPerMinute: 1_000_000 })).status,
+    ).toBe(201);
     expect((await createKey(token, { requestsPerMinute: null, tokensPerMinute: 0 })).status).toBe(201);
     // An administrator may lift them for a user.
     const lifted = await createKey(adminToken, { requestsPerMinute: 0, maxConcurrentRequests: 1_000 }, user.id);

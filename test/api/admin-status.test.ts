@@ -18,10 +18,23 @@ beforeAll(async () => {
       signIn: {
         publicUrl: undefined,
         github: undefined,
-        oidc: { issuer: 'https://login.example.test/realms/staff', clientId: 'gateway', clientSecret: 'oidc-client-secret', displayName: 'Company SSO' },
+        oidc: {
+          issuer: 'https://login.example.test/realms/staff',
+          clientId: 'gateway',
+          clientSecret: 'oidc-client-secret',
+          displayName: 'Company SSO',
+        },
       },
     },
-    payments: { stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url, currency: 'usd', microUnitsPerCurrencyUnit: 1_000_000 } },
+    payments: {
+      stripe: {
+        secretKey: stripe.secretKey,
+        webhookSecret: stripe.webhookSecret,
+        apiUrl: stripe.url,
+        currency: 'usd',
+        microUnitsPerCurrencyUnit: 1_000_000,
+      },
+    },
   });
   stripe.webhookUrl = `${configured.url}/api/payments/stripe/webhook`;
   bare = await startBillingTestGateway({ models: ['status-model'] });
@@ -43,7 +56,11 @@ describe('GET /api/admin/status', () => {
     const { token } = await createSignedInUser(bare, 'admin');
     const status = await callApi(bare, 'GET', '/admin/status', token);
     expect(status.status).toBe(200);
-    expect(status.body.signIn).toEqual({ password: true, github: { configured: false, host: null }, oidc: { configured: false, name: null, issuerHost: null } });
+    expect(status.body.signIn).toEqual({
+      password: true,
+      github: { configured: false, host: null },
+      oidc: { configured: false, name: null, issuerHost: null },
+    });
     expect(status.body.payments).toEqual([
       { method: 'stripe', configured: false, mode: null, currency: null, lastDelivery: null },
       { method: 'alipay', configured: false, mode: null, sandbox: null, currency: null, lastDelivery: null },
@@ -54,7 +71,13 @@ describe('GET /api/admin/status', () => {
     const { token: adminToken } = await createSignedInUser(configured, 'admin');
     const first = await callApi(configured, 'GET', '/admin/status', adminToken);
     expect(first.body.signIn.oidc).toEqual({ configured: true, name: 'Company SSO', issuerHost: 'login.example.test' });
-    expect(first.body.payments[0]).toEqual({ method: 'stripe', configured: true, mode: 'test', currency: 'usd', lastDelivery: null });
+    expect(first.body.payments[0]).toEqual({
+      method: 'stripe',
+      configured: true,
+      mode: 'test',
+      currency: 'usd',
+      lastDelivery: null,
+    });
     expect(JSON.stringify(first.body)).not.toContain('oidc-client-secret');
     expect(JSON.stringify(first.body)).not.toContain(stripe.secretKey);
     expect(JSON.stringify(first.body)).not.toContain(stripe.webhookSecret);
@@ -65,22 +88,43 @@ describe('GET /api/admin/status', () => {
     const sessionId: string = created.body.order.providerReference;
     expect((await stripe.pay(sessionId)).webhookStatus).toBe(200);
     const verified = await callApi(configured, 'GET', '/admin/status', adminToken);
-    expect(verified.body.payments[0].lastDelivery).toEqual({ method: 'stripe', receivedAt: expect.any(Number), verified: true, outcome: 'credited', orderId });
+    expect(verified.body.payments[0].lastDelivery).toEqual({
+      method: 'stripe',
+      receivedAt: expect.any(Number),
+      verified: true,
+      outcome: 'credited',
+      orderId,
+    });
 
     expect(await stripe.deliver('checkout.session.completed', sessionId)).toBe(200);
-    expect((await callApi(configured, 'GET', '/admin/status', adminToken)).body.payments[0].lastDelivery).toMatchObject({ verified: true, outcome: 'unchanged', orderId });
+    expect((await callApi(configured, 'GET', '/admin/status', adminToken)).body.payments[0].lastDelivery).toMatchObject(
+      { verified: true, outcome: 'unchanged', orderId },
+    );
 
     expect(await stripe.deliver('checkout.session.completed', sessionId, { signature: 'bad' })).toBe(400);
     const forged = await callApi(configured, 'GET', '/admin/status', adminToken);
-    expect(forged.body.payments[0].lastDelivery).toMatchObject({ method: 'stripe', verified: false, outcome: 'rejected', orderId: null });
+    expect(forged.body.payments[0].lastDelivery).toMatchObject({
+      method: 'stripe',
+      verified: false,
+      outcome: 'rejected',
+      orderId: null,
+    });
     expect(forged.body.payments[1].lastDelivery).toBeNull();
 
     // A flood of forged (unauthenticated) deliveries overwrites one row instead of growing the table.
-    for (let attempt = 0; attempt < 5; attempt += 1) expect(await stripe.deliver('checkout.session.completed', sessionId, { signature: 'bad' })).toBe(400);
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      expect(await stripe.deliver('checkout.session.completed', sessionId, { signature: 'bad' })).toBe(400);
     const { database } = createDatabase(configured.databaseUrl);
     try {
-      const rows = await database.selectFrom('payment_webhook_deliveries').select(['id', 'verified']).orderBy('id').execute();
-      expect(rows).toEqual([{ id: 'stripe:rejected', verified: 0 }, { id: 'stripe:verified', verified: 1 }]);
+      const rows = await database
+        .selectFrom('payment_webhook_deliveries')
+        .select(['id', 'verified'])
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { id: 'stripe:rejected', verified: 0 },
+        { id: 'stripe:verified', verified: 1 },
+      ]);
     } finally {
       await database.destroy();
     }

@@ -1,7 +1,11 @@
 // Administrators' actions are written to the audit log with who, what and when; only admins can read it.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
 import { callConsoleApi } from './console-api-client.js';
 
 const model = 'audit-model';
@@ -16,7 +20,12 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-function callApi(method: 'GET' | 'POST' | 'PUT', path: string, token: string, body?: unknown): ReturnType<typeof callConsoleApi> {
+function callApi(
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  token: string,
+  body?: unknown,
+): ReturnType<typeof callConsoleApi> {
   return callConsoleApi(gateway, method, path, token, body);
 }
 
@@ -36,20 +45,48 @@ describe('the audit log', () => {
     const group = await gateway.createGroup();
     const token = await signIn(admin.email);
 
-    expect((await callApi('POST', `/users/${user.id}/credits`, token, { amount: '2.5', kind: 'adjustment', description: 'goodwill' })).status).toBe(201);
+    expect(
+      (
+        await callApi('POST', `/users/${user.id}/credits`, token, {
+          amount: '2.5',
+          kind: 'adjustment',
+          description: 'goodwill',
+        })
+      ).status,
+    ).toBe(201);
     expect((await callApi('PUT', `/users/${user.id}/groups`, token, { groups: [group.name] })).status).toBe(200);
-    expect((await callApi('PUT', `/prices/${model}`, token, { inputPerMillion: 5, outputPerMillion: 7 })).status).toBe(200);
-    expect((await callApi('PUT', `/groups/${group.id}/price-ratio`, token, { priceRatioMillionths: 2_000_000 })).status).toBe(200);
+    expect((await callApi('PUT', `/prices/${model}`, token, { inputPerMillion: 5, outputPerMillion: 7 })).status).toBe(
+      200,
+    );
+    expect(
+      (await callApi('PUT', `/groups/${group.id}/price-ratio`, token, { priceRatioMillionths: 2_000_000 })).status,
+    ).toBe(200);
 
     const listed = await callApi('GET', `/admin/audit-log?limit=10`, token);
     expect(listed.status).toBe(200);
-    const actions = (listed.body.data as Array<{ action: string; actorLabel: string; actorUserId: string; targetId: string; details: Record<string, unknown> }>).slice(0, 4);
-    expect(actions.map((entry) => entry.action)).toEqual(['group.price-ratio.set', 'price.set', 'user.groups.set', 'user.credit']);
+    const actions = (
+      listed.body.data as Array<{
+        action: string;
+        actorLabel: string;
+        actorUserId: string;
+        targetId: string;
+        details: Record<string, unknown>;
+      }>
+    ).slice(0, 4);
+    expect(actions.map((entry) => entry.action)).toEqual([
+      'group.price-ratio.set',
+      'price.set',
+      'user.groups.set',
+      'user.credit',
+    ]);
     for (const entry of actions) {
       expect(entry.actorUserId).toBe(admin.id);
       expect(entry.actorLabel).toBe(admin.email);
     }
-    expect(actions[3]).toMatchObject({ targetId: user.id, details: { amount: 2_500_000, kind: 'adjustment', description: 'goodwill' } });
+    expect(actions[3]).toMatchObject({
+      targetId: user.id,
+      details: { amount: 2_500_000, kind: 'adjustment', description: 'goodwill' },
+    });
     expect(actions[2]).toMatchObject({ targetId: user.id, details: { groups: [group.name] } });
 
     const credits = await callApi('GET', `/admin/audit-log?action=user.credit&targetId=${user.id}`, token);

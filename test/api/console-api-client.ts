@@ -12,10 +12,19 @@ export interface ConsoleApiAnswer {
 }
 
 /** Sends one /api request with `Authorization: Bearer <token>` (no header when the token is undefined). */
-export async function callConsoleApi(gateway: { url: string }, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, token: string | undefined, body?: unknown): Promise<ConsoleApiAnswer> {
+export async function callConsoleApi(
+  gateway: { url: string },
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<ConsoleApiAnswer> {
   const response = await request(`${gateway.url}/api${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.body.text();
@@ -31,6 +40,12 @@ export async function callConsoleApi(gateway: { url: string }, method: 'GET' | '
 /** A live console session for the user, stored the way POST /api/auth/login stores one. */
 export async function createSessionToken(gateway: BillingTestGateway, userId: string): Promise<string> {
   const token = generateConsoleToken(sessionTokenPrefix);
-  await gateway.running.signIn.store.createSession({ tokenHash: hashConsoleToken(token), userId, expiresAt: Date.now() + 3_600_000, userAgent: null, clientIp: null });
+  await gateway.running.signIn.store.createSession({
+    tokenHash: hashConsoleToken(token),
+    userId,
+    expiresAt: Date.now() + 3_600_000,
+    userAgent: null,
+    clientIp: null,
+  });
   return token;
 }

@@ -4,7 +4,11 @@ import OpenAI from 'openai';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/storage/store-records.js';
-import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
 
 const model = 'api-model';
 const password = 'correct horse battery staple';
@@ -24,10 +28,18 @@ interface JsonResponse {
   headers: Record<string, string | string[] | undefined>;
 }
 
-async function callApi(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, token: string | undefined, body?: unknown): Promise<JsonResponse> {
+async function callApi(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<JsonResponse> {
   const response = await request(`${gateway.url}/api${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.body.text();
@@ -48,9 +60,13 @@ async function createGrantedGroupName(user: UserRecord): Promise<string> {
 }
 
 async function createAdminToken(): Promise<string> {
-  const { stdout } = await promisify(execFile)('node', ['--import', 'tsx', 'src/cli/main.ts', 'admin', 'token', '--json'], {
-    env: { ...process.env, GATEWAY_DATABASE_URL: gateway.databaseUrl, GATEWAY_SECRET_KEY: 'billing-test-secret-key' },
-  });
+  const { stdout } = await promisify(execFile)(
+    'node',
+    ['--import', 'tsx', 'src/cli/main.ts', 'admin', 'token', '--json'],
+    {
+      env: { ...process.env, GATEWAY_DATABASE_URL: gateway.databaseUrl, GATEWAY_SECRET_KEY: 'billing-test-secret-key' },
+    },
+  );
   return (JSON.parse(stdout) as { token: string }).token;
 }
 
@@ -59,10 +75,12 @@ describe('the /api', () => {
     expect((await callApi('GET', '/me', undefined)).status).toBe(401);
     expect((await callApi('GET', '/me', 'gwses-nonsense')).status).toBe(401);
     const user = await gateway.createUser('user', password);
-    expect((await callApi('POST', '/auth/login', undefined, { email: user.email, password: 'wrong' })).status).toBe(401);
+    expect((await callApi('POST', '/auth/login', undefined, { email: user.email, password: 'wrong' })).status).toBe(
+      401,
+    );
   });
 
-  it('never lets a user read or change another user\'s logs, keys, ledger or balance', async () => {
+  it("never lets a user read or change another user's logs, keys, ledger or balance", async () => {
     const alice = await gateway.createUser('user', password);
     const bob = await gateway.createUser('user', password);
     const aliceToken = await signIn(alice);
@@ -71,7 +89,9 @@ describe('the /api', () => {
     const bobKey = await callApi('POST', '/keys', bobToken, { group: groupName, name: 'bob key' });
     expect(bobKey.status).toBe(201);
     await gateway.topUp(bob, 1_000_000);
-    await gateway.client(bobKey.body.key).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 });
+    await gateway
+      .client(bobKey.body.key)
+      .chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 });
     await gateway.running.billing.writer.flush();
 
     expect((await callApi('GET', '/usage/logs', bobToken)).body.data).toHaveLength(1);
@@ -85,9 +105,13 @@ describe('the /api', () => {
     expect((await callApi('DELETE', `/keys/${bobKey.body.id}`, aliceToken)).status).toBe(404);
     expect((await callApi('GET', `/users/${bob.id}/ledger`, aliceToken)).status).toBe(404);
     expect((await callApi('GET', `/users/${bob.id}/balance`, aliceToken)).status).toBe(404);
-    expect((await callApi('POST', `/users/${bob.id}/credits`, aliceToken, { kind: 'top-up', amount: '5' })).status).toBe(403);
+    expect(
+      (await callApi('POST', `/users/${bob.id}/credits`, aliceToken, { kind: 'top-up', amount: '5' })).status,
+    ).toBe(403);
     expect((await callApi('POST', '/keys', aliceToken, { group: groupName, userId: bob.id })).status).toBe(403);
-    expect((await callApi('PUT', `/prices/${model}`, aliceToken, { inputPerMillion: 0, outputPerMillion: 0 })).status).toBe(403);
+    expect(
+      (await callApi('PUT', `/prices/${model}`, aliceToken, { inputPerMillion: 0, outputPerMillion: 0 })).status,
+    ).toBe(403);
     expect((await callApi('GET', '/users', aliceToken)).status).toBe(403);
 
     // Bob sees his own things; the key list never shows the secret again.
@@ -103,20 +127,32 @@ describe('the /api', () => {
     const adminToken = await createAdminToken();
     const user = await gateway.createUser('user', password);
     const userToken = await signIn(user);
-    const credit = await callApi('POST', `/users/${user.id}/credits`, adminToken, { kind: 'top-up', amount: '0.000100', description: 'test' });
+    const credit = await callApi('POST', `/users/${user.id}/credits`, adminToken, {
+      kind: 'top-up',
+      amount: '0.000100',
+      description: 'test',
+    });
     expect(credit.status).toBe(201);
     expect(credit.body.balance).toBe(100);
     expect((await callApi('GET', '/balance', userToken)).body.balance).toBe(100);
     const ledger = (await callApi('GET', '/ledger', userToken)).body.data;
-    expect(ledger.map((entry: { kind: string; amount: number }) => [entry.kind, entry.amount])).toEqual([['top-up', 100]]);
-    expect((await callApi('POST', `/users/${user.id}/credits`, adminToken, { kind: 'adjustment', amountMicroUnits: -101 })).status).toBe(400);
+    expect(ledger.map((entry: { kind: string; amount: number }) => [entry.kind, entry.amount])).toEqual([
+      ['top-up', 100],
+    ]);
+    expect(
+      (await callApi('POST', `/users/${user.id}/credits`, adminToken, { kind: 'adjustment', amountMicroUnits: -101 }))
+        .status,
+    ).toBe(400);
 
     const groupName = await createGrantedGroupName(user);
     const key = (await callApi('POST', '/keys', userToken, { group: groupName })).body.key as string;
     const client = gateway.client(key);
-    const ask = () => client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 500 });
+    const ask = () =>
+      client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 500 });
     await expect(ask()).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
-    expect((await callApi('PUT', `/prices/${model}`, adminToken, { inputPerMillion: 0, outputPerMillion: 0 })).status).toBe(200);
+    expect(
+      (await callApi('PUT', `/prices/${model}`, adminToken, { inputPerMillion: 0, outputPerMillion: 0 })).status,
+    ).toBe(200);
     await expect(ask()).resolves.toBeTruthy();
     expect((await callApi('DELETE', `/prices/${model}`, adminToken)).status).toBe(200);
     await gateway.running.billing.store.setModelPrice(createUnitPrice(model));
@@ -127,19 +163,28 @@ describe('the /api', () => {
     expect(everyone.body.data.length).toBeGreaterThanOrEqual(2);
     expect((await callApi('GET', '/users', adminToken)).status).toBe(200);
 
-    const created = await callApi('POST', '/users', adminToken, { email: `made-${Date.now()}@example.test`, password: 'a long password' });
+    const created = await callApi('POST', '/users', adminToken, {
+      email: `made-${Date.now()}@example.test`,
+      password: 'a long password',
+    });
     expect(created.status).toBe(201);
     expect(created.body).not.toHaveProperty('passwordHash');
-    expect((await callApi('POST', '/auth/login', undefined, { email: created.body.email, password: 'a long password' })).status).toBe(200);
+    expect(
+      (await callApi('POST', '/auth/login', undefined, { email: created.body.email, password: 'a long password' }))
+        .status,
+    ).toBe(200);
     expect((await callApi('POST', '/users', userToken, { email: 'x@example.test' })).status).toBe(403);
   });
 
-  it('enforces a key\'s allowed IPs, spending cap and disabling on /v1', async () => {
+  it("enforces a key's allowed IPs, spending cap and disabling on /v1", async () => {
     const user = await gateway.createUser('user', password);
     const token = await signIn(user);
     await gateway.topUp(user, 1_000_000);
     const groupName = await createGrantedGroupName(user);
-    const ask = (secret: string) => gateway.client(secret).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 });
+    const ask = (secret: string) =>
+      gateway
+        .client(secret)
+        .chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 });
 
     const elsewhere = await callApi('POST', '/keys', token, { group: groupName, allowedIps: ['10.0.0.0/8'] });
     expect(elsewhere.body.allowedIps).toEqual(['10.0.0.0/8']);
@@ -153,7 +198,9 @@ describe('the /api', () => {
     expect((await callApi('POST', `/keys/${local.body.id}/disable`, token)).status).toBe(200);
     await expect(ask(local.body.key)).rejects.toMatchObject({ status: 401 });
     expect((await callApi('DELETE', `/keys/${local.body.id}`, token)).status).toBe(200);
-    expect((await callApi('GET', '/keys', token)).body.data.map((key: { id: string }) => key.id)).not.toContain(local.body.id);
+    expect((await callApi('GET', '/keys', token)).body.data.map((key: { id: string }) => key.id)).not.toContain(
+      local.body.id,
+    );
   });
 
   it('answers rate-limited keys with 429, retry-after and x-ratelimit headers', async () => {
@@ -163,12 +210,16 @@ describe('the /api', () => {
     const groupName = await createGrantedGroupName(user);
     const key = await callApi('POST', '/keys', token, { group: groupName, limits: { requestsPerMinute: 2 } });
     const client = gateway.client(key.body.key);
-    const first = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }).withResponse();
+    const first = await client.chat.completions
+      .create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 })
+      .withResponse();
     expect(first.response.headers.get('x-ratelimit-limit-requests')).toBe('2');
     expect(first.response.headers.get('x-ratelimit-remaining-requests')).toBe('1');
     expect(first.response.headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+s$/);
     await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 });
-    const error = (await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await client.chat.completions
+      .create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 })
+      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
     expect(error.status).toBe(429);
     expect(error.code).toBe('rate_limit_exceeded');
     expect(error.message).toMatch(/slow down/);

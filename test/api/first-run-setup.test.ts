@@ -27,25 +27,49 @@ function tokenOf(setupUrl: string): string {
   return new URL(setupUrl).searchParams.get('token') ?? '';
 }
 
-async function postSetup(base: { url: string }, body: Record<string, unknown>): Promise<{ status: number; body: any; cookie: string | undefined }> {
-  const response = await request(`${base.url}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function postSetup(
+  base: { url: string },
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: any; cookie: string | undefined }> {
+  const response = await request(`${base.url}/api/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const cookie = response.headers['set-cookie'];
-  return { status: response.statusCode, body: await response.body.json(), cookie: Array.isArray(cookie) ? cookie[0] : cookie };
+  return {
+    status: response.statusCode,
+    body: await response.body.json(),
+    cookie: Array.isArray(cookie) ? cookie[0] : cookie,
+  };
 }
 
 describe('first-run setup', () => {
   it('creates exactly one admin with the printed token, signs them in, grants default groups and closes for good', async () => {
     const setupUrl = gateway.running.setupUrl;
     expect(setupUrl).toMatch(new RegExp(`^${gateway.url}/setup\\?token=[A-Za-z0-9_-]{40,}$`));
-    await gateway.running.billing.exclusive(() => gateway.running.store.createModelGroup({ name: 'default', description: '', models: ['*'] }));
+    await gateway.running.billing.exclusive(() =>
+      gateway.running.store.createModelGroup({ name: 'default', description: '', models: ['*'] }),
+    );
     expect((await callConsoleApi(gateway, 'GET', '/setup', undefined)).body).toEqual({ open: true });
 
-    const wrong = await postSetup(gateway, { token: 'not-the-token', email: 'intruder@example.test', password: 'long enough password' });
+    const wrong = await postSetup(gateway, {
+      token: 'not-the-token',
+      email: 'intruder@example.test',
+      password: 'long enough password',
+    });
     expect(wrong.status).toBe(403);
 
     const token = tokenOf(setupUrl!);
     const attempts = await Promise.all(
-      Array.from({ length: 5 }, (_, index) => postSetup(gateway, { token, email: `Owner${index}@Example.test`, password: 'long enough password', displayName: 'Owner' })),
+      Array.from({ length: 5 }, (_, index) =>
+        postSetup(gateway, {
+          token,
+          email: `Owner${index}@Example.test`,
+          password: 'long enough password',
+          displayName: 'Owner',
+        }),
+      ),
     );
     const created = attempts.filter((attempt) => attempt.status === 200);
     expect(created).toHaveLength(1);
@@ -63,36 +87,46 @@ describe('first-run setup', () => {
     const cookieCall = await request(`${gateway.url}/api/users`, { headers: { cookie: admin.cookie!.split(';')[0]! } });
     expect(cookieCall.statusCode).toBe(200);
     await cookieCall.body.dump();
-    expect((await callConsoleApi(gateway, 'POST', '/users', admin.body.token, { email: 'second@example.test' })).status).toBe(201);
+    expect(
+      (await callConsoleApi(gateway, 'POST', '/users', admin.body.token, { email: 'second@example.test' })).status,
+    ).toBe(201);
 
     expect((await callConsoleApi(gateway, 'GET', '/setup', undefined)).body).toEqual({ open: false });
-    expect((await postSetup(gateway, { token, email: 'late@example.test', password: 'long enough password' })).status).toBe(404);
+    expect(
+      (await postSetup(gateway, { token, email: 'late@example.test', password: 'long enough password' })).status,
+    ).toBe(404);
   });
 
   it('is printed and logged by `gateway start` on an empty database, and closed by an admin made with the CLI', async () => {
     childDataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-setup-'));
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GATEWAY_')));
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start', '--port', '0', '--host', '127.0.0.1'], {
-      env: { ...inherited, GATEWAY_DATA_DIR: childDataDirectory, GATEWAY_LOG_LEVEL: 'info', GATEWAY_BILLING: 'off' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'start', '--port', '0', '--host', '127.0.0.1'],
+      {
+        env: { ...inherited, GATEWAY_DATA_DIR: childDataDirectory, GATEWAY_LOG_LEVEL: 'info', GATEWAY_BILLING: 'off' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const started = child;
-    const { printedUrl, loggedUrl, url } = await new Promise<{ printedUrl: string; loggedUrl: string; url: string }>((resolve, reject) => {
-      let printedUrl: string | undefined;
-      let loggedUrl: string | undefined;
-      let url: string | undefined;
-      createInterface({ input: started.stdout! }).on('line', (line) => {
-        if (line.startsWith('{')) {
-          const entry = JSON.parse(line) as { setupUrl?: string; url?: string };
-          loggedUrl = entry.setupUrl ?? loggedUrl;
-          url = entry.url ?? url;
-        } else if (line.trim().startsWith('http')) {
-          printedUrl = line.trim();
-        }
-        if (printedUrl && loggedUrl && url) resolve({ printedUrl, loggedUrl, url });
-      });
-      started.once('exit', (code) => reject(new Error(`gateway start exited with ${String(code)}`)));
-    });
+    const { printedUrl, loggedUrl, url } = await new Promise<{ printedUrl: string; loggedUrl: string; url: string }>(
+      (resolve, reject) => {
+        let printedUrl: string | undefined;
+        let loggedUrl: string | undefined;
+        let url: string | undefined;
+        createInterface({ input: started.stdout! }).on('line', (line) => {
+          if (line.startsWith('{')) {
+            const entry = JSON.parse(line) as { setupUrl?: string; url?: string };
+            loggedUrl = entry.setupUrl ?? loggedUrl;
+            url = entry.url ?? url;
+          } else if (line.trim().startsWith('http')) {
+            printedUrl = line.trim();
+          }
+          if (printedUrl && loggedUrl && url) resolve({ printedUrl, loggedUrl, url });
+        });
+        started.once('exit', (code) => reject(new Error(`gateway start exited with ${String(code)}`)));
+      },
+    );
     expect(printedUrl).toBe(loggedUrl);
     expect(printedUrl.startsWith(`${url}/setup?token=`)).toBe(true);
     expect((await callConsoleApi({ url }, 'GET', '/setup', undefined)).body).toEqual({ open: true });
@@ -103,7 +137,14 @@ describe('first-run setup', () => {
     await store.createUser({ email: 'cli-admin@example.test', displayName: 'CLI', role: 'admin', passwordHash: null });
     await store.close();
     expect((await callConsoleApi({ url }, 'GET', '/setup', undefined)).body).toEqual({ open: false });
-    expect((await postSetup({ url }, { token: tokenOf(printedUrl), email: 'late@example.test', password: 'long enough password' })).status).toBe(404);
+    expect(
+      (
+        await postSetup(
+          { url },
+          { token: tokenOf(printedUrl), email: 'late@example.test', password: 'long enough password' },
+        )
+      ).status,
+    ).toBe(404);
     started.kill('SIGTERM');
     await new Promise((resolve) => started.once('exit', resolve));
   });

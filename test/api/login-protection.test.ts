@@ -27,11 +27,18 @@ async function startLoginTestGateway(): Promise<TestGateway> {
   const logLines: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line) logLines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
-  const config = loadGatewayConfig({ GATEWAY_DATA_DIR: dataDirectory, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', GATEWAY_SECRET_KEY: 'login-test', GATEWAY_REFRESH_INTERVAL_MS: '60000' });
+  const config = loadGatewayConfig({
+    GATEWAY_DATA_DIR: dataDirectory,
+    GATEWAY_PORT: '0',
+    GATEWAY_HOST: '127.0.0.1',
+    GATEWAY_SECRET_KEY: 'login-test',
+    GATEWAY_REFRESH_INTERVAL_MS: '60000',
+  });
   const running = await startGateway(config, pino({ level: 'info' }, sink), { billing: { enabled: false } });
   return {
     running,
@@ -49,7 +56,11 @@ async function logIn(gateway: TestGateway, email: string, attempt: string) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: attempt }),
   });
-  return { status: response.statusCode, headers: response.headers, body: (await response.body.json()) as { error?: Record<string, unknown>; token?: string } };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: (await response.body.json()) as { error?: Record<string, unknown>; token?: string },
+  };
 }
 
 async function createUser(gateway: TestGateway, email: string, passwordHash: string | null) {
@@ -81,25 +92,34 @@ describe('POST /api/auth/login under brute force', () => {
     // through, after which the next lock is twice as long. Never more than a handful of the 30 are checked.
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(8);
     expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
-    expect(lastRefusal?.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded', param: null });
+    expect(lastRefusal?.body.error).toMatchObject({
+      type: 'rate_limit_error',
+      code: 'rate_limit_exceeded',
+      param: null,
+    });
     expect(Number(lastRefusal?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await logIn(gateway, 'victim@example.com', password)).status).toBe(429);
   });
 
   it('locks an email without an account exactly like one with an account', async () => {
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 7; attempt++) statuses.push((await logIn(gateway, 'nobody-here@example.com', `guess-${attempt}`)).status);
+    for (let attempt = 0; attempt < 7; attempt++)
+      statuses.push((await logIn(gateway, 'nobody-here@example.com', `guess-${attempt}`)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
   });
 
   it('logs each failure with the client address and a hash of the email, never the password', async () => {
     await logIn(gateway, 'logged@example.com', 'a-very-secret-guess');
-    const failure = gateway.logLines.find((line) => line.msg === 'console sign-in failed' && line.emailHash === hashNormalisedEmail('logged@example.com'));
+    const failure = gateway.logLines.find(
+      (line) => line.msg === 'console sign-in failed' && line.emailHash === hashNormalisedEmail('logged@example.com'),
+    );
     expect(failure).toMatchObject({ level: 40, clientAddress: '127.0.0.1' });
     const everything = JSON.stringify(gateway.logLines);
     expect(everything).not.toContain('a-very-secret-guess');
     expect(everything).not.toContain('logged@example.com');
-    expect(gateway.logLines.some((line) => line.msg === 'console sign-in refused: too many failed attempts')).toBe(true);
+    expect(gateway.logLines.some((line) => line.msg === 'console sign-in refused: too many failed attempts')).toBe(
+      true,
+    );
   });
 
   it('verifies a legacy scrypt hash and stores an argon2id one at the next successful sign-in', async () => {

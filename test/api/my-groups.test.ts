@@ -1,6 +1,10 @@
 // GET /api/me/groups: only the caller's groups, `*` expanded to the served models, prices after each group's ratio.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
 import { callConsoleApi, createSessionToken } from './console-api-client.js';
 
 let gateway: BillingTestGateway;
@@ -9,7 +13,15 @@ beforeAll(async () => {
   gateway = await startBillingTestGateway({
     models: ['chat-model', 'image-model'],
     prices: [
-      { ...createUnitPrice('chat-model'), inputPerMillion: 2_000_000, outputPerMillion: 8_000_000, cachedInputPerMillion: 500_000, cacheWritePerMillion: 2_500_000, imagePrices: {}, audioPerMinute: 0 },
+      {
+        ...createUnitPrice('chat-model'),
+        inputPerMillion: 2_000_000,
+        outputPerMillion: 8_000_000,
+        cachedInputPerMillion: 500_000,
+        cacheWritePerMillion: 2_500_000,
+        imagePrices: {},
+        audioPerMinute: 0,
+      },
       { ...createUnitPrice('image-model'), imagePrices: { '1024x1024': 40_000 }, audioPerMinute: 0, videoPerSecond: 3 },
     ],
   });
@@ -39,13 +51,25 @@ describe('my groups', () => {
 
     const answer = await callConsoleApi(gateway, 'GET', '/me/groups', token);
     expect(answer.status).toBe(200);
-    const groups = answer.body.data as Array<{ name: string; priceRatioMillionths: number; models: Array<{ id: string; available: boolean; prices: Record<string, unknown> }> }>;
+    const groups = answer.body.data as Array<{
+      name: string;
+      priceRatioMillionths: number;
+      models: Array<{ id: string; available: boolean; prices: Record<string, unknown> }>;
+    }>;
     expect(groups.map((group) => group.name).sort()).toEqual(['chat-only', 'everything']);
 
     const all = groups.find((group) => group.name === 'everything')!;
     expect(all.priceRatioMillionths).toBe(1_500_000);
     expect(all.models.map((model) => model.id)).toEqual(['chat-model', 'image-model']);
-    expect(all.models[0]).toMatchObject({ available: true, prices: { inputPerMillion: 3_000_000, outputPerMillion: 12_000_000, cachedInputPerMillion: 750_000, cacheWritePerMillion: 3_750_000 } });
+    expect(all.models[0]).toMatchObject({
+      available: true,
+      prices: {
+        inputPerMillion: 3_000_000,
+        outputPerMillion: 12_000_000,
+        cachedInputPerMillion: 750_000,
+        cacheWritePerMillion: 3_750_000,
+      },
+    });
     expect(all.models[0]!.prices).not.toHaveProperty('imagePrices');
     expect(all.models[1]!.prices).toMatchObject({ imagePrices: { '1024x1024': 60_000 }, videoPerSecond: 5 });
     expect(all.models[1]!.prices).not.toHaveProperty('audioPerMinute');

@@ -17,13 +17,21 @@ afterAll(async () => {
 });
 
 async function send(method: 'PATCH' | 'POST' | 'PUT', path: string, token: string, body: unknown): Promise<ApiAnswer> {
-  const response = await request(`${gateway.url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await request(`${gateway.url}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await response.body.text();
   return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
 }
 
 async function logIn(email: string, password: string): Promise<ApiAnswer> {
-  const response = await request(`${gateway.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const response = await request(`${gateway.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   return { status: response.statusCode, body: await response.body.json() };
 }
 
@@ -44,12 +52,22 @@ describe('POST /api/me/password', () => {
   it('changes the password with the right current one, ends the other sessions and keeps this one', async () => {
     const { user, token } = await createSignedInUser(gateway);
     const other = (await logIn(user.email, testPassword)).body.token as string;
-    const wrong = await send('POST', '/me/password', token, { currentPassword: 'not it at all', newPassword: 'a brand new passphrase' });
+    const wrong = await send('POST', '/me/password', token, {
+      currentPassword: 'not it at all',
+      newPassword: 'a brand new passphrase',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.param).toBe('currentPassword');
-    expect(await send('POST', '/me/password', token, { currentPassword: testPassword, newPassword: 'short' }).then((answer) => answer.status)).toBe(400);
+    expect(
+      await send('POST', '/me/password', token, { currentPassword: testPassword, newPassword: 'short' }).then(
+        (answer) => answer.status,
+      ),
+    ).toBe(400);
 
-    const changed = await send('POST', '/me/password', token, { currentPassword: testPassword, newPassword: 'a brand new passphrase' });
+    const changed = await send('POST', '/me/password', token, {
+      currentPassword: testPassword,
+      newPassword: 'a brand new passphrase',
+    });
     expect(changed.body).toEqual({ changed: true, endedSessions: 1 });
     expect((await callApi(gateway, 'GET', '/balance', other)).status).toBe(401);
     expect((await callApi(gateway, 'GET', '/balance', token)).status).toBe(200);
@@ -62,9 +80,19 @@ describe('POST /api/me/password', () => {
   it('locks like sign-in after five wrong current passwords, even for the right one', async () => {
     const { token } = await createSignedInUser(gateway);
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      expect((await send('POST', '/me/password', token, { currentPassword: `wrong ${attempt}`, newPassword: 'another passphrase' })).status).toBe(400);
+      expect(
+        (
+          await send('POST', '/me/password', token, {
+            currentPassword: `wrong ${attempt}`,
+            newPassword: 'another passphrase',
+          })
+        ).status,
+      ).toBe(400);
     }
-    const locked = await send('POST', '/me/password', token, { currentPassword: testPassword, newPassword: 'another passphrase' });
+    const locked = await send('POST', '/me/password', token, {
+      currentPassword: testPassword,
+      newPassword: 'another passphrase',
+    });
     expect(locked.status).toBe(429);
     expect(locked.body.error.code).toBe('rate_limit_exceeded');
   });
@@ -72,8 +100,17 @@ describe('POST /api/me/password', () => {
   it('refuses an account without a password', async () => {
     const user = await gateway.createUser('user');
     const token = generateConsoleToken(sessionTokenPrefix);
-    await gateway.running.signIn.store.createSession({ userId: user.id, tokenHash: hashConsoleToken(token), expiresAt: Date.now() + 60_000, userAgent: null, clientIp: null });
-    const refused = await send('POST', '/me/password', token, { currentPassword: 'anything at all', newPassword: 'a brand new passphrase' });
+    await gateway.running.signIn.store.createSession({
+      userId: user.id,
+      tokenHash: hashConsoleToken(token),
+      expiresAt: Date.now() + 60_000,
+      userAgent: null,
+      clientIp: null,
+    });
+    const refused = await send('POST', '/me/password', token, {
+      currentPassword: 'anything at all',
+      newPassword: 'a brand new passphrase',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toContain('no password');
   });
@@ -83,12 +120,26 @@ describe('GET /api/users', () => {
   it('lists each user with granted groups, limits and whether they have a password', async () => {
     const { token: adminToken } = await createSignedInUser(gateway, 'admin');
     const { user } = await createSignedInUser(gateway);
-    const group = await gateway.running.billing.exclusive(() => gateway.running.store.createModelGroup({ name: `listed-${user.id}`, description: '', models: ['profile-model'] }));
+    const group = await gateway.running.billing.exclusive(() =>
+      gateway.running.store.createModelGroup({ name: `listed-${user.id}`, description: '', models: ['profile-model'] }),
+    );
     await gateway.running.store.setUserGroups(user.id, [group.id]);
-    expect((await send('PUT', `/users/${user.id}/limits`, adminToken, { requestsPerMinute: 7, tokensPerMinute: null, maxConcurrentRequests: 0 })).status).toBe(200);
+    expect(
+      (
+        await send('PUT', `/users/${user.id}/limits`, adminToken, {
+          requestsPerMinute: 7,
+          tokensPerMinute: null,
+          maxConcurrentRequests: 0,
+        })
+      ).status,
+    ).toBe(200);
     await gateway.running.billing.refresh(true);
     const listed = await callApi(gateway, 'GET', '/users', adminToken);
     const entry = listed.body.data.find((candidate: { id: string }) => candidate.id === user.id);
-    expect(entry).toMatchObject({ hasPassword: true, groups: [{ id: group.id, name: group.name }], limits: { requestsPerMinute: 7, tokensPerMinute: null, maxConcurrentRequests: 0 } });
+    expect(entry).toMatchObject({
+      hasPassword: true,
+      groups: [{ id: group.id, name: group.name }],
+      limits: { requestsPerMinute: 7, tokensPerMinute: null, maxConcurrentRequests: 0 },
+    });
   });
 });

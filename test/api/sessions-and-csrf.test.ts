@@ -15,14 +15,24 @@ let user: UserRecord;
 
 beforeAll(async () => {
   gateway = await startTestGateway();
-  user = await gateway.store.createUser({ email: `${uniqueName('sessions')}@example.test`, displayName: 'Sessions', role: 'user', passwordHash: await hashPassword(password) });
+  user = await gateway.store.createUser({
+    email: `${uniqueName('sessions')}@example.test`,
+    displayName: 'Sessions',
+    role: 'user',
+    passwordHash: await hashPassword(password),
+  });
 });
 
 afterAll(async () => {
   await gateway?.close();
 });
 
-async function callApi(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }> {
+async function callApi(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }> {
   const response = await request(`${gateway.url}/api${path}`, {
     method: method as 'GET',
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -52,19 +62,36 @@ describe('console sessions', () => {
     expect(listed.status).toBe(200);
     const sessions = listed.body.data as { id: string; userAgent: string; current: boolean; clientIp: string }[];
     expect(sessions.map((session) => session.userAgent)).toEqual(['tablet browser', 'phone browser', 'laptop browser']);
-    expect(sessions.filter((session) => session.current).map((session) => session.userAgent)).toEqual(['laptop browser']);
+    expect(sessions.filter((session) => session.current).map((session) => session.userAgent)).toEqual([
+      'laptop browser',
+    ]);
     expect(sessions[0]!.clientIp).toBe('127.0.0.1');
 
     const phoneSession = sessions.find((session) => session.userAgent === 'phone browser')!;
-    expect((await callApi('DELETE', `/auth/sessions/${phoneSession.id}`, { cookie: laptop, ...sameOrigin })).status).toBe(200);
+    expect(
+      (await callApi('DELETE', `/auth/sessions/${phoneSession.id}`, { cookie: laptop, ...sameOrigin })).status,
+    ).toBe(200);
     expect((await callApi('GET', '/me', { cookie: phone })).status).toBe(401);
-    expect((await callApi('DELETE', `/auth/sessions/${phoneSession.id}`, { cookie: laptop, ...sameOrigin })).status).toBe(404);
+    expect(
+      (await callApi('DELETE', `/auth/sessions/${phoneSession.id}`, { cookie: laptop, ...sameOrigin })).status,
+    ).toBe(404);
 
-    const otherUser = await gateway.store.createUser({ email: `${uniqueName('other')}@example.test`, displayName: 'Other', role: 'user', passwordHash: await hashPassword(password) });
+    const otherUser = await gateway.store.createUser({
+      email: `${uniqueName('other')}@example.test`,
+      displayName: 'Other',
+      role: 'user',
+      passwordHash: await hashPassword(password),
+    });
     const otherLogin = await callApi('POST', '/auth/login', {}, { email: otherUser.email, password });
     const tabletSession = sessions.find((session) => session.userAgent === 'tablet browser')!;
     // Another user's session id is not mine to revoke.
-    expect((await callApi('DELETE', `/auth/sessions/${tabletSession.id}`, { authorization: `Bearer ${otherLogin.body.token}` })).status).toBe(404);
+    expect(
+      (
+        await callApi('DELETE', `/auth/sessions/${tabletSession.id}`, {
+          authorization: `Bearer ${otherLogin.body.token}`,
+        })
+      ).status,
+    ).toBe(404);
 
     expect((await callApi('DELETE', '/auth/sessions', { cookie: laptop, ...sameOrigin })).body).toEqual({ deleted: 1 });
     expect((await callApi('GET', '/me', { cookie: tablet })).status).toBe(401);
@@ -72,7 +99,9 @@ describe('console sessions', () => {
 
     const logout = await callApi('POST', '/auth/logout', { cookie: laptop, ...sameOrigin });
     expect(logout.status).toBe(200);
-    expect([logout.headers['set-cookie']].flat()).toContain('gateway_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0');
+    expect([logout.headers['set-cookie']].flat()).toContain(
+      'gateway_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0',
+    );
     expect((await callApi('GET', '/me', { cookie: laptop })).status).toBe(401);
   });
 });
@@ -80,7 +109,8 @@ describe('console sessions', () => {
 describe('CSRF protection of cookie-authenticated writes', () => {
   it('refuses cross-site and foreign-origin writes with the cookie, lets same-origin ones and Bearer calls through', async () => {
     const cookie = await signIn('csrf browser');
-    const logoutAttempt = (headers: Record<string, string>) => callApi('DELETE', '/auth/sessions', { cookie, ...headers });
+    const logoutAttempt = (headers: Record<string, string>) =>
+      callApi('DELETE', '/auth/sessions', { cookie, ...headers });
 
     const crossSite = await logoutAttempt({ 'sec-fetch-site': 'cross-site' });
     expect(crossSite.status).toBe(403);
@@ -96,7 +126,15 @@ describe('CSRF protection of cookie-authenticated writes', () => {
     expect((await logoutAttempt({ origin: gateway.url })).status).toBe(200);
 
     const login = await callApi('POST', '/auth/login', {}, { email: user.email, password });
-    expect((await callApi('DELETE', '/auth/sessions', { authorization: `Bearer ${login.body.token}`, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' })).status).toBe(200);
+    expect(
+      (
+        await callApi('DELETE', '/auth/sessions', {
+          authorization: `Bearer ${login.body.token}`,
+          'sec-fetch-site': 'cross-site',
+          origin: 'https://evil.example',
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -107,7 +145,11 @@ describe('admin tokens', () => {
     expect(live.expiresAt - Date.now()).toBeGreaterThan(23 * 3_600_000);
 
     const expired = generateConsoleToken(adminTokenPrefix);
-    await gateway.running.billing.store.createAdminToken({ tokenHash: hashConsoleToken(expired), name: 'expired', expiresAt: Date.now() - 1 });
+    await gateway.running.billing.store.createAdminToken({
+      tokenHash: hashConsoleToken(expired),
+      name: 'expired',
+      expiresAt: Date.now() - 1,
+    });
     const refused = await callApi('GET', '/users', { authorization: `Bearer ${expired}` });
     expect(refused.status).toBe(401);
     expect(refused.body.error.message).toMatch(/expired/);
@@ -121,13 +163,21 @@ describe('admin tokens', () => {
     );
     expect(JSON.stringify(listed.body)).not.toContain(live.token);
     const userLogin = await callApi('POST', '/auth/login', {}, { email: user.email, password });
-    expect((await callApi('GET', '/admin/tokens', { authorization: `Bearer ${userLogin.body.token}` })).status).toBe(403);
+    expect((await callApi('GET', '/admin/tokens', { authorization: `Bearer ${userLogin.body.token}` })).status).toBe(
+      403,
+    );
 
     const other = await createAdminTokenWithCli();
-    expect((await callApi('DELETE', `/admin/tokens/${other.id}`, { authorization: `Bearer ${live.token}` })).status).toBe(200);
+    expect(
+      (await callApi('DELETE', `/admin/tokens/${other.id}`, { authorization: `Bearer ${live.token}` })).status,
+    ).toBe(200);
     expect((await callApi('GET', '/users', { authorization: `Bearer ${other.token}` })).status).toBe(401);
-    const audit = await callApi('GET', '/admin/audit-log?action=admin-token.revoke', { authorization: `Bearer ${live.token}` });
-    expect(audit.body.data).toMatchObject([{ action: 'admin-token.revoke', targetId: other.id, actorLabel: 'admin token' }]);
+    const audit = await callApi('GET', '/admin/audit-log?action=admin-token.revoke', {
+      authorization: `Bearer ${live.token}`,
+    });
+    expect(audit.body.data).toMatchObject([
+      { action: 'admin-token.revoke', targetId: other.id, actorLabel: 'admin token' },
+    ]);
 
     const cliList = JSON.parse((await runCli('admin', 'token', 'list', '--json')).stdout) as { id: string }[];
     expect(cliList.map((token) => token.id)).toContain(live.id);
@@ -139,10 +189,20 @@ describe('admin tokens', () => {
 
 function runCli(...args: string[]): Promise<{ stdout: string }> {
   return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    env: { ...process.env, GATEWAY_DATABASE_URL: gateway.config.databaseUrl, GATEWAY_DATA_DIR: gateway.config.dataDirectory },
+    env: {
+      ...process.env,
+      GATEWAY_DATABASE_URL: gateway.config.databaseUrl,
+      GATEWAY_DATA_DIR: gateway.config.dataDirectory,
+    },
   });
 }
 
-async function createAdminTokenWithCli(...options: string[]): Promise<{ id: string; token: string; expiresAt: number }> {
-  return JSON.parse((await runCli('admin', 'token', '--name', 'ops', '--json', ...options)).stdout) as { id: string; token: string; expiresAt: number };
+async function createAdminTokenWithCli(
+  ...options: string[]
+): Promise<{ id: string; token: string; expiresAt: number }> {
+  return JSON.parse((await runCli('admin', 'token', '--name', 'ops', '--json', ...options)).stdout) as {
+    id: string;
+    token: string;
+    expiresAt: number;
+  };
 }

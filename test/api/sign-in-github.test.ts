@@ -3,7 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/accounts/password-hash.js';
 import { createDatabase } from '../../src/storage/create-database.js';
-import { createGithubUser, startGithubFake, type GithubFake, type GithubFakeUser } from '../doubles/github/start-github-fake.js';
+import {
+  createGithubUser,
+  startGithubFake,
+  type GithubFake,
+  type GithubFakeUser,
+} from '../doubles/github/start-github-fake.js';
 import { CookieBrowser, type BrowserResponse } from '../helpers/cookie-browser.js';
 import { startTestGateway, uniqueName, type TestGateway } from '../helpers/start-test-gateway.js';
 
@@ -14,7 +19,16 @@ beforeAll(async () => {
   github = await startGithubFake({ redirectUri: () => `${gateway.url}/api/auth/github/callback` });
   gateway = await startTestGateway({
     config: {
-      signIn: { publicUrl: undefined, oidc: undefined, github: { clientId: github.clientId, clientSecret: github.clientSecret, baseUrl: github.url, apiUrl: github.url } },
+      signIn: {
+        publicUrl: undefined,
+        oidc: undefined,
+        github: {
+          clientId: github.clientId,
+          clientSecret: github.clientSecret,
+          baseUrl: github.url,
+          apiUrl: github.url,
+        },
+      },
       defaultUserGroups: ['default'],
     },
   });
@@ -27,7 +41,11 @@ afterAll(async () => {
 });
 
 /** Signs in through the GitHub fake as `user`; returns the hops and the final redirect's location path. */
-async function signInWithGithub(browser: CookieBrowser, user: GithubFakeUser, returnTo = '/console/keys'): Promise<{ hops: BrowserResponse[]; landedOn: string }> {
+async function signInWithGithub(
+  browser: CookieBrowser,
+  user: GithubFakeUser,
+  returnTo = '/console/keys',
+): Promise<{ hops: BrowserResponse[]; landedOn: string }> {
   github.signInAs(user);
   const hops = await browser.follow(`${gateway.url}/api/auth/github/start?returnTo=${encodeURIComponent(returnTo)}`, {
     until: (response) => response.url.startsWith(`${gateway.url}/api/auth/github/callback`),
@@ -38,7 +56,12 @@ async function signInWithGithub(browser: CookieBrowser, user: GithubFakeUser, re
   return { hops, landedOn: location.pathname + location.search };
 }
 
-async function callApi(browser: CookieBrowser, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function callApi(
+  browser: CookieBrowser,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const response = await browser.send(`${gateway.url}/api${path}`, {
     method,
     headers: { 'sec-fetch-site': 'same-origin', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -56,7 +79,10 @@ async function setUserStatus(userId: string, status: 'active' | 'disabled'): Pro
 describe('GitHub sign-in', () => {
   it('lists GitHub among the providers, with password sign-in still possible', async () => {
     const { body } = await callApi(new CookieBrowser(), 'GET', '/auth/providers');
-    expect(body).toEqual({ providers: [{ id: 'github', name: 'GitHub', startUrl: '/api/auth/github/start' }], password: true });
+    expect(body).toEqual({
+      providers: [{ id: 'github', name: 'GitHub', startUrl: '/api/auth/github/start' }],
+      password: true,
+    });
   });
 
   it('sends the user to GitHub with state and a PKCE S256 challenge, the attempt in a Lax cookie on /api/auth', async () => {
@@ -68,7 +94,9 @@ describe('GitHub sign-in', () => {
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
     expect(authorize.searchParams.get('state')).toMatch(/^[\w-]{20,}$/);
     expect(authorize.searchParams.get('redirect_uri')).toBe(`${gateway.url}/api/auth/github/callback`);
-    expect(String(start.headers['set-cookie'])).toMatch(/^gateway_oauth=[\w-]+; Path=\/api\/auth; HttpOnly; SameSite=Lax; Max-Age=600$/);
+    expect(String(start.headers['set-cookie'])).toMatch(
+      /^gateway_oauth=[\w-]+; Path=\/api\/auth; HttpOnly; SameSite=Lax; Max-Age=600$/,
+    );
   });
 
   it('creates the user at the first sign-in with the default groups, who can then create a key there; the second finds the same user', async () => {
@@ -76,7 +104,9 @@ describe('GitHub sign-in', () => {
     const browser = new CookieBrowser();
     const { hops, landedOn } = await signInWithGithub(browser, githubUser);
     expect(landedOn).toBe('/console/keys');
-    const sessionCookie = [hops.at(-1)!.headers['set-cookie']].flat().find((line) => line?.startsWith('gateway_session=gwses-'));
+    const sessionCookie = [hops.at(-1)!.headers['set-cookie']]
+      .flat()
+      .find((line) => line?.startsWith('gateway_session=gwses-'));
     // Loopback over plain http: no Secure, so the browser keeps it.
     expect(sessionCookie).toMatch(/^gateway_session=gwses-[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
     expect(browser.cookie(gateway.url, 'gateway_oauth')).toBeUndefined();
@@ -94,7 +124,10 @@ describe('GitHub sign-in', () => {
     expect((await callApi(again, 'GET', '/me')).body.user.id).toBe(userId);
     expect(again.cookie(gateway.url, 'gateway_session')).not.toBe(browser.cookie(gateway.url, 'gateway_session'));
     const identities = await callApi(again, 'GET', '/me/identities');
-    expect(identities.body).toMatchObject({ hasPassword: false, data: [{ provider: 'github', email: githubUser.emails[0]!.email }] });
+    expect(identities.body).toMatchObject({
+      hasPassword: false,
+      data: [{ provider: 'github', email: githubUser.emails[0]!.email }],
+    });
   });
 
   it('takes the primary verified email from /user/emails when /user shows none', async () => {
@@ -106,13 +139,23 @@ describe('GitHub sign-in', () => {
 
   it('links an existing account by a verified email, and never by an unverified one', async () => {
     const email = `${uniqueName('existing')}@example.test`;
-    const existing = await gateway.store.createUser({ email, displayName: 'Existing', role: 'user', passwordHash: null });
+    const existing = await gateway.store.createUser({
+      email,
+      displayName: 'Existing',
+      role: 'user',
+      passwordHash: null,
+    });
     const verified = new CookieBrowser();
     await signInWithGithub(verified, createGithubUser(email));
     expect((await callApi(verified, 'GET', '/me')).body.user.id).toBe(existing.id);
 
     const otherEmail = `${uniqueName('victim')}@example.test`;
-    const victim = await gateway.store.createUser({ email: otherEmail, displayName: 'Victim', role: 'admin', passwordHash: await hashPassword('a long password') });
+    const victim = await gateway.store.createUser({
+      email: otherEmail,
+      displayName: 'Victim',
+      role: 'admin',
+      passwordHash: await hashPassword('a long password'),
+    });
     const unverified = new CookieBrowser();
     await signInWithGithub(unverified, createGithubUser(otherEmail, { verified: false }));
     const me = (await callApi(unverified, 'GET', '/me')).body.user;
@@ -124,13 +167,17 @@ describe('GitHub sign-in', () => {
   it('answers the sign-in page with an error code when the user declines, the code is bad, or the state does not match', async () => {
     github.switches.accessDenied = true;
     try {
-      expect((await signInWithGithub(new CookieBrowser(), createGithubUser('declined@example.test'))).landedOn).toBe('/sign-in?error=access_denied');
+      expect((await signInWithGithub(new CookieBrowser(), createGithubUser('declined@example.test'))).landedOn).toBe(
+        '/sign-in?error=access_denied',
+      );
     } finally {
       github.switches.accessDenied = false;
     }
     github.switches.badCode = true;
     try {
-      expect((await signInWithGithub(new CookieBrowser(), createGithubUser('bad-code@example.test'))).landedOn).toBe('/sign-in?error=provider_error');
+      expect((await signInWithGithub(new CookieBrowser(), createGithubUser('bad-code@example.test'))).landedOn).toBe(
+        '/sign-in?error=provider_error',
+      );
       expect(github.refusals.at(-1)).toBe('bad_verification_code');
     } finally {
       github.switches.badCode = false;
@@ -139,7 +186,9 @@ describe('GitHub sign-in', () => {
     // A callback whose state is not the browser's attempt, and the replay of a callback already used.
     const browser = new CookieBrowser();
     github.signInAs(createGithubUser(`${uniqueName('replay')}@example.test`));
-    const [start, authorize] = await browser.follow(`${gateway.url}/api/auth/github/start`, { until: (response) => response.url.startsWith(github.url) });
+    const [start, authorize] = await browser.follow(`${gateway.url}/api/auth/github/start`, {
+      until: (response) => response.url.startsWith(github.url),
+    });
     expect(start!.status).toBe(302);
     const callback = new URL(authorize!.location!);
     const forged = new URL(callback);
@@ -151,8 +200,18 @@ describe('GitHub sign-in', () => {
   });
 
   it('returns only to local paths', async () => {
-    for (const returnTo of ['//evil.example/steal', 'https://evil.example/', '/\\evil.example', '/\t/evil.example', 'javascript:alert(1)']) {
-      const { landedOn } = await signInWithGithub(new CookieBrowser(), createGithubUser(`${uniqueName('return')}@example.test`), returnTo);
+    for (const returnTo of [
+      '//evil.example/steal',
+      'https://evil.example/',
+      '/\\evil.example',
+      '/\t/evil.example',
+      'javascript:alert(1)',
+    ]) {
+      const { landedOn } = await signInWithGithub(
+        new CookieBrowser(),
+        createGithubUser(`${uniqueName('return')}@example.test`),
+        returnTo,
+      );
       expect(landedOn, returnTo).toBe('/');
     }
   });
@@ -169,7 +228,12 @@ describe('GitHub sign-in', () => {
 
   it('links GitHub to a signed-in account, refuses one linked elsewhere, and never unlinks the last way in', async () => {
     const password = 'bootstrap admin password';
-    const admin = await gateway.store.createUser({ email: `${uniqueName('admin')}@example.test`, displayName: 'Admin', role: 'admin', passwordHash: await hashPassword(password) });
+    const admin = await gateway.store.createUser({
+      email: `${uniqueName('admin')}@example.test`,
+      displayName: 'Admin',
+      role: 'admin',
+      passwordHash: await hashPassword(password),
+    });
     const browser = new CookieBrowser();
     const login = await browser.send(`${gateway.url}/api/auth/login`, {
       method: 'POST',

@@ -14,7 +14,16 @@ beforeAll(async () => {
   oidc = await startOidcFake();
   gateway = await startTestGateway({
     config: {
-      signIn: { publicUrl: undefined, github: undefined, oidc: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, displayName: 'Company SSO' } },
+      signIn: {
+        publicUrl: undefined,
+        github: undefined,
+        oidc: {
+          issuer: oidc.issuer,
+          clientId: oidc.clientId,
+          clientSecret: oidc.clientSecret,
+          displayName: 'Company SSO',
+        },
+      },
       defaultUserGroups: ['default'],
     },
   });
@@ -31,7 +40,12 @@ const callbackPrefix = () => `${gateway.url}/api/auth/oidc/callback`;
 
 /** Signs in as `login` at the provider; returns where the gateway's callback sent the browser (path and query). */
 async function signInWithOidc(browser: CookieBrowser, login: string, returnTo = '/console'): Promise<string> {
-  const callbackUrl = await driveOidcSignIn(browser, { startUrl: `${gateway.url}/api/auth/oidc/start?returnTo=${encodeURIComponent(returnTo)}`, issuer: oidc.issuer, login, callbackPrefix: callbackPrefix() });
+  const callbackUrl = await driveOidcSignIn(browser, {
+    startUrl: `${gateway.url}/api/auth/oidc/start?returnTo=${encodeURIComponent(returnTo)}`,
+    issuer: oidc.issuer,
+    login,
+    callbackPrefix: callbackPrefix(),
+  });
   return landingOf(await browser.send(callbackUrl));
 }
 
@@ -41,7 +55,12 @@ function landingOf(callback: BrowserResponse): string {
   return location.pathname + location.search;
 }
 
-async function callApi(browser: CookieBrowser, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function callApi(
+  browser: CookieBrowser,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const response = await browser.send(`${gateway.url}/api${path}`, {
     method,
     headers: { 'sec-fetch-site': 'same-origin', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -52,15 +71,26 @@ async function callApi(browser: CookieBrowser, method: string, path: string, bod
 
 /** Replaces one field of the sign-in attempt cookie, as a browser under an attacker's control could. */
 function tamperWithAttempt(browser: CookieBrowser, field: 'nonce' | 'state', value: string): void {
-  const attempt = JSON.parse(Buffer.from(browser.cookie(gateway.url, 'gateway_oauth')!, 'base64url').toString('utf8')) as Record<string, unknown>;
-  browser.setCookie(gateway.url, 'gateway_oauth', Buffer.from(JSON.stringify({ ...attempt, [field]: value })).toString('base64url'), '/api/auth');
+  const attempt = JSON.parse(
+    Buffer.from(browser.cookie(gateway.url, 'gateway_oauth')!, 'base64url').toString('utf8'),
+  ) as Record<string, unknown>;
+  browser.setCookie(
+    gateway.url,
+    'gateway_oauth',
+    Buffer.from(JSON.stringify({ ...attempt, [field]: value })).toString('base64url'),
+    '/api/auth',
+  );
 }
 
 describe('OpenID Connect sign-in', () => {
   it('lists the provider under its configured name', async () => {
-    expect((await callApi(new CookieBrowser(), 'GET', '/auth/providers')).body.providers).toEqual([{ id: 'oidc', name: 'Company SSO', startUrl: '/api/auth/oidc/start' }]);
+    expect((await callApi(new CookieBrowser(), 'GET', '/auth/providers')).body.providers).toEqual([
+      { id: 'oidc', name: 'Company SSO', startUrl: '/api/auth/oidc/start' },
+    ]);
     // GitHub is not configured here.
-    expect((await new CookieBrowser().send(`${gateway.url}/api/auth/github/start`)).location).toBe(`${gateway.url}/sign-in?error=provider_not_configured`);
+    expect((await new CookieBrowser().send(`${gateway.url}/api/auth/github/start`)).location).toBe(
+      `${gateway.url}/sign-in?error=provider_not_configured`,
+    );
     expect((await new CookieBrowser().send(`${gateway.url}/api/auth/gitlab/start`)).status).toBe(404);
   });
 
@@ -73,9 +103,15 @@ describe('OpenID Connect sign-in', () => {
     expect(me.body.user).toMatchObject({ email: `${login}@example.test`, displayName: 'Alice', role: 'user' });
     expect((await gateway.store.listUserGroups(me.body.user.id)).map((group) => group.name)).toEqual(['default']);
     expect((await callApi(browser, 'POST', '/keys', { group: 'default' })).status).toBe(201);
-    expect((await callApi(browser, 'GET', '/me/identities')).body.data).toMatchObject([{ provider: 'oidc', email: `${login}@example.test` }]);
+    expect((await callApi(browser, 'GET', '/me/identities')).body.data).toMatchObject([
+      { provider: 'oidc', email: `${login}@example.test` },
+    ]);
     const { database } = createDatabase(gateway.config.databaseUrl);
-    const stored = await database.selectFrom('identities').select(['provider', 'subject']).where('user_id', '=', me.body.user.id).execute();
+    const stored = await database
+      .selectFrom('identities')
+      .select(['provider', 'subject'])
+      .where('user_id', '=', me.body.user.id)
+      .execute();
     await database.destroy();
     expect(stored).toEqual([{ provider: 'oidc', subject: `${oidc.issuer} ${login}` }]);
 
@@ -86,14 +122,24 @@ describe('OpenID Connect sign-in', () => {
 
   it('links by a verified email and refuses to link by an unverified one', async () => {
     const verifiedLogin = uniqueName('verified');
-    const existing = await gateway.store.createUser({ email: `${verifiedLogin}@example.test`, displayName: 'Existing', role: 'user', passwordHash: null });
+    const existing = await gateway.store.createUser({
+      email: `${verifiedLogin}@example.test`,
+      displayName: 'Existing',
+      role: 'user',
+      passwordHash: null,
+    });
     oidc.addAccount(verifiedLogin, { email: existing.email, emailVerified: true, name: 'V' });
     const verified = new CookieBrowser();
     await signInWithOidc(verified, verifiedLogin);
     expect((await callApi(verified, 'GET', '/me')).body.user.id).toBe(existing.id);
 
     const unverifiedLogin = uniqueName('unverified');
-    const victim = await gateway.store.createUser({ email: `${unverifiedLogin}@example.test`, displayName: 'Victim', role: 'user', passwordHash: null });
+    const victim = await gateway.store.createUser({
+      email: `${unverifiedLogin}@example.test`,
+      displayName: 'Victim',
+      role: 'user',
+      passwordHash: null,
+    });
     oidc.addAccount(unverifiedLogin, { email: victim.email, emailVerified: false, name: 'U' });
     const unverified = new CookieBrowser();
     await signInWithOidc(unverified, unverifiedLogin);
@@ -102,20 +148,30 @@ describe('OpenID Connect sign-in', () => {
     expect(me.email).toMatch(/^oidc-[0-9a-f]{16}@users\.invalid$/);
   });
 
-  it('refuses an ID token whose nonce is not the attempt\'s, a callback whose state is not, and a replayed callback', async () => {
+  it("refuses an ID token whose nonce is not the attempt's, a callback whose state is not, and a replayed callback", async () => {
     const login = uniqueName('nonce');
     oidc.addAccount(login, { email: `${login}@example.test`, emailVerified: true, name: 'N' });
     const expected = { nonce: '/sign-in?error=provider_error', state: '/sign-in?error=invalid_state' };
     for (const field of ['nonce', 'state'] as const) {
       const browser = new CookieBrowser();
-      const callbackUrl = await driveOidcSignIn(browser, { startUrl: `${gateway.url}/api/auth/oidc/start`, issuer: oidc.issuer, login, callbackPrefix: callbackPrefix() });
+      const callbackUrl = await driveOidcSignIn(browser, {
+        startUrl: `${gateway.url}/api/auth/oidc/start`,
+        issuer: oidc.issuer,
+        login,
+        callbackPrefix: callbackPrefix(),
+      });
       tamperWithAttempt(browser, field, 'n'.repeat(43));
       expect(landingOf(await browser.send(callbackUrl)), field).toBe(expected[field]);
       expect(browser.cookie(gateway.url, 'gateway_session')).toBeUndefined();
     }
 
     const browser = new CookieBrowser();
-    const callbackUrl = await driveOidcSignIn(browser, { startUrl: `${gateway.url}/api/auth/oidc/start`, issuer: oidc.issuer, login, callbackPrefix: callbackPrefix() });
+    const callbackUrl = await driveOidcSignIn(browser, {
+      startUrl: `${gateway.url}/api/auth/oidc/start`,
+      issuer: oidc.issuer,
+      login,
+      callbackPrefix: callbackPrefix(),
+    });
     expect(landingOf(await browser.send(callbackUrl))).toBe('/');
     expect(landingOf(await browser.send(callbackUrl))).toBe('/sign-in?error=invalid_state');
   });

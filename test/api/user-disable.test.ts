@@ -1,7 +1,11 @@
 // An admin disables a user: keys stop, sessions end, sign-in is refused; enabling brings keys and sign-in back.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
 import { callConsoleApi, createSessionToken } from './console-api-client.js';
 
 const model = 'disable-model';
@@ -17,7 +21,11 @@ afterAll(async () => {
 });
 
 async function signIn(email: string): Promise<number> {
-  const response = await request(`${gateway.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const response = await request(`${gateway.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   await response.body.dump();
   return response.statusCode;
 }
@@ -52,7 +60,9 @@ describe('disabling a user', () => {
     expect(await signIn(user.email)).toBe(401);
     const { createDatabase } = await import('../../src/storage/create-database.js');
     const { database } = createDatabase(gateway.databaseUrl);
-    expect(await database.selectFrom('console_sessions').select('token_hash').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(
+      await database.selectFrom('console_sessions').select('token_hash').where('user_id', '=', user.id).execute(),
+    ).toEqual([]);
     await database.destroy();
 
     const enabled = await callConsoleApi(gateway, 'POST', `/users/${user.id}/enable`, adminToken);
@@ -61,7 +71,10 @@ describe('disabling a user', () => {
     expect(await signIn(user.email)).toBe(200);
 
     const audit = await callConsoleApi(gateway, 'GET', `/admin/audit-log?targetId=${user.id}`, adminToken);
-    expect((audit.body.data as Array<{ action: string }>).map((entry) => entry.action).slice(0, 2)).toEqual(['user.enable', 'user.disable']);
+    expect((audit.body.data as Array<{ action: string }>).map((entry) => entry.action).slice(0, 2)).toEqual([
+      'user.enable',
+      'user.disable',
+    ]);
   });
 
   it('is for admins only, and an admin cannot disable themself', async () => {

@@ -28,10 +28,14 @@ server.close();
 
 /** The lines of V8's trace that name a compiled WebAssembly function, under `nodeFlags`. */
 async function compiledWasmFunctions(nodeFlags: string[]): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, [...nodeFlags, '--trace-wasm-compilation-times', '--input-type=module', '--eval', makeRequests], {
-    cwd: projectRoot,
-    timeout: 60_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...nodeFlags, '--trace-wasm-compilation-times', '--input-type=module', '--eval', makeRequests],
+    {
+      cwd: projectRoot,
+      timeout: 60_000,
+    },
+  );
   return stdout.split('\n').filter((line) => line.startsWith('Compiled function'));
 }
 

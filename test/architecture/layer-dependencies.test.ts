@@ -44,7 +44,9 @@ const layerOf = (file: string): string => file.split('/')[0] ?? '';
 /** `file -> import` pairs where a file in one of `from` imports a file in one of `forbidden`. */
 function forbiddenImports(from: readonly string[], forbidden: readonly string[]): string[] {
   return [...importGraph].flatMap(([file, imports]) =>
-    from.includes(layerOf(file)) ? imports.filter((target) => forbidden.includes(layerOf(target))).map((target) => `${file} -> ${target}`) : [],
+    from.includes(layerOf(file))
+      ? imports.filter((target) => forbidden.includes(layerOf(target))).map((target) => `${file} -> ${target}`)
+      : [],
   );
 }
 
@@ -88,9 +90,51 @@ const allowedLayers: Readonly<Record<string, readonly string[]>> = {
   dispatch: ['core', 'config', 'observability', 'providers', 'protocols', 'routing'],
   accounts: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing'],
   tasks: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing'],
-  server: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing', 'dispatch', 'accounts', 'tasks', 'worker-threads'],
-  runtime: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing', 'dispatch', 'accounts', 'tasks', 'server', 'worker-threads'],
-  cli: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing', 'dispatch', 'accounts', 'tasks', 'server', 'runtime', 'worker-threads'],
+  server: [
+    'core',
+    'config',
+    'observability',
+    'storage',
+    'providers',
+    'protocols',
+    'routing',
+    'billing',
+    'dispatch',
+    'accounts',
+    'tasks',
+    'worker-threads',
+  ],
+  runtime: [
+    'core',
+    'config',
+    'observability',
+    'storage',
+    'providers',
+    'protocols',
+    'routing',
+    'billing',
+    'dispatch',
+    'accounts',
+    'tasks',
+    'server',
+    'worker-threads',
+  ],
+  cli: [
+    'core',
+    'config',
+    'observability',
+    'storage',
+    'providers',
+    'protocols',
+    'routing',
+    'billing',
+    'dispatch',
+    'accounts',
+    'tasks',
+    'server',
+    'runtime',
+    'worker-threads',
+  ],
 };
 
 /** Imports across the layering that stay, each with its reason; `typeOnly` ones may import types and nothing else. */
@@ -118,7 +162,9 @@ function layeringViolations(file: string, text: string): string[] {
 
 /** Every import of src/ against the layering; unit tests beside the code are left out, as they may wire a layer above. */
 function importsAgainstTheLayering(): string[] {
-  return files.filter((file) => !file.endsWith('.test.ts')).flatMap((file) => layeringViolations(file, readFileSync(path.join(sourceRoot, file), 'utf8')));
+  return files
+    .filter((file) => !file.endsWith('.test.ts'))
+    .flatMap((file) => layeringViolations(file, readFileSync(path.join(sourceRoot, file), 'utf8')));
 }
 
 describe('layer dependencies', () => {
@@ -127,7 +173,9 @@ describe('layer dependencies', () => {
   });
 
   it('places every folder of src/ in the layering', () => {
-    expect([...new Set(files.map(layerOf))].filter((layer) => !layer.endsWith('.ts') && allowedLayers[layer] === undefined)).toEqual([]);
+    expect(
+      [...new Set(files.map(layerOf))].filter((layer) => !layer.endsWith('.ts') && allowedLayers[layer] === undefined),
+    ).toEqual([]);
   });
 
   it('keeps every folder pair of the layering one-way (unit tests beside the code may wire a layer above)', () => {
@@ -135,14 +183,28 @@ describe('layer dependencies', () => {
   });
 
   it('keeps each allowed exception in use, so a fixed one leaves the list', () => {
-    const used = allowedExceptions.filter(({ from, to }) => [...importGraph].some(([file, imports]) => !file.endsWith('.test.ts') && layerOf(file) === from && imports.some((target) => layerOf(target) === to)));
+    const used = allowedExceptions.filter(({ from, to }) =>
+      [...importGraph].some(
+        ([file, imports]) =>
+          !file.endsWith('.test.ts') && layerOf(file) === from && imports.some((target) => layerOf(target) === to),
+      ),
+    );
     expect(used).toEqual(allowedExceptions);
   });
 
   it('finds an import against the layering when there is one (the check itself works)', () => {
-    expect(layeringViolations('observability/probe.ts', "import { ChannelHealth } from '../routing/channel-health/channel-health.js';")).toEqual(['observability/probe.ts -> routing/channel-health/channel-health.ts']);
-    expect(layeringViolations('storage/probe.ts', "import type { ModelPrice } from '../billing/model-price.js';")).toEqual([]);
-    expect(layeringViolations('storage/probe.ts', "import { findImagePrice } from '../billing/model-price.js';")).toEqual(['storage/probe.ts -> billing/model-price.ts']);
+    expect(
+      layeringViolations(
+        'observability/probe.ts',
+        "import { ChannelHealth } from '../routing/channel-health/channel-health.js';",
+      ),
+    ).toEqual(['observability/probe.ts -> routing/channel-health/channel-health.ts']);
+    expect(
+      layeringViolations('storage/probe.ts', "import type { ModelPrice } from '../billing/model-price.js';"),
+    ).toEqual([]);
+    expect(
+      layeringViolations('storage/probe.ts', "import { findImagePrice } from '../billing/model-price.js';"),
+    ).toEqual(['storage/probe.ts -> billing/model-price.ts']);
   });
 
   it('keeps providers and protocols away from the HTTP server, dispatch, storage and billing', () => {
@@ -154,7 +216,23 @@ describe('layer dependencies', () => {
   });
 
   it('keeps the task layer above storage, billing and dispatch: only server and runtime use it, and it never writes HTTP responses', () => {
-    expect(forbiddenImports(['core', 'providers', 'protocols', 'dispatch', 'routing', 'storage', 'billing', 'config', 'accounts', 'observability'], ['tasks'])).toEqual([]);
+    expect(
+      forbiddenImports(
+        [
+          'core',
+          'providers',
+          'protocols',
+          'dispatch',
+          'routing',
+          'storage',
+          'billing',
+          'config',
+          'accounts',
+          'observability',
+        ],
+        ['tasks'],
+      ),
+    ).toEqual([]);
     expect(forbiddenImports(['tasks'], ['server'])).toEqual([]);
   });
 

@@ -10,11 +10,15 @@ const projectRoot = path.resolve(import.meta.dirname, '../..');
 
 describe('modules a started gateway loads', () => {
   it('leaves out the packages of features it was not configured for', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/helpers/report-started-gateway-modules.ts'], {
-      cwd: projectRoot,
-      env: { PATH: process.env.PATH },
-      timeout: 60_000,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'test/helpers/report-started-gateway-modules.ts'],
+      {
+        cwd: projectRoot,
+        env: { PATH: process.env.PATH },
+        timeout: 60_000,
+      },
+    );
     const report = JSON.parse(stdout) as { healthStatus: number; files: string[]; localeCalls: string[] };
     expect(report.healthStatus).toBe(200);
     const packagesLoaded = (name: string) => report.files.filter((file) => file.includes(`/node_modules/${name}/`));
@@ -24,7 +28,17 @@ describe('modules a started gateway loads', () => {
     expect(packagesLoaded('undici').length).toBeGreaterThan(0);
     // Fastify's schema compilers (the gateway validates with zod), sign-in, password hashing, Bedrock, PostgreSQL and the
     // tokenizer stay out.
-    for (const name of ['ajv', '@fastify/ajv-compiler', 'openid-client', 'oauth4webapi', '@node-rs/argon2', '@smithy/core', '@smithy/eventstream-codec', 'pg', 'gpt-tokenizer']) {
+    for (const name of [
+      'ajv',
+      '@fastify/ajv-compiler',
+      'openid-client',
+      'oauth4webapi',
+      '@node-rs/argon2',
+      '@smithy/core',
+      '@smithy/eventstream-codec',
+      'pg',
+      'gpt-tokenizer',
+    ]) {
       expect(packagesLoaded(name), name).toEqual([]);
     }
     // No collation, date format or Unicode normalisation at start (the built console's file names included): ICU's

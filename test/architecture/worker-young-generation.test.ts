@@ -49,13 +49,21 @@ process.stdout.write(JSON.stringify({ mainThread, plainWorker, smallWorker, main
 `;
 
 /** The largest new space (both semi-spaces, in MiB) each thread reached, under the gateway's launch flags. */
-async function measureNewSpaces(): Promise<Record<'mainThread' | 'plainWorker' | 'smallWorker' | 'mainThreadAfter', number>> {
-  const { stdout } = await promisify(execFile)(process.execPath, [...readGatewayLaunch().nodeFlags, '--import', 'tsx', '--input-type=module', '--eval', measure], {
-    cwd: projectRoot,
-    timeout: 60_000,
-  });
+async function measureNewSpaces(): Promise<
+  Record<'mainThread' | 'plainWorker' | 'smallWorker' | 'mainThreadAfter', number>
+> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...readGatewayLaunch().nodeFlags, '--import', 'tsx', '--input-type=module', '--eval', measure],
+    {
+      cwd: projectRoot,
+      timeout: 60_000,
+    },
+  );
   const sizes = JSON.parse(stdout) as Record<string, number>;
-  return Object.fromEntries(Object.entries(sizes).map(([thread, bytes]) => [thread, bytes / 2 ** 20])) as Awaited<ReturnType<typeof measureNewSpaces>>;
+  return Object.fromEntries(Object.entries(sizes).map(([thread, bytes]) => [thread, bytes / 2 ** 20])) as Awaited<
+    ReturnType<typeof measureNewSpaces>
+  >;
 }
 
 describe('young generation of worker threads under the launch flags', () => {

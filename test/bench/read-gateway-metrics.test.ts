@@ -24,7 +24,8 @@ async function serveMetrics(pages: string[]): Promise<{ url: string; reads: () =
   return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, reads: () => reads };
 }
 
-const backlog = (rows: number) => `# HELP gateway_settlement_backlog_rows Settled requests not yet written\n# TYPE gateway_settlement_backlog_rows gauge\ngateway_settlement_backlog_rows ${rows}\n`;
+const backlog = (rows: number) =>
+  `# HELP gateway_settlement_backlog_rows Settled requests not yet written\n# TYPE gateway_settlement_backlog_rows gauge\ngateway_settlement_backlog_rows ${rows}\n`;
 
 describe('the benchmark reading the gateway metrics', () => {
   it('waits until the settlement backlog is empty', async () => {
@@ -39,10 +40,14 @@ describe('the benchmark reading the gateway metrics', () => {
   });
 
   it('sums the request counter over its labels, and counts none before the first request', async () => {
-    const counted = await serveMetrics(['gateway_requests_total{endpoint="chat",status="200"} 5\ngateway_requests_total{endpoint="chat",status="429"} 2\n']);
+    const counted = await serveMetrics([
+      'gateway_requests_total{endpoint="chat",status="200"} 5\ngateway_requests_total{endpoint="chat",status="429"} 2\n',
+    ]);
     expect(await readGatewayRequestCount(counted.url)).toBe(7);
     await new Promise((resolve) => server?.close(resolve));
-    const empty = await serveMetrics(['# HELP gateway_requests_total Finished /v1 requests\n# TYPE gateway_requests_total counter\n']);
+    const empty = await serveMetrics([
+      '# HELP gateway_requests_total Finished /v1 requests\n# TYPE gateway_requests_total counter\n',
+    ]);
     expect(await readGatewayRequestCount(empty.url)).toBe(0);
   });
 });

@@ -44,7 +44,9 @@ describe('reference proxy', () => {
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    proxy = await startReferenceProxy({ upstreamOrigin: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` });
+    proxy = await startReferenceProxy({
+      upstreamOrigin: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    });
   });
 
   afterAll(async () => {

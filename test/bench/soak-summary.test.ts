@@ -4,7 +4,10 @@ import { computeGrowth, median, summarizeSoak, type SoakSample } from '../../ben
 const minute = 60_000;
 
 /** One sample every 10 s for `minutes`, each quantity given as a function of the elapsed minutes. */
-function samplesOver(minutes: number, values: { rss: (minutes: number) => number; fds?: (minutes: number) => number; delay?: (minutes: number) => number }): SoakSample[] {
+function samplesOver(
+  minutes: number,
+  values: { rss: (minutes: number) => number; fds?: (minutes: number) => number; delay?: (minutes: number) => number },
+): SoakSample[] {
   return Array.from({ length: minutes * 6 + 1 }, (_, index) => {
     const elapsedMs = index * 10_000;
     const at = elapsedMs / minute;
@@ -36,7 +39,11 @@ describe('summarizeSoak', () => {
   });
 
   it('fails the targets at 10 % growth and at an event-loop p99 of 20 ms in any interval', () => {
-    const samples = samplesOver(10, { rss: (at) => 100e6 * (1 + 0.011 * at), fds: (at) => (at > 9 ? 44 : 40), delay: (at) => (Math.abs(at - 7) < 0.01 ? 20 : 3) });
+    const samples = samplesOver(10, {
+      rss: (at) => 100e6 * (1 + 0.011 * at),
+      fds: (at) => (at > 9 ? 44 : 40),
+      delay: (at) => (Math.abs(at - 7) < 0.01 ? 20 : 3),
+    });
     const summary = summarizeSoak(samples, { warmupMs: minute, windowMs: minute });
     expect(summary.rss.growthPercent).toBeGreaterThan(8.8);
     expect(summary.rss.growthPercent).toBeLessThan(10);
@@ -58,7 +65,9 @@ describe('summarizeSoak', () => {
   it('refuses a run whose last window overlaps the first one after the warm-up', () => {
     const samples = samplesOver(2, { rss: () => 1 });
     expect(() => summarizeSoak(samples, { warmupMs: minute, windowMs: minute })).toThrow(/too short/);
-    expect(() => summarizeSoak(samples, { warmupMs: 3 * minute, windowMs: minute })).toThrow(/no sample after the warm-up/);
+    expect(() => summarizeSoak(samples, { warmupMs: 3 * minute, windowMs: minute })).toThrow(
+      /no sample after the warm-up/,
+    );
   });
 });
 

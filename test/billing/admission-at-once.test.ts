@@ -18,7 +18,14 @@ import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-e
 const [sqlite] = storageTestEngines('admission-at-once');
 
 // 10 currency units per million output tokens: a hold of 1,000 output tokens is 10,000 micro-units plus its input.
-const model: CatalogModel = { id: 'priced', ownedBy: 'vendor', kind: 'chat', created: 0, inputModalities: ['text'], defaultPrices: { inputPerMillion: 1_000_000, outputPerMillion: 10_000_000 } };
+const model: CatalogModel = {
+  id: 'priced',
+  ownedBy: 'vendor',
+  kind: 'chat',
+  created: 0,
+  inputModalities: ['text'],
+  defaultPrices: { inputPerMillion: 1_000_000, outputPerMillion: 10_000_000 },
+};
 
 describe('admission on one node', () => {
   let database: TestDatabase;
@@ -27,7 +34,14 @@ describe('admission on one node', () => {
   let principal: KeyPrincipal;
 
   async function start(environment: NodeJS.ProcessEnv): Promise<RequestAccounting> {
-    runtime = await BillingRuntime.start({ store, config: loadBillingConfig(environment), logger: pino({ level: 'silent' }), clock: Date.now, revisionCheckIntervalMs: 0, catalogModels: [model] });
+    runtime = await BillingRuntime.start({
+      store,
+      config: loadBillingConfig(environment),
+      logger: pino({ level: 'silent' }),
+      clock: Date.now,
+      revisionCheckIntervalMs: 0,
+      catalogModels: [model],
+    });
     return createBillingAccounting(runtime);
   }
 
@@ -35,11 +49,30 @@ describe('admission on one node', () => {
     database = await sqlite!.create();
     const gatewayStore = createGatewayStore({ databaseUrl: database.url });
     await gatewayStore.migrate();
-    const user = await gatewayStore.createUser({ email: 'ada@example.com', displayName: 'Ada', role: 'user', passwordHash: null });
+    const user = await gatewayStore.createUser({
+      email: 'ada@example.com',
+      displayName: 'Ada',
+      role: 'user',
+      passwordHash: null,
+    });
     const group = await gatewayStore.createModelGroup({ name: 'default', description: '', models: ['*'] });
-    const key = await gatewayStore.createApiKey({ userId: user.id, groupId: group.id, name: 'k', keyHash: 'c'.repeat(64), keyPrefix: 'sk-gw-cccc', expiresAt: null });
+    const key = await gatewayStore.createApiKey({
+      userId: user.id,
+      groupId: group.id,
+      name: 'k',
+      keyHash: 'c'.repeat(64),
+      keyPrefix: 'sk-gw-cccc',
+      expiresAt: null,
+    });
     await gatewayStore.close();
-    principal = { apiKeyId: key.id, userId: user.id, groupId: group.id, groupName: group.name, expiresAt: null, allowedModels: null };
+    principal = {
+      apiKeyId: key.id,
+      userId: user.id,
+      groupId: group.id,
+      groupName: group.name,
+      expiresAt: null,
+      allowedModels: null,
+    };
     store = createBillingStore({ databaseUrl: database.url });
     await store.migrate();
     // Enough for one hold of about 10,000 micro-units, not for two.
@@ -85,7 +118,17 @@ describe('admission on one node', () => {
     const accounting = await start({ GATEWAY_KEY_REQUESTS_PER_MINUTE: '1' });
     const first = accounting.open(chatRequest()) as MeteredTicket;
     expect(first.responseHeaders['x-ratelimit-remaining-requests']).toBe('0');
-    accounting.close(first, { channelId: undefined, status: 200, errorCode: undefined, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, cachedPromptTokens: 0, reasoningTokens: 0 }, generatedText: undefined, firstByteAt: undefined, finishedAt: Date.now(), clientAborted: false, responseText: undefined });
+    accounting.close(first, {
+      channelId: undefined,
+      status: 200,
+      errorCode: undefined,
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, cachedPromptTokens: 0, reasoningTokens: 0 },
+      generatedText: undefined,
+      firstByteAt: undefined,
+      finishedAt: Date.now(),
+      clientAborted: false,
+      responseText: undefined,
+    });
 
     let refusal: unknown;
     try {

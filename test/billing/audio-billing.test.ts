@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelPrice } from '../../src/billing/model-price.js';
 import { createWav } from '../helpers/create-wav.js';
 import { sendRawRequest } from '../helpers/start-test-gateway.js';
-import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  settleEverything,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from './start-billing-test-gateway.js';
 
 const audioModel = 'whisper-1';
 const tokenModel = 'gpt-4o-transcribe';
@@ -17,7 +22,10 @@ const tokenPrice: ModelPrice = { ...createUnitPrice(tokenModel), outputPerMillio
 let gateway: BillingTestGateway;
 
 beforeAll(async () => {
-  gateway = await startBillingTestGateway({ models: [audioModel, tokenModel], prices: [createUnitPrice(audioModel), tokenPrice] });
+  gateway = await startBillingTestGateway({
+    models: [audioModel, tokenModel],
+    prices: [createUnitPrice(audioModel), tokenPrice],
+  });
 });
 
 afterAll(async () => {
@@ -52,7 +60,11 @@ describe('audio is billed from what was uploaded', () => {
     { case: 'a data size claiming two bytes', fields: { dataSize: 2 } },
   ])('bills a WAV whose header lies ($case) for its real second, with response_format=text', async ({ fields }) => {
     const { user, secret } = await billedKey();
-    const text = await gateway.client(secret).audio.transcriptions.create({ model: audioModel, file: await toFile(forgedWav(fields), 'forged.wav'), response_format: 'text' });
+    const text = await gateway.client(secret).audio.transcriptions.create({
+      model: audioModel,
+      file: await toFile(forgedWav(fields), 'forged.wav'),
+      response_format: 'text',
+    });
     expect(text.trim()).toBe('Simulated transcript of forged.wav');
     const logs = await usageLogsOf(user.id);
     expect(logs.map((log) => [log.status, log.cost])).toEqual([[200, 1_000]]);
@@ -75,7 +87,11 @@ describe('audio is billed from what was uploaded', () => {
   it('bills a non-WAV upload by the bytes-based ceiling when the vendor reports less', async () => {
     const { user, secret } = await billedKey();
     // 10,000 bytes at 2,000 bytes a second: 5 seconds; the simulator reports 1 second for anything that is not a WAV.
-    const transcription = await gateway.client(secret).audio.transcriptions.create({ model: audioModel, file: await toFile(Buffer.alloc(10_000, 1), 'speech.mp3'), response_format: 'verbose_json' });
+    const transcription = await gateway.client(secret).audio.transcriptions.create({
+      model: audioModel,
+      file: await toFile(Buffer.alloc(10_000, 1), 'speech.mp3'),
+      response_format: 'verbose_json',
+    });
     expect(transcription.duration).toBe(1);
     const logs = await usageLogsOf(user.id);
     expect(logs.map((log) => log.cost)).toEqual([5_000]);
@@ -83,11 +99,17 @@ describe('audio is billed from what was uploaded', () => {
 
   it('prices token-typed transcription usage (gpt-4o-transcribe) by its tokens', async () => {
     const { user, secret } = await billedKey();
-    const transcription = await gateway.client(secret).audio.transcriptions.create({ model: tokenModel, file: await toFile(createWav(1.5), 'speech.wav'), response_format: 'json' });
+    const transcription = await gateway.client(secret).audio.transcriptions.create({
+      model: tokenModel,
+      file: await toFile(createWav(1.5), 'speech.wav'),
+      response_format: 'json',
+    });
     const usage = transcription.usage;
     if (usage?.type !== 'tokens') throw new Error(`expected token usage, got ${JSON.stringify(usage)}`);
     expect(usage.input_tokens).toBeGreaterThan(0);
     const logs = await usageLogsOf(user.id);
-    expect(logs.map((log) => [log.promptTokens, log.completionTokens, log.cost])).toEqual([[usage.input_tokens, usage.output_tokens, usage.input_tokens + 3 * usage.output_tokens]]);
+    expect(logs.map((log) => [log.promptTokens, log.completionTokens, log.cost])).toEqual([
+      [usage.input_tokens, usage.output_tokens, usage.input_tokens + 3 * usage.output_tokens],
+    ]);
   });
 });

@@ -30,7 +30,12 @@ describe('BillingMemory', () => {
   it('prices a model by the operator, else the catalog (aliases too), else the fallback', () => {
     const memory = new BillingMemory([catalogModel]);
     memory.load(snapshot(), new Map(), new Map());
-    expect(memory.priceOf('listed')).toMatchObject({ inputPerMillion: 2_500_000, cachedInputPerMillion: 1_250_000, cacheWritePerMillion: 2_500_000, outputPerMillion: 10_000_000 });
+    expect(memory.priceOf('listed')).toMatchObject({
+      inputPerMillion: 2_500_000,
+      cachedInputPerMillion: 1_250_000,
+      cacheWritePerMillion: 2_500_000,
+      outputPerMillion: 10_000_000,
+    });
     expect(memory.priceOf('listed-latest').inputPerMillion).toBe(2_500_000);
     expect(memory.priceOf('unknown')).toEqual(createFallbackModelPrice('unknown'));
     const operatorPrice = { ...createFallbackModelPrice('listed'), inputPerMillion: 7 };
@@ -44,12 +49,27 @@ describe('BillingMemory', () => {
     const memory = new BillingMemory();
     memory.load(snapshot(), new Map(), new Map());
     const first = memory.priceOf('listed', catalogModel);
-    expect(first).toMatchObject({ modelId: 'listed', inputPerMillion: 2_500_000, cacheWritePerMillion: 2_500_000, outputPerMillion: 10_000_000 });
+    expect(first).toMatchObject({
+      modelId: 'listed',
+      inputPerMillion: 2_500_000,
+      cacheWritePerMillion: 2_500_000,
+      outputPerMillion: 10_000_000,
+    });
     expect(memory.priceOf('listed', catalogModel)).toEqual(first);
     // An admin's override replaces the entry with a new object (applyModelCatalogEntries): its prices apply at once.
-    const overridden: CatalogModel = { ...catalogModel, defaultPrices: { inputPerMillion: 3_000_000, outputPerMillion: 12_000_000 } };
-    expect(memory.priceOf('listed', overridden)).toMatchObject({ inputPerMillion: 3_000_000, cachedInputPerMillion: 3_000_000, outputPerMillion: 12_000_000 });
-    expect(memory.priceOf('listed-latest', overridden)).toMatchObject({ modelId: 'listed-latest', inputPerMillion: 3_000_000 });
+    const overridden: CatalogModel = {
+      ...catalogModel,
+      defaultPrices: { inputPerMillion: 3_000_000, outputPerMillion: 12_000_000 },
+    };
+    expect(memory.priceOf('listed', overridden)).toMatchObject({
+      inputPerMillion: 3_000_000,
+      cachedInputPerMillion: 3_000_000,
+      outputPerMillion: 12_000_000,
+    });
+    expect(memory.priceOf('listed-latest', overridden)).toMatchObject({
+      modelId: 'listed-latest',
+      inputPerMillion: 3_000_000,
+    });
     expect(memory.priceOf('listed', catalogModel).inputPerMillion).toBe(2_500_000);
   });
 
@@ -64,12 +84,17 @@ describe('BillingMemory', () => {
 
   it('adds debts not yet written to the stored debt on reload', () => {
     const memory = new BillingMemory();
-    memory.load(snapshot({ users: [{ userId: 'u1', balance: 0, debt: 25, sequence: 4, limits: noLimits }] }), new Map(), new Map(), new Map([['u1', 10]]));
+    memory.load(
+      snapshot({ users: [{ userId: 'u1', balance: 0, debt: 25, sequence: 4, limits: noLimits }] }),
+      new Map(),
+      new Map(),
+      new Map([['u1', 10]]),
+    );
     expect(memory.user('u1')).toMatchObject({ balance: 0, debt: 35 });
     expect(memory.user('new-user').debt).toBe(0);
   });
 
-  it('checks client addresses against a key\'s allow-list, IPv4-mapped IPv6 included', () => {
+  it("checks client addresses against a key's allow-list, IPv4-mapped IPv6 included", () => {
     const memory = new BillingMemory();
     memory.load(snapshot(), new Map(), new Map());
     const list = memory.key('k1')!.allowedAddresses;

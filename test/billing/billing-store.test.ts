@@ -48,9 +48,21 @@ for (const engine of engines) {
       await gatewayStore.migrate();
       billingStore = createBillingStore({ databaseUrl: database.url });
       await billingStore.migrate();
-      const user = await gatewayStore.createUser({ email: 'ada@example.com', displayName: 'Ada', role: 'user', passwordHash: null });
+      const user = await gatewayStore.createUser({
+        email: 'ada@example.com',
+        displayName: 'Ada',
+        role: 'user',
+        passwordHash: null,
+      });
       const group = await gatewayStore.createModelGroup({ name: 'default', description: '', models: ['*'] });
-      const key = await gatewayStore.createApiKey({ userId: user.id, groupId: group.id, name: 'k', keyHash: 'a'.repeat(64), keyPrefix: 'sk-gw-aaaa', expiresAt: null });
+      const key = await gatewayStore.createApiKey({
+        userId: user.id,
+        groupId: group.id,
+        name: 'k',
+        keyHash: 'a'.repeat(64),
+        keyPrefix: 'sk-gw-aaaa',
+        expiresAt: null,
+      });
       userId = user.id;
       apiKeyId = key.id;
     });
@@ -63,7 +75,12 @@ for (const engine of engines) {
 
     it('writes a credit and its ledger entry together and bumps the billing revision', async () => {
       const revision = await billingStore.readBillingRevision();
-      const { balance, entry } = await billingStore.changeBalance({ userId, kind: 'top-up', amount: 5_000_000, description: 'card' });
+      const { balance, entry } = await billingStore.changeBalance({
+        userId,
+        kind: 'top-up',
+        amount: 5_000_000,
+        description: 'card',
+      });
       expect(balance).toBe(5_000_000);
       expect(entry).toMatchObject({ kind: 'top-up', amount: 5_000_000 });
       expect(await billingStore.readBillingRevision()).toBe(revision + 1);
@@ -72,7 +89,9 @@ for (const engine of engines) {
 
     it('refuses a change that would leave a negative balance, writing nothing', async () => {
       await billingStore.changeBalance({ userId, kind: 'top-up', amount: 100, description: 'card' });
-      await expect(billingStore.changeBalance({ userId, kind: 'adjustment', amount: -101, description: 'oops' })).rejects.toThrow(/negative/);
+      await expect(
+        billingStore.changeBalance({ userId, kind: 'adjustment', amount: -101, description: 'oops' }),
+      ).rejects.toThrow(/negative/);
       expect(await billingStore.readBalance(userId)).toBe(100);
       expect(await billingStore.listLedgerEntries(userId, { limit: 10 })).toHaveLength(1);
     });
@@ -93,7 +112,18 @@ for (const engine of engines) {
       expect(snapshot.apiKeys.find((key) => key.apiKeyId === apiKeyId)?.spent).toBe(42);
       const summaries = await billingStore.listUsageSummaries({ userId });
       expect(summaries).toEqual([
-        { day: '2026-01-05', userId, apiKeyId, model: 'gpt-4o', requestCount: 3, errorCount: 1, promptTokens: 30, completionTokens: 60, cachedTokens: 0, cost: 42 },
+        {
+          day: '2026-01-05',
+          userId,
+          apiKeyId,
+          model: 'gpt-4o',
+          requestCount: 3,
+          errorCount: 1,
+          promptTokens: 30,
+          completionTokens: 60,
+          cachedTokens: 0,
+          cost: 42,
+        },
       ]);
     });
 
@@ -104,7 +134,17 @@ for (const engine of engines) {
     });
 
     it('keeps the pricing a usage log was settled with, and null for a row without one', async () => {
-      const pricing = { inputPerMillion: 2_500_000, cachedInputPerMillion: 1_250_000, cacheWritePerMillion: 3_125_000, outputPerMillion: 10_000_000, priceRatioMillionths: 1_500_000, imageCost: 80_000, audioMilliseconds: 61_500, audioPerMinute: 6_000, videoCost: 300_000 };
+      const pricing = {
+        inputPerMillion: 2_500_000,
+        cachedInputPerMillion: 1_250_000,
+        cacheWritePerMillion: 3_125_000,
+        outputPerMillion: 10_000_000,
+        priceRatioMillionths: 1_500_000,
+        imageCost: 80_000,
+        audioMilliseconds: 61_500,
+        audioPerMinute: 6_000,
+        videoCost: 300_000,
+      };
       const priced = usageLog({ userId, apiKeyId, createdAt: 2, pricing });
       const refused = usageLog({ userId, apiKeyId, createdAt: 1, status: 429, cost: 0 });
       await billingStore.writeSettlementBatch({ charges: [], usageLogs: [priced, refused] });
@@ -113,7 +153,10 @@ for (const engine of engines) {
 
     it('reports users whose balance does not equal their ledger', async () => {
       await billingStore.changeBalance({ userId, kind: 'top-up', amount: 10, description: 'card' });
-      await billingStore.writeSettlementBatch({ charges: [{ id: 'led_x', userId, apiKeyId, amount: 7, debt: 0, requestId: 'r', createdAt: 1 }], usageLogs: [] });
+      await billingStore.writeSettlementBatch({
+        charges: [{ id: 'led_x', userId, apiKeyId, amount: 7, debt: 0, requestId: 'r', createdAt: 1 }],
+        usageLogs: [],
+      });
       expect(await billingStore.findBalanceMismatches()).toEqual([]);
       await gatewayStore.close();
       const { createDatabase } = await import('../../src/storage/create-database.js');
@@ -121,7 +164,9 @@ for (const engine of engines) {
       await raw.database.updateTable('users').set({ balance: 99 }).where('id', '=', userId).execute();
       await raw.database.destroy();
       gatewayStore = createGatewayStore({ databaseUrl: database.url });
-      expect(await billingStore.findBalanceMismatches()).toEqual([{ userId, email: 'ada@example.com', balance: 99, ledgerSum: 3, debt: 0, ledgerDebtSum: 0 }]);
+      expect(await billingStore.findBalanceMismatches()).toEqual([
+        { userId, email: 'ada@example.com', balance: 99, ledgerSum: 3, debt: 0, ledgerDebtSum: 0 },
+      ]);
     });
 
     it('records what a settlement could not cover as debt, and pays it first from the next credit', async () => {
@@ -136,7 +181,11 @@ for (const engine of engines) {
       expect(await billingStore.findBalanceMismatches()).toEqual([]);
 
       const partial = await billingStore.changeBalance({ userId, kind: 'top-up', amount: 200, description: 'card' });
-      expect(partial).toMatchObject({ balance: 0, debt: 50, repayment: { kind: 'debt-repayment', amount: -200, debtChange: -200, reference: partial.entry.id } });
+      expect(partial).toMatchObject({
+        balance: 0,
+        debt: 50,
+        repayment: { kind: 'debt-repayment', amount: -200, debtChange: -200, reference: partial.entry.id },
+      });
       const rest = await billingStore.changeBalance({ userId, kind: 'redemption', amount: 80, description: 'code' });
       expect(rest).toMatchObject({ balance: 30, debt: 0, repayment: { amount: -50, debtChange: -50 } });
       const clean = await billingStore.changeBalance({ userId, kind: 'bonus', amount: 5, description: 'gift' });
@@ -159,19 +208,27 @@ for (const engine of engines) {
 
     it('pays a debt from the balance in the batch that writes it (a credit arrived before the debt was written)', async () => {
       await billingStore.changeBalance({ userId, kind: 'top-up', amount: 500, description: 'card' });
-      const [settled] = await billingStore.writeSettlementBatch({ charges: [{ id: 'led_late', userId, apiKeyId, amount: 0, debt: 120, requestId: 'req_late', createdAt: 1 }], usageLogs: [] });
+      const [settled] = await billingStore.writeSettlementBatch({
+        charges: [{ id: 'led_late', userId, apiKeyId, amount: 0, debt: 120, requestId: 'req_late', createdAt: 1 }],
+        usageLogs: [],
+      });
       expect(settled).toMatchObject({ balance: 380, debt: 0, charged: 0, debtAdded: 120, repaid: 120 });
       expect(await billingStore.findBalanceMismatches()).toEqual([]);
     });
 
     it('reports a debt that differs from the sum of its ledger', async () => {
-      await billingStore.writeSettlementBatch({ charges: [{ id: 'led_owed', userId, apiKeyId, amount: 0, debt: 9, requestId: 'r', createdAt: 1 }], usageLogs: [] });
+      await billingStore.writeSettlementBatch({
+        charges: [{ id: 'led_owed', userId, apiKeyId, amount: 0, debt: 9, requestId: 'r', createdAt: 1 }],
+        usageLogs: [],
+      });
       expect(await billingStore.findBalanceMismatches()).toEqual([]);
       const { createDatabase } = await import('../../src/storage/create-database.js');
       const raw = createDatabase(database.url);
       await raw.database.updateTable('users').set({ debt: 0 }).where('id', '=', userId).execute();
       await raw.database.destroy();
-      expect(await billingStore.findBalanceMismatches()).toEqual([{ userId, email: 'ada@example.com', balance: 0, ledgerSum: 0, debt: 0, ledgerDebtSum: 9 }]);
+      expect(await billingStore.findBalanceMismatches()).toEqual([
+        { userId, email: 'ada@example.com', balance: 0, ledgerSum: 0, debt: 0, ledgerDebtSum: 9 },
+      ]);
     });
 
     it('writes a retried batch once: rows already stored change nothing again, and still report what is durable', async () => {
@@ -182,27 +239,44 @@ for (const engine of engines) {
       };
       await billingStore.writeSettlementBatch(batch);
       const retried = await billingStore.writeSettlementBatch({
-        charges: [...batch.charges, { id: 'led_new', userId, apiKeyId, amount: 5, debt: 0, requestId: 'log_new', createdAt: 2 }],
+        charges: [
+          ...batch.charges,
+          { id: 'led_new', userId, apiKeyId, amount: 5, debt: 0, requestId: 'log_new', createdAt: 2 },
+        ],
         usageLogs: [...batch.usageLogs, usageLog({ id: 'log_new', userId, apiKeyId, cost: 5 })],
       });
-      expect(retried).toEqual([expect.objectContaining({ userId, balance: 965, charged: 35, debtAdded: 0, repaid: 0 })]);
+      expect(retried).toEqual([
+        expect.objectContaining({ userId, balance: 965, charged: 35, debtAdded: 0, repaid: 0 }),
+      ]);
       expect(await billingStore.readBalance(userId)).toBe(965);
       expect((await billingStore.loadBillingSnapshot()).apiKeys[0]?.spent).toBe(35);
-      expect((await billingStore.listUsageLogs({ userId, limit: 10 })).map((log) => log.id).sort()).toEqual(['log_new', 'log_once']);
+      expect((await billingStore.listUsageLogs({ userId, limit: 10 })).map((log) => log.id).sort()).toEqual([
+        'log_new',
+        'log_once',
+      ]);
       expect((await billingStore.listUsageSummaries({ userId }))[0]).toMatchObject({ requestCount: 2, cost: 35 });
       expect(await billingStore.listLedgerEntries(userId, { limit: 10 })).toHaveLength(3);
       expect(await billingStore.findBalanceMismatches()).toEqual([]);
     });
 
     it('pages usage logs newest first with filters', async () => {
-      const logs = [1, 2, 3, 4, 5].map((index) => usageLog({ id: `log_${index}`, userId, apiKeyId, createdAt: 1_000 + index, model: index % 2 ? 'a' : 'b' }));
+      const logs = [1, 2, 3, 4, 5].map((index) =>
+        usageLog({ id: `log_${index}`, userId, apiKeyId, createdAt: 1_000 + index, model: index % 2 ? 'a' : 'b' }),
+      );
       await billingStore.writeSettlementBatch({ charges: [], usageLogs: logs });
       const first = await billingStore.listUsageLogs({ userId, limit: 2 });
       expect(first.map((log) => log.id)).toEqual(['log_5', 'log_4']);
       const last = first.at(-1)!;
-      const second = await billingStore.listUsageLogs({ userId, limit: 2, before: { createdAt: last.createdAt, id: last.id } });
+      const second = await billingStore.listUsageLogs({
+        userId,
+        limit: 2,
+        before: { createdAt: last.createdAt, id: last.id },
+      });
       expect(second.map((log) => log.id)).toEqual(['log_3', 'log_2']);
-      expect((await billingStore.listUsageLogs({ userId, limit: 10, model: 'b' })).map((log) => log.id)).toEqual(['log_4', 'log_2']);
+      expect((await billingStore.listUsageLogs({ userId, limit: 10, model: 'b' })).map((log) => log.id)).toEqual([
+        'log_4',
+        'log_2',
+      ]);
       expect(await billingStore.listUsageLogs({ userId: 'someone-else', limit: 10 })).toEqual([]);
       expect(await billingStore.deleteUsageLogsBefore(1_003)).toBe(2);
     });
@@ -212,11 +286,27 @@ for (const engine of engines) {
         charges: [],
         usageLogs: [
           usageLog({ id: 'log_ok', userId, apiKeyId, createdAt: 1_001, requestId: 'req_ok' }),
-          usageLog({ id: 'log_throttled', userId, apiKeyId, createdAt: 1_002, status: 429, requestId: 'req_throttled' }),
-          usageLog({ id: 'log_failed', userId, apiKeyId, createdAt: 1_003, status: 503, endpoint: 'embeddings', requestId: 'req_failed' }),
+          usageLog({
+            id: 'log_throttled',
+            userId,
+            apiKeyId,
+            createdAt: 1_002,
+            status: 429,
+            requestId: 'req_throttled',
+          }),
+          usageLog({
+            id: 'log_failed',
+            userId,
+            apiKeyId,
+            createdAt: 1_003,
+            status: 503,
+            endpoint: 'embeddings',
+            requestId: 'req_failed',
+          }),
         ],
       });
-      const ids = async (filter: Parameters<BillingStore['listUsageLogs']>[0]) => (await billingStore.listUsageLogs(filter)).map((log) => log.id);
+      const ids = async (filter: Parameters<BillingStore['listUsageLogs']>[0]) =>
+        (await billingStore.listUsageLogs(filter)).map((log) => log.id);
       expect(await ids({ requestId: 'req_throttled', limit: 10 })).toEqual(['log_throttled']);
       expect((await billingStore.listUsageLogs({ requestId: 'req_ok', limit: 10 }))[0]?.requestId).toBe('req_ok');
       expect(await ids({ statusClass: 4, limit: 10 })).toEqual(['log_throttled']);
@@ -225,21 +315,54 @@ for (const engine of engines) {
       expect(await ids({ endpoint: 'chat.completions', statusClass: 5, limit: 10 })).toEqual([]);
     });
 
-    it('writes hourly rollups that match the logs, once per log, and moves the key\'s last use forward only', async () => {
+    it("writes hourly rollups that match the logs, once per log, and moves the key's last use forward only", async () => {
       const hour = Date.UTC(2026, 0, 5, 12);
       const logs = [
-        usageLog({ id: 'log_h1', userId, apiKeyId, createdAt: hour + 1_000, cost: 7, promptTokens: 3, completionTokens: 4 }),
+        usageLog({
+          id: 'log_h1',
+          userId,
+          apiKeyId,
+          createdAt: hour + 1_000,
+          cost: 7,
+          promptTokens: 3,
+          completionTokens: 4,
+        }),
         usageLog({ id: 'log_h2', userId, apiKeyId, createdAt: hour + 3_599_999, cost: 5, status: 500 }),
         usageLog({ id: 'log_h3', userId, apiKeyId, createdAt: hour + 3_600_000, cost: 1, model: 'gpt-4o-mini' }),
       ];
       await billingStore.writeSettlementBatch({ charges: [], usageLogs: logs });
       // A retried batch (already stored) adds nothing; an older request written later does not move last use back.
       await billingStore.writeSettlementBatch({ charges: [], usageLogs: logs });
-      await billingStore.writeSettlementBatch({ charges: [], usageLogs: [usageLog({ id: 'log_old', userId, apiKeyId, createdAt: hour - 10, cost: 2 })] });
+      await billingStore.writeSettlementBatch({
+        charges: [],
+        usageLogs: [usageLog({ id: 'log_old', userId, apiKeyId, createdAt: hour - 10, cost: 2 })],
+      });
       const hourly = await billingStore.listHourlyUsage({ userId, from: hour, to: hour + 7_200_000 });
       expect(hourly).toEqual([
-        { hour, userId, apiKeyId, model: 'gpt-4o', requestCount: 2, errorCount: 1, promptTokens: 13, completionTokens: 24, cachedTokens: 0, cost: 12 },
-        { hour: hour + 3_600_000, userId, apiKeyId, model: 'gpt-4o-mini', requestCount: 1, errorCount: 0, promptTokens: 10, completionTokens: 20, cachedTokens: 0, cost: 1 },
+        {
+          hour,
+          userId,
+          apiKeyId,
+          model: 'gpt-4o',
+          requestCount: 2,
+          errorCount: 1,
+          promptTokens: 13,
+          completionTokens: 24,
+          cachedTokens: 0,
+          cost: 12,
+        },
+        {
+          hour: hour + 3_600_000,
+          userId,
+          apiKeyId,
+          model: 'gpt-4o-mini',
+          requestCount: 1,
+          errorCount: 0,
+          promptTokens: 10,
+          completionTokens: 20,
+          cachedTokens: 0,
+          cost: 1,
+        },
       ]);
       expect(await billingStore.listHourlyUsage({ userId, from: hour - 3_600_000, to: hour })).toEqual([
         expect.objectContaining({ hour: hour - 3_600_000, requestCount: 1, cost: 2 }),
@@ -248,12 +371,23 @@ for (const engine of engines) {
       expect(await billingStore.listApiKeyLastUsedTimes({ userId: 'someone-else' })).toEqual(new Map());
       // Retention removes hourly rollups with the logs (whole hours before the cut), and keeps the daily ones.
       await billingStore.deleteUsageLogsBefore(hour + 3_600_000 * 2);
-      expect(await billingStore.listHourlyUsage({ userId, from: 0, to: hour + 7_200_000 })).toEqual([expect.objectContaining({ hour: hour + 3_600_000 })]);
+      expect(await billingStore.listHourlyUsage({ userId, from: 0, to: hour + 7_200_000 })).toEqual([
+        expect.objectContaining({ hour: hour + 3_600_000 }),
+      ]);
       expect(await billingStore.listUsageSummaries({ userId })).not.toEqual([]);
     });
 
     it('stores prices, group ratios, key settings and sessions', async () => {
-      const price = { modelId: 'gpt-4o', inputPerMillion: 1, cachedInputPerMillion: 2, cacheWritePerMillion: 3, outputPerMillion: 4, imagePrices: { default: 5 }, audioPerMinute: 6, videoPerSecond: 7 };
+      const price = {
+        modelId: 'gpt-4o',
+        inputPerMillion: 1,
+        cachedInputPerMillion: 2,
+        cacheWritePerMillion: 3,
+        outputPerMillion: 4,
+        imagePrices: { default: 5 },
+        audioPerMinute: 6,
+        videoPerSecond: 7,
+      };
       await billingStore.setModelPrice(price);
       await billingStore.setModelPrice({ ...price, outputPerMillion: 40 });
       expect(await billingStore.listModelPrices()).toEqual([{ ...price, outputPerMillion: 40 }]);
@@ -263,7 +397,13 @@ for (const engine of engines) {
       await billingStore.setApiKeyBilling(apiKeyId, { spendingCap: 1000, allowedIps: ['10.0.0.0/8'], limits });
       const snapshot = await billingStore.loadBillingSnapshot();
       expect(snapshot.groupPriceRatios).toEqual([{ groupId: group!.id, priceRatioMillionths: 1_500_000 }]);
-      expect(snapshot.apiKeys[0]).toEqual({ apiKeyId, spendingCap: 1000, spent: 0, allowedIps: ['10.0.0.0/8'], limits });
+      expect(snapshot.apiKeys[0]).toEqual({
+        apiKeyId,
+        spendingCap: 1000,
+        spent: 0,
+        allowedIps: ['10.0.0.0/8'],
+        limits,
+      });
     });
   });
 }

@@ -23,7 +23,15 @@ const failingThenHealthy = 'abandoned-failover';
 const anthropicSlowModel = 'abort-anthropic-slow';
 const anthropicStreamModel = 'abort-anthropic-stream';
 const bedrockModel = 'abort-bedrock';
-const models = [slowModel, slowAnswerWithoutUsage, 'sim-hang', failingThenHealthy, anthropicSlowModel, anthropicStreamModel, bedrockModel];
+const models = [
+  slowModel,
+  slowAnswerWithoutUsage,
+  'sim-hang',
+  failingThenHealthy,
+  anthropicSlowModel,
+  anthropicStreamModel,
+  bedrockModel,
+];
 
 let gateway: BillingTestGateway;
 let anthropic: AnthropicSimulator;
@@ -31,16 +39,35 @@ let bedrock: BedrockSimulator;
 let images: ImageServer;
 
 beforeAll(async () => {
-  gateway = await startBillingTestGateway({ models: [slowModel, slowAnswerWithoutUsage, 'sim-hang'], prices: models.map(createUnitPrice), config: { imageFetchAllowPrivateAddresses: true } });
+  gateway = await startBillingTestGateway({
+    models: [slowModel, slowAnswerWithoutUsage, 'sim-hang'],
+    prices: models.map(createUnitPrice),
+    config: { imageFetchAllowPrivateAddresses: true },
+  });
   // Streams pause before each content event, so a client can leave in the middle.
   anthropic = await startAnthropicSimulator({ apiKey: anthropicSecret, streamChunkDelayMs: 50 });
   bedrock = await startBedrockSimulator();
   images = await startImageServer();
   const openAi = { protocol: 'openai', baseUrl: gateway.simulator.url, secret: 'upstream' };
-  await gateway.createChannel({ ...openAi, models: { [failingThenHealthy]: 'sim-delay-1000-sim-error-500' }, priority: 1 });
+  await gateway.createChannel({
+    ...openAi,
+    models: { [failingThenHealthy]: 'sim-delay-1000-sim-error-500' },
+    priority: 1,
+  });
   await gateway.createChannel({ ...openAi, models: { [failingThenHealthy]: 'gpt-4o' }, priority: 0 });
-  await gateway.createChannel({ protocol: 'anthropic', baseUrl: anthropic.url, secret: anthropicSecret, models: { [anthropicSlowModel]: 'sim-paced-9x100', [anthropicStreamModel]: 'claude-sim' } });
-  await gateway.createChannel({ protocol: 'bedrock', baseUrl: bedrock.url, secret: bedrock.channelSecret, models: { [bedrockModel]: 'anthropic.claude-3-5-sonnet-20240620-v1:0' }, settings: { region: bedrock.region } });
+  await gateway.createChannel({
+    protocol: 'anthropic',
+    baseUrl: anthropic.url,
+    secret: anthropicSecret,
+    models: { [anthropicSlowModel]: 'sim-paced-9x100', [anthropicStreamModel]: 'claude-sim' },
+  });
+  await gateway.createChannel({
+    protocol: 'bedrock',
+    baseUrl: bedrock.url,
+    secret: bedrock.channelSecret,
+    models: { [bedrockModel]: 'anthropic.claude-3-5-sonnet-20240620-v1:0' },
+    settings: { region: bedrock.region },
+  });
 });
 
 afterAll(async () => {
@@ -51,7 +78,11 @@ afterAll(async () => {
 });
 
 /** Sends the request and hangs up as soon as `arrived()` says it reached the upstream (or the image server). */
-async function hangUpAfterArrival(client: OpenAI, body: OpenAI.Chat.ChatCompletionCreateParams, arrived: () => boolean): Promise<void> {
+async function hangUpAfterArrival(
+  client: OpenAI,
+  body: OpenAI.Chat.ChatCompletionCreateParams,
+  arrived: () => boolean,
+): Promise<void> {
   const controller = new AbortController();
   const outcome = client.chat.completions.create(body, { signal: controller.signal }).then(
     () => 'answered',
@@ -74,7 +105,13 @@ describe('a client that hangs up on a non-streamed request', () => {
     await hangUpAfterArrival(client, { model: slowModel, messages: question }, arrivedAt(gateway.simulator));
     const log = await waitForSettledLog(gateway, userId, startingBalance);
     // 3 prompt words and 20 generated words, one token each, one micro-unit a token.
-    expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', promptTokens: 3, completionTokens: 20, cost: 23 });
+    expect(log).toMatchObject({
+      status: 499,
+      errorCode: 'client_closed_request',
+      promptTokens: 3,
+      completionTokens: 20,
+      cost: 23,
+    });
     expect(gateway.simulator.abortedRequestCount()).toBe(abortedBefore);
   });
 
@@ -86,7 +123,11 @@ describe('a client that hangs up on a non-streamed request', () => {
 
     const { userId, client } = await createBilledClient(gateway, startingBalance);
     await hangUpAfterArrival(client, { model: anthropicSlowModel, messages: question }, arrivedAt(anthropic));
-    expect(await waitForSettledLog(gateway, userId, startingBalance)).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: fullCost });
+    expect(await waitForSettledLog(gateway, userId, startingBalance)).toMatchObject({
+      status: 499,
+      errorCode: 'client_closed_request',
+      cost: fullCost,
+    });
     expect(anthropic.abortedRequestCount()).toBe(0);
   });
 
@@ -95,7 +136,10 @@ describe('a client that hangs up on a non-streamed request', () => {
     const body = { model: slowAnswerWithoutUsage, messages: question };
     await hangUpAfterArrival(client, body, arrivedAt(gateway.simulator));
     const log = await waitForSettledLog(gateway, userId, startingBalance);
-    expect(log).toMatchObject({ status: 499, cost: estimatedChatInput(body) + countTextTokens('Echo: hello there world') });
+    expect(log).toMatchObject({
+      status: 499,
+      cost: estimatedChatInput(body) + countTextTokens('Echo: hello there world'),
+    });
   });
 
   it('is charged at least the estimated input when the vendor fails after the request was sent, and no other channel is tried', async () => {
@@ -106,16 +150,27 @@ describe('a client that hangs up on a non-streamed request', () => {
     const log = await waitForSettledLog(gateway, userId, startingBalance);
     expect(estimatedChatInput(body)).toBeGreaterThan(0);
     expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: estimatedChatInput(body) });
-    expect(gateway.simulator.requests.map((request) => (request.body as { model: string }).model)).toEqual(['sim-delay-1000-sim-error-500']);
+    expect(gateway.simulator.requests.map((request) => (request.body as { model: string }).model)).toEqual([
+      'sim-delay-1000-sim-error-500',
+    ]);
   });
 
   it('costs nothing when it leaves before the request was sent (a translated vendor still fetching an image URL)', async () => {
     const { userId, client } = await createBilledClient(gateway, startingBalance);
     const imageUrl = `${images.url}/never.png`;
-    const content: OpenAI.Chat.ChatCompletionContentPart[] = [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: imageUrl } }];
+    const content: OpenAI.Chat.ChatCompletionContentPart[] = [
+      { type: 'text', text: 'what is this' },
+      { type: 'image_url', image_url: { url: imageUrl } },
+    ];
     const requestsBefore = bedrock.requests.length;
-    await hangUpAfterArrival(client, { model: bedrockModel, messages: [{ role: 'user', content }] }, () => images.requestedPaths.includes('/never.png'));
-    expect(await waitForSettledLog(gateway, userId, startingBalance)).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: 0 });
+    await hangUpAfterArrival(client, { model: bedrockModel, messages: [{ role: 'user', content }] }, () =>
+      images.requestedPaths.includes('/never.png'),
+    );
+    expect(await waitForSettledLog(gateway, userId, startingBalance)).toMatchObject({
+      status: 499,
+      errorCode: 'client_closed_request',
+      cost: 0,
+    });
     expect(bedrock.requests).toHaveLength(requestsBefore);
   });
 });
@@ -127,13 +182,22 @@ describe('a client that hangs up on a stream', () => {
     await hangUpAfterArrival(client, body, arrivedAt(gateway.simulator));
     const log = await waitForSettledLog(gateway, userId, startingBalance);
     expect(estimatedChatInput(body)).toBeGreaterThan(0);
-    expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', completionTokens: 0, cost: estimatedChatInput(body) });
+    expect(log).toMatchObject({
+      status: 499,
+      errorCode: 'client_closed_request',
+      completionTokens: 0,
+      cost: estimatedChatInput(body),
+    });
   });
 
   it('is charged the estimated input and the text generated so far on a translated vendor (Anthropic)', async () => {
     const { userId, client } = await createBilledClient(gateway, startingBalance);
     const words = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
-    const body = { model: anthropicStreamModel, messages: [{ role: 'user' as const, content: words }], stream: true as const };
+    const body = {
+      model: anthropicStreamModel,
+      messages: [{ role: 'user' as const, content: words }],
+      stream: true as const,
+    };
     await cutStreamAfterFirstWords(client, body);
     const log = await waitForSettledLog(gateway, userId, startingBalance);
     expect(log.status).toBe(499);
@@ -147,7 +211,11 @@ describe('a vendor that never answers a client who left', () => {
   let timeoutGateway: BillingTestGateway;
 
   beforeAll(async () => {
-    timeoutGateway = await startBillingTestGateway({ models: ['sim-hang'], prices: [createUnitPrice('sim-hang')], config: { upstreamHeadersTimeoutMs: 1_000 } });
+    timeoutGateway = await startBillingTestGateway({
+      models: ['sim-hang'],
+      prices: [createUnitPrice('sim-hang')],
+      config: { upstreamHeadersTimeoutMs: 1_000 },
+    });
   });
 
   afterAll(async () => {

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculateRequestCost } from '../../src/billing/calculate-request-cost.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import type { MeteredRequest } from '../../src/billing/request-accounting.js';
-import { createUnitPrice, startBillingTestGateway, type BillingTestGateway, settleEverything } from './start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  startBillingTestGateway,
+  type BillingTestGateway,
+  settleEverything,
+} from './start-billing-test-gateway.js';
 
 const model = 'billed-model';
 const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hello there world' }];
@@ -22,7 +27,11 @@ afterAll(async () => {
 });
 
 function worstCaseCost(): number {
-  const request = { endpoint: 'chat.completions', body: { model, messages, max_tokens: maxTokens }, model: { id: model } } as unknown as MeteredRequest;
+  const request = {
+    endpoint: 'chat.completions',
+    body: { model, messages, max_tokens: maxTokens },
+    model: { id: model },
+  } as unknown as MeteredRequest;
   return calculateRequestCost(estimateWorstCaseUsage(request).usage, createUnitPrice(model));
 }
 
@@ -38,15 +47,24 @@ describe(`${concurrentRequests} concurrent requests against a balance that cover
     const outcomes = await Promise.all(
       Array.from({ length: concurrentRequests }, () =>
         client.chat.completions.create({ model, messages, max_tokens: maxTokens }).then(
-          (completion) => ({ status: 200, cost: completion.usage!.prompt_tokens + completion.usage!.completion_tokens }),
-          (error: unknown) => ({ status: (error as InstanceType<typeof OpenAI.APIError>).status, code: (error as InstanceType<typeof OpenAI.APIError>).code, cost: 0 }),
+          (completion) => ({
+            status: 200,
+            cost: completion.usage!.prompt_tokens + completion.usage!.completion_tokens,
+          }),
+          (error: unknown) => ({
+            status: (error as InstanceType<typeof OpenAI.APIError>).status,
+            code: (error as InstanceType<typeof OpenAI.APIError>).code,
+            cost: 0,
+          }),
         ),
       ),
     );
     const succeeded = outcomes.filter((outcome) => outcome.status === 200);
     const refused = outcomes.filter((outcome) => outcome.status !== 200);
     expect(succeeded.length).toBeGreaterThanOrEqual(affordableRequests);
-    expect(refused.every((outcome) => outcome.status === 429 && 'code' in outcome && outcome.code === 'insufficient_quota')).toBe(true);
+    expect(
+      refused.every((outcome) => outcome.status === 429 && 'code' in outcome && outcome.code === 'insufficient_quota'),
+    ).toBe(true);
     // Refused requests never reached the vendor.
     expect(gateway.simulator.requests).toHaveLength(succeeded.length);
 

@@ -12,7 +12,6 @@ const anthropicSecret = 'sk-ant-billing-upstream';
 const geminiSecret = 'AIza-billing-gemini-upstream';
 const startingBalance = 10_000_000;
 
-
 /**
  * Each simulator counts words: the eight-word prompt is 8 input tokens, 4 of them read from the cache, and the answer
  * "Echo: one … eight" is 9 tokens. Anthropic also writes 1 token to the cache, Bedrock 2.
@@ -27,14 +26,16 @@ const vendors = [
 const { text: prompt, promptTokens, cachedTokens, completionTokens } = cachedPrompt;
 const expectedCost = expectedCachedPromptCost;
 
-
 let gateway: BillingTestGateway;
 let anthropic: AnthropicSimulator;
 let gemini: GeminiSimulator;
 let bedrock: BedrockSimulator;
 
 beforeAll(async () => {
-  gateway = await startBillingTestGateway({ models: ['sim-cached-prompt'], prices: vendors.map((vendor) => cachePrice(vendor.model)) });
+  gateway = await startBillingTestGateway({
+    models: ['sim-cached-prompt'],
+    prices: vendors.map((vendor) => cachePrice(vendor.model)),
+  });
   anthropic = await startAnthropicSimulator({ apiKey: anthropicSecret });
   gemini = await startGeminiSimulator({ apiKey: geminiSecret });
   bedrock = await startBedrockSimulator();
@@ -45,9 +46,25 @@ beforeAll(async () => {
     models: { 'bill-openai-responses-cache': 'sim-cached-prompt' },
     settings: { responsesApi: 'true' },
   });
-  await gateway.createChannel({ protocol: 'anthropic', baseUrl: anthropic.url, secret: anthropicSecret, models: { 'bill-anthropic-cache': 'claude-cache-sim' } });
-  await gateway.createChannel({ protocol: 'gemini', baseUrl: gemini.url, secret: geminiSecret, models: { 'bill-gemini-cache': 'gemini-cache-sim' } });
-  await gateway.createChannel({ protocol: 'bedrock', baseUrl: bedrock.url, secret: bedrock.channelSecret, models: { 'bill-bedrock-cache': 'sim-cached-prompt' }, settings: { region: bedrock.region } });
+  await gateway.createChannel({
+    protocol: 'anthropic',
+    baseUrl: anthropic.url,
+    secret: anthropicSecret,
+    models: { 'bill-anthropic-cache': 'claude-cache-sim' },
+  });
+  await gateway.createChannel({
+    protocol: 'gemini',
+    baseUrl: gemini.url,
+    secret: geminiSecret,
+    models: { 'bill-gemini-cache': 'gemini-cache-sim' },
+  });
+  await gateway.createChannel({
+    protocol: 'bedrock',
+    baseUrl: bedrock.url,
+    secret: bedrock.channelSecret,
+    models: { 'bill-bedrock-cache': 'sim-cached-prompt' },
+    settings: { region: bedrock.region },
+  });
 });
 
 afterAll(async () => {
@@ -58,34 +75,73 @@ afterAll(async () => {
 });
 
 describe('one answer, one price, whichever client protocol asked', () => {
-  it.each(vendors)('$name: chat, Responses and Messages, streamed and not, cost exactly the same', async ({ model, cacheWriteTokens }) => {
-    const user = await gateway.createUser();
-    const key = await gateway.createKey(user);
-    await gateway.topUp(user, startingBalance);
-    const openai = gateway.client(key.secret);
-    const claude = new Anthropic({ apiKey: key.secret, baseURL: gateway.url, maxRetries: 0 });
+  it.each(vendors)(
+    '$name: chat, Responses and Messages, streamed and not, cost exactly the same',
+    async ({ model, cacheWriteTokens }) => {
+      const user = await gateway.createUser();
+      const key = await gateway.createKey(user);
+      await gateway.topUp(user, startingBalance);
+      const openai = gateway.client(key.secret);
+      const claude = new Anthropic({ apiKey: key.secret, baseURL: gateway.url, maxRetries: 0 });
 
-    await openai.chat.completions.create({ model, messages: [{ role: 'user', content: prompt }] });
-    for await (const _chunk of await openai.chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], stream: true })) {
-      // read to the end
-    }
-    const response = await openai.responses.create({ model, input: prompt, store: false });
-    expect(response.usage).toMatchObject({ input_tokens: promptTokens, output_tokens: completionTokens, input_tokens_details: { cached_tokens: cachedTokens } });
-    await openai.responses.stream({ model, input: prompt, store: false }).finalResponse();
-    const message = await claude.messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: prompt }] });
-    expect(message.usage.input_tokens + (message.usage.cache_read_input_tokens ?? 0) + (message.usage.cache_creation_input_tokens ?? 0)).toBe(promptTokens);
-    expect(message.usage.output_tokens).toBe(completionTokens);
-    await claude.messages.stream({ model, max_tokens: 100, messages: [{ role: 'user', content: prompt }] }).finalMessage();
+      await openai.chat.completions.create({ model, messages: [{ role: 'user', content: prompt }] });
+      for await (const _chunk of await openai.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: prompt }],
+        stream: true,
+      })) {
+        // read to the end
+      }
+      const response = await openai.responses.create({ model, input: prompt, store: false });
+      expect(response.usage).toMatchObject({
+        input_tokens: promptTokens,
+        output_tokens: completionTokens,
+        input_tokens_details: { cached_tokens: cachedTokens },
+      });
+      await openai.responses.stream({ model, input: prompt, store: false }).finalResponse();
+      const message = await claude.messages.create({
+        model,
+        max_tokens: 100,
+        messages: [{ role: 'user', content: prompt }],
+      });
+      expect(
+        message.usage.input_tokens +
+          (message.usage.cache_read_input_tokens ?? 0) +
+          (message.usage.cache_creation_input_tokens ?? 0),
+      ).toBe(promptTokens);
+      expect(message.usage.output_tokens).toBe(completionTokens);
+      await claude.messages
+        .stream({ model, max_tokens: 100, messages: [{ role: 'user', content: prompt }] })
+        .finalMessage();
 
-    await settleEverything([gateway.running], user.id);
-    const logs = await gateway.running.billing.store.listUsageLogs({ userId: user.id, limit: 10 });
-    const cost = expectedCost(cacheWriteTokens);
-    const rows = logs.map((log) => ({ endpoint: log.endpoint, streamed: log.streamed, status: log.status, promptTokens: log.promptTokens, cachedTokens: log.cachedTokens, cacheWriteTokens: log.cacheWriteTokens, completionTokens: log.completionTokens, cost: log.cost }));
-    const expected = (['chat.completions', 'responses', 'messages'] as const).flatMap((endpoint) =>
-      [false, true].map((streamed) => ({ endpoint, streamed, status: 200, promptTokens, cachedTokens, cacheWriteTokens, completionTokens, cost })),
-    );
-    expect(rows).toHaveLength(6);
-    expect(rows).toEqual(expect.arrayContaining(expected));
-    expect(await gateway.running.billing.store.readBalance(user.id)).toBe(startingBalance - 6 * cost);
-  });
+      await settleEverything([gateway.running], user.id);
+      const logs = await gateway.running.billing.store.listUsageLogs({ userId: user.id, limit: 10 });
+      const cost = expectedCost(cacheWriteTokens);
+      const rows = logs.map((log) => ({
+        endpoint: log.endpoint,
+        streamed: log.streamed,
+        status: log.status,
+        promptTokens: log.promptTokens,
+        cachedTokens: log.cachedTokens,
+        cacheWriteTokens: log.cacheWriteTokens,
+        completionTokens: log.completionTokens,
+        cost: log.cost,
+      }));
+      const expected = (['chat.completions', 'responses', 'messages'] as const).flatMap((endpoint) =>
+        [false, true].map((streamed) => ({
+          endpoint,
+          streamed,
+          status: 200,
+          promptTokens,
+          cachedTokens,
+          cacheWriteTokens,
+          completionTokens,
+          cost,
+        })),
+      );
+      expect(rows).toHaveLength(6);
+      expect(rows).toEqual(expect.arrayContaining(expected));
+      expect(await gateway.running.billing.store.readBalance(user.id)).toBe(startingBalance - 6 * cost);
+    },
+  );
 });

@@ -2,7 +2,10 @@ import type OpenAI from 'openai';
 import { expect } from 'vitest';
 
 /** Streams an answer through the SDK and hangs up on its first words; fails unless some words arrived. */
-export async function cutStreamAfterFirstWords(client: OpenAI, body: OpenAI.Chat.ChatCompletionCreateParamsStreaming): Promise<void> {
+export async function cutStreamAfterFirstWords(
+  client: OpenAI,
+  body: OpenAI.Chat.ChatCompletionCreateParamsStreaming,
+): Promise<void> {
   const controller = new AbortController();
   const stream = await client.chat.completions.create(body, { signal: controller.signal });
   let received = '';

@@ -21,7 +21,11 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-const body = { model: pacedModel, messages: [{ role: 'user' as const, content: 'hello there world' }], stream: true as const };
+const body = {
+  model: pacedModel,
+  messages: [{ role: 'user' as const, content: 'hello there world' }],
+  stream: true as const,
+};
 
 describe('a stream cut before its usage', () => {
   it('is billed from its generated text counted in the worker, without loading gpt-tokenizer in the main thread', async () => {

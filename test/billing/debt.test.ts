@@ -4,7 +4,12 @@ import OpenAI from 'openai';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminTokenPrefix, generateConsoleToken, hashConsoleToken } from '../../src/accounts/console-token.js';
-import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  settleEverything,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from './start-billing-test-gateway.js';
 
 // The simulator answers `sim-paced-200x0` with 200 words whatever the hold assumed; with no max_tokens the hold
 // reserves only GATEWAY_DEFAULT_MAX_OUTPUT_TOKENS (5 here), so the answer costs far more than was held.
@@ -16,7 +21,11 @@ let gateway: BillingTestGateway;
 let adminToken: string;
 
 beforeAll(async () => {
-  gateway = await startBillingTestGateway({ models: [model], prices: [createUnitPrice(model)], billing: { defaultMaxOutputTokens: 5 } });
+  gateway = await startBillingTestGateway({
+    models: [model],
+    prices: [createUnitPrice(model)],
+    billing: { defaultMaxOutputTokens: 5 },
+  });
   adminToken = generateConsoleToken(adminTokenPrefix);
   await gateway.running.billing.store.createAdminToken({ tokenHash: hashConsoleToken(adminToken), name: 'debt test' });
 });
@@ -28,7 +37,10 @@ afterAll(async () => {
 async function callApi(method: 'GET' | 'POST', path: string, token: string, body?: unknown) {
   const response = await request(`${gateway.url}/api${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.statusCode, body: (await response.body.json()) as any };
@@ -54,15 +66,24 @@ describe('debt', () => {
     expect(await store.findBalanceMismatches()).toEqual([]);
 
     // Shown to the user and to admins.
-    const session = (await request(`${gateway.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password }) }).then((response) => response.body.json())) as { token: string };
+    const session = (await request(`${gateway.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: user.email, password }),
+    }).then((response) => response.body.json())) as { token: string };
     expect((await callApi('GET', '/balance', session.token)).body).toMatchObject({ balance: 0, debt: cost - 20 });
     expect((await callApi('GET', '/me', session.token)).body.balance).toMatchObject({ debt: cost - 20 });
-    const listed = (await callApi('GET', '/users', adminToken)).body.data as Array<{ id: string; balance: { debt: number } }>;
+    const listed = (await callApi('GET', '/users', adminToken)).body.data as Array<{
+      id: string;
+      balance: { debt: number };
+    }>;
     expect(listed.find((entry) => entry.id === user.id)?.balance.debt).toBe(cost - 20);
 
     // Refused before any upstream call, saying why, even though a request this small would fit a fresh balance.
     gateway.simulator.reset();
-    const refused = await client.chat.completions.create({ model, messages, max_tokens: 1 }).catch((error: unknown) => error);
+    const refused = await client.chat.completions
+      .create({ model, messages, max_tokens: 1 })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.APIError);
     expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(429);
     expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe('insufficient_quota');
@@ -70,10 +91,20 @@ describe('debt', () => {
     expect(gateway.simulator.requests).toHaveLength(0);
 
     // The next credit pays the debt first.
-    const credit = await callApi('POST', `/users/${user.id}/credits`, adminToken, { kind: 'top-up', amountMicroUnits: 1_000 });
+    const credit = await callApi('POST', `/users/${user.id}/credits`, adminToken, {
+      kind: 'top-up',
+      amountMicroUnits: 1_000,
+    });
     expect(credit.status).toBe(201);
-    expect(credit.body).toMatchObject({ balance: 1_000 - (cost - 20), debt: 0, repayment: { kind: 'debt-repayment', amount: -(cost - 20), debtChange: -(cost - 20) } });
-    expect((await callApi('GET', '/balance', session.token)).body).toMatchObject({ balance: 1_000 - (cost - 20), debt: 0 });
+    expect(credit.body).toMatchObject({
+      balance: 1_000 - (cost - 20),
+      debt: 0,
+      repayment: { kind: 'debt-repayment', amount: -(cost - 20), debtChange: -(cost - 20) },
+    });
+    expect((await callApi('GET', '/balance', session.token)).body).toMatchObject({
+      balance: 1_000 - (cost - 20),
+      debt: 0,
+    });
     await expect(client.chat.completions.create({ model, messages, max_tokens: 1 })).resolves.toBeDefined();
     await settleEverything([gateway.running], user.id);
     expect(await store.findBalanceMismatches()).toEqual([]);
@@ -95,7 +126,10 @@ describe('debt', () => {
       await gateway.topUp(user, 1_000);
       // The debt is not written yet, so the credit could not pay it: still refused.
       expect(memory.user(user.id)).toMatchObject({ balance: 1_000, debt });
-      await expect(client.chat.completions.create({ model, messages, max_tokens: 1 })).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
+      await expect(client.chat.completions.create({ model, messages, max_tokens: 1 })).rejects.toMatchObject({
+        status: 429,
+        code: 'insufficient_quota',
+      });
     } finally {
       store.writeSettlementBatch = writeSettlementBatch;
     }

@@ -22,7 +22,6 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-
 async function billedUser(): Promise<{ user: UserRecord; secret: string }> {
   const user = await gateway.createUser();
   const key = await gateway.createKey(user);
@@ -42,21 +41,31 @@ async function onlyLog(userId: string) {
 describe('every endpoint is held and settled', () => {
   it('bills embeddings by the vendor-reported input tokens', async () => {
     const { user, secret } = await billedUser();
-    const answer = await gateway.client(secret).embeddings.create({ model: embeddingModel, input: ['one two three', 'four five'] });
+    const answer = await gateway
+      .client(secret)
+      .embeddings.create({ model: embeddingModel, input: ['one two three', 'four five'] });
     const log = await onlyLog(user.id);
-    expect(log).toMatchObject({ endpoint: 'embeddings', promptTokens: answer.usage.prompt_tokens, cost: answer.usage.prompt_tokens });
+    expect(log).toMatchObject({
+      endpoint: 'embeddings',
+      promptTokens: answer.usage.prompt_tokens,
+      cost: answer.usage.prompt_tokens,
+    });
   });
 
   it('bills completions by vendor usage', async () => {
     const { user, secret } = await billedUser();
-    const answer = await gateway.client(secret).completions.create({ model: completionModel, prompt: 'say something short', max_tokens: 5 });
+    const answer = await gateway
+      .client(secret)
+      .completions.create({ model: completionModel, prompt: 'say something short', max_tokens: 5 });
     const log = await onlyLog(user.id);
     expect(log.cost).toBe(answer.usage!.prompt_tokens + answer.usage!.completion_tokens);
   });
 
   it('bills images per returned image', async () => {
     const { user, secret } = await billedUser();
-    const answer = await gateway.client(secret).images.generate({ model: imageModel, prompt: 'a cat', n: 2, size: '256x256' });
+    const answer = await gateway
+      .client(secret)
+      .images.generate({ model: imageModel, prompt: 'a cat', n: 2, size: '256x256' });
     expect(answer.data).toHaveLength(2);
     const log = await onlyLog(user.id);
     expect(log).toMatchObject({ endpoint: 'images.generations', cost: 2_000 });
@@ -64,7 +73,11 @@ describe('every endpoint is held and settled', () => {
 
   it('bills transcriptions by the audio duration', async () => {
     const { user, secret } = await billedUser();
-    await gateway.client(secret).audio.transcriptions.create({ model: audioModel, file: await toFile(createWav(1.5, { sampleRate }), 'speech.wav'), response_format: 'verbose_json' });
+    await gateway.client(secret).audio.transcriptions.create({
+      model: audioModel,
+      file: await toFile(createWav(1.5, { sampleRate }), 'speech.wav'),
+      response_format: 'verbose_json',
+    });
     const log = await onlyLog(user.id);
     expect(log).toMatchObject({ endpoint: 'audio.transcriptions', cost: 1_500 });
   });
@@ -72,9 +85,14 @@ describe('every endpoint is held and settled', () => {
   it('records a rejected request (429) in the usage log without charging', async () => {
     const user = await gateway.createUser();
     const key = await gateway.createKey(user);
-    await gateway.client(key.secret).chat.completions.create({ model: chatModel, messages: [{ role: 'user', content: 'hi' }] }).catch(() => undefined);
+    await gateway
+      .client(key.secret)
+      .chat.completions.create({ model: chatModel, messages: [{ role: 'user', content: 'hi' }] })
+      .catch(() => undefined);
     await gateway.running.billing.writer.flush();
     const logs = await gateway.running.billing.store.listUsageLogs({ userId: user.id, limit: 10 });
-    expect(logs.map((log) => [log.status, log.errorCode, log.cost, log.clientIp])).toEqual([[429, 'insufficient_quota', 0, '127.0.0.1']]);
+    expect(logs.map((log) => [log.status, log.errorCode, log.cost, log.clientIp])).toEqual([
+      [429, 'insufficient_quota', 0, '127.0.0.1'],
+    ]);
   });
 });

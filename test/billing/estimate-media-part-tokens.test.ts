@@ -32,22 +32,36 @@ describe('base64 payloads', () => {
 
 describe('estimateMediaPartTokens', () => {
   it('holds an image URL at the documented worst case for its detail', () => {
-    expect(estimateMediaPartTokens({ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } })).toBe(imageUrlTokenEstimate.high);
-    expect(estimateMediaPartTokens({ type: 'image_url', image_url: { url: 'https://example.com/cat.png', detail: 'high' } })).toBe(imageUrlTokenEstimate.high);
-    expect(estimateMediaPartTokens({ type: 'image_url', image_url: { url: 'https://example.com/cat.png', detail: 'low' } })).toBe(imageUrlTokenEstimate.low);
+    expect(estimateMediaPartTokens({ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } })).toBe(
+      imageUrlTokenEstimate.high,
+    );
+    expect(
+      estimateMediaPartTokens({ type: 'image_url', image_url: { url: 'https://example.com/cat.png', detail: 'high' } }),
+    ).toBe(imageUrlTokenEstimate.high);
+    expect(
+      estimateMediaPartTokens({ type: 'image_url', image_url: { url: 'https://example.com/cat.png', detail: 'low' } }),
+    ).toBe(imageUrlTokenEstimate.low);
   });
 
   it('holds an inline image by its decoded size, never less than the worst case of its detail', () => {
     const small = Buffer.alloc(10_000, 1);
-    expect(estimateMediaPartTokens({ type: 'image_url', image_url: { url: dataUrl('image/png', small) } })).toBe(imageUrlTokenEstimate.high);
+    expect(estimateMediaPartTokens({ type: 'image_url', image_url: { url: dataUrl('image/png', small) } })).toBe(
+      imageUrlTokenEstimate.high,
+    );
     const large = Buffer.alloc(8_000_000, 1);
-    expect(estimateMediaPartTokens({ type: 'image_url', image_url: { url: dataUrl('image/jpeg', large), detail: 'low' } })).toBe(8_000_000 / imageBytesPerToken);
+    expect(
+      estimateMediaPartTokens({ type: 'image_url', image_url: { url: dataUrl('image/jpeg', large), detail: 'low' } }),
+    ).toBe(8_000_000 / imageBytesPerToken);
   });
 
   it('holds input audio by its length in seconds at the slowest bitrate of its format', () => {
     const audio = Buffer.alloc(80_000).toString('base64');
-    expect(estimateMediaPartTokens({ type: 'input_audio', input_audio: { data: audio, format: 'wav' } })).toBe(10 * audioTokensPerSecond);
-    expect(estimateMediaPartTokens({ type: 'input_audio', input_audio: { data: audio, format: 'mp3' } })).toBe(40 * audioTokensPerSecond);
+    expect(estimateMediaPartTokens({ type: 'input_audio', input_audio: { data: audio, format: 'wav' } })).toBe(
+      10 * audioTokensPerSecond,
+    );
+    expect(estimateMediaPartTokens({ type: 'input_audio', input_audio: { data: audio, format: 'mp3' } })).toBe(
+      40 * audioTokensPerSecond,
+    );
   });
 
   it('holds a PDF by its pages, counted from page objects', () => {
@@ -64,7 +78,7 @@ describe('estimateMediaPartTokens', () => {
     expect(estimateMediaPartTokens(part)).toBe(unknownFilePages * pdfPageTokens);
   });
 
-  it('holds a PDF whose object streams inflate past the request\'s budget at least as a file known only by id', async () => {
+  it("holds a PDF whose object streams inflate past the request's budget at least as a file known only by id", async () => {
     const part = createPdfFilePart(createTestPdf({ pages: 30, compressed: true }));
     const documentPages = await estimateDocumentPages([part.file.file_data], 16);
     expect(documentPages.get(part.file.file_data)).toEqual({ pages: 0, complete: false });
@@ -83,7 +97,11 @@ describe('estimateMediaPartTokens', () => {
   });
 
   it('extrapolates page objects seen in the sampled windows when the page tree is out of sight', () => {
-    const pages = Buffer.from(Array.from({ length: 10 }, (_, index) => `${index + 3} 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n`).join(''));
+    const pages = Buffer.from(
+      Array.from({ length: 10 }, (_, index) => `${index + 3} 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n`).join(
+        '',
+      ),
+    );
     const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), pages, Buffer.alloc(9 * 1024 * 1024, 0x41)]);
     const counted = countPdfPages(parseBase64Payload(pdf.toString('base64'), true)!);
     expect(counted).toBe(Math.ceil((10 * pdf.length) / (4 * 1024 * 1024)));
@@ -92,7 +110,9 @@ describe('estimateMediaPartTokens', () => {
   it('caps a forged page count and holds a file known only by id at the documented page count', () => {
     const forged = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Pages /Count 999999999 >>\nendobj\n');
     expect(countPdfPages(parseBase64Payload(forged.toString('base64'), true)!)).toBe(pdfMaxCountedPages);
-    expect(estimateMediaPartTokens({ type: 'file', file: { file_id: 'file-abc' } })).toBe(unknownFilePages * pdfPageTokens);
+    expect(estimateMediaPartTokens({ type: 'file', file: { file_id: 'file-abc' } })).toBe(
+      unknownFilePages * pdfPageTokens,
+    );
   });
 
   it('holds a non-PDF file like text, by its decoded bytes', () => {

@@ -39,15 +39,28 @@ afterAll(async () => {
 });
 
 const redisUrl = process.env.GATEWAY_TEST_REDIS_URL;
-if (!redisUrl && isContinuousIntegration()) throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
+if (!redisUrl && isContinuousIntegration())
+  throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
 let useRedis = false;
 
 function environment(): NodeJS.ProcessEnv {
-  return { ...process.env, GATEWAY_REDIS_URL: useRedis ? redisUrl : '', GATEWAY_DATA_DIR: dataDirectory, GATEWAY_SECRET_KEY: secretKey, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', GATEWAY_LOG_LEVEL: 'info', GATEWAY_BILLING: 'on' };
+  return {
+    ...process.env,
+    GATEWAY_REDIS_URL: useRedis ? redisUrl : '',
+    GATEWAY_DATA_DIR: dataDirectory,
+    GATEWAY_SECRET_KEY: secretKey,
+    GATEWAY_PORT: '0',
+    GATEWAY_HOST: '127.0.0.1',
+    GATEWAY_LOG_LEVEL: 'info',
+    GATEWAY_BILLING: 'on',
+  };
 }
 
 function startGatewayProcess(): Promise<{ process: ChildProcess; url: string }> {
-  const started = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { env: environment(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
+    env: environment(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child = started;
   return new Promise((resolve, reject) => {
     let output = '';
@@ -77,11 +90,33 @@ async function runLoadUntilSignal(signal: NodeJS.Signals): Promise<LoadRun> {
   const gatewayStore = createGatewayStore({ databaseUrl });
   await gatewayStore.migrate();
   const billingStore = createBillingStore({ databaseUrl });
-  const user = await gatewayStore.createUser({ email: 'load@example.test', displayName: 'Load', role: 'user', passwordHash: null });
+  const user = await gatewayStore.createUser({
+    email: 'load@example.test',
+    displayName: 'Load',
+    role: 'user',
+    passwordHash: null,
+  });
   const group = await gatewayStore.createModelGroup({ name: 'load', description: '', models: ['*'] });
   const secret = generateApiKeySecret();
-  await gatewayStore.createApiKey({ userId: user.id, groupId: group.id, name: 'load', keyHash: hashApiKeySecret(secret), keyPrefix: displayPrefixOf(secret), expiresAt: null });
-  await gatewayStore.createChannel({ name: 'sim', protocol: 'openai', preset: null, baseUrl: simulator.url, encryptedSecret: createSecretBox(secretKey).encrypt('x'), models: [model], modelMapping: {}, priority: 0, weight: 1 });
+  await gatewayStore.createApiKey({
+    userId: user.id,
+    groupId: group.id,
+    name: 'load',
+    keyHash: hashApiKeySecret(secret),
+    keyPrefix: displayPrefixOf(secret),
+    expiresAt: null,
+  });
+  await gatewayStore.createChannel({
+    name: 'sim',
+    protocol: 'openai',
+    preset: null,
+    baseUrl: simulator.url,
+    encryptedSecret: createSecretBox(secretKey).encrypt('x'),
+    models: [model],
+    modelMapping: {},
+    priority: 0,
+    weight: 1,
+  });
   await billingStore.setModelPrice(createUnitPrice(model));
   const adminToken = generateConsoleToken(adminTokenPrefix);
   await billingStore.createAdminToken({ tokenHash: hashConsoleToken(adminToken), name: 'test' });
@@ -98,7 +133,11 @@ async function runLoadUntilSignal(signal: NodeJS.Signals): Promise<LoadRun> {
   const load = Array.from({ length: workers }, async () => {
     while (!stopped) {
       try {
-        await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'count me please' }], max_tokens: 8 });
+        await client.chat.completions.create({
+          model,
+          messages: [{ role: 'user', content: 'count me please' }],
+          max_tokens: 8,
+        });
         successes.push(Date.now());
       } catch {
         if (stopped) return;
@@ -136,7 +175,9 @@ async function runLoadUntilSignal(signal: NodeJS.Signals): Promise<LoadRun> {
 }
 
 async function runVerify(): Promise<{ code: number; stdout: string }> {
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'verify', '--json'], { env: environment() }).then(
+  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'verify', '--json'], {
+    env: environment(),
+  }).then(
     (result) => ({ code: 0, stdout: result.stdout }),
     (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
   );
@@ -173,19 +214,23 @@ describe('a gateway process stopped under load', () => {
     expect(lost).toBeLessThanOrEqual(recentSuccesses);
   }, 60_000);
 
-  it.runIf(Boolean(redisUrl))('after kill -9 of a node sharing balances through Redis: the same guarantees', async () => {
-    useRedis = true;
-    try {
-      const run = await runLoadUntilSignal('SIGKILL');
-      const verify = await runVerify();
-      expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [], taskHoldMismatches: [] });
-      const lost = await countLostRequests(run);
-      expect(lost).toBeGreaterThanOrEqual(0);
-      expect(lost).toBeLessThanOrEqual(run.successes.filter((time) => time >= run.signalledAt - lossWindowMs).length);
-    } finally {
-      useRedis = false;
-    }
-  }, 60_000);
+  it.runIf(Boolean(redisUrl))(
+    'after kill -9 of a node sharing balances through Redis: the same guarantees',
+    async () => {
+      useRedis = true;
+      try {
+        const run = await runLoadUntilSignal('SIGKILL');
+        const verify = await runVerify();
+        expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [], taskHoldMismatches: [] });
+        const lost = await countLostRequests(run);
+        expect(lost).toBeGreaterThanOrEqual(0);
+        expect(lost).toBeLessThanOrEqual(run.successes.filter((time) => time >= run.signalledAt - lossWindowMs).length);
+      } finally {
+        useRedis = false;
+      }
+    },
+    60_000,
+  );
 
   it('after SIGTERM: in-flight requests finish and every settled request is written', async () => {
     const run = await runLoadUntilSignal('SIGTERM');

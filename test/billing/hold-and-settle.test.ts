@@ -12,7 +12,10 @@ const maxTokens = 20;
 let gateway: BillingTestGateway;
 
 beforeAll(async () => {
-  gateway = await startBillingTestGateway({ models: [model, 'sim-paced-20x50', 'sim-error-500'], prices: [createUnitPrice(model), createUnitPrice('sim-paced-20x50'), createUnitPrice('sim-error-500')] });
+  gateway = await startBillingTestGateway({
+    models: [model, 'sim-paced-20x50', 'sim-error-500'],
+    prices: [createUnitPrice(model), createUnitPrice('sim-paced-20x50'), createUnitPrice('sim-error-500')],
+  });
 });
 
 afterAll(async () => {
@@ -21,7 +24,11 @@ afterAll(async () => {
 
 /** What accounting holds for the test request, computed the way the gateway does. */
 function worstCaseCost(): number {
-  const request = { endpoint: 'chat.completions', body: { model, messages, max_tokens: maxTokens }, model: { id: model, maxOutputTokens: undefined } } as unknown as MeteredRequest;
+  const request = {
+    endpoint: 'chat.completions',
+    body: { model, messages, max_tokens: maxTokens },
+    model: { id: model, maxOutputTokens: undefined },
+  } as unknown as MeteredRequest;
   return calculateRequestCost(estimateWorstCaseUsage(request).usage, createUnitPrice(model));
 }
 
@@ -42,7 +49,10 @@ describe('hold and settle', () => {
     const key = await gateway.createKey(user);
     await gateway.topUp(user, worstCaseCost() - 1);
     gateway.simulator.reset();
-    const error = await gateway.client(key.secret).chat.completions.create({ model, messages, max_tokens: maxTokens }).catch((caught: unknown) => caught);
+    const error = await gateway
+      .client(key.secret)
+      .chat.completions.create({ model, messages, max_tokens: maxTokens })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(429);
     expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('insufficient_quota');
@@ -79,7 +89,10 @@ describe('hold and settle', () => {
     const user = await gateway.createUser();
     const key = await gateway.createKey(user);
     await gateway.topUp(user, 1_000_000);
-    await gateway.client(key.secret).chat.completions.create({ model: 'sim-error-500', messages, max_tokens: maxTokens }).catch(() => undefined);
+    await gateway
+      .client(key.secret)
+      .chat.completions.create({ model: 'sim-error-500', messages, max_tokens: maxTokens })
+      .catch(() => undefined);
     const state = await settledState(user.id);
     expect(state.balance).toBe(1_000_000);
     expect(state.logs).toHaveLength(1);
@@ -94,7 +107,10 @@ describe('hold and settle', () => {
     await gateway.topUp(user, 1_000_000);
     const client = gateway.client(key.secret);
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: 'sim-paced-20x50', messages, stream: true }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: 'sim-paced-20x50', messages, stream: true },
+      { signal: controller.signal },
+    );
     let chunks = 0;
     await (async () => {
       for await (const chunk of stream) {

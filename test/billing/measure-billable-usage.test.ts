@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { calculateRequestCost } from '../../src/billing/calculate-request-cost.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
-import { transcriptionAudioTokensPerSecond, transcriptionOutputTokensPerSecond } from '../../src/billing/estimate-transcription-usage.js';
+import {
+  transcriptionAudioTokensPerSecond,
+  transcriptionOutputTokensPerSecond,
+} from '../../src/billing/estimate-transcription-usage.js';
 import { measureBillableUsage } from '../../src/billing/measure-billable-usage.js';
 import type { ModelPrice } from '../../src/billing/model-price.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
@@ -9,7 +12,11 @@ import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/b
 
 const model: CatalogModel = { id: 'm', ownedBy: 'v', kind: 'any', created: 0, inputModalities: ['text'] };
 
-function meteredRequest(endpoint: MeteredEndpoint, body: Record<string, unknown>, overrides: Partial<MeteredRequest> = {}): MeteredRequest {
+function meteredRequest(
+  endpoint: MeteredEndpoint,
+  body: Record<string, unknown>,
+  overrides: Partial<MeteredRequest> = {},
+): MeteredRequest {
   return {
     principal: { apiKeyId: 'k', userId: 'u', groupId: 'g', groupName: 'g', expiresAt: null, allowedModels: null },
     model,
@@ -24,38 +31,88 @@ function meteredRequest(endpoint: MeteredEndpoint, body: Record<string, unknown>
   };
 }
 
-const finished: MeteredResult = { channelId: 'c', status: 200, errorCode: undefined, usage: undefined, generatedText: undefined, firstByteAt: 1, finishedAt: 2, clientAborted: false, responseText: undefined };
+const finished: MeteredResult = {
+  channelId: 'c',
+  status: 200,
+  errorCode: undefined,
+  usage: undefined,
+  generatedText: undefined,
+  firstByteAt: 1,
+  finishedAt: 2,
+  clientAborted: false,
+  responseText: undefined,
+};
 /** The client left after the request was sent, and the vendor's answer never came (error, timeout). */
-const abandonedUnanswered: MeteredResult = { ...finished, status: 499, errorCode: 'client_closed_request', clientAborted: true, sentUpstream: true, firstByteAt: undefined };
+const abandonedUnanswered: MeteredResult = {
+  ...finished,
+  status: 499,
+  errorCode: 'client_closed_request',
+  clientAborted: true,
+  sentUpstream: true,
+  firstByteAt: undefined,
+};
 const chat = meteredRequest('chat.completions', { messages: [{ role: 'user', content: 'hello' }] });
-const tokenPrice: ModelPrice = { modelId: 'm', inputPerMillion: 1_000_000, cachedInputPerMillion: 1_000_000, cacheWritePerMillion: 1_000_000, outputPerMillion: 1_000_000, imagePrices: {}, audioPerMinute: 60_000, videoPerSecond: 0 };
+const tokenPrice: ModelPrice = {
+  modelId: 'm',
+  inputPerMillion: 1_000_000,
+  cachedInputPerMillion: 1_000_000,
+  cacheWritePerMillion: 1_000_000,
+  outputPerMillion: 1_000_000,
+  imagePrices: {},
+  audioPerMinute: 60_000,
+  videoPerSecond: 0,
+};
 
 describe('measureBillableUsage: vendor usage', () => {
   it('keeps cache reads and cache writes apart, as the vendor reported them', () => {
-    const usage = { promptTokens: 100, completionTokens: 7, totalTokens: 107, cachedPromptTokens: 40, reasoningTokens: 0, cacheWritePromptTokens: 25 };
-    expect(measureBillableUsage(chat, { ...finished, usage }, 10)).toMatchObject({ promptTokens: 100, cachedPromptTokens: 40, cacheWritePromptTokens: 25, completionTokens: 7 });
+    const usage = {
+      promptTokens: 100,
+      completionTokens: 7,
+      totalTokens: 107,
+      cachedPromptTokens: 40,
+      reasoningTokens: 0,
+      cacheWritePromptTokens: 25,
+    };
+    expect(measureBillableUsage(chat, { ...finished, usage }, 10)).toMatchObject({
+      promptTokens: 100,
+      cachedPromptTokens: 40,
+      cacheWritePromptTokens: 25,
+      completionTokens: 7,
+    });
   });
 });
 
 describe('measureBillableUsage: a client that left', () => {
   it('is billed the usage of the answer the vendor still sent', () => {
     const usage = { promptTokens: 3, completionTokens: 20, totalTokens: 23, cachedPromptTokens: 0, reasoningTokens: 0 };
-    expect(measureBillableUsage(chat, { ...abandonedUnanswered, usage, responseText: '{}' }, 10)).toMatchObject({ promptTokens: 3, completionTokens: 20 });
+    expect(measureBillableUsage(chat, { ...abandonedUnanswered, usage, responseText: '{}' }, 10)).toMatchObject({
+      promptTokens: 3,
+      completionTokens: 20,
+    });
   });
 
   it('is billed at least the estimated input once the request was sent, when no usage can be had', () => {
-    expect(measureBillableUsage(chat, abandonedUnanswered, 10)).toMatchObject({ promptTokens: 10, completionTokens: 0 });
+    expect(measureBillableUsage(chat, abandonedUnanswered, 10)).toMatchObject({
+      promptTokens: 10,
+      completionTokens: 0,
+    });
     const images = meteredRequest('images.generations', { prompt: 'a cat', n: 2 });
     expect(measureBillableUsage(images, abandonedUnanswered, 4)).toMatchObject({ promptTokens: 4, images: [] });
   });
 
   it('is billed nothing when it left before the request was sent', () => {
-    expect(measureBillableUsage(chat, { ...abandonedUnanswered, sentUpstream: false }, 10)).toMatchObject({ promptTokens: 0, completionTokens: 0 });
+    expect(measureBillableUsage(chat, { ...abandonedUnanswered, sentUpstream: false }, 10)).toMatchObject({
+      promptTokens: 0,
+      completionTokens: 0,
+    });
   });
 
   it('is billed the images the vendor still returned', () => {
     const images = meteredRequest('images.generations', { prompt: 'a cat', n: 4, size: '256x256' });
-    expect(measureBillableUsage(images, { ...abandonedUnanswered, responseText: JSON.stringify({ data: [{}, {}, {}] }) }, 4).images).toHaveLength(3);
+    expect(
+      measureBillableUsage(images, { ...abandonedUnanswered, responseText: JSON.stringify({ data: [{}, {}, {}] }) }, 4)
+        .images,
+    ).toHaveLength(3);
   });
 
   it('is billed the uploaded audio for a transcription the vendor never answered', () => {
@@ -64,12 +121,17 @@ describe('measureBillableUsage: a client that left', () => {
   });
 
   it('is billed nothing for a vendor failure when it stayed', () => {
-    expect(measureBillableUsage(chat, { ...finished, status: 502, errorCode: 'server_error', sentUpstream: true }, 10)).toMatchObject({ promptTokens: 0 });
+    expect(
+      measureBillableUsage(chat, { ...finished, status: 502, errorCode: 'server_error', sentUpstream: true }, 10),
+    ).toMatchObject({ promptTokens: 0 });
   });
 });
 
 describe('measureBillableUsage: transcriptions', () => {
-  const answered = (body: unknown): MeteredResult => ({ ...finished, responseText: typeof body === 'string' ? body : JSON.stringify(body) });
+  const answered = (body: unknown): MeteredResult => ({
+    ...finished,
+    responseText: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
   it('bills the larger of the decoded upload and the duration the vendor reports', () => {
     const decoded = meteredRequest('audio.transcriptions', {}, { uploadedAudioSeconds: 1, uploadedBytes: 16_044 });
@@ -80,25 +142,50 @@ describe('measureBillableUsage: transcriptions', () => {
 
   it('bills an upload it cannot decode by the bytes-based ceiling unless the vendor reports more', () => {
     const undecoded = meteredRequest('audio.transcriptions', {}, { uploadedBytes: 10_000 });
-    expect(measureBillableUsage(undecoded, answered({ text: 'x', usage: { type: 'duration', seconds: 1 } }), 0).audioMilliseconds).toBe(5_000);
-    expect(measureBillableUsage(undecoded, answered({ text: 'x', usage: { type: 'duration', seconds: 60 } }), 0).audioMilliseconds).toBe(60_000);
+    expect(
+      measureBillableUsage(undecoded, answered({ text: 'x', usage: { type: 'duration', seconds: 1 } }), 0)
+        .audioMilliseconds,
+    ).toBe(5_000);
+    expect(
+      measureBillableUsage(undecoded, answered({ text: 'x', usage: { type: 'duration', seconds: 60 } }), 0)
+        .audioMilliseconds,
+    ).toBe(60_000);
   });
 
   it('prices token-typed usage by its tokens, not by the minute', () => {
     const audio = meteredRequest('audio.transcriptions', {}, { uploadedAudioSeconds: 60 });
-    const usage = { type: 'tokens', input_tokens: 700, input_token_details: { text_tokens: 10, audio_tokens: 690 }, output_tokens: 120, total_tokens: 820 };
+    const usage = {
+      type: 'tokens',
+      input_tokens: 700,
+      input_token_details: { text_tokens: 10, audio_tokens: 690 },
+      output_tokens: 120,
+      total_tokens: 820,
+    };
     const measured = measureBillableUsage(audio, answered({ text: 'x', usage }), 0, tokenPrice);
     expect(measured).toMatchObject({ promptTokens: 700, completionTokens: 120, audioMilliseconds: 0 });
     // Streamed transcriptions end with the usage in their last event.
     const events = `data: {"type":"transcript.text.delta","delta":"x"}\n\ndata: {"type":"transcript.text.done","text":"x","usage":${JSON.stringify(usage)}}\n\n`;
-    expect(measureBillableUsage(audio, answered(events), 0, tokenPrice)).toMatchObject({ promptTokens: 700, completionTokens: 120, audioMilliseconds: 0 });
+    expect(measureBillableUsage(audio, answered(events), 0, tokenPrice)).toMatchObject({
+      promptTokens: 700,
+      completionTokens: 120,
+      audioMilliseconds: 0,
+    });
   });
 
   it('bills token-typed usage by the minute when the model has no token prices, so it is never free', () => {
     const audio = meteredRequest('audio.transcriptions', {}, { uploadedAudioSeconds: 60 });
     const usage = { type: 'tokens', input_tokens: 700, output_tokens: 120, total_tokens: 820 };
-    const minuteOnly = { ...tokenPrice, inputPerMillion: 0, cachedInputPerMillion: 0, cacheWritePerMillion: 0, outputPerMillion: 0 };
-    expect(measureBillableUsage(audio, answered({ text: 'x', usage }), 0, minuteOnly)).toMatchObject({ promptTokens: 0, audioMilliseconds: 60_000 });
+    const minuteOnly = {
+      ...tokenPrice,
+      inputPerMillion: 0,
+      cachedInputPerMillion: 0,
+      cacheWritePerMillion: 0,
+      outputPerMillion: 0,
+    };
+    expect(measureBillableUsage(audio, answered({ text: 'x', usage }), 0, minuteOnly)).toMatchObject({
+      promptTokens: 0,
+      audioMilliseconds: 60_000,
+    });
   });
 });
 

@@ -15,7 +15,11 @@ const redirectModel = 'misbehaving-redirect';
 const reportedPromptTokens = 4321;
 
 function largeEmbeddingsAnswer(): string {
-  const item = JSON.stringify({ object: 'embedding', index: 0, embedding: Array.from({ length: 256 }, (_, index) => index / 1000) });
+  const item = JSON.stringify({
+    object: 'embedding',
+    index: 0,
+    embedding: Array.from({ length: 256 }, (_, index) => index / 1000),
+  });
   const items = Array.from({ length: Math.ceil((2 * 1024 * 1024) / item.length) }, () => item);
   return `{"object":"list","data":[${items.join(',')}],"model":"e","usage":{"prompt_tokens":${reportedPromptTokens},"total_tokens":${reportedPromptTokens}}}`;
 }
@@ -31,14 +35,21 @@ beforeAll(async () => {
       if (request.url?.endsWith('/embeddings')) {
         // Chunked, no Content-Length: the gateway streams it through.
         response.writeHead(200, { 'content-type': 'application/json' });
-        for (let offset = 0; offset < large.length; offset += 64 * 1024) response.write(large.slice(offset, offset + 64 * 1024));
+        for (let offset = 0; offset < large.length; offset += 64 * 1024)
+          response.write(large.slice(offset, offset + 64 * 1024));
         response.end();
       } else if (request.url?.includes('redirect')) {
         response.writeHead(302, { location: 'https://elsewhere.example/', 'content-type': 'text/html' });
         response.end('<html>Moved</html>');
       } else {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', usage: { prompt_tokens: 900, completion_tokens: 900, total_tokens: 1800 } }));
+        response.end(
+          JSON.stringify({
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            usage: { prompt_tokens: 900, completion_tokens: 900, total_tokens: 1800 },
+          }),
+        );
       }
     });
   });
@@ -47,8 +58,18 @@ beforeAll(async () => {
   const models = [largeEmbeddingsModel, noChoicesModel, redirectModel];
   // The simulator serves none of these models: only the misbehaving vendor's channels do.
   gateway = await startBillingTestGateway({ models: ['misbehaving-unused'], prices: models.map(createUnitPrice) });
-  await gateway.createChannel({ protocol: 'openai', baseUrl: `${vendorUrl}/v1`, secret: 'sk-misbehaving-0123456789', models: { [largeEmbeddingsModel]: 'e', [noChoicesModel]: 'c' } });
-  await gateway.createChannel({ protocol: 'openai', baseUrl: `${vendorUrl}/redirect/v1`, secret: 'sk-misbehaving-0123456789', models: { [redirectModel]: 'r' } });
+  await gateway.createChannel({
+    protocol: 'openai',
+    baseUrl: `${vendorUrl}/v1`,
+    secret: 'sk-misbehaving-0123456789',
+    models: { [largeEmbeddingsModel]: 'e', [noChoicesModel]: 'c' },
+  });
+  await gateway.createChannel({
+    protocol: 'openai',
+    baseUrl: `${vendorUrl}/redirect/v1`,
+    secret: 'sk-misbehaving-0123456789',
+    models: { [redirectModel]: 'r' },
+  });
 });
 
 afterAll(async () => {
@@ -73,15 +94,24 @@ async function charged(userId: string): Promise<number> {
 describe('billing of misbehaving vendor answers', () => {
   it('bills a large embeddings answer streamed through by the usage at its end', async () => {
     const { user, secret } = await billedUser();
-    const response = await postRawJson(gateway, secret, '/v1/embeddings', { model: largeEmbeddingsModel, input: 'hello' });
+    const response = await postRawJson(gateway, secret, '/v1/embeddings', {
+      model: largeEmbeddingsModel,
+      input: 'hello',
+    });
     expect(response.status).toBe(200);
     expect(await charged(user.id)).toBe(reportedPromptTokens);
   });
 
-  it.each([noChoicesModel, redirectModel])('charges nothing for an answer the gateway refused with 502 (%s)', async (model) => {
-    const { user, secret } = await billedUser();
-    const response = await postRawJson(gateway, secret, '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hello' }] });
-    expect(response.status).toBe(502);
-    expect(await charged(user.id)).toBe(0);
-  });
+  it.each([noChoicesModel, redirectModel])(
+    'charges nothing for an answer the gateway refused with 502 (%s)',
+    async (model) => {
+      const { user, secret } = await billedUser();
+      const response = await postRawJson(gateway, secret, '/v1/chat/completions', {
+        model,
+        messages: [{ role: 'user', content: 'hello' }],
+      });
+      expect(response.status).toBe(502);
+      expect(await charged(user.id)).toBe(0);
+    },
+  );
 });

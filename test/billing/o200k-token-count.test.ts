@@ -33,7 +33,7 @@ function randomTexts(count: number): string[] {
 }
 
 describe('the o200k rank table', () => {
-  it("holds exactly the ranks the package ships as a module, text and byte tokens alike, and finds each by its bytes", () => {
+  it('holds exactly the ranks the package ships as a module, text and byte tokens alike, and finds each by its bytes', () => {
     const table = O200kRankTable.read();
     expect(table.size).toBe(packagedRanks.length);
     const differing = packagedRanks.flatMap((token, rank) => {
@@ -68,7 +68,9 @@ describe('a tiktoken file read into a rank table', () => {
   });
 
   it('refuses a file whose ranks are out of order, or a line that is not base64', () => {
-    expect(() => O200kRankTable.read(fileWith('out-of-order.tiktoken', 'YQ== 0\nYg== 2\n'))).toThrow(/rank 2 where 1 was expected/);
+    expect(() => O200kRankTable.read(fileWith('out-of-order.tiktoken', 'YQ== 0\nYg== 2\n'))).toThrow(
+      /rank 2 where 1 was expected/,
+    );
     expect(() => O200kRankTable.read(fileWith('not-base64.tiktoken', 'Y*== 0\n'))).toThrow(/is not a base64 digit/);
   });
 
@@ -76,7 +78,7 @@ describe('a tiktoken file read into a rank table', () => {
 });
 
 describe('o200k token counts', () => {
-  it('are the package\'s counts for prose, code, many scripts and emoji', () => {
+  it("are the package's counts for prose, code, many scripts and emoji", () => {
     const texts = [
       'Hello, world!',
       'Grüße aus Köln: naïve café, 日本語のテキスト, 한국어, עברית, العربية 🎉👩‍💻',
@@ -89,9 +91,14 @@ describe('o200k token counts', () => {
     expect(differing).toEqual([]);
   });
 
-  it('are the package\'s counts for long pieces without spaces, which are merged through a heap', () => {
+  it("are the package's counts for long pieces without spaces, which are merged through a heap", () => {
     // A paragraph of Chinese is one piece of the split pattern; so is a run of one letter or of spaces.
-    const texts = ['中文文本没有空格所以整段是一个片段'.repeat(100), 'a'.repeat(3_000), ' '.repeat(2_000) + 'x', '👩‍💻'.repeat(300)];
+    const texts = [
+      '中文文本没有空格所以整段是一个片段'.repeat(100),
+      'a'.repeat(3_000),
+      ' '.repeat(2_000) + 'x',
+      '👩‍💻'.repeat(300),
+    ];
     for (const text of texts) expect(countTextTokens(text), text.slice(0, 10)).toBe(countTokens(text, asText));
   });
 
@@ -101,7 +108,9 @@ describe('o200k token counts', () => {
     // counted 372 tokens for 700 characters of it, where there are 175.
     const table = O200kRankTable.read();
     const texts = ['ab'.repeat(350), 'ab'.repeat(1_000), '中文'.repeat(700), 'a'.repeat(5_000), '—'.repeat(2_100)];
-    const differing = texts.filter((text) => new O200kTokenCounter(table, O200K_TOKEN_SPLIT_REGEX).count(text) !== countTokens(text, asText));
+    const differing = texts.filter(
+      (text) => new O200kTokenCounter(table, O200K_TOKEN_SPLIT_REGEX).count(text) !== countTokens(text, asText),
+    );
     expect(differing).toEqual([]);
   });
 
@@ -115,7 +124,9 @@ describe('o200k token counts', () => {
       expect(countTokens(piece, asText)).toBeGreaterThan(1);
     }
     // The rest of a source file is counted as the package counts it.
-    expect(countTextTokens('\uFEFFusing System;\n\nnamespace Example { }')).toBe(1 + countTokens(' System;\n\nnamespace Example { }', asText));
+    expect(countTextTokens('\uFEFFusing System;\n\nnamespace Example { }')).toBe(
+      1 + countTokens(' System;\n\nnamespace Example { }', asText),
+    );
   });
 
   it("count a special token's name in an answer as text, in the worker, without failing it", async () => {

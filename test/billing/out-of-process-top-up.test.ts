@@ -22,10 +22,17 @@ describe('a top-up from another process', () => {
     await gateway.running.billing.refresh(false);
 
     const otherProcessStore = createBillingStore({ databaseUrl: gateway.databaseUrl });
-    await otherProcessStore.changeBalance({ userId: user.id, kind: 'top-up', amount: 1_000_000, description: 'cli top-up' });
+    await otherProcessStore.changeBalance({
+      userId: user.id,
+      kind: 'top-up',
+      amount: 1_000_000,
+      description: 'cli top-up',
+    });
     await otherProcessStore.close();
 
-    const completion = await gateway.client(key.secret).chat.completions.create({ model, messages: [{ role: 'user', content: 'hello' }], max_tokens: 5 });
+    const completion = await gateway
+      .client(key.secret)
+      .chat.completions.create({ model, messages: [{ role: 'user', content: 'hello' }], max_tokens: 5 });
     expect(completion.choices[0]?.message.content).toBe('Echo: hello');
   });
 });

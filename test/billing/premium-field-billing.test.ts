@@ -3,7 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/accounts/secret-box.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
-import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  settleEverything,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from './start-billing-test-gateway.js';
 
 const plainModel = 'plain-model';
 const premiumModel = 'premium-model';
@@ -14,7 +19,10 @@ const startingBalance = 10_000_000;
 let gateway: BillingTestGateway;
 
 beforeAll(async () => {
-  gateway = await startBillingTestGateway({ models: [], prices: [createUnitPrice(plainModel), createUnitPrice(premiumModel)] });
+  gateway = await startBillingTestGateway({
+    models: [],
+    prices: [createUnitPrice(plainModel), createUnitPrice(premiumModel)],
+  });
   const { running, simulator } = gateway;
   const secretBox = createSecretBox('billing-test-secret-key');
   const channel = (name: string, models: string[], priority: number, settings: Record<string, string>) =>
@@ -51,7 +59,10 @@ async function billedUser(): Promise<{ user: UserRecord; secret: string }> {
 }
 
 /** Streams one request, reading the user's hold once the first chunk arrived; returns the hold and the settled cost. */
-async function heldAndCharged(model: string, serviceTier?: 'priority' | 'default'): Promise<{ held: number; cost: number }> {
+async function heldAndCharged(
+  model: string,
+  serviceTier?: 'priority' | 'default',
+): Promise<{ held: number; cost: number }> {
   const { user, secret } = await billedUser();
   const stream = await gateway.client(secret).chat.completions.create({
     model,

@@ -5,7 +5,8 @@ import { RedisWallet } from '../../src/billing/redis-wallet.js';
 import { isContinuousIntegration } from '../helpers/postgres-test-database.js';
 
 const redisUrl = process.env.GATEWAY_TEST_REDIS_URL;
-if (!redisUrl && isContinuousIntegration()) throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
+if (!redisUrl && isContinuousIntegration())
+  throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
 
 describe.runIf(Boolean(redisUrl))('RedisWallet', () => {
   let redis: Redis;

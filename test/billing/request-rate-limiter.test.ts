@@ -8,7 +8,8 @@ import { GatewayError } from '../../src/core/gateway-error.js';
 import { isContinuousIntegration } from '../helpers/postgres-test-database.js';
 
 const redisUrl = process.env.GATEWAY_TEST_REDIS_URL;
-if (!redisUrl && isContinuousIntegration()) throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
+if (!redisUrl && isContinuousIntegration())
+  throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
 
 let redis: Redis | undefined;
 
@@ -26,11 +27,18 @@ function connectedRedis(): Redis {
 }
 
 function subject(limits: Partial<LimitSubject['limits']>): LimitSubject {
-  return { scope: 'key', id: randomUUID(), limits: { requestsPerMinute: 0, tokensPerMinute: 0, maxConcurrentRequests: 0, ...limits } };
+  return {
+    scope: 'key',
+    id: randomUUID(),
+    limits: { requestsPerMinute: 0, tokensPerMinute: 0, maxConcurrentRequests: 0, ...limits },
+  };
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(GatewayError);
   return error as GatewayError;
 }
@@ -124,7 +132,10 @@ for (const backend of backends) {
 describe('request rate limits of a single node', () => {
   function limiterWithClock(): { limiter: LocalRequestRateLimiter; setTime: (milliseconds: number) => void } {
     let now = 1_000_000;
-    return { limiter: new LocalRequestRateLimiter(() => now), setTime: (milliseconds) => (now = 1_000_000 + milliseconds) };
+    return {
+      limiter: new LocalRequestRateLimiter(() => now),
+      setTime: (milliseconds) => (now = 1_000_000 + milliseconds),
+    };
   }
 
   it('counts requests in a window that ends a minute after its first request', async () => {
@@ -136,7 +147,10 @@ describe('request rate limits of a single node', () => {
     expect(error.headers['retry-after']).toBe('1');
     setTime(60_000);
     const admission = await limiter.admit([key], 1);
-    expect(admission.headers).toMatchObject({ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '60s' });
+    expect(admission.headers).toMatchObject({
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': '60s',
+    });
   });
 
   it('counts tokens beyond the estimate in the window where the request ended', async () => {

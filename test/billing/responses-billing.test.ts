@@ -6,14 +6,29 @@ import { settleEverything, startBillingTestGateway, type BillingTestGateway } fr
 
 const model = 'responses-billed';
 /** Uncached input 1, cache reads 0.1, cache writes 5 and output 3 micro-units a token: a token billed at the wrong price changes the cost. */
-const price: ModelPrice = { modelId: model, inputPerMillion: 1_000_000, cachedInputPerMillion: 100_000, cacheWritePerMillion: 5_000_000, outputPerMillion: 3_000_000, imagePrices: {}, audioPerMinute: 0, videoPerSecond: 0 };
+const price: ModelPrice = {
+  modelId: model,
+  inputPerMillion: 1_000_000,
+  cachedInputPerMillion: 100_000,
+  cacheWritePerMillion: 5_000_000,
+  outputPerMillion: 3_000_000,
+  imagePrices: {},
+  audioPerMinute: 0,
+  videoPerSecond: 0,
+};
 const startingBalance = 10_000_000;
 let gateway: BillingTestGateway;
 
 beforeAll(async () => {
   gateway = await startBillingTestGateway({ models: [], prices: [price] });
   // `sim-cached-prompt` reports half of the prompt as read from the cache.
-  await gateway.createChannel({ protocol: 'openai', baseUrl: gateway.simulator.url, secret: 'upstream', models: { [model]: 'sim-cached-prompt' }, settings: { responsesApi: 'true' } });
+  await gateway.createChannel({
+    protocol: 'openai',
+    baseUrl: gateway.simulator.url,
+    secret: 'upstream',
+    models: { [model]: 'sim-cached-prompt' },
+    settings: { responsesApi: 'true' },
+  });
 });
 
 afterAll(async () => {
@@ -37,9 +52,27 @@ describe('Responses API billing', () => {
     await settleEverything([gateway.running], user.id);
     const logs = await gateway.running.billing.store.listUsageLogs({ userId: user.id, limit: 10 });
     const cached = usage?.input_tokens_details.cached_tokens ?? 0;
-    const expectedCost = Math.ceil(((usage?.input_tokens ?? 0) - cached) * 1 + cached * 0.1 + (usage?.output_tokens ?? 0) * 3);
-    expect(logs.map((log) => ({ endpoint: log.endpoint, streamed: log.streamed, promptTokens: log.promptTokens, cachedTokens: log.cachedTokens, completionTokens: log.completionTokens, cost: log.cost }))).toEqual(
-      [true, false].map((streamedLog) => ({ endpoint: 'responses', streamed: streamedLog, promptTokens: 8, cachedTokens: 4, completionTokens: 9, cost: expectedCost })),
+    const expectedCost = Math.ceil(
+      ((usage?.input_tokens ?? 0) - cached) * 1 + cached * 0.1 + (usage?.output_tokens ?? 0) * 3,
+    );
+    expect(
+      logs.map((log) => ({
+        endpoint: log.endpoint,
+        streamed: log.streamed,
+        promptTokens: log.promptTokens,
+        cachedTokens: log.cachedTokens,
+        completionTokens: log.completionTokens,
+        cost: log.cost,
+      })),
+    ).toEqual(
+      [true, false].map((streamedLog) => ({
+        endpoint: 'responses',
+        streamed: streamedLog,
+        promptTokens: 8,
+        cachedTokens: 4,
+        completionTokens: 9,
+        cost: expectedCost,
+      })),
     );
     expect(await gateway.running.billing.store.readBalance(user.id)).toBe(startingBalance - 2 * expectedCost);
   });

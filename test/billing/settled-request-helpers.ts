@@ -7,7 +7,10 @@ import type { UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { BillingTestGateway } from './start-billing-test-gateway.js';
 
 /** A new user with `startingBalance` and a key, and an OpenAI client on that key. */
-export async function createBilledClient(gateway: BillingTestGateway, startingBalance: number): Promise<{ userId: string; client: OpenAI }> {
+export async function createBilledClient(
+  gateway: BillingTestGateway,
+  startingBalance: number,
+): Promise<{ userId: string; client: OpenAI }> {
   const user = await gateway.createUser();
   const key = await gateway.createKey(user);
   await gateway.topUp(user, startingBalance);
@@ -18,7 +21,11 @@ export async function createBilledClient(gateway: BillingTestGateway, startingBa
  * The user's one usage log, once the gateway settled the request (a settlement waiting on a token count included) and
  * wrote it; with `startingBalance`, the balance must also have been charged exactly the log's cost.
  */
-export async function waitForSettledLog(gateway: BillingTestGateway, userId: string, startingBalance?: number): Promise<UsageLogRecord> {
+export async function waitForSettledLog(
+  gateway: BillingTestGateway,
+  userId: string,
+  startingBalance?: number,
+): Promise<UsageLogRecord> {
   const { billing } = gateway.running;
   return vi.waitFor(
     async () => {
@@ -26,7 +33,8 @@ export async function waitForSettledLog(gateway: BillingTestGateway, userId: str
       await billing.writer.flush();
       const logs = await billing.store.listUsageLogs({ userId, limit: 10 });
       expect(logs).toHaveLength(1);
-      if (startingBalance !== undefined) expect(await billing.store.readBalance(userId)).toBe(startingBalance - logs[0]!.cost);
+      if (startingBalance !== undefined)
+        expect(await billing.store.readBalance(userId)).toBe(startingBalance - logs[0]!.cost);
       return logs[0]!;
     },
     { timeout: 15_000, interval: 50 },
@@ -35,6 +43,10 @@ export async function waitForSettledLog(gateway: BillingTestGateway, userId: str
 
 /** The input tokens accounting estimates at admission for a chat body (with a unit price, also their cost). */
 export function estimatedChatInput(body: Record<string, unknown>): number {
-  const request = { endpoint: 'chat.completions', body, model: { id: String(body.model), maxOutputTokens: undefined } } as unknown as MeteredRequest;
+  const request = {
+    endpoint: 'chat.completions',
+    body,
+    model: { id: String(body.model), maxOutputTokens: undefined },
+  } as unknown as MeteredRequest;
   return estimateWorstCaseUsage(request).inputTokens;
 }

@@ -26,9 +26,21 @@ for (const engine of engines) {
       database = await engine.create();
       const gatewayStore = createGatewayStore({ databaseUrl: database.url });
       await gatewayStore.migrate();
-      const user = await gatewayStore.createUser({ email: 'ada@example.com', displayName: 'Ada', role: 'user', passwordHash: null });
+      const user = await gatewayStore.createUser({
+        email: 'ada@example.com',
+        displayName: 'Ada',
+        role: 'user',
+        passwordHash: null,
+      });
       const group = await gatewayStore.createModelGroup({ name: 'default', description: '', models: ['*'] });
-      const key = await gatewayStore.createApiKey({ userId: user.id, groupId: group.id, name: 'k', keyHash: 'b'.repeat(64), keyPrefix: 'sk-gw-bbbb', expiresAt: null });
+      const key = await gatewayStore.createApiKey({
+        userId: user.id,
+        groupId: group.id,
+        name: 'k',
+        keyHash: 'b'.repeat(64),
+        keyPrefix: 'sk-gw-bbbb',
+        expiresAt: null,
+      });
       await gatewayStore.close();
       userId = user.id;
       apiKeyId = key.id;
@@ -44,7 +56,10 @@ for (const engine of engines) {
     });
 
     /** One settled request: its usage log and, for a cost above 0, its charge. */
-    function settledRequest(cost: number, overrides: Partial<UsageLogRecord> = {}): { charge: SettledCharge; usageLog: UsageLogRecord } {
+    function settledRequest(
+      cost: number,
+      overrides: Partial<UsageLogRecord> = {},
+    ): { charge: SettledCharge; usageLog: UsageLogRecord } {
       const id = `use_test${++counter}`;
       const usageLog: UsageLogRecord = {
         id,
@@ -69,7 +84,10 @@ for (const engine of engines) {
         pricing: null,
         ...overrides,
       };
-      return { charge: { id: `led_${id.slice(4)}`, userId, apiKeyId, amount: cost, debt: 0, requestId: id, createdAt: now }, usageLog };
+      return {
+        charge: { id: `led_${id.slice(4)}`, userId, apiKeyId, amount: cost, debt: 0, requestId: id, createdAt: now },
+        usageLog,
+      };
     }
 
     function createWriter(writeStore: BillingStore, logger = pino({ level: 'silent' })): SettlementBatchWriter {
@@ -83,7 +101,10 @@ for (const engine of engines) {
         spent: snapshot.apiKeys.find((key) => key.apiKeyId === apiKeyId)?.spent,
         logs: (await store.listUsageLogs({ userId, limit: 100 })).length,
         ledgerRows: (await store.listLedgerEntries(userId, { limit: 100 })).length,
-        requestsInRollups: (await store.listUsageSummaries({ userId })).reduce((total, summary) => total + summary.requestCount, 0),
+        requestsInRollups: (await store.listUsageSummaries({ userId })).reduce(
+          (total, summary) => total + summary.requestCount,
+          0,
+        ),
         mismatches: await store.findBalanceMismatches(),
       };
     }
@@ -113,7 +134,14 @@ for (const engine of engines) {
       await writer.flush();
       expect(writer.queuedRows).toBe(0);
       expect(writer.pendingAmounts().byUser.size).toBe(0);
-      expect(await storedState()).toEqual({ balance: 940, spent: 60, logs: 3, ledgerRows: 4, requestsInRollups: 3, mismatches: [] });
+      expect(await storedState()).toEqual({
+        balance: 940,
+        spent: 60,
+        logs: 3,
+        ledgerRows: 4,
+        requestsInRollups: 3,
+        mismatches: [],
+      });
     });
 
     it('keeps every row while the database is down (no split, no row backoff) and writes each once when it is back', async () => {
@@ -123,7 +151,11 @@ for (const engine of engines) {
         ...store,
         async writeSettlementBatch(batch) {
           attempts++;
-          if (down) throw new StoreUnavailableError('database', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+          if (down)
+            throw new StoreUnavailableError(
+              'database',
+              Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+            );
           return store.writeSettlementBatch(batch);
         },
       };
@@ -143,7 +175,14 @@ for (const engine of engines) {
       down = false;
       await writer.flush();
       expect(writer.unwrittenRows).toBe(0);
-      expect(await storedState()).toEqual({ balance: 850, spent: 150, logs: 5, ledgerRows: 6, requestsInRollups: 5, mismatches: [] });
+      expect(await storedState()).toEqual({
+        balance: 850,
+        spent: 150,
+        logs: 5,
+        ledgerRows: 6,
+        requestsInRollups: 5,
+        mismatches: [],
+      });
     });
 
     it('counts the rows of the batch being written as unwritten until they are durable', async () => {
@@ -174,7 +213,12 @@ for (const engine of engines) {
     });
 
     it('writes rows as soon as they fill a transaction, without waiting for the timer', async () => {
-      const writer = new SettlementBatchWriter({ store, intervalMs: 60_000, logger: pino({ level: 'silent' }), clock: () => now });
+      const writer = new SettlementBatchWriter({
+        store,
+        intervalMs: 60_000,
+        logger: pino({ level: 'silent' }),
+        clock: () => now,
+      });
       writer.start();
       try {
         for (let index = 1; index < rowsPerTransaction; index++) {
@@ -187,7 +231,10 @@ for (const engine of engines) {
         writer.enqueue(charge, usageLog);
         await vi.waitFor(() => expect(writer.unwrittenRows).toBe(0), { timeout: 10_000 });
         const state = await storedState();
-        expect({ balance: state.balance, requestsInRollups: state.requestsInRollups }).toEqual({ balance: 1_000 - rowsPerTransaction, requestsInRollups: rowsPerTransaction });
+        expect({ balance: state.balance, requestsInRollups: state.requestsInRollups }).toEqual({
+          balance: 1_000 - rowsPerTransaction,
+          requestsInRollups: rowsPerTransaction,
+        });
       } finally {
         await writer.close();
       }
@@ -212,7 +259,11 @@ for (const engine of engines) {
       expect(batchSizes.toSorted((left, right) => left - right)).toEqual([10, rowsPerTransaction, rowsPerTransaction]);
       expect(writer.unwrittenRows).toBe(0);
       const state = await storedState();
-      expect({ balance: state.balance, requestsInRollups: state.requestsInRollups, mismatches: state.mismatches }).toEqual({ balance: 1_000 - rows, requestsInRollups: rows, mismatches: [] });
+      expect({
+        balance: state.balance,
+        requestsInRollups: state.requestsInRollups,
+        mismatches: state.mismatches,
+      }).toEqual({ balance: 1_000 - rows, requestsInRollups: rows, mismatches: [] });
     });
 
     it('isolates a row that cannot be written: the others are written, it stays queued with backoff and is logged', async () => {
@@ -230,7 +281,10 @@ for (const engine of engines) {
       await writer.flush(); // fails again: split until the poison row is alone
       expect(writer.queuedRows).toBe(1);
       expect((await storedState()).balance).toBe(1_000 - 15);
-      expect(logged).toHaveBeenCalledWith(expect.objectContaining({ usageLogId: poison.usageLog.id, failures: 2 }), expect.stringMatching(/cannot be written/));
+      expect(logged).toHaveBeenCalledWith(
+        expect.objectContaining({ usageLogId: poison.usageLog.id, failures: 2 }),
+        expect.stringMatching(/cannot be written/),
+      );
 
       // Later batches are not held back, and the poison row waits for its backoff.
       const later = settledRequest(7);
@@ -243,13 +297,22 @@ for (const engine of engines) {
       now += 60_000;
       await writer.flush();
       expect(writer.queuedRows).toBe(1);
-      expect(logged).toHaveBeenLastCalledWith(expect.objectContaining({ usageLogId: poison.usageLog.id, failures: 3 }), expect.any(String));
+      expect(logged).toHaveBeenLastCalledWith(
+        expect.objectContaining({ usageLogId: poison.usageLog.id, failures: 3 }),
+        expect.any(String),
+      );
       expect(writer.pendingAmounts().byUser.get(userId)).toBe(100);
       expect(await storedState()).toMatchObject({ logs: 6, ledgerRows: 7, requestsInRollups: 6, mismatches: [] });
     });
 
     it('reports a full queue and keeps no logs of refused requests while it is full', async () => {
-      const writer = new SettlementBatchWriter({ store, intervalMs: 250, logger: pino({ level: 'silent' }), clock: () => now, queueLimit: 2 });
+      const writer = new SettlementBatchWriter({
+        store,
+        intervalMs: 250,
+        logger: pino({ level: 'silent' }),
+        clock: () => now,
+        queueLimit: 2,
+      });
       const first = settledRequest(1);
       writer.enqueue(first.charge, first.usageLog);
       expect(writer.enqueueIfRoom(settledRequest(0).usageLog)).toBe(true);

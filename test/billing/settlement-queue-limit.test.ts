@@ -4,14 +4,23 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BillingStore } from '../../src/storage/billing-store.js';
-import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  settleEverything,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from './start-billing-test-gateway.js';
 
 const model = 'queued-model';
 const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hello' }];
 let gateway: BillingTestGateway;
 
 beforeAll(async () => {
-  gateway = await startBillingTestGateway({ models: [model], prices: [createUnitPrice(model)], billing: { settlementQueueLimit: 3 } });
+  gateway = await startBillingTestGateway({
+    models: [model],
+    prices: [createUnitPrice(model)],
+    billing: { settlementQueueLimit: 3 },
+  });
 });
 
 afterAll(async () => {
@@ -53,7 +62,10 @@ describe('the settlement queue limit', () => {
       store.writeSettlementBatch = writeSettlementBatch;
     }
     // The writer retries on its own once its pause after the failed flushes is over.
-    await vi.waitFor(() => expect(gateway.running.billing.writer.queuedRows).toBe(0), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(() => expect(gateway.running.billing.writer.queuedRows).toBe(0), {
+      timeout: 20_000,
+      interval: 50,
+    });
     // Rows taken off the queue stay in the backlog until their batch is written.
     await vi.waitFor(async () => expect(await backlogRowsInMetrics()).toBe(0), { timeout: 20_000, interval: 50 });
     await expect(client.chat.completions.create({ model, messages, max_tokens: 5 })).resolves.toBeDefined();

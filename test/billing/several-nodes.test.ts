@@ -6,11 +6,22 @@ import { calculateRequestCost } from '../../src/billing/calculate-request-cost.j
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import type { MeteredRequest } from '../../src/billing/request-accounting.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresTestDatabaseUrl, isContinuousIntegration, shouldRunPostgresTests, type PostgresTestDatabase } from '../helpers/postgres-test-database.js';
-import { createUnitPrice, startBillingTestGateway, type BillingTestGateway, settleEverything } from './start-billing-test-gateway.js';
+import {
+  createPostgresTestDatabaseUrl,
+  isContinuousIntegration,
+  shouldRunPostgresTests,
+  type PostgresTestDatabase,
+} from '../helpers/postgres-test-database.js';
+import {
+  createUnitPrice,
+  startBillingTestGateway,
+  type BillingTestGateway,
+  settleEverything,
+} from './start-billing-test-gateway.js';
 
 const redisUrl = process.env.GATEWAY_TEST_REDIS_URL;
-if (!redisUrl && isContinuousIntegration()) throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
+if (!redisUrl && isContinuousIntegration())
+  throw new Error('GATEWAY_TEST_REDIS_URL must be set in CI (see .ci/start-redis.sh)');
 const model = 'shared-model';
 // Answers 200 words whatever was held (see debt.test.ts): with no max_tokens the hold reserves 5 output tokens.
 const debtModel = 'sim-paced-200x0';
@@ -25,7 +36,12 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     database = await createPostgresTestDatabaseUrl();
     if (!database) throw new Error('GATEWAY_TEST_POSTGRES_URL is not set');
     const billing = { redisUrl, reloadIntervalMs: 0, defaultMaxOutputTokens: 5 };
-    first = await startBillingTestGateway({ models: [model, debtModel], prices: [createUnitPrice(model), createUnitPrice(debtModel)], billing, databaseUrl: database.url });
+    first = await startBillingTestGateway({
+      models: [model, debtModel],
+      prices: [createUnitPrice(model), createUnitPrice(debtModel)],
+      billing,
+      databaseUrl: database.url,
+    });
     second = await startBillingTestGateway({ models: [model, debtModel], billing, databaseUrl: database.url });
   });
 
@@ -35,10 +51,19 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     await database?.drop();
   });
 
-  async function callApi(gateway: BillingTestGateway, method: 'POST' | 'GET', path: string, token: string | undefined, body?: unknown) {
+  async function callApi(
+    gateway: BillingTestGateway,
+    method: 'POST' | 'GET',
+    path: string,
+    token: string | undefined,
+    body?: unknown,
+  ) {
     const response = await request(`${gateway.url}/api${path}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.statusCode, body: (await response.body.json()) as any };
@@ -56,7 +81,8 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
 
   it('announces key, balance and limit changes to every node at once', async () => {
     const user = await first.createUser('user', password);
-    const token = (await callApi(first, 'POST', '/auth/login', undefined, { email: user.email, password })).body.token as string;
+    const token = (await callApi(first, 'POST', '/auth/login', undefined, { email: user.email, password })).body
+      .token as string;
     const group = await first.createGroup();
     await first.running.store.grantUserGroups(user.id, [group.id]);
     const key = await callApi(first, 'POST', '/keys', token, { group: group.name, limits: { requestsPerMinute: 3 } });
@@ -71,15 +97,25 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
 
     expect(await askSecond()).toBe(429); // no money yet
     const adminToken = await (async () => {
-      const { adminTokenPrefix, generateConsoleToken, hashConsoleToken } = await import('../../src/accounts/console-token.js');
+      const { adminTokenPrefix, generateConsoleToken, hashConsoleToken } =
+        await import('../../src/accounts/console-token.js');
       const token = generateConsoleToken(adminTokenPrefix);
       await first.running.billing.store.createAdminToken({ tokenHash: hashConsoleToken(token), name: 'nodes' });
       return token;
     })();
-    expect((await callApi(first, 'POST', `/users/${user.id}/credits`, adminToken, { kind: 'top-up', amount: '1' })).status).toBe(201);
+    expect(
+      (await callApi(first, 'POST', `/users/${user.id}/credits`, adminToken, { kind: 'top-up', amount: '1' })).status,
+    ).toBe(201);
     expect(await eventuallyStatus(askSecond, 200)).toBe(200);
     // The per-minute counter (3) is shared by both nodes; the request refused for lack of money counted too.
-    const askFirst = () => first.client(key.body.key).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }).then(() => 200, (error: { status: number }) => error.status);
+    const askFirst = () =>
+      first
+        .client(key.body.key)
+        .chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 })
+        .then(
+          () => 200,
+          (error: { status: number }) => error.status,
+        );
     const statuses = [await askFirst(), await askSecond(), await askFirst()];
     expect(statuses.filter((status) => status === 429)).toHaveLength(statuses.length - 1);
 
@@ -90,7 +126,11 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
   it('never overdraws a balance shared by two nodes under 200 concurrent requests', async () => {
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hello there world' }];
     const worstCost = calculateRequestCost(
-      estimateWorstCaseUsage({ endpoint: 'chat.completions', body: { model, messages, max_tokens: 20 }, model: { id: model } } as unknown as MeteredRequest).usage,
+      estimateWorstCaseUsage({
+        endpoint: 'chat.completions',
+        body: { model, messages, max_tokens: 20 },
+        model: { id: model },
+      } as unknown as MeteredRequest).usage,
       createUnitPrice(model),
     );
     const user = await first.createUser();
@@ -103,7 +143,10 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     const outcomes = await Promise.all(
       Array.from({ length: 200 }, (_, index) =>
         clients[index % 2]!.chat.completions.create({ model, messages, max_tokens: 20 }).then(
-          (completion) => ({ status: 200, cost: completion.usage!.prompt_tokens + completion.usage!.completion_tokens }),
+          (completion) => ({
+            status: 200,
+            cost: completion.usage!.prompt_tokens + completion.usage!.completion_tokens,
+          }),
           (error: { status: number }) => ({ status: error.status, cost: 0 }),
         ),
       ),
@@ -123,7 +166,9 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     const wallet = await redis.hgetall(`gateway:wallet:${user.id}`);
     await redis.quit();
     expect(Number(wallet.durable)).toBe(balance);
-    const outstanding = Object.entries(wallet).filter(([name]) => name.startsWith('held:') || name.startsWith('pending:'));
+    const outstanding = Object.entries(wallet).filter(
+      ([name]) => name.startsWith('held:') || name.startsWith('pending:'),
+    );
     expect(outstanding.every(([, value]) => Number(value) === 0)).toBe(true);
     expect(outstanding.length).toBeGreaterThan(0);
   });
@@ -139,7 +184,10 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     const debt = answer.usage!.prompt_tokens + answer.usage!.completion_tokens - 20;
     expect(debt).toBeGreaterThan(0);
     // The other node refuses through the shared wallet, before the debt is even written or reloaded.
-    const refused = await second.client(key.secret).chat.completions.create({ model, messages, max_tokens: 1 }).catch((error: unknown) => error);
+    const refused = await second
+      .client(key.secret)
+      .chat.completions.create({ model, messages, max_tokens: 1 })
+      .catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 429, code: 'insufficient_quota' });
     expect((refused as Error).message).toMatch(/unpaid debt/);
     const store = first.running.billing.store;
@@ -148,7 +196,9 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
 
     await second.topUp(user, 1_000);
     expect(await store.readStoredBalance(user.id)).toMatchObject({ balance: 1_000 - debt, debt: 0 });
-    await expect(first.client(key.secret).chat.completions.create({ model, messages, max_tokens: 1 })).resolves.toBeDefined();
+    await expect(
+      first.client(key.secret).chat.completions.create({ model, messages, max_tokens: 1 }),
+    ).resolves.toBeDefined();
     await settleEverything([first.running, second.running], user.id);
     expect(await store.findBalanceMismatches()).toEqual([]);
     const { Redis } = await import('ioredis');
@@ -156,6 +206,10 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     const wallet = await redis.hgetall(`gateway:wallet:${user.id}`);
     await redis.quit();
     expect(Number(wallet.debt)).toBe(0);
-    expect(Object.entries(wallet).filter(([name]) => name.startsWith('debt:')).every(([, value]) => Number(value) === 0)).toBe(true);
+    expect(
+      Object.entries(wallet)
+        .filter(([name]) => name.startsWith('debt:'))
+        .every(([, value]) => Number(value) === 0),
+    ).toBe(true);
   });
 });

@@ -17,7 +17,11 @@ const models = [quickModel, 'sim-hang'];
 let gateway: BillingTestGateway;
 
 beforeAll(async () => {
-  gateway = await startBillingTestGateway({ models, prices: models.map(createUnitPrice), config: { shutdownGraceMs: 1_000 } });
+  gateway = await startBillingTestGateway({
+    models,
+    prices: models.map(createUnitPrice),
+    config: { shutdownGraceMs: 1_000 },
+  });
 });
 
 afterAll(async () => {
@@ -51,11 +55,23 @@ describe('graceful shutdown', () => {
     expect(await stuck.answer).toEqual({ status: 0, text: 'connection closed' });
     const store = createBillingStore({ databaseUrl: gateway.databaseUrl });
     try {
-      const request = { endpoint: 'chat.completions', body: { model: 'sim-hang', messages }, model: { id: 'sim-hang', maxOutputTokens: undefined } } as unknown as MeteredRequest;
+      const request = {
+        endpoint: 'chat.completions',
+        body: { model: 'sim-hang', messages },
+        model: { id: 'sim-hang', maxOutputTokens: undefined },
+      } as unknown as MeteredRequest;
       const estimatedInput = estimateWorstCaseUsage(request).inputTokens;
       expect(estimatedInput).toBeGreaterThan(0);
-      expect((await store.listUsageLogs({ userId: quick.userId, limit: 10 })).map((log) => [log.status, log.cost])).toEqual([[200, 3 + 2]]);
-      expect((await store.listUsageLogs({ userId: stuck.userId, limit: 10 })).map((log) => [log.status, log.errorCode, log.cost])).toEqual([[499, 'client_closed_request', estimatedInput]]);
+      expect(
+        (await store.listUsageLogs({ userId: quick.userId, limit: 10 })).map((log) => [log.status, log.cost]),
+      ).toEqual([[200, 3 + 2]]);
+      expect(
+        (await store.listUsageLogs({ userId: stuck.userId, limit: 10 })).map((log) => [
+          log.status,
+          log.errorCode,
+          log.cost,
+        ]),
+      ).toEqual([[499, 'client_closed_request', estimatedInput]]);
       expect(await store.readBalance(stuck.userId)).toBe(startingBalance - estimatedInput);
       expect(await store.findBalanceMismatches()).toEqual([]);
     } finally {

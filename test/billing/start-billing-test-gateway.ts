@@ -16,7 +16,16 @@ import { createTestGatewayConfig } from '../helpers/create-test-gateway-config.j
 
 /** A price of one micro-unit per token in and out, so costs equal token counts. */
 export function createUnitPrice(modelId: string): ModelPrice {
-  return { modelId, inputPerMillion: 1_000_000, cachedInputPerMillion: 1_000_000, cacheWritePerMillion: 1_000_000, outputPerMillion: 1_000_000, imagePrices: { default: 1_000 }, audioPerMinute: 60_000, videoPerSecond: 0 };
+  return {
+    modelId,
+    inputPerMillion: 1_000_000,
+    cachedInputPerMillion: 1_000_000,
+    cacheWritePerMillion: 1_000_000,
+    outputPerMillion: 1_000_000,
+    imagePrices: { default: 1_000 },
+    audioPerMinute: 60_000,
+    videoPerSecond: 0,
+  };
 }
 
 /** A running billed gateway and its upstream simulator. */
@@ -77,11 +86,26 @@ export async function startBillingTestGateway(options: {
     { upstreamConnectionsPerOrigin: 64, ...options.config },
   );
   const { createLogger } = await import('../../src/observability/create-logger.js');
-  const running = await startGateway(config, createLogger('silent'), { billing: { enabled: true, ...options.billing }, payments: { sweepIntervalMs: 0, ...options.payments } });
+  const running = await startGateway(config, createLogger('silent'), {
+    billing: { enabled: true, ...options.billing },
+    payments: { sweepIntervalMs: 0, ...options.payments },
+  });
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   const { store, billing } = running;
   // Seeding goes through billing.exclusive, as the /api does, so it never interleaves with a batch write.
-  await billing.exclusive(() => store.createChannel({ name: `sim-${++counter}`, protocol: 'openai', preset: null, baseUrl: simulator.url, encryptedSecret: secretBox.encrypt('upstream'), models: options.models, modelMapping: {}, priority: 0, weight: 1 }));
+  await billing.exclusive(() =>
+    store.createChannel({
+      name: `sim-${++counter}`,
+      protocol: 'openai',
+      preset: null,
+      baseUrl: simulator.url,
+      encryptedSecret: secretBox.encrypt('upstream'),
+      models: options.models,
+      modelMapping: {},
+      priority: 0,
+      weight: 1,
+    }),
+  );
   for (const price of options.prices ?? []) await billing.exclusive(() => billing.store.setModelPrice(price));
   await running.routing.refresh();
   await billing.refresh(true);
@@ -96,22 +120,43 @@ export async function startBillingTestGateway(options: {
     async createUser(role = 'user', password) {
       const { hashPassword } = await import('../../src/accounts/password-hash.js');
       const passwordHash = password ? await hashPassword(password) : null;
-      const user = await billing.exclusive(() => store.createUser({ email: `user-${process.pid}-${++counter}@example.test`, displayName: 'Billing test', role, passwordHash }));
+      const user = await billing.exclusive(() =>
+        store.createUser({
+          email: `user-${process.pid}-${++counter}@example.test`,
+          displayName: 'Billing test',
+          role,
+          passwordHash,
+        }),
+      );
       await billing.refresh(true);
       return user;
     },
     async createKey(user) {
       const secret = generateApiKeySecret();
       const { group, key } = await billing.exclusive(async () => {
-        const group = await store.createModelGroup({ name: `group-${process.pid}-${++counter}`, description: '', models: ['*'] });
-        const key = await store.createApiKey({ userId: user.id, groupId: group.id, name: 'test', keyHash: hashApiKeySecret(secret), keyPrefix: displayPrefixOf(secret), expiresAt: null });
+        const group = await store.createModelGroup({
+          name: `group-${process.pid}-${++counter}`,
+          description: '',
+          models: ['*'],
+        });
+        const key = await store.createApiKey({
+          userId: user.id,
+          groupId: group.id,
+          name: 'test',
+          keyHash: hashApiKeySecret(secret),
+          keyPrefix: displayPrefixOf(secret),
+          expiresAt: null,
+        });
         return { group, key };
       });
       await running.routing.refresh();
       await billing.refresh(true);
       return { secret, apiKeyId: key.id, groupId: group.id };
     },
-    createGroup: () => billing.exclusive(() => store.createModelGroup({ name: `group-${process.pid}-${++counter}`, description: '', models: ['*'] })),
+    createGroup: () =>
+      billing.exclusive(() =>
+        store.createModelGroup({ name: `group-${process.pid}-${++counter}`, description: '', models: ['*'] }),
+      ),
     async createChannel(channel) {
       await billing.exclusive(() =>
         store.createChannel({
@@ -146,7 +191,11 @@ export async function startBillingTestGateway(options: {
  * flushes their batch writers. A client can hold its answer a moment before the gateway settles it.
  */
 export async function settleEverything(runtimes: RunningGateway[], userId: string): Promise<void> {
-  for (let attempt = 0; attempt < 200 && runtimes.some((running) => running.billing.memory.user(userId).held > 0); attempt++) {
+  for (
+    let attempt = 0;
+    attempt < 200 && runtimes.some((running) => running.billing.memory.user(userId).held > 0);
+    attempt++
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   for (const running of runtimes) {

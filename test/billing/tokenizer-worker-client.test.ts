@@ -7,7 +7,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countTextTokens, tokenizerCharacterLimit } from '../../src/billing/count-text-tokens.js';
 import { TokenizerWorkerClient } from '../../src/billing/tokenizer-worker/tokenizer-worker-client.js';
 
-const texts = ['hello there world', '日本語のテキストを数える', 'emoji 👩‍👩‍👧‍👦🎉 and more 🚀', '', 'x'.repeat(tokenizerCharacterLimit + 1)];
+const texts = [
+  'hello there world',
+  '日本語のテキストを数える',
+  'emoji 👩‍👩‍👧‍👦🎉 and more 🚀',
+  '',
+  'x'.repeat(tokenizerCharacterLimit + 1),
+];
 
 let client: TokenizerWorkerClient | undefined;
 
@@ -17,7 +23,7 @@ afterEach(async () => {
 });
 
 describe('TokenizerWorkerClient', () => {
-  it("counts like gpt-tokenizer in the main thread (ASCII, CJK, emoji, empty, and long texts by length)", async () => {
+  it('counts like gpt-tokenizer in the main thread (ASCII, CJK, emoji, empty, and long texts by length)', async () => {
     client = new TokenizerWorkerClient();
     expect(await client.count(texts)).toEqual(texts.map(countTextTokens));
     expect(client.startedWorkers).toBe(1);
@@ -25,7 +31,10 @@ describe('TokenizerWorkerClient', () => {
 
   it('starts no worker when no text needs the tokenizer', async () => {
     client = new TokenizerWorkerClient();
-    expect(await client.count(['', 'y'.repeat(tokenizerCharacterLimit + 1)])).toEqual([0, Math.ceil((tokenizerCharacterLimit + 1) / 3)]);
+    expect(await client.count(['', 'y'.repeat(tokenizerCharacterLimit + 1)])).toEqual([
+      0,
+      Math.ceil((tokenizerCharacterLimit + 1) / 3),
+    ]);
     expect(client.startedWorkers).toBe(0);
   });
 
@@ -63,7 +72,10 @@ describe('TokenizerWorkerClient', () => {
 
   it('counts in the main thread, with a warning, when no worker can start twice', async () => {
     const logger = { warn: vi.fn() };
-    client = new TokenizerWorkerClient({ logger, workerScript: new URL('./no-such-tokenizer-worker.mjs', import.meta.url) });
+    client = new TokenizerWorkerClient({
+      logger,
+      workerScript: new URL('./no-such-tokenizer-worker.mjs', import.meta.url),
+    });
     expect(await client.count(texts)).toEqual(texts.map(countTextTokens));
     expect(client.startedWorkers).toBe(2);
     expect(logger.warn).toHaveBeenCalledTimes(1);
@@ -90,7 +102,11 @@ describe('TokenizerWorkerClient', () => {
       "console.log(JSON.stringify(await client.count(['hello there world'])));",
     ].join('\n');
     // The kill after 25 s only keeps a failing run from leaving the child behind (the test's own limit is 30 s).
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { timeout: 25_000 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '--eval', script],
+      { timeout: 25_000 },
+    );
     expect(JSON.parse(stdout)).toEqual([countTextTokens('hello there world')]);
   });
 });

@@ -14,7 +14,10 @@ vi.mock('../../src/billing/count-text-tokens.js', async (importOriginal) => ({
 describe('TokenizerWorkerClient without any working tokenizer', () => {
   it('estimates the texts from their length, with warnings', async () => {
     const logger = { warn: vi.fn() };
-    const client = new TokenizerWorkerClient({ logger, workerScript: new URL('./no-such-tokenizer-worker.mjs', import.meta.url) });
+    const client = new TokenizerWorkerClient({
+      logger,
+      workerScript: new URL('./no-such-tokenizer-worker.mjs', import.meta.url),
+    });
     const texts = ['hello there world', '日本語'];
     expect(await client.count(texts)).toEqual(texts.map(estimateTextTokens));
     expect(logger.warn).toHaveBeenCalledTimes(2);

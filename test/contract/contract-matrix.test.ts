@@ -23,7 +23,12 @@ async function startContext(target: ContractTarget): Promise<ContractContext> {
   const upstream = await target.start();
   const images = await startImageServer();
   const gateway = await startContractGateway();
-  const channel = { protocol: target.protocol, baseUrl: upstream.url, secret: upstream.secret, settings: target.settings };
+  const channel = {
+    protocol: target.protocol,
+    baseUrl: upstream.url,
+    secret: upstream.secret,
+    settings: target.settings,
+  };
   await gateway.createChannel({
     ...channel,
     models: {
@@ -43,7 +48,14 @@ async function startContext(target: ContractTarget): Promise<ContractContext> {
     },
   });
   // Tried first for the failover models: one fails with a status, the other breaks its stream before the first event.
-  await gateway.createChannel({ ...channel, priority: 10, models: { [contractModels.failover]: 'sim-error-500', [contractModels.failoverEarly]: 'sim-broken-before-first-event' } });
+  await gateway.createChannel({
+    ...channel,
+    priority: 10,
+    models: {
+      [contractModels.failover]: 'sim-error-500',
+      [contractModels.failoverEarly]: 'sim-broken-before-first-event',
+    },
+  });
   const apiKey = await gateway.createKey();
   const client = new OpenAI({ apiKey, baseURL: gateway.baseURL, maxRetries: 0, timeout: 20_000 });
   const anthropic = new Anthropic({ apiKey, baseURL: gateway.url, maxRetries: 0, timeout: 20_000 });
@@ -69,7 +81,9 @@ for (const target of contractTargets.filter((candidate) => !targetFilter || cand
       await context?.images.close();
     });
 
-    for (const [protocol, scenarios] of Object.entries(scenariosByProtocol) as Array<[ContractProtocol, ContractScenario[]]>) {
+    for (const [protocol, scenarios] of Object.entries(scenariosByProtocol) as Array<
+      [ContractProtocol, ContractScenario[]]
+    >) {
       if (protocolFilter && protocol !== protocolFilter) continue;
       const unsupported = target.unsupportedScenarios[protocol] ?? {};
       describe(protocol, () => {

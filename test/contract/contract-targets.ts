@@ -51,7 +51,8 @@ const geminiSecret = 'AIza-contract-gemini-upstream';
 
 /** What the OpenAI passthrough cannot show. */
 const openAiUnsupported: Record<string, string> = {
-  'a parameter the vendor cannot honour is refused with a 400 naming it': 'the passthrough forwards every parameter; the OpenAI-wire vendor judges it',
+  'a parameter the vendor cannot honour is refused with a 400 naming it':
+    'the passthrough forwards every parameter; the OpenAI-wire vendor judges it',
 };
 
 const geminiWholeFunctionCalls =
@@ -70,9 +71,19 @@ function anthropicTarget(apiVersion: string): ContractTarget {
     refusedParameter:
       apiVersion >= '2026-10-21'
         ? { fields: { temperature: 0.3 }, param: 'temperature' }
-        : { fields: { response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } } }, param: 'response_format' },
+        : {
+            fields: {
+              response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } },
+            },
+            param: 'response_format',
+          },
     start: async () => ({ ...(await startAnthropicSimulator({ apiKey: anthropicSecret })), secret: anthropicSecret }),
-    unsupportedScenarios: { chat: { 'embeddings as floats and as base64': 'Anthropic has no embeddings API (the gateway answers 503 service_unavailable)' } },
+    unsupportedScenarios: {
+      chat: {
+        'embeddings as floats and as base64':
+          'Anthropic has no embeddings API (the gateway answers 503 service_unavailable)',
+      },
+    },
   };
 }
 
@@ -116,7 +127,10 @@ export const contractTargets: ContractTarget[] = [
     embeddingModel: 'gemini-embedding-sim',
     overloadedModel: 'sim-error-503',
     midStreamErrorCode: 'service_unavailable',
-    refusedParameter: { fields: { tools: [{ type: 'function', function: { name: 'get_weather' } }], parallel_tool_calls: false }, param: 'parallel_tool_calls' },
+    refusedParameter: {
+      fields: { tools: [{ type: 'function', function: { name: 'get_weather' } }], parallel_tool_calls: false },
+      param: 'parallel_tool_calls',
+    },
     start: async () => ({ ...(await startGeminiSimulator({ apiKey: geminiSecret })), secret: geminiSecret }),
     unsupportedScenarios: {
       chat: { 'streamed tool-call arguments split across chunks': geminiWholeFunctionCalls },
@@ -139,7 +153,10 @@ export const contractTargets: ContractTarget[] = [
       return { ...simulator, secret: simulator.channelSecret };
     },
     unsupportedScenarios: {
-      chat: { 'embeddings as floats and as base64': 'the Bedrock adapter serves chat only (Bedrock embeddings use InvokeModel with per-model bodies)' },
+      chat: {
+        'embeddings as floats and as base64':
+          'the Bedrock adapter serves chat only (Bedrock embeddings use InvokeModel with per-model bodies)',
+      },
     },
   },
 ];

@@ -10,7 +10,11 @@ const weatherTool: Anthropic.Tool = {
   description: 'Weather for a city',
   input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
 };
-const timeTool: Anthropic.Tool = { name: 'get_time', description: 'Local time in a city', input_schema: { type: 'object', properties: { query: { type: 'string' } } } };
+const timeTool: Anthropic.Tool = {
+  name: 'get_time',
+  description: 'Local time in a city',
+  input_schema: { type: 'object', properties: { query: { type: 'string' } } },
+};
 const redPixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const longUserText = 'please stream these several words back to me in order';
 const maxTokens = 1_024;
@@ -49,7 +53,14 @@ async function toolRoundTrip(context: ContractContext, tools: Anthropic.Tool[]):
     messages: [
       ...messages,
       { role: 'assistant', content: first.content },
-      { role: 'user', content: calls.map((call, index) => ({ type: 'tool_result' as const, tool_use_id: call.id, content: index === 0 ? 'sunny' : '12:00' })) },
+      {
+        role: 'user',
+        content: calls.map((call, index) => ({
+          type: 'tool_result' as const,
+          tool_use_id: call.id,
+          content: index === 0 ? 'sunny' : '12:00',
+        })),
+      },
     ],
   });
   expect(second.stop_reason).toBe('end_turn');
@@ -72,7 +83,11 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'plain text',
     async run({ anthropic }) {
-      const message = await anthropic.messages.create({ model: contractModels.chat, max_tokens: maxTokens, messages: [{ role: 'user', content: 'hello there' }] });
+      const message = await anthropic.messages.create({
+        model: contractModels.chat,
+        max_tokens: maxTokens,
+        messages: [{ role: 'user', content: 'hello there' }],
+      });
       expect(message.type).toBe('message');
       expect(message.role).toBe('assistant');
       expect(message.id).toMatch(/^msg_/);
@@ -91,7 +106,13 @@ export const messagesContractScenarios: ContractScenario[] = [
         messages: [
           { role: 'user', content: 'first question' },
           { role: 'assistant', content: 'first answer' },
-          { role: 'user', content: [{ type: 'text', text: 'second question' }, { type: 'text', text: 'and a follow-up' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'second question' },
+              { type: 'text', text: 'and a follow-up' },
+            ],
+          },
         ],
       });
       expect(textOf(message)).toContain('follow-up');
@@ -128,7 +149,11 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'streamed text through messages.stream().finalMessage()',
     async run({ anthropic }) {
-      const stream = anthropic.messages.stream({ model: contractModels.chat, max_tokens: maxTokens, messages: [{ role: 'user', content: longUserText }] });
+      const stream = anthropic.messages.stream({
+        model: contractModels.chat,
+        max_tokens: maxTokens,
+        messages: [{ role: 'user', content: longUserText }],
+      });
       const textDeltas: string[] = [];
       stream.on('text', (delta) => textDeltas.push(delta));
       const final = await stream.finalMessage();
@@ -141,7 +166,12 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'the stream has named events in order, pings and cumulative usage',
     async run(context) {
-      const answer = await postMessages(context, { model: contractModels.chat, max_tokens: maxTokens, messages: [{ role: 'user', content: longUserText }], stream: true });
+      const answer = await postMessages(context, {
+        model: contractModels.chat,
+        max_tokens: maxTokens,
+        messages: [{ role: 'user', content: longUserText }],
+        stream: true,
+      });
       expect(answer.status).toBe(200);
       const events = readSseEvents(answer.text);
       expect(events.every((event) => event.event !== undefined)).toBe(true);
@@ -150,7 +180,9 @@ export const messagesContractScenarios: ContractScenario[] = [
       expect(names.at(-1)).toBe('message_stop');
       expect(names.at(-2)).toBe('message_delta');
       expect(events.some((event) => event.event === 'ping')).toBe(true);
-      const delta = JSON.parse(events.find((event) => event.event === 'message_delta')?.data ?? '{}') as { usage: { output_tokens: number } };
+      const delta = JSON.parse(events.find((event) => event.event === 'message_delta')?.data ?? '{}') as {
+        usage: { output_tokens: number };
+      };
       expect(delta.usage.output_tokens).toBeGreaterThan(0);
       expect(answer.text).not.toContain('[DONE]');
     },
@@ -158,7 +190,12 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'streamed tool input split across input_json_delta events',
     async run({ anthropic }) {
-      const stream = anthropic.messages.stream({ model: contractModels.chat, max_tokens: maxTokens, messages: [{ role: 'user', content: 'weather in Paris' }], tools: [weatherTool] });
+      const stream = anthropic.messages.stream({
+        model: contractModels.chat,
+        max_tokens: maxTokens,
+        messages: [{ role: 'user', content: 'weather in Paris' }],
+        tools: [weatherTool],
+      });
       const pieces: string[] = [];
       stream.on('inputJson', (partial) => pieces.push(partial));
       const final = await stream.finalMessage();
@@ -172,7 +209,12 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'stop sequence',
     async run({ anthropic }) {
-      const message = await anthropic.messages.create({ model: contractModels.chat, max_tokens: maxTokens, messages: [{ role: 'user', content: 'alpha beta HALT gamma' }], stop_sequences: ['HALT'] });
+      const message = await anthropic.messages.create({
+        model: contractModels.chat,
+        max_tokens: maxTokens,
+        messages: [{ role: 'user', content: 'alpha beta HALT gamma' }],
+        stop_sequences: ['HALT'],
+      });
       expect(textOf(message).trim()).toBe('Echo: alpha beta');
       expect(['stop_sequence', 'end_turn']).toContain(message.stop_reason);
     },
@@ -180,7 +222,11 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'max_tokens cut-off gives stop_reason max_tokens',
     async run({ anthropic }) {
-      const message = await anthropic.messages.create({ model: contractModels.chat, max_tokens: 3, messages: [{ role: 'user', content: 'one two three four five' }] });
+      const message = await anthropic.messages.create({
+        model: contractModels.chat,
+        max_tokens: 3,
+        messages: [{ role: 'user', content: 'one two three four five' }],
+      });
       expect(textOf(message)).toBe('Echo: one two');
       expect(message.stop_reason).toBe('max_tokens');
     },
@@ -188,7 +234,11 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'usage is reported with uncached input apart',
     async run({ anthropic }) {
-      const message = await anthropic.messages.create({ model: contractModels.chat, max_tokens: maxTokens, messages: [{ role: 'user', content: 'how many tokens is this' }] });
+      const message = await anthropic.messages.create({
+        model: contractModels.chat,
+        max_tokens: maxTokens,
+        messages: [{ role: 'user', content: 'how many tokens is this' }],
+      });
       expect(message.usage.input_tokens).toBeGreaterThan(0);
       expect(message.usage.output_tokens).toBeGreaterThan(0);
       expect(message.usage.cache_read_input_tokens ?? 0).toBe(0);
@@ -214,18 +264,29 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'count_tokens and models.list in Anthropic shape',
     async run({ anthropic }) {
-      const counted = await anthropic.messages.countTokens({ model: contractModels.chat, messages: [{ role: 'user', content: 'count these words for me' }] });
+      const counted = await anthropic.messages.countTokens({
+        model: contractModels.chat,
+        messages: [{ role: 'user', content: 'count these words for me' }],
+      });
       expect(counted.input_tokens).toBeGreaterThan(0);
       const models = [];
       for await (const model of anthropic.models.list()) models.push(model);
       expect(models.map((model) => model.id)).toContain(contractModels.chat);
-      expect(models[0]).toMatchObject({ type: 'model', display_name: expect.any(String), created_at: expect.any(String) });
+      expect(models[0]).toMatchObject({
+        type: 'model',
+        display_name: expect.any(String),
+        created_at: expect.any(String),
+      });
     },
   },
   {
     name: 'upstream 400 becomes 400 invalid_request_error',
     async run(context) {
-      const answer = await postMessages(context, { model: contractModels.error400, max_tokens: maxTokens, messages: [{ role: 'user', content: 'hi' }] });
+      const answer = await postMessages(context, {
+        model: contractModels.error400,
+        max_tokens: maxTokens,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.text)).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
       expect(answer.text).not.toContain(context.upstream.secret);
@@ -235,30 +296,65 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'upstream 401 becomes a server-side error (the channel credentials, not the client key)',
     async run({ anthropic }) {
-      const error = await anthropic.messages.create({ model: contractModels.error401, max_tokens: maxTokens, messages: [{ role: 'user', content: 'hi' }] }).then(
-        () => undefined,
-        (caught: unknown) => caught,
-      );
+      const error = await anthropic.messages
+        .create({ model: contractModels.error401, max_tokens: maxTokens, messages: [{ role: 'user', content: 'hi' }] })
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
       expect(error).toBeInstanceOf(Anthropic.InternalServerError);
     },
   },
   {
     name: 'upstream 429 becomes 429 rate_limit_error',
-    run: ({ anthropic }) => expectAnthropicError(anthropic.messages.create({ model: contractModels.error429, max_tokens: maxTokens, messages: [{ role: 'user', content: 'hi' }] }), 429, 'rate_limit_error'),
+    run: ({ anthropic }) =>
+      expectAnthropicError(
+        anthropic.messages.create({
+          model: contractModels.error429,
+          max_tokens: maxTokens,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+        429,
+        'rate_limit_error',
+      ),
   },
   {
     name: 'upstream 500 becomes 500 api_error',
-    run: ({ anthropic }) => expectAnthropicError(anthropic.messages.create({ model: contractModels.error500, max_tokens: maxTokens, messages: [{ role: 'user', content: 'hi' }] }), 500, 'api_error'),
+    run: ({ anthropic }) =>
+      expectAnthropicError(
+        anthropic.messages.create({
+          model: contractModels.error500,
+          max_tokens: maxTokens,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+        500,
+        'api_error',
+      ),
   },
   {
     name: 'upstream overloaded becomes 529 overloaded_error',
-    run: ({ anthropic }) => expectAnthropicError(anthropic.messages.create({ model: contractModels.overloaded, max_tokens: maxTokens, messages: [{ role: 'user', content: 'hi' }] }), 529, 'overloaded_error'),
+    run: ({ anthropic }) =>
+      expectAnthropicError(
+        anthropic.messages.create({
+          model: contractModels.overloaded,
+          max_tokens: maxTokens,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+        529,
+        'overloaded_error',
+      ),
   },
   {
     name: 'an error before the first byte fails over to another channel',
     async run({ anthropic, upstream }) {
       const before = upstream.requests.length;
-      const final = await anthropic.messages.stream({ model: contractModels.failover, max_tokens: maxTokens, messages: [{ role: 'user', content: 'fail over please' }] }).finalMessage();
+      const final = await anthropic.messages
+        .stream({
+          model: contractModels.failover,
+          max_tokens: maxTokens,
+          messages: [{ role: 'user', content: 'fail over please' }],
+        })
+        .finalMessage();
       expect(textOf(final)).toBe('Echo: fail over please');
       expect(upstream.requests.length - before).toBe(2);
     },
@@ -267,7 +363,13 @@ export const messagesContractScenarios: ContractScenario[] = [
     name: 'a stream that breaks before its first event fails over to another channel',
     async run({ anthropic, upstream }) {
       const before = upstream.requests.length;
-      const final = await anthropic.messages.stream({ model: contractModels.failoverEarly, max_tokens: maxTokens, messages: [{ role: 'user', content: 'fail over early' }] }).finalMessage();
+      const final = await anthropic.messages
+        .stream({
+          model: contractModels.failoverEarly,
+          max_tokens: maxTokens,
+          messages: [{ role: 'user', content: 'fail over early' }],
+        })
+        .finalMessage();
       expect(textOf(final)).toBe('Echo: fail over early');
       expect(upstream.requests.length - before).toBe(2);
     },
@@ -275,14 +377,28 @@ export const messagesContractScenarios: ContractScenario[] = [
   {
     name: 'an error after the first byte becomes an error event',
     async run(context) {
-      const answer = await postMessages(context, { model: contractModels.brokenStream, max_tokens: maxTokens, messages: [{ role: 'user', content: longUserText }], stream: true });
+      const answer = await postMessages(context, {
+        model: contractModels.brokenStream,
+        max_tokens: maxTokens,
+        messages: [{ role: 'user', content: longUserText }],
+        stream: true,
+      });
       expect(answer.status).toBe(200);
       const events = readSseEvents(answer.text);
       expect(events[0]?.event).toBe('message_start');
       expect(events.at(-1)?.event).toBe('error');
-      expect(JSON.parse(events.at(-1)?.data ?? '{}')).toMatchObject({ type: 'error', error: { type: expect.stringMatching(/^(api_error|overloaded_error)$/) } });
+      expect(JSON.parse(events.at(-1)?.data ?? '{}')).toMatchObject({
+        type: 'error',
+        error: { type: expect.stringMatching(/^(api_error|overloaded_error)$/) },
+      });
       expect(answer.text).not.toContain(context.upstream.secret);
-      const failed = context.anthropic.messages.stream({ model: contractModels.streamErrorEvent, max_tokens: maxTokens, messages: [{ role: 'user', content: longUserText }] }).finalMessage();
+      const failed = context.anthropic.messages
+        .stream({
+          model: contractModels.streamErrorEvent,
+          max_tokens: maxTokens,
+          messages: [{ role: 'user', content: longUserText }],
+        })
+        .finalMessage();
       await expect(failed).rejects.toBeInstanceOf(Anthropic.APIError);
     },
   },
@@ -292,15 +408,24 @@ export const messagesContractScenarios: ContractScenario[] = [
       const abortedBefore = upstream.abortedRequestCount();
       const requestsBefore = upstream.requests.length;
       const controller = new AbortController();
-      const stream = anthropic.messages.stream({ model: contractModels.hang, max_tokens: maxTokens, messages: [{ role: 'user', content: 'never answered' }] }, { signal: controller.signal });
+      const stream = anthropic.messages.stream(
+        { model: contractModels.hang, max_tokens: maxTokens, messages: [{ role: 'user', content: 'never answered' }] },
+        { signal: controller.signal },
+      );
       const settled = stream.finalMessage().then(
         () => 'answered',
         () => 'aborted',
       );
-      await vi.waitFor(() => expect(upstream.requests.length).toBeGreaterThan(requestsBefore), { timeout: 10_000, interval: 10 });
+      await vi.waitFor(() => expect(upstream.requests.length).toBeGreaterThan(requestsBefore), {
+        timeout: 10_000,
+        interval: 10,
+      });
       controller.abort();
       expect(await settled).toBe('aborted');
-      await vi.waitFor(() => expect(upstream.abortedRequestCount()).toBeGreaterThan(abortedBefore), { timeout: 10_000, interval: 10 });
+      await vi.waitFor(() => expect(upstream.abortedRequestCount()).toBeGreaterThan(abortedBefore), {
+        timeout: 10_000,
+        interval: 10,
+      });
     },
   },
 ];

@@ -1,7 +1,13 @@
 // The named scenarios every adapter must pass through the gateway's /v1/responses, driven by the official openai SDK.
 import OpenAI from 'openai';
 import { expect, vi } from 'vitest';
-import { contractModels, postToGateway, readSseEvents, type ContractContext, type ContractScenario } from './contract-context.js';
+import {
+  contractModels,
+  postToGateway,
+  readSseEvents,
+  type ContractContext,
+  type ContractScenario,
+} from './contract-context.js';
 
 type ResponseStreamEvent = OpenAI.Responses.ResponseStreamEvent;
 
@@ -33,7 +39,9 @@ async function expectApiError(promise: Promise<unknown>, status: number, code: s
 }
 
 function functionCallsOf(response: OpenAI.Responses.Response): OpenAI.Responses.ResponseFunctionToolCall[] {
-  return response.output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
+  return response.output.filter(
+    (item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call',
+  );
 }
 
 /** The gateway's own response ids: `resp_` and never the vendor's. */
@@ -47,7 +55,13 @@ async function toolRoundTrip(context: ContractContext, tools: OpenAI.Responses.F
   const { client } = context;
   const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'weather and time in Paris' }];
   // A stateless client (Codex) asks for encrypted reasoning on every request, so the first answer carries the artefacts.
-  const first = await client.responses.create({ model: contractModels.chat, input, tools, include: ['reasoning.encrypted_content'], store: false });
+  const first = await client.responses.create({
+    model: contractModels.chat,
+    input,
+    tools,
+    include: ['reasoning.encrypted_content'],
+    store: false,
+  });
   const calls = functionCallsOf(first);
   expect(calls.map((call) => call.name)).toEqual(tools.map((tool) => tool.name));
   for (const call of calls) {
@@ -60,7 +74,11 @@ async function toolRoundTrip(context: ContractContext, tools: OpenAI.Responses.F
     input: [
       ...input,
       ...(first.output as OpenAI.Responses.ResponseInputItem[]),
-      ...calls.map((call, index) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: index === 0 ? 'sunny' : '12:00' })),
+      ...calls.map((call, index) => ({
+        type: 'function_call_output' as const,
+        call_id: call.call_id,
+        output: index === 0 ? 'sunny' : '12:00',
+      })),
     ],
     tools,
     include: ['reasoning.encrypted_content'],
@@ -76,7 +94,11 @@ export const responsesContractScenarios: ContractScenario[] = [
   {
     name: 'plain text',
     async run(context) {
-      const response = await context.client.responses.create({ model: contractModels.chat, input: 'hello there', store: false });
+      const response = await context.client.responses.create({
+        model: contractModels.chat,
+        input: 'hello there',
+        store: false,
+      });
       expectGatewayResponse(context, response);
       expect(response.status).toBe('completed');
       expect(response.model).toBe(contractModels.chat);
@@ -152,7 +174,12 @@ export const responsesContractScenarios: ContractScenario[] = [
   {
     name: 'a streamed answer ends with the terminal event and no [DONE]',
     async run(context) {
-      const answer = await postToGateway(context, '/v1/responses', { model: contractModels.chat, input: 'count me', stream: true, store: false });
+      const answer = await postToGateway(context, '/v1/responses', {
+        model: contractModels.chat,
+        input: 'count me',
+        stream: true,
+        store: false,
+      });
       expect(answer.status).toBe(200);
       const events = readSseEvents(answer.text);
       expect(events.map((event) => event.data)).not.toContain('[DONE]');
@@ -165,7 +192,12 @@ export const responsesContractScenarios: ContractScenario[] = [
   {
     name: 'streamed tool-call arguments split across events',
     async run({ client }) {
-      const stream = client.responses.stream({ model: contractModels.chat, input: 'weather in Paris', tools: [weatherTool], store: false });
+      const stream = client.responses.stream({
+        model: contractModels.chat,
+        input: 'weather in Paris',
+        tools: [weatherTool],
+        store: false,
+      });
       const argumentDeltas: string[] = [];
       stream.on('response.function_call_arguments.delta', (event) => argumentDeltas.push(event.delta));
       const final = await stream.finalResponse();
@@ -180,7 +212,12 @@ export const responsesContractScenarios: ContractScenario[] = [
     name: 'max_output_tokens cut-off gives status incomplete',
     async run({ client }) {
       const words = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
-      const response = await client.responses.create({ model: contractModels.chat, input: words, max_output_tokens: 16, store: false });
+      const response = await client.responses.create({
+        model: contractModels.chat,
+        input: words,
+        max_output_tokens: 16,
+        store: false,
+      });
       expect(response.status).toBe('incomplete');
       expect(response.incomplete_details?.reason).toBe('max_output_tokens');
       expect(response.output_text.length).toBeGreaterThan(0);
@@ -190,7 +227,11 @@ export const responsesContractScenarios: ContractScenario[] = [
   {
     name: 'usage totals add up',
     async run({ client }) {
-      const response = await client.responses.create({ model: contractModels.chat, input: 'how many tokens is this', store: false });
+      const response = await client.responses.create({
+        model: contractModels.chat,
+        input: 'how many tokens is this',
+        store: false,
+      });
       const usage = response.usage;
       expect(usage?.input_tokens).toBeGreaterThan(0);
       expect(usage?.output_tokens).toBeGreaterThan(0);
@@ -200,7 +241,12 @@ export const responsesContractScenarios: ContractScenario[] = [
   {
     name: 'usage records prompt-cache reads',
     async run({ client }) {
-      const request = { model: contractModels.cache, instructions: 'a long shared system prompt worth caching', input: 'cached question', store: false } as const;
+      const request = {
+        model: contractModels.cache,
+        instructions: 'a long shared system prompt worth caching',
+        input: 'cached question',
+        store: false,
+      } as const;
       const response = await client.responses.create(request);
       const cached = response.usage?.input_tokens_details.cached_tokens ?? 0;
       expect(cached).toBeGreaterThan(0);
@@ -221,7 +267,11 @@ export const responsesContractScenarios: ContractScenario[] = [
       const items = await client.responses.inputItems.list(first.id);
       expect(items.data).toHaveLength(1);
       expect(items.data[0]).toMatchObject({ type: 'message', role: 'user' });
-      const second = await client.responses.create({ model: contractModels.chat, input: 'second turn words', previous_response_id: first.id });
+      const second = await client.responses.create({
+        model: contractModels.chat,
+        input: 'second turn words',
+        previous_response_id: first.id,
+      });
       expect(second.previous_response_id).toBe(first.id);
       expect(second.output_text).toBe('Echo: second turn words');
       // The vendor saw the whole conversation, whichever way the gateway gave it (its own id, or the items).
@@ -237,13 +287,21 @@ export const responsesContractScenarios: ContractScenario[] = [
     async run({ client }) {
       const response = await client.responses.create({ model: contractModels.chat, input: 'forget me', store: false });
       await expectApiError(client.responses.retrieve(response.id), 404, 'not_found');
-      await expectApiError(client.responses.create({ model: contractModels.chat, input: 'next', previous_response_id: response.id }), 404, 'not_found');
+      await expectApiError(
+        client.responses.create({ model: contractModels.chat, input: 'next', previous_response_id: response.id }),
+        404,
+        'not_found',
+      );
     },
   },
   {
     name: 'upstream 400 becomes 400 invalid_request_error',
     async run(context) {
-      const answer = await postToGateway(context, '/v1/responses', { model: contractModels.error400, input: 'hi', store: false });
+      const answer = await postToGateway(context, '/v1/responses', {
+        model: contractModels.error400,
+        input: 'hi',
+        store: false,
+      });
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.text)).toMatchObject({ error: { type: 'invalid_request_error' } });
       expect(answer.text).not.toContain(context.upstream.secret);
@@ -252,25 +310,47 @@ export const responsesContractScenarios: ContractScenario[] = [
   },
   {
     name: 'upstream 401 becomes 503 (the channel credentials, not the client key)',
-    run: ({ client }) => expectApiError(client.responses.create({ model: contractModels.error401, input: 'hi', store: false }), 503, 'service_unavailable'),
+    run: ({ client }) =>
+      expectApiError(
+        client.responses.create({ model: contractModels.error401, input: 'hi', store: false }),
+        503,
+        'service_unavailable',
+      ),
   },
   {
     name: 'upstream 429 becomes 429 rate_limit_exceeded',
-    run: ({ client }) => expectApiError(client.responses.create({ model: contractModels.error429, input: 'hi', store: false }), 429, 'rate_limit_exceeded'),
+    run: ({ client }) =>
+      expectApiError(
+        client.responses.create({ model: contractModels.error429, input: 'hi', store: false }),
+        429,
+        'rate_limit_exceeded',
+      ),
   },
   {
     name: 'upstream 500 becomes 500 server_error',
-    run: ({ client }) => expectApiError(client.responses.create({ model: contractModels.error500, input: 'hi', store: false }), 500, 'server_error'),
+    run: ({ client }) =>
+      expectApiError(
+        client.responses.create({ model: contractModels.error500, input: 'hi', store: false }),
+        500,
+        'server_error',
+      ),
   },
   {
     name: 'upstream overloaded becomes 503 service_unavailable',
-    run: ({ client }) => expectApiError(client.responses.create({ model: contractModels.overloaded, input: 'hi', store: false }), 503, 'service_unavailable'),
+    run: ({ client }) =>
+      expectApiError(
+        client.responses.create({ model: contractModels.overloaded, input: 'hi', store: false }),
+        503,
+        'service_unavailable',
+      ),
   },
   {
     name: 'an error before the first byte fails over to another channel',
     async run({ client, upstream }) {
       const before = upstream.requests.length;
-      const final = await client.responses.stream({ model: contractModels.failover, input: 'fail over please', store: false }).finalResponse();
+      const final = await client.responses
+        .stream({ model: contractModels.failover, input: 'fail over please', store: false })
+        .finalResponse();
       expect(final.output_text).toBe('Echo: fail over please');
       expect(upstream.requests.length - before).toBe(2);
     },
@@ -279,7 +359,9 @@ export const responsesContractScenarios: ContractScenario[] = [
     name: 'a stream that breaks before its first event fails over to another channel',
     async run({ client, upstream }) {
       const before = upstream.requests.length;
-      const final = await client.responses.stream({ model: contractModels.failoverEarly, input: 'fail over early', store: false }).finalResponse();
+      const final = await client.responses
+        .stream({ model: contractModels.failoverEarly, input: 'fail over early', store: false })
+        .finalResponse();
       expect(final.output_text).toBe('Echo: fail over early');
       expect(upstream.requests.length - before).toBe(2);
     },
@@ -287,16 +369,32 @@ export const responsesContractScenarios: ContractScenario[] = [
   {
     name: 'an error after the first byte ends the stream with response.failed',
     async run(context) {
-      const answer = await postToGateway(context, '/v1/responses', { model: contractModels.brokenStream, input: longUserText, stream: true, store: false });
+      const answer = await postToGateway(context, '/v1/responses', {
+        model: contractModels.brokenStream,
+        input: longUserText,
+        stream: true,
+        store: false,
+      });
       expect(answer.status).toBe(200);
       const events = readSseEvents(answer.text);
       expect(events.length).toBeGreaterThan(2);
       expect(events.at(-1)?.event).toBe('response.failed');
       expect(answer.text).not.toContain(context.upstream.secret);
       // The vendor's own error event mid-stream: the SDK's stream rejects on the `error` event, as with OpenAI itself.
-      const failed = context.client.responses.stream({ model: contractModels.streamErrorEvent, input: longUserText, store: false }).finalResponse();
+      const failed = context.client.responses
+        .stream({ model: contractModels.streamErrorEvent, input: longUserText, store: false })
+        .finalResponse();
       await expect(failed).rejects.toThrow();
-      const raw = readSseEvents((await postToGateway(context, '/v1/responses', { model: contractModels.streamErrorEvent, input: longUserText, stream: true, store: false })).text);
+      const raw = readSseEvents(
+        (
+          await postToGateway(context, '/v1/responses', {
+            model: contractModels.streamErrorEvent,
+            input: longUserText,
+            stream: true,
+            store: false,
+          })
+        ).text,
+      );
       expect(raw.map((event) => event.event).slice(-1)).toEqual(['response.failed']);
       expect(raw.some((event) => event.event === 'error')).toBe(true);
     },
@@ -307,7 +405,10 @@ export const responsesContractScenarios: ContractScenario[] = [
       const abortedBefore = upstream.abortedRequestCount();
       const requestsBefore = upstream.requests.length;
       const controller = new AbortController();
-      const pending = client.responses.create({ model: contractModels.hang, input: 'never answered', stream: true, store: false }, { signal: controller.signal });
+      const pending = client.responses.create(
+        { model: contractModels.hang, input: 'never answered', stream: true, store: false },
+        { signal: controller.signal },
+      );
       const settled = pending.then(
         async (stream) => {
           for await (const event of stream) void event;
@@ -315,10 +416,16 @@ export const responsesContractScenarios: ContractScenario[] = [
         },
         () => 'aborted',
       );
-      await vi.waitFor(() => expect(upstream.requests.length).toBeGreaterThan(requestsBefore), { timeout: 10_000, interval: 10 });
+      await vi.waitFor(() => expect(upstream.requests.length).toBeGreaterThan(requestsBefore), {
+        timeout: 10_000,
+        interval: 10,
+      });
       controller.abort();
       expect(await settled.catch(() => 'aborted')).toBe('aborted');
-      await vi.waitFor(() => expect(upstream.abortedRequestCount()).toBeGreaterThan(abortedBefore), { timeout: 10_000, interval: 10 });
+      await vi.waitFor(() => expect(upstream.abortedRequestCount()).toBeGreaterThan(abortedBefore), {
+        timeout: 10_000,
+        interval: 10,
+      });
     },
   },
 ];

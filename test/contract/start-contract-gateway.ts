@@ -46,7 +46,11 @@ let nameCounter = 0;
 export async function startContractGateway(configOverrides: Partial<GatewayConfig> = {}): Promise<ContractGateway> {
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-contract-'));
   const config = createTestGatewayConfig(
-    { dataDirectory, databaseUrl: `sqlite:${path.join(dataDirectory, 'gateway.db')}`, secretKey: 'contract-suite-secret-key' },
+    {
+      dataDirectory,
+      databaseUrl: `sqlite:${path.join(dataDirectory, 'gateway.db')}`,
+      secretKey: 'contract-suite-secret-key',
+    },
     // The suite serves its image URLs from loopback, which the default refuses.
     { imageFetchAllowPrivateAddresses: true, ...configOverrides },
   );
@@ -54,7 +58,12 @@ export async function startContractGateway(configOverrides: Partial<GatewayConfi
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   const { store } = running;
   const uniqueName = (prefix: string) => `${prefix}-${process.pid}-${++nameCounter}`;
-  const user = await store.createUser({ email: `${uniqueName('contract')}@example.test`, displayName: 'Contract suite', role: 'admin', passwordHash: null });
+  const user = await store.createUser({
+    email: `${uniqueName('contract')}@example.test`,
+    displayName: 'Contract suite',
+    role: 'admin',
+    passwordHash: null,
+  });
   return {
     url: running.url,
     baseURL: `${running.url}/v1`,
@@ -75,9 +84,20 @@ export async function startContractGateway(configOverrides: Partial<GatewayConfi
       await running.routing.refresh();
     },
     async createKey() {
-      const group = await store.createModelGroup({ name: uniqueName('contract-group'), description: 'contract suite', models: ['*'] });
+      const group = await store.createModelGroup({
+        name: uniqueName('contract-group'),
+        description: 'contract suite',
+        models: ['*'],
+      });
       const secret = generateApiKeySecret();
-      await store.createApiKey({ userId: user.id, groupId: group.id, name: uniqueName('contract-key'), keyHash: hashApiKeySecret(secret), keyPrefix: displayPrefixOf(secret), expiresAt: null });
+      await store.createApiKey({
+        userId: user.id,
+        groupId: group.id,
+        name: uniqueName('contract-key'),
+        keyHash: hashApiKeySecret(secret),
+        keyPrefix: displayPrefixOf(secret),
+        expiresAt: null,
+      });
       await running.routing.refresh();
       return secret;
     },

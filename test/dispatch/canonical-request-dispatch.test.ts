@@ -68,7 +68,11 @@ function servicesFor(channel: RoutableChannel, dispatcher: Agent): DispatchServi
     config: { upstreamHeadersTimeoutMs: 10_000, upstreamBodyTimeoutMs: 10_000, streamWriteTimeoutMs: 0 },
     routing: { current: { channelsFor: () => [channel] } },
     dispatcher,
-    remoteImageFetcher: { fetchImage: refuseImageFetch, forRequest: () => refuseImageFetch, close: async () => undefined },
+    remoteImageFetcher: {
+      fetchImage: refuseImageFetch,
+      forRequest: () => refuseImageFetch,
+      close: async () => undefined,
+    },
     logger: pino({ level: 'silent' }),
     metrics: createGatewayMetrics(),
     clock: Date.now,
@@ -99,11 +103,20 @@ function dispatchRequest(stream: boolean): DispatchRequest {
     stream,
     clientWantsUsage: true,
     responseHeaders: {},
-    canonical: { request: canonicalRequest(stream), codec: createChatAnswerCodec({ id: 'chatcmpl-canonical', model: 'public-model', created: 1_700_000_000 }, true) },
+    canonical: {
+      request: canonicalRequest(stream),
+      codec: createChatAnswerCodec({ id: 'chatcmpl-canonical', model: 'public-model', created: 1_700_000_000 }, true),
+    },
   };
 }
 
-function describeChannel(target: ContractTarget, extraTests: (context: { dispatch: (stream: boolean) => Promise<unknown>; upstream: () => ContractUpstream }) => void = () => undefined): void {
+function describeChannel(
+  target: ContractTarget,
+  extraTests: (context: {
+    dispatch: (stream: boolean) => Promise<unknown>;
+    upstream: () => ContractUpstream;
+  }) => void = () => undefined,
+): void {
   let upstream: ContractUpstream;
   let channel: RoutableChannel;
   const dispatcher = new Agent();
@@ -136,29 +149,45 @@ function describeChannel(target: ContractTarget, extraTests: (context: { dispatc
     return { client, outcome };
   }
 
-  it('answers a non-streamed request in the codec\'s shape, with the vendor\'s usage for the bill', async () => {
+  it("answers a non-streamed request in the codec's shape, with the vendor's usage for the bill", async () => {
     const { client, outcome } = await dispatch(false);
     expect(client.status).toBe(200);
-    const completion = JSON.parse(client.body) as { id: string; choices: Array<{ message: { content: string }; finish_reason: string }>; usage: { prompt_tokens: number; completion_tokens: number } };
+    const completion = JSON.parse(client.body) as {
+      id: string;
+      choices: Array<{ message: { content: string }; finish_reason: string }>;
+      usage: { prompt_tokens: number; completion_tokens: number };
+    };
     expect(completion.id).toBe('chatcmpl-canonical');
     expect(completion.choices[0]?.message.content).toContain('hello canonical world');
     expect(completion.choices[0]?.finish_reason).toBe('stop');
     expect(outcome.usage?.promptTokens).toBeGreaterThan(0);
     expect(outcome.usage?.completionTokens).toBeGreaterThan(0);
-    expect(completion.usage).toMatchObject({ prompt_tokens: outcome.usage?.promptTokens, completion_tokens: outcome.usage?.completionTokens });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: outcome.usage?.promptTokens,
+      completion_tokens: outcome.usage?.completionTokens,
+    });
     expect(outcome.responseText).toBe(client.body);
   });
 
-  it('streams the answer as the codec\'s frames ending with the usage chunk and [DONE], with the same usage for the bill', async () => {
+  it("streams the answer as the codec's frames ending with the usage chunk and [DONE], with the same usage for the bill", async () => {
     const { client, outcome } = await dispatch(true);
     expect(client.status).toBe(200);
     const frames = client.body.split('\n\n').filter(Boolean);
     expect(frames.at(-1)).toBe('data: [DONE]');
-    const chunks = frames.slice(0, -1).map((frame) => JSON.parse(frame.replace(/^data: /, '')) as { choices: Array<{ delta: { content?: string } }>; usage?: { prompt_tokens: number; completion_tokens: number } });
+    const chunks = frames.slice(0, -1).map(
+      (frame) =>
+        JSON.parse(frame.replace(/^data: /, '')) as {
+          choices: Array<{ delta: { content?: string } }>;
+          usage?: { prompt_tokens: number; completion_tokens: number };
+        },
+    );
     const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
     expect(text).toContain('hello canonical world');
     expect(outcome.usage?.promptTokens).toBeGreaterThan(0);
-    expect(chunks.at(-1)?.usage).toMatchObject({ prompt_tokens: outcome.usage?.promptTokens, completion_tokens: outcome.usage?.completionTokens });
+    expect(chunks.at(-1)?.usage).toMatchObject({
+      prompt_tokens: outcome.usage?.promptTokens,
+      completion_tokens: outcome.usage?.completionTokens,
+    });
     expect(outcome.errorCode).toBeUndefined();
   });
 }
@@ -171,7 +200,13 @@ for (const target of targets) {
 
 /** What an OpenAI-wire channel receives: a chat completions body built from the canonical request. */
 function openAiBodyTest(target: ContractTarget) {
-  return ({ dispatch, upstream }: { dispatch: (stream: boolean) => Promise<unknown>; upstream: () => ContractUpstream }): void => {
+  return ({
+    dispatch,
+    upstream,
+  }: {
+    dispatch: (stream: boolean) => Promise<unknown>;
+    upstream: () => ContractUpstream;
+  }): void => {
     it('reaches the channel as a chat completions body from the canonical request, asking for the usage when streamed', async () => {
       await dispatch(true);
       const received = upstream().requests.at(-1);

@@ -24,7 +24,11 @@ function statusWithKey(apiKey: string): Promise<{ status: number; code?: string 
     .models.list()
     .then(
       () => ({ status: 200 }),
-      (error: { status: number; code?: string | null; headers?: Headers }) => ({ status: error.status, code: error.code, retryAfter: error.headers?.get('retry-after') }),
+      (error: { status: number; code?: string | null; headers?: Headers }) => ({
+        status: error.status,
+        code: error.code,
+        retryAfter: error.headers?.get('retry-after'),
+      }),
     );
 }
 
@@ -46,7 +50,10 @@ describe('a channel whose secret cannot be decrypted', () => {
     await gateway.refreshRouting();
     expect(gateway.running.routing.current.undecryptableChannels).toHaveLength(1);
 
-    const completion = await setup.client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'still served' }] });
+    const completion = await setup.client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'still served' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('Echo: still served');
     const models: string[] = [];
     for await (const model of setup.client.models.list()) models.push(model.id);

@@ -1,8 +1,18 @@
 import { createRequire } from 'node:module';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAiClient, postRawJson, sendRawRequest, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
+import {
+  createOpenAiClient,
+  postRawJson,
+  sendRawRequest,
+  startTestGateway,
+  type TestGateway,
+} from '../helpers/start-test-gateway.js';
+import {
+  createUnitPrice,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
 
 // The Anthropic surface of the real gateway through the official @anthropic-ai/sdk: what needs no channel answer
 // (count_tokens, models, auth, every error path). Answers through channels are in test/protocols/anthropic-messages/messages-end-to-end.test.ts.
@@ -16,13 +26,23 @@ let client: Anthropic;
 
 /** An Anthropic client of the gateway, sending the key as the SDK does (Bearer) unless told otherwise. */
 function anthropicClient(options: { apiKey?: string | null; headers?: Record<string, string> } = {}): Anthropic {
-  return new Anthropic({ apiKey: options.apiKey === undefined ? key : options.apiKey, authToken: null, baseURL: gateway.url, maxRetries: 0, defaultHeaders: options.headers });
+  return new Anthropic({
+    apiKey: options.apiKey === undefined ? key : options.apiKey,
+    authToken: null,
+    baseURL: gateway.url,
+    maxRetries: 0,
+    defaultHeaders: options.headers,
+  });
 }
 
 beforeAll(async () => {
   gateway = await startTestGateway({ config: { bodyLimitBytes: 64 * 1024 } });
   // Nothing listens on port 9: the model exists, but no channel can be reached.
-  await gateway.createChannel({ baseUrl: 'http://127.0.0.1:9/v1', secret: 'sk-unreachable', models: [...servedModels, unreachableModel] });
+  await gateway.createChannel({
+    baseUrl: 'http://127.0.0.1:9/v1',
+    secret: 'sk-unreachable',
+    models: [...servedModels, unreachableModel],
+  });
   key = (await gateway.createKey({ models: ['*'] })).secret;
   client = anthropicClient();
 });
@@ -31,7 +51,11 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-const question = { model: 'claude-sonnet-test', max_tokens: 100, messages: [{ role: 'user' as const, content: 'Hello, how are you today?' }] };
+const question = {
+  model: 'claude-sonnet-test',
+  max_tokens: 100,
+  messages: [{ role: 'user' as const, content: 'Hello, how are you today?' }],
+};
 
 describe('POST /v1/messages/count_tokens', () => {
   it('counts the input with the gateway tokenizer', async () => {
@@ -52,7 +76,9 @@ describe('POST /v1/messages/count_tokens', () => {
   });
 
   it('answers 404 not_found_error for a model outside the key group', async () => {
-    const error = await client.messages.countTokens({ model: 'no-such-model', messages: question.messages }).catch((caught: unknown) => caught);
+    const error = await client.messages
+      .countTokens({ model: 'no-such-model', messages: question.messages })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.NotFoundError);
     expect(error).toMatchObject({ status: 404, error: { type: 'error', error: { type: 'not_found_error' } } });
   });
@@ -74,11 +100,17 @@ describe('GET /v1/models with anthropic-version', () => {
     const ids = [...servedModels, unreachableModel].sort();
     const first = (await sendRawRequest(gateway, { path: '/v1/models?limit=2', apiKey: key, headers })).json();
     expect(first).toMatchObject({ has_more: true, first_id: ids[0], last_id: ids[1] });
-    const next = (await sendRawRequest(gateway, { path: `/v1/models?limit=2&after_id=${ids[1]}`, apiKey: key, headers })).json();
+    const next = (
+      await sendRawRequest(gateway, { path: `/v1/models?limit=2&after_id=${ids[1]}`, apiKey: key, headers })
+    ).json();
     expect(next).toMatchObject({ has_more: true, first_id: ids[2], last_id: ids[3] });
-    const last = (await sendRawRequest(gateway, { path: `/v1/models?limit=2&after_id=${ids[3]}`, apiKey: key, headers })).json();
+    const last = (
+      await sendRawRequest(gateway, { path: `/v1/models?limit=2&after_id=${ids[3]}`, apiKey: key, headers })
+    ).json();
     expect(last).toMatchObject({ data: [{ id: ids[4] }], has_more: false, first_id: ids[4], last_id: ids[4] });
-    const before = (await sendRawRequest(gateway, { path: `/v1/models?limit=1&before_id=${ids[2]}`, apiKey: key, headers })).json();
+    const before = (
+      await sendRawRequest(gateway, { path: `/v1/models?limit=1&before_id=${ids[2]}`, apiKey: key, headers })
+    ).json();
     expect(before).toMatchObject({ data: [{ id: ids[1] }], has_more: true });
     const badLimit = await sendRawRequest(gateway, { path: '/v1/models?limit=0', apiKey: key, headers });
     expect(badLimit.status).toBe(400);
@@ -86,7 +118,11 @@ describe('GET /v1/models with anthropic-version', () => {
   });
 
   it('retrieves one model in Anthropic shape, and 404s in Anthropic shape', async () => {
-    expect(await client.models.retrieve('claude-sonnet-test')).toMatchObject({ type: 'model', id: 'claude-sonnet-test', display_name: 'claude-sonnet-test' });
+    expect(await client.models.retrieve('claude-sonnet-test')).toMatchObject({
+      type: 'model',
+      id: 'claude-sonnet-test',
+      display_name: 'claude-sonnet-test',
+    });
     await expect(client.models.retrieve('no-such-model')).rejects.toBeInstanceOf(Anthropic.NotFoundError);
   });
 
@@ -101,20 +137,31 @@ describe('GET /v1/models with anthropic-version', () => {
 describe('API keys on /v1', () => {
   it('accepts the key in x-api-key as well as Authorization: Bearer', async () => {
     const byHeader = anthropicClient({ apiKey: null, headers: { 'x-api-key': key } });
-    expect(await byHeader.messages.countTokens({ model: 'claude-sonnet-test', messages: question.messages })).toEqual({ input_tokens: 11 });
+    expect(await byHeader.messages.countTokens({ model: 'claude-sonnet-test', messages: question.messages })).toEqual({
+      input_tokens: 11,
+    });
     const openAiRoute = await sendRawRequest(gateway, { path: '/v1/models', headers: { 'x-api-key': key } });
     expect(openAiRoute.status).toBe(200);
   });
 
   it('refuses a bad key with AuthenticationError in Anthropic shape, keeping the request id', async () => {
-    const error = await anthropicClient({ apiKey: 'sk-not-a-key-of-this-gateway' }).messages.create(question).catch((caught: unknown) => caught);
+    const error = await anthropicClient({ apiKey: 'sk-not-a-key-of-this-gateway' })
+      .messages.create(question)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
     const apiError = error as InstanceType<typeof Anthropic.AuthenticationError>;
-    expect(apiError.error).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: expect.stringMatching(/Incorrect API key/) } });
+    expect(apiError.error).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error', message: expect.stringMatching(/Incorrect API key/) },
+    });
     expect(apiError.requestID).toMatch(/^req_/);
     expect(apiError.headers?.get('x-request-id')).toBe(apiError.requestID);
 
-    const missing = await sendRawRequest(gateway, { path: '/v1/messages', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question) });
+    const missing = await sendRawRequest(gateway, {
+      path: '/v1/messages',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(question),
+    });
     expect(missing.status).toBe(401);
     expect(missing.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
   });
@@ -123,21 +170,46 @@ describe('API keys on /v1', () => {
 describe('POST /v1/messages errors, in Anthropic shape', () => {
   it('answers a missing max_tokens with BadRequestError naming it, also with ?beta=true', async () => {
     const { max_tokens: _omitted, ...withoutMaxTokens } = question;
-    const error = await client.messages.create(withoutMaxTokens as Anthropic.MessageCreateParamsNonStreaming).catch((caught: unknown) => caught);
+    const error = await client.messages
+      .create(withoutMaxTokens as Anthropic.MessageCreateParamsNonStreaming)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
-    expect(error).toMatchObject({ status: 400, error: { type: 'error', error: { type: 'invalid_request_error', message: "Missing required parameter: 'max_tokens'." } } });
+    expect(error).toMatchObject({
+      status: 400,
+      error: {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: "Missing required parameter: 'max_tokens'." },
+      },
+    });
 
     const beta = await postRawJson(gateway, key, '/v1/messages?beta=true', withoutMaxTokens);
     expect(beta.status).toBe(400);
-    expect(beta.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' }, request_id: expect.stringMatching(/^req_/) });
+    expect(beta.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error' },
+      request_id: expect.stringMatching(/^req_/),
+    });
     expect(beta.headers['request-id']).toBe(beta.headers['x-request-id']);
   });
 
   it('answers a body that is not JSON, or not JSON at all, in Anthropic shape', async () => {
-    const broken = await sendRawRequest(gateway, { path: '/v1/messages', apiKey: key, headers: { 'content-type': 'application/json' }, body: '{"model":' });
+    const broken = await sendRawRequest(gateway, {
+      path: '/v1/messages',
+      apiKey: key,
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":',
+    });
     expect(broken.status).toBe(400);
-    expect(broken.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(/JSON/) } });
-    const plainText = await sendRawRequest(gateway, { path: '/v1/messages', apiKey: key, headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    expect(broken.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringMatching(/JSON/) },
+    });
+    const plainText = await sendRawRequest(gateway, {
+      path: '/v1/messages',
+      apiKey: key,
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     expect(plainText.status).toBe(415);
     expect(plainText.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
   });
@@ -151,9 +223,16 @@ describe('POST /v1/messages errors, in Anthropic shape', () => {
   });
 
   it('refuses images for a text-only model, naming the block, in user turns and tool results', async () => {
-    const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' } };
+    const image = {
+      type: 'image' as const,
+      source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' },
+    };
     const direct = await client.messages
-      .create({ ...question, model: 'deepseek-chat', messages: [{ role: 'user', content: [{ type: 'text', text: 'what is it?' }, image] }] })
+      .create({
+        ...question,
+        model: 'deepseek-chat',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'what is it?' }, image] }],
+      })
       .catch((caught: unknown) => caught);
     expect(direct).toBeInstanceOf(Anthropic.BadRequestError);
     expect((direct as InstanceType<typeof Anthropic.BadRequestError>).message).toMatch(/does not support image input/);
@@ -167,11 +246,18 @@ describe('POST /v1/messages errors, in Anthropic shape', () => {
       ],
     });
     expect(inToolResult.status).toBe(400);
-    expect(inToolResult.json()).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining("'messages[2].content[0].content[0]' is an image") } });
+    expect(inToolResult.json()).toMatchObject({
+      error: {
+        type: 'invalid_request_error',
+        message: expect.stringContaining("'messages[2].content[0].content[0]' is an image"),
+      },
+    });
   });
 
   it('answers an unknown model with NotFoundError', async () => {
-    await expect(client.messages.create({ ...question, model: 'no-such-model' })).rejects.toBeInstanceOf(Anthropic.NotFoundError);
+    await expect(client.messages.create({ ...question, model: 'no-such-model' })).rejects.toBeInstanceOf(
+      Anthropic.NotFoundError,
+    );
   });
 
   it('answers 413 request_too_large for a body over the limit', async () => {
@@ -191,10 +277,15 @@ describe('POST /v1/messages errors, in Anthropic shape', () => {
   });
 
   it('answers 529 overloaded_error when no channel can be reached', async () => {
-    const error = await client.messages.create({ ...question, model: unreachableModel }).catch((caught: unknown) => caught);
+    const error = await client.messages
+      .create({ ...question, model: unreachableModel })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.InternalServerError);
     expect(error).toMatchObject({ status: 529, error: { type: 'error', error: { type: 'overloaded_error' } } });
-    const streamed = await client.messages.stream({ ...question, model: unreachableModel }).finalMessage().catch((caught: unknown) => caught);
+    const streamed = await client.messages
+      .stream({ ...question, model: unreachableModel })
+      .finalMessage()
+      .catch((caught: unknown) => caught);
     expect(streamed).toMatchObject({ status: 529, error: { type: 'error', error: { type: 'overloaded_error' } } });
   });
 
@@ -223,7 +314,10 @@ describe('POST /v1/messages with an empty balance', () => {
     const error = await broke.messages.create({ ...question, model }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
     const apiError = error as InstanceType<typeof Anthropic.RateLimitError>;
-    expect(apiError.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringMatching(/balance|quota/) } });
+    expect(apiError.error).toMatchObject({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: expect.stringMatching(/balance|quota/) },
+    });
     expect(apiError.headers?.get('x-should-retry')).toBe('false');
     expect(billed.simulator.requests).toEqual([]);
   });
@@ -231,6 +325,8 @@ describe('POST /v1/messages with an empty balance', () => {
   it('refuses count_tokens to a key with no balance (free of charge, but not to anyone: docs/API.md, Limits)', async () => {
     const { secret } = await billed.createKey(await billed.createUser());
     const broke = new Anthropic({ apiKey: secret, baseURL: billed.url, maxRetries: 0 });
-    await expect(broke.messages.countTokens({ model, messages: question.messages })).rejects.toMatchObject({ status: 429 });
+    await expect(broke.messages.countTokens({ model, messages: question.messages })).rejects.toMatchObject({
+      status: 429,
+    });
   });
 });

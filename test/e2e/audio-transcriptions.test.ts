@@ -1,7 +1,11 @@
 import OpenAI, { toFile } from 'openai';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectErrorResponseShape, expectTranscriptionJsonShape, expectTranscriptionVerboseJsonShape } from '../helpers/openai-response-shapes.js';
+import {
+  expectErrorResponseShape,
+  expectTranscriptionJsonShape,
+  expectTranscriptionVerboseJsonShape,
+} from '../helpers/openai-response-shapes.js';
 import { sendRawRequest, type TestGateway } from '../helpers/start-test-gateway.js';
 import { createWav } from '../helpers/create-wav.js';
 import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-simulated-gateway.js';
@@ -11,7 +15,6 @@ const channelSecret = 'sk-upstream-audio-channel';
 const model = 'whisper-1';
 const sampleRate = 8000;
 const durationSeconds = 1.5;
-
 
 const wav = createWav(durationSeconds, { sampleRate, toneHz: 440 });
 const expectedText = 'Simulated transcript of speech.wav';
@@ -39,18 +42,30 @@ function speechFile() {
 
 describe('POST /v1/audio/transcriptions', () => {
   it('transcribes a WAV upload as json, forwarding the file unchanged with the channel secret', async () => {
-    const transcription = await client.audio.transcriptions.create({ model, file: await speechFile(), response_format: 'json' });
+    const transcription = await client.audio.transcriptions.create({
+      model,
+      file: await speechFile(),
+      response_format: 'json',
+    });
     expectTranscriptionJsonShape(transcription);
     expect(transcription.text).toBe(expectedText);
     expect(simulator.requests[0]).toMatchObject({
       path: '/v1/audio/transcriptions',
       headers: { authorization: `Bearer ${channelSecret}` },
-      body: { model, response_format: 'json', file: { filename: 'speech.wav', contentType: 'audio/wav', size: wav.length } },
+      body: {
+        model,
+        response_format: 'json',
+        file: { filename: 'speech.wav', contentType: 'audio/wav', size: wav.length },
+      },
     });
   });
 
   it('answers verbose_json with a duration equal to the length of the WAV', async () => {
-    const transcription = await client.audio.transcriptions.create({ model, file: await speechFile(), response_format: 'verbose_json' });
+    const transcription = await client.audio.transcriptions.create({
+      model,
+      file: await speechFile(),
+      response_format: 'verbose_json',
+    });
     expectTranscriptionVerboseJsonShape(transcription);
     expect(transcription.duration).toBeCloseTo(durationSeconds, 6);
     expect(transcription.segments?.[0]?.end).toBeCloseTo(durationSeconds, 6);
@@ -74,13 +89,21 @@ describe('POST /v1/audio/transcriptions', () => {
   });
 
   it('answers srt with a cue that ends at the length of the WAV', async () => {
-    const subtitles = await client.audio.transcriptions.create({ model, file: await speechFile(), response_format: 'srt' });
+    const subtitles = await client.audio.transcriptions.create({
+      model,
+      file: await speechFile(),
+      response_format: 'srt',
+    });
     expect(subtitles).toContain('1\n00:00:00,000 --> 00:00:01,500\n');
     expect(subtitles).toContain(expectedText);
   });
 
   it('answers vtt as a WebVTT document with a cue that ends at the length of the WAV', async () => {
-    const subtitles = await client.audio.transcriptions.create({ model, file: await speechFile(), response_format: 'vtt' });
+    const subtitles = await client.audio.transcriptions.create({
+      model,
+      file: await speechFile(),
+      response_format: 'vtt',
+    });
     expect(subtitles.startsWith('WEBVTT')).toBe(true);
     expect(subtitles).toContain('00:00:00.000 --> 00:00:01.500');
   });
@@ -115,7 +138,9 @@ describe('POST /v1/audio/transcriptions', () => {
   });
 
   it('rejects a chat model with a 400 naming model', async () => {
-    const error = await client.audio.transcriptions.create({ model: 'gpt-4o', file: await speechFile() }).catch((caught: unknown) => caught);
+    const error = await client.audio.transcriptions
+      .create({ model: 'gpt-4o', file: await speechFile() })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ param: 'model' });
   });

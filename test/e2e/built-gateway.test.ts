@@ -35,12 +35,22 @@ let startedChild: ChildProcess | undefined;
 
 function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GATEWAY_')));
-  return { ...inherited, GATEWAY_DATA_DIR: dataDirectory, GATEWAY_LOG_LEVEL: 'silent', UPSTREAM_API_KEY: channelSecret, ...extra };
+  return {
+    ...inherited,
+    GATEWAY_DATA_DIR: dataDirectory,
+    GATEWAY_LOG_LEVEL: 'silent',
+    UPSTREAM_API_KEY: channelSecret,
+    ...extra,
+  };
 }
 
 /** Runs the bundled `gateway <arguments> --json` and parses what it prints. */
 async function runBundledCli<Result>(cliArguments: string[]): Promise<Result> {
-  const { stdout } = await runFile(process.execPath, [path.join(bundleDirectory, 'main.js'), ...cliArguments, '--json'], { env: environment(), timeout: 30_000 });
+  const { stdout } = await runFile(
+    process.execPath,
+    [path.join(bundleDirectory, 'main.js'), ...cliArguments, '--json'],
+    { env: environment(), timeout: 30_000 },
+  );
   return JSON.parse(stdout) as Result;
 }
 
@@ -53,10 +63,24 @@ const reportBuiltInModules = `data:text/javascript,process.on('exit', () => proc
  */
 function startBundledGateway(): Promise<{ child: ChildProcess; url: string; standardError: () => string }> {
   const launch = readGatewayLaunch();
-  const child = spawn(process.execPath, [...launch.nodeFlags, '--import', reportBuiltInModules, path.join(bundleDirectory, 'main.js'), 'start', '--port', '0', '--host', '127.0.0.1'], {
-    env: environment({ ...launch.environment, GATEWAY_LOG_LEVEL: 'info' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...launch.nodeFlags,
+      '--import',
+      reportBuiltInModules,
+      path.join(bundleDirectory, 'main.js'),
+      'start',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+    ],
+    {
+      env: environment({ ...launch.environment, GATEWAY_LOG_LEVEL: 'info' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let standardError = '';
   child.stderr!.on('data', (chunk: Buffer) => (standardError += chunk.toString()));
   startedChild = child;
@@ -65,7 +89,9 @@ function startBundledGateway(): Promise<{ child: ChildProcess; url: string; stan
       const url = line.startsWith('{') ? (JSON.parse(line) as { url?: unknown }).url : undefined;
       if (typeof url === 'string') resolve({ child, url, standardError: () => standardError });
     });
-    child.once('exit', (code) => reject(new Error(`the bundled gateway exited with code ${String(code)} before listening`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the bundled gateway exited with code ${String(code)} before listening`)),
+    );
   });
 }
 
@@ -90,22 +116,46 @@ describe('the bundled gateway', () => {
   it('is configured by its command line, serves and bills chat completions and the console, and exits cleanly', async () => {
     await runBundledCli(['admin', 'create', '--email', adminEmail]);
     await runBundledCli(['group', 'create', 'team', '--models', 'gpt-4o,whisper-1']);
-    await runBundledCli(['channel', 'create', '--name', 'simulator', '--base-url', simulator.url, '--secret-env', 'UPSTREAM_API_KEY', '--models', 'gpt-4o,whisper-1']);
+    await runBundledCli([
+      'channel',
+      'create',
+      '--name',
+      'simulator',
+      '--base-url',
+      simulator.url,
+      '--secret-env',
+      'UPSTREAM_API_KEY',
+      '--models',
+      'gpt-4o,whisper-1',
+    ]);
     await runBundledCli(['user', 'topup', '--email', adminEmail, '--amount', '10']);
     const { key } = await runBundledCli<{ key: string }>(['key', 'create', '--user', adminEmail, '--group', 'team']);
 
     const { child, url, standardError } = await startBundledGateway();
     const client = createOpenAiClient({ baseURL: `${url}/v1` }, key);
-    const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'from the bundle' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'from the bundle' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('Echo: from the bundle');
-    const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'streamed from the bundle' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'streamed from the bundle' }],
+      stream: true,
+    });
     let streamedText = '';
     for await (const chunk of stream) streamedText += chunk.choices[0]?.delta.content ?? '';
     expect(streamedText).toBe('Echo: streamed from the bundle');
     // A multipart vendor request: the bundle's undici entry (scripts/undici-for-bundle.cjs) gives FormData on first use.
-    const transcription = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(createWav(1), 'speech.wav', { type: 'audio/wav' }) });
+    const transcription = await client.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(createWav(1), 'speech.wav', { type: 'audio/wav' }),
+    });
     expect(transcription.text).toBe('Simulated transcript of speech.wav');
-    expect(simulator.requests.at(-1)).toMatchObject({ path: '/v1/audio/transcriptions', body: { model: 'whisper-1', file: { filename: 'speech.wav' } } });
+    expect(simulator.requests.at(-1)).toMatchObject({
+      path: '/v1/audio/transcriptions',
+      body: { model: 'whisper-1', file: { filename: 'speech.wav' } },
+    });
     const consolePage = await fetch(`${url}/`);
     expect(await consolePage.text()).toContain(consoleMarker);
 
@@ -117,7 +167,14 @@ describe('the bundled gateway', () => {
     expect(builtInModules).not.toContain('NativeModule internal/deps/undici/undici');
     // The SQLite worker thread wrote both settlements before the exit: a top-up of one micro-unit (the smallest amount)
     // reports a balance below the 10 topped up (10,000,000 micro-units), and every balance matches its ledger.
-    const { balance } = await runBundledCli<{ balance: number }>(['user', 'topup', '--email', adminEmail, '--amount', '0.000001']);
+    const { balance } = await runBundledCli<{ balance: number }>([
+      'user',
+      'topup',
+      '--email',
+      adminEmail,
+      '--amount',
+      '0.000001',
+    ]);
     expect(balance).toBeLessThan(10_000_000);
     expect(await runBundledCli(['billing', 'verify'])).toMatchObject({ ok: true });
   }, 60_000);

@@ -24,7 +24,11 @@ let client: OpenAI;
 let adminToken: string;
 
 /** Two channels for `model`: `primary` (tried first) on the first simulator, `backup` on the second, each asked for its upstream model. */
-async function routeThroughTwoChannels(model: string, primaryUpstream: string, backupUpstream: string): Promise<{ primaryChannel: ChannelRecord; backupChannel: ChannelRecord }> {
+async function routeThroughTwoChannels(
+  model: string,
+  primaryUpstream: string,
+  backupUpstream: string,
+): Promise<{ primaryChannel: ChannelRecord; backupChannel: ChannelRecord }> {
   const primaryChannel = await gateway.createChannel({
     name: uniqueName(`${model}-primary`),
     baseUrl: primary.url,
@@ -34,7 +38,14 @@ async function routeThroughTwoChannels(model: string, primaryUpstream: string, b
     priority: 100,
     refreshRouting: false,
   });
-  const backupChannel = await gateway.createChannel({ name: uniqueName(`${model}-backup`), baseUrl: backup.url, secret: channelSecret, models: [model], modelMapping: { [model]: backupUpstream }, priority: 50 });
+  const backupChannel = await gateway.createChannel({
+    name: uniqueName(`${model}-backup`),
+    baseUrl: backup.url,
+    secret: channelSecret,
+    models: [model],
+    modelMapping: { [model]: backupUpstream },
+    priority: 50,
+  });
   return { primaryChannel, backupChannel };
 }
 
@@ -46,7 +57,9 @@ async function remapChannel(channel: ChannelRecord, model: string, upstreamModel
 
 /** How many chat requests the simulator received for `upstreamModel`. */
 function requestsFor(simulator: OpenAiSimulator, upstreamModel: string): number {
-  return simulator.requests.filter((recorded) => (recorded.body as { model?: unknown } | undefined)?.model === upstreamModel).length;
+  return simulator.requests.filter(
+    (recorded) => (recorded.body as { model?: unknown } | undefined)?.model === upstreamModel,
+  ).length;
 }
 
 async function ask(model: string): Promise<OpenAI.Chat.ChatCompletion> {
@@ -55,7 +68,9 @@ async function ask(model: string): Promise<OpenAI.Chat.ChatCompletion> {
 
 /** The channel as `GET /api/channels/:id` shows it to an administrator. */
 async function readChannel(channel: ChannelRecord): Promise<{ health: Array<Record<string, unknown>> }> {
-  const response = await request(`${gateway.url}/api/channels/${channel.id}`, { headers: { authorization: `Bearer ${adminToken}` } });
+  const response = await request(`${gateway.url}/api/channels/${channel.id}`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
   expect(response.statusCode).toBe(200);
   return (await response.body.json()) as { health: Array<Record<string, unknown>> };
 }
@@ -70,12 +85,23 @@ beforeAll(async () => {
   backup = await startOpenAiSimulator({ apiKey: channelSecret });
   gateway = await startTestGateway({
     // The error-rate trigger is off so only the consecutive-failure and Retry-After triggers are at work.
-    config: { channelHealth: { ...defaultChannelHealthSettings, consecutiveFailures, errorRatePercent: 0, coolDownMs } },
+    config: {
+      channelHealth: { ...defaultChannelHealthSettings, consecutiveFailures, errorRatePercent: 0, coolDownMs },
+    },
     channelHealthClock: () => now,
   });
   client = createOpenAiClient(gateway, (await gateway.createKey()).secret);
-  const admin = await gateway.store.createUser({ email: `${uniqueName('admin')}@example.test`, displayName: 'Breaker admin', role: 'admin', passwordHash: await hashPassword(adminPassword) });
-  const login = await request(`${gateway.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: admin.email, password: adminPassword }) });
+  const admin = await gateway.store.createUser({
+    email: `${uniqueName('admin')}@example.test`,
+    displayName: 'Breaker admin',
+    role: 'admin',
+    passwordHash: await hashPassword(adminPassword),
+  });
+  const login = await request(`${gateway.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: admin.email, password: adminPassword }),
+  });
   adminToken = ((await login.body.json()) as { token: string }).token;
 });
 
@@ -105,7 +131,13 @@ describe('channel circuit breakers', () => {
     expect(requestsFor(primary, 'sim-error-500')).toBe(consecutiveFailures);
     expect(requestsFor(backup, 'healthy-backup-500')).toBe(consecutiveFailures + 2);
     expect((await readChannel(primaryChannel)).health).toEqual([
-      expect.objectContaining({ model, state: 'open', retryAt: now + coolDownMs, lastFailure: 'vendor-error', opensSinceClosed: 1 }),
+      expect.objectContaining({
+        model,
+        state: 'open',
+        retryAt: now + coolDownMs,
+        lastFailure: 'vendor-error',
+        opensSinceClosed: 1,
+      }),
     ]);
 
     // The vendor recovers; the breaker still waits out its cool-down.
@@ -116,7 +148,9 @@ describe('channel circuit breakers', () => {
     now += 1;
     await ask(model);
     expect(requestsFor(primary, 'healthy-primary-500')).toBe(1);
-    expect((await readChannel(primaryChannel)).health).toEqual([expect.objectContaining({ model, state: 'closed', retryAt: null, consecutiveFailures: 0 })]);
+    expect((await readChannel(primaryChannel)).health).toEqual([
+      expect.objectContaining({ model, state: 'closed', retryAt: null, consecutiveFailures: 0 }),
+    ]);
     await ask(model);
     expect(requestsFor(primary, 'healthy-primary-500')).toBe(2);
     expect(requestsFor(backup, 'healthy-backup-500')).toBe(consecutiveFailures + 3);
@@ -125,19 +159,33 @@ describe('channel circuit breakers', () => {
     const labels = `channel="${primaryChannel.name}",channel_id="${primaryChannel.id}",model="${model}"`;
     expect(metrics).toContain(`gateway_channel_breaker_state{${labels},state="closed"} 1`);
     expect(metrics).toContain(`gateway_channel_breaker_state{${labels},state="open"} 0`);
-    expect(metrics).toContain(`gateway_channel_breaker_transitions_total{${labels},from="closed",to="open",reason="consecutive-failures"} 1`);
-    expect(metrics).toContain(`gateway_channel_breaker_transitions_total{${labels},from="open",to="half-open",reason="cool-down-over"} 1`);
-    expect(metrics).toContain(`gateway_channel_breaker_transitions_total{${labels},from="half-open",to="closed",reason="success"} 1`);
+    expect(metrics).toContain(
+      `gateway_channel_breaker_transitions_total{${labels},from="closed",to="open",reason="consecutive-failures"} 1`,
+    );
+    expect(metrics).toContain(
+      `gateway_channel_breaker_transitions_total{${labels},from="open",to="half-open",reason="cool-down-over"} 1`,
+    );
+    expect(metrics).toContain(
+      `gateway_channel_breaker_transitions_total{${labels},from="half-open",to="closed",reason="success"} 1`,
+    );
   });
 
   it('keeps a channel that answered 429 with Retry-After: 30 out of rotation for 30 seconds', async () => {
     const model = 'breaker-429';
-    const { primaryChannel } = await routeThroughTwoChannels(model, 'sim-error-429-retry-after-30', 'healthy-backup-429');
+    const { primaryChannel } = await routeThroughTwoChannels(
+      model,
+      'sim-error-429-retry-after-30',
+      'healthy-backup-429',
+    );
     const openedAt = now;
     await ask(model);
     expect(requestsFor(primary, 'sim-error-429-retry-after-30')).toBe(1);
-    expect((await readChannel(primaryChannel)).health).toEqual([expect.objectContaining({ model, state: 'open', retryAt: openedAt + 30_000, lastFailure: 'rate-limited' })]);
-    expect(await readMetrics()).toContain(`gateway_channel_breaker_state{channel="${primaryChannel.name}",channel_id="${primaryChannel.id}",model="${model}",state="open"} 1`);
+    expect((await readChannel(primaryChannel)).health).toEqual([
+      expect.objectContaining({ model, state: 'open', retryAt: openedAt + 30_000, lastFailure: 'rate-limited' }),
+    ]);
+    expect(await readMetrics()).toContain(
+      `gateway_channel_breaker_state{channel="${primaryChannel.name}",channel_id="${primaryChannel.id}",model="${model}",state="open"} 1`,
+    );
 
     now = openedAt + 29_999;
     await ask(model);
@@ -157,12 +205,18 @@ describe('channel circuit breakers', () => {
     // Every request reached the vendor the client's request was for: none was kept away, none failed over.
     expect(requestsFor(primary, 'sim-error-400')).toBe(consecutiveFailures * 2);
     expect(requestsFor(backup, 'healthy-backup-400')).toBe(0);
-    expect((await readChannel(primaryChannel)).health).toEqual([expect.objectContaining({ model, state: 'closed', consecutiveFailures: 0, windowFailures: 0, lastFailure: null })]);
+    expect((await readChannel(primaryChannel)).health).toEqual([
+      expect.objectContaining({ model, state: 'closed', consecutiveFailures: 0, windowFailures: 0, lastFailure: null }),
+    ]);
   });
 
   it('with every channel open, still sends the request to the one retrying soonest instead of answering 503 at once', async () => {
     const model = 'breaker-all-open';
-    const { primaryChannel, backupChannel } = await routeThroughTwoChannels(model, 'sim-error-429-retry-after-60', 'sim-error-429-retry-after-30');
+    const { primaryChannel, backupChannel } = await routeThroughTwoChannels(
+      model,
+      'sim-error-429-retry-after-60',
+      'sim-error-429-retry-after-30',
+    );
     await expect(ask(model)).rejects.toMatchObject({ status: 429 });
     expect((await readChannel(primaryChannel)).health).toEqual([expect.objectContaining({ state: 'open' })]);
     expect((await readChannel(backupChannel)).health).toEqual([expect.objectContaining({ state: 'open' })]);
@@ -179,7 +233,11 @@ describe('channel circuit breakers', () => {
 
   it('forgets the breakers of a deleted channel', async () => {
     const model = 'breaker-deleted';
-    const { primaryChannel } = await routeThroughTwoChannels(model, 'sim-error-429-retry-after-30', 'healthy-backup-deleted');
+    const { primaryChannel } = await routeThroughTwoChannels(
+      model,
+      'sim-error-429-retry-after-30',
+      'healthy-backup-deleted',
+    );
     await ask(model);
     expect(await readMetrics()).toContain(`channel_id="${primaryChannel.id}"`);
     await gateway.store.deleteChannel(primaryChannel.id);

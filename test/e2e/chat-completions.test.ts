@@ -7,7 +7,8 @@ import type { OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-chat-channel-secret';
 const upstreamNameOfGpt4o = 'gpt-4o-2024-08-06';
-const onePixelPng = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const onePixelPng =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 let setup: SimulatedGateway;
 let simulator: OpenAiSimulator;
@@ -16,7 +17,11 @@ let client: OpenAI;
 let clientKey: string;
 
 beforeAll(async () => {
-  setup = await startSimulatedGateway({ channelSecret, models: ['gpt-4o', 'gpt-3.5-turbo'], modelMapping: { 'gpt-4o': upstreamNameOfGpt4o } });
+  setup = await startSimulatedGateway({
+    channelSecret,
+    models: ['gpt-4o', 'gpt-3.5-turbo'],
+    modelMapping: { 'gpt-4o': upstreamNameOfGpt4o },
+  });
   ({ simulator, gateway, client, clientKey } = setup);
 });
 
@@ -37,7 +42,11 @@ async function rejectionOf(promise: Promise<unknown>): Promise<InstanceType<type
 }
 
 function askGpt4o(request: Partial<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming> = {}) {
-  return client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello there world' }], ...request });
+  return client.chat.completions.create({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'hello there world' }],
+    ...request,
+  });
 }
 
 function chatRequestsReceivedUpstream() {
@@ -55,12 +64,19 @@ describe('POST /v1/chat/completions without streaming', () => {
     const completion = await client.chat.completions.create({ model: 'gpt-4o', messages });
     expectChatCompletionShape(completion);
     expect(completion.choices).toHaveLength(1);
-    expect(completion.choices[0]).toMatchObject({ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Echo: second question' } });
+    expect(completion.choices[0]).toMatchObject({
+      index: 0,
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: 'Echo: second question' },
+    });
     expect(chatRequestsReceivedUpstream()[0]?.body).toMatchObject({ messages });
   });
 
   it('conforms to the OpenAI shape on the wire, not only after the SDK parsed it', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expectChatCompletionShape(response.json());
@@ -88,10 +104,20 @@ describe('POST /v1/chat/completions without streaming', () => {
 
   it('accepts image_url content parts for a vision model and passes them upstream', async () => {
     const completion = await askGpt4o({
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: onePixelPng } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'what is this' },
+            { type: 'image_url', image_url: { url: onePixelPng } },
+          ],
+        },
+      ],
     });
     expect(completion.choices[0]?.message.content).toBe('Echo: what is this');
-    expect(chatRequestsReceivedUpstream()[0]?.body).toMatchObject({ messages: [{ content: [{ type: 'text' }, { type: 'image_url', image_url: { url: onePixelPng } }] }] });
+    expect(chatRequestsReceivedUpstream()[0]?.body).toMatchObject({
+      messages: [{ content: [{ type: 'text' }, { type: 'image_url', image_url: { url: onePixelPng } }] }],
+    });
   });
 
   it('rejects image_url content parts for a text-only model with a 400 naming the part, without calling upstream', async () => {
@@ -100,7 +126,13 @@ describe('POST /v1/chat/completions without streaming', () => {
         model: 'gpt-3.5-turbo',
         messages: [
           { role: 'system', content: 'Describe images.' },
-          { role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: onePixelPng } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'what is this' },
+              { type: 'image_url', image_url: { url: onePixelPng } },
+            ],
+          },
         ],
       }),
     );
@@ -143,11 +175,17 @@ describe('POST /v1/chat/completions without streaming', () => {
     const completion = await askGpt4o({ n: 2 });
     expectChatCompletionShape(completion);
     expect(completion.choices.map((choice) => choice.index)).toEqual([0, 1]);
-    expect(completion.choices.map((choice) => choice.message.content)).toEqual(['Echo: hello there world', 'Echo: hello there world']);
+    expect(completion.choices.map((choice) => choice.message.content)).toEqual([
+      'Echo: hello there world',
+      'Echo: hello there world',
+    ]);
   });
 
   it('passes response_format json_object upstream and returns JSON text', async () => {
-    const completion = await askGpt4o({ response_format: { type: 'json_object' }, messages: [{ role: 'user', content: 'reply in json' }] });
+    const completion = await askGpt4o({
+      response_format: { type: 'json_object' },
+      messages: [{ role: 'user', content: 'reply in json' }],
+    });
     expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ echo: 'reply in json' });
     expect(chatRequestsReceivedUpstream()[0]?.body).toMatchObject({ response_format: { type: 'json_object' } });
   });
@@ -167,6 +205,9 @@ describe('POST /v1/chat/completions without streaming', () => {
   it('rejects an empty messages array with a 400 in the OpenAI error shape naming messages', async () => {
     const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'gpt-4o', messages: [] });
     expect(response.status).toBe(400);
-    expect(expectErrorResponseShape(response.json())).toMatchObject({ type: 'invalid_request_error', param: 'messages' });
+    expect(expectErrorResponseShape(response.json())).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'messages',
+    });
   });
 });

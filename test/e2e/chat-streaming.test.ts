@@ -28,7 +28,9 @@ afterAll(async () => {
 
 beforeEach(() => simulator.reset());
 
-async function collectChunks(stream: AsyncIterable<OpenAI.Chat.ChatCompletionChunk>): Promise<OpenAI.Chat.ChatCompletionChunk[]> {
+async function collectChunks(
+  stream: AsyncIterable<OpenAI.Chat.ChatCompletionChunk>,
+): Promise<OpenAI.Chat.ChatCompletionChunk[]> {
   const chunks: OpenAI.Chat.ChatCompletionChunk[] = [];
   for await (const chunk of stream) chunks.push(chunk);
   return chunks;
@@ -45,14 +47,18 @@ function streamRequestBody(extra: Record<string, unknown> = {}) {
 describe('POST /v1/chat/completions with stream: true', () => {
   it('streams deltas that join to the same text as the non-streamed answer', async () => {
     const nonStreamed = await client.chat.completions.create({ model: 'gpt-4o', messages: conversation });
-    const chunks = await collectChunks(await client.chat.completions.create({ model: 'gpt-4o', messages: conversation, stream: true }));
+    const chunks = await collectChunks(
+      await client.chat.completions.create({ model: 'gpt-4o', messages: conversation, stream: true }),
+    );
     expect(chunks.length).toBeGreaterThan(2);
     expect(joinedContent(chunks)).toBe(nonStreamed.choices[0]?.message.content);
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
   });
 
   it('sends every chunk in the OpenAI chunk shape with one id for the whole stream', async () => {
-    const chunks = await collectChunks(await client.chat.completions.create({ model: 'gpt-4o', messages: conversation, stream: true }));
+    const chunks = await collectChunks(
+      await client.chat.completions.create({ model: 'gpt-4o', messages: conversation, stream: true }),
+    );
     chunks.forEach(expectChatCompletionChunkShape);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
   });
@@ -76,7 +82,12 @@ describe('POST /v1/chat/completions with stream: true', () => {
   });
 
   it('ends with a usage chunk that has no choices when the client asks for include_usage', async () => {
-    const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: conversation, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: conversation,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks = await collectChunks(stream);
     const lastChunk = chunks.at(-1);
     expectChatCompletionChunkShape(lastChunk);
@@ -90,7 +101,12 @@ describe('POST /v1/chat/completions with stream: true', () => {
   it('reports the same usage in the stream as without streaming', async () => {
     const nonStreamed = await client.chat.completions.create({ model: 'gpt-4o', messages: conversation });
     const chunks = await collectChunks(
-      await client.chat.completions.create({ model: 'gpt-4o', messages: conversation, stream: true, stream_options: { include_usage: true } }),
+      await client.chat.completions.create({
+        model: 'gpt-4o',
+        messages: conversation,
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     );
     expect(chunks.at(-1)?.usage).toMatchObject({
       prompt_tokens: nonStreamed.usage?.prompt_tokens,
@@ -100,7 +116,9 @@ describe('POST /v1/chat/completions with stream: true', () => {
   });
 
   it('streams n: 2 as two interleaved choices that each join to the full answer', async () => {
-    const chunks = await collectChunks(await client.chat.completions.create({ model: 'gpt-4o', messages: conversation, stream: true, n: 2 }));
+    const chunks = await collectChunks(
+      await client.chat.completions.create({ model: 'gpt-4o', messages: conversation, stream: true, n: 2 }),
+    );
     const textOf = (index: number) =>
       chunks
         .flatMap((chunk) => chunk.choices)

@@ -28,12 +28,23 @@ let startedChild: ChildProcess | undefined;
 function cliEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GATEWAY_')));
   // Billing is off: these tests are about configuring and serving, not about balances.
-  return { ...inherited, GATEWAY_DATA_DIR: dataDirectory, GATEWAY_LOG_LEVEL: 'silent', GATEWAY_BILLING: 'off', UPSTREAM_API_KEY: channelSecret, ...extra };
+  return {
+    ...inherited,
+    GATEWAY_DATA_DIR: dataDirectory,
+    GATEWAY_LOG_LEVEL: 'silent',
+    GATEWAY_BILLING: 'off',
+    UPSTREAM_API_KEY: channelSecret,
+    ...extra,
+  };
 }
 
 /** Runs `gateway <arguments>` from source; resolves with its output, rejects with its exit code and stderr. */
 function runCli(cliArguments: string[]): Promise<{ stdout: string; stderr: string }> {
-  return runFile(process.execPath, ['--import', 'tsx', cliEntry, ...cliArguments], { cwd: projectDirectory, env: cliEnvironment(), timeout: 30_000 });
+  return runFile(process.execPath, ['--import', 'tsx', cliEntry, ...cliArguments], {
+    cwd: projectDirectory,
+    env: cliEnvironment(),
+    timeout: 30_000,
+  });
 }
 
 async function runCliForJson<Result>(cliArguments: string[]): Promise<Result> {
@@ -98,25 +109,45 @@ afterAll(async () => {
 describe('the gateway command line', () => {
   it('creates an admin, a group, a channel and a key that a gateway on the same data folder then serves', async () => {
     // The first command creates the database; the next two are independent and run side by side to save time.
-    const admin = await runCliForJson<{ email: string; role: string; passwordHash?: unknown }>(['admin', 'create', '--email', adminEmail]);
+    const admin = await runCliForJson<{ email: string; role: string; passwordHash?: unknown }>([
+      'admin',
+      'create',
+      '--email',
+      adminEmail,
+    ]);
     expect(admin).toMatchObject({ email: adminEmail, role: 'admin' });
     expect(admin).not.toHaveProperty('passwordHash');
 
     const [group, channelOutput] = await Promise.all([
-      runCliForJson<{ name: string; models: string[] }>(['group', 'create', 'team', '--models', 'gpt-4o,text-embedding-3-small']),
+      runCliForJson<{ name: string; models: string[] }>([
+        'group',
+        'create',
+        'team',
+        '--models',
+        'gpt-4o,text-embedding-3-small',
+      ]),
       runCli([
-        'channel', 'create',
-        '--name', 'simulator',
-        '--base-url', simulator.url,
-        '--secret-env', 'UPSTREAM_API_KEY',
-        '--models', 'gpt-4o,text-embedding-3-small,gpt-3.5-turbo',
-        '--map', 'gpt-4o=gpt-4o-2024-08-06',
+        'channel',
+        'create',
+        '--name',
+        'simulator',
+        '--base-url',
+        simulator.url,
+        '--secret-env',
+        'UPSTREAM_API_KEY',
+        '--models',
+        'gpt-4o,text-embedding-3-small,gpt-3.5-turbo',
+        '--map',
+        'gpt-4o=gpt-4o-2024-08-06',
         '--json',
       ]),
     ]);
     expect(group).toMatchObject({ name: 'team', models: ['gpt-4o', 'text-embedding-3-small'] });
     expect(channelOutput.stdout).not.toContain(channelSecret);
-    expect(JSON.parse(channelOutput.stdout)).toMatchObject({ name: 'simulator', modelMapping: { 'gpt-4o': 'gpt-4o-2024-08-06' } });
+    expect(JSON.parse(channelOutput.stdout)).toMatchObject({
+      name: 'simulator',
+      modelMapping: { 'gpt-4o': 'gpt-4o-2024-08-06' },
+    });
     expect(JSON.parse(channelOutput.stdout)).not.toHaveProperty('encryptedSecret');
 
     createdKey = await runCliForJson<CreatedKey>(['key', 'create', '--user', adminEmail, '--group', 'team']);
@@ -126,12 +157,23 @@ describe('the gateway command line', () => {
     expect(createdKey.grantedGroup).toBe(true);
 
     // Same data folder and no GATEWAY_SECRET_KEY: the gateway must read the secret key file the CLI generated.
-    const config = loadGatewayConfig({ GATEWAY_DATA_DIR: dataDirectory, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', GATEWAY_LOG_LEVEL: 'silent' });
+    const config = loadGatewayConfig({
+      GATEWAY_DATA_DIR: dataDirectory,
+      GATEWAY_PORT: '0',
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_LOG_LEVEL: 'silent',
+    });
     gateway = await startGateway(config, createLogger(config.logLevel), { billing: { enabled: false } });
     const client = createOpenAiClient({ baseURL: `${gateway.url}/v1` }, createdKey.key);
-    const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'configured by the cli' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'configured by the cli' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('Echo: configured by the cli');
-    expect(simulator.requests.at(-1)).toMatchObject({ headers: { authorization: `Bearer ${channelSecret}` }, body: { model: 'gpt-4o-2024-08-06' } });
+    expect(simulator.requests.at(-1)).toMatchObject({
+      headers: { authorization: `Bearer ${channelSecret}` },
+      body: { model: 'gpt-4o-2024-08-06' },
+    });
 
     const modelIds: string[] = [];
     for await (const model of client.models.list()) modelIds.push(model.id);
@@ -166,32 +208,53 @@ describe('the gateway command line', () => {
     });
 
     it('refuses a channel whose protocol the gateway does not speak, naming the ones it does', async () => {
-      const failure = await runCli(['channel', 'create', '--name', 'typo', '--protocol', 'open-ai', '--base-url', 'http://127.0.0.1:9/v1', '--secret', 'x', '--models', 'gpt-4o']).then(
+      const failure = await runCli([
+        'channel',
+        'create',
+        '--name',
+        'typo',
+        '--protocol',
+        'open-ai',
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+        '--secret',
+        'x',
+        '--models',
+        'gpt-4o',
+      ]).then(
         () => undefined,
         (caught: unknown) => caught as { code?: number; stderr?: string },
       );
       expect(failure?.code).toBe(1);
-      expect(failure?.stderr).toContain('Unknown protocol open-ai; use one of openai, azure, anthropic, gemini, bedrock');
+      expect(failure?.stderr).toContain(
+        'Unknown protocol open-ai; use one of openai, azure, anthropic, gemini, bedrock',
+      );
     });
   });
 
   it('runs "gateway start" as a process that serves the key, then exits with code 0 on SIGTERM', async () => {
     const { child, url } = await startGatewayProcess();
     const client = createOpenAiClient({ baseURL: `${url}/v1` }, createdKey.key);
-    const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'from the started process' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'from the started process' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('Echo: from the started process');
     child.kill('SIGTERM');
     expect(await exitCodeOf(child)).toBe(0);
   });
 
-  it('revokes and grants groups, stopping and restarting the user\'s keys, and gives new users the default groups', async () => {
+  it("revokes and grants groups, stopping and restarting the user's keys, and gives new users the default groups", async () => {
     const client = createOpenAiClient({ baseURL: `${gateway!.url}/v1` }, createdKey.key);
     const revoke = await runCli(['user', 'revoke', '--email', adminEmail, '--groups', 'team']);
     expect(revoke.stdout).toContain(`Revoked team from ${adminEmail}`);
     await gateway!.routing.refresh();
     await expect(client.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
 
-    const [grant] = await Promise.all([runCli(['user', 'grant', '--email', adminEmail, '--groups', 'team']), runCli(['group', 'create', 'default', '--models', 'gpt-4o'])]);
+    const [grant] = await Promise.all([
+      runCli(['user', 'grant', '--email', adminEmail, '--groups', 'team']),
+      runCli(['group', 'create', 'default', '--models', 'gpt-4o']),
+    ]);
     expect(grant.stdout).toContain(`Granted team to ${adminEmail}`);
     await gateway!.routing.refresh();
     expect((await client.models.list()).data.length).toBeGreaterThan(0);

@@ -37,12 +37,22 @@ describe('POST /v1/completions (legacy)', () => {
     const completion = await client.completions.create({ model, prompt });
     expectCompletionShape(completion);
     expect(completion.choices[0]).toMatchObject({ index: 0, text: `Echo: ${prompt}`, finish_reason: 'stop' });
-    expect(completion.usage?.total_tokens).toBe((completion.usage?.prompt_tokens ?? 0) + (completion.usage?.completion_tokens ?? 0));
-    expect(simulator.requests[0]).toMatchObject({ path: '/v1/completions', body: { model, prompt }, headers: { authorization: `Bearer ${channelSecret}` } });
+    expect(completion.usage?.total_tokens).toBe(
+      (completion.usage?.prompt_tokens ?? 0) + (completion.usage?.completion_tokens ?? 0),
+    );
+    expect(simulator.requests[0]).toMatchObject({
+      path: '/v1/completions',
+      body: { model, prompt },
+      headers: { authorization: `Bearer ${channelSecret}` },
+    });
   });
 
   it('answers several prompts with one choice each and honours max_tokens', async () => {
-    const completion = await client.completions.create({ model, prompt: ['first prompt here', 'second prompt here'], max_tokens: 2 });
+    const completion = await client.completions.create({
+      model,
+      prompt: ['first prompt here', 'second prompt here'],
+      max_tokens: 2,
+    });
     expect(completion.choices.map((choice) => [choice.index, choice.text, choice.finish_reason])).toEqual([
       [0, 'Echo: first', 'length'],
       [1, 'Echo: second', 'length'],
@@ -64,18 +74,24 @@ describe('POST /v1/completions (legacy)', () => {
     const chunks = readEventData(response.text)
       .filter((data) => data !== '[DONE]')
       .map((data) => JSON.parse(data) as { usage?: unknown; choices: unknown[] });
-    expect(chunks.every((chunk) => (chunk.usage === undefined || chunk.usage === null) && chunk.choices.length > 0)).toBe(true);
+    expect(
+      chunks.every((chunk) => (chunk.usage === undefined || chunk.usage === null) && chunk.choices.length > 0),
+    ).toBe(true);
   });
 
   it('ends the stream with a usage chunk when the client asks for include_usage', async () => {
-    const chunks = await collectChunks(await client.completions.create({ model, prompt, stream: true, stream_options: { include_usage: true } }));
+    const chunks = await collectChunks(
+      await client.completions.create({ model, prompt, stream: true, stream_options: { include_usage: true } }),
+    );
     const lastChunk = chunks.at(-1);
     expect(lastChunk?.choices).toEqual([]);
     expect(lastChunk?.usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 });
   });
 
   it('rejects an embedding model with a 400 naming model, without calling upstream', async () => {
-    const error = await client.completions.create({ model: 'text-embedding-3-small', prompt }).catch((caught: unknown) => caught);
+    const error = await client.completions
+      .create({ model: 'text-embedding-3-small', prompt })
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 400, param: 'model' });
     expect(simulator.requests).toHaveLength(0);
   });

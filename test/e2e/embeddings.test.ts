@@ -28,20 +28,34 @@ beforeEach(() => simulator.reset());
 describe('POST /v1/embeddings', () => {
   it("decodes the SDK's default base64 vectors to the same numbers as encoding_format float", async () => {
     const fromBase64 = await client.embeddings.create({ model, input: 'the quick brown fox' });
-    const fromFloats = await client.embeddings.create({ model, input: 'the quick brown fox', encoding_format: 'float' });
-    expect(simulator.requests.map((recorded) => (recorded.body as { encoding_format?: string }).encoding_format)).toEqual(['base64', 'float']);
+    const fromFloats = await client.embeddings.create({
+      model,
+      input: 'the quick brown fox',
+      encoding_format: 'float',
+    });
+    expect(
+      simulator.requests.map((recorded) => (recorded.body as { encoding_format?: string }).encoding_format),
+    ).toEqual(['base64', 'float']);
     expect(fromBase64.data[0]?.embedding.length).toBeGreaterThan(0);
     expect(fromBase64.data[0]?.embedding).toEqual(fromFloats.data[0]?.embedding);
   });
 
   it('answers float vectors in the OpenAI embedding list shape', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/embeddings', { model, input: 'shape check', encoding_format: 'float' });
+    const response = await postRawJson(gateway, clientKey, '/v1/embeddings', {
+      model,
+      input: 'shape check',
+      encoding_format: 'float',
+    });
     expect(response.status).toBe(200);
     expectEmbeddingResponseShape(response.json(), 'float');
   });
 
   it('answers base64 vectors in the OpenAI embedding list shape', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/embeddings', { model, input: 'shape check', encoding_format: 'base64' });
+    const response = await postRawJson(gateway, clientKey, '/v1/embeddings', {
+      model,
+      input: 'shape check',
+      encoding_format: 'base64',
+    });
     expect(response.status).toBe(200);
     expectEmbeddingResponseShape(response.json(), 'base64');
   });

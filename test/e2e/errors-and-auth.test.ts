@@ -2,7 +2,13 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKeySecret } from '../../src/accounts/api-key-secret.js';
 import { expectErrorResponseShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, postRawJson, sendRawRequest, type RawResponse, type TestGateway } from '../helpers/start-test-gateway.js';
+import {
+  createOpenAiClient,
+  postRawJson,
+  sendRawRequest,
+  type RawResponse,
+  type TestGateway,
+} from '../helpers/start-test-gateway.js';
 import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-simulated-gateway.js';
 import type { OpenAiSimulator } from '../simulators/openai-simulator.js';
 
@@ -26,7 +32,11 @@ afterAll(async () => {
 
 beforeEach(() => simulator.reset());
 
-function expectErrorAnswer(response: RawResponse, status: number, fields: { code?: string | null; type?: string; param?: string | null }): void {
+function expectErrorAnswer(
+  response: RawResponse,
+  status: number,
+  fields: { code?: string | null; type?: string; param?: string | null },
+): void {
   expect(response.status, response.text).toBe(status);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   expect(expectErrorResponseShape(response.json())).toMatchObject(fields);
@@ -42,17 +52,27 @@ async function sdkRejectionOf(promise: Promise<unknown>): Promise<InstanceType<t
 }
 
 function askWithKey(apiKey: string) {
-  return createOpenAiClient(gateway, apiKey).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] });
+  return createOpenAiClient(gateway, apiKey).chat.completions.create({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'hello' }],
+  });
 }
 
 describe('authentication', () => {
   it('answers 401 invalid_api_key in the OpenAI error shape when the Authorization header is missing', async () => {
-    const response = await sendRawRequest(gateway, { path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: JSON.stringify(helloRequest) });
+    const response = await sendRawRequest(gateway, {
+      path: '/v1/chat/completions',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(helloRequest),
+    });
     expectErrorAnswer(response, 401, { code: 'invalid_api_key', param: null });
   });
 
   it('answers 401 invalid_api_key when the header is not a bearer token', async () => {
-    const response = await sendRawRequest(gateway, { path: '/v1/models', headers: { authorization: `Basic ${clientKey}` } });
+    const response = await sendRawRequest(gateway, {
+      path: '/v1/models',
+      headers: { authorization: `Basic ${clientKey}` },
+    });
     expectErrorAnswer(response, 401, { code: 'invalid_api_key' });
   });
 
@@ -97,7 +117,13 @@ describe('authentication', () => {
   });
 
   it('answers 401 invalid_api_key for a key whose user is disabled', async () => {
-    const user = await gateway.store.createUser({ email: 'soon-disabled@example.test', displayName: 'Soon disabled', role: 'user', passwordHash: null, status: 'disabled' });
+    const user = await gateway.store.createUser({
+      email: 'soon-disabled@example.test',
+      displayName: 'Soon disabled',
+      role: 'user',
+      passwordHash: null,
+      status: 'disabled',
+    });
     const { secret } = await gateway.createKey({ user });
     const error = await sdkRejectionOf(askWithKey(secret));
     expect(error).toMatchObject({ status: 401, code: 'invalid_api_key' });
@@ -115,7 +141,12 @@ describe('authentication', () => {
 
 describe('request errors', () => {
   it('answers 404 model_not_found for an unknown model, without calling upstream', async () => {
-    const error = await sdkRejectionOf(createOpenAiClient(gateway, clientKey).chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] }));
+    const error = await sdkRejectionOf(
+      createOpenAiClient(gateway, clientKey).chat.completions.create({
+        model: 'no-such-model',
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    );
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect(error).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
     expect(simulator.requests).toHaveLength(0);
@@ -132,7 +163,12 @@ describe('request errors', () => {
   });
 
   it('answers 400 for an empty JSON body', async () => {
-    const response = await sendRawRequest(gateway, { path: '/v1/chat/completions', apiKey: clientKey, headers: { 'content-type': 'application/json' }, body: '' });
+    const response = await sendRawRequest(gateway, {
+      path: '/v1/chat/completions',
+      apiKey: clientKey,
+      headers: { 'content-type': 'application/json' },
+      body: '',
+    });
     expectErrorAnswer(response, 400, { type: 'invalid_request_error' });
   });
 
@@ -153,7 +189,13 @@ describe('request errors', () => {
   });
 
   it('answers 400 naming the exact field of an invalid message', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'a' }, { role: 'robot', content: 'b' }] });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'robot', content: 'b' },
+      ],
+    });
     expectErrorAnswer(response, 400, { param: 'messages[1].role' });
   });
 
@@ -186,7 +228,10 @@ describe('request errors', () => {
 
   it('accepts a JSON body just under the configured body limit', async () => {
     const padding = 'y'.repeat(bodyLimitBytes - 200);
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { ...helloRequest, messages: [{ role: 'user', content: padding }] });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      ...helloRequest,
+      messages: [{ role: 'user', content: padding }],
+    });
     expect(response.status).toBe(200);
   });
 

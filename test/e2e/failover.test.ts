@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectErrorResponseShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, postRawJson, readEventData, sendRawRequest, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
+import {
+  createOpenAiClient,
+  postRawJson,
+  readEventData,
+  sendRawRequest,
+  startTestGateway,
+  type TestGateway,
+} from '../helpers/start-test-gateway.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-failover-channel-secret';
@@ -30,7 +37,9 @@ async function startChattyVendor(): Promise<Server> {
       const receivedKey = (request.headers.authorization ?? '').replace(/^Bearer /, '');
       const message = `Invalid request to ${chattyVendorUrl}${request.url ?? ''} with key ${receivedKey}: 'messages' is too short.`;
       response.writeHead(400, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message, type: 'invalid_request_error', param: 'messages', code: null } }));
+      response.end(
+        JSON.stringify({ error: { message, type: 'invalid_request_error', param: 'messages', code: null } }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,16 +80,43 @@ beforeAll(async () => {
   chattyVendor = await startChattyVendor();
   gateway = await startTestGateway();
   timeoutGateway = await startTestGateway({ config: { upstreamHeadersTimeoutMs: shortUpstreamHeadersTimeoutMs } });
-  await routeThroughChannels('failover-after-hang', [{ upstreamModel: 'sim-hang' }, { upstreamModel: 'healthy-after-hang' }], timeoutGateway);
-  await routeThroughChannels('failover-after-500', [{ upstreamModel: 'sim-error-500' }, { upstreamModel: 'healthy-after-500' }]);
-  await routeThroughChannels('failover-after-429', [{ upstreamModel: 'sim-error-429' }, { upstreamModel: 'healthy-after-429' }]);
-  await routeThroughChannels('failover-after-dead-port', [{ upstreamModel: 'unreachable', baseUrl: await deadBaseUrl() }, { upstreamModel: 'healthy-after-dead-port' }]);
-  await routeThroughChannels('every-channel-500', [{ upstreamModel: 'sim-error-500' }, { upstreamModel: 'sim-error-500' }]);
-  await routeThroughChannels('every-channel-503', [{ upstreamModel: 'sim-error-503' }, { upstreamModel: 'sim-error-503' }]);
-  await routeThroughChannels('every-channel-429', [{ upstreamModel: 'sim-error-429' }, { upstreamModel: 'sim-error-429' }]);
-  await routeThroughChannels('vendor-400', [{ upstreamModel: 'sim-error-400' }, { upstreamModel: 'never-asked-after-400' }]);
+  await routeThroughChannels(
+    'failover-after-hang',
+    [{ upstreamModel: 'sim-hang' }, { upstreamModel: 'healthy-after-hang' }],
+    timeoutGateway,
+  );
+  await routeThroughChannels('failover-after-500', [
+    { upstreamModel: 'sim-error-500' },
+    { upstreamModel: 'healthy-after-500' },
+  ]);
+  await routeThroughChannels('failover-after-429', [
+    { upstreamModel: 'sim-error-429' },
+    { upstreamModel: 'healthy-after-429' },
+  ]);
+  await routeThroughChannels('failover-after-dead-port', [
+    { upstreamModel: 'unreachable', baseUrl: await deadBaseUrl() },
+    { upstreamModel: 'healthy-after-dead-port' },
+  ]);
+  await routeThroughChannels('every-channel-500', [
+    { upstreamModel: 'sim-error-500' },
+    { upstreamModel: 'sim-error-500' },
+  ]);
+  await routeThroughChannels('every-channel-503', [
+    { upstreamModel: 'sim-error-503' },
+    { upstreamModel: 'sim-error-503' },
+  ]);
+  await routeThroughChannels('every-channel-429', [
+    { upstreamModel: 'sim-error-429' },
+    { upstreamModel: 'sim-error-429' },
+  ]);
+  await routeThroughChannels('vendor-400', [
+    { upstreamModel: 'sim-error-400' },
+    { upstreamModel: 'never-asked-after-400' },
+  ]);
   await routeThroughChannels('chatty-vendor-400', [{ upstreamModel: 'chatty', baseUrl: chattyVendorUrl }]);
-  await routeThroughChannels('chatty-vendor-400-hex-key', [{ upstreamModel: 'chatty', baseUrl: chattyVendorUrl, secret: hexChannelSecret }]);
+  await routeThroughChannels('chatty-vendor-400-hex-key', [
+    { upstreamModel: 'chatty', baseUrl: chattyVendorUrl, secret: hexChannelSecret },
+  ]);
   await routeThroughChannels('broken-stream', [{ upstreamModel: 'sim-broken-stream' }]);
   await routeThroughChannels('hanging', [{ upstreamModel: 'sim-hang' }]);
   await routeThroughChannels('slow-stream', [{ upstreamModel: 'sim-slow-stream' }]);
@@ -99,13 +135,17 @@ afterAll(async () => {
 beforeEach(() => simulator.reset());
 
 function upstreamModelsTried(): unknown[] {
-  return simulator.requests.filter((recorded) => recorded.path === '/v1/chat/completions').map((recorded) => (recorded.body as { model?: unknown }).model);
+  return simulator.requests
+    .filter((recorded) => recorded.path === '/v1/chat/completions')
+    .map((recorded) => (recorded.body as { model?: unknown }).model);
 }
 
 /** How many /v1 requests the gateway finished with `status`, from its Prometheus counter. */
 async function finishedRequestCount(on: TestGateway, status: string): Promise<number> {
   const metrics = await sendRawRequest(on, { path: '/metrics' });
-  const line = metrics.text.split('\n').find((candidate) => candidate.startsWith('gateway_requests_total{') && candidate.includes(`status="${status}"`));
+  const line = metrics.text
+    .split('\n')
+    .find((candidate) => candidate.startsWith('gateway_requests_total{') && candidate.includes(`status="${status}"`));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
@@ -144,14 +184,21 @@ describe('failover between channels of one model', () => {
   it('answers from the next channel when the first never sends its headers within the timeout', async () => {
     const abortedBefore = simulator.abortedRequestCount();
     const timeoutClient = createOpenAiClient(timeoutGateway, (await timeoutGateway.createKey()).secret);
-    const completion = await timeoutClient.chat.completions.create({ model: 'failover-after-hang', messages: question });
+    const completion = await timeoutClient.chat.completions.create({
+      model: 'failover-after-hang',
+      messages: question,
+    });
     expect(completion.choices[0]?.message.content).toBe('Echo: are you there');
     expect(upstreamModelsTried()).toEqual(['sim-hang', 'healthy-after-hang']);
     await vi.waitFor(() => expect(simulator.abortedRequestCount()).toBe(abortedBefore + 1), { timeout: 5000 });
   });
 
   it('fails a stream over to the next channel when the first fails before any byte reached the client', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'failover-after-500', messages: question, stream: true });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      model: 'failover-after-500',
+      messages: question,
+      stream: true,
+    });
     expect(response.status).toBe(200);
     expect(response.text.endsWith('data: [DONE]\n\n')).toBe(true);
     expect(upstreamModelsTried()).toEqual(['sim-error-500', 'healthy-after-500']);
@@ -167,7 +214,10 @@ describe('when every channel fails', () => {
   });
 
   it('answers 503 when every channel answers 503', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'every-channel-503', messages: question });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      model: 'every-channel-503',
+      messages: question,
+    });
     expect(response.status).toBe(503);
     expect(expectErrorResponseShape(response.json()).type).toBe('server_error');
   });
@@ -181,7 +231,11 @@ describe('when every channel fails', () => {
   });
 
   it('answers a failed stream request with a JSON error, not an event stream, when no channel could start it', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'every-channel-500', messages: question, stream: true });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      model: 'every-channel-500',
+      messages: question,
+      stream: true,
+    });
     expect(response.status).toBe(500);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(expectErrorResponseShape(response.json()).code).toBe('server_error');
@@ -197,7 +251,10 @@ describe('upstream request errors', () => {
   });
 
   it("keeps the vendor's wording and param of a 400 but never its URL or the channel secret", async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'chatty-vendor-400', messages: question });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      model: 'chatty-vendor-400',
+      messages: question,
+    });
     expect(response.status).toBe(400);
     const error = expectErrorResponseShape(response.json());
     expect(error).toMatchObject({ type: 'invalid_request_error', param: 'messages' });
@@ -208,7 +265,10 @@ describe('upstream request errors', () => {
   });
 
   it('never shows the client a channel secret that does not look like an sk- key, even when the vendor quotes it', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'chatty-vendor-400-hex-key', messages: question });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      model: 'chatty-vendor-400-hex-key',
+      messages: question,
+    });
     expect(response.status).toBe(400);
     expect(response.text).not.toContain(hexChannelSecret);
     expect(response.text).not.toContain(new URL(chattyVendorUrl).host);
@@ -217,13 +277,20 @@ describe('upstream request errors', () => {
 
 describe('failures after the first byte', () => {
   it('answers 502 upstream_error rather than half a body when a non-streamed answer is cut off midway', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'broken-stream', messages: question });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      model: 'broken-stream',
+      messages: question,
+    });
     expect(response.status).toBe(502);
     expect(expectErrorResponseShape(response.json())).toMatchObject({ type: 'server_error', code: 'upstream_error' });
   });
 
   it('delivers the first chunks of a stream that breaks, then makes the SDK throw', async () => {
-    const stream = await client.chat.completions.create({ model: 'broken-stream', messages: [{ role: 'user', content: 'one two three four five six' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'broken-stream',
+      messages: [{ role: 'user', content: 'one two three four five six' }],
+      stream: true,
+    });
     const received: string[] = [];
     const error = await (async () => {
       for await (const chunk of stream) received.push(chunk.choices[0]?.delta.content ?? '');
@@ -236,7 +303,11 @@ describe('failures after the first byte', () => {
   });
 
   it('ends a broken stream with an error event in the OpenAI error shape and no [DONE]', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'broken-stream', messages: question, stream: true });
+    const response = await postRawJson(gateway, clientKey, '/v1/chat/completions', {
+      model: 'broken-stream',
+      messages: question,
+      stream: true,
+    });
     expect(response.status).toBe(200);
     const events = readEventData(response.text);
     expect(events).not.toContain('[DONE]');
@@ -252,7 +323,10 @@ describe('client aborts', () => {
     const abortedBefore = simulator.abortedRequestCount();
     const timeoutClient = createOpenAiClient(timeoutGateway, (await timeoutGateway.createKey()).secret);
     const controller = new AbortController();
-    const pending = timeoutClient.chat.completions.create({ model: 'failover-after-hang', messages: question }, { signal: controller.signal });
+    const pending = timeoutClient.chat.completions.create(
+      { model: 'failover-after-hang', messages: question },
+      { signal: controller.signal },
+    );
     await vi.waitFor(() => expect(upstreamModelsTried()).toContain('sim-hang'), { timeout: 5000 });
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(OpenAI.APIUserAbortError);

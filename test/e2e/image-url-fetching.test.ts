@@ -19,8 +19,13 @@ let gemini: GeminiSimulator;
 let allowing: { gateway: ContractGateway; client: OpenAI };
 let refusing: { gateway: ContractGateway; client: OpenAI };
 
-async function startGatewayWithChannels(allowPrivateAddresses: boolean): Promise<{ gateway: ContractGateway; client: OpenAI }> {
-  const gateway = await startContractGateway({ imageFetchAllowPrivateAddresses: allowPrivateAddresses, imageFetchTimeoutMs: 5_000 });
+async function startGatewayWithChannels(
+  allowPrivateAddresses: boolean,
+): Promise<{ gateway: ContractGateway; client: OpenAI }> {
+  const gateway = await startContractGateway({
+    imageFetchAllowPrivateAddresses: allowPrivateAddresses,
+    imageFetchTimeoutMs: 5_000,
+  });
   await gateway.createChannel({
     protocol: 'bedrock',
     baseUrl: bedrock.url,
@@ -28,13 +33,31 @@ async function startGatewayWithChannels(allowPrivateAddresses: boolean): Promise
     settings: { region: bedrock.region },
     models: { [models.bedrock]: 'anthropic.claude-3-5-sonnet-20240620-v1:0' },
   });
-  await gateway.createChannel({ protocol: 'gemini', baseUrl: gemini.url, secret: geminiSecret, models: { [models.gemini]: 'gemini-sim' } });
-  const client = new OpenAI({ apiKey: await gateway.createKey(), baseURL: gateway.baseURL, maxRetries: 0, timeout: 20_000 });
+  await gateway.createChannel({
+    protocol: 'gemini',
+    baseUrl: gemini.url,
+    secret: geminiSecret,
+    models: { [models.gemini]: 'gemini-sim' },
+  });
+  const client = new OpenAI({
+    apiKey: await gateway.createKey(),
+    baseURL: gateway.baseURL,
+    maxRetries: 0,
+    timeout: 20_000,
+  });
   return { gateway, client };
 }
 
 function messagesAbout(imageUrl: string): OpenAI.Chat.ChatCompletionMessageParam[] {
-  return [{ role: 'user', content: [{ type: 'text', text: 'what colour is this pixel' }, { type: 'image_url', image_url: { url: imageUrl } }] }];
+  return [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what colour is this pixel' },
+        { type: 'image_url', image_url: { url: imageUrl } },
+      ],
+    },
+  ];
 }
 
 function askAbout(client: OpenAI, model: string, imageUrl: string) {
@@ -54,12 +77,24 @@ async function rejectionOf(promise: Promise<unknown>): Promise<InstanceType<type
 function inlineImagesReceived(protocol: keyof typeof models): Array<[string, string]> {
   if (protocol === 'bedrock') {
     expect(bedrock.requests).toHaveLength(1);
-    const body = bedrock.requests[0]?.body as { messages: Array<{ content: Array<{ image?: { format: string; source: { bytes: string } } }> }> };
-    return body.messages.flatMap((message) => message.content.flatMap((block) => (block.image ? [[block.image.format, block.image.source.bytes] as [string, string]] : [])));
+    const body = bedrock.requests[0]?.body as {
+      messages: Array<{ content: Array<{ image?: { format: string; source: { bytes: string } } }> }>;
+    };
+    return body.messages.flatMap((message) =>
+      message.content.flatMap((block) =>
+        block.image ? [[block.image.format, block.image.source.bytes] as [string, string]] : [],
+      ),
+    );
   }
   expect(gemini.requests).toHaveLength(1);
-  const body = gemini.requests[0]?.body as { contents: Array<{ parts: Array<{ inlineData?: { mimeType: string; data: string } }> }> };
-  return body.contents.flatMap((content) => content.parts.flatMap((part) => (part.inlineData ? [[part.inlineData.mimeType, part.inlineData.data] as [string, string]] : [])));
+  const body = gemini.requests[0]?.body as {
+    contents: Array<{ parts: Array<{ inlineData?: { mimeType: string; data: string } }> }>;
+  };
+  return body.contents.flatMap((content) =>
+    content.parts.flatMap((part) =>
+      part.inlineData ? [[part.inlineData.mimeType, part.inlineData.data] as [string, string]] : [],
+    ),
+  );
 }
 
 beforeAll(async () => {
@@ -98,32 +133,42 @@ describe('image URLs for vendors that take image bytes only', () => {
   });
 
   it('inlines the image on a streamed request too', async () => {
-    const stream = await allowing.client.chat.completions.create({ model: models.gemini, stream: true, messages: messagesAbout(`${images.url}/red-pixel.png`) });
+    const stream = await allowing.client.chat.completions.create({
+      model: models.gemini,
+      stream: true,
+      messages: messagesAbout(`${images.url}/red-pixel.png`),
+    });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toContain('what colour is this pixel');
     expect(inlineImagesReceived('gemini')).toEqual([['image/png', redPixelPng.toString('base64')]]);
   });
 
-  it.each(Object.values(models))('%s: a loopback URL is refused by default with a 400 naming it, and the vendor is never called', async (model) => {
-    const error = await rejectionOf(askAbout(refusing.client, model, `${images.url}/red-pixel.png`));
-    expect(error.status).toBe(400);
-    expect(error.code).toBe('invalid_request_error');
-    expect(error.type).toBe('invalid_request_error');
-    expect(error.param).toBe(imageParam);
-    expect(error.message).not.toContain('127.0.0.1');
-    expect(images.requestedPaths).toEqual([]);
-    expect(bedrock.requests).toHaveLength(0);
-    expect(gemini.requests).toHaveLength(0);
-  });
+  it.each(Object.values(models))(
+    '%s: a loopback URL is refused by default with a 400 naming it, and the vendor is never called',
+    async (model) => {
+      const error = await rejectionOf(askAbout(refusing.client, model, `${images.url}/red-pixel.png`));
+      expect(error.status).toBe(400);
+      expect(error.code).toBe('invalid_request_error');
+      expect(error.type).toBe('invalid_request_error');
+      expect(error.param).toBe(imageParam);
+      expect(error.message).not.toContain('127.0.0.1');
+      expect(images.requestedPaths).toEqual([]);
+      expect(bedrock.requests).toHaveLength(0);
+      expect(gemini.requests).toHaveLength(0);
+    },
+  );
 
-  it.each(Object.values(models))('%s: a URL that does not answer with an image is a 400 naming it, and the vendor is never called', async (model) => {
-    const error = await rejectionOf(askAbout(allowing.client, model, `${images.url}/page.html`));
-    expect(error.status).toBe(400);
-    expect(error.code).toBe('invalid_request_error');
-    expect(error.param).toBe(imageParam);
-    expect(error.message).toMatch(/only PNG, JPEG, GIF and WebP/);
-    expect(bedrock.requests).toHaveLength(0);
-    expect(gemini.requests).toHaveLength(0);
-  });
+  it.each(Object.values(models))(
+    '%s: a URL that does not answer with an image is a 400 naming it, and the vendor is never called',
+    async (model) => {
+      const error = await rejectionOf(askAbout(allowing.client, model, `${images.url}/page.html`));
+      expect(error.status).toBe(400);
+      expect(error.code).toBe('invalid_request_error');
+      expect(error.param).toBe(imageParam);
+      expect(error.message).toMatch(/only PNG, JPEG, GIF and WebP/);
+      expect(bedrock.requests).toHaveLength(0);
+      expect(gemini.requests).toHaveLength(0);
+    },
+  );
 });

@@ -29,7 +29,12 @@ function createSolidPng(width: number, height: number, rgba: [number, number, nu
   header.writeUInt8(6, 9); // colour type RGBA
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 4).map((_, index) => rgba[index % 4]!)]);
   const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([pngSignature, encodePngChunk('IHDR', header), encodePngChunk('IDAT', deflateSync(pixels)), encodePngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    pngSignature,
+    encodePngChunk('IHDR', header),
+    encodePngChunk('IDAT', deflateSync(pixels)),
+    encodePngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 let setup: SimulatedGateway;
@@ -60,28 +65,57 @@ async function rejectionOf(promise: Promise<unknown>): Promise<InstanceType<type
 
 describe('POST /v1/images/generations', () => {
   it('generates n images as URLs with the requested size and passes every parameter upstream', async () => {
-    const response = await client.images.generate({ model: 'dall-e-2', prompt: 'a lighthouse at dusk', n: 2, size: '512x512', response_format: 'url' });
+    const response = await client.images.generate({
+      model: 'dall-e-2',
+      prompt: 'a lighthouse at dusk',
+      n: 2,
+      size: '512x512',
+      response_format: 'url',
+    });
     expectImagesResponseShape(response, 'url');
     expect(response.data).toHaveLength(2);
-    expect(simulator.requests[0]?.body).toMatchObject({ model: 'dall-e-2', prompt: 'a lighthouse at dusk', n: 2, size: '512x512', response_format: 'url' });
+    expect(simulator.requests[0]?.body).toMatchObject({
+      model: 'dall-e-2',
+      prompt: 'a lighthouse at dusk',
+      n: 2,
+      size: '512x512',
+      response_format: 'url',
+    });
   });
 
   it('generates an hd image as base64 JSON that decodes to a PNG', async () => {
-    const response = await client.images.generate({ model: 'dall-e-3', prompt: 'a red bicycle', size: '1792x1024', quality: 'hd', response_format: 'b64_json' });
+    const response = await client.images.generate({
+      model: 'dall-e-3',
+      prompt: 'a red bicycle',
+      size: '1792x1024',
+      quality: 'hd',
+      response_format: 'b64_json',
+    });
     expectImagesResponseShape(response, 'b64_json');
     const image = Buffer.from(response.data?.[0]?.b64_json ?? '', 'base64');
     expect(image.subarray(0, 8)).toEqual(pngSignature);
-    expect(simulator.requests[0]?.body).toMatchObject({ quality: 'hd', size: '1792x1024', response_format: 'b64_json' });
+    expect(simulator.requests[0]?.body).toMatchObject({
+      quality: 'hd',
+      size: '1792x1024',
+      response_format: 'b64_json',
+    });
   });
 
   it('conforms to the images response shape on the wire', async () => {
-    const response = await postRawJson(gateway, clientKey, '/v1/images/generations', { model: 'dall-e-3', prompt: 'a quiet harbour', n: 1, size: '1024x1024' });
+    const response = await postRawJson(gateway, clientKey, '/v1/images/generations', {
+      model: 'dall-e-3',
+      prompt: 'a quiet harbour',
+      n: 1,
+      size: '1024x1024',
+    });
     expect(response.status).toBe(200);
     expectImagesResponseShape(response.json(), 'url');
   });
 
   it('rejects a size the model does not offer (dall-e-3 at 256x256) with a 400 naming size, without calling upstream', async () => {
-    const error = await rejectionOf(client.images.generate({ model: 'dall-e-3', prompt: 'a tiny picture', size: '256x256' }));
+    const error = await rejectionOf(
+      client.images.generate({ model: 'dall-e-3', prompt: 'a tiny picture', size: '256x256' }),
+    );
     expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'size' });
     expect(error.message).toContain('1024x1024');
     expect(simulator.requests).toHaveLength(0);
@@ -139,14 +173,25 @@ describe('POST /v1/images/edits', () => {
   });
 
   it('rejects an edit for a model without edit support with a 400 naming model', async () => {
-    const error = await rejectionOf(client.images.edit({ model: 'dall-e-3', image: await toFile(image, 'original.png', { type: 'image/png' }), prompt: 'edit it' }));
+    const error = await rejectionOf(
+      client.images.edit({
+        model: 'dall-e-3',
+        image: await toFile(image, 'original.png', { type: 'image/png' }),
+        prompt: 'edit it',
+      }),
+    );
     expect(error).toMatchObject({ status: 400, param: 'model' });
     expect(simulator.requests).toHaveLength(0);
   });
 
   it('rejects an edit size the model does not offer with a 400 naming size', async () => {
     const error = await rejectionOf(
-      client.images.edit({ model: 'dall-e-2', image: await toFile(image, 'original.png', { type: 'image/png' }), prompt: 'edit it', size: '1024x1536' }),
+      client.images.edit({
+        model: 'dall-e-2',
+        image: await toFile(image, 'original.png', { type: 'image/png' }),
+        prompt: 'edit it',
+        size: '1024x1536',
+      }),
     );
     expect(error).toMatchObject({ status: 400, param: 'size' });
   });

@@ -23,7 +23,11 @@ let client: OpenAI;
 let clientKey: string;
 
 beforeAll(async () => {
-  setup = await startSimulatedGateway({ channelSecret, models: ['gpt-4o', 'gpt-3.5-turbo-instruct', 'dall-e-3', 'dall-e-2', 'gpt-image-1', 'whisper-1'], gateway: { config: { uploadLimitBytes } } });
+  setup = await startSimulatedGateway({
+    channelSecret,
+    models: ['gpt-4o', 'gpt-3.5-turbo-instruct', 'dall-e-3', 'dall-e-2', 'gpt-image-1', 'whisper-1'],
+    gateway: { config: { uploadLimitBytes } },
+  });
   ({ simulator, gateway, client, clientKey } = setup);
 });
 
@@ -34,11 +38,19 @@ afterAll(async () => {
 beforeEach(() => simulator.reset());
 
 function chatWith(fields: Record<string, unknown>) {
-  return postRawJson(gateway, clientKey, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], ...fields });
+  return postRawJson(gateway, clientKey, '/v1/chat/completions', {
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'hi' }],
+    ...fields,
+  });
 }
 
 function completionWith(fields: Record<string, unknown>) {
-  return postRawJson(gateway, clientKey, '/v1/completions', { model: 'gpt-3.5-turbo-instruct', prompt: 'hi', ...fields });
+  return postRawJson(gateway, clientKey, '/v1/completions', {
+    model: 'gpt-3.5-turbo-instruct',
+    prompt: 'hi',
+    ...fields,
+  });
 }
 
 function transcriptionUpload(fileBytes: number): FormData {
@@ -64,13 +76,19 @@ describe('sampling parameter ranges (spec section 8)', () => {
     ['temperature', 2.01],
     ['top_p', -0.1],
     ['top_p', 1.01],
-  ])('rejects %s = %s with a 400 naming it, for chat and legacy completions, without calling upstream', async (field, value) => {
-    for (const response of [await chatWith({ [field]: value }), await completionWith({ [field]: value })]) {
-      expect(response.status).toBe(400);
-      expect(expectErrorResponseShape(response.json())).toMatchObject({ type: 'invalid_request_error', param: field });
-    }
-    expect(simulator.requests).toHaveLength(0);
-  });
+  ])(
+    'rejects %s = %s with a 400 naming it, for chat and legacy completions, without calling upstream',
+    async (field, value) => {
+      for (const response of [await chatWith({ [field]: value }), await completionWith({ [field]: value })]) {
+        expect(response.status).toBe(400);
+        expect(expectErrorResponseShape(response.json())).toMatchObject({
+          type: 'invalid_request_error',
+          param: field,
+        });
+      }
+      expect(simulator.requests).toHaveLength(0);
+    },
+  );
 
   it('rejects more than four stop sequences with a 400 naming stop', async () => {
     const response = await chatWith({ stop: ['a', 'b', 'c', 'd', 'e'] });
@@ -95,13 +113,21 @@ describe('image sizes by model (spec section 8)', () => {
   for (const { model, allowed, refused } of imageSizesByModel) {
     it(`accepts ${allowed.join(', ')} for ${model}`, async () => {
       for (const size of allowed) {
-        const response = await postRawJson(gateway, clientKey, '/v1/images/generations', { model, prompt: 'a square', size });
+        const response = await postRawJson(gateway, clientKey, '/v1/images/generations', {
+          model,
+          prompt: 'a square',
+          size,
+        });
         expect(response.status, `${model} at ${size}: ${response.text}`).toBe(200);
       }
     });
 
     it(`rejects ${refused} for ${model} with a 400 naming size`, async () => {
-      const response = await postRawJson(gateway, clientKey, '/v1/images/generations', { model, prompt: 'a square', size: refused });
+      const response = await postRawJson(gateway, clientKey, '/v1/images/generations', {
+        model,
+        prompt: 'a square',
+        size: refused,
+      });
       expect(response.status).toBe(400);
       expect(expectErrorResponseShape(response.json()).param).toBe('size');
       expect(simulator.requests).toHaveLength(0);
@@ -114,7 +140,9 @@ describe('image sizes by model (spec section 8)', () => {
   });
 
   it('rejects more than ten images per request with a 400 naming n', async () => {
-    const error = await client.images.generate({ model: 'dall-e-2', prompt: 'many pictures', n: 11 }).catch((caught: unknown) => caught);
+    const error = await client.images
+      .generate({ model: 'dall-e-2', prompt: 'many pictures', n: 11 })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ param: 'n' });
   });
@@ -122,12 +150,20 @@ describe('image sizes by model (spec section 8)', () => {
 
 describe('upload size limit', () => {
   it('accepts an uploaded file under the configured upload limit', async () => {
-    const response = await sendRawRequest(gateway, { path: '/v1/audio/transcriptions', apiKey: clientKey, body: transcriptionUpload(uploadLimitBytes - 1024) });
+    const response = await sendRawRequest(gateway, {
+      path: '/v1/audio/transcriptions',
+      apiKey: clientKey,
+      body: transcriptionUpload(uploadLimitBytes - 1024),
+    });
     expect(response.status, response.text).toBe(200);
   });
 
   it('answers 413 request_too_large for an uploaded file over the configured upload limit, without calling upstream', async () => {
-    const response = await sendRawRequest(gateway, { path: '/v1/audio/transcriptions', apiKey: clientKey, body: transcriptionUpload(uploadLimitBytes + 1024) });
+    const response = await sendRawRequest(gateway, {
+      path: '/v1/audio/transcriptions',
+      apiKey: clientKey,
+      body: transcriptionUpload(uploadLimitBytes + 1024),
+    });
     expect(response.status, response.text).toBe(413);
     expect(expectErrorResponseShape(response.json()).code).toBe('request_too_large');
     expect(simulator.requests).toHaveLength(0);

@@ -1,7 +1,12 @@
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorResponseShape, expectModelListShape, expectModelShape } from '../helpers/openai-response-shapes.js';
-import { createOpenAiClient, sendRawRequest, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
+import {
+  createOpenAiClient,
+  sendRawRequest,
+  startTestGateway,
+  type TestGateway,
+} from '../helpers/start-test-gateway.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const channelSecret = 'sk-upstream-models-channel';
@@ -18,10 +23,18 @@ let everyModelKey: string;
 beforeAll(async () => {
   simulator = await startOpenAiSimulator({ apiKey: channelSecret });
   gateway = await startTestGateway();
-  await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: servedModels, preset: 'together' });
+  await gateway.createChannel({
+    baseUrl: simulator.url,
+    secret: channelSecret,
+    models: servedModels,
+    preset: 'together',
+  });
   everyModelKey = (await gateway.createKey({ models: ['*'] })).secret;
   everyModelClient = createOpenAiClient(gateway, everyModelKey);
-  chatOnlyClient = createOpenAiClient(gateway, (await gateway.createKey({ models: ['gpt-4o', modelWithSlash] })).secret);
+  chatOnlyClient = createOpenAiClient(
+    gateway,
+    (await gateway.createKey({ models: ['gpt-4o', modelWithSlash] })).secret,
+  );
 });
 
 afterAll(async () => {
@@ -95,7 +108,10 @@ describe('GET /v1/models/{id}', () => {
   });
 
   it('serves chat completions for a model whose id contains a slash', async () => {
-    const completion = await chatOnlyClient.chat.completions.create({ model: modelWithSlash, messages: [{ role: 'user', content: 'hello' }] });
+    const completion = await chatOnlyClient.chat.completions.create({
+      model: modelWithSlash,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('Echo: hello');
     expect(simulator.requests.at(-1)?.body).toMatchObject({ model: modelWithSlash });
   });

@@ -19,7 +19,11 @@ let openAiClient: OpenAI;
 let anthropicClient: Anthropic;
 
 beforeAll(async () => {
-  [anthropic, gemini, bedrock] = await Promise.all([startAnthropicSimulator({ apiKey: anthropicSecret }), startGeminiSimulator({ apiKey: geminiSecret }), startBedrockSimulator()]);
+  [anthropic, gemini, bedrock] = await Promise.all([
+    startAnthropicSimulator({ apiKey: anthropicSecret }),
+    startGeminiSimulator({ apiKey: geminiSecret }),
+    startBedrockSimulator(),
+  ]);
   gateway = await startContractGateway();
   await gateway.createChannel({
     protocol: 'anthropic',
@@ -28,13 +32,21 @@ beforeAll(async () => {
     settings: { apiVersion: '2023-06-01' },
     models: { 'claude-thinking': 'claude-sonnet-4-5-20250929', 'claude-old': 'claude-3-5-sonnet-20241022' },
   });
-  await gateway.createChannel({ protocol: 'gemini', baseUrl: gemini.url, secret: geminiSecret, models: { 'gemini-thinking': 'gemini-2.5-flash' } });
+  await gateway.createChannel({
+    protocol: 'gemini',
+    baseUrl: gemini.url,
+    secret: geminiSecret,
+    models: { 'gemini-thinking': 'gemini-2.5-flash' },
+  });
   await gateway.createChannel({
     protocol: 'bedrock',
     baseUrl: bedrock.url,
     secret: bedrock.channelSecret,
     settings: { region: bedrock.region },
-    models: { 'bedrock-claude': 'anthropic.claude-sonnet-4-5-20250929-v1:0', 'bedrock-old-claude': 'anthropic.claude-3-5-sonnet-20240620-v1:0' },
+    models: {
+      'bedrock-claude': 'anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'bedrock-old-claude': 'anthropic.claude-3-5-sonnet-20240620-v1:0',
+    },
   });
   const key = await gateway.createKey();
   openAiClient = new OpenAI({ apiKey: key, baseURL: gateway.baseURL, maxRetries: 0 });
@@ -48,7 +60,8 @@ afterAll(async () => {
 
 /** The body the vendor behind `model` received last. */
 function lastUpstreamBody(model: 'claude-thinking' | 'gemini-thinking' | 'bedrock-claude'): Record<string, unknown> {
-  const requests = model === 'claude-thinking' ? anthropic.requests : model === 'gemini-thinking' ? gemini.requests : bedrock.requests;
+  const requests =
+    model === 'claude-thinking' ? anthropic.requests : model === 'gemini-thinking' ? gemini.requests : bedrock.requests;
   return requests.at(-1)?.body as Record<string, unknown>;
 }
 
@@ -59,7 +72,10 @@ function lastUpstreamBody(model: 'claude-thinking' | 'gemini-thinking' | 'bedroc
 const lowEffortOnTheWire = {
   'claude-thinking': { thinking: { type: 'enabled', budget_tokens: 1_024 }, max_tokens: 1_024 + 4_096 },
   'gemini-thinking': { generationConfig: { thinkingConfig: { thinkingBudget: 1_024 } } },
-  'bedrock-claude': { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1_024 } }, inferenceConfig: { maxTokens: 1_024 + 4_096 } },
+  'bedrock-claude': {
+    additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1_024 } },
+    inferenceConfig: { maxTokens: 1_024 + 4_096 },
+  },
 } as const;
 
 describe.each(['claude-thinking', 'gemini-thinking', 'bedrock-claude'] as const)('reasoning effort to %s', (model) => {
@@ -70,13 +86,21 @@ describe.each(['claude-thinking', 'gemini-thinking', 'bedrock-claude'] as const)
   });
 
   it('Messages `thinking` arrives as the vendor’s thinking setting (to Anthropic: passed through as sent)', async () => {
-    const message = await anthropicClient.messages.create({ model, max_tokens: 8_000, messages: [{ role: 'user', content: 'hello there' }], thinking: { type: 'enabled', budget_tokens: 2_048 } });
+    const message = await anthropicClient.messages.create({
+      model,
+      max_tokens: 8_000,
+      messages: [{ role: 'user', content: 'hello there' }],
+      thinking: { type: 'enabled', budget_tokens: 2_048 },
+    });
     expect(message.type).toBe('message');
     // A budget of 2,048 reads as effort `low`, which each translated vendor gets as its low setting under the client's cap.
     const expected = {
       'claude-thinking': { thinking: { type: 'enabled', budget_tokens: 2_048 }, max_tokens: 8_000 },
       'gemini-thinking': { generationConfig: { maxOutputTokens: 8_000, thinkingConfig: { thinkingBudget: 1_024 } } },
-      'bedrock-claude': { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1_024 } }, inferenceConfig: { maxTokens: 8_000 } },
+      'bedrock-claude': {
+        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1_024 } },
+        inferenceConfig: { maxTokens: 8_000 },
+      },
     }[model];
     expect(lastUpstreamBody(model)).toMatchObject(expected);
   });
@@ -96,19 +120,50 @@ async function refusedParam(call: () => Promise<unknown>): Promise<string | null
 describe('a refused parameter is named in the client protocol’s own terms', () => {
   it('a reasoning effort for a model that cannot think: `reasoning.effort` for Responses, `reasoning_effort` for chat', async () => {
     for (const model of ['claude-old', 'bedrock-old-claude']) {
-      expect(await refusedParam(() => openAiClient.responses.create({ model, input: 'hi', reasoning: { effort: 'low' } }))).toBe('reasoning.effort');
-      expect(await refusedParam(() => openAiClient.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], reasoning_effort: 'low' }))).toBe('reasoning_effort');
+      expect(
+        await refusedParam(() => openAiClient.responses.create({ model, input: 'hi', reasoning: { effort: 'low' } })),
+      ).toBe('reasoning.effort');
+      expect(
+        await refusedParam(() =>
+          openAiClient.chat.completions.create({
+            model,
+            messages: [{ role: 'user', content: 'hi' }],
+            reasoning_effort: 'low',
+          }),
+        ),
+      ).toBe('reasoning_effort');
     }
   });
 
   it('an output format the vendor cannot honour: `text.format` for Responses, `response_format` for chat', async () => {
-    expect(await refusedParam(() => openAiClient.responses.create({ model: 'bedrock-claude', input: 'hi', text: { format: { type: 'json_object' } } }))).toBe('text.format');
-    expect(await refusedParam(() => openAiClient.chat.completions.create({ model: 'bedrock-claude', messages: [{ role: 'user', content: 'hi' }], response_format: { type: 'json_object' } }))).toBe('response_format');
+    expect(
+      await refusedParam(() =>
+        openAiClient.responses.create({
+          model: 'bedrock-claude',
+          input: 'hi',
+          text: { format: { type: 'json_object' } },
+        }),
+      ),
+    ).toBe('text.format');
+    expect(
+      await refusedParam(() =>
+        openAiClient.chat.completions.create({
+          model: 'bedrock-claude',
+          messages: [{ role: 'user', content: 'hi' }],
+          response_format: { type: 'json_object' },
+        }),
+      ),
+    ).toBe('response_format');
   });
 
   it('a Messages client reads `thinking` in the message of its Anthropic-shaped 400', async () => {
     const failure = await anthropicClient.messages
-      .create({ model: 'bedrock-old-claude', max_tokens: 4_096, messages: [{ role: 'user', content: 'hi' }], thinking: { type: 'enabled', budget_tokens: 1_024 } })
+      .create({
+        model: 'bedrock-old-claude',
+        max_tokens: 4_096,
+        messages: [{ role: 'user', content: 'hi' }],
+        thinking: { type: 'enabled', budget_tokens: 1_024 },
+      })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Anthropic.BadRequestError);
     const message = (failure as InstanceType<typeof Anthropic.BadRequestError>).message;

@@ -86,13 +86,40 @@ async function seedDatabase(): Promise<{ apiKey: string; userId: string; databas
   const billingStore = createBillingStore({ databaseUrl });
   try {
     await billingStore.migrate();
-    const user = await gatewayStore.createUser({ email: 'drain@example.test', displayName: 'Drain', role: 'user', passwordHash: null });
+    const user = await gatewayStore.createUser({
+      email: 'drain@example.test',
+      displayName: 'Drain',
+      role: 'user',
+      passwordHash: null,
+    });
     const group = await gatewayStore.createModelGroup({ name: 'drain', description: '', models: ['*'] });
     const apiKey = generateApiKeySecret();
-    await gatewayStore.createApiKey({ userId: user.id, groupId: group.id, name: 'drain', keyHash: hashApiKeySecret(apiKey), keyPrefix: displayPrefixOf(apiKey), expiresAt: null });
-    await gatewayStore.createChannel({ name: 'sim', protocol: 'openai', preset: null, baseUrl: simulator.url, encryptedSecret: createSecretBox(secretKey).encrypt('x'), models, modelMapping: {}, priority: 0, weight: 1 });
+    await gatewayStore.createApiKey({
+      userId: user.id,
+      groupId: group.id,
+      name: 'drain',
+      keyHash: hashApiKeySecret(apiKey),
+      keyPrefix: displayPrefixOf(apiKey),
+      expiresAt: null,
+    });
+    await gatewayStore.createChannel({
+      name: 'sim',
+      protocol: 'openai',
+      preset: null,
+      baseUrl: simulator.url,
+      encryptedSecret: createSecretBox(secretKey).encrypt('x'),
+      models,
+      modelMapping: {},
+      priority: 0,
+      weight: 1,
+    });
     for (const model of models) await billingStore.setModelPrice(createUnitPrice(model));
-    await billingStore.changeBalance({ userId: user.id, kind: 'top-up', amount: 1_000_000_000, description: 'initial' });
+    await billingStore.changeBalance({
+      userId: user.id,
+      kind: 'top-up',
+      amount: 1_000_000_000,
+      description: 'initial',
+    });
     return { apiKey, userId: user.id, databaseUrl };
   } finally {
     await billingStore.close();
@@ -101,7 +128,10 @@ async function seedDatabase(): Promise<{ apiKey: string; userId: string; databas
 }
 
 function startGatewayChild(): Promise<GatewayChild> {
-  const started = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { env: environment(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
+    env: environment(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child = started;
   let output = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
@@ -179,7 +209,9 @@ async function readAll(databaseUrl: string, userId: string) {
 }
 
 function runVerify(): Promise<{ code: number; stdout: string }> {
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'verify', '--json'], { env: environment() }).then(
+  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'verify', '--json'], {
+    env: environment(),
+  }).then(
     (result) => ({ code: 0, stdout: result.stdout }),
     (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
   );
@@ -207,10 +239,22 @@ describe('gateway start stopped by SIGTERM under load', () => {
       { model: longModel, stream: true },
       { model: longModel, stream: false },
     ];
-    const inFlight = kinds.flatMap(({ model, stream }) => Array.from({ length: requestsPerKind }, () => sendChat(gateway.url, apiKey, model, stream)));
+    const inFlight = kinds.flatMap(({ model, stream }) =>
+      Array.from({ length: requestsPerKind }, () => sendChat(gateway.url, apiKey, model, stream)),
+    );
     // Every slow request reached the vendor: they are all in flight when the signal comes.
-    const slowRequests = () => simulator.requests.filter((recorded) => recorded.body !== null && typeof recorded.body === 'object' && 'model' in recorded.body && recorded.body.model !== quickModel);
-    await vi.waitFor(() => expect(slowRequests()).toHaveLength(kinds.length * requestsPerKind), { timeout: 20_000, interval: 10 });
+    const slowRequests = () =>
+      simulator.requests.filter(
+        (recorded) =>
+          recorded.body !== null &&
+          typeof recorded.body === 'object' &&
+          'model' in recorded.body &&
+          recorded.body.model !== quickModel,
+      );
+    await vi.waitFor(() => expect(slowRequests()).toHaveLength(kinds.length * requestsPerKind), {
+      timeout: 20_000,
+      interval: 10,
+    });
 
     expect(await probeReadiness(gateway.url)).toBe(200);
 
@@ -234,18 +278,27 @@ describe('gateway start stopped by SIGTERM under load', () => {
     expect(gateway.output()).toContain('shutdown complete');
 
     // What finished within the grace period finished; what was still running at its end was cut.
-    const byKind = (model: string, stream: boolean) => outcomes.filter((outcome) => outcome.model === model && outcome.stream === stream);
-    expect(byKind(shortModel, true).map((outcome) => [outcome.status, outcome.complete])).toEqual(Array(requestsPerKind).fill([200, true]));
-    expect(byKind(shortModel, false).map((outcome) => [outcome.status, outcome.complete])).toEqual(Array(requestsPerKind).fill([200, true]));
-    expect(byKind(longModel, true).map((outcome) => [outcome.status, outcome.complete])).toEqual(Array(requestsPerKind).fill([200, false]));
+    const byKind = (model: string, stream: boolean) =>
+      outcomes.filter((outcome) => outcome.model === model && outcome.stream === stream);
+    expect(byKind(shortModel, true).map((outcome) => [outcome.status, outcome.complete])).toEqual(
+      Array(requestsPerKind).fill([200, true]),
+    );
+    expect(byKind(shortModel, false).map((outcome) => [outcome.status, outcome.complete])).toEqual(
+      Array(requestsPerKind).fill([200, true]),
+    );
+    expect(byKind(longModel, true).map((outcome) => [outcome.status, outcome.complete])).toEqual(
+      Array(requestsPerKind).fill([200, false]),
+    );
     expect(byKind(longModel, false).map((outcome) => outcome.status)).toEqual(Array(requestsPerKind).fill(0));
 
     const { logs, ledger, mismatches } = await readAll(databaseUrl, userId);
     expect(mismatches).toEqual([]);
     const acknowledged = outcomes.filter((outcome) => outcome.status >= 200 && outcome.status < 300);
-    expect(acknowledged.length).toBeGreaterThanOrEqual(kinds.length * requestsPerKind / 2 + requestsPerKind);
+    expect(acknowledged.length).toBeGreaterThanOrEqual((kinds.length * requestsPerKind) / 2 + requestsPerKind);
     const settlementsByLog = new Map<string, number>();
-    for (const entry of ledger) if (entry.kind === 'settlement' && entry.reference) settlementsByLog.set(entry.reference, (settlementsByLog.get(entry.reference) ?? 0) + 1);
+    for (const entry of ledger)
+      if (entry.kind === 'settlement' && entry.reference)
+        settlementsByLog.set(entry.reference, (settlementsByLog.get(entry.reference) ?? 0) + 1);
     const unbilled = acknowledged.filter((outcome) => {
       const rows = logs.filter((log) => log.requestId === outcome.requestId);
       return rows.length !== 1 || settlementsByLog.get(rows[0]!.id) !== 1;
@@ -262,11 +315,23 @@ describe('gateway start stopped by SIGTERM under load', () => {
       expect(log.completionTokens).toBeLessThan(80);
       expect(log.cost).toBe(log.promptTokens + log.completionTokens);
     }
-    for (const outcome of byKind(shortModel, true)) expect([logOf(outcome).status, logOf(outcome).completionTokens]).toEqual([200, 5]);
+    for (const outcome of byKind(shortModel, true))
+      expect([logOf(outcome).status, logOf(outcome).completionTokens]).toEqual([200, 5]);
     // Non-streamed requests cut while waiting on the vendor have no head, yet are billed once at the estimated input.
-    const cutWithoutHead = logs.filter((log) => log.model === longModel && log.status === 499 && !acknowledged.some((outcome) => outcome.requestId === log.requestId));
+    const cutWithoutHead = logs.filter(
+      (log) =>
+        log.model === longModel &&
+        log.status === 499 &&
+        !acknowledged.some((outcome) => outcome.requestId === log.requestId),
+    );
     expect(cutWithoutHead).toHaveLength(requestsPerKind);
-    for (const log of cutWithoutHead) expect([log.errorCode, log.completionTokens, log.cost > 0, settlementsByLog.get(log.id)]).toEqual(['client_closed_request', 0, true, 1]);
+    for (const log of cutWithoutHead)
+      expect([log.errorCode, log.completionTokens, log.cost > 0, settlementsByLog.get(log.id)]).toEqual([
+        'client_closed_request',
+        0,
+        true,
+        1,
+      ]);
 
     const verify = await runVerify();
     expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [], taskHoldMismatches: [] });

@@ -13,7 +13,12 @@ describe('graceful shutdown', () => {
   beforeAll(async () => {
     simulator = await startOpenAiSimulator({ apiKey: 'sk-upstream' });
     gateway = await startTestGateway({ config: { shutdownGraceMs: 300, upstreamHeadersTimeoutMs: 120_000 } });
-    await gateway.createChannel({ baseUrl: simulator.url, secret: 'sk-upstream', models: ['slow-model', 'stuck-model'], modelMapping: { 'slow-model': 'sim-slow-stream', 'stuck-model': 'sim-hang' } });
+    await gateway.createChannel({
+      baseUrl: simulator.url,
+      secret: 'sk-upstream',
+      models: ['slow-model', 'stuck-model'],
+      modelMapping: { 'slow-model': 'sim-slow-stream', 'stuck-model': 'sim-hang' },
+    });
   });
 
   afterAll(async () => {

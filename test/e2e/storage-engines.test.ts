@@ -20,7 +20,12 @@ for (const { database, enabled } of engines) {
     beforeAll(async () => {
       simulator = await startOpenAiSimulator({ apiKey: channelSecret });
       gateway = await startTestGateway({ database });
-      await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['gpt-4o', 'gpt-4o-mini'], modelMapping: { 'gpt-4o': 'gpt-4o-2024-08-06' } });
+      await gateway.createChannel({
+        baseUrl: simulator.url,
+        secret: channelSecret,
+        models: ['gpt-4o', 'gpt-4o-mini'],
+        modelMapping: { 'gpt-4o': 'gpt-4o-2024-08-06' },
+      });
     });
 
     afterAll(async () => {
@@ -30,9 +35,15 @@ for (const { database, enabled } of engines) {
 
     it('serves a chat completion with a stored key through a stored channel, decrypting its secret', async () => {
       const client = createOpenAiClient(gateway, (await gateway.createKey({ models: ['gpt-4o'] })).secret);
-      const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: `stored in ${database}` }] });
+      const completion = await client.chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: `stored in ${database}` }],
+      });
       expect(completion.choices[0]?.message.content).toBe(`Echo: stored in ${database}`);
-      expect(simulator.requests.at(-1)).toMatchObject({ headers: { authorization: `Bearer ${channelSecret}` }, body: { model: 'gpt-4o-2024-08-06' } });
+      expect(simulator.requests.at(-1)).toMatchObject({
+        headers: { authorization: `Bearer ${channelSecret}` },
+        body: { model: 'gpt-4o-2024-08-06' },
+      });
     });
 
     it("limits the model list to the stored group's models", async () => {
@@ -53,11 +64,20 @@ for (const { database, enabled } of engines) {
 
     it('stops routing to a channel disabled in the store once routing reloads', async () => {
       const client = createOpenAiClient(gateway, (await gateway.createKey()).secret);
-      const channel = await gateway.createChannel({ baseUrl: simulator.url, secret: channelSecret, models: ['soon-disabled-model'] });
-      await client.chat.completions.create({ model: 'soon-disabled-model', messages: [{ role: 'user', content: 'hi' }] });
+      const channel = await gateway.createChannel({
+        baseUrl: simulator.url,
+        secret: channelSecret,
+        models: ['soon-disabled-model'],
+      });
+      await client.chat.completions.create({
+        model: 'soon-disabled-model',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       await gateway.store.updateChannel(channel.id, { status: 'disabled' });
       await gateway.refreshRouting();
-      const error = await client.chat.completions.create({ model: 'soon-disabled-model', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+      const error = await client.chat.completions
+        .create({ model: 'soon-disabled-model', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((caught: unknown) => caught);
       expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
     });
   });

@@ -17,7 +17,10 @@ const chatAnswer = JSON.stringify({
 });
 const embeddingsAnswer = JSON.stringify({
   object: 'list',
-  data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }, { object: 'embedding', index: 1, embedding: [0.3, 0.4] }],
+  data: [
+    { object: 'embedding', index: 0, embedding: [0.1, 0.2] },
+    { object: 'embedding', index: 1, embedding: [0.3, 0.4] },
+  ],
   model: 'text-embedding-3-small',
   usage: { prompt_tokens: 2, total_tokens: 2 },
 });
@@ -48,9 +51,25 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
   gateway = await startTestGateway();
-  await gateway.createChannel({ baseUrl: upstreamUrl, secret: channelSecret, models: ['gpt-4o', 'text-embedding-3-small'], refreshRouting: false });
-  await gateway.createChannel({ baseUrl: upstreamUrl, secret: channelSecret, models: ['public-name'], modelMapping: { 'public-name': 'vendor-name' }, refreshRouting: false });
-  await gateway.createChannel({ baseUrl: upstreamUrl, secret: channelSecret, models: ['gpt-4o-opted-in'], settings: { forwardStoreAndMetadata: 'on' } });
+  await gateway.createChannel({
+    baseUrl: upstreamUrl,
+    secret: channelSecret,
+    models: ['gpt-4o', 'text-embedding-3-small'],
+    refreshRouting: false,
+  });
+  await gateway.createChannel({
+    baseUrl: upstreamUrl,
+    secret: channelSecret,
+    models: ['public-name'],
+    modelMapping: { 'public-name': 'vendor-name' },
+    refreshRouting: false,
+  });
+  await gateway.createChannel({
+    baseUrl: upstreamUrl,
+    secret: channelSecret,
+    models: ['gpt-4o-opted-in'],
+    settings: { forwardStoreAndMetadata: 'on' },
+  });
   clientKey = (await gateway.createKey()).secret;
 });
 
@@ -64,7 +83,12 @@ beforeEach(() => {
 });
 
 async function postText(path: string, text: string) {
-  const response = await sendRawRequest(gateway, { path, apiKey: clientKey, headers: { 'content-type': 'application/json' }, body: text });
+  const response = await sendRawRequest(gateway, {
+    path,
+    apiKey: clientKey,
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
   expect(response.status, response.text).toBe(200);
   expect(receivedBodies).toHaveLength(1);
   return receivedBodies[0] ?? '';
@@ -72,18 +96,22 @@ async function postText(path: string, text: string) {
 
 describe('unchanged bodies', () => {
   it('forwards a chat body byte for byte: spacing, key order and escapes as the client wrote them', async () => {
-    const text = '{ "messages" : [ {"content":"caf\\u00e9, \\"quoted\\", [brackets] {braces}", "role":"user"} ],\n  "model":"gpt-4o", "max_tokens": 16 }';
+    const text =
+      '{ "messages" : [ {"content":"caf\\u00e9, \\"quoted\\", [brackets] {braces}", "role":"user"} ],\n  "model":"gpt-4o", "max_tokens": 16 }';
     expect(await postText('/v1/chat/completions', text)).toBe(text);
   });
 
   it('forwards a stream that already asks for usage byte for byte', async () => {
-    const text = '{"model":"gpt-4o","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}';
+    const text =
+      '{"model":"gpt-4o","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}';
     expect(await postText('/v1/chat/completions', text)).toBe(text);
   });
 
   it("forwards a stream's bytes with the request for usage written in front", async () => {
     const text = '{ "model":"gpt-4o", "stream":true, "messages":[{"role":"user","content":"caf\\u00e9"}] }';
-    expect(await postText('/v1/chat/completions', text)).toBe(`{"stream_options":{"include_usage":true},${text.slice(1)}`);
+    expect(await postText('/v1/chat/completions', text)).toBe(
+      `{"stream_options":{"include_usage":true},${text.slice(1)}`,
+    );
   });
 
   it('forwards an embeddings body byte for byte', async () => {
@@ -94,12 +122,19 @@ describe('unchanged bodies', () => {
 
 describe('bodies the gateway changes or could read two ways', () => {
   it('re-encodes a body whose model is renamed for the channel', async () => {
-    const forwarded = JSON.parse(await postText('/v1/chat/completions', '{"model":"public-name","messages":[{"role":"user","content":"hi"}]}')) as Record<string, unknown>;
+    const forwarded = JSON.parse(
+      await postText('/v1/chat/completions', '{"model":"public-name","messages":[{"role":"user","content":"hi"}]}'),
+    ) as Record<string, unknown>;
     expect(forwarded.model).toBe('vendor-name');
   });
 
   it('re-encodes a stream that says it wants no usage, asking for it', async () => {
-    const forwarded = JSON.parse(await postText('/v1/chat/completions', '{"model":"gpt-4o","stream":true,"stream_options":{"include_usage":false},"messages":[{"role":"user","content":"hi"}]}')) as Record<string, unknown>;
+    const forwarded = JSON.parse(
+      await postText(
+        '/v1/chat/completions',
+        '{"model":"gpt-4o","stream":true,"stream_options":{"include_usage":false},"messages":[{"role":"user","content":"hi"}]}',
+      ),
+    ) as Record<string, unknown>;
     expect(forwarded.stream_options).toEqual({ include_usage: true });
   });
 
@@ -112,12 +147,18 @@ describe('bodies the gateway changes or could read two ways', () => {
   });
 
   it('re-encodes a body without the opt-in fields a channel does not take', async () => {
-    const forwarded = JSON.parse(await postText('/v1/chat/completions', '{"model":"gpt-4o","store":true,"messages":[{"role":"user","content":"hi"}]}')) as Record<string, unknown>;
+    const forwarded = JSON.parse(
+      await postText(
+        '/v1/chat/completions',
+        '{"model":"gpt-4o","store":true,"messages":[{"role":"user","content":"hi"}]}',
+      ),
+    ) as Record<string, unknown>;
     expect(forwarded).not.toHaveProperty('store');
   });
 
   it('forwards the opt-in fields unchanged to a channel that takes them', async () => {
-    const text = '{"model":"gpt-4o-opted-in","store":true,"metadata":{"team":"a"},"messages":[{"role":"user","content":"hi"}]}';
+    const text =
+      '{"model":"gpt-4o-opted-in","store":true,"metadata":{"team":"a"},"messages":[{"role":"user","content":"hi"}]}';
     expect(await postText('/v1/chat/completions', text)).toBe(text);
   });
 });

@@ -36,7 +36,10 @@ export const vendorPrompts = {
 export const channelSecrets = { sora: 'sk-sora-channel-secret', veo: 'veo-channel-secret-key' } as const;
 
 /** The video models each vendor serves here, portrait and landscape (the catalog's pairs). */
-export const videoModels = { sora: ['sora-2', 'sora-2-landscape'], veo: ['veo-3.0-generate-001', 'veo-3.0-generate-001-landscape'] } as const;
+export const videoModels = {
+  sora: ['sora-2', 'sora-2-landscape'],
+  veo: ['veo-3.0-generate-001', 'veo-3.0-generate-001-landscape'],
+} as const;
 
 /** The lengths each vendor makes (Sora 4/8/12 s, Veo 4/6/8 s), for the nearest-length expectations. */
 export const vendorSeconds = { sora: [4, 8, 12], veo: [4, 6, 8] } as const;
@@ -116,7 +119,9 @@ export interface VideoEndToEnd {
 }
 
 /** Starts both simulators, a database (`sqlite` in a temporary folder or a throwaway `postgres`), seeds it and starts one gateway. */
-export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postgres'; videoEnvironment?: NodeJS.ProcessEnv } = {}): Promise<VideoEndToEnd> {
+export async function startVideoEndToEnd(
+  options: { database?: 'sqlite' | 'postgres'; videoEnvironment?: NodeJS.ProcessEnv } = {},
+): Promise<VideoEndToEnd> {
   const sora = await startSoraSimulator({ apiKey: channelSecrets.sora });
   const veo = await startVeoSimulator({ apiKey: channelSecrets.veo });
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-video-e2e-'));
@@ -126,17 +131,28 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
     if (!postgres) throw new Error('the two-gateway video test needs GATEWAY_TEST_POSTGRES_URL');
   }
   const config = createTestGatewayConfig(
-    { dataDirectory, databaseUrl: postgres?.url ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`, secretKey: testSecretKey },
+    {
+      dataDirectory,
+      databaseUrl: postgres?.url ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`,
+      secretKey: testSecretKey,
+    },
     // GATEWAY_VIDEO_* as the operator sets them (e.g. the task timeout), read the way `gateway start` reads them.
     // The simulators and the signed storage their downloads redirect to are loopback addresses.
-    { videoTasks: loadVideoTaskConfig(options.videoEnvironment ?? {}, dataDirectory), imageFetchAllowPrivateAddresses: true },
+    {
+      videoTasks: loadVideoTaskConfig(options.videoEnvironment ?? {}, dataDirectory),
+      imageFetchAllowPrivateAddresses: true,
+    },
   );
   const clock = createTestClock();
   const instances: VideoGatewayInstance[] = [];
 
   const startInstance = async (): Promise<VideoGatewayInstance> => {
     // The task layer's clock is the test's, and its poller looks only when the test says so.
-    const running = await startGateway(config, createLogger(config.logLevel), { billing: { enabled: true }, videoTaskClock: clock.now, videoPollScheduler: manualPollScheduler });
+    const running = await startGateway(config, createLogger(config.logLevel), {
+      billing: { enabled: true },
+      videoTaskClock: clock.now,
+      videoPollScheduler: manualPollScheduler,
+    });
     const instance: VideoGatewayInstance = {
       running,
       url: running.url,
@@ -156,15 +172,57 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
   const gateway = await startInstance();
   const { store, billing } = gateway.running;
   const secretBox = createSecretBox(testSecretKey);
-  await store.createChannel({ name: uniqueName('sora'), protocol: 'openai', preset: null, baseUrl: sora.url, encryptedSecret: secretBox.encrypt(channelSecrets.sora), models: [...videoModels.sora], modelMapping: {}, priority: 0, weight: 1 });
-  await store.createChannel({ name: uniqueName('veo'), protocol: 'gemini', preset: null, baseUrl: veo.url, encryptedSecret: secretBox.encrypt(channelSecrets.veo), models: [...videoModels.veo], modelMapping: {}, priority: 0, weight: 1 });
-  const group = await store.createModelGroup({ name: uniqueName('video-group'), description: 'video end-to-end', models: ['*'] });
+  await store.createChannel({
+    name: uniqueName('sora'),
+    protocol: 'openai',
+    preset: null,
+    baseUrl: sora.url,
+    encryptedSecret: secretBox.encrypt(channelSecrets.sora),
+    models: [...videoModels.sora],
+    modelMapping: {},
+    priority: 0,
+    weight: 1,
+  });
+  await store.createChannel({
+    name: uniqueName('veo'),
+    protocol: 'gemini',
+    preset: null,
+    baseUrl: veo.url,
+    encryptedSecret: secretBox.encrypt(channelSecrets.veo),
+    models: [...videoModels.veo],
+    modelMapping: {},
+    priority: 0,
+    weight: 1,
+  });
+  const group = await store.createModelGroup({
+    name: uniqueName('video-group'),
+    description: 'video end-to-end',
+    models: ['*'],
+  });
   await billing.store.setGroupPriceRatio(group.id, groupPriceRatioMillionths);
   const createUserWithKey = async (balance: number) => {
-    const user = await store.createUser({ email: `${uniqueName('video-user')}@example.test`, displayName: 'Video user', role: 'user', passwordHash: null });
-    if (balance > 0) await billing.changeBalance({ userId: user.id, kind: 'top-up', amount: balance, description: 'video end-to-end' });
+    const user = await store.createUser({
+      email: `${uniqueName('video-user')}@example.test`,
+      displayName: 'Video user',
+      role: 'user',
+      passwordHash: null,
+    });
+    if (balance > 0)
+      await billing.changeBalance({
+        userId: user.id,
+        kind: 'top-up',
+        amount: balance,
+        description: 'video end-to-end',
+      });
     const secret = generateApiKeySecret();
-    await store.createApiKey({ userId: user.id, groupId: group.id, name: uniqueName('key'), keyHash: hashApiKeySecret(secret), keyPrefix: displayPrefixOf(secret), expiresAt: null });
+    await store.createApiKey({
+      userId: user.id,
+      groupId: group.id,
+      name: uniqueName('key'),
+      keyHash: hashApiKeySecret(secret),
+      keyPrefix: displayPrefixOf(secret),
+      expiresAt: null,
+    });
     return { user, secret };
   };
   const owner = await createUserWithKey(startingBalance);
@@ -194,7 +252,12 @@ export async function startVideoEndToEnd(options: { database?: 'sqlite' | 'postg
     balanceOf: async (userId) => (await gateway.running.billing.store.readBalance(userId)) ?? 0,
     verifyBilling: () =>
       promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'verify', '--json'], {
-        env: { ...process.env, GATEWAY_DATA_DIR: dataDirectory, GATEWAY_DATABASE_URL: config.databaseUrl, GATEWAY_SECRET_KEY: testSecretKey },
+        env: {
+          ...process.env,
+          GATEWAY_DATA_DIR: dataDirectory,
+          GATEWAY_DATABASE_URL: config.databaseUrl,
+          GATEWAY_SECRET_KEY: testSecretKey,
+        },
       }).then(
         (result) => ({ exitCode: 0, output: result.stdout }),
         (error: { code: number; stdout: string }) => ({ exitCode: error.code, output: error.stdout }),
@@ -218,7 +281,11 @@ export interface RawVideoAnswer {
 }
 
 /** One raw request to a gateway instance; `key` null sends no key. */
-export async function sendVideoRequest(instance: VideoGatewayInstance, requestPath: string, options: { key: string | null; json?: unknown; method?: 'GET' | 'POST' | 'DELETE' }): Promise<RawVideoAnswer> {
+export async function sendVideoRequest(
+  instance: VideoGatewayInstance,
+  requestPath: string,
+  options: { key: string | null; json?: unknown; method?: 'GET' | 'POST' | 'DELETE' },
+): Promise<RawVideoAnswer> {
   const headers: Record<string, string> = options.key === null ? {} : { authorization: `Bearer ${options.key}` };
   if (options.json !== undefined) headers['content-type'] = 'application/json';
   const response = await request(instance.url + requestPath, {
@@ -227,11 +294,20 @@ export async function sendVideoRequest(instance: VideoGatewayInstance, requestPa
     body: options.json === undefined ? undefined : JSON.stringify(options.json),
   });
   const body = Buffer.from(await response.body.arrayBuffer());
-  return { status: response.statusCode, headers: response.headers, body, json: () => JSON.parse(body.toString('utf8')) as Record<string, unknown> };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body,
+    json: () => JSON.parse(body.toString('utf8')) as Record<string, unknown>,
+  };
 }
 
 /** The spec status of a task, as its owner sees it. */
-export async function readSpecTask(instance: VideoGatewayInstance, key: string, taskId: string): Promise<Record<string, unknown>> {
+export async function readSpecTask(
+  instance: VideoGatewayInstance,
+  key: string,
+  taskId: string,
+): Promise<Record<string, unknown>> {
   const answer = await sendVideoRequest(instance, `/v1/videos/generations/${taskId}`, { key });
   if (answer.status !== 200) throw new Error(`status ${answer.status}: ${answer.body.toString()}`);
   return answer.json();
@@ -241,7 +317,12 @@ export async function readSpecTask(instance: VideoGatewayInstance, key: string, 
  * Moves the shared clock on in the spec's recommended polling steps (10 s, so every backoff comes due) and runs each
  * instance's poller, until the task is completed or failed; throws after `maxRounds` rounds.
  */
-export async function pollUntilFinished(setup: VideoEndToEnd, instances: VideoGatewayInstance[], taskId: string, maxRounds = 60): Promise<Record<string, unknown>> {
+export async function pollUntilFinished(
+  setup: VideoEndToEnd,
+  instances: VideoGatewayInstance[],
+  taskId: string,
+  maxRounds = 60,
+): Promise<Record<string, unknown>> {
   for (let round = 0; round < maxRounds; round += 1) {
     setup.clock.advance(10_000);
     await Promise.all(instances.map((instance) => instance.runDueTasks()));

@@ -3,7 +3,12 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiClient, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { createVideoTaskServiceDouble, doubleThumbnailBytes, doubleVideoBytes, type VideoTaskServiceDouble } from './video-task-service-double.js';
+import {
+  createVideoTaskServiceDouble,
+  doubleThumbnailBytes,
+  doubleVideoBytes,
+  type VideoTaskServiceDouble,
+} from './video-task-service-double.js';
 import { startVideoRouteGateway, type VideoRouteGateway } from './video-route-gateway.js';
 
 const nowMs = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -25,11 +30,18 @@ async function rejectionOf(promise: Promise<unknown>): Promise<InstanceType<type
 
 beforeAll(async () => {
   gateway = await startTestGateway();
-  await gateway.createChannel({ baseUrl: 'http://127.0.0.1:9/v1', secret: 'sk-unused', models: ['sora-2', 'sora-2-landscape'] });
+  await gateway.createChannel({
+    baseUrl: 'http://127.0.0.1:9/v1',
+    secret: 'sk-unused',
+    models: ['sora-2', 'sora-2-landscape'],
+  });
   videoTasks = createVideoTaskServiceDouble(() => nowMs);
   videoGateway = await startVideoRouteGateway(gateway, { videoTasks, clock: () => nowMs });
   client = createOpenAiClient(videoGateway, (await gateway.createKey({ user: await gateway.createUser() })).secret);
-  otherClient = createOpenAiClient(videoGateway, (await gateway.createKey({ user: await gateway.createUser() })).secret);
+  otherClient = createOpenAiClient(
+    videoGateway,
+    (await gateway.createKey({ user: await gateway.createUser() })).secret,
+  );
 });
 
 afterAll(async () => {
@@ -39,7 +51,12 @@ afterAll(async () => {
 
 describe('client.videos of the official SDK', () => {
   it('create sends multipart and gets a Video with every field; retrieve follows its states', async () => {
-    const created = await client.videos.create({ prompt: 'a paper boat on a river', model: 'sora-2-landscape', seconds: '8', size: '1280x720' });
+    const created = await client.videos.create({
+      prompt: 'a paper boat on a river',
+      model: 'sora-2-landscape',
+      seconds: '8',
+      size: '1280x720',
+    });
     expect(created).toEqual({
       id: expect.stringMatching(/^task_/),
       object: 'video',
@@ -55,15 +72,29 @@ describe('client.videos of the official SDK', () => {
       remixed_from_video_id: null,
       error: null,
     });
-    expect(videoTasks.submissions.at(-1)).toMatchObject({ surface: 'openai', requestedSeconds: 8, size: { width: 1280, height: 720 } });
+    expect(videoTasks.submissions.at(-1)).toMatchObject({
+      surface: 'openai',
+      requestedSeconds: 8,
+      size: { width: 1280, height: 720 },
+    });
     videoTasks.update(created.id, { state: 'in-progress', progress: 30 });
     expect(await client.videos.retrieve(created.id)).toMatchObject({ status: 'in_progress', progress: 30 });
-    videoTasks.update(created.id, { state: 'failed', error: { code: 'content_filtered', message: 'refused by the content filter' } });
-    expect(await client.videos.retrieve(created.id)).toMatchObject({ status: 'failed', error: { code: 'content_filtered', message: 'refused by the content filter' } });
+    videoTasks.update(created.id, {
+      state: 'failed',
+      error: { code: 'content_filtered', message: 'refused by the content filter' },
+    });
+    expect(await client.videos.retrieve(created.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'content_filtered', message: 'refused by the content filter' },
+    });
   });
 
   it('create with only a prompt uses sora-2 and 4 seconds', async () => {
-    expect(await client.videos.create({ prompt: 'a snail racing' })).toMatchObject({ model: 'sora-2', seconds: '4', size: '720x1280' });
+    expect(await client.videos.create({ prompt: 'a snail racing' })).toMatchObject({
+      model: 'sora-2',
+      seconds: '4',
+      size: '720x1280',
+    });
   });
 
   it('downloadContent returns the MP4 bytes, and the thumbnail as WebP', async () => {
@@ -79,8 +110,11 @@ describe('client.videos of the official SDK', () => {
     expect(Buffer.from(await thumbnail.arrayBuffer()).equals(doubleThumbnailBytes)).toBe(true);
   });
 
-  it('list pages through every video with the SDK\'s cursor (after = last_id)', async () => {
-    const lister = createOpenAiClient(videoGateway, (await gateway.createKey({ user: await gateway.createUser() })).secret);
+  it("list pages through every video with the SDK's cursor (after = last_id)", async () => {
+    const lister = createOpenAiClient(
+      videoGateway,
+      (await gateway.createKey({ user: await gateway.createUser() })).secret,
+    );
     const ids: string[] = [];
     for (let index = 0; index < 5; index += 1) ids.push((await lister.videos.create({ prompt: `clip ${index}` })).id);
     const seen: string[] = [];

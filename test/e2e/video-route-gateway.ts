@@ -21,9 +21,16 @@ export interface VideoRouteGateway {
 }
 
 /** Starts an app over `gateway`'s keys and channels with `videoTasks` (absent: the routes answer 503) and `clock`. */
-export async function startVideoRouteGateway(gateway: TestGateway, options: { videoTasks?: VideoTaskService; clock: () => number }): Promise<VideoRouteGateway> {
+export async function startVideoRouteGateway(
+  gateway: TestGateway,
+  options: { videoTasks?: VideoTaskService; clock: () => number },
+): Promise<VideoRouteGateway> {
   const dispatcher = new Agent();
-  const remoteImageFetcher = createRemoteImageFetcher({ isAddressAllowed: () => false, maxBytes: 1024, timeoutMs: 1000 });
+  const remoteImageFetcher = createRemoteImageFetcher({
+    isAddressAllowed: () => false,
+    maxBytes: 1024,
+    timeoutMs: 1000,
+  });
   const app = await createGatewayApp({
     config: gateway.config,
     routing: gateway.running.routing,

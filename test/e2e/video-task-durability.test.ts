@@ -20,31 +20,39 @@ afterEach(async () => {
 });
 
 async function submitSpecTask(current: VideoEndToEnd, model: string, duration: number): Promise<string> {
-  const answer = await sendVideoRequest(current.gateway, '/v1/videos/generations', { key: current.ownerKey, json: { model, prompt: vendorPrompts.success, duration, async: true } });
+  const answer = await sendVideoRequest(current.gateway, '/v1/videos/generations', {
+    key: current.ownerKey,
+    json: { model, prompt: vendorPrompts.success, duration, async: true },
+  });
   expect(answer.status, answer.body.toString()).toBe(200);
   return answer.json().id as string;
 }
 
 describe('a restart mid-task', () => {
-  it.each(['sora-2', 'veo-3.0-generate-001-landscape'])('%s: the restarted gateway picks the task up, completes it and bills it once', async (model) => {
-    const current = await startVideoEndToEnd();
-    setup = current;
-    const before = await current.balanceOf(current.owner.id);
-    const id = await submitSpecTask(current, model, 10);
-    current.clock.advance(10_000);
-    await current.gateway.runDueTasks();
-    const held = before - (await current.balanceOf(current.owner.id));
-    expect(held).toBeGreaterThan(0);
+  it.each(['sora-2', 'veo-3.0-generate-001-landscape'])(
+    '%s: the restarted gateway picks the task up, completes it and bills it once',
+    async (model) => {
+      const current = await startVideoEndToEnd();
+      setup = current;
+      const before = await current.balanceOf(current.owner.id);
+      const id = await submitSpecTask(current, model, 10);
+      current.clock.advance(10_000);
+      await current.gateway.runDueTasks();
+      const held = before - (await current.balanceOf(current.owner.id));
+      expect(held).toBeGreaterThan(0);
 
-    await current.gateway.close();
-    // The poller's lease of the stopped gateway runs out before the new one may take the task.
-    current.clock.advance(5 * 60_000);
-    const restarted = await current.startInstance();
-    const finished = await pollUntilFinished(current, [restarted], id);
-    expect(finished.status).toBe('completed');
-    expect(before - ((await restarted.running.billing.store.readBalance(current.owner.id)) ?? 0)).toBe(pricePerSecondOf(model) * Number(finished.seconds));
-    expect(await restarted.running.billing.store.findBalanceMismatches()).toEqual([]);
-  });
+      await current.gateway.close();
+      // The poller's lease of the stopped gateway runs out before the new one may take the task.
+      current.clock.advance(5 * 60_000);
+      const restarted = await current.startInstance();
+      const finished = await pollUntilFinished(current, [restarted], id);
+      expect(finished.status).toBe('completed');
+      expect(before - ((await restarted.running.billing.store.readBalance(current.owner.id)) ?? 0)).toBe(
+        pricePerSecondOf(model) * Number(finished.seconds),
+      );
+      expect(await restarted.running.billing.store.findBalanceMismatches()).toEqual([]);
+    },
+  );
 });
 
 describe.runIf(shouldRunPostgresTests())('two gateways on one PostgreSQL', () => {
@@ -55,7 +63,8 @@ describe.runIf(shouldRunPostgresTests())('two gateways on one PostgreSQL', () =>
     const before = await current.balanceOf(current.owner.id);
     const models = ['sora-2', 'sora-2-landscape', 'veo-3.0-generate-001', 'veo-3.0-generate-001-landscape'];
     const ids: Array<{ id: string; model: string }> = [];
-    for (const model of models) for (const duration of [5, 20]) ids.push({ id: await submitSpecTask(current, model, duration), model });
+    for (const model of models)
+      for (const duration of [5, 20]) ids.push({ id: await submitSpecTask(current, model, duration), model });
 
     let expectedCharge = 0;
     for (const { id, model } of ids) {
@@ -74,7 +83,11 @@ describe.runIf(shouldRunPostgresTests())('two gateways on one PostgreSQL', () =>
     expect(await current.gateway.running.billing.store.findBalanceMismatches()).toEqual([]);
     // One settlement usage log per task, whichever gateway settled it.
     await Promise.all([current.gateway.running.billing.writer.flush(), second.running.billing.writer.flush()]);
-    const settlements = await current.gateway.running.billing.store.listUsageLogs({ userId: current.owner.id, endpoint: 'videos.settlement', limit: 100 });
+    const settlements = await current.gateway.running.billing.store.listUsageLogs({
+      userId: current.owner.id,
+      endpoint: 'videos.settlement',
+      limit: 100,
+    });
     expect(settlements).toHaveLength(ids.length);
     // `gateway billing verify` on the shared database: balances equal ledgers and every task hold adds up.
     const verified = await current.verifyBilling();

@@ -3,10 +3,20 @@
 import { Readable } from 'node:stream';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import type { KeyPrincipal } from '../../src/routing/routing-table.js';
-import type { VideoContent, VideoTaskPage, VideoTaskService, VideoTaskSubmission, VideoTaskView } from '../../src/tasks/video-task-service.js';
+import type {
+  VideoContent,
+  VideoTaskPage,
+  VideoTaskService,
+  VideoTaskSubmission,
+  VideoTaskView,
+} from '../../src/tasks/video-task-service.js';
 
 /** Bytes of a tiny MP4 (an `ftyp` box), what the double serves as a finished video. */
-export const doubleVideoBytes = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'ascii'), Buffer.alloc(12)]);
+export const doubleVideoBytes = Buffer.concat([
+  Buffer.from([0, 0, 0, 0x18]),
+  Buffer.from('ftypisom', 'ascii'),
+  Buffer.alloc(12),
+]);
 /** Bytes the double serves as a thumbnail (a WebP header). */
 export const doubleThumbnailBytes = Buffer.from('RIFF\x10\x00\x00\x00WEBPVP8 ', 'latin1');
 
@@ -37,7 +47,8 @@ export function createVideoTaskServiceDouble(now: () => number): VideoTaskServic
     if (!task || (principal !== null && task.ownerUserId !== principal.userId)) {
       throw new GatewayError('not_found', `No video task found with id '${taskId}'.`);
     }
-    if (task.view.expiresAt <= nowSeconds()) throw new GatewayError('not_found', `The video task '${taskId}' has expired (tasks are kept 24 hours).`);
+    if (task.view.expiresAt <= nowSeconds())
+      throw new GatewayError('not_found', `The video task '${taskId}' has expired (tasks are kept 24 hours).`);
     return task;
   };
 
@@ -64,7 +75,11 @@ export function createVideoTaskServiceDouble(now: () => number): VideoTaskServic
       const id = `task_double${String(counter).padStart(4, '0')}`;
       const landscape = submission.model.id.endsWith('-landscape');
       const size = submission.size ?? (landscape ? { width: 1280, height: 720 } : { width: 720, height: 1280 });
-      const seconds = vendorSeconds.reduce((best, candidate) => (Math.abs(candidate - submission.requestedSeconds) < Math.abs(best - submission.requestedSeconds) ? candidate : best));
+      const seconds = vendorSeconds.reduce((best, candidate) =>
+        Math.abs(candidate - submission.requestedSeconds) < Math.abs(best - submission.requestedSeconds)
+          ? candidate
+          : best,
+      );
       const view: VideoTaskView = {
         id,
         surface: submission.surface,
@@ -88,7 +103,9 @@ export function createVideoTaskServiceDouble(now: () => number): VideoTaskServic
       return visibleTask(principal, taskId).view;
     },
     async list(principal, options): Promise<VideoTaskPage> {
-      const owned = [...tasks.values()].filter((task) => task.ownerUserId === principal.userId && task.view.expiresAt > nowSeconds()).map((task) => task.view);
+      const owned = [...tasks.values()]
+        .filter((task) => task.ownerUserId === principal.userId && task.view.expiresAt > nowSeconds())
+        .map((task) => task.view);
       const ordered = options.order === 'asc' ? owned : owned.reverse();
       const start = options.after === undefined ? 0 : ordered.findIndex((view) => view.id === options.after) + 1;
       const page = ordered.slice(start, start + options.limit);
@@ -97,16 +114,24 @@ export function createVideoTaskServiceDouble(now: () => number): VideoTaskServic
     async delete(principal, taskId) {
       const task = visibleTask(principal, taskId);
       if (task.view.state === 'queued' || task.view.state === 'in-progress') {
-        throw new GatewayError('invalid_request_error', `The video '${taskId}' is still ${task.view.state}; only a completed or failed video can be deleted.`);
+        throw new GatewayError(
+          'invalid_request_error',
+          `The video '${taskId}' is still ${task.view.state}; only a completed or failed video can be deleted.`,
+        );
       }
       tasks.delete(taskId);
     },
     async openContent(principal, taskId, variant): Promise<VideoContent> {
       this.contentRequests.push({ principal, taskId, variant });
       const task = visibleTask(principal, taskId);
-      if (task.view.state !== 'completed') throw new GatewayError('not_found', `The video '${taskId}' is not completed yet.`);
+      if (task.view.state !== 'completed')
+        throw new GatewayError('not_found', `The video '${taskId}' is not completed yet.`);
       const bytes = variant === 'video' ? doubleVideoBytes : doubleThumbnailBytes;
-      return { body: Readable.from([bytes]), contentType: variant === 'video' ? 'video/mp4' : 'image/webp', length: bytes.length };
+      return {
+        body: Readable.from([bytes]),
+        contentType: variant === 'video' ? 'video/mp4' : 'image/webp',
+        length: bytes.length,
+      };
     },
   };
 }

@@ -22,7 +22,12 @@ const maxBytes = 64 * 1024;
 let setup: VideoEndToEnd;
 
 beforeAll(async () => {
-  setup = await startVideoEndToEnd({ videoEnvironment: { GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES: String(timeoutMinutes), GATEWAY_VIDEO_MAX_BYTES: String(maxBytes) } });
+  setup = await startVideoEndToEnd({
+    videoEnvironment: {
+      GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES: String(timeoutMinutes),
+      GATEWAY_VIDEO_MAX_BYTES: String(maxBytes),
+    },
+  });
 });
 
 afterAll(async () => {
@@ -35,7 +40,10 @@ const vendors = [
 ];
 
 async function submit(model: string, prompt: string): Promise<string> {
-  const answer = await sendVideoRequest(setup.gateway, '/v1/videos/generations', { key: setup.ownerKey, json: { model, prompt, async: true, duration: 5 } });
+  const answer = await sendVideoRequest(setup.gateway, '/v1/videos/generations', {
+    key: setup.ownerKey,
+    json: { model, prompt, async: true, duration: 5 },
+  });
   expect(answer.status, answer.body.toString()).toBe(200);
   return answer.json().id as string;
 }
@@ -82,86 +90,104 @@ describe('downloads that redirect to a signed URL on another origin', () => {
   it.each([
     { vendor: 'veo', model: 'veo-3.0-generate-001', prompt: 'a calm lake at sunrise' },
     { vendor: 'sora', model: 'sora-2', prompt: 'a calm lake sim-video-download-redirect' },
-  ])('$vendor: follows the 302, sends the key only to the vendor, stores and serves the video, charged once', async ({ vendor, model, prompt }) => {
-    const simulator = vendor === 'veo' ? setup.simulators.veo : setup.simulators.sora;
-    const storageRequestsBefore = simulator.storage.requests.length;
-    const before = await setup.balanceOf(setup.owner.id);
-    const id = await submit(model, prompt);
-    await expectCompletedAndCharged(id, model, before);
-    // The signed URL was fetched once, without any of the vendor's headers.
-    expect(simulator.storage.requests.length - storageRequestsBefore).toBe(1);
-    expectNoKeyAtSignedStorage();
-  });
+  ])(
+    '$vendor: follows the 302, sends the key only to the vendor, stores and serves the video, charged once',
+    async ({ vendor, model, prompt }) => {
+      const simulator = vendor === 'veo' ? setup.simulators.veo : setup.simulators.sora;
+      const storageRequestsBefore = simulator.storage.requests.length;
+      const before = await setup.balanceOf(setup.owner.id);
+      const id = await submit(model, prompt);
+      await expectCompletedAndCharged(id, model, before);
+      // The signed URL was fetched once, without any of the vendor's headers.
+      expect(simulator.storage.requests.length - storageRequestsBefore).toBe(1);
+      expectNoKeyAtSignedStorage();
+    },
+  );
 });
 
 describe('download faults: retried while the task lasts, then failed and released', () => {
   const retriedFaults: VideoDownloadFault[] = ['no-location', 'loop', '404', '500', 'break'];
   for (const { vendor, model } of vendors) {
-    it.each(retriedFaults)(`${vendor}: a download answering %s never completes the task; after the timeout it fails and the hold is released`, async (fault) => {
-      const before = await setup.balanceOf(setup.owner.id);
-      const id = await submit(model, `a calm lake sim-video-download-${fault}`);
-      for (let round = 0; round < 4; round += 1) {
-        setup.clock.advance(10_000);
-        await setup.gateway.runDueTasks();
-      }
-      const running = await readSpecTask(setup.gateway, setup.ownerKey, id);
-      expect(running.status).toMatch(/pending|processing/);
-      expect(await setup.balanceOf(setup.owner.id)).toBeLessThan(before);
-      expect(await storedFilesOf(id)).toEqual([]);
-      setup.clock.advance(timeoutMinutes * 60_000);
-      const finished = await pollUntilFinished(setup, [setup.gateway], id);
-      expect(finished.status).toBe('failed');
-      expect((await openAiView(id)).error).toMatchObject({ code: 'task_timeout' });
-      expect(await setup.balanceOf(setup.owner.id)).toBe(before);
-      expect(await storedFilesOf(id)).toEqual([]);
-      expectNoKeyAtSignedStorage();
-    });
+    it.each(retriedFaults)(
+      `${vendor}: a download answering %s never completes the task; after the timeout it fails and the hold is released`,
+      async (fault) => {
+        const before = await setup.balanceOf(setup.owner.id);
+        const id = await submit(model, `a calm lake sim-video-download-${fault}`);
+        for (let round = 0; round < 4; round += 1) {
+          setup.clock.advance(10_000);
+          await setup.gateway.runDueTasks();
+        }
+        const running = await readSpecTask(setup.gateway, setup.ownerKey, id);
+        expect(running.status).toMatch(/pending|processing/);
+        expect(await setup.balanceOf(setup.owner.id)).toBeLessThan(before);
+        expect(await storedFilesOf(id)).toEqual([]);
+        setup.clock.advance(timeoutMinutes * 60_000);
+        const finished = await pollUntilFinished(setup, [setup.gateway], id);
+        expect(finished.status).toBe('failed');
+        expect((await openAiView(id)).error).toMatchObject({ code: 'task_timeout' });
+        expect(await setup.balanceOf(setup.owner.id)).toBe(before);
+        expect(await storedFilesOf(id)).toEqual([]);
+        expectNoKeyAtSignedStorage();
+      },
+    );
   }
 
-  it.each(vendors)('$vendor: a download that breaks halfway once leaves no file and completes at the next poll, charged once', async ({ model }) => {
-    const before = await setup.balanceOf(setup.owner.id);
-    const id = await submit(model, 'a calm lake sim-video-download-break-once');
-    await expectCompletedAndCharged(id, model, before);
-  });
+  it.each(vendors)(
+    '$vendor: a download that breaks halfway once leaves no file and completes at the next poll, charged once',
+    async ({ model }) => {
+      const before = await setup.balanceOf(setup.owner.id);
+      const id = await submit(model, 'a calm lake sim-video-download-break-once');
+      await expectCompletedAndCharged(id, model, before);
+    },
+  );
 
   it.each(
     vendors.flatMap(({ vendor, model }) => [
       { vendor, model, fault: 'oversize' as const },
       { vendor, model, fault: 'oversize-unannounced' as const },
     ]),
-  )('$vendor: a video over GATEWAY_VIDEO_MAX_BYTES ($fault) fails video_too_large, stores nothing, releases the hold', async ({ model, fault }) => {
-    const before = await setup.balanceOf(setup.owner.id);
-    const id = await submit(model, `a calm lake sim-video-download-${fault}`);
-    const finished = await pollUntilFinished(setup, [setup.gateway], id);
-    expect(finished.status).toBe('failed');
-    expect((await openAiView(id)).error).toMatchObject({ code: 'video_too_large' });
-    expect(await setup.balanceOf(setup.owner.id)).toBe(before);
-    expect(await storedFilesOf(id)).toEqual([]);
-  });
+  )(
+    '$vendor: a video over GATEWAY_VIDEO_MAX_BYTES ($fault) fails video_too_large, stores nothing, releases the hold',
+    async ({ model, fault }) => {
+      const before = await setup.balanceOf(setup.owner.id);
+      const id = await submit(model, `a calm lake sim-video-download-${fault}`);
+      const finished = await pollUntilFinished(setup, [setup.gateway], id);
+      expect(finished.status).toBe('failed');
+      expect((await openAiView(id)).error).toMatchObject({ code: 'video_too_large' });
+      expect(await setup.balanceOf(setup.owner.id)).toBe(before);
+      expect(await storedFilesOf(id)).toEqual([]);
+    },
+  );
 });
 
 describe('jobs that fail or vanish', () => {
-  it.each(vendors)('$vendor: a failure quoting the channel key reaches the client redacted, and the hold is released', async ({ model }) => {
-    const before = await setup.balanceOf(setup.owner.id);
-    const id = await submit(model, 'a calm lake sim-video-fail-quoting-key');
-    const finished = await pollUntilFinished(setup, [setup.gateway], id);
-    expect(finished.status).toBe('failed');
-    const view = await openAiView(id);
-    expect(view.error).toMatchObject({ code: 'vendor_failed', message: expect.stringContaining('[redacted]') });
-    expectNoVendorDetails(setup, JSON.stringify(finished));
-    expectNoVendorDetails(setup, JSON.stringify(view));
-    expect(await setup.balanceOf(setup.owner.id)).toBe(before);
-  });
+  it.each(vendors)(
+    '$vendor: a failure quoting the channel key reaches the client redacted, and the hold is released',
+    async ({ model }) => {
+      const before = await setup.balanceOf(setup.owner.id);
+      const id = await submit(model, 'a calm lake sim-video-fail-quoting-key');
+      const finished = await pollUntilFinished(setup, [setup.gateway], id);
+      expect(finished.status).toBe('failed');
+      const view = await openAiView(id);
+      expect(view.error).toMatchObject({ code: 'vendor_failed', message: expect.stringContaining('[redacted]') });
+      expectNoVendorDetails(setup, JSON.stringify(finished));
+      expectNoVendorDetails(setup, JSON.stringify(view));
+      expect(await setup.balanceOf(setup.owner.id)).toBe(before);
+    },
+  );
 
-  it.each(vendors)('$vendor: a job the vendor forgets (poll 404) fails vendor_failed and the hold is released', async ({ model }) => {
-    const before = await setup.balanceOf(setup.owner.id);
-    const id = await submit(model, 'a calm lake sim-video-vanish sim-video-polls-5');
-    const finished = await pollUntilFinished(setup, [setup.gateway], id);
-    expect(finished.status).toBe('failed');
-    expect((await openAiView(id)).error).toMatchObject({ code: 'vendor_failed' });
-    expectNoVendorDetails(setup, JSON.stringify(finished));
-    expect(await setup.balanceOf(setup.owner.id)).toBe(before);
-  });
+  it.each(vendors)(
+    '$vendor: a job the vendor forgets (poll 404) fails vendor_failed and the hold is released',
+    async ({ model }) => {
+      const before = await setup.balanceOf(setup.owner.id);
+      const id = await submit(model, 'a calm lake sim-video-vanish sim-video-polls-5');
+      const finished = await pollUntilFinished(setup, [setup.gateway], id);
+      expect(finished.status).toBe('failed');
+      expect((await openAiView(id)).error).toMatchObject({ code: 'vendor_failed' });
+      expectNoVendorDetails(setup, JSON.stringify(finished));
+      expect(await setup.balanceOf(setup.owner.id)).toBe(before);
+    },
+  );
 });
 
 describe('afterwards', () => {

@@ -8,7 +8,10 @@ const withCode = (message: string, code: string) => Object.assign(new Error(mess
 
 describe('mapDatabaseError', () => {
   it.each([
-    ['a fast shutdown (pg_ctl restart -m fast)', withCode('terminating connection due to administrator command', '57P01')],
+    [
+      'a fast shutdown (pg_ctl restart -m fast)',
+      withCode('terminating connection due to administrator command', '57P01'),
+    ],
     ['a server starting or stopping', withCode('the database system is shutting down', '57P03')],
     ['a statement timeout', withCode('canceling statement due to statement timeout', '57014')],
     ['a connection exception', withCode('connection failure', '08006')],
@@ -21,7 +24,13 @@ describe('mapDatabaseError', () => {
   ])('answers %s with 503 and Retry-After', (_name, error) => {
     const mapped = mapDatabaseError(error);
     expect(mapped).toBeInstanceOf(StoreUnavailableError);
-    expect(mapped).toMatchObject({ status: 503, code: 'service_unavailable', store: 'database', headers: { 'retry-after': '1' }, cause: error });
+    expect(mapped).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      store: 'database',
+      headers: { 'retry-after': '1' },
+      cause: error,
+    });
   });
 
   it.each([

@@ -5,8 +5,17 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/storage/store-records.js';
-import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
-import { canStartPrivatePostgres, startPrivatePostgres, type PrivatePostgres } from '../helpers/start-private-postgres.js';
+import {
+  createUnitPrice,
+  settleEverything,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
+import {
+  canStartPrivatePostgres,
+  startPrivatePostgres,
+  type PrivatePostgres,
+} from '../helpers/start-private-postgres.js';
 import { askUntil, runLoad, send, type LoadAnswer, type LoadRequest } from './run-load.js';
 
 const model = 'outage-model';
@@ -26,7 +35,12 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
   beforeAll(async () => {
     postgres = await startPrivatePostgres();
     // Routing and billing poll the database every 200 ms, as a node would in production (1 s by default).
-    gateway = await startBillingTestGateway({ models: [model], prices: [createUnitPrice(model)], databaseUrl: postgres.url, config: { refreshIntervalMs: 200 } });
+    gateway = await startBillingTestGateway({
+      models: [model],
+      prices: [createUnitPrice(model)],
+      databaseUrl: postgres.url,
+      config: { refreshIntervalMs: 200 },
+    });
     user = await gateway.createUser('user', password);
     await gateway.topUp(user, 100_000_000);
     secret = (await gateway.createKey(user)).secret;
@@ -43,7 +57,12 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hello' }], max_tokens: 5 }),
   });
-  const signIn = (): LoadRequest => ({ url: `${gateway.url}/api/auth/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password }) });
+  const signIn = (): LoadRequest => ({
+    url: `${gateway.url}/api/auth/login`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: user.email, password }),
+  });
   const readiness = async () => {
     const response = await send({ url: `${gateway.url}/readyz`, method: 'GET', headers: {} });
     return response;
@@ -57,8 +76,14 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
     const client = new pg.Client({ connectionString: postgres.url });
     await client.connect();
     try {
-      const logs = await client.query<{ count: string }>('select count(*) as count from usage_logs where user_id = $1 and status between 200 and 299', [user.id]);
-      const ledger = await client.query<{ count: string }>("select count(*) as count from ledger_entries where user_id = $1 and kind = 'settlement'", [user.id]);
+      const logs = await client.query<{ count: string }>(
+        'select count(*) as count from usage_logs where user_id = $1 and status between 200 and 299',
+        [user.id],
+      );
+      const ledger = await client.query<{ count: string }>(
+        "select count(*) as count from ledger_entries where user_id = $1 and kind = 'settlement'",
+        [user.id],
+      );
       return { acknowledgedLogs: Number(logs.rows[0]!.count), settlementEntries: Number(ledger.rows[0]!.count) };
     } finally {
       await client.end();
@@ -69,7 +94,13 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
     expect(answers.filter((answer) => answer.status === 0)).toEqual([]);
     expect(answers.filter((answer) => answer.elapsedMs > answerBoundMs)).toEqual([]);
     // An error is only ever the documented 503 with Retry-After.
-    expect(answers.filter((answer) => answer.status !== 200 && !(answer.status === 503 && answer.errorCode === 'service_unavailable' && answer.retryAfter !== undefined))).toEqual([]);
+    expect(
+      answers.filter(
+        (answer) =>
+          answer.status !== 200 &&
+          !(answer.status === 503 && answer.errorCode === 'service_unavailable' && answer.retryAfter !== undefined),
+      ),
+    ).toEqual([]);
   }
 
   it('survives a restart and a stop, serves what needs no database, and loses no acknowledged request', async () => {
@@ -88,7 +119,10 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
     await postgres.freeze();
     const frozenAt = Date.now();
     try {
-      expect(await askUntil(readinessBody, (answer) => answer.status === 503, 5_000)).toEqual({ status: 503, body: expect.objectContaining({ database: 'down' }) });
+      expect(await askUntil(readinessBody, (answer) => answer.status === 503, 5_000)).toEqual({
+        status: 503,
+        body: expect.objectContaining({ database: 'down' }),
+      });
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     } finally {
       await postgres.thaw();
@@ -100,15 +134,31 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
     await postgres.stop();
     const stoppedAt = Date.now();
     const down = await askUntil(readinessBody, (answer) => answer.status === 503, 5_000);
-    expect(down).toEqual({ status: 503, body: expect.objectContaining({ status: 'unavailable', database: 'down', error: expect.objectContaining({ code: 'service_unavailable' }) }) });
+    expect(down).toEqual({
+      status: 503,
+      body: expect.objectContaining({
+        status: 'unavailable',
+        database: 'down',
+        error: expect.objectContaining({ code: 'service_unavailable' }),
+      }),
+    });
     expect((await send({ url: `${gateway.url}/healthz`, method: 'GET', headers: {} })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const startedAgainAt = Date.now();
-    const whileDown = (answers: LoadAnswer[]) => answers.filter((answer) => answer.sentAt > stoppedAt + 300 && answer.sentAt < startedAgainAt - 200);
+    const whileDown = (answers: LoadAnswer[]) =>
+      answers.filter((answer) => answer.sentAt > stoppedAt + 300 && answer.sentAt < startedAgainAt - 200);
     await postgres.start();
     const up = await askUntil(readinessBody, (answer) => answer.status === 200, 10_000);
     expect(up).toEqual({ status: 200, body: expect.objectContaining({ status: 'ready', database: 'up' }) });
-    expect((await askUntil(() => send(signIn()), (answer) => answer.status === 200, 10_000)).status).toBe(200);
+    expect(
+      (
+        await askUntil(
+          () => send(signIn()),
+          (answer) => answer.status === 200,
+          10_000,
+        )
+      ).status,
+    ).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const chatAnswers = await load.stop();
@@ -118,16 +168,24 @@ describe.runIf(canStartPrivatePostgres())('a PostgreSQL outage under load', () =
     const signInsWhileDown = whileDown(signInAnswers);
     expect(signInsWhileDown.length).toBeGreaterThan(0);
     expect(signInsWhileDown.every((answer) => answer.status === 503)).toBe(true);
-    const chatsWhileFrozen = chatAnswers.filter((answer) => answer.sentAt > frozenAt + 300 && answer.sentAt < thawedAt - 300);
+    const chatsWhileFrozen = chatAnswers.filter(
+      (answer) => answer.sentAt > frozenAt + 300 && answer.sentAt < thawedAt - 300,
+    );
     expect(chatsWhileFrozen.length).toBeGreaterThan(0);
     expect(chatsWhileFrozen.every((answer) => answer.status === 200)).toBe(true);
-    const chatsWhileDown = chatAnswers.filter((answer) => answer.sentAt > stoppedAt + 300 && answer.sentAt < stoppedAt + 1_500);
+    const chatsWhileDown = chatAnswers.filter(
+      (answer) => answer.sentAt > stoppedAt + 300 && answer.sentAt < stoppedAt + 1_500,
+    );
     expect(chatsWhileDown.length).toBeGreaterThan(0);
     expect(chatsWhileDown.every((answer) => answer.status === 200)).toBe(true);
 
     // Every acknowledged chat has its usage row and its ledger entry, once, after the database came back.
     await settleEverything([gateway.running], user.id);
-    await askUntil(async () => gateway.running.billing.writer.unwrittenRows, (rows) => rows === 0, 15_000);
+    await askUntil(
+      async () => gateway.running.billing.writer.unwrittenRows,
+      (rows) => rows === 0,
+      15_000,
+    );
     const acknowledged = chatAnswers.filter((answer) => answer.status === 200).length;
     expect(acknowledged).toBeGreaterThan(0);
     expect(await countRows()).toEqual({ acknowledgedLogs: acknowledged, settlementEntries: acknowledged });

@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type CreatedDatabase } from '../../src/storage/create-database.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
 import { StoreUnavailableError } from '../../src/storage/store-unavailable-error.js';
-import { createPostgresTestDatabaseUrl, shouldRunPostgresTests, type PostgresTestDatabase } from '../helpers/postgres-test-database.js';
+import {
+  createPostgresTestDatabaseUrl,
+  shouldRunPostgresTests,
+  type PostgresTestDatabase,
+} from '../helpers/postgres-test-database.js';
 
 /** The advisory lock Kysely's Migrator takes on PostgreSQL (postgres-adapter.js). */
 const kyselyMigrationLockId = '3853314791062309107';
@@ -40,11 +44,18 @@ describe.runIf(shouldRunPostgresTests())('PostgreSQL statement timeouts', () => 
     await released;
     const slow = sql`select pg_sleep(0.3)`.execute(opened.database);
     await expect(slow).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(slow).rejects.toMatchObject({ status: 503, headers: { 'retry-after': '1' }, cause: expect.objectContaining({ code: '57014' }) });
+    await expect(slow).rejects.toMatchObject({
+      status: 503,
+      headers: { 'retry-after': '1' },
+      cause: expect.objectContaining({ code: '57014' }),
+    });
   });
 
   it('answers a database that cannot be reached with StoreUnavailableError within the connect timeout', async () => {
-    const unreachable = createDatabase('postgres://postgres@127.0.0.1:1/postgres', { settings: { statementTimeoutMs: 1_000, connectTimeoutMs: 500 }, report: () => undefined });
+    const unreachable = createDatabase('postgres://postgres@127.0.0.1:1/postgres', {
+      settings: { statementTimeoutMs: 1_000, connectTimeoutMs: 500 },
+      report: () => undefined,
+    });
     try {
       await expect(sql`select 1`.execute(unreachable.database)).rejects.toBeInstanceOf(StoreUnavailableError);
     } finally {

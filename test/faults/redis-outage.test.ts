@@ -5,8 +5,17 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/storage/store-records.js';
-import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
-import { canStartPrivatePostgres, startPrivatePostgres, type PrivatePostgres } from '../helpers/start-private-postgres.js';
+import {
+  createUnitPrice,
+  settleEverything,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
+import {
+  canStartPrivatePostgres,
+  startPrivatePostgres,
+  type PrivatePostgres,
+} from '../helpers/start-private-postgres.js';
 import { canStartPrivateRedis, startPrivateRedis, type PrivateRedis } from '../helpers/start-private-redis.js';
 import { askUntil, runLoad, send, type LoadAnswer, type LoadRequest, type RunningLoad } from './run-load.js';
 
@@ -25,8 +34,19 @@ describe.runIf(canStartPrivatePostgres() && canStartPrivateRedis())('a Redis out
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startPrivatePostgres(), startPrivateRedis()]);
     const billing = { redisUrl: redis.url, reloadIntervalMs: 1_000 };
-    const first = await startBillingTestGateway({ models: [model], prices: [createUnitPrice(model)], billing, databaseUrl: postgres.url, config: { refreshIntervalMs: 200 } });
-    const second = await startBillingTestGateway({ models: [model], billing, databaseUrl: postgres.url, config: { refreshIntervalMs: 200 } });
+    const first = await startBillingTestGateway({
+      models: [model],
+      prices: [createUnitPrice(model)],
+      billing,
+      databaseUrl: postgres.url,
+      config: { refreshIntervalMs: 200 },
+    });
+    const second = await startBillingTestGateway({
+      models: [model],
+      billing,
+      databaseUrl: postgres.url,
+      config: { refreshIntervalMs: 200 },
+    });
     nodes = [first, second];
     user = await first.createUser();
     await first.topUp(user, 100_000_000);
@@ -64,8 +84,14 @@ describe.runIf(canStartPrivatePostgres() && canStartPrivateRedis())('a Redis out
     const client = new pg.Client({ connectionString: postgres.url });
     await client.connect();
     try {
-      const logs = await client.query<{ count: string }>('select count(*) as count from usage_logs where user_id = $1 and status between 200 and 299', [user.id]);
-      const ledger = await client.query<{ count: string }>("select count(*) as count from ledger_entries where user_id = $1 and kind = 'settlement'", [user.id]);
+      const logs = await client.query<{ count: string }>(
+        'select count(*) as count from usage_logs where user_id = $1 and status between 200 and 299',
+        [user.id],
+      );
+      const ledger = await client.query<{ count: string }>(
+        "select count(*) as count from ledger_entries where user_id = $1 and kind = 'settlement'",
+        [user.id],
+      );
       return { acknowledgedLogs: Number(logs.rows[0]!.count), settlementEntries: Number(ledger.rows[0]!.count) };
     } finally {
       await client.end();
@@ -76,7 +102,13 @@ describe.runIf(canStartPrivatePostgres() && canStartPrivateRedis())('a Redis out
     expect(answers.length).toBeGreaterThan(0);
     expect(answers.filter((answer) => answer.status === 0)).toEqual([]);
     expect(answers.filter((answer) => answer.elapsedMs > answerBoundMs)).toEqual([]);
-    expect(answers.filter((answer) => answer.status !== 200 && !(answer.status === 503 && answer.errorCode === 'service_unavailable' && answer.retryAfter !== undefined))).toEqual([]);
+    expect(
+      answers.filter(
+        (answer) =>
+          answer.status !== 200 &&
+          !(answer.status === 503 && answer.errorCode === 'service_unavailable' && answer.retryAfter !== undefined),
+      ),
+    ).toEqual([]);
   }
 
   let load: RunningLoad;
@@ -107,12 +139,28 @@ describe.runIf(canStartPrivatePostgres() && canStartPrivateRedis())('a Redis out
     const answers = await phase(async () => {
       await redis.stop();
       for (const node of nodes) {
-        expect(await askUntil(() => readiness(node), (answer) => answer.status === 503, 5_000)).toEqual({ status: 503, body: expect.objectContaining({ status: 'unavailable', redis: 'down', database: 'up' }) });
+        expect(
+          await askUntil(
+            () => readiness(node),
+            (answer) => answer.status === 503,
+            5_000,
+          ),
+        ).toEqual({
+          status: 503,
+          body: expect.objectContaining({ status: 'unavailable', redis: 'down', database: 'up' }),
+        });
       }
       expect((await fetch(`${nodes[0]!.url}/healthz`)).status).toBe(200);
       await pause(1_000);
       await redis.start();
-      for (const node of nodes) expect(await askUntil(() => readiness(node), (answer) => answer.status === 200, 10_000)).toEqual({ status: 200, body: expect.objectContaining({ status: 'ready', redis: 'up', database: 'up' }) });
+      for (const node of nodes)
+        expect(
+          await askUntil(
+            () => readiness(node),
+            (answer) => answer.status === 200,
+            10_000,
+          ),
+        ).toEqual({ status: 200, body: expect.objectContaining({ status: 'ready', redis: 'up', database: 'up' }) });
       expect(await askUntil(everyNodeServes, (served) => served, 10_000)).toBe(true);
     });
     expectAnsweredInTime(answers);
@@ -129,8 +177,16 @@ describe.runIf(canStartPrivatePostgres() && canStartPrivateRedis())('a Redis out
   }, 30_000);
 
   it('has a usage row and a ledger entry for every acknowledged request, and the balances verify', async () => {
-    await settleEverything(nodes.map((node) => node.running), user.id);
-    for (const node of nodes) await askUntil(async () => node.running.billing.writer.unwrittenRows, (rows) => rows === 0, 15_000);
+    await settleEverything(
+      nodes.map((node) => node.running),
+      user.id,
+    );
+    for (const node of nodes)
+      await askUntil(
+        async () => node.running.billing.writer.unwrittenRows,
+        (rows) => rows === 0,
+        15_000,
+      );
     const rows = await countRows();
     expect(rows).toEqual({ acknowledgedLogs: acknowledged.length, settlementEntries: acknowledged.length });
     expect(await nodes[0]!.running.billing.store.findBalanceMismatches()).toEqual([]);

@@ -31,7 +31,12 @@ export interface LoadRequest {
 }
 
 /** Starts `clients` loops each sending `next()` one after another, as fast as they are answered (plus `pauseMs`). */
-export function runLoad(options: { clients: number; next: (client: number) => LoadRequest; pauseMs?: number; clientTimeoutMs?: number }): RunningLoad {
+export function runLoad(options: {
+  clients: number;
+  next: (client: number) => LoadRequest;
+  pauseMs?: number;
+  clientTimeoutMs?: number;
+}): RunningLoad {
   const answers: LoadAnswer[] = [];
   let stopping = false;
   const loops = Array.from({ length: options.clients }, async (_, client) => {
@@ -54,10 +59,22 @@ export function runLoad(options: { clients: number; next: (client: number) => Lo
 export async function send(load: LoadRequest, clientTimeoutMs = 15_000): Promise<LoadAnswer> {
   const sentAt = Date.now();
   try {
-    const response = await request(load.url, { method: load.method, headers: load.headers, body: load.body, headersTimeout: clientTimeoutMs, bodyTimeout: clientTimeoutMs });
+    const response = await request(load.url, {
+      method: load.method,
+      headers: load.headers,
+      body: load.body,
+      headersTimeout: clientTimeoutMs,
+      bodyTimeout: clientTimeoutMs,
+    });
     const text = await response.body.text();
     const retryAfter = response.headers['retry-after'];
-    return { status: response.statusCode, sentAt, elapsedMs: Date.now() - sentAt, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined, errorCode: response.statusCode >= 400 ? errorCodeOf(text) : undefined };
+    return {
+      status: response.statusCode,
+      sentAt,
+      elapsedMs: Date.now() - sentAt,
+      retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+      errorCode: response.statusCode >= 400 ? errorCodeOf(text) : undefined,
+    };
   } catch {
     return { status: 0, sentAt, elapsedMs: Date.now() - sentAt, retryAfter: undefined, errorCode: undefined };
   }
@@ -76,7 +93,11 @@ function errorCodeOf(text: string): string | undefined {
 }
 
 /** Asks `probe` every 100 ms until `accept` takes its answer or `timeoutMs` passes; returns the last answer. */
-export async function askUntil<Answer>(probe: () => Promise<Answer>, accept: (answer: Answer) => boolean, timeoutMs: number): Promise<Answer> {
+export async function askUntil<Answer>(
+  probe: () => Promise<Answer>,
+  accept: (answer: Answer) => boolean,
+  timeoutMs: number,
+): Promise<Answer> {
   const deadline = Date.now() + timeoutMs;
   let answer = await probe();
   while (!accept(answer) && Date.now() < deadline) {

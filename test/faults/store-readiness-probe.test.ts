@@ -7,11 +7,17 @@ describe('store readiness probe', () => {
   it('checks each store at most once per maximum age, however many ask at once or in a row', async () => {
     let now = 1_000;
     let checks = 0;
-    const probe = new StoreReadinessProbe({ checks: { database: async () => void checks++ }, clock: () => now, maximumAgeMs: 1_000 });
+    const probe = new StoreReadinessProbe({
+      checks: { database: async () => void checks++ },
+      clock: () => now,
+      maximumAgeMs: 1_000,
+    });
     const reports = await Promise.all(Array.from({ length: 50 }, () => probe.report()));
     for (let asked = 0; asked < 50; asked++) reports.push(await probe.report());
     expect(checks).toBe(1);
-    expect(new Set(reports.map((report) => JSON.stringify(report)))).toEqual(new Set([JSON.stringify({ ready: true, stores: { database: 'up' } })]));
+    expect(new Set(reports.map((report) => JSON.stringify(report)))).toEqual(
+      new Set([JSON.stringify({ ready: true, stores: { database: 'up' } })]),
+    );
     now += 1_000;
     await probe.report();
     expect(checks).toBe(2);
@@ -23,7 +29,12 @@ describe('store readiness probe', () => {
     const probe = new StoreReadinessProbe({
       checks: {
         database: async () => undefined,
-        redis: () => (redis === 'fails' ? Promise.reject(new Error('ECONNREFUSED')) : redis === 'hangs' ? new Promise<void>(() => undefined) : Promise.resolve()),
+        redis: () =>
+          redis === 'fails'
+            ? Promise.reject(new Error('ECONNREFUSED'))
+            : redis === 'hangs'
+              ? new Promise<void>(() => undefined)
+              : Promise.resolve(),
       },
       clock: () => now,
       checkTimeoutMs: 50,

@@ -7,7 +7,10 @@ import type { ChatCompletionObject } from '../../src/protocols/openai-chat/chat-
 import { encodeChatCompletion } from '../../src/protocols/openai-chat/encode-chat-completion.js';
 
 /** A non-streamed answer's parts as dispatch serves them to a chat client: folded, encoded, and the usage billing reads. */
-export function chatAnswerOfParts(parts: readonly CanonicalStreamPart[], model: string): { answer: CanonicalAnswer; completion: ChatCompletionObject; usage: TokenUsage | undefined } {
+export function chatAnswerOfParts(
+  parts: readonly CanonicalStreamPart[],
+  model: string,
+): { answer: CanonicalAnswer; completion: ChatCompletionObject; usage: TokenUsage | undefined } {
   const answer = foldStreamParts(parts);
   const completion = encodeChatCompletion(answer, { id: 'chatcmpl-test', model, created: 1_700_000_000 });
   return { answer, completion, usage: answer.usage ? tokenUsageOfCanonical(answer.usage) : undefined };

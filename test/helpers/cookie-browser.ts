@@ -22,7 +22,10 @@ export class CookieBrowser {
   private readonly jar = new Map<string, Map<string, StoredCookie>>();
 
   /** A request like a browser's: the jar's cookies for the URL go along; Set-Cookie answers update the jar. */
-  async send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<BrowserResponse> {
+  async send(
+    url: string,
+    options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<BrowserResponse> {
     const target = new URL(url);
     const cookieHeader = this.cookieHeaderFor(target);
     const response = await request(target, {
@@ -33,11 +36,20 @@ export class CookieBrowser {
     const text = await response.body.text();
     this.store(target, response.headers['set-cookie']);
     const location = response.headers.location;
-    return { url, status: response.statusCode, location: typeof location === 'string' ? new URL(location, target).toString() : undefined, headers: response.headers, text };
+    return {
+      url,
+      status: response.statusCode,
+      location: typeof location === 'string' ? new URL(location, target).toString() : undefined,
+      headers: response.headers,
+      text,
+    };
   }
 
   /** GETs the URL and follows redirects until one leaves `while` (default: any redirect) or 20 hops; returns every hop. */
-  async follow(url: string, options: { until?: (response: BrowserResponse) => boolean; headers?: Record<string, string> } = {}): Promise<BrowserResponse[]> {
+  async follow(
+    url: string,
+    options: { until?: (response: BrowserResponse) => boolean; headers?: Record<string, string> } = {},
+  ): Promise<BrowserResponse[]> {
     const hops: BrowserResponse[] = [];
     let next: string | undefined = url;
     while (next !== undefined && hops.length < 20) {
@@ -68,7 +80,11 @@ export class CookieBrowser {
     const cookies = this.jar.get(target.host);
     if (!cookies) return '';
     return [...cookies.entries()]
-      .filter(([, cookie]) => target.pathname === cookie.path || target.pathname.startsWith(cookie.path.endsWith('/') ? cookie.path : `${cookie.path}/`))
+      .filter(
+        ([, cookie]) =>
+          target.pathname === cookie.path ||
+          target.pathname.startsWith(cookie.path.endsWith('/') ? cookie.path : `${cookie.path}/`),
+      )
       .map(([name, cookie]) => `${name}=${cookie.value}`)
       .join('; ');
   }
@@ -80,7 +96,9 @@ export class CookieBrowser {
       const name = pair.slice(0, separator);
       const value = pair.slice(separator + 1);
       const path = attributes.find((attribute) => attribute.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
-      const removed = attributes.some((attribute) => attribute.toLowerCase() === 'max-age=0') || /expires=thu, 01 jan 1970/i.test(line);
+      const removed =
+        attributes.some((attribute) => attribute.toLowerCase() === 'max-age=0') ||
+        /expires=thu, 01 jan 1970/i.test(line);
       const cookies = this.cookiesOf(target.host);
       const existing = cookies.get(name);
       if (removed) {

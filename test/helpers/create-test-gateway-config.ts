@@ -10,7 +10,10 @@ export interface TestGatewayStorage {
 }
 
 /** The production defaults (read from an empty environment) with the test values and the caller's overrides on top. */
-export function createTestGatewayConfig(storage: TestGatewayStorage, overrides: Partial<GatewayConfig> = {}): GatewayConfig {
+export function createTestGatewayConfig(
+  storage: TestGatewayStorage,
+  overrides: Partial<GatewayConfig> = {},
+): GatewayConfig {
   return {
     ...loadGatewayConfig({}),
     port: 0,

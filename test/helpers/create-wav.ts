@@ -7,7 +7,8 @@ export function createWav(seconds: number, options: { sampleRate?: number; toneH
   const sampleCount = Math.round(seconds * sampleRate);
   const samples = Buffer.alloc(sampleCount * 2);
   if (options.toneHz !== undefined) {
-    for (let index = 0; index < sampleCount; index++) samples.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * options.toneHz * index) / sampleRate)), index * 2);
+    for (let index = 0; index < sampleCount; index++)
+      samples.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * options.toneHz * index) / sampleRate)), index * 2);
   }
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');

@@ -49,7 +49,8 @@ export function expectChatCompletionChunkShape(value: unknown): void {
     if (choice.logprobs !== undefined) expectNullOrObjectField(choice, 'logprobs', where);
     expectStreamDeltaShape(choice.delta, `${where}.delta`);
   });
-  if (chunk.usage !== undefined && chunk.usage !== null) expectCompletionUsageShape(chunk.usage, 'chat completion chunk usage');
+  if (chunk.usage !== undefined && chunk.usage !== null)
+    expectCompletionUsageShape(chunk.usage, 'chat completion chunk usage');
 }
 
 /** CreateCompletionResponse (legacy); streamed chunks share the shape, with `finish_reason` null until the end. */
@@ -67,9 +68,11 @@ export function expectCompletionShape(value: unknown, options: { streamed: boole
     expectIntegerField(choice, 'index', where);
     expectNullOrObjectField(choice, 'logprobs', where);
     expectRequiredKey(choice, 'finish_reason', where);
-    if (!(options.streamed && choice.finish_reason === null)) expectEnumField(choice, 'finish_reason', completionFinishReasons, where);
+    if (!(options.streamed && choice.finish_reason === null))
+      expectEnumField(choice, 'finish_reason', completionFinishReasons, where);
   });
-  if (response.usage !== undefined && response.usage !== null) expectCompletionUsageShape(response.usage, 'completion usage');
+  if (response.usage !== undefined && response.usage !== null)
+    expectCompletionUsageShape(response.usage, 'completion usage');
 }
 
 /** CompletionUsage: the three counts are integers and the total is their sum. */
@@ -78,7 +81,9 @@ export function expectCompletionUsageShape(value: unknown, where = 'usage'): voi
   const promptTokens = expectIntegerField(usage, 'prompt_tokens', where);
   const completionTokens = expectIntegerField(usage, 'completion_tokens', where);
   const totalTokens = expectIntegerField(usage, 'total_tokens', where);
-  expect(totalTokens, `${where}.total_tokens must be prompt_tokens + completion_tokens`).toBe(promptTokens + completionTokens);
+  expect(totalTokens, `${where}.total_tokens must be prompt_tokens + completion_tokens`).toBe(
+    promptTokens + completionTokens,
+  );
   for (const detailsField of ['prompt_tokens_details', 'completion_tokens_details']) {
     if (usage[detailsField] === undefined || usage[detailsField] === null) continue;
     const details = expectObject(usage[detailsField], `${where}.${detailsField}`);
@@ -102,7 +107,10 @@ export function expectEmbeddingResponseShape(value: unknown, encoding: 'float' |
       expectStringField(embedding, 'embedding', where);
     } else {
       const vector = expectArrayField(embedding, 'embedding', where);
-      expect(vector.every((number) => typeof number === 'number'), `${where}.embedding must hold numbers only`).toBe(true);
+      expect(
+        vector.every((number) => typeof number === 'number'),
+        `${where}.embedding must hold numbers only`,
+      ).toBe(true);
     }
   });
   const usage = expectObject(response.usage, 'embedding response usage');
@@ -144,10 +152,14 @@ export function expectTranscriptionVerboseJsonShape(value: unknown): void {
       const where = `verbose transcription segments[${position}]`;
       const segment = expectObject(item, where);
       for (const field of ['id', 'seek']) expectIntegerField(segment, field, where);
-      for (const field of ['start', 'end', 'temperature', 'avg_logprob', 'compression_ratio', 'no_speech_prob']) expectNumberField(segment, field, where);
+      for (const field of ['start', 'end', 'temperature', 'avg_logprob', 'compression_ratio', 'no_speech_prob'])
+        expectNumberField(segment, field, where);
       expectStringField(segment, 'text', where);
       const tokens = expectArrayField(segment, 'tokens', where);
-      expect(tokens.every((token) => Number.isInteger(token)), `${where}.tokens must hold integers`).toBe(true);
+      expect(
+        tokens.every((token) => Number.isInteger(token)),
+        `${where}.tokens must hold integers`,
+      ).toBe(true);
     });
   }
   if (transcription.words !== undefined) {
@@ -194,7 +206,9 @@ export function expectErrorResponseShape(value: unknown): ErrorFields {
   expectStringField(error, 'type', 'error');
   for (const field of ['param', 'code']) {
     expectRequiredKey(error, field, 'error');
-    expect(error[field] === null || typeof error[field] === 'string', `error.${field} must be a string or null`).toBe(true);
+    expect(error[field] === null || typeof error[field] === 'string', `error.${field} must be a string or null`).toBe(
+      true,
+    );
   }
   return error as unknown as ErrorFields;
 }
@@ -241,7 +255,8 @@ function expectTranscriptionUsageShape(value: unknown): void {
   if (usage.type === 'duration') {
     expectNumberField(usage, 'seconds', 'transcription usage');
   } else {
-    for (const field of ['input_tokens', 'output_tokens', 'total_tokens']) expectIntegerField(usage, field, 'transcription usage');
+    for (const field of ['input_tokens', 'output_tokens', 'total_tokens'])
+      expectIntegerField(usage, field, 'transcription usage');
   }
 }
 
@@ -265,17 +280,26 @@ function expectOptionalStringField(record: JsonObject, field: string, where: str
 
 function expectNullableStringField(record: JsonObject, field: string, where: string): void {
   expectRequiredKey(record, field, where);
-  expect(record[field] === null || typeof record[field] === 'string', `${where}.${field} must be a string or null`).toBe(true);
+  expect(
+    record[field] === null || typeof record[field] === 'string',
+    `${where}.${field} must be a string or null`,
+  ).toBe(true);
 }
 
 function expectIntegerField(record: JsonObject, field: string, where: string): number {
-  expect(Number.isInteger(record[field]), `${where}.${field} must be an integer, got ${JSON.stringify(record[field])}`).toBe(true);
+  expect(
+    Number.isInteger(record[field]),
+    `${where}.${field} must be an integer, got ${JSON.stringify(record[field])}`,
+  ).toBe(true);
   expect(record[field] as number, `${where}.${field} must not be negative`).toBeGreaterThanOrEqual(0);
   return record[field] as number;
 }
 
 function expectNumberField(record: JsonObject, field: string, where: string): number {
-  expect(typeof record[field] === 'number' && Number.isFinite(record[field]), `${where}.${field} must be a number`).toBe(true);
+  expect(
+    typeof record[field] === 'number' && Number.isFinite(record[field]),
+    `${where}.${field} must be a number`,
+  ).toBe(true);
   return record[field] as number;
 }
 
@@ -295,5 +319,8 @@ function expectEnumField(record: JsonObject, field: string, allowed: readonly st
 function expectNullOrObjectField(record: JsonObject, field: string, where: string): void {
   expectRequiredKey(record, field, where);
   const value = record[field];
-  expect(value === null || (typeof value === 'object' && !Array.isArray(value)), `${where}.${field} must be an object or null`).toBe(true);
+  expect(
+    value === null || (typeof value === 'object' && !Array.isArray(value)),
+    `${where}.${field} must be an object or null`,
+  ).toBe(true);
 }

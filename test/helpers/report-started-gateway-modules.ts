@@ -12,10 +12,16 @@ const { port1, port2 } = new MessageChannel();
 port1.on('message', (url: string) => loadedUrls.add(url));
 port1.unref();
 // An ES module load hook sees what `import` loads; CommonJS packages show in require's cache.
-register('data:text/javascript,' + encodeURIComponent('let port; export function initialize(data) { port = data.port; } export async function load(url, context, next) { port.postMessage(url); return next(url, context); }'), {
-  data: { port: port2 },
-  transferList: [port2],
-});
+register(
+  'data:text/javascript,' +
+    encodeURIComponent(
+      'let port; export function initialize(data) { port = data.port; } export async function load(url, context, next) { port.postMessage(url); return next(url, context); }',
+    ),
+  {
+    data: { port: port2 },
+    transferList: [port2],
+  },
+);
 
 // Locale-aware calls go through ICU, whose tables Node maps from its own binary: the first collation or date format
 // leaves megabytes resident for the process's life. Recorded while the gateway starts.
@@ -39,7 +45,15 @@ for (const [owner, names] of [
     });
   }
 }
-for (const name of ['Collator', 'DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter'] as const) {
+for (const name of [
+  'Collator',
+  'DateTimeFormat',
+  'NumberFormat',
+  'PluralRules',
+  'RelativeTimeFormat',
+  'ListFormat',
+  'Segmenter',
+] as const) {
   const Original = Intl[name] as unknown as new (...values: unknown[]) => object;
   Object.defineProperty(Intl, name, {
     value: new Proxy(Original, {
@@ -55,7 +69,12 @@ const dataDirectory = mkdtempSync(path.join(tmpdir(), 'gateway-startup-modules-'
 const { loadGatewayConfig } = await import('../../src/config/gateway-config.js');
 const { createLogger } = await import('../../src/observability/create-logger.js');
 const { startGateway } = await import('../../src/runtime/start-gateway.js');
-const config = loadGatewayConfig({ GATEWAY_DATA_DIR: dataDirectory, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'error' });
+const config = loadGatewayConfig({
+  GATEWAY_DATA_DIR: dataDirectory,
+  GATEWAY_HOST: '127.0.0.1',
+  GATEWAY_PORT: '0',
+  GATEWAY_LOG_LEVEL: 'error',
+});
 recording = true;
 const gateway = await startGateway(config, createLogger(config.logLevel));
 recording = false;

@@ -3,7 +3,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A 1×1 red PNG. */
-export const redPixelPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+export const redPixelPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** A running image server. */
 export interface ImageServer {
@@ -20,10 +23,16 @@ export async function startImageServer(): Promise<ImageServer> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     requestedPaths.push(path);
-    if (path === '/red-pixel.png') return void response.writeHead(200, { 'content-type': 'image/png', 'content-length': redPixelPng.length }).end(redPixelPng);
+    if (path === '/red-pixel.png')
+      return void response
+        .writeHead(200, { 'content-type': 'image/png', 'content-length': redPixelPng.length })
+        .end(redPixelPng);
     // A server that accepts the request and never answers, so a test can act while the gateway is still fetching.
     if (path === '/never.png') return;
-    if (path === '/page.html') return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><p>not an image</p>');
+    if (path === '/page.html')
+      return void response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><p>not an image</p>');
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

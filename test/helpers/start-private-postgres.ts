@@ -45,7 +45,10 @@ export function findPostgresBinaries(): string | undefined {
 /** Whether a private server can be started here; in CI its absence is an error, not a reason to skip. */
 export function canStartPrivatePostgres(): boolean {
   if (findPostgresBinaries() !== undefined) return true;
-  if (isContinuousIntegration()) throw new Error(`PostgreSQL server binaries are missing under ${postgresRoot}; CI must install them (.ci/start-postgres.sh)`);
+  if (isContinuousIntegration())
+    throw new Error(
+      `PostgreSQL server binaries are missing under ${postgresRoot}; CI must install them (.ci/start-postgres.sh)`,
+    );
   return false;
 }
 
@@ -63,7 +66,10 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     const { stdout: group } = await run('id', ['-g', 'postgres']);
     await chown(root, Number(stdout.trim()), Number(group.trim()));
   }
-  const command = (name: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(binaries, name), ...args]) : run(path.join(binaries, name), args));
+  const command = (name: string, args: string[]) =>
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', path.join(binaries, name), ...args])
+      : run(path.join(binaries, name), args);
   await command('initdb', ['-D', dataDirectory, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   const port = await findFreePort();
   const serverOptions = `-p ${port} -k ${socketDirectory} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
@@ -78,7 +84,20 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     url,
     port,
     async restart() {
-      await command('pg_ctl', ['-D', dataDirectory, '-l', logFile, '-o', serverOptions, '-w', '-t', '30', '-m', 'fast', 'restart']);
+      await command('pg_ctl', [
+        '-D',
+        dataDirectory,
+        '-l',
+        logFile,
+        '-o',
+        serverOptions,
+        '-w',
+        '-t',
+        '30',
+        '-m',
+        'fast',
+        'restart',
+      ]);
     },
     async stop() {
       await command('pg_ctl', ['-D', dataDirectory, '-w', '-t', '30', '-m', 'fast', 'stop']);
@@ -89,7 +108,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     async remove() {
       if (removed) return;
       removed = true;
-      await command('pg_ctl', ['-D', dataDirectory, '-w', '-t', '30', '-m', 'immediate', 'stop']).catch(() => undefined);
+      await command('pg_ctl', ['-D', dataDirectory, '-w', '-t', '30', '-m', 'immediate', 'stop']).catch(
+        () => undefined,
+      );
       await rm(root, { recursive: true, force: true });
     },
   };
@@ -100,7 +121,10 @@ async function signalServer(dataDirectory: string, signal: NodeJS.Signals): Prom
   const postmaster = Number((await readFile(path.join(dataDirectory, 'postmaster.pid'), 'utf8')).split('\n')[0]);
   if (!Number.isInteger(postmaster) || postmaster <= 1) throw new Error('postmaster.pid names no process');
   const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)]);
-  const children = stdout.split('\n').map((line) => Number(line.trim())).filter((pid) => Number.isInteger(pid) && pid > 1);
+  const children = stdout
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((pid) => Number.isInteger(pid) && pid > 1);
   // Children first on stop (so none is left running to notice), the postmaster first on continue.
   const order = signal === 'SIGSTOP' ? [...children, postmaster] : [postmaster, ...children];
   for (const pid of order) {

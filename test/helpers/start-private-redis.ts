@@ -28,7 +28,8 @@ export function canStartPrivateRedis(): boolean {
     execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
     return true;
   } catch (error) {
-    if (isContinuousIntegration()) throw new Error('redis-server is missing; CI must install it (.ci/start-redis.sh)', { cause: error });
+    if (isContinuousIntegration())
+      throw new Error('redis-server is missing; CI must install it (.ci/start-redis.sh)', { cause: error });
     return false;
   }
 }
@@ -39,7 +40,11 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const url = `redis://127.0.0.1:${port}`;
   let server: ChildProcess | undefined;
   const start = async () => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     child.on('error', () => undefined);
     server = child;
     await waitForPing(url);

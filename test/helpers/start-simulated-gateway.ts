@@ -1,6 +1,12 @@
 import type OpenAI from 'openai';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
-import { createOpenAiClient, startTestGateway, type TestChannelOptions, type TestGateway, type TestGatewayOptions } from './start-test-gateway.js';
+import {
+  createOpenAiClient,
+  startTestGateway,
+  type TestChannelOptions,
+  type TestGateway,
+  type TestGatewayOptions,
+} from './start-test-gateway.js';
 
 /** A gateway with one channel to a loopback OpenAI simulator, a key, and an SDK client using it. */
 export interface SimulatedGateway {

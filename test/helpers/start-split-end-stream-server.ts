@@ -14,7 +14,10 @@ export interface SplitEndStreamServer {
 }
 
 /** Serves `firstEvents`, then `terminalEvents` a tick later, then the body's end 5 ms after that. */
-export async function startSplitEndStreamServer(firstEvents: string, terminalEvents: string): Promise<SplitEndStreamServer> {
+export async function startSplitEndStreamServer(
+  firstEvents: string,
+  terminalEvents: string,
+): Promise<SplitEndStreamServer> {
   let connections = 0;
   const server = http.createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -115,9 +115,14 @@ export function uniqueName(prefix: string): string {
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-e2e-'));
   const database = options.database ?? (process.env.GATEWAY_E2E_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
-  const postgresDatabase = database === 'postgres' ? await requirePostgresDatabase().catch(removeFolderAndRethrow(dataDirectory)) : undefined;
+  const postgresDatabase =
+    database === 'postgres' ? await requirePostgresDatabase().catch(removeFolderAndRethrow(dataDirectory)) : undefined;
   const config = createTestGatewayConfig(
-    { dataDirectory, databaseUrl: postgresDatabase?.url ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`, secretKey: testSecretKey },
+    {
+      dataDirectory,
+      databaseUrl: postgresDatabase?.url ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`,
+      secretKey: testSecretKey,
+    },
     options.config,
   );
   let running: RunningGateway;
@@ -135,8 +140,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const refreshRouting = () => running.routing.refresh();
 
   const createUser = (role: UserRecord['role'] = 'user') =>
-    store.createUser({ email: `${uniqueName('user')}@example.test`, displayName: 'Test user', role, passwordHash: null });
-  const createGroup = (models: string[]) => store.createModelGroup({ name: uniqueName('group'), description: 'end-to-end test group', models });
+    store.createUser({
+      email: `${uniqueName('user')}@example.test`,
+      displayName: 'Test user',
+      role,
+      passwordHash: null,
+    });
+  const createGroup = (models: string[]) =>
+    store.createModelGroup({ name: uniqueName('group'), description: 'end-to-end test group', models });
   const defaultUser = await createUser('admin');
 
   return {
@@ -207,7 +218,13 @@ export interface RawResponse {
 /** One raw HTTP request to the gateway; `apiKey` becomes the bearer header unless `headers` say otherwise. */
 export async function sendRawRequest(
   gateway: Pick<TestGateway, 'url'>,
-  options: { path: string; method?: 'GET' | 'POST'; apiKey?: string; headers?: Record<string, string>; body?: string | Buffer | FormData },
+  options: {
+    path: string;
+    method?: 'GET' | 'POST';
+    apiKey?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer | FormData;
+  },
 ): Promise<RawResponse> {
   const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
   const response = await request(gateway.url + options.path, {
@@ -221,8 +238,18 @@ export async function sendRawRequest(
 }
 
 /** POSTs a JSON body with the key, as an SDK would, and reads the answer whole. */
-export function postRawJson(gateway: Pick<TestGateway, 'url'>, apiKey: string, path: string, body: unknown): Promise<RawResponse> {
-  return sendRawRequest(gateway, { path, apiKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export function postRawJson(
+  gateway: Pick<TestGateway, 'url'>,
+  apiKey: string,
+  path: string,
+  body: unknown,
+): Promise<RawResponse> {
+  return sendRawRequest(gateway, {
+    path,
+    apiKey,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** The `data:` payloads of a server-sent-event stream, in order (`[DONE]` kept as the string it is). */
@@ -235,7 +262,10 @@ export function readEventData(streamText: string): string[] {
 
 async function requirePostgresDatabase(): Promise<PostgresTestDatabase> {
   const database = await createPostgresTestDatabaseUrl();
-  if (!database) throw new Error('A postgres test gateway needs GATEWAY_TEST_POSTGRES_URL (see test/helpers/postgres-test-database.ts)');
+  if (!database)
+    throw new Error(
+      'A postgres test gateway needs GATEWAY_TEST_POSTGRES_URL (see test/helpers/postgres-test-database.ts)',
+    );
   return database;
 }
 
@@ -246,7 +276,10 @@ function removeFolderAndRethrow(dataDirectory: string): (error: unknown) => Prom
   };
 }
 
-async function removeTestData(dataDirectory: string, postgresDatabase: PostgresTestDatabase | undefined): Promise<void> {
+async function removeTestData(
+  dataDirectory: string,
+  postgresDatabase: PostgresTestDatabase | undefined,
+): Promise<void> {
   await rm(dataDirectory, { recursive: true, force: true });
   await postgresDatabase?.drop();
 }

@@ -25,7 +25,10 @@ export function storageTestEngines(folderPrefix: string): StorageTestEngine[] {
       run: true,
       create: async () => {
         const folder = await mkdtemp(join(tmpdir(), `${folderPrefix}-`));
-        return { url: `sqlite:${join(folder, 'gateway.db')}`, drop: () => rm(folder, { recursive: true, force: true }) };
+        return {
+          url: `sqlite:${join(folder, 'gateway.db')}`,
+          drop: () => rm(folder, { recursive: true, force: true }),
+        };
       },
     },
     {

@@ -62,17 +62,31 @@ async function orderStatus(token: string, orderId: string): Promise<string> {
 describe('Alipay top-up', () => {
   it('page pay: a signed gateway URL, the verified notify credits at the CNY rate, the bonus only on the first order', async () => {
     const { user, token } = await createSignedInUser(gateway);
-    expect((await callApi(gateway, 'GET', '/topup/options', token)).body.methods).toEqual([{ method: 'alipay', currency: 'cny', unitsPerCurrencyUnit: '0.14', kind: 'redirect' }]);
+    expect((await callApi(gateway, 'GET', '/topup/options', token)).body.methods).toEqual([
+      { method: 'alipay', currency: 'cny', unitsPerCurrencyUnit: '0.14', kind: 'redirect' },
+    ]);
     const { orderId, redirectUrl } = await createOrder(token, '10');
     expect(redirectUrl.startsWith(`${alipay.url}/gateway.do?`)).toBe(true);
     expect(await alipay.openCashier(redirectUrl)).toEqual({ status: 200, outTradeNo: orderId });
     // 10 units at 0.14 per yuan: 71.43 yuan (rounded up to the fen), which buys 10.0002 units.
-    expect(alipay.trades.get(orderId)).toMatchObject({ totalAmount: '71.43', notifyUrl: `${gateway.url}/api/payments/alipay/notify`, returnUrl: `${gateway.url}/top-up/return?order=${orderId}` });
+    expect(alipay.trades.get(orderId)).toMatchObject({
+      totalAmount: '71.43',
+      notifyUrl: `${gateway.url}/api/payments/alipay/notify`,
+      returnUrl: `${gateway.url}/top-up/return?order=${orderId}`,
+    });
     // A tampered pay URL is refused by the cashier: the fake checks the request signature.
     expect((await alipay.openCashier(redirectUrl.replace('71.43', '0.01'))).status).toBe(400);
 
     expect(await alipay.pay(orderId)).toEqual({ answers: ['success'], statuses: [200] });
-    expect((await callApi(gateway, 'GET', `/topup/orders/${orderId}`, token)).body).toMatchObject({ status: 'paid', amountPaidMinor: 7143, amountPaid: '71.43', currency: 'cny', credit: 10_000_200, bonus: 1_000_000, providerReference: alipay.trades.get(orderId)?.tradeNo });
+    expect((await callApi(gateway, 'GET', `/topup/orders/${orderId}`, token)).body).toMatchObject({
+      status: 'paid',
+      amountPaidMinor: 7143,
+      amountPaid: '71.43',
+      currency: 'cny',
+      credit: 10_000_200,
+      bonus: 1_000_000,
+      providerReference: alipay.trades.get(orderId)?.tradeNo,
+    });
     const second = await createOpenedOrder(token, '1');
     expect((await alipay.pay(second)).answers).toEqual(['success']);
     expect(await paymentEntries(gateway, user.id)).toEqual([
@@ -85,7 +99,10 @@ describe('Alipay top-up', () => {
   it('refuses forged notifications (bad signature, wrong app id) with 400 and no credit; Alipay keeps retrying until `success`', async () => {
     const { user, token } = await createSignedInUser(gateway);
     const orderId = await createOpenedOrder(token, '2');
-    expect(await alipay.pay(orderId, { signature: 'bad', attempts: 3 })).toEqual({ answers: ['fail', 'fail', 'fail'], statuses: [400, 400, 400] });
+    expect(await alipay.pay(orderId, { signature: 'bad', attempts: 3 })).toEqual({
+      answers: ['fail', 'fail', 'fail'],
+      statuses: [400, 400, 400],
+    });
     expect((await alipay.notify(orderId, { appId: '2021999999999999' })).status).toBe(400);
     expect(await paymentEntries(gateway, user.id)).toEqual([]);
     expect(await orderStatus(token, orderId)).toBe('pending');
@@ -108,7 +125,10 @@ describe('Alipay top-up', () => {
     const tampered = await createOpenedOrder(token, '5');
     alipay.payWithoutNotify(tampered);
     expect((await alipay.notify(tampered, { totalAmount: '0.01' })).body).toBe('success');
-    expect((await callApi(gateway, 'GET', `/topup/orders/${tampered}`, token)).body).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('amount mismatch') });
+    expect((await callApi(gateway, 'GET', `/topup/orders/${tampered}`, token)).body).toMatchObject({
+      status: 'failed',
+      failureReason: expect.stringContaining('amount mismatch'),
+    });
 
     const closed = await createOpenedOrder(token, '5');
     expect((await alipay.notify(closed, { tradeStatus: 'TRADE_CLOSED' })).body).toBe('success');
@@ -142,18 +162,43 @@ describe('Alipay top-up', () => {
     const config = gateway.running.topup.options.config.alipay;
     if (!config) throw new Error('alipay is configured above');
     const provider = createAlipayPaymentProvider({ ...config, mode: 'qr' });
-    const order: TopupOrderRecord = { id: 'top_qr_test', userId: 'nobody', method: 'alipay', status: 'pending', amountPaidMinor: 1234, currency: 'cny', creditMicroUnits: 0, bonusMicroUnits: 0, providerReference: null, failureReason: null, createdAt: 0, paidAt: null, updatedAt: 0 };
-    expect(await provider.queryOrder(order)).toEqual({ orderId: order.id, outcome: 'pending', providerReference: null });
-    const started = await provider.startCheckout(order, { notifyUrl: 'http://127.0.0.1:9/notify', returnUrl: 'http://127.0.0.1:9/return' });
+    const order: TopupOrderRecord = {
+      id: 'top_qr_test',
+      userId: 'nobody',
+      method: 'alipay',
+      status: 'pending',
+      amountPaidMinor: 1234,
+      currency: 'cny',
+      creditMicroUnits: 0,
+      bonusMicroUnits: 0,
+      providerReference: null,
+      failureReason: null,
+      createdAt: 0,
+      paidAt: null,
+      updatedAt: 0,
+    };
+    expect(await provider.queryOrder(order)).toEqual({
+      orderId: order.id,
+      outcome: 'pending',
+      providerReference: null,
+    });
+    const started = await provider.startCheckout(order, {
+      notifyUrl: 'http://127.0.0.1:9/notify',
+      returnUrl: 'http://127.0.0.1:9/return',
+    });
     expect(started.instruction).toEqual({ kind: 'qr', qrCode: `https://qr.alipay.com/fake${order.id}` });
     expect(alipay.trades.get(order.id)).toMatchObject({ totalAmount: '12.34', notifyUrl: 'http://127.0.0.1:9/notify' });
   });
 
   it('leaves every balance equal to its ledger (`gateway billing verify`)', async () => {
     await gateway.running.billing.writer.flush();
-    const verified = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'verify'], {
-      env: { ...process.env, GATEWAY_DATA_DIR: gateway.dataDirectory, GATEWAY_DATABASE_URL: gateway.databaseUrl },
-    });
+    const verified = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'verify'],
+      {
+        env: { ...process.env, GATEWAY_DATA_DIR: gateway.dataDirectory, GATEWAY_DATABASE_URL: gateway.databaseUrl },
+      },
+    );
     expect(verified.stdout).toMatch(/^OK/);
   });
 });

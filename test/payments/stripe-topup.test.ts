@@ -13,7 +13,13 @@ beforeAll(async () => {
   gateway = await startBillingTestGateway({
     models: ['payment-model'],
     payments: {
-      stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url, currency: 'usd', microUnitsPerCurrencyUnit: 1_000_000 },
+      stripe: {
+        secretKey: stripe.secretKey,
+        webhookSecret: stripe.webhookSecret,
+        apiUrl: stripe.url,
+        currency: 'usd',
+        microUnitsPerCurrencyUnit: 1_000_000,
+      },
       // 10% of the first paid top-up plus 0.5, at most 2 units
       bonus: { percentMillionths: 10_000_000, fixedMicroUnits: 500_000, capMicroUnits: 2_000_000 },
       minimumMicroUnits: 1_000_000,
@@ -29,22 +35,39 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-async function createOrder(token: string, amount: string | number): Promise<{ orderId: string; sessionId: string; redirectUrl: string }> {
+async function createOrder(
+  token: string,
+  amount: string | number,
+): Promise<{ orderId: string; sessionId: string; redirectUrl: string }> {
   const created = await callApi(gateway, 'POST', '/topup/orders', token, { method: 'stripe', amount });
   expect(created.status).toBe(201);
-  return { orderId: created.body.order.id, sessionId: created.body.order.providerReference, redirectUrl: created.body.redirectUrl };
+  return {
+    orderId: created.body.order.id,
+    sessionId: created.body.order.providerReference,
+    redirectUrl: created.body.redirectUrl,
+  };
 }
 
 describe('Stripe top-up', () => {
   it('credits the first paid order with the bonus and the second without, from the signed webhook only', async () => {
     const { user, token } = await createSignedInUser(gateway);
     const options = await callApi(gateway, 'GET', '/topup/options', token);
-    expect(options.body).toMatchObject({ minimum: '1', methods: [{ method: 'stripe', currency: 'usd', unitsPerCurrencyUnit: '1', kind: 'redirect' }], bonus: { percent: '10', fixed: '0.5', cap: '2', eligible: true } });
+    expect(options.body).toMatchObject({
+      minimum: '1',
+      methods: [{ method: 'stripe', currency: 'usd', unitsPerCurrencyUnit: '1', kind: 'redirect' }],
+      bonus: { percent: '10', fixed: '0.5', cap: '2', eligible: true },
+    });
 
     const first = await createOrder(token, '10');
     expect(first.redirectUrl).toBe(`${stripe.url}/pay/${first.sessionId}`);
     const session = stripe.sessions.get(first.sessionId);
-    expect(session).toMatchObject({ amount_total: 1000, currency: 'usd', client_reference_id: first.orderId, metadata: { orderId: first.orderId }, success_url: `${gateway.url}/top-up/return?order=${first.orderId}` });
+    expect(session).toMatchObject({
+      amount_total: 1000,
+      currency: 'usd',
+      client_reference_id: first.orderId,
+      metadata: { orderId: first.orderId },
+      success_url: `${gateway.url}/top-up/return?order=${first.orderId}`,
+    });
     expect(stripe.idempotencyKeys).toContain(`topup-${first.orderId}`);
     // The browser coming back is not a payment.
     expect((await callApi(gateway, 'GET', `/topup/orders/${first.orderId}`, token)).body.status).toBe('pending');
@@ -52,7 +75,14 @@ describe('Stripe top-up', () => {
     const paid = await stripe.pay(first.sessionId);
     expect(paid.webhookStatus).toBe(200);
     const order = await callApi(gateway, 'GET', `/topup/orders/${first.orderId}`, token);
-    expect(order.body).toMatchObject({ status: 'paid', amountPaidMinor: 1000, amountPaid: '10.00', currency: 'usd', credit: 10_000_000, bonus: 1_500_000 });
+    expect(order.body).toMatchObject({
+      status: 'paid',
+      amountPaidMinor: 1000,
+      amountPaid: '10.00',
+      currency: 'usd',
+      credit: 10_000_000,
+      bonus: 1_500_000,
+    });
     expect(await paymentEntries(gateway, user.id)).toEqual([
       { kind: 'top-up', amount: 10_000_000, reference: first.orderId },
       { kind: 'bonus', amount: 1_500_000, reference: first.orderId },
@@ -62,8 +92,14 @@ describe('Stripe top-up', () => {
 
     const second = await createOrder(token, 25.5);
     expect((await stripe.pay(second.sessionId)).webhookStatus).toBe(200);
-    expect((await callApi(gateway, 'GET', `/topup/orders/${second.orderId}`, token)).body).toMatchObject({ status: 'paid', credit: 25_500_000, bonus: 0 });
-    expect((await paymentEntries(gateway, user.id)).filter((entry) => entry.reference === second.orderId)).toEqual([{ kind: 'top-up', amount: 25_500_000, reference: second.orderId }]);
+    expect((await callApi(gateway, 'GET', `/topup/orders/${second.orderId}`, token)).body).toMatchObject({
+      status: 'paid',
+      credit: 25_500_000,
+      bonus: 0,
+    });
+    expect((await paymentEntries(gateway, user.id)).filter((entry) => entry.reference === second.orderId)).toEqual([
+      { kind: 'top-up', amount: 25_500_000, reference: second.orderId },
+    ]);
     expect((await callApi(gateway, 'GET', '/balance', token)).body.balance).toBe(37_000_000);
 
     const mine = await callApi(gateway, 'GET', '/topup/orders?limit=1', token);
@@ -98,7 +134,10 @@ describe('Stripe top-up', () => {
     const { orderId, sessionId } = await createOrder(token, '5');
     stripe.payWithoutWebhook(sessionId);
     expect(await stripe.deliver('checkout.session.completed', sessionId, { amountTotal: 100 })).toBe(200);
-    expect((await callApi(gateway, 'GET', `/topup/orders/${orderId}`, token)).body).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('amount mismatch') });
+    expect((await callApi(gateway, 'GET', `/topup/orders/${orderId}`, token)).body).toMatchObject({
+      status: 'failed',
+      failureReason: expect.stringContaining('amount mismatch'),
+    });
     expect(await stripe.deliver('checkout.session.completed', sessionId)).toBe(200);
     expect(await paymentEntries(gateway, user.id)).toEqual([]);
   });
@@ -132,8 +171,12 @@ describe('Stripe top-up', () => {
     const tooSmall = await callApi(gateway, 'POST', '/topup/orders', token, { method: 'stripe', amount: '0.99' });
     expect(tooSmall.status).toBe(400);
     expect(tooSmall.body.error).toMatchObject({ param: 'amount' });
-    expect((await callApi(gateway, 'POST', '/topup/orders', token, { method: 'alipay', amount: '5' })).body.error).toMatchObject({ param: 'method' });
-    expect((await callApi(gateway, 'POST', '/topup/orders', token, { method: 'stripe', amount: '1.0000001' })).status).toBe(400);
+    expect(
+      (await callApi(gateway, 'POST', '/topup/orders', token, { method: 'alipay', amount: '5' })).body.error,
+    ).toMatchObject({ param: 'method' });
+    expect(
+      (await callApi(gateway, 'POST', '/topup/orders', token, { method: 'stripe', amount: '1.0000001' })).status,
+    ).toBe(400);
 
     stripe.failNextCreate = 402;
     const refused = await callApi(gateway, 'POST', '/topup/orders', token, { method: 'stripe', amount: '5' });
@@ -156,14 +199,24 @@ describe('Stripe top-up', () => {
     const rechecked = await callApi(gateway, 'POST', `/admin/orders/${orderId}/recheck`, adminToken);
     expect(rechecked.status).toBe(200);
     expect(rechecked.body).toMatchObject({ providerSays: 'paid', outcome: 'credited', order: { status: 'paid' } });
-    expect((await callApi(gateway, 'POST', `/admin/orders/${orderId}/recheck`, adminToken)).body.outcome).toBe('unchanged');
+    expect((await callApi(gateway, 'POST', `/admin/orders/${orderId}/recheck`, adminToken)).body.outcome).toBe(
+      'unchanged',
+    );
     expect((await paymentEntries(gateway, user.id)).map((entry) => entry.kind)).toEqual(['top-up', 'bonus']);
 
     const listed = await callApi(gateway, 'GET', `/admin/orders?user=${user.id}&status=paid&method=stripe`, adminToken);
     expect(listed.body.data.map((entry: { id: string }) => entry.id)).toEqual([orderId]);
-    const audit = await callApi(gateway, 'GET', `/admin/audit-log?action=order.recheck&targetId=${orderId}`, adminToken);
+    const audit = await callApi(
+      gateway,
+      'GET',
+      `/admin/audit-log?action=order.recheck&targetId=${orderId}`,
+      adminToken,
+    );
     expect(audit.body.data).toHaveLength(2);
-    expect(audit.body.data[1]).toMatchObject({ targetType: 'order', details: { providerSays: 'paid', outcome: 'credited', statusBefore: 'pending' } });
+    expect(audit.body.data[1]).toMatchObject({
+      targetType: 'order',
+      details: { providerSays: 'paid', outcome: 'credited', statusBefore: 'pending' },
+    });
   });
 
   it('reconciles: the sweeper credits a paid order whose webhook was lost and expires the unpaid ones', async () => {
@@ -173,7 +226,9 @@ describe('Stripe top-up', () => {
     stripe.payWithoutWebhook(lost.sessionId);
     await gateway.running.topup.sweep();
     expect((await callApi(gateway, 'GET', `/topup/orders/${lost.orderId}`, token)).body.status).toBe('paid');
-    expect((await callApi(gateway, 'GET', `/topup/orders/${unpaid.orderId}`, token)).body).toMatchObject({ status: 'expired' });
+    expect((await callApi(gateway, 'GET', `/topup/orders/${unpaid.orderId}`, token)).body).toMatchObject({
+      status: 'expired',
+    });
     expect((await paymentEntries(gateway, user.id)).map((entry) => [entry.kind, entry.reference])).toEqual([
       ['top-up', lost.orderId],
       ['bonus', lost.orderId],

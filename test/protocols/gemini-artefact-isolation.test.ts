@@ -38,7 +38,16 @@ const fromEveryClientProtocol: Array<[string, () => CanonicalRequest]> = [
         tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
         messages: [
           { role: 'user', content: 'Weather?' },
-          { role: 'assistant', tool_calls: [{ id: encodeChatToolCallId('call_1', artefact), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+          {
+            role: 'assistant',
+            tool_calls: [
+              {
+                id: encodeChatToolCallId('call_1', artefact),
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+              },
+            ],
+          },
           { role: 'tool', tool_call_id: encodeChatToolCallId('call_1', artefact), content: 'sunny' },
         ],
       }),
@@ -52,7 +61,12 @@ const fromEveryClientProtocol: Array<[string, () => CanonicalRequest]> = [
           tools: [tool],
           input: [
             { role: 'user', content: 'Weather?' },
-            { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: sealer.seal({ artefact, callId: 'call_1' }) },
+            {
+              type: 'reasoning',
+              id: 'rs_1',
+              summary: [],
+              encrypted_content: sealer.seal({ artefact, callId: 'call_1' }),
+            },
             { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
             { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
           ],
@@ -85,31 +99,43 @@ const fromEveryClientProtocol: Array<[string, () => CanonicalRequest]> = [
   ],
 ];
 
-describe.each(fromEveryClientProtocol)('a Gemini tool call artefact coming back through %s', (_protocol, canonicalRequest) => {
-  it('is attached to the call, not to a reasoning part, with the plain call id on the call and its result', () => {
-    const messages = canonicalRequest().messages;
-    const assistant = messages.find((message) => message.role === 'assistant');
-    expect(assistant?.content).toEqual([{ type: 'tool-call', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', artefact }]);
-    expect(messages.find((message) => message.role === 'tool')?.content).toEqual([{ type: 'tool-result', callId: 'call_1', output: 'sunny' }]);
-  });
+describe.each(fromEveryClientProtocol)(
+  'a Gemini tool call artefact coming back through %s',
+  (_protocol, canonicalRequest) => {
+    it('is attached to the call, not to a reasoning part, with the plain call id on the call and its result', () => {
+      const messages = canonicalRequest().messages;
+      const assistant = messages.find((message) => message.role === 'assistant');
+      expect(assistant?.content).toEqual([
+        { type: 'tool-call', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', artefact },
+      ]);
+      expect(messages.find((message) => message.role === 'tool')?.content).toEqual([
+        { type: 'tool-result', callId: 'call_1', output: 'sunny' },
+      ]);
+    });
 
-  it('reaches Gemini on the functionCall part', async () => {
-    const body = JSON.parse((await encodeGeminiRequest(canonicalRequest(), call)).body) as { contents: Array<{ role: string; parts: unknown[] }> };
-    expect(body.contents[1]).toEqual({ role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: signature }] });
-  });
+    it('reaches Gemini on the functionCall part', async () => {
+      const body = JSON.parse((await encodeGeminiRequest(canonicalRequest(), call)).body) as {
+        contents: Array<{ role: string; parts: unknown[] }>;
+      };
+      expect(body.contents[1]).toEqual({
+        role: 'model',
+        parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: signature }],
+      });
+    });
 
-  it('never reaches Anthropic, Bedrock or OpenAI channels, in any form', () => {
-    const request = canonicalRequest();
-    const bodies = [
-      encodeAnthropicRequest(request, call).body,
-      JSON.stringify(encodeBedrockConverseBody(request, new Map())),
-      encodeOpenAiChatRequest(request, call, openAiQuirks).body,
-    ];
-    for (const body of bodies) {
-      expect(body).toContain('call_1');
-      expect(body).not.toContain(signature);
-      expect(body).not.toContain(Buffer.from(signature, 'base64').toString('base64url'));
-      expect(body).not.toContain('__sig_');
-    }
-  });
-});
+    it('never reaches Anthropic, Bedrock or OpenAI channels, in any form', () => {
+      const request = canonicalRequest();
+      const bodies = [
+        encodeAnthropicRequest(request, call).body,
+        JSON.stringify(encodeBedrockConverseBody(request, new Map())),
+        encodeOpenAiChatRequest(request, call, openAiQuirks).body,
+      ];
+      for (const body of bodies) {
+        expect(body).toContain('call_1');
+        expect(body).not.toContain(signature);
+        expect(body).not.toContain(Buffer.from(signature, 'base64').toString('base64url'));
+        expect(body).not.toContain('__sig_');
+      }
+    });
+  },
+);

@@ -29,13 +29,21 @@ describe('admission before the body is read', () => {
   });
 
   /** A user with `balance` micro-units and a key, whose billing settings are then changed by `settings`. */
-  async function createKey(balance: number, settings: { spendingCap?: number | null; allowedIps?: string[]; limits?: RequestLimits } = {}): Promise<string> {
+  async function createKey(
+    balance: number,
+    settings: { spendingCap?: number | null; allowedIps?: string[]; limits?: RequestLimits } = {},
+  ): Promise<string> {
     const { billing } = gateway.running;
     const user = await gateway.createUser();
     const key = await gateway.createKey({ user });
-    if (balance > 0) await billing.changeBalance({ userId: user.id, kind: 'top-up', amount: balance, description: 'test' });
+    if (balance > 0)
+      await billing.changeBalance({ userId: user.id, kind: 'top-up', amount: balance, description: 'test' });
     await billing.exclusive(() =>
-      billing.store.setApiKeyBilling(key.record.id, { spendingCap: settings.spendingCap ?? null, allowedIps: settings.allowedIps ?? [], limits: settings.limits ?? noLimits }),
+      billing.store.setApiKeyBilling(key.record.id, {
+        spendingCap: settings.spendingCap ?? null,
+        allowedIps: settings.allowedIps ?? [],
+        limits: settings.limits ?? noLimits,
+      }),
     );
     await billing.refresh(true);
     return key.secret;
@@ -44,7 +52,13 @@ describe('admission before the body is read', () => {
   /** Sends the head of a 50 MB upload and a few bytes of it, then waits for an answer and the close. */
   function startUpload(apiKey: string, extraHeaders = ''): Promise<RawHttpExchange> {
     const head = `POST /v1/audio/transcriptions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${50 * 1024 * 1024}\r\n${extraHeaders}\r\n`;
-    return exchangeRawHttp({ port, writes: [head, '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n'], expectedResponses: 1, awaitClose: true, timeoutMs: 10_000 });
+    return exchangeRawHttp({
+      port,
+      writes: [head, '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n'],
+      expectedResponses: 1,
+      awaitClose: true,
+      timeoutMs: 10_000,
+    });
   }
 
   function expectRefusedUnread(exchange: RawHttpExchange, status: number, code: string): void {
@@ -62,7 +76,9 @@ describe('admission before the body is read', () => {
     const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
     const exchange = await exchangeRawHttp({
       port,
-      writes: [`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await createKey(0)}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`],
+      writes: [
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await createKey(0)}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      ],
       expectedResponses: 1,
     });
     expect(exchange.responses[0]?.status).toBe(429);
@@ -70,16 +86,28 @@ describe('admission before the body is read', () => {
   });
 
   it('still lists models for a user without balance (listing costs nothing)', async () => {
-    const exchange = await exchangeRawHttp({ port, writes: [`GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await createKey(0)}\r\n\r\n`], expectedResponses: 1 });
+    const exchange = await exchangeRawHttp({
+      port,
+      writes: [`GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await createKey(0)}\r\n\r\n`],
+      expectedResponses: 1,
+    });
     expect(exchange.responses[0]?.status).toBe(200);
   });
 
   it('refuses a key used from an address outside its allow-list with 403', async () => {
-    expectRefusedUnread(await startUpload(await createKey(1_000_000_000, { allowedIps: ['10.0.0.0/8'] })), 403, 'forbidden');
+    expectRefusedUnread(
+      await startUpload(await createKey(1_000_000_000, { allowedIps: ['10.0.0.0/8'] })),
+      403,
+      'forbidden',
+    );
   });
 
   it('refuses a key whose spending cap is used up with 429 insufficient_quota', async () => {
-    expectRefusedUnread(await startUpload(await createKey(1_000_000_000, { spendingCap: 0 })), 429, 'insufficient_quota');
+    expectRefusedUnread(
+      await startUpload(await createKey(1_000_000_000, { spendingCap: 0 })),
+      429,
+      'insufficient_quota',
+    );
   });
 
   it('refuses a key whose requests-per-minute are used up with 429 rate_limit_exceeded, and the check itself takes no slot', async () => {
@@ -97,7 +125,10 @@ describe('admission before the body is read', () => {
     // A body of unknown length gets the early check, then fails validation: had the check taken a slot, the next
     // request would be 429.
     expect((await chat('{"model":', 'chunked')).responses[0]?.status).toBe(400);
-    expect((await chat(JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }), 'length')).responses[0]?.status).toBe(200);
+    expect(
+      (await chat(JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }), 'length'))
+        .responses[0]?.status,
+    ).toBe(200);
     const refused = await startUpload(apiKey);
     expectRefusedUnread(refused, 429, 'rate_limit_exceeded');
     expect(refused.responses[0]?.headers['retry-after']).toMatch(/^\d+$/);
@@ -117,7 +148,9 @@ describe('admission before the body is read', () => {
       received.push(bytes.toString('utf8'));
       if (received.join('').startsWith('HTTP/1.1 100 Continue\r\n\r\n') && received.length === 1) socket.write(body);
     });
-    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`);
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
+    );
     await new Promise<void>((resolve) => {
       const check = (): void => {
         if (received.join('').includes('Echo: continue')) resolve();
@@ -129,7 +162,7 @@ describe('admission before the body is read', () => {
     expect(received.join('')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
   });
 
-  it('lets a user without balance through when the key\'s group charges nothing', async () => {
+  it("lets a user without balance through when the key's group charges nothing", async () => {
     const { billing } = gateway.running;
     const group = await gateway.createGroup(['*']);
     await billing.exclusive(() => billing.store.setGroupPriceRatio(group.id, 0));
@@ -139,7 +172,9 @@ describe('admission before the body is read', () => {
     const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'free' }] });
     const exchange = await exchangeRawHttp({
       port,
-      writes: [`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key.secret}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`],
+      writes: [
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key.secret}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      ],
       expectedResponses: 1,
     });
     expect(exchange.responses[0]?.status).toBe(200);

@@ -10,10 +10,20 @@ import type { ModelPrice } from '../../src/billing/model-price.js';
 import { maximumStreamEventCharacters } from '../../src/dispatch/relay-stream-errors.js';
 import type { UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
-import { createUnitPrice, settleEverything, startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
+import {
+  createUnitPrice,
+  settleEverything,
+  startBillingTestGateway,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
 import { chaosScenarios, failsOverFrom, type ChaosScenario } from '../simulators/chaos-vendor-scenarios.js';
 import { startChaosVendor, type ChaosVendor } from '../simulators/chaos-vendor.js';
-import { findChaosAnswerProblems, type ChaosAnswer, type ChaosEndpoint, type ChaosInvariant } from './chaos-answer-problems.js';
+import {
+  findChaosAnswerProblems,
+  type ChaosAnswer,
+  type ChaosEndpoint,
+  type ChaosInvariant,
+} from './chaos-answer-problems.js';
 
 const upstreamHeadersTimeoutMs = 1_500;
 const upstreamBodyTimeoutMs = 1_500;
@@ -63,7 +73,9 @@ function modelIdOf(protocol: ChaosProtocol, scenario: ChaosScenario, failover = 
 }
 
 /** The scenarios a model also has a failover twin for: a well-behaved channel behind the misbehaving one. */
-const failoverScenarios = chaosScenarios.filter((scenario) => failsOverFrom(scenario, false) || failsOverFrom(scenario, true));
+const failoverScenarios = chaosScenarios.filter(
+  (scenario) => failsOverFrom(scenario, false) || failsOverFrom(scenario, true),
+);
 
 /** One planned request. */
 interface PlannedRequest {
@@ -103,7 +115,8 @@ function planRequests(count: number): PlannedRequest[] {
       for (const scenario of chaosScenarios) {
         for (const stream of streamable.has(endpoint) ? [false, true] : [false]) {
           combinations.push({ endpoint, protocol, scenario, stream, failover: false });
-          if (failsOverFrom(scenario, stream)) combinations.push({ endpoint, protocol, scenario, stream, failover: true });
+          if (failsOverFrom(scenario, stream))
+            combinations.push({ endpoint, protocol, scenario, stream, failover: true });
         }
       }
     }
@@ -112,7 +125,8 @@ function planRequests(count: number): PlannedRequest[] {
   const slow = combinations.filter((combination) => slowScenarios.has(combination.scenario));
   // Every combination once, then the fast ones again in a fixed stride until the count is reached.
   const planned = [...combinations];
-  for (let index = 0; planned.length < count; index++) planned.push(fast[(index * 7919) % fast.length] as (typeof fast)[number]);
+  for (let index = 0; planned.length < count; index++)
+    planned.push(fast[(index * 7919) % fast.length] as (typeof fast)[number]);
   expect(slow.length).toBeGreaterThan(0);
   return planned;
 }
@@ -127,7 +141,11 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
   let runMs = 0;
 
   beforeAll(async () => {
-    vendor = await startChaosVendor({ awsSecretAccessKey: bedrockSecretParts[1] ?? '', oversizedBytes: upstreamMaxBodyBytes * 10, oversizedEventCharacters: Math.ceil(maximumStreamEventCharacters * 1.25) });
+    vendor = await startChaosVendor({
+      awsSecretAccessKey: bedrockSecretParts[1] ?? '',
+      oversizedBytes: upstreamMaxBodyBytes * 10,
+      oversizedEventCharacters: Math.ceil(maximumStreamEventCharacters * 1.25),
+    });
     const prices: ModelPrice[] = [];
     for (const protocol of Object.keys(secrets) as ChaosProtocol[]) {
       for (const scenario of chaosScenarios) prices.push(createUnitPrice(modelIdOf(protocol, scenario)));
@@ -136,18 +154,43 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
     gateway = await startBillingTestGateway({
       models: ['chaos-unused'],
       prices,
-      config: { upstreamHeadersTimeoutMs, upstreamBodyTimeoutMs, upstreamMaxBodyBytes, upstreamConnectionsPerOrigin: 128 },
+      config: {
+        upstreamHeadersTimeoutMs,
+        upstreamBodyTimeoutMs,
+        upstreamMaxBodyBytes,
+        upstreamConnectionsPerOrigin: 128,
+      },
     });
     for (const protocol of Object.keys(secrets) as ChaosProtocol[]) {
-      const vendorModel = protocol === 'bedrock' ? 'anthropic.claude-3-5-sonnet-20240620-v1:0' : `${protocol}-chaos-model`;
-      const settings: Record<string, string> = protocol === 'bedrock' ? { region: 'us-east-1' } : protocol === 'openai' ? { responsesApi: 'true' } : {};
+      const vendorModel =
+        protocol === 'bedrock' ? 'anthropic.claude-3-5-sonnet-20240620-v1:0' : `${protocol}-chaos-model`;
+      const settings: Record<string, string> =
+        protocol === 'bedrock' ? { region: 'us-east-1' } : protocol === 'openai' ? { responsesApi: 'true' } : {};
       for (const scenario of chaosScenarios) {
-        const failoverModel = failoverScenarios.includes(scenario) ? { [modelIdOf(protocol, scenario, true)]: vendorModel } : {};
+        const failoverModel = failoverScenarios.includes(scenario)
+          ? { [modelIdOf(protocol, scenario, true)]: vendorModel }
+          : {};
         // Tried first for its failover twin: the well-behaved channel below answers when it fails before the first byte.
-        await gateway.createChannel({ protocol, baseUrl: vendor.baseUrlFor(scenario, baseSuffix[protocol]), secret: secrets[protocol], models: { [modelIdOf(protocol, scenario)]: vendorModel, ...failoverModel }, priority: 1, settings });
+        await gateway.createChannel({
+          protocol,
+          baseUrl: vendor.baseUrlFor(scenario, baseSuffix[protocol]),
+          secret: secrets[protocol],
+          models: { [modelIdOf(protocol, scenario)]: vendorModel, ...failoverModel },
+          priority: 1,
+          settings,
+        });
       }
-      const failoverModels = Object.fromEntries(failoverScenarios.map((scenario) => [modelIdOf(protocol, scenario, true), vendorModel]));
-      await gateway.createChannel({ protocol, baseUrl: vendor.baseUrlFor('ok', baseSuffix[protocol]), secret: secrets[protocol], models: failoverModels, priority: 0, settings });
+      const failoverModels = Object.fromEntries(
+        failoverScenarios.map((scenario) => [modelIdOf(protocol, scenario, true), vendorModel]),
+      );
+      await gateway.createChannel({
+        protocol,
+        baseUrl: vendor.baseUrlFor('ok', baseSuffix[protocol]),
+        secret: secrets[protocol],
+        models: failoverModels,
+        priority: 0,
+        settings,
+      });
     }
     user = await gateway.createUser();
     await gateway.topUp(user, 1_000_000_000_000);
@@ -181,14 +224,25 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
       const response = await request(gateway.url + endpointPaths[endpoint], {
         method: 'POST',
         dispatcher: clientAgent,
-        headers: { authorization: `Bearer ${clientKey}`, 'content-type': 'application/json', ...(endpoint === 'messages' ? { 'anthropic-version': '2023-06-01' } : {}) },
+        headers: {
+          authorization: `Bearer ${clientKey}`,
+          'content-type': 'application/json',
+          ...(endpoint === 'messages' ? { 'anthropic-version': '2023-06-01' } : {}),
+        },
         body: JSON.stringify(bodyOf(endpoint, modelIdOf(protocol, scenario, failover), stream)),
       });
       const text = await response.body.text();
       const contentType = String(response.headers['content-type'] ?? '');
       return { ...base, status: response.statusCode, contentType, text, elapsedMs: Date.now() - startedAt };
     } catch (error) {
-      return { ...base, status: 0, contentType: '', text: '', elapsedMs: Date.now() - startedAt, transportError: String(error) };
+      return {
+        ...base,
+        status: 0,
+        contentType: '',
+        text: '',
+        elapsedMs: Date.now() - startedAt,
+        transportError: String(error),
+      };
     }
   }
 
@@ -205,13 +259,16 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
         else bySituation.set(situation, { count: 1, detail: problem.detail });
       }
     }
-    return [...bySituation.entries()].map(([situation, { count, detail }]) => `${situation} ×${count}: ${detail}`).sort();
+    return [...bySituation.entries()]
+      .map(([situation, { count, detail }]) => `${situation} ×${count}: ${detail}`)
+      .sort();
   }
 
   it('sends thousands of mixed requests within a bounded time and every scenario is played', () => {
     expect(answers.length).toBeGreaterThanOrEqual(requestCount);
     expect(runMs).toBeLessThan(150_000);
-    for (const scenario of chaosScenarios) expect(vendor.requestsByScenario.get(scenario) ?? 0, scenario).toBeGreaterThan(0);
+    for (const scenario of chaosScenarios)
+      expect(vendor.requestsByScenario.get(scenario) ?? 0, scenario).toBeGreaterThan(0);
   });
 
   it('stays up: the gateway still answers a well-behaved vendor', async () => {
@@ -274,16 +331,24 @@ describe('a billed gateway behind vendors that misbehave in every way', () => {
     const logs: UsageLogRecord[] = [];
     let before: { createdAt: number; id: string } | undefined;
     for (;;) {
-      const page = await gateway.running.billing.store.listUsageLogs({ userId: user.id, limit: 500, ...(before ? { before } : {}) });
+      const page = await gateway.running.billing.store.listUsageLogs({
+        userId: user.id,
+        limit: 500,
+        ...(before ? { before } : {}),
+      });
       logs.push(...page);
       const last = page.at(-1);
       if (page.length < 500 || !last) break;
       before = { createdAt: last.createdAt, id: last.id };
     }
     expect(logs.length).toBeGreaterThan(0);
-    const chargedFailures = logs.filter((log) => log.status !== 200 && log.cost !== 0).map((log) => `${log.model} ${log.endpoint} ${log.status} cost ${log.cost}`);
+    const chargedFailures = logs
+      .filter((log) => log.status !== 200 && log.cost !== 0)
+      .map((log) => `${log.model} ${log.endpoint} ${log.status} cost ${log.cost}`);
     expect(chargedFailures).toEqual([]);
     // Only answers that reached the client as a 200 may cost anything: never more charged rows than 200 answers.
-    expect(logs.filter((log) => log.cost > 0).length).toBeLessThanOrEqual(answers.filter((answer) => answer.status === 200).length + 1);
+    expect(logs.filter((log) => log.cost > 0).length).toBeLessThanOrEqual(
+      answers.filter((answer) => answer.status === 200).length + 1,
+    );
   });
 });

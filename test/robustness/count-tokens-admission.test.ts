@@ -18,7 +18,10 @@ describe('count_tokens admission', () => {
 
   beforeAll(async () => {
     simulator = await startOpenAiSimulator({ apiKey: upstreamSecret });
-    gateway = await startTestGateway({ billing: { enabled: true }, config: { countTokensBodyLimitBytes: bodyLimitBytes } });
+    gateway = await startTestGateway({
+      billing: { enabled: true },
+      config: { countTokensBodyLimitBytes: bodyLimitBytes },
+    });
     await gateway.createChannel({ baseUrl: simulator.url, secret: upstreamSecret, models: ['gpt-4o'] });
   });
 
@@ -31,14 +34,22 @@ describe('count_tokens admission', () => {
     const { billing } = gateway.running;
     const user = await gateway.createUser();
     const key = await gateway.createKey({ user });
-    if (balance > 0) await billing.changeBalance({ userId: user.id, kind: 'top-up', amount: balance, description: 'test' });
-    await billing.exclusive(() => billing.store.setApiKeyBilling(key.record.id, { spendingCap: null, allowedIps: [], limits }));
+    if (balance > 0)
+      await billing.changeBalance({ userId: user.id, kind: 'top-up', amount: balance, description: 'test' });
+    await billing.exclusive(() =>
+      billing.store.setApiKeyBilling(key.record.id, { spendingCap: null, allowedIps: [], limits }),
+    );
     await billing.refresh(true);
     return key.secret;
   }
 
   it('counts for a key with balance', async () => {
-    const answer = await postRawJson(gateway, await createKey(1_000_000_000), '/v1/messages/count_tokens', countTokensBody);
+    const answer = await postRawJson(
+      gateway,
+      await createKey(1_000_000_000),
+      '/v1/messages/count_tokens',
+      countTokensBody,
+    );
     expect(answer.status).toBe(200);
     expect(answer.json()).toEqual({ input_tokens: expect.any(Number) });
   });
@@ -46,19 +57,26 @@ describe('count_tokens admission', () => {
   it('refuses a key without balance with 429 insufficient_quota, as chat does', async () => {
     const apiKey = await createKey(0);
     const counted = await postRawJson(gateway, apiKey, '/v1/messages/count_tokens', countTokensBody);
-    const chat = await postRawJson(gateway, apiKey, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    const chat = await postRawJson(gateway, apiKey, '/v1/chat/completions', {
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(counted.status).toBe(chat.status);
     expect(counted.status).toBe(429);
     expect(counted.json()).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
   });
 
-  it('counts against the key\'s requests per minute', async () => {
+  it("counts against the key's requests per minute", async () => {
     const apiKey = await createKey(1_000_000_000, { ...noLimits, requestsPerMinute: 2 });
     const statuses: number[] = [];
-    for (let index = 0; index < 3; index++) statuses.push((await postRawJson(gateway, apiKey, '/v1/messages/count_tokens', countTokensBody)).status);
+    for (let index = 0; index < 3; index++)
+      statuses.push((await postRawJson(gateway, apiKey, '/v1/messages/count_tokens', countTokensBody)).status);
     expect(statuses).toEqual([200, 200, 429]);
     // The count_tokens requests used the minute's allowance for the paid endpoints too.
-    const chat = await postRawJson(gateway, apiKey, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    const chat = await postRawJson(gateway, apiKey, '/v1/chat/completions', {
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(chat.status).toBe(429);
   });
 

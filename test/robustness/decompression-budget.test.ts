@@ -13,7 +13,11 @@ vi.mock('node:zlib', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:zlib')>();
   return {
     ...actual,
-    inflate: (buffer: zlib.InputType, options: zlib.ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => {
+    inflate: (
+      buffer: zlib.InputType,
+      options: zlib.ZlibOptions,
+      callback: (error: Error | null, result: Buffer) => void,
+    ) => {
       inflation.asyncCalls += 1;
       actual.inflate(buffer, options, (error, result) => {
         if (!error) inflation.asyncOutputBytes += result.length;
@@ -34,7 +38,9 @@ const budgetBytes = 1024 * 1024;
 function createDeflateBombPdf(): Buffer {
   const stream = zlib.deflateSync(Buffer.alloc(8 * 1024 * 1024));
   return Buffer.concat([
-    Buffer.from(`%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 1 /First 0 /Filter /FlateDecode /Length ${stream.length} >>\nstream\n`),
+    Buffer.from(
+      `%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 1 /First 0 /Filter /FlateDecode /Length ${stream.length} >>\nstream\n`,
+    ),
     stream,
     Buffer.from('\nendstream\nendobj\ntrailer\n<< >>\n%%EOF\n'),
   ]);
@@ -44,14 +50,31 @@ const bombData = `data:application/pdf;base64,${createDeflateBombPdf().toString(
 const chatWithBombs = {
   model: 'gpt-4o',
   max_tokens: 16,
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'read these' }, ...Array.from({ length: 5 }, (_, index) => ({ type: 'file', file: { filename: `bomb${index}.pdf`, file_data: bombData } }))] }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'read these' },
+        ...Array.from({ length: 5 }, (_, index) => ({
+          type: 'file',
+          file: { filename: `bomb${index}.pdf`, file_data: bombData },
+        })),
+      ],
+    },
+  ],
 };
 const countTokensWithBombs = {
   model: 'gpt-4o',
   messages: [
     {
       role: 'user',
-      content: [{ type: 'text', text: 'read these' }, ...Array.from({ length: 5 }, () => ({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: bombData.slice(bombData.indexOf(',') + 1) } }))],
+      content: [
+        { type: 'text', text: 'read these' },
+        ...Array.from({ length: 5 }, () => ({
+          type: 'document',
+          source: { type: 'base64', media_type: 'application/pdf', data: bombData.slice(bombData.indexOf(',') + 1) },
+        })),
+      ],
     },
   ],
 };
@@ -81,7 +104,8 @@ describe('decompression is bounded and comes after admission', () => {
     const { billing } = gateway.running;
     const user = await gateway.createUser();
     const key = await gateway.createKey({ user });
-    if (balance > 0) await billing.changeBalance({ userId: user.id, kind: 'top-up', amount: balance, description: 'test' });
+    if (balance > 0)
+      await billing.changeBalance({ userId: user.id, kind: 'top-up', amount: balance, description: 'test' });
     await billing.refresh(true);
     return key.secret;
   }
@@ -104,7 +128,12 @@ describe('decompression is bounded and comes after admission', () => {
   });
 
   it('inflates at most the budget for a whole admitted request, asynchronously, and still answers it', async () => {
-    const answer = await postRawJson(gateway, await createKey(1_000_000_000_000), '/v1/chat/completions', chatWithBombs);
+    const answer = await postRawJson(
+      gateway,
+      await createKey(1_000_000_000_000),
+      '/v1/chat/completions',
+      chatWithBombs,
+    );
     expect(answer.status, answer.text).toBeLessThan(500);
     expect(inflation.syncCalls).toBe(0);
     // The first bomb runs into the budget and spends it; the four others are not inflated at all.
@@ -113,7 +142,12 @@ describe('decompression is bounded and comes after admission', () => {
   });
 
   it('counts tokens for an admitted key within the same budget', async () => {
-    const answer = await postRawJson(gateway, await createKey(1_000_000_000_000), '/v1/messages/count_tokens', countTokensWithBombs);
+    const answer = await postRawJson(
+      gateway,
+      await createKey(1_000_000_000_000),
+      '/v1/messages/count_tokens',
+      countTokensWithBombs,
+    );
     expect(answer.status, answer.text).toBe(200);
     expect(inflation.syncCalls).toBe(0);
     expect(inflation.asyncCalls).toBe(1);

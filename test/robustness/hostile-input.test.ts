@@ -7,10 +7,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
 import { announcesClose, findExchangeProblems } from './find-exchange-problems.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process/start-gateway-process.js';
-import { createJsonRoutes, encodeModelListRequest, encodeRequest, type HostileCase, type HostileContext } from './hostile-cases/hostile-case.js';
-import { chunkedCase, headerCase, pathCase, requestLineCase, slowClientCase, type HostileLimits } from './hostile-cases/http-framing-cases.js';
+import {
+  createJsonRoutes,
+  encodeModelListRequest,
+  encodeRequest,
+  type HostileCase,
+  type HostileContext,
+} from './hostile-cases/hostile-case.js';
+import {
+  chunkedCase,
+  headerCase,
+  pathCase,
+  requestLineCase,
+  slowClientCase,
+  type HostileLimits,
+} from './hostile-cases/http-framing-cases.js';
 import { malformedJsonCase, wrongFieldCase } from './hostile-cases/json-body-cases.js';
-import { brokenMultipartCase, multipartToJsonEndpointCase, wrongFormFieldCase } from './hostile-cases/multipart-cases.js';
+import {
+  brokenMultipartCase,
+  multipartToJsonEndpointCase,
+  wrongFormFieldCase,
+} from './hostile-cases/multipart-cases.js';
 import { pipelinedCase } from './hostile-cases/pipelined-cases.js';
 import { exchangeRawHttp } from './raw-http-exchange.js';
 
@@ -71,16 +88,36 @@ describe('hostile input over raw sockets', () => {
 
   async function runCase(testCase: HostileCase): Promise<string[]> {
     const port = gateway.seed.port;
-    const exchange = await exchangeRawHttp({ port, writes: testCase.writes, expectedResponses: testCase.expectations.length, headResponses: testCase.headResponses, timeoutMs: 10_000, keepOpen: true });
+    const exchange = await exchangeRawHttp({
+      port,
+      writes: testCase.writes,
+      expectedResponses: testCase.expectations.length,
+      headResponses: testCase.headResponses,
+      timeoutMs: 10_000,
+      keepOpen: true,
+    });
     const problems = findExchangeProblems(testCase, exchange, secrets);
     const last = exchange.responses[exchange.responses.length - 1];
-    const canFollowUp = exchange.socket !== undefined && testCase.framingComplete && last !== undefined && !announcesClose(last) && exchange.responses.length === testCase.expectations.length;
+    const canFollowUp =
+      exchange.socket !== undefined &&
+      testCase.framingComplete &&
+      last !== undefined &&
+      !announcesClose(last) &&
+      exchange.responses.length === testCase.expectations.length;
     if (canFollowUp) {
       // The server kept the connection open: the next request on it must get its own, right answer.
-      const followUp = await exchangeRawHttp({ port, socket: exchange.socket, writes: [encodeModelListRequest(context)], expectedResponses: 1, timeoutMs: 10_000 });
+      const followUp = await exchangeRawHttp({
+        port,
+        socket: exchange.socket,
+        writes: [encodeModelListRequest(context)],
+        expectedResponses: 1,
+        timeoutMs: 10_000,
+      });
       const answer = followUp.responses[0];
       if (answer?.status !== 200 || !answer.body.includes('"object":"list"')) {
-        problems.push(`keep-alive follow-up got ${answer ? `${answer.status} ${answer.body.slice(0, 120)}` : 'no answer'}${followUp.unparsable ? ` (${followUp.unparsable})` : ''}`);
+        problems.push(
+          `keep-alive follow-up got ${answer ? `${answer.status} ${answer.body.slice(0, 120)}` : 'no answer'}${followUp.unparsable ? ` (${followUp.unparsable})` : ''}`,
+        );
       }
     } else {
       exchange.socket?.destroy();
@@ -108,7 +145,12 @@ describe('hostile input over raw sockets', () => {
       port: gateway.seed.port,
       writes: [
         encodeRequest({ method: 'GET', path: '/healthz' }),
-        encodeRequest({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: `Bearer ${context.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'still alive?' }] }) }),
+        encodeRequest({
+          method: 'POST',
+          path: '/v1/chat/completions',
+          headers: { authorization: `Bearer ${context.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'still alive?' }] }),
+        }),
       ],
       expectedResponses: 2,
     });

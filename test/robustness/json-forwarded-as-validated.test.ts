@@ -14,7 +14,9 @@ const upstreamSecret = 'sk-upstream-bom';
 const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** A proxy to the simulator that refuses BOM-prefixed bodies and records the first bytes of every body it got. */
-async function startStrictProxy(target: OpenAiSimulator): Promise<{ url: string; firstBytes: Buffer[]; close(): Promise<void> }> {
+async function startStrictProxy(
+  target: OpenAiSimulator,
+): Promise<{ url: string; firstBytes: Buffer[]; close(): Promise<void> }> {
   const firstBytes: Buffer[] = [];
   const server = http.createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
@@ -23,15 +25,33 @@ async function startStrictProxy(target: OpenAiSimulator): Promise<{ url: string;
       const body = Buffer.concat(chunks);
       firstBytes.push(body.subarray(0, 3));
       if (body.subarray(0, 3).equals(byteOrderMark)) {
-        outgoing.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } }));
+        outgoing.writeHead(400, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: {
+              message: 'We could not parse the JSON body of your request.',
+              type: 'invalid_request_error',
+              param: null,
+              code: null,
+            },
+          }),
+        );
         return;
       }
       const headers = { ...incoming.headers, host: `127.0.0.1:${target.port}` };
       delete headers['content-length'];
-      request(`http://127.0.0.1:${target.port}${incoming.url ?? '/'}`, { method: 'POST', headers, body, dispatcher: undiciTestAgent }).then(
+      request(`http://127.0.0.1:${target.port}${incoming.url ?? '/'}`, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: undiciTestAgent,
+      }).then(
         async (answer) => {
           const text = await answer.body.text();
-          outgoing.writeHead(answer.statusCode, { 'content-type': String(answer.headers['content-type'] ?? 'application/json') }).end(text);
+          outgoing
+            .writeHead(answer.statusCode, {
+              'content-type': String(answer.headers['content-type'] ?? 'application/json'),
+            })
+            .end(text);
         },
         () => outgoing.writeHead(502).end(),
       );
@@ -66,7 +86,11 @@ describe('a JSON body is forwarded as it was validated', () => {
     simulator = await startOpenAiSimulator({ apiKey: upstreamSecret });
     proxy = await startStrictProxy(simulator);
     gateway = await startTestGateway();
-    await gateway.createChannel({ baseUrl: proxy.url, secret: upstreamSecret, models: ['gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'dall-e-2'] });
+    await gateway.createChannel({
+      baseUrl: proxy.url,
+      secret: upstreamSecret,
+      models: ['gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'dall-e-2'],
+    });
     apiKey = (await gateway.createKey()).secret;
   });
 
@@ -76,23 +100,31 @@ describe('a JSON body is forwarded as it was validated', () => {
     await simulator?.close();
   });
 
-  it.each(endpoints)('strips a leading byte-order mark before forwarding %s (the vendor gets no BOM; the client gets 200)', async (path, body) => {
-    const sentBefore = proxy.firstBytes.length;
-    const answer = await sendRawRequest(gateway, {
-      path,
-      apiKey,
-      headers: { 'content-type': 'application/json' },
-      body: Buffer.concat([byteOrderMark, Buffer.from(JSON.stringify(body))]),
-    });
-    expect(answer.status, answer.text).toBe(200);
-    const forwarded = proxy.firstBytes.slice(sentBefore);
-    expect(forwarded.length).toBeGreaterThan(0);
-    for (const bytes of forwarded) expect(bytes.equals(byteOrderMark)).toBe(false);
-  });
+  it.each(endpoints)(
+    'strips a leading byte-order mark before forwarding %s (the vendor gets no BOM; the client gets 200)',
+    async (path, body) => {
+      const sentBefore = proxy.firstBytes.length;
+      const answer = await sendRawRequest(gateway, {
+        path,
+        apiKey,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat([byteOrderMark, Buffer.from(JSON.stringify(body))]),
+      });
+      expect(answer.status, answer.text).toBe(200);
+      const forwarded = proxy.firstBytes.slice(sentBefore);
+      expect(forwarded.length).toBeGreaterThan(0);
+      for (const bytes of forwarded) expect(bytes.equals(byteOrderMark)).toBe(false);
+    },
+  );
 
   it('forwards a body without a BOM exactly as sent', async () => {
     const sentBefore = proxy.firstBytes.length;
-    const answer = await sendRawRequest(gateway, { path: '/v1/embeddings', apiKey, headers: { 'content-type': 'application/json' }, body: '{"model":"text-embedding-3-small","input":"hi"}' });
+    const answer = await sendRawRequest(gateway, {
+      path: '/v1/embeddings',
+      apiKey,
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":"text-embedding-3-small","input":"hi"}',
+    });
     expect(answer.status).toBe(200);
     expect(proxy.firstBytes.slice(sentBefore).map((bytes) => bytes.toString('latin1'))).toEqual(['{"m']);
   });

@@ -14,13 +14,23 @@ function uploadHead(apiKey: string, body: string | Buffer, contentType = 'multip
 }
 
 const modelPart = '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n';
-const filePartHead = '--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n';
+const filePartHead =
+  '--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n';
 
 /** Malformed bodies, by what is wrong with them. */
 const malformed: Array<[name: string, body: string, contentType?: string]> = [
-  ['a text part with 3,000 header lines before its Content-Disposition', `${'--b\r\n'}${'X-Extra: 1\r\n'.repeat(3_000)}Content-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--b--\r\n`],
-  ['a file part with 3,000 header lines before its Content-Disposition', `${modelPart}--b\r\n${'X-Extra: 1\r\n'.repeat(3_000)}Content-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF\r\n--b--\r\n`],
-  ['a part header block of 100 KB', `${modelPart}--b\r\nX-Long: ${'a'.repeat(100_000)}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF\r\n--b--\r\n`],
+  [
+    'a text part with 3,000 header lines before its Content-Disposition',
+    `${'--b\r\n'}${'X-Extra: 1\r\n'.repeat(3_000)}Content-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--b--\r\n`,
+  ],
+  [
+    'a file part with 3,000 header lines before its Content-Disposition',
+    `${modelPart}--b\r\n${'X-Extra: 1\r\n'.repeat(3_000)}Content-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF\r\n--b--\r\n`,
+  ],
+  [
+    'a part header block of 100 KB',
+    `${modelPart}--b\r\nX-Long: ${'a'.repeat(100_000)}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF\r\n--b--\r\n`,
+  ],
   ['a body cut before its closing boundary', `${modelPart}${filePartHead}\r\nRIFF`],
   ['a body cut inside a part header', `${modelPart}--b\r\nContent-Disposition: form-da`],
   ['a boundary the body does not use', `${modelPart}--b--\r\n`, 'multipart/form-data; boundary=other'],
@@ -53,12 +63,22 @@ describe('malformed multipart uploads', () => {
 
   it('serves a well-formed part with 3,000 extra header lines (busboy reads the first 2,000 and its name is among them)', async () => {
     const body = `${modelPart}${filePartHead}${'X-Extra: 1\r\n'.repeat(3_000)}\r\nRIFF\r\n--b--\r\n`;
-    const exchange = await exchangeRawHttp({ port, writes: [uploadHead(apiKey, body), body], expectedResponses: 1, timeoutMs: 10_000 });
+    const exchange = await exchangeRawHttp({
+      port,
+      writes: [uploadHead(apiKey, body), body],
+      expectedResponses: 1,
+      timeoutMs: 10_000,
+    });
     expect(exchange.responses[0]?.status).toBe(200);
   });
 
   it.each(malformed)('answers %s with 400 invalid_request_error', async (_name, body, contentType) => {
-    const exchange = await exchangeRawHttp({ port, writes: [uploadHead(apiKey, body, contentType), body], expectedResponses: 1, timeoutMs: 10_000 });
+    const exchange = await exchangeRawHttp({
+      port,
+      writes: [uploadHead(apiKey, body, contentType), body],
+      expectedResponses: 1,
+      timeoutMs: 10_000,
+    });
     const answer = exchange.responses[0];
     expect(answer?.status, answer?.body).toBe(400);
     expect(JSON.parse(answer?.body ?? '{}')).toMatchObject({ error: { type: 'invalid_request_error' } });

@@ -63,7 +63,12 @@ export function exchangeRawHttp(options: RawHttpExchangeOptions): Promise<RawHtt
       if (closedByServer) reader.finish();
       const keep = options.keepOpen === true && !closedByServer && !socket.destroyed;
       if (!keep) socket.destroy();
-      resolve({ responses: reader.responses, closedByServer, unparsable: reader.unparsable(), socket: keep ? socket : undefined });
+      resolve({
+        responses: reader.responses,
+        closedByServer,
+        unparsable: reader.unparsable(),
+        socket: keep ? socket : undefined,
+      });
     };
     const onData = (bytes: Buffer): void => {
       reader.feed(bytes);
@@ -92,7 +97,11 @@ async function writeInOrder(socket: net.Socket, writes: RawWrite[], stopped: () 
       continue;
     }
     const flushed = socket.write(write);
-    if (!flushed) await new Promise((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+    if (!flushed)
+      await new Promise((resolve) => {
+        socket.once('drain', resolve);
+        socket.once('close', resolve);
+      });
   }
 }
 
@@ -126,7 +135,12 @@ function createResponseReader(headResponses: ReadonlySet<number>): ResponseReade
   parser[HTTPParser.kOnMessageComplete] = () => {
     if (!current) return;
     // `100 Continue` and other interim answers are not responses of their own.
-    if (current.status >= 200) responses.push({ status: current.status, headers: current.headers, body: Buffer.concat(current.body).toString('utf8') });
+    if (current.status >= 200)
+      responses.push({
+        status: current.status,
+        headers: current.headers,
+        body: Buffer.concat(current.body).toString('utf8'),
+      });
     current = undefined;
   };
   return {
@@ -146,7 +160,13 @@ function createResponseReader(headResponses: ReadonlySet<number>): ResponseReade
 }
 
 /** The bytes of one request with a Content-Length computed from the body (unless headers give one). */
-export function encodeRawRequest(options: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer; httpVersion?: string }): Buffer {
+export function encodeRawRequest(options: {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  httpVersion?: string;
+}): Buffer {
   const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(options.body);
   const headers: Record<string, string> = { host: '127.0.0.1', ...options.headers };
   const names = Object.keys(headers).map((name) => name.toLowerCase());

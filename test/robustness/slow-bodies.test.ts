@@ -33,7 +33,12 @@ function chatHead(apiKey: string): string {
 
 function chat(port: number, apiKey: string, socket?: net.Socket): Promise<RawHttpExchange> {
   const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
-  const request = encodeRawRequest({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body });
+  const request = encodeRawRequest({
+    method: 'POST',
+    path: '/v1/chat/completions',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body,
+  });
   return exchangeRawHttp({ port, writes: [request], expectedResponses: 1, ...(socket ? { socket } : {}) });
 }
 
@@ -44,7 +49,9 @@ function connectFrom(port: number, localAddress: string): Promise<net.Socket> {
   });
 }
 
-async function startGatewayWith(config: Partial<GatewayConfig>): Promise<{ gateway: TestGateway; simulator: OpenAiSimulator; apiKey: string; port: number }> {
+async function startGatewayWith(
+  config: Partial<GatewayConfig>,
+): Promise<{ gateway: TestGateway; simulator: OpenAiSimulator; apiKey: string; port: number }> {
   const simulator = await startOpenAiSimulator({ apiKey: upstreamSecret });
   const gateway = await startTestGateway({ config });
   await gateway.createChannel({ baseUrl: simulator.url, secret: upstreamSecret, models: ['gpt-4o'] });
@@ -57,7 +64,11 @@ describe('the global in-flight cap and slow bodies', () => {
   const held: net.Socket[] = [];
 
   beforeAll(async () => {
-    setup = await startGatewayWith({ maxInFlightRequests: 10, maxInFlightPerAddress: 0, unauthenticatedBodyTimeoutMs: 60_000 });
+    setup = await startGatewayWith({
+      maxInFlightRequests: 10,
+      maxInFlightPerAddress: 0,
+      unauthenticatedBodyTimeoutMs: 60_000,
+    });
   });
 
   afterAll(async () => {
@@ -84,7 +95,11 @@ describe('the per-address in-flight cap', () => {
   const held: net.Socket[] = [];
 
   beforeAll(async () => {
-    setup = await startGatewayWith({ maxInFlightRequests: 4, maxInFlightPerAddress: 4, unauthenticatedBodyTimeoutMs: 60_000 });
+    setup = await startGatewayWith({
+      maxInFlightRequests: 4,
+      maxInFlightPerAddress: 4,
+      unauthenticatedBodyTimeoutMs: 60_000,
+    });
   });
 
   afterAll(async () => {
@@ -94,16 +109,19 @@ describe('the per-address in-flight cap', () => {
   });
 
   it('refuses the address holding its cap with slow bodies (429, Retry-After) and serves another address', async () => {
-    for (let index = 0; index < 4; index++) held.push(await startSlowBody(setup.port, chatHead(setup.apiKey), otherAddress));
+    for (let index = 0; index < 4; index++)
+      held.push(await startSlowBody(setup.port, chatHead(setup.apiKey), otherAddress));
     const refused = await chat(setup.port, setup.apiKey, await connectFrom(setup.port, otherAddress));
     expect(refused.responses[0]?.status).toBe(429);
-    expect(JSON.parse(refused.responses[0]?.body ?? '{}')).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
+    expect(JSON.parse(refused.responses[0]?.body ?? '{}')).toMatchObject({
+      error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
+    });
     expect(refused.responses[0]?.headers['retry-after']).toBe('1');
     const served = await chat(setup.port, setup.apiKey);
     expect(served.responses[0]?.status).toBe(200);
   });
 
-  it('frees the address\'s slots when its requests end', async () => {
+  it("frees the address's slots when its requests end", async () => {
     for (const socket of held.splice(0)) {
       await new Promise((resolve) => {
         socket.once('close', resolve);
@@ -145,7 +163,11 @@ describe('the deadline for unauthenticated bodies', () => {
     const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
     const exchange = await exchangeRawHttp({
       port: setup.port,
-      writes: [`${chatHead(setup.apiKey)}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`, { pauseMs: 1_000 }, body.slice(5)],
+      writes: [
+        `${chatHead(setup.apiKey)}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+        { pauseMs: 1_000 },
+        body.slice(5),
+      ],
       expectedResponses: 1,
     });
     expect(exchange.responses[0]?.status).toBe(200);
@@ -153,7 +175,11 @@ describe('the deadline for unauthenticated bodies', () => {
 
   it('lets a sign-in body that arrives in time through to the route', async () => {
     const body = JSON.stringify({ email: 'nobody@example.com', password: 'wrong password' });
-    const exchange = await exchangeRawHttp({ port: setup.port, writes: [`${loginHead()}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`], expectedResponses: 1 });
+    const exchange = await exchangeRawHttp({
+      port: setup.port,
+      writes: [`${loginHead()}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`],
+      expectedResponses: 1,
+    });
     expect(exchange.responses[0]?.status).not.toBe(408);
     expect(exchange.responses[0]?.status).toBeLessThan(500);
   });

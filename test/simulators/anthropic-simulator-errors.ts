@@ -33,7 +33,11 @@ export class AnthropicSimulatedError extends Error {
 
   /** The body Anthropic answers with. */
   toBody(): { type: 'error'; error: { type: string; message: string }; request_id: string } {
-    return { type: 'error', error: { type: this.type, message: this.message }, request_id: `req_${randomIdentifier()}` };
+    return {
+      type: 'error',
+      error: { type: this.type, message: this.message },
+      request_id: `req_${randomIdentifier()}`,
+    };
   }
 }
 
@@ -54,7 +58,9 @@ export function anthropicStatusError(status: number): AnthropicSimulatedError {
     case 404:
       return new AnthropicSimulatedError(404, 'model: not found');
     case 429:
-      return new AnthropicSimulatedError(429, 'Number of request tokens has exceeded your per-minute rate limit.', { 'retry-after': '7' });
+      return new AnthropicSimulatedError(429, 'Number of request tokens has exceeded your per-minute rate limit.', {
+        'retry-after': '7',
+      });
     case 529:
       return new AnthropicSimulatedError(529, 'Overloaded');
     default:

@@ -37,8 +37,16 @@ export function listAnthropicModels(query: Record<string, unknown>): AnthropicMo
   if (typeof query.after_id === 'string') start = indexOf(all, query.after_id, 'after_id') + 1;
   if (typeof query.before_id === 'string') end = indexOf(all, query.before_id, 'before_id');
   const window = all.slice(start, end);
-  const data = typeof query.before_id === 'string' && typeof query.after_id !== 'string' ? window.slice(-limit) : window.slice(0, limit);
-  return { data, has_more: window.length > data.length, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+  const data =
+    typeof query.before_id === 'string' && typeof query.after_id !== 'string'
+      ? window.slice(-limit)
+      : window.slice(0, limit);
+  return {
+    data,
+    has_more: window.length > data.length,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+  };
 }
 
 /** One model by id, or Anthropic's 404. */
@@ -51,7 +59,8 @@ export function findAnthropicModel(id: string): AnthropicModelInfo {
 function readLimit(value: unknown): number {
   if (value === undefined) return defaultLimit;
   const limit = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= maximumLimit)) throw new AnthropicSimulatedError(400, `limit: Input should be between 1 and ${maximumLimit}`);
+  if (!(limit >= 1 && limit <= maximumLimit))
+    throw new AnthropicSimulatedError(400, `limit: Input should be between 1 and ${maximumLimit}`);
   return limit;
 }
 

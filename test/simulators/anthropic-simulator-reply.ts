@@ -1,9 +1,14 @@
 // The simulated Claude: deterministic echo replies, tool_use when tools are offered, stop/length cuts, usage with cache counts.
 import { countWords, splitIntoWordPieces } from './openai-simulator-text.js';
-import type { AnthropicBlock, AnthropicSimulatorMessage, AnthropicSimulatorRequest } from './anthropic-simulator-validation.js';
+import type {
+  AnthropicBlock,
+  AnthropicSimulatorMessage,
+  AnthropicSimulatorRequest,
+} from './anthropic-simulator-validation.js';
 
 /** One block of the simulated answer. */
-export type AnthropicReplyBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+export type AnthropicReplyBlock =
+  { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
 /** Anthropic's response usage. */
 export interface AnthropicReplyUsage {
@@ -30,16 +35,32 @@ export function createAnthropicReply(request: AnthropicSimulatorRequest): Anthro
   const lastMessage = request.messages.at(-1) as AnthropicSimulatorMessage;
   const toolResults = lastMessage.content.filter((block) => block.type === 'tool_result').map(toolResultText);
   if (toolResults.length === 0 && shouldCallTools(request)) {
-    const content = chosenTools(request).map((name): AnthropicReplyBlock => ({ type: 'tool_use', id: `toolu_sim_${++toolUseCounter}`, name, input: { query: lastUserText(request) } }));
-    return { content, stop_reason: 'tool_use', stop_sequence: null, usage: { ...usage, output_tokens: content.length * outputTokensPerToolCall } };
+    const content = chosenTools(request).map((name): AnthropicReplyBlock => ({
+      type: 'tool_use',
+      id: `toolu_sim_${++toolUseCounter}`,
+      name,
+      input: { query: lastUserText(request) },
+    }));
+    return {
+      content,
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: content.length * outputTokensPerToolCall },
+    };
   }
-  const fullText = toolResults.length > 0 ? `Tool results: ${toolResults.join('; ')}` : `Echo: ${lastUserText(request)}`;
+  const fullText =
+    toolResults.length > 0 ? `Tool results: ${toolResults.join('; ')}` : `Echo: ${lastUserText(request)}`;
   const stopped = cutAtStopSequence(fullText, request.stop_sequences);
   const pieces = splitIntoWordPieces(stopped.text);
   const cut = pieces.length > request.max_tokens;
   const text = cut ? pieces.slice(0, request.max_tokens).join('').trimEnd() : stopped.text;
   const stop_reason = cut ? 'max_tokens' : stopped.sequence !== null ? 'stop_sequence' : 'end_turn';
-  return { content: [{ type: 'text', text }], stop_reason, stop_sequence: cut ? null : stopped.sequence, usage: { ...usage, output_tokens: countWords(text) } };
+  return {
+    content: [{ type: 'text', text }],
+    stop_reason,
+    stop_sequence: cut ? null : stopped.sequence,
+    usage: { ...usage, output_tokens: countWords(text) },
+  };
 }
 
 function shouldCallTools(request: AnthropicSimulatorRequest): boolean {
@@ -54,21 +75,31 @@ function chosenTools(request: AnthropicSimulatorRequest): string[] {
 
 /** The prompt's tokens (words of the system and message blocks), what `count_tokens` answers and usage splits up. */
 export function countAnthropicPromptTokens(request: AnthropicSimulatorRequest): number {
-  return countWords([...request.system, ...request.messages.flatMap((message) => message.content)].map(blockText).join(' '));
+  return countWords(
+    [...request.system, ...request.messages.flatMap((message) => message.content)].map(blockText).join(' '),
+  );
 }
 
 /** Prompt words, split into cache reads and writes when the request uses cache_control or the model name says `cache`. */
 function promptUsage(request: AnthropicSimulatorRequest): Omit<AnthropicReplyUsage, 'output_tokens'> {
   const promptWords = countAnthropicPromptTokens(request);
-  if (!request.hasCacheControl && !request.model.includes('cache')) return { input_tokens: promptWords, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  if (!request.hasCacheControl && !request.model.includes('cache'))
+    return { input_tokens: promptWords, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const cacheRead = Math.max(1, Math.floor(promptWords / 2));
   const cacheCreation = promptWords - cacheRead > 1 ? 1 : 0;
-  return { input_tokens: Math.max(0, promptWords - cacheRead - cacheCreation), cache_creation_input_tokens: cacheCreation, cache_read_input_tokens: cacheRead };
+  return {
+    input_tokens: Math.max(0, promptWords - cacheRead - cacheCreation),
+    cache_creation_input_tokens: cacheCreation,
+    cache_read_input_tokens: cacheRead,
+  };
 }
 
 function lastUserText(request: AnthropicSimulatorRequest): string {
   const lastUser = request.messages.findLast((message) => message.role === 'user');
-  return (lastUser?.content ?? []).filter((block) => block.type === 'text').map(blockText).join(' ');
+  return (lastUser?.content ?? [])
+    .filter((block) => block.type === 'text')
+    .map(blockText)
+    .join(' ');
 }
 
 function toolResultText(block: AnthropicBlock): string {

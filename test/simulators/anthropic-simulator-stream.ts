@@ -40,7 +40,9 @@ export async function sendAnthropicEventStream(options: {
         return;
       }
       if (contentEvents === contentEventsBeforeBreak && behaviour.kind === 'stream-error-event') {
-        await connection.write(formatEvent('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+        await connection.write(
+          formatEvent('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+        );
         response.end();
         return;
       }
@@ -53,26 +55,55 @@ export async function sendAnthropicEventStream(options: {
 }
 
 function planEvents(reply: AnthropicReply, messageId: string, model: string): PlannedEvent[] {
-  const event = (type: string, data: Record<string, unknown>, isContent = false): PlannedEvent => ({ type, data: { type, ...data }, isContent });
+  const event = (type: string, data: Record<string, unknown>, isContent = false): PlannedEvent => ({
+    type,
+    data: { type, ...data },
+    isContent,
+  });
   const startUsage = { ...reply.usage, output_tokens: 1 };
   const events: PlannedEvent[] = [
-    event('message_start', { message: { id: messageId, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage } }),
+    event('message_start', {
+      message: {
+        id: messageId,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: startUsage,
+      },
+    }),
     event('ping', {}),
   ];
   reply.content.forEach((block, index) => {
     if (block.type === 'text') {
       events.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-      for (const piece of splitIntoWordPieces(block.text)) events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }, true));
+      for (const piece of splitIntoWordPieces(block.text))
+        events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }, true));
     } else {
-      events.push(event('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }));
-      for (const piece of splitJson(JSON.stringify(block.input))) events.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }, true));
+      events.push(
+        event('content_block_start', {
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        }),
+      );
+      for (const piece of splitJson(JSON.stringify(block.input)))
+        events.push(
+          event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }, true),
+        );
     }
     events.push(event('content_block_stop', { index }));
   });
   events.push(
     event('message_delta', {
       delta: { stop_reason: reply.stop_reason, stop_sequence: reply.stop_sequence },
-      usage: { output_tokens: reply.usage.output_tokens, input_tokens: reply.usage.input_tokens, cache_creation_input_tokens: reply.usage.cache_creation_input_tokens, cache_read_input_tokens: reply.usage.cache_read_input_tokens },
+      usage: {
+        output_tokens: reply.usage.output_tokens,
+        input_tokens: reply.usage.input_tokens,
+        cache_creation_input_tokens: reply.usage.cache_creation_input_tokens,
+        cache_read_input_tokens: reply.usage.cache_read_input_tokens,
+      },
     }),
     event('message_stop', {}),
   );

@@ -29,12 +29,37 @@ export interface AnthropicSimulatorRequest {
 export type AnthropicRequestPurpose = 'create' | 'count';
 
 const commonTopLevelFields = new Set([
-  'model', 'max_tokens', 'messages', 'system', 'stop_sequences', 'stream', 'metadata', 'tools', 'tool_choice', 'thinking',
-  'service_tier', 'cache_control', 'container', 'inference_geo', 'speed',
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'stop_sequences',
+  'stream',
+  'metadata',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'service_tier',
+  'cache_control',
+  'container',
+  'inference_geo',
+  'speed',
 ]);
-const countTopLevelFields = new Set(['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'cache_control', 'speed']);
+const countTopLevelFields = new Set([
+  'model',
+  'messages',
+  'system',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'cache_control',
+  'speed',
+]);
 /** Body fields Anthropic accepts only while their beta is named in the `anthropic-beta` header. */
-const betaFields: Record<string, string> = { context_management: 'context-management-2025-06-27', mcp_servers: 'mcp-client-2025-04-04' };
+const betaFields: Record<string, string> = {
+  context_management: 'context-management-2025-06-27',
+  mcp_servers: 'mcp-client-2025-04-04',
+};
 
 /** What else shapes validation besides the body and the version. */
 export interface AnthropicValidationOptions {
@@ -47,17 +72,34 @@ export interface AnthropicValidationOptions {
 /** The betas of an `anthropic-beta` header value (a comma list). */
 export function betasOf(header: string | string[] | undefined): string[] {
   const values = Array.isArray(header) ? header : header === undefined ? [] : [header];
-  return values.flatMap((value) => value.split(',')).map((beta) => beta.trim()).filter((beta) => beta !== '');
+  return values
+    .flatMap((value) => value.split(','))
+    .map((beta) => beta.trim())
+    .filter((beta) => beta !== '');
 }
 const samplingFields = new Set(['temperature', 'top_p', 'top_k']);
-const blockTypes = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'search_result']);
+const blockTypes = new Set([
+  'text',
+  'image',
+  'document',
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'search_result',
+]);
 const imageMediaTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 /** Validates the body for an API version (`2023-06-01` takes sampling fields, `2026-10-21` takes `output_config` instead). */
-export function validateAnthropicRequest(body: unknown, apiVersion: string, options: AnthropicValidationOptions = {}): AnthropicSimulatorRequest {
+export function validateAnthropicRequest(
+  body: unknown,
+  apiVersion: string,
+  options: AnthropicValidationOptions = {},
+): AnthropicSimulatorRequest {
   const purpose = options.purpose ?? 'create';
   const betas = options.betas ?? [];
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw anthropicInvalidRequest('The request body is not valid JSON.');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw anthropicInvalidRequest('The request body is not valid JSON.');
   const raw = body as Record<string, unknown>;
   const newVersion = apiVersion >= '2026-10-21';
   const fields = purpose === 'create' ? commonTopLevelFields : countTopLevelFields;
@@ -85,7 +127,9 @@ export function validateAnthropicRequest(body: unknown, apiVersion: string, opti
     system: validateSystem(raw.system),
     messages,
     stream: raw.stream === true,
-    stop_sequences: Array.isArray(raw.stop_sequences) ? raw.stop_sequences.filter((value): value is string => typeof value === 'string') : [],
+    stop_sequences: Array.isArray(raw.stop_sequences)
+      ? raw.stop_sequences.filter((value): value is string => typeof value === 'string')
+      : [],
     tools,
     tool_choice: toolChoice,
     hasCacheControl: JSON.stringify(raw).includes('"cache_control"'),
@@ -106,49 +150,66 @@ function validateSystem(system: unknown): AnthropicBlock[] {
   if (typeof system === 'string') return [{ type: 'text', text: system }];
   if (!Array.isArray(system)) throw anthropicInvalidRequest('system: Input should be a valid string or list');
   system.forEach((block, index) => {
-    if (!isBlock(block) || block.type !== 'text' || typeof block.text !== 'string') throw anthropicInvalidRequest(`system.${index}: Input should be a text block`);
+    if (!isBlock(block) || block.type !== 'text' || typeof block.text !== 'string')
+      throw anthropicInvalidRequest(`system.${index}: Input should be a text block`);
   });
   return system as AnthropicBlock[];
 }
 
 function validateMessages(value: unknown): AnthropicSimulatorMessage[] {
-  if (!Array.isArray(value) || value.length === 0) throw anthropicInvalidRequest('messages: at least one message is required');
+  if (!Array.isArray(value) || value.length === 0)
+    throw anthropicInvalidRequest('messages: at least one message is required');
   const messages = value.map((message, index) => normaliseMessage(message, index));
   messages.forEach((message, index) => {
-    if (index === 0 && message.role !== 'user') throw anthropicInvalidRequest('messages: first message must use the "user" role');
+    if (index === 0 && message.role !== 'user')
+      throw anthropicInvalidRequest('messages: first message must use the "user" role');
     const previous = messages[index - 1];
     if (previous && previous.role === message.role) {
-      throw anthropicInvalidRequest(`messages: roles must alternate between "user" and "assistant", but found multiple "${message.role}" roles in a row`);
+      throw anthropicInvalidRequest(
+        `messages: roles must alternate between "user" and "assistant", but found multiple "${message.role}" roles in a row`,
+      );
     }
-    message.content.forEach((block, blockIndex) => validateBlock(block, `messages.${index}.content.${blockIndex}`, message.role));
+    message.content.forEach((block, blockIndex) =>
+      validateBlock(block, `messages.${index}.content.${blockIndex}`, message.role),
+    );
     checkToolPairing(messages, index);
   });
   return messages;
 }
 
 function normaliseMessage(message: unknown, index: number): AnthropicSimulatorMessage {
-  if (!message || typeof message !== 'object') throw anthropicInvalidRequest(`messages.${index}: Input should be an object`);
+  if (!message || typeof message !== 'object')
+    throw anthropicInvalidRequest(`messages.${index}: Input should be an object`);
   const { role, content, ...rest } = message as Record<string, unknown>;
   const extra = Object.keys(rest)[0];
   if (extra) throw anthropicInvalidRequest(`messages.${index}.${extra}: Extra inputs are not permitted`);
-  if (role !== 'user' && role !== 'assistant') throw anthropicInvalidRequest(`messages.${index}.role: Input should be 'user' or 'assistant'`);
+  if (role !== 'user' && role !== 'assistant')
+    throw anthropicInvalidRequest(`messages.${index}.role: Input should be 'user' or 'assistant'`);
   if (typeof content === 'string') {
     if (content === '') throw anthropicInvalidRequest(`messages.${index}: text content blocks must be non-empty`);
     return { role, content: [{ type: 'text', text: content }] };
   }
-  if (!Array.isArray(content) || content.length === 0) throw anthropicInvalidRequest(`messages.${index}.content: must be a non-empty string or list`);
+  if (!Array.isArray(content) || content.length === 0)
+    throw anthropicInvalidRequest(`messages.${index}.content: must be a non-empty string or list`);
   if (!content.every(isBlock)) throw anthropicInvalidRequest(`messages.${index}.content: every block needs a type`);
   return { role, content };
 }
 
 function validateBlock(block: AnthropicBlock, path: string, role: 'user' | 'assistant'): void {
-  if (!blockTypes.has(block.type)) throw anthropicInvalidRequest(`${path}.type: Input tag '${block.type}' found using 'type' does not match any of the expected tags`);
-  if (block.type === 'text' && (typeof block.text !== 'string' || block.text === '')) throw anthropicInvalidRequest(`${path}: text content blocks must be non-empty`);
+  if (!blockTypes.has(block.type))
+    throw anthropicInvalidRequest(
+      `${path}.type: Input tag '${block.type}' found using 'type' does not match any of the expected tags`,
+    );
+  if (block.type === 'text' && (typeof block.text !== 'string' || block.text === ''))
+    throw anthropicInvalidRequest(`${path}: text content blocks must be non-empty`);
   if (block.type === 'image') validateImageSource(block.source, path);
   if (block.type === 'tool_use') {
-    if (role !== 'assistant') throw anthropicInvalidRequest(`${path}: tool_use blocks may only appear in assistant messages`);
-    if (typeof block.id !== 'string' || typeof block.name !== 'string') throw anthropicInvalidRequest(`${path}: tool_use needs an id and a name`);
-    if (!block.input || typeof block.input !== 'object' || Array.isArray(block.input)) throw anthropicInvalidRequest(`${path}.input: Input should be a valid dictionary`);
+    if (role !== 'assistant')
+      throw anthropicInvalidRequest(`${path}: tool_use blocks may only appear in assistant messages`);
+    if (typeof block.id !== 'string' || typeof block.name !== 'string')
+      throw anthropicInvalidRequest(`${path}: tool_use needs an id and a name`);
+    if (!block.input || typeof block.input !== 'object' || Array.isArray(block.input))
+      throw anthropicInvalidRequest(`${path}.input: Input should be a valid dictionary`);
   }
   if (block.type === 'tool_result') {
     if (role !== 'user') throw anthropicInvalidRequest(`${path}: tool_result blocks may only appear in user messages`);
@@ -159,12 +220,18 @@ function validateBlock(block: AnthropicBlock, path: string, role: 'user' | 'assi
 function validateImageSource(source: unknown, path: string): void {
   const fields = (source ?? {}) as Record<string, unknown>;
   if (fields.type === 'base64') {
-    if (typeof fields.media_type !== 'string' || !imageMediaTypes.has(fields.media_type)) throw anthropicInvalidRequest(`${path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`);
-    if (typeof fields.data !== 'string' || fields.data === '') throw anthropicInvalidRequest(`${path}.source.data: Field required`);
+    if (typeof fields.media_type !== 'string' || !imageMediaTypes.has(fields.media_type))
+      throw anthropicInvalidRequest(
+        `${path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`,
+      );
+    if (typeof fields.data !== 'string' || fields.data === '')
+      throw anthropicInvalidRequest(`${path}.source.data: Field required`);
     return;
   }
   if (fields.type === 'url' && typeof fields.url === 'string' && /^https?:\/\//.test(fields.url)) return;
-  throw anthropicInvalidRequest(`${path}.source: Input tag does not match any of the expected tags: 'base64', 'url', 'file'`);
+  throw anthropicInvalidRequest(
+    `${path}.source: Input tag does not match any of the expected tags: 'base64', 'url', 'file'`,
+  );
 }
 
 /** Every tool_result must answer a tool_use of the previous assistant turn, and every tool_use must be answered in the next user turn. */
@@ -175,17 +242,23 @@ function checkToolPairing(messages: AnthropicSimulatorMessage[], index: number):
     const offered = new Set(previous?.content.filter((block) => block.type === 'tool_use').map((block) => block.id));
     for (const block of message.content) {
       if (block.type === 'tool_result' && !offered.has(block.tool_use_id)) {
-        throw anthropicInvalidRequest(`messages.${index}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+        throw anthropicInvalidRequest(
+          `messages.${index}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+        );
       }
     }
   }
   if (message.role === 'assistant') {
     const uses = message.content.filter((block) => block.type === 'tool_use').map((block) => String(block.id));
     const next = messages[index + 1];
-    const answered = new Set(next?.content.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id));
+    const answered = new Set(
+      next?.content.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id),
+    );
     const missing = uses.filter((id) => next !== undefined && !answered.has(id));
     if (missing.length > 0) {
-      throw anthropicInvalidRequest(`messages.${index + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}`);
+      throw anthropicInvalidRequest(
+        `messages.${index + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}`,
+      );
     }
   }
 }
@@ -196,11 +269,14 @@ function validateTools(value: unknown): Array<{ name: string }> {
   return value.map((tool: unknown, index) => {
     const fields = (tool ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
-      if (!['name', 'description', 'input_schema', 'cache_control', 'strict', 'type'].includes(key)) throw anthropicInvalidRequest(`tools.${index}.${key}: Extra inputs are not permitted`);
+      if (!['name', 'description', 'input_schema', 'cache_control', 'strict', 'type'].includes(key))
+        throw anthropicInvalidRequest(`tools.${index}.${key}: Extra inputs are not permitted`);
     }
-    if (typeof fields.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(fields.name)) throw anthropicInvalidRequest(`tools.${index}.name: String should match pattern`);
+    if (typeof fields.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(fields.name))
+      throw anthropicInvalidRequest(`tools.${index}.name: String should match pattern`);
     const schema = fields.input_schema as Record<string, unknown> | undefined;
-    if (!schema || schema.type !== 'object') throw anthropicInvalidRequest(`tools.${index}.input_schema.type: Input should be 'object'`);
+    if (!schema || schema.type !== 'object')
+      throw anthropicInvalidRequest(`tools.${index}.input_schema.type: Input should be 'object'`);
     return { name: fields.name };
   });
 }
@@ -208,11 +284,18 @@ function validateTools(value: unknown): Array<{ name: string }> {
 function validateToolChoice(value: unknown, tools: Array<{ name: string }>): AnthropicSimulatorRequest['tool_choice'] {
   if (value === undefined) return undefined;
   const choice = (value ?? {}) as { type?: unknown; name?: unknown; disable_parallel_tool_use?: unknown };
-  if (!['auto', 'any', 'tool', 'none'].includes(String(choice.type))) throw anthropicInvalidRequest('tool_choice.type: Input tag does not match any of the expected tags');
-  if (choice.type === 'none' && choice.disable_parallel_tool_use !== undefined) throw anthropicInvalidRequest('tool_choice.none.disable_parallel_tool_use: Extra inputs are not permitted');
-  if (choice.type === 'tool' && !tools.some((tool) => tool.name === choice.name)) throw anthropicInvalidRequest(`tool_choice: Tool '${String(choice.name)}' not found in tools`);
+  if (!['auto', 'any', 'tool', 'none'].includes(String(choice.type)))
+    throw anthropicInvalidRequest('tool_choice.type: Input tag does not match any of the expected tags');
+  if (choice.type === 'none' && choice.disable_parallel_tool_use !== undefined)
+    throw anthropicInvalidRequest('tool_choice.none.disable_parallel_tool_use: Extra inputs are not permitted');
+  if (choice.type === 'tool' && !tools.some((tool) => tool.name === choice.name))
+    throw anthropicInvalidRequest(`tool_choice: Tool '${String(choice.name)}' not found in tools`);
   if (tools.length === 0) throw anthropicInvalidRequest('tool_choice: may only be specified while providing tools');
-  return { type: String(choice.type), name: typeof choice.name === 'string' ? choice.name : undefined, disable_parallel_tool_use: choice.disable_parallel_tool_use === true };
+  return {
+    type: String(choice.type),
+    name: typeof choice.name === 'string' ? choice.name : undefined,
+    disable_parallel_tool_use: choice.disable_parallel_tool_use === true,
+  };
 }
 
 function isBlock(value: unknown): value is AnthropicBlock {

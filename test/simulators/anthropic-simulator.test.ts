@@ -14,7 +14,11 @@ afterAll(async () => {
   await simulator.close();
 });
 
-async function postMessages(body: Record<string, unknown>, version = '2023-06-01', headers: Record<string, string> = {}) {
+async function postMessages(
+  body: Record<string, unknown>,
+  version = '2023-06-01',
+  headers: Record<string, string> = {},
+) {
   const auth = version === '2026-10-21' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey };
   const response = await request(`${simulator.url}/messages`, {
     method: 'POST',
@@ -29,14 +33,35 @@ const valid = { model: 'claude-sim', max_tokens: 100, messages: [{ role: 'user',
 
 describe('Anthropic simulator validation', () => {
   it.each([
-    ['non-alternating roles', { ...valid, messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }, 'roles must alternate'],
-    ['a first assistant message', { ...valid, messages: [{ role: 'assistant', content: 'a' }] }, 'first message must use the "user" role'],
+    [
+      'non-alternating roles',
+      {
+        ...valid,
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'user', content: 'b' },
+        ],
+      },
+      'roles must alternate',
+    ],
+    [
+      'a first assistant message',
+      { ...valid, messages: [{ role: 'assistant', content: 'a' }] },
+      'first message must use the "user" role',
+    ],
     ['a missing max_tokens', { model: 'claude-sim', messages: valid.messages }, 'max_tokens'],
     ['an unknown top-level field', { ...valid, n: 2 }, 'n: Extra inputs are not permitted'],
-    ['a system message in messages', { ...valid, messages: [{ role: 'system', content: 'x' }] }, "role: Input should be 'user' or 'assistant'"],
+    [
+      'a system message in messages',
+      { ...valid, messages: [{ role: 'system', content: 'x' }] },
+      "role: Input should be 'user' or 'assistant'",
+    ],
     [
       'a tool_result without a tool_use before it',
-      { ...valid, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'r' }] }] },
+      {
+        ...valid,
+        messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'r' }] }],
+      },
       'unexpected `tool_use_id`',
     ],
     [
@@ -51,7 +76,11 @@ describe('Anthropic simulator validation', () => {
       },
       'without `tool_result` blocks',
     ],
-    ['an empty text block', { ...valid, messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }] }, 'must be non-empty'],
+    [
+      'an empty text block',
+      { ...valid, messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }] },
+      'must be non-empty',
+    ],
     ['temperature above 1', { ...valid, temperature: 1.5 }, 'temperature'],
   ])('refuses %s with a 400 invalid_request_error', async (_name, body, message) => {
     const answer = await postMessages(body);
@@ -61,9 +90,16 @@ describe('Anthropic simulator validation', () => {
   });
 
   it('refuses temperature on 2026-10-21 and output_config on 2023-06-01', async () => {
-    expect((await postMessages({ ...valid, temperature: 0.5 }, '2026-10-21')).text).toContain('temperature: Extra inputs are not permitted');
-    expect((await postMessages({ ...valid, output_config: { format: { type: 'json_schema', schema: {} } } })).status).toBe(400);
-    expect((await postMessages({ ...valid, output_config: { format: { type: 'json_schema', schema: {} } } }, '2026-10-21')).status).toBe(200);
+    expect((await postMessages({ ...valid, temperature: 0.5 }, '2026-10-21')).text).toContain(
+      'temperature: Extra inputs are not permitted',
+    );
+    expect(
+      (await postMessages({ ...valid, output_config: { format: { type: 'json_schema', schema: {} } } })).status,
+    ).toBe(400);
+    expect(
+      (await postMessages({ ...valid, output_config: { format: { type: 'json_schema', schema: {} } } }, '2026-10-21'))
+        .status,
+    ).toBe(200);
   });
 
   it('expects the key where the API version puts it', async () => {
@@ -76,8 +112,15 @@ describe('Anthropic simulator validation', () => {
 describe('Anthropic simulator answers', () => {
   it('echoes the last user text with usage, and reports cache reads for a `cache` model', async () => {
     const plain = (await postMessages(valid)).json();
-    expect(plain).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Echo: hello there' }], stop_reason: 'end_turn' });
-    const cached = (await postMessages({ ...valid, model: 'claude-cache-sim' })).json() as { usage: Record<string, number> };
+    expect(plain).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Echo: hello there' }],
+      stop_reason: 'end_turn',
+    });
+    const cached = (await postMessages({ ...valid, model: 'claude-cache-sim' })).json() as {
+      usage: Record<string, number>;
+    };
     expect(cached.usage.cache_read_input_tokens).toBeGreaterThan(0);
   });
 

@@ -40,30 +40,58 @@ export async function startAnthropicSimulator(options: AnthropicSimulatorOptions
   let abortedCount = 0;
   const server = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024, forceCloseConnections: true });
   /** Records the request, checks version and key, answers errors in Anthropic's shape. */
-  const route = (handler: (request: FastifyRequest, reply: FastifyReply, apiVersion: string) => Promise<unknown>) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const [path = '', query] = request.url.split('?', 2);
-    requests.push({ method: request.method, path, headers: { ...request.headers }, body: request.body, ...(query === undefined ? {} : { query }) });
-    reply.header('request-id', `req_${randomIdentifier()}`);
-    try {
-      return await handler(request, reply, checkHeaders(request, options.apiKey));
-    } catch (error) {
-      if (error instanceof AnthropicSimulatedError) return reply.code(error.status).headers(error.headers).send(error.toBody());
-      throw error;
-    }
-  };
-  server.post('/v1/messages', route((request, reply, apiVersion) => {
-    const connection = new ClientConnection(reply.raw, () => abortedCount++);
-    return answerMessages(request, reply, connection, apiVersion, options);
-  }));
-  server.post('/v1/messages/count_tokens', route(async (request, _reply, apiVersion) => {
-    const validated = validateAnthropicRequest(request.body, apiVersion, { purpose: 'count', betas: betasOf(request.headers['anthropic-beta']) });
-    return { input_tokens: countAnthropicPromptTokens(validated) };
-  }));
-  server.get('/v1/models', route(async (request) => listAnthropicModels(request.query as Record<string, unknown>)));
-  server.get('/v1/models/:id', route(async (request) => findAnthropicModel((request.params as { id: string }).id)));
-  server.setNotFoundHandler((_request, reply) => reply.code(404).send(new AnthropicSimulatedError(404, 'Not found').toBody()));
+  const route =
+    (handler: (request: FastifyRequest, reply: FastifyReply, apiVersion: string) => Promise<unknown>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const [path = '', query] = request.url.split('?', 2);
+      requests.push({
+        method: request.method,
+        path,
+        headers: { ...request.headers },
+        body: request.body,
+        ...(query === undefined ? {} : { query }),
+      });
+      reply.header('request-id', `req_${randomIdentifier()}`);
+      try {
+        return await handler(request, reply, checkHeaders(request, options.apiKey));
+      } catch (error) {
+        if (error instanceof AnthropicSimulatedError)
+          return reply.code(error.status).headers(error.headers).send(error.toBody());
+        throw error;
+      }
+    };
+  server.post(
+    '/v1/messages',
+    route((request, reply, apiVersion) => {
+      const connection = new ClientConnection(reply.raw, () => abortedCount++);
+      return answerMessages(request, reply, connection, apiVersion, options);
+    }),
+  );
+  server.post(
+    '/v1/messages/count_tokens',
+    route(async (request, _reply, apiVersion) => {
+      const validated = validateAnthropicRequest(request.body, apiVersion, {
+        purpose: 'count',
+        betas: betasOf(request.headers['anthropic-beta']),
+      });
+      return { input_tokens: countAnthropicPromptTokens(validated) };
+    }),
+  );
+  server.get(
+    '/v1/models',
+    route(async (request) => listAnthropicModels(request.query as Record<string, unknown>)),
+  );
+  server.get(
+    '/v1/models/:id',
+    route(async (request) => findAnthropicModel((request.params as { id: string }).id)),
+  );
+  server.setNotFoundHandler((_request, reply) =>
+    reply.code(404).send(new AnthropicSimulatedError(404, 'Not found').toBody()),
+  );
   server.setErrorHandler((error: Error, _request, reply) => {
-    void reply.code(400).send(new AnthropicSimulatedError(400, `The request body is not valid JSON: ${error.message}`).toBody());
+    void reply
+      .code(400)
+      .send(new AnthropicSimulatedError(400, `The request body is not valid JSON: ${error.message}`).toBody());
   });
   await server.listen({ host: '127.0.0.1', port: 0 });
   const address = server.server.address();
@@ -87,7 +115,9 @@ async function answerMessages(
   apiVersion: string,
   options: AnthropicSimulatorOptions,
 ): Promise<FastifyReply | undefined> {
-  const validated = validateAnthropicRequest(request.body, apiVersion, { betas: betasOf(request.headers['anthropic-beta']) });
+  const validated = validateAnthropicRequest(request.body, apiVersion, {
+    betas: betasOf(request.headers['anthropic-beta']),
+  });
   const behaviour = vendorBehaviourForModel(validated.model);
   if (behaviour.kind === 'error') throw anthropicStatusError(behaviour.status);
   if (behaviour.kind === 'hang') {
@@ -103,19 +133,39 @@ async function answerMessages(
   }
   if (validated.stream) {
     reply.hijack();
-    await sendAnthropicEventStream({ response: reply.raw, connection, reply: answer, messageId, model: validated.model, behaviour, chunkDelayMs: options.streamChunkDelayMs ?? 0 });
+    await sendAnthropicEventStream({
+      response: reply.raw,
+      connection,
+      reply: answer,
+      messageId,
+      model: validated.model,
+      behaviour,
+      chunkDelayMs: options.streamChunkDelayMs ?? 0,
+    });
     return undefined;
   }
-  return reply.send({ id: messageId, type: 'message', role: 'assistant', model: validated.model, container: null, stop_details: null, ...answer, usage: { ...answer.usage, service_tier: 'standard' } });
+  return reply.send({
+    id: messageId,
+    type: 'message',
+    role: 'assistant',
+    model: validated.model,
+    container: null,
+    stop_details: null,
+    ...answer,
+    usage: { ...answer.usage, service_tier: 'standard' },
+  });
 }
 
 /** Checks the version header and the key where that version expects it; returns the version. */
 function checkHeaders(request: FastifyRequest, apiKey: string): string {
   const version = request.headers['anthropic-version'];
-  if (typeof version !== 'string' || version === '') throw new AnthropicSimulatedError(400, 'anthropic-version: header is required');
-  if (version !== '2023-06-01' && version !== '2026-10-21') throw new AnthropicSimulatedError(400, `anthropic-version: unknown version '${version}'`);
+  if (typeof version !== 'string' || version === '')
+    throw new AnthropicSimulatedError(400, 'anthropic-version: header is required');
+  if (version !== '2023-06-01' && version !== '2026-10-21')
+    throw new AnthropicSimulatedError(400, `anthropic-version: unknown version '${version}'`);
   const presented = version === '2026-10-21' ? request.headers.authorization : request.headers['x-api-key'];
   const expected = version === '2026-10-21' ? `Bearer ${apiKey}` : apiKey;
-  if (presented !== expected) throw new AnthropicSimulatedError(401, version === '2026-10-21' ? 'invalid bearer token' : 'invalid x-api-key');
+  if (presented !== expected)
+    throw new AnthropicSimulatedError(401, version === '2026-10-21' ? 'invalid bearer token' : 'invalid x-api-key');
   return version;
 }

@@ -30,21 +30,45 @@ export function bedrockStatusError(status: number, modelId: string): BedrockSimu
     case 400:
       return validationError(`The provided model identifier ${modelId} is invalid for this simulated request.`);
     case 401:
-      return new BedrockSimulatedError(401, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
+      return new BedrockSimulatedError(
+        401,
+        'UnrecognizedClientException',
+        'The security token included in the request is invalid.',
+      );
     case 403:
-      return new BedrockSimulatedError(403, 'AccessDeniedException', "You don't have access to the model with the specified model ID.");
+      return new BedrockSimulatedError(
+        403,
+        'AccessDeniedException',
+        "You don't have access to the model with the specified model ID.",
+      );
     case 404:
-      return new BedrockSimulatedError(404, 'ResourceNotFoundException', 'Could not resolve the foundation model from the provided model identifier.');
+      return new BedrockSimulatedError(
+        404,
+        'ResourceNotFoundException',
+        'Could not resolve the foundation model from the provided model identifier.',
+      );
     case 424:
       return new BedrockSimulatedError(424, 'ModelErrorException', 'The model failed to process the request.');
     case 429:
-      return new BedrockSimulatedError(429, 'ThrottlingException', 'Too many requests, please wait before trying again.');
+      return new BedrockSimulatedError(
+        429,
+        'ThrottlingException',
+        'Too many requests, please wait before trying again.',
+      );
     case 500:
       return new BedrockSimulatedError(500, 'InternalServerException', 'The server encountered an internal error.');
     case 503:
-      return new BedrockSimulatedError(503, 'ServiceUnavailableException', 'Bedrock is unable to process your request.');
+      return new BedrockSimulatedError(
+        503,
+        'ServiceUnavailableException',
+        'Bedrock is unable to process your request.',
+      );
     default:
-      return new BedrockSimulatedError(status, status >= 500 ? 'InternalServerException' : 'ValidationException', `Simulated status ${status}.`);
+      return new BedrockSimulatedError(
+        status,
+        status >= 500 ? 'InternalServerException' : 'ValidationException',
+        `Simulated status ${status}.`,
+      );
   }
 }
 
@@ -59,7 +83,11 @@ export function invalidSignatureError(): BedrockSimulatedError {
 
 /** The 403 an unknown access key id gets. */
 export function unrecognizedClientError(): BedrockSimulatedError {
-  return new BedrockSimulatedError(403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
+  return new BedrockSimulatedError(
+    403,
+    'UnrecognizedClientException',
+    'The security token included in the request is invalid.',
+  );
 }
 
 /** The 403 a request without SigV4 headers gets. */

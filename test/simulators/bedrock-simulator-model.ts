@@ -3,14 +3,21 @@ import type { ReceivedBlock, ReceivedMessage, ValidConverseRequest } from './bed
 import { applyStopAndLimit, countWords } from './openai-simulator-text.js';
 
 /** One content block of the simulated answer. */
-export type AnswerBlock = { kind: 'text'; text: string } | { kind: 'toolUse'; toolUseId: string; name: string; input: Record<string, unknown> };
+export type AnswerBlock =
+  { kind: 'text'; text: string } | { kind: 'toolUse'; toolUseId: string; name: string; input: Record<string, unknown> };
 
 /** The simulated answer, before it is put on the wire. */
 export interface ConverseAnswer {
   blocks: AnswerBlock[];
   /** end_turn, max_tokens or tool_use */
   stopReason: string;
-  usage: { inputTokens: number; outputTokens: number; totalTokens: number; cacheReadInputTokens?: number; cacheWriteInputTokens?: number };
+  usage: {
+    inputTokens: number;
+    outputTokens: number;
+    totalTokens: number;
+    cacheReadInputTokens?: number;
+    cacheWriteInputTokens?: number;
+  };
 }
 
 const outputTokensPerToolCall = 10;
@@ -28,13 +35,34 @@ export function generateConverseAnswer(request: ValidConverseRequest, modelId: s
   const promptTokens = countPromptTokens(request);
   if (request.toolNames.length > 0 && lastTurn.role === 'user' && toolResults.length === 0) {
     const names = request.toolChoice.kind === 'tool' ? [request.toolChoice.name] : request.toolNames;
-    const blocks: AnswerBlock[] = names.map((name) => ({ kind: 'toolUse', toolUseId: `tooluse_sim${++toolUseCounter}`, name, input: { query: textOf(lastTurn.content) } }));
-    return { blocks, stopReason: 'tool_use', usage: usageOf(promptTokens, blocks.length * outputTokensPerToolCall, modelId) };
+    const blocks: AnswerBlock[] = names.map((name) => ({
+      kind: 'toolUse',
+      toolUseId: `tooluse_sim${++toolUseCounter}`,
+      name,
+      input: { query: textOf(lastTurn.content) },
+    }));
+    return {
+      blocks,
+      stopReason: 'tool_use',
+      usage: usageOf(promptTokens, blocks.length * outputTokensPerToolCall, modelId),
+    };
   }
-  const source = toolResults.length > 0 ? `Tool results: ${toolResults.map(toolResultText).join('; ')}` : `Echo: ${textOf(lastTurn.content)}`;
+  const source =
+    toolResults.length > 0
+      ? `Tool results: ${toolResults.map(toolResultText).join('; ')}`
+      : `Echo: ${textOf(lastTurn.content)}`;
   const generated = applyStopAndLimit(source, request.stopSequences, request.maxTokens);
-  const stopReason = generated.finishReason === 'length' ? 'max_tokens' : generated.text.length < source.length ? 'stop_sequence' : 'end_turn';
-  return { blocks: [{ kind: 'text', text: generated.text }], stopReason, usage: usageOf(promptTokens, countWords(generated.text), modelId) };
+  const stopReason =
+    generated.finishReason === 'length'
+      ? 'max_tokens'
+      : generated.text.length < source.length
+        ? 'stop_sequence'
+        : 'end_turn';
+  return {
+    blocks: [{ kind: 'text', text: generated.text }],
+    stopReason,
+    usage: usageOf(promptTokens, countWords(generated.text), modelId),
+  };
 }
 
 /** Words of every text block and system prompt, one per non-text block, at least one per turn. */
@@ -49,11 +77,18 @@ function countPromptTokens(request: ValidConverseRequest): number {
 
 /** Bedrock reports `inputTokens` without cached tokens; `totalTokens` counts everything. */
 function usageOf(promptTokens: number, outputTokens: number, modelId: string): ConverseAnswer['usage'] {
-  if (!modelId.includes(cachedPromptMarker)) return { inputTokens: promptTokens, outputTokens, totalTokens: promptTokens + outputTokens };
+  if (!modelId.includes(cachedPromptMarker))
+    return { inputTokens: promptTokens, outputTokens, totalTokens: promptTokens + outputTokens };
   const cacheReadInputTokens = Math.floor(promptTokens / 2);
   const cacheWriteInputTokens = Math.min(2, promptTokens - cacheReadInputTokens);
   const inputTokens = promptTokens - cacheReadInputTokens - cacheWriteInputTokens;
-  return { inputTokens, outputTokens, totalTokens: promptTokens + outputTokens, cacheReadInputTokens, cacheWriteInputTokens };
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: promptTokens + outputTokens,
+    cacheReadInputTokens,
+    cacheWriteInputTokens,
+  };
 }
 
 function textOf(blocks: ReceivedBlock[]): string {

@@ -44,12 +44,22 @@ export function converseStreamEvents(answer: ConverseAnswer): ConverseStreamEven
   const events: ConverseStreamEvent[] = [{ eventType: 'messageStart', payload: { role: 'assistant' } }];
   answer.blocks.forEach((block, contentBlockIndex) => {
     if (block.kind === 'text') {
-      for (const piece of splitIntoWordPieces(block.text)) events.push({ eventType: 'contentBlockDelta', payload: { contentBlockIndex, delta: { text: piece } } });
+      for (const piece of splitIntoWordPieces(block.text))
+        events.push({ eventType: 'contentBlockDelta', payload: { contentBlockIndex, delta: { text: piece } } });
     } else {
-      events.push({ eventType: 'contentBlockStart', payload: { contentBlockIndex, start: { toolUse: { toolUseId: block.toolUseId, name: block.name } } } });
+      events.push({
+        eventType: 'contentBlockStart',
+        payload: { contentBlockIndex, start: { toolUse: { toolUseId: block.toolUseId, name: block.name } } },
+      });
       const input = JSON.stringify(block.input);
       for (let start = 0; start < input.length; start += argumentPieceLength) {
-        events.push({ eventType: 'contentBlockDelta', payload: { contentBlockIndex, delta: { toolUse: { input: input.slice(start, start + argumentPieceLength) } } } });
+        events.push({
+          eventType: 'contentBlockDelta',
+          payload: {
+            contentBlockIndex,
+            delta: { toolUse: { input: input.slice(start, start + argumentPieceLength) } },
+          },
+        });
       }
     }
     events.push({ eventType: 'contentBlockStop', payload: { contentBlockIndex } });

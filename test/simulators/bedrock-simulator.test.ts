@@ -22,11 +22,21 @@ afterAll(() => simulator.close());
 beforeEach(() => simulator.reset());
 
 const claudeId = 'anthropic.claude-3-5-sonnet-20240620-v1:0';
-const weatherTool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } } as const;
+const weatherTool = {
+  type: 'function',
+  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+} as const;
 
-function callFor(upstreamModelId: string, fields: { stream?: boolean; secret?: string; region?: string } = {}): VendorCall {
+function callFor(
+  upstreamModelId: string,
+  fields: { stream?: boolean; secret?: string; region?: string } = {},
+): VendorCall {
   return {
-    channel: { baseUrl: simulator.url, secret: fields.secret ?? simulator.channelSecret, settings: fields.region ? { region: fields.region } : {} },
+    channel: {
+      baseUrl: simulator.url,
+      secret: fields.secret ?? simulator.channelSecret,
+      settings: fields.region ? { region: fields.region } : {},
+    },
     upstreamModelId,
     publicModelId: 'public-model',
     maxOutputTokens: undefined,
@@ -37,7 +47,11 @@ function callFor(upstreamModelId: string, fields: { stream?: boolean; secret?: s
 
 async function send(vendorRequest: VendorHttpRequest) {
   // The same header merge the translated-channel relay does: its defaults first, the adapter's signed headers last.
-  return request(vendorRequest.url, { method: 'POST', headers: { accept: 'application/json', ...vendorRequest.headers }, body: vendorRequest.body });
+  return request(vendorRequest.url, {
+    method: 'POST',
+    headers: { accept: 'application/json', ...vendorRequest.headers },
+    body: vendorRequest.body,
+  });
 }
 
 /** Encodes a chat request the way dispatch does for chat clients: translated to the canonical request first. */
@@ -47,12 +61,23 @@ async function encodeChat(chatRequest: ChatCompletionRequest, call: VendorCall):
 
 type CompleteResult =
   | { status: number; failure: ReturnType<typeof bedrockVendorAdapter.mapFailure>; text: string }
-  | { status: 200; failure?: undefined; completion: ReturnType<typeof encodeChatCompletion>; usage: ReturnType<typeof tokenUsageOfCanonical> | undefined; text: string };
+  | {
+      status: 200;
+      failure?: undefined;
+      completion: ReturnType<typeof encodeChatCompletion>;
+      usage: ReturnType<typeof tokenUsageOfCanonical> | undefined;
+      text: string;
+    };
 
 async function complete(chatRequest: Partial<ChatCompletionRequest>, call: VendorCall): Promise<CompleteResult> {
   const response = await send(await encodeChat({ model: 'x', messages: [], ...chatRequest }, call));
   const text = await response.body.text();
-  if (response.statusCode !== 200) return { status: response.statusCode, failure: bedrockVendorAdapter.mapFailure(response.statusCode, text, undefined), text };
+  if (response.statusCode !== 200)
+    return {
+      status: response.statusCode,
+      failure: bedrockVendorAdapter.mapFailure(response.statusCode, text, undefined),
+      text,
+    };
   // Written for a chat client the way dispatch writes it: folded, then encoded; the usage as billing reads it.
   const answer = foldStreamParts(bedrockVendorAdapter.decodeResponse(text, call));
   const completion = encodeChatCompletion(answer, { id: 'chatcmpl-test', model: 'public-model', created: 0 });
@@ -80,18 +105,48 @@ function chunksOf(bytes: Buffer, length: number): Readable {
 
 describe('Bedrock adapter against the simulator', () => {
   it('sends a correctly signed Converse request for a model id with a colon and maps the echo answer', async () => {
-    const result = await complete({ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello there' }] }, callFor(claudeId));
+    const result = await complete(
+      {
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Hello there' },
+        ],
+      },
+      callFor(claudeId),
+    );
     expect(result.status).toBe(200);
     if (!('completion' in result)) throw new Error(result.text);
-    expect(result.completion.choices[0]).toMatchObject({ message: { content: 'Echo: Hello there' }, finish_reason: 'stop' });
-    expect(result.usage).toEqual({ promptTokens: 4, completionTokens: 3, totalTokens: 7, cachedPromptTokens: 0, reasoningTokens: 0 });
-    expect(simulator.requests[0]).toMatchObject({ modelId: claudeId, operation: 'converse', path: '/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse' });
+    expect(result.completion.choices[0]).toMatchObject({
+      message: { content: 'Echo: Hello there' },
+      finish_reason: 'stop',
+    });
+    expect(result.usage).toEqual({
+      promptTokens: 4,
+      completionTokens: 3,
+      totalTokens: 7,
+      cachedPromptTokens: 0,
+      reasoningTokens: 0,
+    });
+    expect(simulator.requests[0]).toMatchObject({
+      modelId: claudeId,
+      operation: 'converse',
+      path: '/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse',
+    });
   });
 
   it('signs temporary credentials with their session token', async () => {
-    const withToken = await startBedrockSimulator({ credentials: { accessKeyId: 'ASIATEMPORARY0000001', secretAccessKey: 'temporary-secret', sessionToken: 'FwoGZXIvYXdzEJr//token+==' } });
+    const withToken = await startBedrockSimulator({
+      credentials: {
+        accessKeyId: 'ASIATEMPORARY0000001',
+        secretAccessKey: 'temporary-secret',
+        sessionToken: 'FwoGZXIvYXdzEJr//token+==',
+      },
+    });
     try {
-      const call = { ...callFor(claudeId), channel: { baseUrl: withToken.url, secret: withToken.channelSecret, settings: {} } };
+      const call = {
+        ...callFor(claudeId),
+        channel: { baseUrl: withToken.url, secret: withToken.channelSecret, settings: {} },
+      };
       const result = await complete({ messages: [{ role: 'user', content: 'Hi' }] }, call);
       expect(result.status).toBe(200);
     } finally {
@@ -103,45 +158,94 @@ describe('Bedrock adapter against the simulator', () => {
     const signed = await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }, callFor(claudeId));
     const tampered = await send({ ...signed, body: signed.body.replace('Hi', 'Yo') });
     expect(tampered.statusCode).toBe(403);
-    expect(await tampered.body.json()).toEqual({ message: expect.stringContaining('The request signature we calculated does not match') });
+    expect(await tampered.body.json()).toEqual({
+      message: expect.stringContaining('The request signature we calculated does not match'),
+    });
 
-    const wrongSecret = await complete({ messages: [{ role: 'user', content: 'Hi' }] }, callFor(claudeId, { secret: `${simulator.channelSecret.split(':')[0]}:wrong` }));
+    const wrongSecret = await complete(
+      { messages: [{ role: 'user', content: 'Hi' }] },
+      callFor(claudeId, { secret: `${simulator.channelSecret.split(':')[0]}:wrong` }),
+    );
     expect(wrongSecret.status).toBe(403);
     expect(wrongSecret.failure).toMatchObject({ kind: 'retryable-failure', error: { code: 'service_unavailable' } });
 
-    const wrongRegion = await complete({ messages: [{ role: 'user', content: 'Hi' }] }, callFor(claudeId, { region: 'eu-west-1' }));
+    const wrongRegion = await complete(
+      { messages: [{ role: 'user', content: 'Hi' }] },
+      callFor(claudeId, { region: 'eu-west-1' }),
+    );
     expect(wrongRegion.status).toBe(403);
   });
 
   it('refuses an unknown field and bad inference settings with a 400 ValidationException', async () => {
-    const credentials = { accessKeyId: simulator.channelSecret.split(':')[0] ?? '', secretAccessKey: simulator.channelSecret.split(':')[1] ?? '' };
+    const credentials = {
+      accessKeyId: simulator.channelSecret.split(':')[0] ?? '',
+      secretAccessKey: simulator.channelSecret.split(':')[1] ?? '',
+    };
     const sign = (body: object) =>
-      signBedrockRequest({ url: `${simulator.url}/model/${encodeURIComponent(claudeId)}/converse`, body: JSON.stringify(body), region: 'us-east-1', credentials, signingTime: Date.now() });
-    const unknownField = await send(await sign({ messages: [{ role: 'user', content: [{ text: 'Hi' }] }], temperature: 1 }));
+      signBedrockRequest({
+        url: `${simulator.url}/model/${encodeURIComponent(claudeId)}/converse`,
+        body: JSON.stringify(body),
+        region: 'us-east-1',
+        credentials,
+        signingTime: Date.now(),
+      });
+    const unknownField = await send(
+      await sign({ messages: [{ role: 'user', content: [{ text: 'Hi' }] }], temperature: 1 }),
+    );
     expect(unknownField.statusCode).toBe(400);
     expect(unknownField.headers['x-amzn-errortype']).toMatch(/^ValidationException/);
-    const zeroTokens = await send(await sign({ messages: [{ role: 'user', content: [{ text: 'Hi' }] }], inferenceConfig: { maxTokens: 0 } }));
+    const zeroTokens = await send(
+      await sign({ messages: [{ role: 'user', content: [{ text: 'Hi' }] }], inferenceConfig: { maxTokens: 0 } }),
+    );
     expect(zeroTokens.statusCode).toBe(400);
-    const orphanResult = await send(await sign({ messages: [{ role: 'user', content: [{ toolResult: { toolUseId: 'x', content: [{ text: 'a' }] } }] }], toolConfig: { tools: [{ toolSpec: { name: 'f', inputSchema: { json: {} } } }] } }));
+    const orphanResult = await send(
+      await sign({
+        messages: [{ role: 'user', content: [{ toolResult: { toolUseId: 'x', content: [{ text: 'a' }] } }] }],
+        toolConfig: { tools: [{ toolSpec: { name: 'f', inputSchema: { json: {} } } }] },
+      }),
+    );
     expect(orphanResult.statusCode).toBe(400);
     // 'R0lGODlh' is base64 of a GIF header: bytes that are not the stated png.
-    const mislabelledImage = await send(await sign({ messages: [{ role: 'user', content: [{ image: { format: 'png', source: { bytes: 'R0lGODlhAQABAAAAACw=' } } }] }] }));
+    const mislabelledImage = await send(
+      await sign({
+        messages: [
+          { role: 'user', content: [{ image: { format: 'png', source: { bytes: 'R0lGODlhAQABAAAAACw=' } } }] },
+        ],
+      }),
+    );
     expect(mislabelledImage.statusCode).toBe(400);
     expect(await mislabelledImage.body.text()).toContain('not a png image');
   });
 
   it('maps a conversation Bedrock refuses (starting with an assistant turn) to a final invalid_request_error', async () => {
-    const result = await complete({ messages: [{ role: 'assistant', content: 'Hello' }, { role: 'user', content: 'Hi' }] }, callFor(claudeId));
+    const result = await complete(
+      {
+        messages: [
+          { role: 'assistant', content: 'Hello' },
+          { role: 'user', content: 'Hi' },
+        ],
+      },
+      callFor(claudeId),
+    );
     expect(result.status).toBe(400);
-    expect(result.failure).toMatchObject({ kind: 'final-failure', error: { code: 'invalid_request_error', message: expect.stringContaining('must start with a user message') } });
+    expect(result.failure).toMatchObject({
+      kind: 'final-failure',
+      error: { code: 'invalid_request_error', message: expect.stringContaining('must start with a user message') },
+    });
   });
 
   it('round-trips a tool conversation: tool calls, then tool results answered with text', async () => {
-    const first = await complete({ messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [weatherTool] }, callFor(claudeId));
+    const first = await complete(
+      { messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [weatherTool] },
+      callFor(claudeId),
+    );
     if (!('completion' in first)) throw new Error(first.text);
     const message = first.completion.choices[0]?.message;
     expect(first.completion.choices[0]?.finish_reason).toBe('tool_calls');
-    expect(message?.tool_calls?.[0]).toMatchObject({ type: 'function', function: { name: 'get_weather', arguments: '{"query":"Weather in Paris?"}' } });
+    expect(message?.tool_calls?.[0]).toMatchObject({
+      type: 'function',
+      function: { name: 'get_weather', arguments: '{"query":"Weather in Paris?"}' },
+    });
     const toolCalls = message?.tool_calls ?? [];
     const second = await complete(
       {
@@ -155,19 +259,35 @@ describe('Bedrock adapter against the simulator', () => {
       callFor(claudeId),
     );
     if (!('completion' in second)) throw new Error(second.text);
-    expect(second.completion.choices[0]).toMatchObject({ message: { content: 'Tool results: sunny' }, finish_reason: 'stop' });
+    expect(second.completion.choices[0]).toMatchObject({
+      message: { content: 'Tool results: sunny' },
+      finish_reason: 'stop',
+    });
   });
 
   it('cuts at max_tokens and stop sequences like the model would', async () => {
-    const cut = await complete({ messages: [{ role: 'user', content: 'one two three four' }], max_tokens: 2 }, callFor(claudeId));
+    const cut = await complete(
+      { messages: [{ role: 'user', content: 'one two three four' }], max_tokens: 2 },
+      callFor(claudeId),
+    );
     if (!('completion' in cut)) throw new Error(cut.text);
     expect(cut.completion.choices[0]).toMatchObject({ message: { content: 'Echo: one' }, finish_reason: 'length' });
   });
 
   it('reports cache reads and writes inside the prompt count', async () => {
-    const result = await complete({ messages: [{ role: 'user', content: 'a b c d e f g h' }] }, callFor('sim-cached-prompt'));
+    const result = await complete(
+      { messages: [{ role: 'user', content: 'a b c d e f g h' }] },
+      callFor('sim-cached-prompt'),
+    );
     if (!('usage' in result)) throw new Error(result.text);
-    expect(result.usage).toEqual({ promptTokens: 8, completionTokens: 9, totalTokens: 17, cachedPromptTokens: 4, reasoningTokens: 0, cacheWritePromptTokens: 2 });
+    expect(result.usage).toEqual({
+      promptTokens: 8,
+      completionTokens: 9,
+      totalTokens: 17,
+      cachedPromptTokens: 4,
+      reasoningTokens: 0,
+      cacheWritePromptTokens: 2,
+    });
   });
 
   it.each([
@@ -185,11 +305,16 @@ describe('Bedrock adapter against the simulator', () => {
 });
 
 describe('Bedrock streams from the simulator', () => {
-  const toolStreamRequest: Partial<ChatCompletionRequest> = { messages: [{ role: 'user', content: 'Weather?' }], tools: [weatherTool, { type: 'function', function: { name: 'get_time' } }] };
+  const toolStreamRequest: Partial<ChatCompletionRequest> = {
+    messages: [{ role: 'user', content: 'Weather?' }],
+    tools: [weatherTool, { type: 'function', function: { name: 'get_time' } }],
+  };
 
   it('decodes a streamed text answer straight from the response body', async () => {
     const call = callFor(claudeId, { stream: true });
-    const response = await send(await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'Hello stream' }] }, call));
+    const response = await send(
+      await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'Hello stream' }] }, call),
+    );
     const parts = await collect(bedrockVendorAdapter.decodeStream(response.body, call));
     expect(simulator.requests[0]?.operation).toBe('converse-stream');
     expect(parts).toEqual([
@@ -200,7 +325,16 @@ describe('Bedrock streams from the simulator', () => {
       { type: 'text-delta', blockIndex: 0, text: 'stream' },
       { type: 'text-end', blockIndex: 0 },
       { type: 'finish', finish: { reason: 'stop', rawReason: 'end_turn' } },
-      { type: 'usage', usage: { inputTokens: 2, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 3, reasoningTokens: 0 } },
+      {
+        type: 'usage',
+        usage: {
+          inputTokens: 2,
+          cacheReadInputTokens: 0,
+          cacheWriteInputTokens: 0,
+          outputTokens: 3,
+          reasoningTokens: 0,
+        },
+      },
     ]);
   });
 
@@ -214,7 +348,9 @@ describe('Bedrock streams from the simulator', () => {
       { type: 'tool-call-start', blockIndex: 1, callId: expect.stringMatching(/^tooluse_/), name: 'get_time' },
     ]);
     const argumentsOf = (index: number) =>
-      parts.flatMap((part) => (part.type === 'tool-call-delta' && part.blockIndex === index ? [part.argumentsDelta] : [])).join('');
+      parts
+        .flatMap((part) => (part.type === 'tool-call-delta' && part.blockIndex === index ? [part.argumentsDelta] : []))
+        .join('');
     expect(argumentsOf(0)).toBe('{"query":"Weather?"}');
     expect(argumentsOf(1)).toBe('{"query":"Weather?"}');
     expect(parts.filter((part) => part.type === 'tool-call-delta').length).toBeGreaterThan(2);
@@ -230,7 +366,12 @@ describe('Bedrock streams from the simulator', () => {
     ['sim-stream-exception-serviceUnavailableException', 'service_unavailable'],
   ])('turns the exception event of %s into a final error part', async (modelId, code) => {
     const call = callFor(modelId, { stream: true });
-    const parts = await collect(bedrockVendorAdapter.decodeStream(chunksOf(await streamBytes({ messages: [{ role: 'user', content: 'a b c d' }] }, call), 7), call));
+    const parts = await collect(
+      bedrockVendorAdapter.decodeStream(
+        chunksOf(await streamBytes({ messages: [{ role: 'user', content: 'a b c d' }] }, call), 7),
+        call,
+      ),
+    );
     expect(parts.filter((part) => part.type === 'text-delta')).toHaveLength(2);
     expect(parts.at(-1)).toMatchObject({ type: 'error', failure: { code } });
     expect(parts.some((part) => part.type === 'finish')).toBe(false);
@@ -238,7 +379,9 @@ describe('Bedrock streams from the simulator', () => {
 
   it('never reports a broken stream as complete', async () => {
     const call = callFor('sim-broken-stream', { stream: true });
-    const response = await send(await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'a b c d' }] }, call));
+    const response = await send(
+      await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'a b c d' }] }, call),
+    );
     const parts: CanonicalStreamPart[] = [];
     const failure = await (async () => {
       for await (const part of bedrockVendorAdapter.decodeStream(response.body, call)) parts.push(part);
@@ -263,8 +406,16 @@ describe('Bedrock streams from the simulator', () => {
   it('counts a client that leaves mid-stream as an aborted request', async () => {
     const call = callFor('sim-slow-stream', { stream: true });
     const controller = new AbortController();
-    const vendorRequest = await encodeChat({ model: 'x', messages: [{ role: 'user', content: 'a b c d e f g h' }] }, call);
-    const response = await request(vendorRequest.url, { method: 'POST', headers: vendorRequest.headers, body: vendorRequest.body, signal: controller.signal });
+    const vendorRequest = await encodeChat(
+      { model: 'x', messages: [{ role: 'user', content: 'a b c d e f g h' }] },
+      call,
+    );
+    const response = await request(vendorRequest.url, {
+      method: 'POST',
+      headers: vendorRequest.headers,
+      body: vendorRequest.body,
+      signal: controller.signal,
+    });
     const parts: CanonicalStreamPart[] = [];
     await (async () => {
       for await (const part of bedrockVendorAdapter.decodeStream(response.body, call)) {

@@ -60,7 +60,10 @@ export interface BedrockSimulatorOptions {
 }
 
 /** The test credentials the simulator accepts by default. */
-export const bedrockSimulatorCredentials: BedrockSimulatorCredentials = { accessKeyId: 'AKIASIMULATOR0000001', secretAccessKey: 'simulator/secret+access/key0000000000000' };
+export const bedrockSimulatorCredentials: BedrockSimulatorCredentials = {
+  accessKeyId: 'AKIASIMULATOR0000001',
+  secretAccessKey: 'simulator/secret+access/key0000000000000',
+};
 
 const pathPattern = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
 const errorModelPattern = /^sim-error-([45]\d\d)$/;
@@ -106,21 +109,39 @@ export async function startBedrockSimulator(options: BedrockSimulatorOptions = {
 
 type ResolvedOptions = BedrockSimulatorOptions & { credentials: BedrockSimulatorCredentials; region: string };
 
-async function handleRequest(request: IncomingMessage, exchange: Exchange, options: ResolvedOptions, requests: BedrockRecordedRequest[]): Promise<void> {
+async function handleRequest(
+  request: IncomingMessage,
+  exchange: Exchange,
+  options: ResolvedOptions,
+  requests: BedrockRecordedRequest[],
+): Promise<void> {
   const rawBody = await readBody(request);
   const path = (request.url ?? '/').split('?')[0] ?? '/';
   const route = pathPattern.exec(path);
   const modelId = route ? safeDecode(route[1] ?? '') : '';
   const body = parseJson(rawBody);
-  requests.push({ method: request.method ?? '', path, modelId, operation: route?.[2] ?? '', headers: { ...request.headers }, body });
+  requests.push({
+    method: request.method ?? '',
+    path,
+    modelId,
+    operation: route?.[2] ?? '',
+    headers: { ...request.headers },
+    body,
+  });
 
-  const signatureError = await verifyBedrockSignature(request, rawBody, { credentials: options.credentials, region: options.region, maximumClockSkewMs: options.maximumClockSkewMs });
+  const signatureError = await verifyBedrockSignature(request, rawBody, {
+    credentials: options.credentials,
+    region: options.region,
+    maximumClockSkewMs: options.maximumClockSkewMs,
+  });
   if (signatureError) return exchange.sendError(signatureError);
-  if (request.method !== 'POST' || !route) return exchange.sendError(new BedrockSimulatedError(404, 'UnknownOperationException', 'Unknown operation.'));
+  if (request.method !== 'POST' || !route)
+    return exchange.sendError(new BedrockSimulatedError(404, 'UnknownOperationException', 'Unknown operation.'));
   const errorStatus = errorModelPattern.exec(modelId)?.[1];
   if (errorStatus) return exchange.sendError(bedrockStatusError(Number(errorStatus), modelId));
   if (modelId === 'sim-hang') return;
-  if (body === undefined) return exchange.sendError(validationError('Malformed input request, please reformat your input and try again.'));
+  if (body === undefined)
+    return exchange.sendError(validationError('Malformed input request, please reformat your input and try again.'));
   let answer: ConverseAnswer;
   try {
     answer = generateConverseAnswer(validateConverseRequest(body), modelId);
@@ -133,8 +154,17 @@ async function handleRequest(request: IncomingMessage, exchange: Exchange, optio
 }
 
 async function sendConverse(exchange: Exchange, answer: ConverseAnswer, modelId: string): Promise<void> {
-  const content = answer.blocks.map((block) => (block.kind === 'text' ? { text: block.text } : { toolUse: { toolUseId: block.toolUseId, name: block.name, input: block.input } }));
-  const payload = JSON.stringify({ output: { message: { role: 'assistant', content } }, stopReason: answer.stopReason, usage: answer.usage, metrics: { latencyMs: 42 } });
+  const content = answer.blocks.map((block) =>
+    block.kind === 'text'
+      ? { text: block.text }
+      : { toolUse: { toolUseId: block.toolUseId, name: block.name, input: block.input } },
+  );
+  const payload = JSON.stringify({
+    output: { message: { role: 'assistant', content } },
+    stopReason: answer.stopReason,
+    usage: answer.usage,
+    metrics: { latencyMs: 42 },
+  });
   if (modelId === 'sim-broken-stream' || modelId === 'sim-broken-before-first-event') {
     exchange.response.writeHead(200, { 'content-type': 'application/json' });
     await exchange.write(Buffer.from(payload.slice(0, Math.ceil(payload.length / 2))));
@@ -144,8 +174,16 @@ async function sendConverse(exchange: Exchange, answer: ConverseAnswer, modelId:
   exchange.response.end(payload);
 }
 
-async function sendConverseStream(exchange: Exchange, answer: ConverseAnswer, modelId: string, options: ResolvedOptions): Promise<void> {
-  exchange.response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'sim-request' });
+async function sendConverseStream(
+  exchange: Exchange,
+  answer: ConverseAnswer,
+  modelId: string,
+  options: ResolvedOptions,
+): Promise<void> {
+  exchange.response.writeHead(200, {
+    'content-type': 'application/vnd.amazon.eventstream',
+    'x-amzn-requestid': 'sim-request',
+  });
   const frames = converseStreamEvents(answer).map(encodeStreamEvent);
   if (modelId === 'sim-broken-before-first-event') {
     // The 200 and its headers reach the client, then the connection dies before the first frame.
@@ -153,8 +191,12 @@ async function sendConverseStream(exchange: Exchange, answer: ConverseAnswer, mo
     await exchange.wait(brokenStreamHeadersDelayMs);
     return exchange.breakOnPurpose();
   }
-  const exceptionType = modelId === streamErrorEventModel ? 'serviceUnavailableException' : streamExceptionPattern.exec(modelId)?.[1];
-  const delayMs = modelId === 'sim-slow-stream' ? Math.max(slowStreamDelayMs, options.streamFrameDelayMs ?? 0) : (options.streamFrameDelayMs ?? 0);
+  const exceptionType =
+    modelId === streamErrorEventModel ? 'serviceUnavailableException' : streamExceptionPattern.exec(modelId)?.[1];
+  const delayMs =
+    modelId === 'sim-slow-stream'
+      ? Math.max(slowStreamDelayMs, options.streamFrameDelayMs ?? 0)
+      : (options.streamFrameDelayMs ?? 0);
   const cutAt = modelId === 'sim-broken-stream' || exceptionType ? framesBeforeBreak : frames.length;
   for (const frame of frames.slice(0, cutAt)) {
     if (!exchange.isOpen) return;
@@ -162,7 +204,8 @@ async function sendConverseStream(exchange: Exchange, answer: ConverseAnswer, mo
     await exchange.wait(delayMs);
   }
   if (modelId === 'sim-broken-stream') return exchange.breakOnPurpose();
-  if (exceptionType) exchange.response.write(encodeStreamException(exceptionType, `Simulated ${exceptionType} mid-stream.`));
+  if (exceptionType)
+    exchange.response.write(encodeStreamException(exceptionType, `Simulated ${exceptionType} mid-stream.`));
   exchange.response.end();
 }
 
@@ -186,7 +229,10 @@ class Exchange {
 
   sendError(error: BedrockSimulatedError): void {
     if (this.closed || this.response.headersSent) return;
-    this.response.writeHead(error.status, { 'content-type': 'application/json', 'x-amzn-errortype': `${error.exceptionType}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
+    this.response.writeHead(error.status, {
+      'content-type': 'application/json',
+      'x-amzn-errortype': `${error.exceptionType}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+    });
     this.response.end(JSON.stringify(error.toBody()));
   }
 

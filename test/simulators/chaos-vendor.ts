@@ -30,7 +30,8 @@ export interface ChaosVendorOptions {
   trickleBytes?: number;
 }
 
-const htmlPage = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>';
+const htmlPage =
+  '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>';
 const garbageLines = ': keep-alive\n\nthis line is not a field\nretry: soon\n\n';
 const writeChunkBytes = 64 * 1024;
 
@@ -148,7 +149,10 @@ function playScenario(play: ScenarioPlay): void {
     case 'html-403':
       return sendRaw(response, 403, 'text/html', htmlPage);
     case 'payment-402': {
-      const error = format.errorBody(402, 'Your credit balance is too low to access the API. Please go to Plans & Billing to purchase credits.');
+      const error = format.errorBody(
+        402,
+        'Your credit balance is too low to access the API. Please go to Plans & Billing to purchase credits.',
+      );
       return sendRaw(response, 402, 'application/json', error.body, error.headers);
     }
     case 'truncated-json': {
@@ -165,21 +169,51 @@ function playScenario(play: ScenarioPlay): void {
       return sendFrames(response, format.streamContentType, frames.slice(0, format.framesBeforeEnd), 'reset');
     case 'sse-garbage-lines':
       if (!stream) return answerWell(play);
-      if (format.streamContentType !== 'text/event-stream' && !format.streamContentType.startsWith('text/event-stream')) return answerWell(play);
-      return sendFrames(response, format.streamContentType, [garbageLines, ...frames.flatMap((frame) => [frame, garbageLines])], 'end');
+      if (format.streamContentType !== 'text/event-stream' && !format.streamContentType.startsWith('text/event-stream'))
+        return answerWell(play);
+      return sendFrames(
+        response,
+        format.streamContentType,
+        [garbageLines, ...frames.flatMap((frame) => [frame, garbageLines])],
+        'end',
+      );
     case 'data-html':
       if (!stream) return answerWell(play);
-      return sendFrames(response, format.streamContentType, [...frames.slice(0, format.framesBeforeEnd), format.unreadableFrame(), ...frames.slice(format.framesBeforeEnd)], 'end');
+      return sendFrames(
+        response,
+        format.streamContentType,
+        [...frames.slice(0, format.framesBeforeEnd), format.unreadableFrame(), ...frames.slice(format.framesBeforeEnd)],
+        'end',
+      );
     case 'error-event':
       if (!stream) return answerWell(play);
-      return sendFrames(response, format.streamContentType, [...frames.slice(0, format.framesBeforeEnd), ...format.streamErrorFrames(keyBearingText(exchange))], 'end');
+      return sendFrames(
+        response,
+        format.streamContentType,
+        [...frames.slice(0, format.framesBeforeEnd), ...format.streamErrorFrames(keyBearingText(exchange))],
+        'end',
+      );
     case 'oversized-body':
       return sendOversized(response, exchange.options.oversizedBytes);
     case 'oversized-event':
       if (!stream) return answerWell(play);
-      return sendFrames(response, format.streamContentType, [...frames.slice(0, format.framesBeforeEnd), format.oversizedFrame(exchange.options.oversizedEventCharacters), ...frames.slice(format.framesBeforeEnd)], 'end');
+      return sendFrames(
+        response,
+        format.streamContentType,
+        [
+          ...frames.slice(0, format.framesBeforeEnd),
+          format.oversizedFrame(exchange.options.oversizedEventCharacters),
+          ...frames.slice(format.framesBeforeEnd),
+        ],
+        'end',
+      );
     case 'one-byte-a-second':
-      return trickle(response, stream ? format.streamContentType : 'application/json', stream ? frameText(frames[0]) : format.successBody(), exchange.options.trickleBytes ?? 3);
+      return trickle(
+        response,
+        stream ? format.streamContentType : 'application/json',
+        stream ? frameText(frames[0]) : format.successBody(),
+        exchange.options.trickleBytes ?? 3,
+      );
     case 'no-answer':
       // The request was read; no head ever follows. The gateway's headers timeout must end this.
       return;
@@ -212,12 +246,27 @@ function answerWell(play: ScenarioPlay): void {
   else sendRaw(exchange.response, 200, 'application/json', format.successBody());
 }
 
-function sendRaw(response: ServerResponse, status: number, contentType: string | undefined, body: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { ...(contentType ? { 'content-type': contentType } : {}), 'content-length': String(Buffer.byteLength(body)), ...headers });
+function sendRaw(
+  response: ServerResponse,
+  status: number,
+  contentType: string | undefined,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, {
+    ...(contentType ? { 'content-type': contentType } : {}),
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
   response.end(body);
 }
 
-function sendFrames(response: ServerResponse, contentType: string, frames: readonly ChaosFrame[], ending: 'end' | 'reset'): void {
+function sendFrames(
+  response: ServerResponse,
+  contentType: string,
+  frames: readonly ChaosFrame[],
+  ending: 'end' | 'reset',
+): void {
   response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
   for (const frame of frames) response.write(frame);
   if (ending === 'end') response.end();
@@ -273,7 +322,10 @@ function trickle(response: ServerResponse, contentType: string, text: string, by
 
 /** A vendor error message quoting the key the request carried (and, to a Bedrock request, the AWS secret access key). */
 function keyBearingText(exchange: ChaosExchange): string {
-  const aws = /Credential=/.test(exchange.request.headers.authorization ?? '') && exchange.options.awsSecretAccessKey ? [exchange.options.awsSecretAccessKey] : [];
+  const aws =
+    /Credential=/.test(exchange.request.headers.authorization ?? '') && exchange.options.awsSecretAccessKey
+      ? [exchange.options.awsSecretAccessKey]
+      : [];
   const keys = [...keysOf(exchange.request), ...aws];
   return `API key not valid. Please pass a valid API key. Received: ${keys.join(' and ')}.`;
 }

@@ -29,7 +29,11 @@ export class GeminiSimulatedError extends Error {
 
   /** The body Gemini answers with. */
   toBody(): { error: { code: number; message: string; status: string; details: unknown[] } } {
-    const details = this.reasons.map((reason) => ({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' }));
+    const details = this.reasons.map((reason) => ({
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason,
+      domain: 'googleapis.com',
+    }));
     return { error: { code: this.status, message: this.message, status: this.statusName, details } };
   }
 }
@@ -51,6 +55,9 @@ export function geminiStatusError(status: number): GeminiSimulatedError {
     case 503:
       return new GeminiSimulatedError(503, 'The model is overloaded. Please try again later.');
     default:
-      return new GeminiSimulatedError(status, 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
+      return new GeminiSimulatedError(
+        status,
+        'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+      );
   }
 }

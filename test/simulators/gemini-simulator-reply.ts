@@ -21,26 +21,42 @@ export function thoughtSignatureFor(name: string): string {
 export function createGeminiReply(request: GeminiSimulatorRequest, model: string): GeminiReply {
   const last = request.contents.at(-1);
   const lastParts = last?.parts ?? [];
-  const responses = lastParts.filter((part) => part.functionResponse).map((part) => responseText((part.functionResponse as { response: Record<string, unknown> }).response));
+  const responses = lastParts
+    .filter((part) => part.functionResponse)
+    .map((part) => responseText((part.functionResponse as { response: Record<string, unknown> }).response));
   const thinking = model.includes('thinking');
   if (responses.length === 0 && request.functionNames.length > 0 && request.mode !== 'NONE') {
     const names = request.allowedFunctionNames ?? request.functionNames;
-    const parts = names.map((name) => ({ functionCall: { name, args: { query: lastUserText(request) } }, ...(thinking ? { thoughtSignature: thoughtSignatureFor(name) } : {}) }));
+    const parts = names.map((name) => ({
+      functionCall: { name, args: { query: lastUserText(request) } },
+      ...(thinking ? { thoughtSignature: thoughtSignatureFor(name) } : {}),
+    }));
     return { parts, finishReason: 'STOP', usageMetadata: usage(request, model, parts.length * tokensPerFunctionCall) };
   }
   const fullText = responses.length > 0 ? `Tool results: ${responses.join('; ')}` : `Echo: ${lastUserText(request)}`;
   const stopped = cutAtStopSequence(fullText, request.generationConfig.stopSequences);
-  const maximum = typeof request.generationConfig.maxOutputTokens === 'number' ? request.generationConfig.maxOutputTokens : undefined;
+  const maximum =
+    typeof request.generationConfig.maxOutputTokens === 'number' ? request.generationConfig.maxOutputTokens : undefined;
   const pieces = splitIntoWordPieces(stopped);
   const cut = maximum !== undefined && pieces.length > maximum;
   const text = cut ? pieces.slice(0, maximum).join('').trimEnd() : stopped;
-  return { parts: [{ text }], finishReason: cut ? 'MAX_TOKENS' : 'STOP', usageMetadata: usage(request, model, countWords(text)) };
+  return {
+    parts: [{ text }],
+    finishReason: cut ? 'MAX_TOKENS' : 'STOP',
+    usageMetadata: usage(request, model, countWords(text)),
+  };
 }
 
 function usage(request: GeminiSimulatorRequest, model: string, candidatesTokenCount: number): Record<string, number> {
-  const promptTokenCount = countWords([request.systemText, ...request.contents.flatMap((content) => content.parts.map(partText))].join(' '));
+  const promptTokenCount = countWords(
+    [request.systemText, ...request.contents.flatMap((content) => content.parts.map(partText))].join(' '),
+  );
   const thoughts = model.includes('thinking') ? thoughtsTokens : 0;
-  const metadata: Record<string, number> = { promptTokenCount, candidatesTokenCount, totalTokenCount: promptTokenCount + candidatesTokenCount + thoughts };
+  const metadata: Record<string, number> = {
+    promptTokenCount,
+    candidatesTokenCount,
+    totalTokenCount: promptTokenCount + candidatesTokenCount + thoughts,
+  };
   if (thoughts > 0) metadata.thoughtsTokenCount = thoughts;
   if (model.includes('cache')) metadata.cachedContentTokenCount = Math.max(1, Math.floor(promptTokenCount / 2));
   return metadata;
@@ -48,7 +64,10 @@ function usage(request: GeminiSimulatorRequest, model: string, candidatesTokenCo
 
 function lastUserText(request: GeminiSimulatorRequest): string {
   const lastUser = request.contents.findLast((content) => content.role === 'user');
-  return (lastUser?.parts ?? []).filter((part) => typeof part.text === 'string').map((part) => String(part.text)).join(' ');
+  return (lastUser?.parts ?? [])
+    .filter((part) => typeof part.text === 'string')
+    .map((part) => String(part.text))
+    .join(' ');
 }
 
 /** A functionResponse as text: its `content` when that is all it holds, else its JSON. */
@@ -75,5 +94,7 @@ function cutAtStopSequence(text: string, sequences: unknown): string {
 
 /** The reply's parts as stream pieces: text split into words, each functionCall whole (as Gemini streams them). */
 export function streamPiecesOf(reply: GeminiReply): GeminiSimulatorPart[] {
-  return reply.parts.flatMap((part) => (typeof part.text === 'string' ? splitIntoWordPieces(part.text).map((piece) => ({ text: piece })) : [part]));
+  return reply.parts.flatMap((part) =>
+    typeof part.text === 'string' ? splitIntoWordPieces(part.text).map((piece) => ({ text: piece })) : [part],
+  );
 }

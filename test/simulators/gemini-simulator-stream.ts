@@ -32,14 +32,25 @@ export async function sendGeminiEventStream(options: {
       return;
     }
     if (index === contentEventsBeforeBreak && behaviour.kind === 'stream-error-event') {
-      await connection.write(formatEvent({ error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } }));
+      await connection.write(
+        formatEvent({
+          error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
+        }),
+      );
       response.end();
       return;
     }
     const isLast = index === pieces.length - 1;
-    const candidate = { content: { role: 'model', parts: [part] }, index: 0, ...(isLast ? { finishReason: reply.finishReason } : {}) };
+    const candidate = {
+      content: { role: 'model', parts: [part] },
+      index: 0,
+      ...(isLast ? { finishReason: reply.finishReason } : {}),
+    };
     const usageMetadata = isLast ? reply.usageMetadata : { promptTokenCount: reply.usageMetadata.promptTokenCount };
-    await connection.write(formatEvent({ candidates: [candidate], usageMetadata, ...envelope }), index + 1 === contentEventsBeforeBreak);
+    await connection.write(
+      formatEvent({ candidates: [candidate], usageMetadata, ...envelope }),
+      index + 1 === contentEventsBeforeBreak,
+    );
   }
   if (connection.isOpen) response.end();
 }

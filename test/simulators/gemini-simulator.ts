@@ -49,9 +49,13 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions): Pro
       throw error;
     }
   });
-  server.setNotFoundHandler((_request, reply) => reply.code(404).send(new GeminiSimulatedError(404, 'Requested entity was not found.').toBody()));
+  server.setNotFoundHandler((_request, reply) =>
+    reply.code(404).send(new GeminiSimulatedError(404, 'Requested entity was not found.').toBody()),
+  );
   server.setErrorHandler((error: Error, _request, reply) => {
-    void reply.code(400).send(new GeminiSimulatedError(400, `Invalid JSON payload received. ${error.message}`).toBody());
+    void reply
+      .code(400)
+      .send(new GeminiSimulatedError(400, `Invalid JSON payload received. ${error.message}`).toBody());
   });
   await server.listen({ host: '127.0.0.1', port: 0 });
   const address = server.server.address();
@@ -68,7 +72,12 @@ export async function startGeminiSimulator(options: GeminiSimulatorOptions): Pro
   };
 }
 
-async function answer(request: FastifyRequest, reply: FastifyReply, connection: ClientConnection, options: GeminiSimulatorOptions): Promise<FastifyReply | undefined> {
+async function answer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  connection: ClientConnection,
+  options: GeminiSimulatorOptions,
+): Promise<FastifyReply | undefined> {
   if (request.headers['x-goog-api-key'] !== options.apiKey) {
     throw new GeminiSimulatedError(400, 'API key not valid. Please pass a valid API key.', ['API_KEY_INVALID']);
   }
@@ -90,11 +99,24 @@ async function answer(request: FastifyRequest, reply: FastifyReply, connection: 
   const responseId = `sim${randomIdentifier()}`;
   if (stream) {
     reply.hijack();
-    await sendGeminiEventStream({ response: reply.raw, connection, reply: generated, responseId, model, behaviour, chunkDelayMs: options.streamChunkDelayMs ?? 0 });
+    await sendGeminiEventStream({
+      response: reply.raw,
+      connection,
+      reply: generated,
+      responseId,
+      model,
+      behaviour,
+      chunkDelayMs: options.streamChunkDelayMs ?? 0,
+    });
     return undefined;
   }
-  const candidateCount = typeof validated.generationConfig.candidateCount === 'number' ? validated.generationConfig.candidateCount : 1;
-  const candidates = Array.from({ length: candidateCount }, (_, index) => ({ content: { role: 'model', parts: generated.parts }, finishReason: generated.finishReason, index }));
+  const candidateCount =
+    typeof validated.generationConfig.candidateCount === 'number' ? validated.generationConfig.candidateCount : 1;
+  const candidates = Array.from({ length: candidateCount }, (_, index) => ({
+    content: { role: 'model', parts: generated.parts },
+    finishReason: generated.finishReason,
+    index,
+  }));
   return reply.send({ candidates, usageMetadata: generated.usageMetadata, modelVersion: model, responseId });
 }
 

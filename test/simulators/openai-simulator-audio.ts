@@ -14,12 +14,21 @@ const plainText = 'text/plain; charset=utf-8';
 export const handleTranscription: EndpointHandler = ({ body, files }) => {
   const file = files.get('file')?.[0];
   if (!file) throw invalidRequest("Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
-  if (!textField(body, 'model')) throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
+  if (!textField(body, 'model'))
+    throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
   const duration = wavDurationSeconds(file.content) ?? defaultDurationSeconds;
   const text = `Simulated transcript of ${file.filename || 'audio'}`;
   const model = textField(body, 'model') ?? '';
-  const usage = model.includes('transcribe') ? tokenUsage(duration, textField(body, 'prompt'), text) : durationUsage(duration);
-  return transcriptionAnswer({ format: responseFormatOf(body), text, duration, withWords: wantsWordTimestamps(body), usage });
+  const usage = model.includes('transcribe')
+    ? tokenUsage(duration, textField(body, 'prompt'), text)
+    : durationUsage(duration);
+  return transcriptionAnswer({
+    format: responseFormatOf(body),
+    text,
+    duration,
+    withWords: wantsWordTimestamps(body),
+    usage,
+  });
 };
 
 /**
@@ -27,9 +36,10 @@ export const handleTranscription: EndpointHandler = ({ body, files }) => {
  * rate × channels × bytes per sample. Like real decoders it ignores the header's byte rate and declared data size.
  */
 export function wavDurationSeconds(content: Buffer): number | undefined {
-  if (content.length < 12 || content.toString('ascii', 0, 4) !== 'RIFF' || content.toString('ascii', 8, 12) !== 'WAVE') return undefined;
+  if (content.length < 12 || content.toString('ascii', 0, 4) !== 'RIFF' || content.toString('ascii', 8, 12) !== 'WAVE')
+    return undefined;
   let bytesPerSecond: number | undefined;
-  for (let offset = 12; offset + 8 <= content.length; ) {
+  for (let offset = 12; offset + 8 <= content.length;) {
     const chunkId = content.toString('ascii', offset, offset + 4);
     const chunkSize = content.readUInt32LE(offset + 4);
     if (chunkId === 'fmt ' && offset + 24 <= content.length) {
@@ -78,9 +88,17 @@ function transcriptionAnswer({ format, text, duration, withWords, usage }: Trans
     case 'text':
       return { kind: 'text', body: `${text}\n`, contentType: plainText };
     case 'srt':
-      return { kind: 'text', body: `1\n00:00:00,000 --> ${formatTimestamp(duration, ',')}\n${text}\n\n`, contentType: plainText };
+      return {
+        kind: 'text',
+        body: `1\n00:00:00,000 --> ${formatTimestamp(duration, ',')}\n${text}\n\n`,
+        contentType: plainText,
+      };
     case 'vtt':
-      return { kind: 'text', body: `WEBVTT\n\n00:00:00.000 --> ${formatTimestamp(duration, '.')}\n${text}\n\n`, contentType: plainText };
+      return {
+        kind: 'text',
+        body: `WEBVTT\n\n00:00:00.000 --> ${formatTimestamp(duration, '.')}\n${text}\n\n`,
+        contentType: plainText,
+      };
   }
 }
 
@@ -100,12 +118,36 @@ function tokenUsage(duration: number, prompt: string | undefined, text: string) 
   const textTokens = prompt ? prompt.split(/\s+/).filter(Boolean).length : 0;
   const outputTokens = text.split(' ').length;
   const inputTokens = audioTokens + textTokens;
-  return { type: 'tokens', input_tokens: inputTokens, input_token_details: { text_tokens: textTokens, audio_tokens: audioTokens }, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
+  return {
+    type: 'tokens',
+    input_tokens: inputTokens,
+    input_token_details: { text_tokens: textTokens, audio_tokens: audioTokens },
+    output_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+  };
 }
 
 function verboseTranscription(text: string, duration: number, withWords: boolean, usage: TranscriptionUsage) {
-  const segment = { id: 0, seek: 0, start: 0, end: duration, text, tokens: [], temperature: 0, avg_logprob: 0, compression_ratio: 1, no_speech_prob: 0 };
-  const transcription: RequestBody = { task: 'transcribe', language: 'english', duration, text, segments: [segment], usage };
+  const segment = {
+    id: 0,
+    seek: 0,
+    start: 0,
+    end: duration,
+    text,
+    tokens: [],
+    temperature: 0,
+    avg_logprob: 0,
+    compression_ratio: 1,
+    no_speech_prob: 0,
+  };
+  const transcription: RequestBody = {
+    task: 'transcribe',
+    language: 'english',
+    duration,
+    text,
+    segments: [segment],
+    usage,
+  };
   if (withWords) transcription.words = evenlySpacedWords(text, duration);
   return transcription;
 }

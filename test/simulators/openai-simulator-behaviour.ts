@@ -41,7 +41,8 @@ export function behaviourForModel(model: unknown): ModelBehaviour {
   const errorMatch = errorModelPattern.exec(model);
   if (errorMatch) return { kind: 'error', status: Number(errorMatch[1]) };
   const retryAfterMatch = retryAfterErrorModelPattern.exec(model);
-  if (retryAfterMatch) return { kind: 'error', status: Number(retryAfterMatch[1]), retryAfterSeconds: Number(retryAfterMatch[2]) };
+  if (retryAfterMatch)
+    return { kind: 'error', status: Number(retryAfterMatch[1]), retryAfterSeconds: Number(retryAfterMatch[2]) };
   const pacedMatch = pacedModelPattern.exec(model);
   if (pacedMatch) return { kind: 'paced', chunkCount: Number(pacedMatch[1]), intervalMs: Number(pacedMatch[2]) };
   return { kind: 'normal' };

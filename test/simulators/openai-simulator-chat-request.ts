@@ -77,7 +77,11 @@ function validateMessages(messages: unknown): ChatMessage[] {
     throw invalidRequest("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
   }
   if (!Array.isArray(messages)) {
-    throw invalidRequest("Invalid type for 'messages': expected an array of objects, but got a value instead.", 'messages', 'invalid_type');
+    throw invalidRequest(
+      "Invalid type for 'messages': expected an array of objects, but got a value instead.",
+      'messages',
+      'invalid_type',
+    );
   }
   if (messages.length === 0) {
     throw invalidRequest(
@@ -128,5 +132,8 @@ function validateToolMessages(messages: ChatMessage[]): void {
 function validateToolChoice(body: RequestBody): void {
   const name = namedToolChoice(body);
   if (name === undefined || functionToolsOf(body).some((tool) => tool.name === name)) return;
-  throw invalidRequest(`Invalid value for 'tool_choice': 'tool_choice' refers to '${name}' but '${name}' is not in 'tools'.`, 'tool_choice');
+  throw invalidRequest(
+    `Invalid value for 'tool_choice': 'tool_choice' refers to '${name}' but '${name}' is not in 'tools'.`,
+    'tool_choice',
+  );
 }

@@ -31,7 +31,8 @@ interface ToolCall {
 }
 
 /** What one choice contains: text, or tool calls. */
-type ChoiceOutput = { kind: 'text'; text: string; finishReason: FinishReason } | { kind: 'tool_calls'; calls: ToolCall[] };
+type ChoiceOutput =
+  { kind: 'text'; text: string; finishReason: FinishReason } | { kind: 'tool_calls'; calls: ToolCall[] };
 
 /** Token usage in OpenAI's chat shape. */
 interface ChatUsage {
@@ -39,7 +40,12 @@ interface ChatUsage {
   completion_tokens: number;
   total_tokens: number;
   prompt_tokens_details: { cached_tokens: number; audio_tokens: number };
-  completion_tokens_details: { reasoning_tokens: number; audio_tokens: number; accepted_prediction_tokens: number; rejected_prediction_tokens: number };
+  completion_tokens_details: {
+    reasoning_tokens: number;
+    audio_tokens: number;
+    accepted_prediction_tokens: number;
+    rejected_prediction_tokens: number;
+  };
 }
 
 const completionTokensPerToolCall = 10;
@@ -95,22 +101,34 @@ function shouldCallTools(body: RequestBody, messages: ChatMessage[]): boolean {
 function makeToolCalls(body: RequestBody, messages: ChatMessage[]): ToolCall[] {
   const tools = functionToolsOf(body);
   const namedTool = namedToolChoice(body);
-  const chosen = namedTool !== undefined ? [namedTool] : tools.slice(0, body.parallel_tool_calls === false ? 1 : tools.length).map((tool) => tool.name);
+  const chosen =
+    namedTool !== undefined
+      ? [namedTool]
+      : tools.slice(0, body.parallel_tool_calls === false ? 1 : tools.length).map((tool) => tool.name);
   const argumentsText = JSON.stringify({ query: lastUserText(messages) });
   return chosen.map((name) => ({ id: `call_${++toolCallCounter}`, name, arguments: argumentsText }));
 }
 
 function chatUsage(promptTokens: number, outputs: ChoiceOutput[], behaviour: ModelBehaviour): ChatUsage {
   const completionTokens = outputs.reduce(
-    (total, output) => total + (output.kind === 'text' ? countWords(output.text) : output.calls.length * completionTokensPerToolCall),
+    (total, output) =>
+      total + (output.kind === 'text' ? countWords(output.text) : output.calls.length * completionTokensPerToolCall),
     0,
   );
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: behaviour.kind === 'cached-prompt' ? Math.floor(promptTokens / 2) : 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    prompt_tokens_details: {
+      cached_tokens: behaviour.kind === 'cached-prompt' ? Math.floor(promptTokens / 2) : 0,
+      audio_tokens: 0,
+    },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -120,7 +138,12 @@ function chatResponse(identity: ResponseIdentity, outputs: ChoiceOutput[], usage
     object: 'chat.completion',
     created: identity.created,
     model: identity.model,
-    choices: outputs.map((output, index) => ({ index, message: responseMessage(output), logprobs: null, finish_reason: finishReasonOf(output) })),
+    choices: outputs.map((output, index) => ({
+      index,
+      message: responseMessage(output),
+      logprobs: null,
+      finish_reason: finishReasonOf(output),
+    })),
     service_tier: 'default',
     system_fingerprint: systemFingerprint,
   };
@@ -129,7 +152,11 @@ function chatResponse(identity: ResponseIdentity, outputs: ChoiceOutput[], usage
 
 function responseMessage(output: ChoiceOutput) {
   if (output.kind === 'text') return { role: 'assistant', content: output.text, refusal: null, annotations: [] };
-  const toolCalls = output.calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  const toolCalls = output.calls.map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
   return { role: 'assistant', content: null, refusal: null, annotations: [], tool_calls: toolCalls };
 }
 
@@ -145,7 +172,9 @@ function chatStreamPlan(identity: ResponseIdentity, outputs: ChoiceOutput[], usa
   const leadingChunks = outputs.map((output, index) =>
     chunk(index, { role: 'assistant', content: output.kind === 'text' ? '' : null, refusal: null }),
   );
-  const contentChunks = interleaveChunks(outputs.map((output, index) => contentDeltas(output).map((delta) => chunk(index, delta))));
+  const contentChunks = interleaveChunks(
+    outputs.map((output, index) => contentDeltas(output).map((delta) => chunk(index, delta))),
+  );
   const trailingChunks: unknown[] = outputs.map((output, index) => chunk(index, {}, finishReasonOf(output)));
   if (usage !== null) trailingChunks.push({ ...chatChunk(identity, [], true), usage });
   return { leadingChunks, contentChunks, trailingChunks };
@@ -174,8 +203,12 @@ function contentDeltas(output: ChoiceOutput): object[] {
 }
 
 function splitArguments(argumentsText: string): string[] {
-  const pieceLength = Math.max(1, Math.min(maximumArgumentChunkLength, Math.floor(argumentsText.length / minimumArgumentChunks)));
+  const pieceLength = Math.max(
+    1,
+    Math.min(maximumArgumentChunkLength, Math.floor(argumentsText.length / minimumArgumentChunks)),
+  );
   const pieces: string[] = [];
-  for (let start = 0; start < argumentsText.length; start += pieceLength) pieces.push(argumentsText.slice(start, start + pieceLength));
+  for (let start = 0; start < argumentsText.length; start += pieceLength)
+    pieces.push(argumentsText.slice(start, start + pieceLength));
   return pieces;
 }

@@ -13,7 +13,13 @@ import {
   type GeneratedText,
   type ResponseIdentity,
 } from './openai-simulator-text.js';
-import { checkSamplingFields, choiceCountOf, includesStreamUsage, requireField, type RequestBody } from './openai-simulator-validation.js';
+import {
+  checkSamplingFields,
+  choiceCountOf,
+  includesStreamUsage,
+  requireField,
+  type RequestBody,
+} from './openai-simulator-validation.js';
 
 /** Token usage in OpenAI's legacy completion shape. */
 interface CompletionUsage {
@@ -56,26 +62,48 @@ function promptsOf(body: RequestBody): string[] {
 function completionUsage(prompts: string[], outputs: GeneratedText[]): CompletionUsage {
   const promptTokens = prompts.reduce((total, prompt) => total + Math.max(1, countWords(prompt)), 0);
   const completionTokens = outputs.reduce((total, output) => total + countWords(output.text), 0);
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
 }
 
 function completionResponse(identity: ResponseIdentity, outputs: GeneratedText[], usage: CompletionUsage) {
-  const choices = outputs.map((output, index) => ({ text: output.text, index, logprobs: null, finish_reason: output.finishReason }));
+  const choices = outputs.map((output, index) => ({
+    text: output.text,
+    index,
+    logprobs: null,
+    finish_reason: output.finishReason,
+  }));
   return { ...completionChunk(identity, choices, false), usage };
 }
 
 /** Completion chunks share the response's shape; the last one per choice has empty text and the finish reason. */
-function completionStreamPlan(identity: ResponseIdentity, outputs: GeneratedText[], usage: CompletionUsage | null): EventStreamPlan {
+function completionStreamPlan(
+  identity: ResponseIdentity,
+  outputs: GeneratedText[],
+  usage: CompletionUsage | null,
+): EventStreamPlan {
   const includeUsage = usage !== null;
   const chunk = (index: number, text: string, finishReason: string | null) =>
     completionChunk(identity, [{ text, index, logprobs: null, finish_reason: finishReason }], includeUsage);
-  const contentChunks = interleaveChunks(outputs.map((output, index) => splitIntoWordPieces(output.text).map((piece) => chunk(index, piece, null))));
+  const contentChunks = interleaveChunks(
+    outputs.map((output, index) => splitIntoWordPieces(output.text).map((piece) => chunk(index, piece, null))),
+  );
   const trailingChunks: unknown[] = outputs.map((output, index) => chunk(index, '', output.finishReason));
   if (usage !== null) trailingChunks.push({ ...completionChunk(identity, [], true), usage });
   return { leadingChunks: [], contentChunks, trailingChunks };
 }
 
 function completionChunk(identity: ResponseIdentity, choices: unknown[], includeUsage: boolean) {
-  const chunk = { id: identity.id, object: 'text_completion', created: identity.created, model: identity.model, system_fingerprint: systemFingerprint, choices };
+  const chunk = {
+    id: identity.id,
+    object: 'text_completion',
+    created: identity.created,
+    model: identity.model,
+    system_fingerprint: systemFingerprint,
+    choices,
+  };
   return includeUsage ? { ...chunk, usage: null } : chunk;
 }

@@ -25,7 +25,15 @@ export const handleEmbeddings: EndpointHandler = ({ body }) => {
     return { object: 'embedding', index, embedding: asBase64 ? encodeFloat32Base64(vector) : vector };
   });
   const promptTokens = inputs.reduce((total, input) => total + input.tokens, 0);
-  return { kind: 'json', body: { object: 'list', data, model: String(body.model), usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } } };
+  return {
+    kind: 'json',
+    body: {
+      object: 'list',
+      data,
+      model: String(body.model),
+      usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+    },
+  };
 };
 
 /**
@@ -52,7 +60,11 @@ export function encodeFloat32Base64(vector: number[]): string {
 function encodingOf(body: RequestBody): string {
   const format = body.encoding_format ?? 'float';
   if (format === 'float' || format === 'base64') return format;
-  throw invalidRequest(`Invalid value: '${String(format)}'. Supported values are: 'float' and 'base64'.`, 'encoding_format', 'invalid_value');
+  throw invalidRequest(
+    `Invalid value: '${String(format)}'. Supported values are: 'float' and 'base64'.`,
+    'encoding_format',
+    'invalid_value',
+  );
 }
 
 /** Accepts a string, strings, token ids, or arrays of token ids; anything empty is rejected like OpenAI does. */
@@ -60,14 +72,21 @@ function embeddingInputs(input: unknown): EmbeddingInput[] {
   if (typeof input === 'string' && input.length > 0) return [{ text: input, tokens: Math.max(1, countWords(input)) }];
   if (Array.isArray(input) && input.length > 0) {
     if (input.every((item) => typeof item === 'number')) return [tokenInput(input)];
-    if (input.every((item) => (typeof item === 'string' && item.length > 0) || (Array.isArray(item) && item.length > 0))) {
-      return input.map((item) => (typeof item === 'string' ? { text: item, tokens: Math.max(1, countWords(item)) } : tokenInput(item)));
+    if (
+      input.every((item) => (typeof item === 'string' && item.length > 0) || (Array.isArray(item) && item.length > 0))
+    ) {
+      return input.map((item) =>
+        typeof item === 'string' ? { text: item, tokens: Math.max(1, countWords(item)) } : tokenInput(item),
+      );
     }
   }
   if (input === undefined || input === null) {
     throw invalidRequest("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
   }
-  throw invalidRequest("'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.", 'input');
+  throw invalidRequest(
+    "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
+    'input',
+  );
 }
 
 function tokenInput(tokenIds: unknown[]): EmbeddingInput {

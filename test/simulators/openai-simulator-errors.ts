@@ -52,7 +52,12 @@ export function invalidApiKeyError(): SimulatedError {
 export function modelStatusError(status: number, model: string, retryAfterSeconds?: number): SimulatedError {
   const error = statusError(status, model);
   if (retryAfterSeconds === undefined) return error;
-  return new SimulatedError(error.status, error.message, { type: error.type, param: error.param, code: error.code, headers: { ...error.headers, 'retry-after': String(retryAfterSeconds) } });
+  return new SimulatedError(error.status, error.message, {
+    type: error.type,
+    param: error.param,
+    code: error.code,
+    headers: { ...error.headers, 'retry-after': String(retryAfterSeconds) },
+  });
 }
 
 function statusError(status: number, model: string): SimulatedError {
@@ -71,11 +76,15 @@ function statusError(status: number, model: string): SimulatedError {
         code: 'model_not_found',
       });
     case 429:
-      return new SimulatedError(429, `Rate limit reached for ${model} on requests per min (RPM): Limit 3, Used 3, Requested 1.`, {
-        type: 'requests',
-        code: 'rate_limit_exceeded',
-        headers: { 'retry-after': '1' },
-      });
+      return new SimulatedError(
+        429,
+        `Rate limit reached for ${model} on requests per min (RPM): Limit 3, Used 3, Requested 1.`,
+        {
+          type: 'requests',
+          code: 'rate_limit_exceeded',
+          headers: { 'retry-after': '1' },
+        },
+      );
     case 503:
       return new SimulatedError(503, 'The server is overloaded or not ready yet.', { type: 'server_error' });
     default:

@@ -16,7 +16,8 @@ interface ImageRequest {
 }
 
 /** A valid 1x1 RGBA PNG. */
-const tinyPngBase64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const tinyPngBase64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 /** Output tokens OpenAI bills per low-quality 1024x1024 gpt-image picture. */
 const outputTokensPerImage = 272;
 /** Input tokens the simulator bills per uploaded image in an edit. */
@@ -40,12 +41,17 @@ export const handleImageGeneration: EndpointHandler = ({ body }) => {
 /** Answers an image edit request (multipart: `image` or `image[]` files, optional `mask`, `prompt`, …). */
 export const handleImageEdit: EndpointHandler = ({ body, files }) => {
   const images = filesNamed(files, 'image');
-  if (images.length === 0) throw invalidRequest("Missing required parameter: 'image'.", 'image', 'missing_required_parameter');
+  if (images.length === 0)
+    throw invalidRequest("Missing required parameter: 'image'.", 'image', 'missing_required_parameter');
   const prompt = textField(body, 'prompt');
   if (!prompt) throw invalidRequest("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter');
   const imageCount = numberField(body, 'n') ?? 1;
   if (!Number.isInteger(imageCount) || imageCount < 1 || imageCount > 10) {
-    throw invalidRequest(`Invalid 'n': expected an integer between 1 and 10, but got ${String(body.n)} instead.`, 'n', 'invalid_value');
+    throw invalidRequest(
+      `Invalid 'n': expected an integer between 1 and 10, but got ${String(body.n)} instead.`,
+      'n',
+      'invalid_value',
+    );
   }
   const request: ImageRequest = {
     model: textField(body, 'model') ?? 'dall-e-2',
@@ -61,7 +67,11 @@ export const handleImageEdit: EndpointHandler = ({ body, files }) => {
 function responseFormatOf(value: unknown): 'url' | 'b64_json' {
   if (value === undefined || value === null || value === 'url') return 'url';
   if (value === 'b64_json') return 'b64_json';
-  throw invalidRequest(`Invalid value: '${String(value)}'. Supported values are: 'url' and 'b64_json'.`, 'response_format', 'invalid_value');
+  throw invalidRequest(
+    `Invalid value: '${String(value)}'. Supported values are: 'url' and 'b64_json'.`,
+    'response_format',
+    'invalid_value',
+  );
 }
 
 function imagesResponse(request: ImageRequest): RequestBody {
@@ -73,7 +83,9 @@ function imagesResponse(request: ImageRequest): RequestBody {
 
 function imageData(request: ImageRequest): RequestBody {
   const image: RequestBody =
-    request.responseFormat === 'b64_json' ? { b64_json: tinyPngBase64 } : { url: `https://images.simulator.invalid/${randomIdentifier()}.png` };
+    request.responseFormat === 'b64_json'
+      ? { b64_json: tinyPngBase64 }
+      : { url: `https://images.simulator.invalid/${randomIdentifier()}.png` };
   if (request.revisePrompt) image.revised_prompt = request.prompt;
   return image;
 }

@@ -24,9 +24,18 @@ export async function readMultipartForm(request: FastifyRequest): Promise<Multip
       addValue(body, part.fieldname, part.value);
       continue;
     }
-    const file: UploadedFile = { fieldName: part.fieldname, filename: part.filename, contentType: part.mimetype, content: await part.toBuffer() };
+    const file: UploadedFile = {
+      fieldName: part.fieldname,
+      filename: part.filename,
+      contentType: part.mimetype,
+      content: await part.toBuffer(),
+    };
     files.set(part.fieldname, [...(files.get(part.fieldname) ?? []), file]);
-    addValue(body, part.fieldname, { filename: file.filename, contentType: file.contentType, size: file.content.length });
+    addValue(body, part.fieldname, {
+      filename: file.filename,
+      contentType: file.contentType,
+      size: file.content.length,
+    });
   }
   return { body, files };
 }

@@ -21,19 +21,28 @@ export function missingParameter(param: string): SimulatedError {
 
 /** OpenAI's 400 for a value of the wrong JSON type; `expected` reads like "a string" or "an object". */
 export function invalidType(param: string, expected: string, value: unknown): SimulatedError {
-  return invalidRequest(`Invalid type for '${param}': expected ${expected}, but got ${describeValue(value)} instead.`, param, 'invalid_type');
+  return invalidRequest(
+    `Invalid type for '${param}': expected ${expected}, but got ${describeValue(value)} instead.`,
+    param,
+    'invalid_type',
+  );
 }
 
 /** OpenAI's 400 for a value outside an enumeration. */
 export function invalidValue(param: string, value: unknown, allowed: readonly string[]): SimulatedError {
   const listed = allowed.map((option) => `'${option}'`);
   const supported = listed.length > 1 ? `${listed.slice(0, -1).join(', ')}, and ${listed.at(-1)}` : (listed[0] ?? '');
-  return invalidRequest(`Invalid value: '${String(value)}'. Supported values are: ${supported}.`, param, 'invalid_value');
+  return invalidRequest(
+    `Invalid value: '${String(value)}'. Supported values are: ${supported}.`,
+    param,
+    'invalid_value',
+  );
 }
 
 /** Refuses every key of `object` not in `allowed`; `path` prefixes the param (empty at the top level). */
 export function rejectUnknownKeys(object: JsonObject, allowed: ReadonlySet<string>, path: string): void {
-  for (const key of Object.keys(object)) if (!allowed.has(key)) throw unknownParameter(path === '' ? key : `${path}.${key}`);
+  for (const key of Object.keys(object))
+    if (!allowed.has(key)) throw unknownParameter(path === '' ? key : `${path}.${key}`);
 }
 
 /** An optional string field (null allowed); returns it or undefined. */
@@ -60,7 +69,12 @@ export function optionalBoolean(object: JsonObject, key: string, param: string):
 }
 
 /** An optional value that must be one of `allowed` (null allowed). */
-export function optionalEnum<Option extends string>(object: JsonObject, key: string, param: string, allowed: readonly Option[]): Option | undefined {
+export function optionalEnum<Option extends string>(
+  object: JsonObject,
+  key: string,
+  param: string,
+  allowed: readonly Option[],
+): Option | undefined {
   const value = optionalString(object, key, param);
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value)) throw invalidValue(param, value, allowed);

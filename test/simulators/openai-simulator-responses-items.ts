@@ -91,7 +91,8 @@ export function readInputItems(input: unknown, lookup: ItemLookup): ResponseItem
 
 /** A completed message holding one text part (`input_text`, or `output_text` for the assistant). */
 export function textMessage(role: MessageItem['role'], text: string): MessageItem {
-  const part: ContentPart = role === 'assistant' ? { type: 'output_text', text, annotations: [], logprobs: [] } : { type: 'input_text', text };
+  const part: ContentPart =
+    role === 'assistant' ? { type: 'output_text', text, annotations: [], logprobs: [] } : { type: 'input_text', text };
   return { id: newItemId('msg'), type: 'message', role, status: 'completed', content: [part] };
 }
 
@@ -121,11 +122,19 @@ function readMessage(value: JsonObject, param: string): MessageItem {
   const role = optionalEnum(value, 'role', `${param}.role`, roles);
   if (role === undefined) throw missingParameter(`${param}.role`);
   const content = value.content;
-  if (typeof content === 'string') return { ...textMessage(role, content), id: optionalString(value, 'id', `${param}.id`) ?? newItemId('msg') };
-  if (!Array.isArray(content)) throw invalidType(`${param}.content`, 'one of a string or array of input content items', content);
+  if (typeof content === 'string')
+    return { ...textMessage(role, content), id: optionalString(value, 'id', `${param}.id`) ?? newItemId('msg') };
+  if (!Array.isArray(content))
+    throw invalidType(`${param}.content`, 'one of a string or array of input content items', content);
   const allowedParts = role === 'assistant' ? assistantPartTypes : inputPartTypes;
   const parts = content.map((part, index) => readContentPart(part, `${param}.content[${index}]`, allowedParts));
-  return { id: optionalString(value, 'id', `${param}.id`) ?? newItemId('msg'), type: 'message', role, status: 'completed', content: parts };
+  return {
+    id: optionalString(value, 'id', `${param}.id`) ?? newItemId('msg'),
+    type: 'message',
+    role,
+    status: 'completed',
+    content: parts,
+  };
 }
 
 function readContentPart(value: unknown, param: string, allowed: readonly string[]): ContentPart {
@@ -143,17 +152,35 @@ function readContentPart(value: unknown, param: string, allowed: readonly string
 function checkImagePart(part: JsonObject, param: string): void {
   optionalEnum(part, 'detail', `${param}.detail`, imageDetails);
   const url = optionalString(part, 'image_url', `${param}.image_url`);
-  if (part.file_id !== undefined && part.file_id !== null) throw invalidRequest(`Invalid '${param}.file_id': file not found.`, `${param}.file_id`, 'invalid_value');
-  if (url === undefined) throw invalidRequest(`Invalid '${param}': one of 'image_url' or 'file_id' must be provided.`, param, 'missing_required_parameter');
-  if (!/^(https?:\/\/|data:image\/)/.test(url)) throw invalidRequest(`Invalid '${param}.image_url'. Expected a valid URL, but got a value with an invalid format.`, `${param}.image_url`, 'invalid_value');
+  if (part.file_id !== undefined && part.file_id !== null)
+    throw invalidRequest(`Invalid '${param}.file_id': file not found.`, `${param}.file_id`, 'invalid_value');
+  if (url === undefined)
+    throw invalidRequest(
+      `Invalid '${param}': one of 'image_url' or 'file_id' must be provided.`,
+      param,
+      'missing_required_parameter',
+    );
+  if (!/^(https?:\/\/|data:image\/)/.test(url))
+    throw invalidRequest(
+      `Invalid '${param}.image_url'. Expected a valid URL, but got a value with an invalid format.`,
+      `${param}.image_url`,
+      'invalid_value',
+    );
 }
 
 function checkFilePart(part: JsonObject, param: string): void {
-  if (part.file_id !== undefined && part.file_id !== null) throw invalidRequest(`Invalid '${param}.file_id': file not found.`, `${param}.file_id`, 'invalid_value');
+  if (part.file_id !== undefined && part.file_id !== null)
+    throw invalidRequest(`Invalid '${param}.file_id': file not found.`, `${param}.file_id`, 'invalid_value');
   const data = optionalString(part, 'file_data', `${param}.file_data`);
   const url = optionalString(part, 'file_url', `${param}.file_url`);
-  if (data === undefined && url === undefined) throw invalidRequest(`Invalid '${param}': one of 'file_id', 'file_data' or 'file_url' must be provided.`, param, 'missing_required_parameter');
-  if (data !== undefined && optionalString(part, 'filename', `${param}.filename`) === undefined) throw missingParameter(`${param}.filename`);
+  if (data === undefined && url === undefined)
+    throw invalidRequest(
+      `Invalid '${param}': one of 'file_id', 'file_data' or 'file_url' must be provided.`,
+      param,
+      'missing_required_parameter',
+    );
+  if (data !== undefined && optionalString(part, 'filename', `${param}.filename`) === undefined)
+    throw missingParameter(`${param}.filename`);
 }
 
 function readFunctionCall(value: JsonObject, param: string): FunctionCallItem {
@@ -172,15 +199,28 @@ function readFunctionCallOutput(value: JsonObject, param: string): FunctionCallO
   rejectUnknownKeys(value, functionCallOutputKeys, param);
   const output = value.output;
   if (output === undefined || output === null) throw missingParameter(`${param}.output`);
-  const parts = Array.isArray(output) ? output.map((part, index) => readContentPart(part, `${param}.output[${index}]`, inputPartTypes)) : undefined;
-  if (parts === undefined && typeof output !== 'string') throw invalidType(`${param}.output`, 'one of a string or array of content items', output);
-  return { id: optionalString(value, 'id', `${param}.id`) ?? newItemId('fco'), type: 'function_call_output', call_id: readCallId(value, param), output: parts ?? (output as string), status: 'completed' };
+  const parts = Array.isArray(output)
+    ? output.map((part, index) => readContentPart(part, `${param}.output[${index}]`, inputPartTypes))
+    : undefined;
+  if (parts === undefined && typeof output !== 'string')
+    throw invalidType(`${param}.output`, 'one of a string or array of content items', output);
+  return {
+    id: optionalString(value, 'id', `${param}.id`) ?? newItemId('fco'),
+    type: 'function_call_output',
+    call_id: readCallId(value, param),
+    output: parts ?? (output as string),
+    status: 'completed',
+  };
 }
 
 function readCallId(value: JsonObject, param: string): string {
   const callId = requiredString(value, 'call_id', `${param}.call_id`);
   if (callId.length > maximumCallIdLength) {
-    throw invalidRequest(`Invalid '${param}.call_id': string too long. Expected a string with maximum length ${maximumCallIdLength}, but got a string with length ${callId.length} instead.`, `${param}.call_id`, 'string_above_max_length');
+    throw invalidRequest(
+      `Invalid '${param}.call_id': string too long. Expected a string with maximum length ${maximumCallIdLength}, but got a string with length ${callId.length} instead.`,
+      `${param}.call_id`,
+      'string_above_max_length',
+    );
   }
   return callId;
 }
@@ -188,16 +228,26 @@ function readCallId(value: JsonObject, param: string): string {
 function readReasoning(value: JsonObject, param: string): ReasoningItem {
   rejectUnknownKeys(value, reasoningKeys, param);
   const id = requiredString(value, 'id', `${param}.id`);
-  if (!Array.isArray(value.summary)) throw value.summary === undefined ? missingParameter(`${param}.summary`) : invalidType(`${param}.summary`, 'an array', value.summary);
+  if (!Array.isArray(value.summary))
+    throw value.summary === undefined
+      ? missingParameter(`${param}.summary`)
+      : invalidType(`${param}.summary`, 'an array', value.summary);
   const summary = value.summary.map((part, index) => {
-    if (!isJsonObject(part) || part.type !== 'summary_text') throw invalidValue(`${param}.summary[${index}].type`, isJsonObject(part) ? part.type : part, ['summary_text']);
+    if (!isJsonObject(part) || part.type !== 'summary_text')
+      throw invalidValue(`${param}.summary[${index}].type`, isJsonObject(part) ? part.type : part, ['summary_text']);
     return { type: 'summary_text' as const, text: requiredString(part, 'text', `${param}.summary[${index}].text`) };
   });
   const encrypted = optionalString(value, 'encrypted_content', `${param}.encrypted_content`);
   if (encrypted !== undefined && !encrypted.startsWith(encryptedContentPrefix)) {
-    throw invalidRequest('The encrypted content for item could not be verified. Reason: Encrypted content could not be decrypted or parsed.', `${param}.encrypted_content`, 'invalid_encrypted_content');
+    throw invalidRequest(
+      'The encrypted content for item could not be verified. Reason: Encrypted content could not be decrypted or parsed.',
+      `${param}.encrypted_content`,
+      'invalid_encrypted_content',
+    );
   }
-  return encrypted === undefined ? { id, type: 'reasoning', summary } : { id, type: 'reasoning', summary, encrypted_content: encrypted };
+  return encrypted === undefined
+    ? { id, type: 'reasoning', summary }
+    : { id, type: 'reasoning', summary, encrypted_content: encrypted };
 }
 
 function readItemReference(value: JsonObject, param: string, lookup: ItemLookup): ResponseItem {

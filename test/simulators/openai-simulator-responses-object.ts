@@ -1,7 +1,11 @@
 // The `Response` object OpenAI returns, sends in stream events and stores, with every field it always carries.
 import type { ResponseItem } from './openai-simulator-responses-items.js';
 import type { ResponsesUsage } from './openai-simulator-responses-reply.js';
-import type { ResponsesFunctionTool, ResponsesRequest, ResponsesToolChoice } from './openai-simulator-responses-request.js';
+import type {
+  ResponsesFunctionTool,
+  ResponsesRequest,
+  ResponsesToolChoice,
+} from './openai-simulator-responses-request.js';
 import { nowInSeconds } from './openai-simulator-text.js';
 
 /** Where a response is in its life. */
@@ -82,7 +86,12 @@ export function inProgressResponse(id: string, request: ResponsesRequest): Respo
 }
 
 /** The finished response: completed, or incomplete because max_output_tokens cut it. */
-export function finishedResponse(start: ResponseObject, output: ResponseItem[], status: 'completed' | 'incomplete', usage: ResponsesUsage | null): ResponseObject {
+export function finishedResponse(
+  start: ResponseObject,
+  output: ResponseItem[],
+  status: 'completed' | 'incomplete',
+  usage: ResponsesUsage | null,
+): ResponseObject {
   return {
     ...start,
     status,
@@ -95,5 +104,9 @@ export function finishedResponse(start: ResponseObject, output: ResponseItem[], 
 
 /** The response as `response.failed` shows it after a mid-stream server error. */
 export function failedResponse(start: ResponseObject): ResponseObject {
-  return { ...start, status: 'failed', error: { code: 'server_error', message: 'The server had an error while processing your request.' } };
+  return {
+    ...start,
+    status: 'failed',
+    error: { code: 'server_error', message: 'The server had an error while processing your request.' },
+  };
 }

@@ -36,7 +36,11 @@ const outputTokensPerFunctionCall = 10;
 let functionCallCounter = 0;
 
 /** Generates the output for a request whose whole conversation (previous chain and this input) is `context`. */
-export function generateOutput(request: ResponsesRequest, context: ResponseItem[], behaviour: ModelBehaviour): GeneratedOutput {
+export function generateOutput(
+  request: ResponsesRequest,
+  context: ResponseItem[],
+  behaviour: ModelBehaviour,
+): GeneratedOutput {
   checkToolPairing(context);
   const source = replySource(context);
   const reasoning = wantsReasoning(request) ? reasoningItem(request, source.text) : undefined;
@@ -50,14 +54,21 @@ export function generateOutput(request: ResponsesRequest, context: ResponseItem[
     visibleTokens = calls.length * outputTokensPerFunctionCall;
   } else {
     const fullText = replyText(request, source, behaviour);
-    const budget = request.maxOutputTokens === null ? Number.POSITIVE_INFINITY : Math.max(0, request.maxOutputTokens - reasoningTokens);
+    const budget =
+      request.maxOutputTokens === null
+        ? Number.POSITIVE_INFINITY
+        : Math.max(0, request.maxOutputTokens - reasoningTokens);
     const pieces = splitIntoWordPieces(fullText);
     const text = pieces.length > budget ? pieces.slice(0, budget).join('').trimEnd() : fullText;
     if (pieces.length > budget) status = 'incomplete';
-    if (text !== '' || status === 'completed') items.push(assistantMessage(text, status === 'incomplete' ? 'incomplete' : 'completed'));
+    if (text !== '' || status === 'completed')
+      items.push(assistantMessage(text, status === 'incomplete' ? 'incomplete' : 'completed'));
     visibleTokens = countWords(text);
   }
-  const usage = behaviour.kind === 'no-usage' ? null : responsesUsage(request, context, visibleTokens + reasoningTokens, reasoningTokens, behaviour);
+  const usage =
+    behaviour.kind === 'no-usage'
+      ? null
+      : responsesUsage(request, context, visibleTokens + reasoningTokens, reasoningTokens, behaviour);
   return { items, status, usage };
 }
 
@@ -82,7 +93,8 @@ export function countInputTokens(instructions: string | null, context: ResponseI
   let total = instructions === null ? 0 : Math.max(1, countWords(instructions));
   for (const item of context) {
     total += Math.max(1, countWords(itemText(item)));
-    if (item.type === 'message') total += item.content.filter((part) => part.type === 'input_image' || part.type === 'input_file').length;
+    if (item.type === 'message')
+      total += item.content.filter((part) => part.type === 'input_image' || part.type === 'input_file').length;
   }
   return total;
 }
@@ -102,9 +114,10 @@ function replySource(context: ResponseItem[]): ReplySource {
 /** "Echo: <text>", "Tool results: <a>; <b>", or `{"echo": …}` when a JSON format was asked for. */
 function replyText(request: ResponsesRequest, source: ReplySource, behaviour: ModelBehaviour): string {
   const formatType = request.text.format.type;
-  const text = formatType === 'json_schema' || formatType === 'json_object'
-    ? JSON.stringify({ echo: source.text })
-    : `${source.kind === 'tool-results' ? 'Tool results: ' : 'Echo: '}${source.text}`;
+  const text =
+    formatType === 'json_schema' || formatType === 'json_object'
+      ? JSON.stringify({ echo: source.text })
+      : `${source.kind === 'tool-results' ? 'Tool results: ' : 'Echo: '}${source.text}`;
   return behaviour.kind === 'paced' ? repeatWords(text, behaviour.chunkCount) : text;
 }
 
@@ -115,9 +128,19 @@ function shouldCallTools(request: ResponsesRequest, context: ResponseItem[]): bo
 
 function makeFunctionCalls(request: ResponsesRequest, query: string): FunctionCallItem[] {
   const choice = request.toolChoice;
-  const names = typeof choice === 'object' ? [choice.name] : request.tools.slice(0, request.parallelToolCalls ? request.tools.length : 1).map((tool) => tool.name);
+  const names =
+    typeof choice === 'object'
+      ? [choice.name]
+      : request.tools.slice(0, request.parallelToolCalls ? request.tools.length : 1).map((tool) => tool.name);
   const argumentsText = JSON.stringify({ query });
-  return names.map((name) => ({ id: newItemId('fc'), type: 'function_call', call_id: `call_${++functionCallCounter}${randomIdentifier().slice(0, 8)}`, name, arguments: argumentsText, status: 'completed' }));
+  return names.map((name) => ({
+    id: newItemId('fc'),
+    type: 'function_call',
+    call_id: `call_${++functionCallCounter}${randomIdentifier().slice(0, 8)}`,
+    name,
+    arguments: argumentsText,
+    status: 'completed',
+  }));
 }
 
 function wantsReasoning(request: ResponsesRequest): boolean {
@@ -126,16 +149,32 @@ function wantsReasoning(request: ResponsesRequest): boolean {
 
 /** A reasoning item whose summary says what it thought about; encrypted_content only when included. */
 function reasoningItem(request: ResponsesRequest, topic: string): ReasoningItem {
-  const item: ReasoningItem = { id: newItemId('rs'), type: 'reasoning', summary: [{ type: 'summary_text', text: `Thinking about: ${topic}` }] };
+  const item: ReasoningItem = {
+    id: newItemId('rs'),
+    type: 'reasoning',
+    summary: [{ type: 'summary_text', text: `Thinking about: ${topic}` }],
+  };
   if (!request.include.includes('reasoning.encrypted_content')) return item;
   return { ...item, encrypted_content: `${encryptedContentPrefix}${Buffer.from(topic).toString('base64')}` };
 }
 
 function assistantMessage(text: string, status: MessageItem['status']): MessageItem {
-  return { id: newItemId('msg'), type: 'message', role: 'assistant', status, content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] };
+  return {
+    id: newItemId('msg'),
+    type: 'message',
+    role: 'assistant',
+    status,
+    content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+  };
 }
 
-function responsesUsage(request: ResponsesRequest, context: ResponseItem[], outputTokens: number, reasoningTokens: number, behaviour: ModelBehaviour): ResponsesUsage {
+function responsesUsage(
+  request: ResponsesRequest,
+  context: ResponseItem[],
+  outputTokens: number,
+  reasoningTokens: number,
+  behaviour: ModelBehaviour,
+): ResponsesUsage {
   const inputTokens = countInputTokens(request.instructions, context);
   const cachedTokens = behaviour.kind === 'cached-prompt' ? Math.floor(inputTokens / 2) : 0;
   return {
@@ -154,11 +193,13 @@ function checkToolPairing(context: ResponseItem[]): void {
   for (const item of context) {
     if (item.type === 'function_call') calls.add(item.call_id);
     if (item.type !== 'function_call_output') continue;
-    if (!calls.has(item.call_id)) throw invalidRequest(`No tool call found for function call output with call_id ${item.call_id}.`, 'input', null);
+    if (!calls.has(item.call_id))
+      throw invalidRequest(`No tool call found for function call output with call_id ${item.call_id}.`, 'input', null);
     answered.add(item.call_id);
   }
   const unanswered = [...calls].find((callId) => !answered.has(callId));
-  if (unanswered !== undefined) throw invalidRequest(`No tool output found for function call ${unanswered}.`, 'input', null);
+  if (unanswered !== undefined)
+    throw invalidRequest(`No tool output found for function call ${unanswered}.`, 'input', null);
 }
 
 function partsText(parts: ContentPart[]): string {

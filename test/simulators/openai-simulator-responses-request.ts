@@ -60,35 +60,89 @@ export interface ResponsesRequest {
 }
 
 const knownFields = new Set([
-  'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_tool_calls', 'text', 'reasoning',
-  'max_output_tokens', 'store', 'stream', 'stream_options', 'previous_response_id', 'metadata', 'include', 'truncation',
-  'temperature', 'top_p', 'top_logprobs', 'user', 'safety_identifier', 'prompt_cache_key', 'prompt_cache_retention',
-  'prompt_cache_options', 'service_tier', 'background', 'conversation', 'prompt', 'moderation', 'context_management',
+  'model',
+  'input',
+  'instructions',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'max_tool_calls',
+  'text',
+  'reasoning',
+  'max_output_tokens',
+  'store',
+  'stream',
+  'stream_options',
+  'previous_response_id',
+  'metadata',
+  'include',
+  'truncation',
+  'temperature',
+  'top_p',
+  'top_logprobs',
+  'user',
+  'safety_identifier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'prompt_cache_options',
+  'service_tier',
+  'background',
+  'conversation',
+  'prompt',
+  'moderation',
+  'context_management',
 ]);
 /** Fields OpenAI serves but this simulator does not: a non-empty value answers 400 rather than being ignored silently. */
 const unsimulatedFields = ['conversation', 'prompt', 'context_management'] as const;
 /** Chat Completions fields people send here by mistake, with OpenAI's pointer to the Responses equivalent. */
-const movedFields: Record<string, string> = { response_format: 'text.format', max_tokens: 'max_output_tokens', max_completion_tokens: 'max_output_tokens' };
+const movedFields: Record<string, string> = {
+  response_format: 'text.format',
+  max_tokens: 'max_output_tokens',
+  max_completion_tokens: 'max_output_tokens',
+};
 const includeValues = [
-  'file_search_call.results', 'web_search_call.results', 'web_search_call.action.sources', 'message.input_image.image_url',
-  'computer_call_output.output.image_url', 'code_interpreter_call.outputs', 'reasoning.encrypted_content', 'message.output_text.logprobs',
+  'file_search_call.results',
+  'web_search_call.results',
+  'web_search_call.action.sources',
+  'message.input_image.image_url',
+  'computer_call_output.output.image_url',
+  'code_interpreter_call.outputs',
+  'reasoning.encrypted_content',
+  'message.output_text.logprobs',
 ] as const;
 const reasoningEfforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 const reasoningSummaries = ['auto', 'concise', 'detailed'] as const;
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 const formatNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
-const functionToolKeys = new Set(['type', 'name', 'description', 'parameters', 'strict', 'output_schema', 'defer_loading', 'allowed_callers']);
+const functionToolKeys = new Set([
+  'type',
+  'name',
+  'description',
+  'parameters',
+  'strict',
+  'output_schema',
+  'defer_loading',
+  'allowed_callers',
+]);
 const maximumMetadataPairs = 16;
 
 /** Throws the 400 OpenAI would answer; `lookup` resolves `item_reference` items. */
 export function validateResponsesRequest(body: RequestBody, lookup: ItemLookup): ResponsesRequest {
   for (const key of Object.keys(body)) {
     const moved = movedFields[key];
-    if (moved !== undefined) throw invalidRequest(`Unsupported parameter: '${key}'. In the Responses API, this parameter has moved to '${moved}'.`, key, 'unsupported_parameter');
+    if (moved !== undefined)
+      throw invalidRequest(
+        `Unsupported parameter: '${key}'. In the Responses API, this parameter has moved to '${moved}'.`,
+        key,
+        'unsupported_parameter',
+      );
     if (!knownFields.has(key)) throw unknownParameter(key);
   }
-  for (const field of unsimulatedFields) if (body[field] !== undefined && body[field] !== null) throw invalidRequest(`The simulator does not serve '${field}'.`, field, 'unsupported_parameter');
-  if (body.background === true) throw invalidRequest("The simulator does not serve 'background'.", 'background', 'unsupported_parameter');
+  for (const field of unsimulatedFields)
+    if (body[field] !== undefined && body[field] !== null)
+      throw invalidRequest(`The simulator does not serve '${field}'.`, field, 'unsupported_parameter');
+  if (body.background === true)
+    throw invalidRequest("The simulator does not serve 'background'.", 'background', 'unsupported_parameter');
   const model = requiredString(body, 'model', 'model');
   if (body.input === undefined && body.previous_response_id === undefined) throw missingParameter('input');
   checkDecimalRange(body, 'temperature', 0, 2);
@@ -100,7 +154,8 @@ export function validateResponsesRequest(body: RequestBody, lookup: ItemLookup):
   const tools = readTools(body.tools);
   const reasoning = optionalObject(body, 'reasoning', 'reasoning') ?? {};
   rejectUnknownKeys(reasoning, new Set(['effort', 'summary', 'generate_summary', 'context', 'mode']), 'reasoning');
-  for (const key of ['safety_identifier', 'prompt_cache_key', 'user', 'prompt_cache_retention']) optionalString(body, key, key);
+  for (const key of ['safety_identifier', 'prompt_cache_key', 'user', 'prompt_cache_retention'])
+    optionalString(body, key, key);
   optionalEnum(body, 'service_tier', 'service_tier', ['auto', 'default', 'flex', 'scale', 'priority']);
   return {
     model,
@@ -133,15 +188,30 @@ function readTools(value: unknown): ResponsesFunctionTool[] {
     const param = `tools[${index}]`;
     if (!isJsonObject(tool)) throw invalidType(param, 'an object', tool);
     const type = requiredString(tool, 'type', `${param}.type`);
-    if (type !== 'function') throw invalidRequest(`The simulator serves only function tools, not '${type}'.`, `${param}.type`, 'unsupported_parameter');
+    if (type !== 'function')
+      throw invalidRequest(
+        `The simulator serves only function tools, not '${type}'.`,
+        `${param}.type`,
+        'unsupported_parameter',
+      );
     rejectUnknownKeys(tool, functionToolKeys, param);
     const name = requiredString(tool, 'name', `${param}.name`);
     if (!toolNamePattern.test(name)) {
-      throw invalidRequest(`Invalid '${param}.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `${param}.name`, 'invalid_value');
+      throw invalidRequest(
+        `Invalid '${param}.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+        `${param}.name`,
+        'invalid_value',
+      );
     }
     const parameters = optionalObject(tool, 'parameters', `${param}.parameters`) ?? null;
     const strict = optionalBoolean(tool, 'strict', `${param}.strict`) ?? true;
-    return { type: 'function', name, description: optionalString(tool, 'description', `${param}.description`) ?? null, parameters, strict };
+    return {
+      type: 'function',
+      name,
+      description: optionalString(tool, 'description', `${param}.description`) ?? null,
+      parameters,
+      strict,
+    };
   });
 }
 
@@ -154,9 +224,15 @@ function readToolChoice(value: unknown, tools: ResponsesFunctionTool[]): Respons
   if (!isJsonObject(value)) throw invalidType('tool_choice', 'one of a string or object', value);
   rejectUnknownKeys(value, new Set(['type', 'name']), 'tool_choice');
   const type = requiredString(value, 'type', 'tool_choice.type');
-  if (type !== 'function') throw invalidRequest(`The simulator serves only function tool choices, not '${type}'.`, 'tool_choice.type', 'unsupported_parameter');
+  if (type !== 'function')
+    throw invalidRequest(
+      `The simulator serves only function tool choices, not '${type}'.`,
+      'tool_choice.type',
+      'unsupported_parameter',
+    );
   const name = requiredString(value, 'name', 'tool_choice.name');
-  if (!tools.some((tool) => tool.name === name)) throw invalidRequest(`Tool choice '${name}' not found in 'tools' parameter.`, 'tool_choice', null);
+  if (!tools.some((tool) => tool.name === name))
+    throw invalidRequest(`Tool choice '${name}' not found in 'tools' parameter.`, 'tool_choice', null);
   return { type: 'function', name };
 }
 
@@ -173,7 +249,12 @@ function readText(body: RequestBody): ResponsesRequest['text'] {
   if (type !== 'json_schema') throw invalidValue('text.format.type', type, ['text', 'json_schema', 'json_object']);
   rejectUnknownKeys(format, new Set(['type', 'name', 'schema', 'strict', 'description']), 'text.format');
   const name = requiredString(format, 'name', 'text.format.name');
-  if (!formatNamePattern.test(name)) throw invalidRequest("Invalid 'text.format.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", 'text.format.name', 'invalid_value');
+  if (!formatNamePattern.test(name))
+    throw invalidRequest(
+      "Invalid 'text.format.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+      'text.format.name',
+      'invalid_value',
+    );
   const schema = optionalObject(format, 'schema', 'text.format.schema');
   if (schema === undefined) throw missingParameter('text.format.schema');
   const strict = optionalBoolean(format, 'strict', 'text.format.strict') ?? null;
@@ -184,7 +265,12 @@ function readText(body: RequestBody): ResponsesRequest['text'] {
 function readStreamOptions(body: RequestBody, stream: boolean): boolean {
   const options = optionalObject(body, 'stream_options', 'stream_options');
   if (options === undefined) return true;
-  if (!stream) throw invalidRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options', null);
+  if (!stream)
+    throw invalidRequest(
+      "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+      'stream_options',
+      null,
+    );
   rejectUnknownKeys(options, new Set(['include_obfuscation']), 'stream_options');
   return optionalBoolean(options, 'include_obfuscation', 'stream_options.include_obfuscation') ?? true;
 }
@@ -194,12 +280,26 @@ function readMetadata(value: unknown): Record<string, string> {
   if (!isJsonObject(value)) throw invalidType('metadata', 'an object', value);
   const entries = Object.entries(value);
   if (entries.length > maximumMetadataPairs) {
-    throw invalidRequest(`Invalid 'metadata': too many properties. Expected an object with at most ${maximumMetadataPairs} properties, but got an object with ${entries.length} properties instead.`, 'metadata', 'object_above_max_properties');
+    throw invalidRequest(
+      `Invalid 'metadata': too many properties. Expected an object with at most ${maximumMetadataPairs} properties, but got an object with ${entries.length} properties instead.`,
+      'metadata',
+      'object_above_max_properties',
+    );
   }
   for (const [key, entry] of entries) {
     if (typeof entry !== 'string') throw invalidType(`metadata.${key}`, 'a string', entry);
-    if (key.length > 64) throw invalidRequest(`Invalid 'metadata': key '${key}' is longer than 64 characters.`, 'metadata', 'invalid_value');
-    if (entry.length > 512) throw invalidRequest(`Invalid 'metadata.${key}': string too long. Expected a string with maximum length 512.`, `metadata.${key}`, 'string_above_max_length');
+    if (key.length > 64)
+      throw invalidRequest(
+        `Invalid 'metadata': key '${key}' is longer than 64 characters.`,
+        'metadata',
+        'invalid_value',
+      );
+    if (entry.length > 512)
+      throw invalidRequest(
+        `Invalid 'metadata.${key}': string too long. Expected a string with maximum length 512.`,
+        `metadata.${key}`,
+        'string_above_max_length',
+      );
   }
   return value as Record<string, string>;
 }
@@ -208,7 +308,8 @@ function readInclude(value: unknown): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw invalidType('include', 'an array', value);
   return value.map((entry, index) => {
-    if (typeof entry !== 'string' || !(includeValues as readonly string[]).includes(entry)) throw invalidValue(`include[${index}]`, entry, includeValues);
+    if (typeof entry !== 'string' || !(includeValues as readonly string[]).includes(entry))
+      throw invalidValue(`include[${index}]`, entry, includeValues);
     return entry;
   });
 }

@@ -39,7 +39,9 @@ export class ResponsesStore {
   /** Finds an input or output item of any stored response, for `item_reference`. */
   findItem(id: string): ResponseItem | undefined {
     for (const stored of this.responses.values()) {
-      const item = stored.input.find((candidate) => candidate.id === id) ?? stored.response.output.find((candidate) => candidate.id === id);
+      const item =
+        stored.input.find((candidate) => candidate.id === id) ??
+        stored.response.output.find((candidate) => candidate.id === id);
       if (item !== undefined) return item;
     }
     return undefined;

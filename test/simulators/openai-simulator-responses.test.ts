@@ -16,8 +16,18 @@ afterAll(async () => {
   await simulator.close();
 });
 
-const weatherTool = { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { query: { type: 'string' } } }, strict: false } as const;
-const timeTool = { type: 'function', name: 'get_time', parameters: { type: 'object', properties: {} }, strict: false } as const;
+const weatherTool = {
+  type: 'function',
+  name: 'get_weather',
+  parameters: { type: 'object', properties: { query: { type: 'string' } } },
+  strict: false,
+} as const;
+const timeTool = {
+  type: 'function',
+  name: 'get_time',
+  parameters: { type: 'object', properties: {} },
+  strict: false,
+} as const;
 
 /** The fields of a stream event the assertions read. */
 interface StreamEventData {
@@ -30,7 +40,9 @@ interface StreamEventData {
 }
 
 /** The raw events of a streamed create: `event:` names and parsed `data:` payloads. */
-async function rawEvents(body: Record<string, unknown>): Promise<{ text: string; events: Array<{ event: string; data: StreamEventData }> }> {
+async function rawEvents(
+  body: Record<string, unknown>,
+): Promise<{ text: string; events: Array<{ event: string; data: StreamEventData }> }> {
   const response = await fetch(`${simulator.url}/responses`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
@@ -42,7 +54,10 @@ async function rawEvents(body: Record<string, unknown>): Promise<{ text: string;
     .filter((block) => block.trim() !== '')
     .map((block) => {
       const [eventLine = '', dataLine = ''] = block.split('\n');
-      return { event: eventLine.slice('event: '.length), data: JSON.parse(dataLine.slice('data: '.length)) as StreamEventData };
+      return {
+        event: eventLine.slice('event: '.length),
+        data: JSON.parse(dataLine.slice('data: '.length)) as StreamEventData,
+      };
     });
   return { text, events };
 }
@@ -57,12 +72,35 @@ async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
 
 describe('Responses API: create', () => {
   it('answers a string input with the echo, word-counted usage, and stores it by default', async () => {
-    const response = await client.responses.create({ model: 'gpt-5', input: 'hello there', metadata: { ticket: '42' } });
-    expect(response).toMatchObject({ object: 'response', status: 'completed', model: 'gpt-5', error: null, incomplete_details: null, metadata: { ticket: '42' }, store: true });
+    const response = await client.responses.create({
+      model: 'gpt-5',
+      input: 'hello there',
+      metadata: { ticket: '42' },
+    });
+    expect(response).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      model: 'gpt-5',
+      error: null,
+      incomplete_details: null,
+      metadata: { ticket: '42' },
+      store: true,
+    });
     expect(response.id).toMatch(/^resp_/);
     expect(response.output_text).toBe('Echo: hello there');
-    expect(response.output[0]).toMatchObject({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', annotations: [], logprobs: [] }] });
-    expect(response.usage).toEqual({ input_tokens: 2, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: 3, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 5 });
+    expect(response.output[0]).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', annotations: [], logprobs: [] }],
+    });
+    expect(response.usage).toEqual({
+      input_tokens: 2,
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      output_tokens: 3,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 5,
+    });
     expect(simulator.storedResponseIds()).toContain(response.id);
   });
 
@@ -74,7 +112,13 @@ describe('Responses API: create', () => {
         { role: 'system', content: 'system words' },
         { role: 'developer', content: [{ type: 'input_text', text: 'developer words' }] },
         { role: 'user', content: 'first question' },
-        { type: 'message', role: 'assistant', id: 'msg_earlier', status: 'completed', content: [{ type: 'output_text', text: 'first answer', annotations: [] }] },
+        {
+          type: 'message',
+          role: 'assistant',
+          id: 'msg_earlier',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'first answer', annotations: [] }],
+        },
         {
           role: 'user',
           content: [
@@ -91,21 +135,50 @@ describe('Responses API: create', () => {
       include: ['message.output_text.logprobs'],
     });
     expect(response.output_text).toBe('Echo: describe this');
-    expect(response).toMatchObject({ instructions: 'be brief', temperature: 0.5, top_p: 0.9, truncation: 'auto', parallel_tool_calls: false });
+    expect(response).toMatchObject({
+      instructions: 'be brief',
+      temperature: 0.5,
+      top_p: 0.9,
+      truncation: 'auto',
+      parallel_tool_calls: false,
+    });
     // be brief (2) + 2 + 2 + 2 + 2 + "describe this" (2) + image and file (2)
     expect(response.usage?.input_tokens).toBe(14);
   });
 
   it('calls every offered function for a user turn, one with parallel_tool_calls false, the named one with tool_choice', async () => {
-    const both = await client.responses.create({ model: 'gpt-5', input: 'weather in Paris', tools: [weatherTool, timeTool] });
+    const both = await client.responses.create({
+      model: 'gpt-5',
+      input: 'weather in Paris',
+      tools: [weatherTool, timeTool],
+    });
     expect(both.output.map((item) => item.type === 'function_call' && item.name)).toEqual(['get_weather', 'get_time']);
-    expect(both.output[0]).toMatchObject({ type: 'function_call', arguments: '{"query":"weather in Paris"}', status: 'completed' });
+    expect(both.output[0]).toMatchObject({
+      type: 'function_call',
+      arguments: '{"query":"weather in Paris"}',
+      status: 'completed',
+    });
     expect((both.output[0] as { id: string }).id).toMatch(/^fc_/);
-    const single = await client.responses.create({ model: 'gpt-5', input: 'q', tools: [weatherTool, timeTool], parallel_tool_calls: false });
+    const single = await client.responses.create({
+      model: 'gpt-5',
+      input: 'q',
+      tools: [weatherTool, timeTool],
+      parallel_tool_calls: false,
+    });
     expect(single.output).toHaveLength(1);
-    const named = await client.responses.create({ model: 'gpt-5', input: 'q', tools: [weatherTool, timeTool], tool_choice: { type: 'function', name: 'get_time' } });
+    const named = await client.responses.create({
+      model: 'gpt-5',
+      input: 'q',
+      tools: [weatherTool, timeTool],
+      tool_choice: { type: 'function', name: 'get_time' },
+    });
     expect(named.output).toMatchObject([{ type: 'function_call', name: 'get_time' }]);
-    const none = await client.responses.create({ model: 'gpt-5', input: 'q', tools: [weatherTool], tool_choice: 'none' });
+    const none = await client.responses.create({
+      model: 'gpt-5',
+      input: 'q',
+      tools: [weatherTool],
+      tool_choice: 'none',
+    });
     expect(none.output_text).toBe('Echo: q');
   });
 
@@ -127,7 +200,14 @@ describe('Responses API: create', () => {
     const response = await client.responses.create({
       model: 'gpt-5',
       input: 'make json',
-      text: { format: { type: 'json_schema', name: 'echo', schema: { type: 'object', properties: { echo: { type: 'string' } } }, strict: true } },
+      text: {
+        format: {
+          type: 'json_schema',
+          name: 'echo',
+          schema: { type: 'object', properties: { echo: { type: 'string' } } },
+          strict: true,
+        },
+      },
     });
     expect(JSON.parse(response.output_text)).toEqual({ echo: 'make json' });
     expect(response.text?.format).toMatchObject({ type: 'json_schema', name: 'echo' });
@@ -136,23 +216,40 @@ describe('Responses API: create', () => {
   it('cuts the answer at max_output_tokens: status incomplete with the reason', async () => {
     const words = Array.from({ length: 30 }, (_, index) => `w${index}`).join(' ');
     const response = await client.responses.create({ model: 'gpt-5', input: words, max_output_tokens: 16 });
-    expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, max_output_tokens: 16 });
+    expect(response).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+      max_output_tokens: 16,
+    });
     expect(response.output[0]).toMatchObject({ type: 'message', status: 'incomplete' });
     expect(response.output_text.split(' ')).toHaveLength(16);
     expect(response.usage?.output_tokens).toBe(16);
   });
 
   it('reports reasoning as a summarised item with reasoning tokens, and encrypted content only when included', async () => {
-    const response = await client.responses.create({ model: 'gpt-5', input: 'think hard', reasoning: { effort: 'high', summary: 'auto' }, include: ['reasoning.encrypted_content'], store: false });
+    const response = await client.responses.create({
+      model: 'gpt-5',
+      input: 'think hard',
+      reasoning: { effort: 'high', summary: 'auto' },
+      include: ['reasoning.encrypted_content'],
+      store: false,
+    });
     const [reasoning, message] = response.output;
-    expect(reasoning).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thinking about: think hard' }] });
+    expect(reasoning).toMatchObject({
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: 'Thinking about: think hard' }],
+    });
     expect(message).toMatchObject({ type: 'message' });
     expect(response.usage?.output_tokens_details.reasoning_tokens).toBe(4);
     expect(response.usage?.output_tokens).toBe(4 + 3);
     const encrypted = (reasoning as { encrypted_content?: string }).encrypted_content;
     expect(encrypted).toEqual(expect.any(String));
     // A stateless client replays the reasoning item with the next turn; the simulator accepts its own encrypted content.
-    const next = await client.responses.create({ model: 'gpt-5', store: false, input: [{ role: 'user', content: 'think hard' }, reasoning as never, { role: 'user', content: 'and now?' }] });
+    const next = await client.responses.create({
+      model: 'gpt-5',
+      store: false,
+      input: [{ role: 'user', content: 'think hard' }, reasoning as never, { role: 'user', content: 'and now?' }],
+    });
     expect(next.output_text).toBe('Echo: and now?');
   });
 
@@ -197,22 +294,43 @@ describe('Responses API: streaming', () => {
   });
 
   it('leaves out the obfuscation padding when stream_options.include_obfuscation is false', async () => {
-    const { events } = await rawEvents({ model: 'gpt-5', input: 'a b', stream_options: { include_obfuscation: false } });
+    const { events } = await rawEvents({
+      model: 'gpt-5',
+      input: 'a b',
+      stream_options: { include_obfuscation: false },
+    });
     expect(events.some((entry) => 'obfuscation' in entry.data)).toBe(false);
   });
 
   it('streams function calls with argument deltas and the reasoning summary first', async () => {
-    const { events } = await rawEvents({ model: 'gpt-5', input: 'weather?', tools: [weatherTool, timeTool], reasoning: { effort: 'low' } });
+    const { events } = await rawEvents({
+      model: 'gpt-5',
+      input: 'weather?',
+      tools: [weatherTool, timeTool],
+      reasoning: { effort: 'low' },
+    });
     const types = events.map((entry) => entry.event);
     expect(types).toContain('response.reasoning_summary_part.added');
     expect(types).toContain('response.reasoning_summary_text.delta');
     expect(types.filter((type) => type === 'response.function_call_arguments.delta').length).toBeGreaterThanOrEqual(6);
-    const added = events.filter((entry) => entry.event === 'response.output_item.added').map((entry) => [entry.data.output_index, entry.data.item?.type]);
-    expect(added).toEqual([[0, 'reasoning'], [1, 'function_call'], [2, 'function_call']]);
+    const added = events
+      .filter((entry) => entry.event === 'response.output_item.added')
+      .map((entry) => [entry.data.output_index, entry.data.item?.type]);
+    expect(added).toEqual([
+      [0, 'reasoning'],
+      [1, 'function_call'],
+      [2, 'function_call'],
+    ]);
     const argumentsDone = events.find((entry) => entry.event === 'response.function_call_arguments.done');
-    expect(argumentsDone?.data).toMatchObject({ output_index: 1, name: 'get_weather', arguments: '{"query":"weather?"}' });
+    expect(argumentsDone?.data).toMatchObject({
+      output_index: 1,
+      name: 'get_weather',
+      arguments: '{"query":"weather?"}',
+    });
 
-    const final = await client.responses.stream({ model: 'gpt-5', input: 'weather?', tools: [weatherTool, timeTool], reasoning: { effort: 'low' } }).finalResponse();
+    const final = await client.responses
+      .stream({ model: 'gpt-5', input: 'weather?', tools: [weatherTool, timeTool], reasoning: { effort: 'low' } })
+      .finalResponse();
     expect(final.output.map((item) => item.type)).toEqual(['reasoning', 'function_call', 'function_call']);
     expect(final.output[1]).toMatchObject({ arguments: '{"query":"weather?"}', status: 'completed' });
   });
@@ -220,24 +338,41 @@ describe('Responses API: streaming', () => {
   it('ends a cut-off stream with response.incomplete', async () => {
     const words = Array.from({ length: 20 }, (_, index) => `w${index}`).join(' ');
     const { events } = await rawEvents({ model: 'gpt-5', input: words, max_output_tokens: 16 });
-    expect(events.at(-1)?.data).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
-    const final = await client.responses.stream({ model: 'gpt-5', input: words, max_output_tokens: 16 }).finalResponse();
+    expect(events.at(-1)?.data).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+    });
+    const final = await client.responses
+      .stream({ model: 'gpt-5', input: words, max_output_tokens: 16 })
+      .finalResponse();
     expect(final.status).toBe('incomplete');
   });
 });
 
 describe('Responses API: stored responses', () => {
   it('retrieves, lists the input items of, and deletes a stored response', async () => {
-    const created = await client.responses.create({ model: 'gpt-5', input: [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }, { role: 'user', content: 'three' }] });
+    const created = await client.responses.create({
+      model: 'gpt-5',
+      input: [
+        { role: 'user', content: 'one' },
+        { role: 'assistant', content: 'two' },
+        { role: 'user', content: 'three' },
+      ],
+    });
     const retrieved = await client.responses.retrieve(created.id);
     expect(retrieved.output_text).toBe('Echo: three');
     expect(retrieved.usage).toEqual(created.usage);
 
     const newestFirst = await client.responses.inputItems.list(created.id);
-    expect(newestFirst.data.map((item) => (item as { content: Array<{ text: string }> }).content[0]?.text)).toEqual(['three', 'two', 'one']);
+    expect(newestFirst.data.map((item) => (item as { content: Array<{ text: string }> }).content[0]?.text)).toEqual([
+      'three',
+      'two',
+      'one',
+    ]);
     expect(newestFirst.data.every((item) => typeof item.id === 'string' && item.id.startsWith('msg_'))).toBe(true);
     const pagedIds: string[] = [];
-    for await (const item of client.responses.inputItems.list(created.id, { limit: 1, order: 'asc' })) pagedIds.push(item.id as string);
+    for await (const item of client.responses.inputItems.list(created.id, { limit: 1, order: 'asc' }))
+      pagedIds.push(item.id as string);
     expect(pagedIds).toEqual([...newestFirst.data.map((item) => item.id)].reverse());
 
     await client.responses.delete(created.id);
@@ -247,7 +382,12 @@ describe('Responses API: stored responses', () => {
   });
 
   it('chains previous_response_id: the model sees the earlier turns and calls, instructions are not inherited', async () => {
-    const first = await client.responses.create({ model: 'gpt-5', instructions: 'first instructions', input: 'weather in Rome', tools: [weatherTool] });
+    const first = await client.responses.create({
+      model: 'gpt-5',
+      instructions: 'first instructions',
+      input: 'weather in Rome',
+      tools: [weatherTool],
+    });
     const call = first.output[0] as { call_id: string };
     const second = await client.responses.create({
       model: 'gpt-5',
@@ -268,7 +408,9 @@ describe('Responses API: stored responses', () => {
     expect(response).toMatchObject({ store: false });
     expect(simulator.storedResponseIds()).not.toContain(response.id);
     expect(await rejectionOf(client.responses.retrieve(response.id))).toBeInstanceOf(OpenAI.NotFoundError);
-    const chained = await rejectionOf(client.responses.create({ model: 'gpt-5', input: 'more', previous_response_id: response.id }));
+    const chained = await rejectionOf(
+      client.responses.create({ model: 'gpt-5', input: 'more', previous_response_id: response.id }),
+    );
     expect(chained).toBeInstanceOf(OpenAI.NotFoundError);
     expect(chained).toMatchObject({ code: 'previous_response_not_found', param: 'previous_response_id' });
   });
@@ -280,24 +422,65 @@ describe('Responses API: stored responses', () => {
 });
 
 describe('Responses API: validation', () => {
-  const create = (body: Record<string, unknown>) => client.responses.create({ model: 'gpt-5', input: 'x', ...body } as never);
+  const create = (body: Record<string, unknown>) =>
+    client.responses.create({ model: 'gpt-5', input: 'x', ...body } as never);
 
   it.each([
     ['an unknown parameter', { frobnicate: true }, 'frobnicate', 'unknown_parameter'],
-    ['a chat-style response_format', { response_format: { type: 'json_object' } }, 'response_format', 'unsupported_parameter'],
-    ['a chat-style nested function tool', { tools: [{ type: 'function', function: { name: 'f' } }] }, 'tools[0].function', 'unknown_parameter'],
-    ['a tool name with spaces', { tools: [{ type: 'function', name: 'get weather' }] }, 'tools[0].name', 'invalid_value'],
-    ['a chat-style tool_choice', { tools: [weatherTool], tool_choice: { type: 'function', function: { name: 'get_weather' } } }, 'tool_choice.function', 'unknown_parameter'],
+    [
+      'a chat-style response_format',
+      { response_format: { type: 'json_object' } },
+      'response_format',
+      'unsupported_parameter',
+    ],
+    [
+      'a chat-style nested function tool',
+      { tools: [{ type: 'function', function: { name: 'f' } }] },
+      'tools[0].function',
+      'unknown_parameter',
+    ],
+    [
+      'a tool name with spaces',
+      { tools: [{ type: 'function', name: 'get weather' }] },
+      'tools[0].name',
+      'invalid_value',
+    ],
+    [
+      'a chat-style tool_choice',
+      { tools: [weatherTool], tool_choice: { type: 'function', function: { name: 'get_weather' } } },
+      'tool_choice.function',
+      'unknown_parameter',
+    ],
     ['max_output_tokens below 16', { max_output_tokens: 5 }, 'max_output_tokens', 'integer_below_min_value'],
     ['a string temperature', { temperature: 'hot' }, 'temperature', 'invalid_type'],
     ['an unknown reasoning effort', { reasoning: { effort: 'extreme' } }, 'reasoning.effort', 'invalid_value'],
     ['a non-string metadata value', { metadata: { count: 3 } }, 'metadata.count', 'invalid_type'],
     ['an unknown include value', { include: ['everything'] }, 'include[0]', 'invalid_value'],
-    ['a json_schema format without a name', { text: { format: { type: 'json_schema', schema: {} } } }, 'text.format.name', 'missing_required_parameter'],
+    [
+      'a json_schema format without a name',
+      { text: { format: { type: 'json_schema', schema: {} } } },
+      'text.format.name',
+      'missing_required_parameter',
+    ],
     ['an unknown item type', { input: [{ type: 'telepathy' }] }, 'input[0].type', 'invalid_value'],
-    ['input_text in an assistant message', { input: [{ role: 'assistant', content: [{ type: 'input_text', text: 'hi' }] }] }, 'input[0].content[0].type', 'invalid_value'],
-    ['an over-long call_id', { input: [{ type: 'function_call_output', call_id: 'c'.repeat(65), output: 'x' }] }, 'input[0].call_id', 'string_above_max_length'],
-    ['foreign encrypted reasoning', { input: [{ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'sealed-by-someone-else' }] }, 'input[0].encrypted_content', 'invalid_encrypted_content'],
+    [
+      'input_text in an assistant message',
+      { input: [{ role: 'assistant', content: [{ type: 'input_text', text: 'hi' }] }] },
+      'input[0].content[0].type',
+      'invalid_value',
+    ],
+    [
+      'an over-long call_id',
+      { input: [{ type: 'function_call_output', call_id: 'c'.repeat(65), output: 'x' }] },
+      'input[0].call_id',
+      'string_above_max_length',
+    ],
+    [
+      'foreign encrypted reasoning',
+      { input: [{ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'sealed-by-someone-else' }] },
+      'input[0].encrypted_content',
+      'invalid_encrypted_content',
+    ],
   ])('refuses %s with a 400 naming the param', async (_name, body, param, code) => {
     const error = await rejectionOf(create(body));
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
@@ -305,9 +488,19 @@ describe('Responses API: validation', () => {
   });
 
   it('refuses a function output without its call, and a call without its output', async () => {
-    const orphanOutput = await rejectionOf(create({ input: [{ type: 'function_call_output', call_id: 'call_x', output: 'r' }] }));
+    const orphanOutput = await rejectionOf(
+      create({ input: [{ type: 'function_call_output', call_id: 'call_x', output: 'r' }] }),
+    );
     expect(orphanOutput.message).toContain('No tool call found for function call output with call_id call_x');
-    const unanswered = await rejectionOf(create({ input: [{ role: 'user', content: 'q' }, { type: 'function_call', call_id: 'call_y', name: 'f', arguments: '{}' }, { role: 'user', content: 'again' }] }));
+    const unanswered = await rejectionOf(
+      create({
+        input: [
+          { role: 'user', content: 'q' },
+          { type: 'function_call', call_id: 'call_y', name: 'f', arguments: '{}' },
+          { role: 'user', content: 'again' },
+        ],
+      }),
+    );
     expect(unanswered.message).toContain('No tool output found for function call call_y');
   });
 });
@@ -324,7 +517,9 @@ describe('Responses API: vendor failures', () => {
 
   it('answers a wrong key with 401', async () => {
     const stranger = new OpenAI({ apiKey: 'sk-wrong', baseURL: simulator.url, maxRetries: 0 });
-    expect(await rejectionOf(stranger.responses.create({ model: 'gpt-5', input: 'x' }))).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(await rejectionOf(stranger.responses.create({ model: 'gpt-5', input: 'x' }))).toBeInstanceOf(
+      OpenAI.AuthenticationError,
+    );
   });
 
   it('fails mid-stream with an error event and response.failed, which the SDK helper surfaces as an error', async () => {
@@ -335,13 +530,23 @@ describe('Responses API: vendor failures', () => {
       { type: 'response.failed', response: { status: 'failed', error: { code: 'server_error' } } },
     ]);
     expect(events.map((entry) => entry.data.sequence_number)).toEqual(events.map((_, index) => index));
-    const failure = await rejectionOf(client.responses.stream({ model: 'sim-stream-error-event', input: 'one two three four five' }).finalResponse());
+    const failure = await rejectionOf(
+      client.responses.stream({ model: 'sim-stream-error-event', input: 'one two three four five' }).finalResponse(),
+    );
     // openai-node rejects with the `error` event itself (its stream helper emits it on its error channel).
-    expect(failure).toMatchObject({ type: 'error', code: 'server_error', message: 'The server had an error while processing your request.' });
+    expect(failure).toMatchObject({
+      type: 'error',
+      code: 'server_error',
+      message: 'The server had an error while processing your request.',
+    });
   });
 
   it('breaks the connection before the first event or after two deltas, and the SDK helper rejects', async () => {
-    expect(await rejectionOf(client.responses.stream({ model: 'sim-broken-before-first-event', input: 'x' }).finalResponse())).toBeInstanceOf(Error);
+    expect(
+      await rejectionOf(
+        client.responses.stream({ model: 'sim-broken-before-first-event', input: 'x' }).finalResponse(),
+      ),
+    ).toBeInstanceOf(Error);
     const deltas: string[] = [];
     const broken = client.responses.stream({ model: 'sim-broken-stream', input: 'one two three four five' });
     broken.on('response.output_text.delta', (event) => deltas.push(event.delta));

@@ -30,7 +30,8 @@ export function createResponseHandler(store: ResponsesStore): EndpointHandler {
     const start = inProgressResponse(`resp_${randomIdentifier()}${randomIdentifier()}`, request);
     const final = finishedResponse(start, output.items, output.status, output.usage);
     const failsMidStream = request.stream && behaviour.kind === 'stream-error-event';
-    if (request.store) store.save({ response: failsMidStream ? failedResponse(start) : final, input: request.input, context });
+    if (request.store)
+      store.save({ response: failsMidStream ? failedResponse(start) : final, input: request.input, context });
     if (!request.stream) return { kind: 'json', body: final };
     return { kind: 'stream', plan: responsesStreamPlan(start, final, request.includeObfuscation) };
   };
@@ -52,12 +53,23 @@ export function listInputItems(store: ResponsesStore, id: string, query: Record<
   const stored = findStored(store, id);
   const limit = readLimit(query.limit);
   const order = query.order ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw invalidRequest(`Invalid value: '${String(order)}'. Supported values are: 'asc' and 'desc'.`, 'order', 'invalid_value');
+  if (order !== 'asc' && order !== 'desc')
+    throw invalidRequest(
+      `Invalid value: '${String(order)}'. Supported values are: 'asc' and 'desc'.`,
+      'order',
+      'invalid_value',
+    );
   const ordered = order === 'asc' ? stored.input : [...stored.input].reverse();
   const afterIndex = typeof query.after === 'string' ? ordered.findIndex((item) => item.id === query.after) : -1;
   const remaining = ordered.slice(afterIndex + 1);
   const data = remaining.slice(0, limit);
-  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: remaining.length > limit };
+  return {
+    object: 'list',
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: remaining.length > limit,
+  };
 }
 
 /** The conversation a `previous_response_id` continues: that response's context and output (not its instructions). */
@@ -65,7 +77,10 @@ function previousContext(store: ResponsesStore, previousResponseId: string | nul
   if (previousResponseId === null) return [];
   const previous = store.find(previousResponseId);
   if (previous === undefined) {
-    throw new SimulatedError(404, `Previous response with id '${previousResponseId}' not found.`, { param: 'previous_response_id', code: 'previous_response_not_found' });
+    throw new SimulatedError(404, `Previous response with id '${previousResponseId}' not found.`, {
+      param: 'previous_response_id',
+      code: 'previous_response_not_found',
+    });
   }
   return [...previous.context, ...previous.response.output];
 }

@@ -38,7 +38,14 @@ export interface StreamPacing {
 }
 
 /** The event OpenAI sends when it fails mid-stream. */
-const midStreamErrorEvent = { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } };
+const midStreamErrorEvent = {
+  error: {
+    message: 'The server had an error while processing your request.',
+    type: 'server_error',
+    param: null,
+    code: null,
+  },
+};
 
 /** The headers OpenAI streams with. */
 export const eventStreamHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } as const;
@@ -75,7 +82,12 @@ async function sendContentChunks(
     if (!connection.isOpen) return false;
     const isLastBeforeBreak = breakAfter !== null && index + 1 >= breakAfter;
     // Before breaking, wait until the chunk reached the socket so the client does see it.
-    const sent = pacing.stampSendTime ? { ...(chunk as object), system_fingerprint: `fp_sent_${(performance.timeOrigin + performance.now()).toFixed(3)}` } : chunk;
+    const sent = pacing.stampSendTime
+      ? {
+          ...(chunk as object),
+          system_fingerprint: `fp_sent_${(performance.timeOrigin + performance.now()).toFixed(3)}`,
+        }
+      : chunk;
     await connection.write(format(sent), isLastBeforeBreak);
     if (isLastBeforeBreak) break;
   }

@@ -40,7 +40,8 @@ export function repeatWords(text: string, wordCount: number): string {
 /** Applies the `stop` sequences, then the token limit, to a reply the way a model would. */
 export function applyStopAndLimit(text: string, stop: unknown, maximumTokens: number | undefined): GeneratedText {
   const stopped = cutAtFirstStopSequence(text, stopSequences(stop));
-  if (maximumTokens === undefined || countWords(stopped) <= maximumTokens) return { text: stopped, finishReason: 'stop' };
+  if (maximumTokens === undefined || countWords(stopped) <= maximumTokens)
+    return { text: stopped, finishReason: 'stop' };
   const kept = splitIntoWordPieces(stopped).slice(0, maximumTokens).join('').trimEnd();
   return { text: kept, finishReason: 'length' };
 }

@@ -8,7 +8,7 @@ export type RequestBody = Record<string, unknown>;
 export function requireObjectBody(body: unknown): RequestBody {
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as RequestBody;
   throw invalidRequest(
-    'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)',
+    "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)",
     null,
   );
 }
@@ -26,17 +26,26 @@ export function checkDecimalRange(body: RequestBody, name: string, minimum: numb
   const value = body[name];
   if (value === undefined || value === null) return;
   if (typeof value !== 'number') throw invalidType(name, 'a decimal', value);
-  if (value < minimum) throw outOfRange(name, 'decimal below minimum value', `>= ${minimum}`, value, 'decimal_below_min_value');
-  if (value > maximum) throw outOfRange(name, 'decimal above maximum value', `<= ${maximum}`, value, 'decimal_above_max_value');
+  if (value < minimum)
+    throw outOfRange(name, 'decimal below minimum value', `>= ${minimum}`, value, 'decimal_below_min_value');
+  if (value > maximum)
+    throw outOfRange(name, 'decimal above maximum value', `<= ${maximum}`, value, 'decimal_above_max_value');
 }
 
 /** Checks an optional integer field lies within [minimum, maximum]. */
-export function checkIntegerRange(body: RequestBody, name: string, minimum: number, maximum = Number.MAX_SAFE_INTEGER): void {
+export function checkIntegerRange(
+  body: RequestBody,
+  name: string,
+  minimum: number,
+  maximum = Number.MAX_SAFE_INTEGER,
+): void {
   const value = body[name];
   if (value === undefined || value === null) return;
   if (typeof value !== 'number' || !Number.isInteger(value)) throw invalidType(name, 'an integer', value);
-  if (value < minimum) throw outOfRange(name, 'integer below minimum value', `>= ${minimum}`, value, 'integer_below_min_value');
-  if (value > maximum) throw outOfRange(name, 'integer above maximum value', `<= ${maximum}`, value, 'integer_above_max_value');
+  if (value < minimum)
+    throw outOfRange(name, 'integer below minimum value', `>= ${minimum}`, value, 'integer_below_min_value');
+  if (value > maximum)
+    throw outOfRange(name, 'integer above maximum value', `<= ${maximum}`, value, 'integer_above_max_value');
 }
 
 /** `stream_options` is only allowed together with `stream: true`. */
@@ -67,11 +76,19 @@ export function choiceCountOf(body: RequestBody): number {
 }
 
 function invalidType(name: string, expected: string, value: unknown) {
-  return invalidRequest(`Invalid type for '${name}': expected ${expected}, but got ${describeType(value)} instead.`, name, 'invalid_type');
+  return invalidRequest(
+    `Invalid type for '${name}': expected ${expected}, but got ${describeType(value)} instead.`,
+    name,
+    'invalid_type',
+  );
 }
 
 function outOfRange(name: string, problem: string, expectation: string, value: number, code: string) {
-  return invalidRequest(`Invalid '${name}': ${problem}. Expected a value ${expectation}, but got ${value} instead.`, name, code);
+  return invalidRequest(
+    `Invalid '${name}': ${problem}. Expected a value ${expectation}, but got ${value} instead.`,
+    name,
+    code,
+  );
 }
 
 function describeType(value: unknown): string {

@@ -22,7 +22,11 @@ function postJson(path: string, body: unknown, key = apiKey): Promise<Response> 
 }
 
 function postForm(path: string, form: FormData): Promise<Response> {
-  return fetch(`${simulator.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: form });
+  return fetch(`${simulator.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}` },
+    body: form,
+  });
 }
 
 /** The JSON body, loosely typed for assertions. */
@@ -39,22 +43,36 @@ function parseEvents(text: string): unknown[] {
     .map((data) => (data === '[DONE]' ? data : JSON.parse(data)));
 }
 
-
 describe('openai simulator', () => {
   it('answers a chat completion with the echo text and word-counted usage', async () => {
     const response = await postJson('/chat/completions', {
       model: 'gpt-4o',
       messages: [
         { role: 'system', content: 'be brief' },
-        { role: 'user', content: [{ type: 'text', text: 'hello there' }, { type: 'image_url', image_url: { url: 'data:,' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hello there' },
+            { type: 'image_url', image_url: { url: 'data:,' } },
+          ],
+        },
       ],
     });
     const body = await readJson(response);
     expect(response.status).toBe(200);
-    expect(body).toMatchObject({ object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'stop', logprobs: null }] });
+    expect(body).toMatchObject({
+      object: 'chat.completion',
+      model: 'gpt-4o',
+      choices: [{ index: 0, finish_reason: 'stop', logprobs: null }],
+    });
     expect(body.id).toMatch(/^chatcmpl-/);
     expect(body.choices[0].message).toMatchObject({ role: 'assistant', content: 'Echo: hello there', refusal: null });
-    expect(body.usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 3, total_tokens: 8, prompt_tokens_details: { cached_tokens: 0 } });
+    expect(body.usage).toMatchObject({
+      prompt_tokens: 5,
+      completion_tokens: 3,
+      total_tokens: 8,
+      prompt_tokens_details: { cached_tokens: 0 },
+    });
   });
 
   it('streams word chunks, a usage chunk and [DONE] when include_usage is set', async () => {
@@ -74,7 +92,10 @@ describe('openai simulator', () => {
     const text = chunks.flatMap((chunk) => chunk.choices.map((choice: any) => choice.delta.content ?? '')).join('');
     expect(text).toBe('Echo: one two three');
     expect(chunks.at(-2)?.choices[0]).toMatchObject({ delta: {}, finish_reason: 'stop' });
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    });
   });
 
   it('streams tool calls with arguments split over several chunks', async () => {
@@ -84,9 +105,15 @@ describe('openai simulator', () => {
       tools: [{ type: 'function', function: { name: 'get_weather', parameters: {} } }],
       stream: true,
     });
-    const chunks = (parseEvents(await response.text()).slice(0, -1) as Array<Record<string, any>>).map((chunk) => chunk.choices[0]);
+    const chunks = (parseEvents(await response.text()).slice(0, -1) as Array<Record<string, any>>).map(
+      (chunk) => chunk.choices[0],
+    );
     const callDeltas = chunks.flatMap((choice) => choice.delta.tool_calls ?? []);
-    expect(callDeltas[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'get_weather', arguments: '' } });
+    expect(callDeltas[0]).toMatchObject({
+      index: 0,
+      type: 'function',
+      function: { name: 'get_weather', arguments: '' },
+    });
     expect(callDeltas.length).toBeGreaterThanOrEqual(4);
     const argumentsText = callDeltas.map((delta: any) => delta.function.arguments).join('');
     expect(JSON.parse(argumentsText)).toEqual({ query: 'weather in Paris' });
@@ -99,7 +126,10 @@ describe('openai simulator', () => {
       [{ model: 'm', messages: [] }, 'messages'],
       [{ model: 'm', messages: [{ role: 'robot', content: 'x' }] }, 'messages[0].role'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], temperature: 3 }, 'temperature'],
-      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], stream_options: { include_usage: true } }, 'stream_options'],
+      [
+        { model: 'm', messages: [{ role: 'user', content: 'x' }], stream_options: { include_usage: true } },
+        'stream_options',
+      ],
     ];
     for (const [body, param] of cases) {
       const response = await postJson('/chat/completions', body);
@@ -112,15 +142,25 @@ describe('openai simulator', () => {
     const response = await postJson('/embeddings', { model: 'sim-error-429', input: 'x' });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('1');
-    expect((await readJson(response)).error).toMatchObject({ type: 'requests', param: null, code: 'rate_limit_exceeded' });
+    expect((await readJson(response)).error).toMatchObject({
+      type: 'requests',
+      param: null,
+      code: 'rate_limit_exceeded',
+    });
   });
 
   it('sets Retry-After as a sim-error-<status>-retry-after-<seconds> model asks', async () => {
-    const rateLimited = await postJson('/chat/completions', { model: 'sim-error-429-retry-after-30', messages: [{ role: 'user', content: 'x' }] });
+    const rateLimited = await postJson('/chat/completions', {
+      model: 'sim-error-429-retry-after-30',
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(rateLimited.status).toBe(429);
     expect(rateLimited.headers.get('retry-after')).toBe('30');
     expect((await readJson(rateLimited)).error).toMatchObject({ code: 'rate_limit_exceeded' });
-    const unavailable = await postJson('/chat/completions', { model: 'sim-error-503-retry-after-5', messages: [{ role: 'user', content: 'x' }] });
+    const unavailable = await postJson('/chat/completions', {
+      model: 'sim-error-503-retry-after-5',
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers.get('retry-after')).toBe('5');
   });
@@ -142,7 +182,11 @@ describe('openai simulator', () => {
     form.append('model', 'whisper-1');
     form.append('response_format', 'verbose_json');
     const body = await readJson(await postForm('/audio/transcriptions', form));
-    expect(body).toMatchObject({ duration: 2.5, text: 'Simulated transcript of speech.wav', segments: [{ start: 0, end: 2.5 }] });
+    expect(body).toMatchObject({
+      duration: 2.5,
+      text: 'Simulated transcript of speech.wav',
+      segments: [{ start: 0, end: 2.5 }],
+    });
     form.set('response_format', 'srt');
     const srt = await (await postForm('/audio/transcriptions', form)).text();
     expect(srt).toBe('1\n00:00:00,000 --> 00:00:02,500\nSimulated transcript of speech.wav\n\n');
@@ -157,11 +201,18 @@ describe('openai simulator', () => {
     const body = await readJson(await postForm('/images/edits', form));
     expect(body.data[0].b64_json).toMatch(/^iVBORw0KGgo/);
     expect(body.usage).toBeDefined();
-    expect(simulator.requests[0]?.body).toMatchObject({ 'image[]': { filename: 'a.png', contentType: 'image/png', size: 10 }, prompt: 'add a hat' });
+    expect(simulator.requests[0]?.body).toMatchObject({
+      'image[]': { filename: 'a.png', contentType: 'image/png', size: 10 },
+      prompt: 'add a hat',
+    });
   });
 
   it('rejects a wrong key with 401 invalid_api_key and still records the request', async () => {
-    const response = await postJson('/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }, 'sk-wrong');
+    const response = await postJson(
+      '/chat/completions',
+      { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] },
+      'sk-wrong',
+    );
     expect(response.status).toBe(401);
     expect((await readJson(response)).error.code).toBe('invalid_api_key');
     expect(simulator.requests).toHaveLength(1);
@@ -182,7 +233,11 @@ describe('openai simulator', () => {
     await expect(hanging).rejects.toThrow();
     await expect.poll(() => simulator.abortedRequestCount()).toBe(1);
 
-    const broken = await postJson('/chat/completions', { model: 'sim-broken-stream', messages: [{ role: 'user', content: 'a b c d' }], stream: true });
+    const broken = await postJson('/chat/completions', {
+      model: 'sim-broken-stream',
+      messages: [{ role: 'user', content: 'a b c d' }],
+      stream: true,
+    });
     expect(broken.status).toBe(200);
     await expect(broken.text()).rejects.toThrow();
     expect(simulator.abortedRequestCount()).toBe(1);

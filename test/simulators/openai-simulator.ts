@@ -13,7 +13,12 @@ import { invalidApiKeyError, modelStatusError, SimulatedError } from './openai-s
 import { handleImageEdit, handleImageGeneration } from './openai-simulator-images.js';
 import { modelList, modelObject } from './openai-simulator-models.js';
 import { readMultipartForm } from './openai-simulator-multipart.js';
-import { createResponseHandler, deleteResponse, listInputItems, retrieveResponse } from './openai-simulator-responses.js';
+import {
+  createResponseHandler,
+  deleteResponse,
+  listInputItems,
+  retrieveResponse,
+} from './openai-simulator-responses.js';
 import { ResponsesStore } from './openai-simulator-responses-store.js';
 import { eventStreamHeaders, sendEventStream, type StreamPacing } from './openai-simulator-stream.js';
 import { randomIdentifier } from './openai-simulator-text.js';
@@ -85,7 +90,13 @@ export async function startOpenAiSimulator(options: OpenAiSimulatorOptions = {})
 
   server.addHook('onRequest', (request, reply, done) => {
     const [path = '', query] = request.url.split('?', 2);
-    const record: RecordedRequest = { method: request.method, path, headers: { ...request.headers }, body: undefined, ...(query === undefined ? {} : { query }) };
+    const record: RecordedRequest = {
+      method: request.method,
+      path,
+      headers: { ...request.headers },
+      body: undefined,
+      ...(query === undefined ? {} : { query }),
+    };
     if (options.recordRequests !== false) requests.push(record);
     contexts.set(request, { record, connection: new ClientConnection(reply.raw, () => abortedCount++) });
     reply.raw.setHeader('x-request-id', `req_${randomIdentifier()}`);
@@ -117,9 +128,15 @@ export async function startOpenAiSimulator(options: OpenAiSimulatorOptions = {})
   };
 }
 
-function registerRoutes(server: FastifyInstance, options: OpenAiSimulatorOptions, contextOf: (request: FastifyRequest) => RequestContext): void {
+function registerRoutes(
+  server: FastifyInstance,
+  options: OpenAiSimulatorOptions,
+  contextOf: (request: FastifyRequest) => RequestContext,
+): void {
   const post = (path: string, handler: EndpointHandler, encoding: BodyEncoding) =>
-    server.post(path, (request, reply) => answerEndpoint(request, reply, { handler, encoding, options, context: contextOf(request) }));
+    server.post(path, (request, reply) =>
+      answerEndpoint(request, reply, { handler, encoding, options, context: contextOf(request) }),
+    );
   post('/v1/chat/completions', handleChatCompletion, 'json');
   post('/v1/completions', handleCompletion, 'json');
   post('/v1/embeddings', handleEmbeddings, 'json');
@@ -140,12 +157,20 @@ function registerResponsesRoutes(
   store: ResponsesStore,
 ): void {
   const handler = createResponseHandler(store);
-  server.post('/v1/responses', (request, reply) => answerEndpoint(request, reply, { handler, encoding: 'json', options, context: contextOf(request) }));
+  server.post('/v1/responses', (request, reply) =>
+    answerEndpoint(request, reply, { handler, encoding: 'json', options, context: contextOf(request) }),
+  );
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-  server.get('/v1/responses/:id', (request, reply) => answerLookup(request, reply, options, () => retrieveResponse(store, idOf(request))));
-  server.delete('/v1/responses/:id', (request, reply) => answerLookup(request, reply, options, () => deleteResponse(store, idOf(request))));
+  server.get('/v1/responses/:id', (request, reply) =>
+    answerLookup(request, reply, options, () => retrieveResponse(store, idOf(request))),
+  );
+  server.delete('/v1/responses/:id', (request, reply) =>
+    answerLookup(request, reply, options, () => deleteResponse(store, idOf(request))),
+  );
   server.get('/v1/responses/:id/input_items', (request, reply) =>
-    answerLookup(request, reply, options, () => listInputItems(store, idOf(request), request.query as Record<string, unknown>)),
+    answerLookup(request, reply, options, () =>
+      listInputItems(store, idOf(request), request.query as Record<string, unknown>),
+    ),
   );
 }
 
@@ -167,7 +192,8 @@ async function answerEndpoint(
       if (!context.connection.isOpen) return reply.hijack();
     }
     const behaviour = behaviourForModel(delay?.model ?? body.model);
-    if (behaviour.kind === 'error') throw modelStatusError(behaviour.status, String(body.model), behaviour.retryAfterSeconds);
+    if (behaviour.kind === 'error')
+      throw modelStatusError(behaviour.status, String(body.model), behaviour.retryAfterSeconds);
     if (behaviour.kind === 'hang') {
       // Never answer: the connection stays open until the client gives up (counted as aborted) or close().
       reply.hijack();
@@ -181,14 +207,22 @@ async function answerEndpoint(
   }
 }
 
-async function readInput(request: FastifyRequest, encoding: BodyEncoding): Promise<{ recordedBody: unknown; files: EndpointInput['files'] }> {
+async function readInput(
+  request: FastifyRequest,
+  encoding: BodyEncoding,
+): Promise<{ recordedBody: unknown; files: EndpointInput['files'] }> {
   if (encoding === 'json') return { recordedBody: request.body, files: new Map() };
   const form = await readMultipartForm(request);
   return { recordedBody: form.body, files: form.files };
 }
 
 /** The pipeline of every GET and DELETE: check the key, answer JSON or an OpenAI error. */
-function answerLookup(request: FastifyRequest, reply: FastifyReply, options: OpenAiSimulatorOptions, answer: () => unknown): FastifyReply {
+function answerLookup(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: OpenAiSimulatorOptions,
+  answer: () => unknown,
+): FastifyReply {
   try {
     checkAuthorization(request, options.apiKey);
     return reply.send(answer());
@@ -242,14 +276,23 @@ function streamPacing(behaviour: ModelBehaviour, options: OpenAiSimulatorOptions
     case 'broken-stream':
       return { chunkDelayMs: defaultDelay, breakAfterContentChunks: brokenStreamContentChunks };
     case 'stream-error-event':
-      return { chunkDelayMs: defaultDelay, breakAfterContentChunks: brokenStreamContentChunks, breakWith: 'error-event' };
+      return {
+        chunkDelayMs: defaultDelay,
+        breakAfterContentChunks: brokenStreamContentChunks,
+        breakWith: 'error-event',
+      };
     default:
       return { chunkDelayMs: defaultDelay, breakAfterContentChunks: null };
   }
 }
 
 /** A non-streamed answer from `sim-broken-stream`: status 200, half the body, then a destroyed socket. */
-async function sendBrokenBody(reply: FastifyReply, connection: ClientConnection, payload: string, contentType: string): Promise<undefined> {
+async function sendBrokenBody(
+  reply: FastifyReply,
+  connection: ClientConnection,
+  payload: string,
+  contentType: string,
+): Promise<undefined> {
   reply.hijack();
   reply.raw.writeHead(200, { 'content-type': contentType });
   await connection.write(payload.slice(0, Math.ceil(payload.length / 2)), true);

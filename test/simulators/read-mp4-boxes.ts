@@ -14,7 +14,10 @@ export function readMp4Boxes(bytes: Buffer): Mp4Box[] {
     if (offset + 8 > bytes.length) throw new Error(`truncated box header at ${offset}`);
     const size = bytes.readUInt32BE(offset);
     if (size < 8 || offset + size > bytes.length) throw new Error(`bad box size ${size} at ${offset}`);
-    boxes.push({ type: bytes.toString('latin1', offset + 4, offset + 8), payload: bytes.subarray(offset + 8, offset + size) });
+    boxes.push({
+      type: bytes.toString('latin1', offset + 4, offset + 8),
+      payload: bytes.subarray(offset + 8, offset + size),
+    });
     offset += size;
   }
   return boxes;

@@ -5,5 +5,9 @@ import type { VideoVendorRequest } from '../../src/providers/video/video-vendor-
 
 /** Sends the request with undici (multipart bodies keep their FormData). */
 export function sendVideoVendorRequest(request: VideoVendorRequest): Promise<Response> {
-  return fetch(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
+  return fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
 }

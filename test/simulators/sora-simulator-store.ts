@@ -40,12 +40,36 @@ export function renderSoraVideo(video: SoraVideo, pollsUntilDone: number, apiKey
   if (stage.stage === 'running') return { ...base, status: 'in_progress', progress: stage.progress, error: null };
   const endedAt = video.completedAt ?? video.createdAt;
   if (video.outcome.kind === 'failure') {
-    return { ...base, status: 'failed', progress: 100, completed_at: endedAt, error: { code: 'video_generation_failed', message: video.outcome.failureQuotesKey ? `Video generation failed for the key ${apiKey}. Please try again.` : 'Video generation failed. Please try again.' } };
+    return {
+      ...base,
+      status: 'failed',
+      progress: 100,
+      completed_at: endedAt,
+      error: {
+        code: 'video_generation_failed',
+        message: video.outcome.failureQuotesKey
+          ? `Video generation failed for the key ${apiKey}. Please try again.`
+          : 'Video generation failed. Please try again.',
+      },
+    };
   }
   if (video.outcome.kind === 'content-filtered') {
-    return { ...base, status: 'failed', progress: 100, completed_at: endedAt, error: { code: 'moderation_blocked', message: 'Your request was blocked by our moderation system.' } };
+    return {
+      ...base,
+      status: 'failed',
+      progress: 100,
+      completed_at: endedAt,
+      error: { code: 'moderation_blocked', message: 'Your request was blocked by our moderation system.' },
+    };
   }
-  return { ...base, status: 'completed', progress: 100, completed_at: endedAt, expires_at: endedAt + 3600, error: null };
+  return {
+    ...base,
+    status: 'completed',
+    progress: 100,
+    completed_at: endedAt,
+    expires_at: endedAt + 3600,
+    error: null,
+  };
 }
 
 /** A new video id as OpenAI spells them. */

@@ -28,16 +28,32 @@ export function validateSoraCreate(body: RequestBody): SoraCreateRequest {
     if (!allowedFields.has(name)) throw invalidRequest(`Unknown parameter: '${name}'.`, name, 'unknown_parameter');
   }
   const prompt = body.prompt;
-  if (typeof prompt !== 'string' || prompt === '') throw invalidRequest("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter');
-  if (prompt.length > 32_000) throw invalidRequest("Invalid 'prompt': string too long.", 'prompt', 'string_above_max_length');
+  if (typeof prompt !== 'string' || prompt === '')
+    throw invalidRequest("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter');
+  if (prompt.length > 32_000)
+    throw invalidRequest("Invalid 'prompt': string too long.", 'prompt', 'string_above_max_length');
   const model = body.model ?? 'sora-2';
   const sizes = typeof model === 'string' ? sizesByModel.get(model) : undefined;
-  if (typeof model !== 'string' || !sizes) throw invalidRequest(`Invalid value: '${String(model)}'. Supported values are: ${[...sizesByModel.keys()].map((name) => `'${name}'`).join(', ')}.`, 'model', 'invalid_value');
+  if (typeof model !== 'string' || !sizes)
+    throw invalidRequest(
+      `Invalid value: '${String(model)}'. Supported values are: ${[...sizesByModel.keys()].map((name) => `'${name}'`).join(', ')}.`,
+      'model',
+      'invalid_value',
+    );
   const seconds = body.seconds ?? '4';
   if (typeof seconds !== 'string' || !['4', '8', '12'].includes(seconds)) {
-    throw invalidRequest(`Invalid value: '${String(seconds)}'. Supported values are: '4', '8', and '12'.`, 'seconds', 'invalid_value');
+    throw invalidRequest(
+      `Invalid value: '${String(seconds)}'. Supported values are: '4', '8', and '12'.`,
+      'seconds',
+      'invalid_value',
+    );
   }
   const size = body.size ?? '720x1280';
-  if (typeof size !== 'string' || !sizes.includes(size)) throw invalidRequest(`Invalid value: '${String(size)}'. ${model} supports: ${sizes.join(', ')}.`, 'size', 'invalid_value');
+  if (typeof size !== 'string' || !sizes.includes(size))
+    throw invalidRequest(
+      `Invalid value: '${String(size)}'. ${model} supports: ${sizes.join(', ')}.`,
+      'size',
+      'invalid_value',
+    );
   return { model, prompt, seconds, size };
 }

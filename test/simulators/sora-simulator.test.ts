@@ -19,37 +19,92 @@ afterAll(() => simulator.close());
 beforeEach(() => simulator.reset());
 
 async function rejection(promise: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   if (!(error instanceof OpenAI.APIError)) throw new Error(`expected an API error, got ${String(error)}`);
   return error;
 }
 
 describe('Sora simulator', () => {
   it('creates with the SDK (multipart), moves one step per poll, and serves a real MP4 of the asked length', async () => {
-    const created = await client.videos.create({ model: 'sora-2', prompt: 'a red fox', seconds: '8', size: '1280x720' });
-    expect(created).toMatchObject({ object: 'video', status: 'queued', progress: 0, model: 'sora-2', seconds: '8', size: '1280x720', created_at: 1_700_000_000, completed_at: null, error: null });
-    expect(Object.keys(created).sort()).toEqual(['completed_at', 'created_at', 'error', 'expires_at', 'id', 'model', 'object', 'progress', 'prompt', 'remixed_from_video_id', 'seconds', 'size', 'status'].sort());
+    const created = await client.videos.create({
+      model: 'sora-2',
+      prompt: 'a red fox',
+      seconds: '8',
+      size: '1280x720',
+    });
+    expect(created).toMatchObject({
+      object: 'video',
+      status: 'queued',
+      progress: 0,
+      model: 'sora-2',
+      seconds: '8',
+      size: '1280x720',
+      created_at: 1_700_000_000,
+      completed_at: null,
+      error: null,
+    });
+    expect(Object.keys(created).sort()).toEqual(
+      [
+        'completed_at',
+        'created_at',
+        'error',
+        'expires_at',
+        'id',
+        'model',
+        'object',
+        'progress',
+        'prompt',
+        'remixed_from_video_id',
+        'seconds',
+        'size',
+        'status',
+      ].sort(),
+    );
     expect(String(simulator.requests[0]?.headers['content-type'])).toMatch(/^multipart\/form-data/);
     expect(await client.videos.retrieve(created.id)).toMatchObject({ status: 'in_progress', progress: 50 });
-    expect(await client.videos.retrieve(created.id)).toMatchObject({ status: 'completed', progress: 100, completed_at: 1_700_000_000 });
+    expect(await client.videos.retrieve(created.id)).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      completed_at: 1_700_000_000,
+    });
     const content = await client.videos.downloadContent(created.id, { variant: 'video' });
     expect(content.headers.get('content-type')).toBe('video/mp4');
     const bytes = Buffer.from(await content.arrayBuffer());
     expect(bytes.toString('latin1', 4, 8)).toBe('ftyp');
     expect(readMp4Boxes(bytes).map((box) => box.type)).toEqual(['ftyp', 'moov', 'mdat']);
     expect(readMovieDurationSeconds(bytes)).toBe(8);
-    expect((await client.videos.downloadContent(created.id, { variant: 'thumbnail' })).headers.get('content-type')).toBe('image/webp');
+    expect(
+      (await client.videos.downloadContent(created.id, { variant: 'thumbnail' })).headers.get('content-type'),
+    ).toBe('image/webp');
   });
 
   it('agrees with the gateway adapter: its multipart create, poll and download all work', async () => {
     const channel = { baseUrl: simulator.url, secret: apiKey, settings: {} };
-    const job: VideoGenerationJob = { upstreamModelId: 'sora-2-pro', prompt: 'a lighthouse sim-video-polls-1', seconds: 12, width: 1024, height: 1792 };
+    const job: VideoGenerationJob = {
+      upstreamModelId: 'sora-2-pro',
+      prompt: 'a lighthouse sim-video-polls-1',
+      seconds: 12,
+      width: 1024,
+      height: 1792,
+    };
     const submitted = await sendVideoVendorRequest(soraVideoAdapter.encodeSubmit(job, channel));
     expect(submitted.status).toBe(200);
     const { vendorTaskId } = soraVideoAdapter.decodeSubmit(await submitted.text());
-    expect(simulator.requests[0]?.body).toEqual({ model: 'sora-2-pro', prompt: job.prompt, seconds: '12', size: '1024x1792' });
+    expect(simulator.requests[0]?.body).toEqual({
+      model: 'sora-2-pro',
+      prompt: job.prompt,
+      seconds: '12',
+      size: '1024x1792',
+    });
     const polled = await sendVideoVendorRequest(soraVideoAdapter.encodePoll(vendorTaskId, channel));
-    expect(soraVideoAdapter.decodePoll(await polled.text(), job)).toEqual({ state: 'completed', seconds: 12, contentReference: vendorTaskId });
+    expect(soraVideoAdapter.decodePoll(await polled.text(), job)).toEqual({
+      state: 'completed',
+      seconds: 12,
+      contentReference: vendorTaskId,
+    });
     const download = soraVideoAdapter.encodeDownload(vendorTaskId, channel, 'video');
     const video = await sendVideoVendorRequest(download!);
     expect(video.headers.get('content-type')).toBe('video/mp4');
@@ -80,9 +135,15 @@ describe('Sora simulator', () => {
   it('fails, filters (moderation_blocked), or never finishes as the prompt asks', async () => {
     const failed = await client.videos.create({ prompt: 'sim-video-fail' });
     await client.videos.retrieve(failed.id);
-    expect(await client.videos.retrieve(failed.id)).toMatchObject({ status: 'failed', error: { code: 'video_generation_failed' } });
+    expect(await client.videos.retrieve(failed.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'video_generation_failed' },
+    });
     const filtered = await client.videos.create({ prompt: 'sim-video-filtered sim-video-polls-1' });
-    expect(await client.videos.retrieve(filtered.id)).toMatchObject({ status: 'failed', error: { code: 'moderation_blocked' } });
+    expect(await client.videos.retrieve(filtered.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'moderation_blocked' },
+    });
     const endless = await client.videos.create({ prompt: 'sim-video-never' });
     for (let poll = 0; poll < 5; poll++) expect((await client.videos.retrieve(endless.id)).status).toBe('in_progress');
     expect((await rejection(client.videos.downloadContent(endless.id))).status).toBe(404);

@@ -63,13 +63,23 @@ export async function startSoraSimulator(options: SoraSimulatorOptions): Promise
   };
 
   server.post('/v1/videos', async (request, reply) => {
-    const body: RequestBody = request.isMultipart() ? (await readMultipartForm(request)).body : requireObjectBody(request.body);
+    const body: RequestBody = request.isMultipart()
+      ? (await readMultipartForm(request)).body
+      : requireObjectBody(request.body);
     record(request, body);
     requireKey(request);
     const create = validateSoraCreate(body);
     const outcome = readVideoOutcome(create.prompt);
     if (outcome.submitFailureStatus) throw modelStatusError(outcome.submitFailureStatus, create.model, 1);
-    const video: SoraVideo = { id: newSoraVideoId(), request: create, outcome, polls: 0, pollFailureAnswered: false, createdAt: nowInSeconds(), completedAt: null };
+    const video: SoraVideo = {
+      id: newSoraVideoId(),
+      request: create,
+      outcome,
+      polls: 0,
+      pollFailureAnswered: false,
+      createdAt: nowInSeconds(),
+      completedAt: null,
+    };
     videos.set(video.id, video);
     return reply.send(renderSoraVideo(video, pollsUntilDone));
   });
@@ -87,7 +97,8 @@ export async function startSoraSimulator(options: SoraSimulatorOptions): Promise
       throw modelStatusError(video.outcome.firstPollFailureStatus, video.request.model, 1);
     }
     video.polls += 1;
-    if (videoJobStage(video.polls, video.outcome.pollsUntilDone ?? pollsUntilDone, video.outcome).stage === 'done') video.completedAt ??= nowInSeconds();
+    if (videoJobStage(video.polls, video.outcome.pollsUntilDone ?? pollsUntilDone, video.outcome).stage === 'done')
+      video.completedAt ??= nowInSeconds();
     return reply.send(renderSoraVideo(video, pollsUntilDone, options.apiKey));
   });
 
@@ -97,7 +108,9 @@ export async function startSoraSimulator(options: SoraSimulatorOptions): Promise
     const video = findVideo(request);
     const variant = (request.query as { variant?: string }).variant ?? 'video';
     if (renderSoraVideo(video, pollsUntilDone).status !== 'completed') {
-      throw new SimulatedError(404, `Video '${video.id}' has no content: it is not completed.`, { code: 'video_not_ready' });
+      throw new SimulatedError(404, `Video '${video.id}' has no content: it is not completed.`, {
+        code: 'video_not_ready',
+      });
     }
     const fault = variant === 'video' ? video.outcome.downloadFault : undefined;
     switch (fault) {
@@ -115,7 +128,10 @@ export async function startSoraSimulator(options: SoraSimulatorOptions): Promise
       case 'break-once':
       case 'oversize':
       case 'oversize-unannounced':
-        return reply.code(302).header('location', storage.sign(video.id, createTinyMp4(Number(video.request.seconds)), fault)).send();
+        return reply
+          .code(302)
+          .header('location', storage.sign(video.id, createTinyMp4(Number(video.request.seconds)), fault))
+          .send();
       default: {
         const unknownFault: never = fault;
         throw new Error(`unknown download fault ${String(unknownFault)}`);
@@ -128,12 +144,15 @@ export async function startSoraSimulator(options: SoraSimulatorOptions): Promise
     requireKey(request);
     const video = findVideo(request);
     const status = renderSoraVideo(video, pollsUntilDone).status;
-    if (status !== 'completed' && status !== 'failed') throw invalidRequest('Only completed or failed videos can be deleted.', null);
+    if (status !== 'completed' && status !== 'failed')
+      throw invalidRequest('Only completed or failed videos can be deleted.', null);
     videos.delete(video.id);
     return reply.send({ id: video.id, object: 'video.deleted', deleted: true });
   });
 
-  server.setNotFoundHandler((request, reply) => reply.code(404).send(invalidRequest(`Invalid URL (${request.method} ${request.url})`, null).toBody()));
+  server.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(invalidRequest(`Invalid URL (${request.method} ${request.url})`, null).toBody()),
+  );
   server.setErrorHandler((error: Error, _request, reply) => {
     if (error instanceof SimulatedError) return reply.code(error.status).headers(error.headers).send(error.toBody());
     return reply.code(400).send(invalidRequest(`We could not parse your request: ${error.message}`, null).toBody());
@@ -166,6 +185,10 @@ function sendVariant(reply: FastifyReply, variant: string, seconds: number): Fas
     case 'spritesheet':
       return reply.header('content-type', 'image/jpeg').send(tinyJpeg);
     default:
-      throw invalidRequest(`Invalid value: '${variant}'. Supported values are: 'video', 'thumbnail', and 'spritesheet'.`, 'variant', 'invalid_value');
+      throw invalidRequest(
+        `Invalid value: '${variant}'. Supported values are: 'video', 'thumbnail', and 'spritesheet'.`,
+        'variant',
+        'invalid_value',
+      );
   }
 }

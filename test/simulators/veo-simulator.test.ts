@@ -18,8 +18,15 @@ beforeEach(() => simulator.reset());
 
 /** `key` null sends no key header at all. */
 function submit(body: unknown, key: string | null = apiKey, modelName = model): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(key === null ? {} : { 'x-goog-api-key': key }) };
-  return fetch(`${simulator.url}/models/${modelName}:predictLongRunning`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(key === null ? {} : { 'x-goog-api-key': key }),
+  };
+  return fetch(`${simulator.url}/models/${modelName}:predictLongRunning`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  });
 }
 
 function poll(name: string, key = apiKey): Promise<Response> {
@@ -27,7 +34,10 @@ function poll(name: string, key = apiKey): Promise<Response> {
 }
 
 async function start(prompt: string, parameters: Record<string, unknown> = {}): Promise<string> {
-  const answer = await submit({ instances: [{ prompt }], parameters: { durationSeconds: 6, aspectRatio: '9:16', ...parameters } });
+  const answer = await submit({
+    instances: [{ prompt }],
+    parameters: { durationSeconds: 6, aspectRatio: '9:16', ...parameters },
+  });
   expect(answer.status).toBe(200);
   return ((await answer.json()) as { name: string }).name;
 }
@@ -37,7 +47,10 @@ describe('Veo simulator', () => {
     const name = await start('a red fox');
     expect(name).toMatch(/^models\/veo-3\.0-generate-001\/operations\/[a-z0-9]+$/);
     expect(await (await poll(name)).json()).toEqual({ name });
-    const done = (await (await poll(name)).json()) as { done: boolean; response: { generateVideoResponse: { generatedSamples: Array<{ video: { uri: string } }> } } };
+    const done = (await (await poll(name)).json()) as {
+      done: boolean;
+      response: { generateVideoResponse: { generatedSamples: Array<{ video: { uri: string } }> } };
+    };
     expect(done.done).toBe(true);
     const uri = done.response.generateVideoResponse.generatedSamples[0]?.video.uri ?? '';
     expect(uri.startsWith(`${new URL(simulator.url).origin}/v1beta/files/`)).toBe(true);
@@ -50,14 +63,28 @@ describe('Veo simulator', () => {
 
   it('agrees with the gateway adapter: submit, poll, and download with the channel key', async () => {
     const channel = { baseUrl: simulator.url, secret: apiKey, settings: {} };
-    const job: VideoGenerationJob = { upstreamModelId: model, prompt: 'a lighthouse sim-video-polls-1', seconds: 8, width: 1280, height: 720 };
+    const job: VideoGenerationJob = {
+      upstreamModelId: model,
+      prompt: 'a lighthouse sim-video-polls-1',
+      seconds: 8,
+      width: 1280,
+      height: 720,
+    };
     const submitted = await sendVideoVendorRequest(veoVideoAdapter.encodeSubmit(job, channel));
     expect(submitted.status).toBe(200);
     const { vendorTaskId } = veoVideoAdapter.decodeSubmit(await submitted.text());
-    expect(simulator.requests[0]?.body).toEqual({ instances: [{ prompt: job.prompt }], parameters: { aspectRatio: '16:9', durationSeconds: 8, resolution: '720p', sampleCount: 1 } });
-    const status = veoVideoAdapter.decodePoll(await (await sendVideoVendorRequest(veoVideoAdapter.encodePoll(vendorTaskId, channel))).text(), job);
+    expect(simulator.requests[0]?.body).toEqual({
+      instances: [{ prompt: job.prompt }],
+      parameters: { aspectRatio: '16:9', durationSeconds: 8, resolution: '720p', sampleCount: 1 },
+    });
+    const status = veoVideoAdapter.decodePoll(
+      await (await sendVideoVendorRequest(veoVideoAdapter.encodePoll(vendorTaskId, channel))).text(),
+      job,
+    );
     if (status.state !== 'completed') throw new Error(`expected completed, got ${status.state}`);
-    const video = await sendVideoVendorRequest(veoVideoAdapter.encodeDownload(status.contentReference, channel, 'video')!);
+    const video = await sendVideoVendorRequest(
+      veoVideoAdapter.encodeDownload(status.contentReference, channel, 'video')!,
+    );
     expect(readMovieDurationSeconds(Buffer.from(await video.arrayBuffer()))).toBe(8);
   });
 
@@ -68,7 +95,12 @@ describe('Veo simulator', () => {
     expect(JSON.stringify(await wrongKey.json())).toContain('API_KEY_INVALID');
     const name = await start('sim-video-polls-1 a cat');
     expect((await poll(name, 'AIza-wrong')).status).toBe(400);
-    const uri = ((await (await poll(name)).json()) as { response: { generateVideoResponse: { generatedSamples: Array<{ video: { uri: string } }> } } }).response.generateVideoResponse.generatedSamples[0]?.video.uri ?? '';
+    const uri =
+      (
+        (await (await poll(name)).json()) as {
+          response: { generateVideoResponse: { generatedSamples: Array<{ video: { uri: string } }> } };
+        }
+      ).response.generateVideoResponse.generatedSamples[0]?.video.uri ?? '';
     expect((await fetch(uri)).status).toBe(403);
     expect((await fetch(uri, { headers: { 'x-goog-api-key': apiKey } })).status).toBe(200);
   });
@@ -84,7 +116,10 @@ describe('Veo simulator', () => {
   ])('refuses %j with a 400 mentioning %s', async (body, mention) => {
     const answer = await submit(body);
     expect(answer.status).toBe(400);
-    expect(((await answer.json()) as { error: { message: string; status: string } }).error).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringContaining(mention) });
+    expect(((await answer.json()) as { error: { message: string; status: string } }).error).toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringContaining(mention),
+    });
   });
 
   it('answers 404 for a model it does not serve and for an unknown operation', async () => {
@@ -96,7 +131,10 @@ describe('Veo simulator', () => {
     const failed = await start('sim-video-fail sim-video-polls-1');
     expect(await (await poll(failed)).json()).toMatchObject({ done: true, error: { code: 13 } });
     const filtered = await start('sim-video-filtered sim-video-polls-1');
-    const filteredBody = (await (await poll(filtered)).json()) as { done: boolean; response: { generateVideoResponse: Record<string, unknown> } };
+    const filteredBody = (await (await poll(filtered)).json()) as {
+      done: boolean;
+      response: { generateVideoResponse: Record<string, unknown> };
+    };
     expect(filteredBody.done).toBe(true);
     expect(filteredBody.response.generateVideoResponse).toMatchObject({ raiMediaFilteredCount: 1 });
     expect(filteredBody.response.generateVideoResponse.generatedSamples).toBeUndefined();
@@ -109,7 +147,13 @@ describe('Veo simulator', () => {
     const job: VideoGenerationJob = { upstreamModelId: model, prompt: 'x', seconds: 6, width: 720, height: 1280 };
     const status = veoVideoAdapter.decodePoll(await (await poll(name)).text(), job);
     if (status.state !== 'completed') throw new Error('expected completed');
-    expect(() => veoVideoAdapter.encodeDownload(status.contentReference, { baseUrl: simulator.url, secret: apiKey, settings: {} }, 'video')).toThrow(GatewayError);
+    expect(() =>
+      veoVideoAdapter.encodeDownload(
+        status.contentReference,
+        { baseUrl: simulator.url, secret: apiKey, settings: {} },
+        'video',
+      ),
+    ).toThrow(GatewayError);
   });
 
   it('answers 429 or 500 on submit, or on the first poll only, as the prompt asks', async () => {

@@ -49,7 +49,13 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
 
   server.addHook('onRequest', async (request) => {
     const [path = '', query] = request.url.split('?');
-    requests.push({ method: request.method, path, ...(query ? { query } : {}), headers: { ...request.headers }, body: undefined });
+    requests.push({
+      method: request.method,
+      path,
+      ...(query ? { query } : {}),
+      headers: { ...request.headers },
+      body: undefined,
+    });
   });
   server.addHook('preHandler', async (request) => {
     const recorded = requests.at(-1);
@@ -61,12 +67,22 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
     const match = predictPattern.exec((request.params as { modelAction: string }).modelAction);
     const model = match?.[1];
     if (!model || !veoSimulatorModels.has(model)) {
-      throw new GeminiSimulatedError(404, `models/${model ?? 'unknown'} is not found for API version v1beta, or is not supported for predictLongRunning.`);
+      throw new GeminiSimulatedError(
+        404,
+        `models/${model ?? 'unknown'} is not found for API version v1beta, or is not supported for predictLongRunning.`,
+      );
     }
     const create = validateVeoCreate(request.body);
     const outcome = readVideoOutcome(create.prompt);
     if (outcome.submitFailureStatus) throw geminiStatusError(outcome.submitFailureStatus);
-    const operation: VeoOperation = { name: `models/${model}/operations/${randomIdentifier()}`, fileId: randomIdentifier(), request: create, outcome, polls: 0, pollFailureAnswered: false };
+    const operation: VeoOperation = {
+      name: `models/${model}/operations/${randomIdentifier()}`,
+      fileId: randomIdentifier(),
+      request: create,
+      outcome,
+      polls: 0,
+      pollFailureAnswered: false,
+    };
     operations.set(operation.name, operation);
     return { name: operation.name };
   });
@@ -90,9 +106,14 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
   server.get('/v1beta/files/:fileAction', async (request, reply) => {
     const fileId = downloadPattern.exec((request.params as { fileAction: string }).fileAction)?.[1];
     const operation = [...operations.values()].find((candidate) => candidate.fileId === fileId);
-    const finished = operation && videoJobStage(operation.polls, operation.outcome.pollsUntilDone ?? pollsUntilDone, operation.outcome).stage === 'done';
-    if (!operation || !finished || operation.outcome.kind !== 'success') throw new GeminiSimulatedError(404, 'Requested entity was not found.');
-    if ((request.query as { alt?: string }).alt !== 'media') throw new GeminiSimulatedError(400, 'Downloading a file needs alt=media.');
+    const finished =
+      operation &&
+      videoJobStage(operation.polls, operation.outcome.pollsUntilDone ?? pollsUntilDone, operation.outcome).stage ===
+        'done';
+    if (!operation || !finished || operation.outcome.kind !== 'success')
+      throw new GeminiSimulatedError(404, 'Requested entity was not found.');
+    if ((request.query as { alt?: string }).alt !== 'media')
+      throw new GeminiSimulatedError(400, 'Downloading a file needs alt=media.');
     const fault = operation.outcome.downloadFault;
     switch (fault) {
       case '404':
@@ -109,7 +130,10 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
       case 'oversize':
       case 'oversize-unannounced':
         // The file lives in signed storage: the key is needed here, never there.
-        return reply.code(302).header('location', storage.sign(operation.fileId, createTinyMp4(operation.request.durationSeconds), fault)).send();
+        return reply
+          .code(302)
+          .header('location', storage.sign(operation.fileId, createTinyMp4(operation.request.durationSeconds), fault))
+          .send();
       default: {
         const unknownFault: never = fault;
         throw new Error(`unknown download fault ${String(unknownFault)}`);
@@ -117,10 +141,14 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
     }
   });
 
-  server.setNotFoundHandler((_request, reply) => reply.code(404).send(new GeminiSimulatedError(404, 'Requested entity was not found.').toBody()));
+  server.setNotFoundHandler((_request, reply) =>
+    reply.code(404).send(new GeminiSimulatedError(404, 'Requested entity was not found.').toBody()),
+  );
   server.setErrorHandler((error: Error, _request, reply) => {
     if (error instanceof GeminiSimulatedError) return reply.code(error.status).send(error.toBody());
-    return reply.code(400).send(new GeminiSimulatedError(400, `Invalid JSON payload received. ${error.message}`).toBody());
+    return reply
+      .code(400)
+      .send(new GeminiSimulatedError(400, `Invalid JSON payload received. ${error.message}`).toBody());
   });
   await server.listen({ host: '127.0.0.1', port: 0 });
   const address = server.server.address();
@@ -145,6 +173,11 @@ export async function startVeoSimulator(options: VeoSimulatorOptions): Promise<V
 /** Gemini answers a missing key with 403 PERMISSION_DENIED and a wrong one with 400 API_KEY_INVALID. */
 function requireKey(request: FastifyRequest, apiKey: string): void {
   const sent = request.headers['x-goog-api-key'];
-  if (sent === undefined) throw new GeminiSimulatedError(403, 'Method doesn\'t allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.');
-  if (sent !== apiKey) throw new GeminiSimulatedError(400, 'API key not valid. Please pass a valid API key.', ['API_KEY_INVALID']);
+  if (sent === undefined)
+    throw new GeminiSimulatedError(
+      403,
+      "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+    );
+  if (sent !== apiKey)
+    throw new GeminiSimulatedError(400, 'API key not valid. Please pass a valid API key.', ['API_KEY_INVALID']);
 }

@@ -37,7 +37,11 @@ export function createTinyMp4(seconds: number): Buffer {
 }
 
 /** A tiny WebP (RIFF container) for Sora's `thumbnail` variant. */
-export const tinyWebp = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from([4, 0, 0, 0]), Buffer.from('WEBP', 'latin1')]);
+export const tinyWebp = Buffer.concat([
+  Buffer.from('RIFF', 'latin1'),
+  Buffer.from([4, 0, 0, 0]),
+  Buffer.from('WEBP', 'latin1'),
+]);
 
 /** A tiny JPEG (start and end of image markers) for Sora's `spritesheet` variant. */
 export const tinyJpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);

@@ -19,9 +19,20 @@ export type VideoOutcomeKind = 'success' | 'failure' | 'content-filtered' | 'nev
  * destroyed), every time; `break-once` only the first time; `oversize` a body over any test cap with its
  * Content-Length; `oversize-unannounced` the same, chunked, without one.
  */
-export type VideoDownloadFault = 'redirect' | 'no-location' | 'loop' | '404' | '500' | 'break' | 'break-once' | 'oversize' | 'oversize-unannounced';
+export type VideoDownloadFault =
+  'redirect' | 'no-location' | 'loop' | '404' | '500' | 'break' | 'break-once' | 'oversize' | 'oversize-unannounced';
 
-const downloadFaults: readonly VideoDownloadFault[] = ['redirect', 'no-location', 'loop', '404', '500', 'break-once', 'break', 'oversize-unannounced', 'oversize'];
+const downloadFaults: readonly VideoDownloadFault[] = [
+  'redirect',
+  'no-location',
+  'loop',
+  '404',
+  '500',
+  'break-once',
+  'break',
+  'oversize-unannounced',
+  'oversize',
+];
 
 /** A simulated job's behaviour. */
 export interface VideoOutcome {

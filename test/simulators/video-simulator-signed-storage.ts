@@ -45,7 +45,10 @@ export async function startSignedVideoStorage(): Promise<SignedVideoStorage> {
       response.end();
       return;
     }
-    const file = /^\/signed\/([A-Za-z0-9_-]+)$/.exec(url.pathname) && url.searchParams.get('signature') ? files.get(url.pathname.slice('/signed/'.length)) : undefined;
+    const file =
+      /^\/signed\/([A-Za-z0-9_-]+)$/.exec(url.pathname) && url.searchParams.get('signature')
+        ? files.get(url.pathname.slice('/signed/'.length))
+        : undefined;
     if (!file) {
       response.writeHead(403, { 'content-type': 'application/xml' });
       response.end('<Error><Code>SignatureDoesNotMatch</Code></Error>');
@@ -78,7 +81,9 @@ function serveFile(response: ServerResponse, file: SignedFile): void {
   if (breaks) {
     // Announces the whole file, sends half of it, then drops the connection.
     response.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(file.bytes.length) });
-    response.write(file.bytes.subarray(0, Math.floor(file.bytes.length / 2)), () => setTimeout(() => response.socket?.destroy(), 20));
+    response.write(file.bytes.subarray(0, Math.floor(file.bytes.length / 2)), () =>
+      setTimeout(() => response.socket?.destroy(), 20),
+    );
     return;
   }
   if (file.fault === 'oversize' || file.fault === 'oversize-unannounced') {

@@ -4,7 +4,10 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCompiledStatements } from '../../src/storage/sqlite-worker/create-compiled-statements.js';
-import { createStatementCachingConnection, type StatementCachingConnection } from '../../src/storage/sqlite-worker/prepared-statement-cache.js';
+import {
+  createStatementCachingConnection,
+  type StatementCachingConnection,
+} from '../../src/storage/sqlite-worker/prepared-statement-cache.js';
 
 interface CountersTable {
   id: string;
@@ -35,7 +38,11 @@ describe('statements compiled once per name', () => {
     await database.destroy();
   });
 
-  const insertCounter = (id: string, total: number) => database.insertInto('counters').values({ id, total, touched_at: null }).onConflict((conflict) => conflict.column('id').doNothing());
+  const insertCounter = (id: string, total: number) =>
+    database
+      .insertInto('counters')
+      .values({ id, total, touched_at: null })
+      .onConflict((conflict) => conflict.column('id').doNothing());
   // `total + ? + 1`: a constant of the statement (1) sits between the arguments' parameters.
   const addToCounter = (amount: number, id: string) =>
     database
@@ -53,7 +60,13 @@ describe('statements compiled once per name', () => {
     expect(statements.all('add', addToCounter, [5, 'a'])).toEqual([{ id: 'a', total: 16 }]);
     expect(statements.all('add', addToCounter, [7, 'b'])).toEqual([{ id: 'b', total: 28 }]);
     // An UPDATE without RETURNING answers no rows instead of failing.
-    expect(statements.all('touch', (id: string, at: number) => database.updateTable('counters').set({ touched_at: at }).where('id', '=', id), ['b', 1234])).toEqual([]);
+    expect(
+      statements.all(
+        'touch',
+        (id: string, at: number) => database.updateTable('counters').set({ touched_at: at }).where('id', '=', id),
+        ['b', 1234],
+      ),
+    ).toEqual([]);
     const rows = connection.database.prepare('select id, total, touched_at from counters order by id').all([]);
     expect(rows).toEqual([
       { id: 'a', total: 16, touched_at: null },
@@ -78,8 +91,12 @@ describe('statements compiled once per name', () => {
     const statements = createCompiledStatements(connection.database);
     // Compiled once, the doubled amount would be the first call's for every later call.
     const doubling = (amount: number, id: string) => addToCounter(amount * 2, id);
-    expect(() => statements.all('doubling', doubling, [3, 'a'])).toThrow('must use each of its 2 arguments as a parameter');
+    expect(() => statements.all('doubling', doubling, [3, 'a'])).toThrow(
+      'must use each of its 2 arguments as a parameter',
+    );
     statements.run('insert', insertCounter, ['a', 1]);
-    expect(() => statements.run('insert', insertCounter as unknown as (id: string) => ReturnType<typeof insertCounter>, ['b'])).toThrow('compiled for 2 arguments, called with 1');
+    expect(() =>
+      statements.run('insert', insertCounter as unknown as (id: string) => ReturnType<typeof insertCounter>, ['b']),
+    ).toThrow('compiled for 2 arguments, called with 1');
   });
 });

@@ -32,15 +32,23 @@ describe('migrations on a SQLite file', () => {
   };
 
   const appliedMigrations = async (database: Kysely<DatabaseSchema>): Promise<string[]> =>
-    (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database)).rows.map((row) => row.name);
+    (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database)).rows.map(
+      (row) => row.name,
+    );
 
   const tableNames = async (database: Kysely<DatabaseSchema>): Promise<string[]> =>
-    (await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(database)).rows.map((row) => row.name);
+    (
+      await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(database)
+    ).rows.map((row) => row.name);
 
   it('lets three connections migrate the same fresh file at once, each migration applied once', async () => {
     const connections = [openConnection(), openConnection(), openConnection()];
     const outcomes = await Promise.allSettled(connections.map((database) => runMigrations(database)));
-    expect(outcomes.map((outcome) => (outcome.status === 'rejected' ? String(outcome.reason) : 'migrated'))).toEqual(['migrated', 'migrated', 'migrated']);
+    expect(outcomes.map((outcome) => (outcome.status === 'rejected' ? String(outcome.reason) : 'migrated'))).toEqual([
+      'migrated',
+      'migrated',
+      'migrated',
+    ]);
     // The same migrations and tables as a file one connection migrated alone.
     const alone = openConnection(join(folder, 'alone.db'));
     await runMigrations(alone);
@@ -52,11 +60,17 @@ describe('migrations on a SQLite file', () => {
     const database = openConnection();
     const failingHalfway: Migration = {
       up: async (migrating) => {
-        await migrating.schema.createTable('first_half').addColumn('id', 'text', (column) => column.primaryKey()).execute();
+        await migrating.schema
+          .createTable('first_half')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .execute();
         throw new Error('the process died here');
       },
     };
-    const migrator = new Migrator({ db: database, provider: { getMigrations: async () => ({ '0001-half': failingHalfway }) } });
+    const migrator = new Migrator({
+      db: database,
+      provider: { getMigrations: async () => ({ '0001-half': failingHalfway }) },
+    });
     const { error } = await migrator.migrateToLatest();
     expect(String(error)).toContain('the process died here');
     expect(await tableNames(database)).not.toContain('first_half');

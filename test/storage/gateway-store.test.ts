@@ -199,7 +199,9 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
       expect(await store.listApiKeys({ userId: other.id })).toEqual([otherKey]);
 
       await store.setApiKeyStatus(key.id, 'disabled');
-      expect(await store.listApiKeys({ userId: user.id })).toEqual([{ ...key, status: 'disabled', disabledBy: 'admin' }]);
+      expect(await store.listApiKeys({ userId: user.id })).toEqual([
+        { ...key, status: 'disabled', disabledBy: 'admin' },
+      ]);
 
       await store.deleteApiKey(key.id);
       expect(await store.listApiKeys()).toEqual([otherKey]);
@@ -217,7 +219,7 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
       await expect(store.updateApiKey('key_missing', { name: 'x' })).rejects.toThrow(/No API key key_missing exists/);
     });
 
-    it('grants, replaces and revokes a user\'s groups, bumping the routing revision each time', async () => {
+    it("grants, replaces and revokes a user's groups, bumping the routing revision each time", async () => {
       const { user, group } = await createUserAndGroup();
       const premium = await store.createModelGroup(newGroup({ name: 'premium' }));
       const free = await store.createModelGroup(newGroup({ name: 'free' }));
@@ -230,28 +232,34 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
       await store.setUserGroups(user.id, [free.id, premium.id]);
       expect((await store.listUserGroups(user.id)).map((held) => held.name)).toEqual(['free', 'premium']);
       expect(await store.revokeUserGroups(user.id, [premium.id, group.id])).toEqual([premium.id]);
-      expect(await store.listUserGroupGrants({ userId: user.id })).toEqual([{ userId: user.id, groupId: free.id, createdAt: startTime }]);
+      expect(await store.listUserGroupGrants({ userId: user.id })).toEqual([
+        { userId: user.id, groupId: free.id, createdAt: startTime },
+      ]);
       await store.setUserGroups(user.id, []);
       expect(await store.listUserGroups(user.id)).toEqual([]);
       expect(await store.readRoutingRevision()).toBe(revision + 5);
 
       await expect(store.setUserGroups('usr_missing', [group.id])).rejects.toThrow('No user usr_missing exists');
-      await expect(store.grantUserGroups(user.id, ['grp_missing'])).rejects.toThrow('A model group to grant does not exist');
+      await expect(store.grantUserGroups(user.id, ['grp_missing'])).rejects.toThrow(
+        'A model group to grant does not exist',
+      );
     });
 
-    it('grants a key\'s group to its user when asked to, and refuses the key when a grant is required', async () => {
+    it("grants a key's group to its user when asked to, and refuses the key when a grant is required", async () => {
       const { user, group } = await createUserAndGroup();
       await store.createApiKey(newApiKey(user.id, group.id));
       expect((await store.listUserGroups(user.id)).map((held) => held.id)).toEqual([group.id]);
 
       const other = await store.createModelGroup(newGroup({ name: 'other' }));
       const revision = await store.readRoutingRevision();
-      await expect(store.createApiKey(newApiKey(user.id, other.id, { keyHash: 'c'.repeat(64) }), { groupGrant: 'require' })).rejects.toBeInstanceOf(MissingGroupGrantError);
+      await expect(
+        store.createApiKey(newApiKey(user.id, other.id, { keyHash: 'c'.repeat(64) }), { groupGrant: 'require' }),
+      ).rejects.toBeInstanceOf(MissingGroupGrantError);
       expect(await store.listApiKeys()).toHaveLength(1);
       expect(await store.readRoutingRevision()).toBe(revision);
     });
 
-    it('removes a deleted group\'s grants', async () => {
+    it("removes a deleted group's grants", async () => {
       const { user, group } = await createUserAndGroup();
       await store.grantUserGroups(user.id, [group.id]);
       await store.deleteModelGroup(group.id);
@@ -261,7 +269,8 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
     it('lets an owner re-enable only keys they disabled themselves', async () => {
       const { user, group } = await createUserAndGroup();
       const key = await store.createApiKey(newApiKey(user.id, group.id));
-      const statusOf = async () => (await store.listApiKeys()).map(({ status, disabledBy }) => ({ status, disabledBy }))[0];
+      const statusOf = async () =>
+        (await store.listApiKeys()).map(({ status, disabledBy }) => ({ status, disabledBy }))[0];
 
       await store.setApiKeyStatus(key.id, 'disabled', 'owner');
       expect(await statusOf()).toEqual({ status: 'disabled', disabledBy: 'owner' });
@@ -392,7 +401,9 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
       const first = await store.putModelCatalogEntry('gpt-4o', { contextWindow: 64_000 });
       expect(first).toMatchObject({ modelId: 'gpt-4o', fields: { contextWindow: 64_000 } });
       await store.putModelCatalogEntry('gpt-4o', { maxOutputTokens: 100 });
-      expect(await store.listModelCatalogEntries()).toEqual([expect.objectContaining({ modelId: 'gpt-4o', fields: { maxOutputTokens: 100 } })]);
+      expect(await store.listModelCatalogEntries()).toEqual([
+        expect.objectContaining({ modelId: 'gpt-4o', fields: { maxOutputTokens: 100 } }),
+      ]);
       expect(await store.deleteModelCatalogEntry('gpt-4o')).toBe(true);
       expect(await store.deleteModelCatalogEntry('gpt-4o')).toBe(false);
       expect(await store.listModelCatalogEntries()).toEqual([]);

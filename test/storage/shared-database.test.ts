@@ -19,14 +19,31 @@ describe('one database shared by the gateway and billing stores', () => {
 
   async function start(databaseUrl: (directory: string) => string): Promise<RunningGateway> {
     dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-shared-database-'));
-    const config = { ...loadGatewayConfig({}), port: 0, host: '127.0.0.1', dataDirectory, databaseUrl: databaseUrl(dataDirectory), secretKey: 'test', logLevel: 'silent' };
+    const config = {
+      ...loadGatewayConfig({}),
+      port: 0,
+      host: '127.0.0.1',
+      dataDirectory,
+      databaseUrl: databaseUrl(dataDirectory),
+      secretKey: 'test',
+      logLevel: 'silent',
+    };
     return startGateway(config, createLogger('silent'), { billing: { enabled: true } });
   }
 
   it('interleaves writes of both stores without a lock error on a SQLite file', async () => {
     gateway = await start((directory) => `sqlite:${path.join(directory, 'gateway.db')}`);
     const running = gateway;
-    const users = await Promise.all(Array.from({ length: 20 }, (_, index) => running.store.createUser({ email: `user${index}@example.com`, displayName: 'u', role: 'user', passwordHash: null })));
+    const users = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        running.store.createUser({
+          email: `user${index}@example.com`,
+          displayName: 'u',
+          role: 'user',
+          passwordHash: null,
+        }),
+      ),
+    );
     await Promise.all(
       users.flatMap((user, index) => [
         running.billing.changeBalance({ userId: user.id, kind: 'top-up', amount: 1_000_000, description: 'test' }),
@@ -38,8 +55,18 @@ describe('one database shared by the gateway and billing stores', () => {
 
   it('runs with billing on an in-memory SQLite database', async () => {
     gateway = await start(() => 'sqlite::memory:');
-    const user = await gateway.store.createUser({ email: 'memory@example.com', displayName: 'm', role: 'user', passwordHash: null });
-    const change = await gateway.billing.changeBalance({ userId: user.id, kind: 'top-up', amount: 5_000_000, description: 'test' });
+    const user = await gateway.store.createUser({
+      email: 'memory@example.com',
+      displayName: 'm',
+      role: 'user',
+      passwordHash: null,
+    });
+    const change = await gateway.billing.changeBalance({
+      userId: user.id,
+      kind: 'top-up',
+      amount: 5_000_000,
+      description: 'test',
+    });
     expect(change.balance).toBe(5_000_000);
   });
 });

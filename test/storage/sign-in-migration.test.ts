@@ -55,9 +55,29 @@ async function seedOldDatabase(database: Kysely<any>): Promise<void> {
   const migrator = new Migrator({ db: database, provider: { getMigrations: async () => migrationsBeforeSignIn } });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
-  await database.insertInto('users').values({ id: 'usr_ada', email: 'ada@example.com', display_name: 'Ada', role: 'admin', password_hash: 'hash', status: 'active', created_at: 1 }).execute();
-  await database.insertInto('console_sessions').values({ token_hash: 'old-session', user_id: 'usr_ada', created_at: 1, expires_at: Date.now() + 3_600_000 }).execute();
-  await database.insertInto('admin_tokens').values([{ token_hash: 'old-token-1', name: 'ci', created_at: 1 }, { token_hash: 'old-token-2', name: 'ops', created_at: 2 }]).execute();
+  await database
+    .insertInto('users')
+    .values({
+      id: 'usr_ada',
+      email: 'ada@example.com',
+      display_name: 'Ada',
+      role: 'admin',
+      password_hash: 'hash',
+      status: 'active',
+      created_at: 1,
+    })
+    .execute();
+  await database
+    .insertInto('console_sessions')
+    .values({ token_hash: 'old-session', user_id: 'usr_ada', created_at: 1, expires_at: Date.now() + 3_600_000 })
+    .execute();
+  await database
+    .insertInto('admin_tokens')
+    .values([
+      { token_hash: 'old-token-1', name: 'ci', created_at: 1 },
+      { token_hash: 'old-token-2', name: 'ops', created_at: 2 },
+    ])
+    .execute();
 }
 
 const engines = [

@@ -33,32 +33,83 @@ for (const engine of engines) {
     });
 
     it('keeps (provider, subject) unique and never deletes the last way in of a user without a password', async () => {
-      const user = await gatewayStore.createUser({ email: 'social@example.test', displayName: 'Social', role: 'user', passwordHash: null });
-      const github = await store.createIdentity({ userId: user.id, provider: 'github', subject: '42', email: 'social@example.test', displayName: 'octo' });
-      expect(await store.findIdentity('github', '42')).toEqual({ ...github, createdAt: startTime, lastUsedAt: startTime });
-      await expect(store.createIdentity({ userId: user.id, provider: 'github', subject: '42', email: null, displayName: 'again' })).rejects.toBeInstanceOf(IdentityTakenError);
+      const user = await gatewayStore.createUser({
+        email: 'social@example.test',
+        displayName: 'Social',
+        role: 'user',
+        passwordHash: null,
+      });
+      const github = await store.createIdentity({
+        userId: user.id,
+        provider: 'github',
+        subject: '42',
+        email: 'social@example.test',
+        displayName: 'octo',
+      });
+      expect(await store.findIdentity('github', '42')).toEqual({
+        ...github,
+        createdAt: startTime,
+        lastUsedAt: startTime,
+      });
+      await expect(
+        store.createIdentity({ userId: user.id, provider: 'github', subject: '42', email: null, displayName: 'again' }),
+      ).rejects.toBeInstanceOf(IdentityTakenError);
 
       expect(await store.deleteIdentity(user.id, github.id)).toEqual({ removed: false, lastWayIn: true });
-      const oidc = await store.createIdentity({ userId: user.id, provider: 'oidc', subject: 'https://id.example 7', email: null, displayName: 'seven' });
+      const oidc = await store.createIdentity({
+        userId: user.id,
+        provider: 'oidc',
+        subject: 'https://id.example 7',
+        email: null,
+        displayName: 'seven',
+      });
       expect(await store.deleteIdentity(user.id, github.id)).toEqual({ removed: true, lastWayIn: false });
       expect((await store.listIdentities(user.id)).map((identity) => identity.id)).toEqual([oidc.id]);
 
-      const other = await gatewayStore.createUser({ email: 'other@example.test', displayName: 'Other', role: 'user', passwordHash: 'argon2-hash' });
+      const other = await gatewayStore.createUser({
+        email: 'other@example.test',
+        displayName: 'Other',
+        role: 'user',
+        passwordHash: 'argon2-hash',
+      });
       expect(await store.deleteIdentity(other.id, oidc.id)).toEqual({ removed: false, lastWayIn: false });
-      const withPassword = await store.createIdentity({ userId: other.id, provider: 'github', subject: '43', email: null, displayName: 'o' });
+      const withPassword = await store.createIdentity({
+        userId: other.id,
+        provider: 'github',
+        subject: '43',
+        email: null,
+        displayName: 'o',
+      });
       expect(await store.deleteIdentity(other.id, withPassword.id)).toEqual({ removed: true, lastWayIn: false });
     });
 
     it('finds live sessions only, bumps their last use at most once a minute, and revokes one or the others', async () => {
-      const user = await gatewayStore.createUser({ email: 'sessions@example.test', displayName: 'S', role: 'user', passwordHash: null });
-      const first = await store.createSession({ tokenHash: 'hash-1', userId: user.id, expiresAt: startTime + 3_600_000, userAgent: 'ua', clientIp: '10.0.0.1' });
+      const user = await gatewayStore.createUser({
+        email: 'sessions@example.test',
+        displayName: 'S',
+        role: 'user',
+        passwordHash: null,
+      });
+      const first = await store.createSession({
+        tokenHash: 'hash-1',
+        userId: user.id,
+        expiresAt: startTime + 3_600_000,
+        userAgent: 'ua',
+        clientIp: '10.0.0.1',
+      });
       now += 1;
-      const second = await store.createSession({ tokenHash: 'hash-2', userId: user.id, expiresAt: startTime + 3_600_000, userAgent: null, clientIp: null });
+      const second = await store.createSession({
+        tokenHash: 'hash-2',
+        userId: user.id,
+        expiresAt: startTime + 3_600_000,
+        userAgent: null,
+        clientIp: null,
+      });
       now += 30_000;
       expect((await store.findSession('hash-1', now))?.session.lastSeenAt).toBe(startTime);
       now += 30_000;
       expect((await store.findSession('hash-1', now))?.session.lastSeenAt).toBe(now);
-      expect((await store.findSession('hash-1', startTime + 3_600_000))).toBeUndefined();
+      expect(await store.findSession('hash-1', startTime + 3_600_000)).toBeUndefined();
       expect((await store.listSessions(user.id, now)).map((session) => session.id)).toEqual([second.id, first.id]);
 
       expect(await store.deleteSession('someone-else', first.id)).toBe(false);

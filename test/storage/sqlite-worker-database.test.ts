@@ -10,7 +10,10 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqlitePageCacheKibibytes } from '../../src/storage/open-sqlite-connection.js';
-import { createSqliteWorkerDatabase, type SqliteWorkerDatabase } from '../../src/storage/sqlite-worker/create-sqlite-worker-database.js';
+import {
+  createSqliteWorkerDatabase,
+  type SqliteWorkerDatabase,
+} from '../../src/storage/sqlite-worker/create-sqlite-worker-database.js';
 
 interface ItemsTable {
   id: string;
@@ -47,12 +50,19 @@ describe('SQLite database in a worker thread', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  const itemIds = async () => (await database.selectFrom('items').select('id').orderBy('id').execute()).map((row) => row.id);
+  const itemIds = async () =>
+    (await database.selectFrom('items').select('id').orderBy('id').execute()).map((row) => row.id);
 
   it('inserts, selects and updates through Kysely, with bigint parameters and blobs surviving the trip', async () => {
-    const inserted = await database.insertInto('items').values({ id: 'a', quantity: 1, payload: Buffer.from([1, 2, 3]) }).executeTakeFirst();
+    const inserted = await database
+      .insertInto('items')
+      .values({ id: 'a', quantity: 1, payload: Buffer.from([1, 2, 3]) })
+      .executeTakeFirst();
     expect(inserted.numInsertedOrUpdatedRows).toBe(1n);
-    await database.insertInto('items').values({ id: 'b', quantity: 2n as unknown as number, payload: null }).execute();
+    await database
+      .insertInto('items')
+      .values({ id: 'b', quantity: 2n as unknown as number, payload: null })
+      .execute();
     const updated = await database.updateTable('items').set({ quantity: 5 }).where('id', '=', 'b').executeTakeFirst();
     expect(updated.numUpdatedRows).toBe(1n);
     const rows = await database.selectFrom('items').selectAll().orderBy('id').execute();
@@ -64,7 +74,11 @@ describe('SQLite database in a worker thread', () => {
   });
 
   it('commits a transaction, and rolls one back when its callback throws', async () => {
-    await database.transaction().execute((transaction) => transaction.insertInto('items').values({ id: 'kept', quantity: 1, payload: null }).execute());
+    await database
+      .transaction()
+      .execute((transaction) =>
+        transaction.insertInto('items').values({ id: 'kept', quantity: 1, payload: null }).execute(),
+      );
     await expect(
       database.transaction().execute(async (transaction) => {
         await transaction.insertInto('items').values({ id: 'dropped', quantity: 1, payload: null }).execute();
@@ -104,9 +118,16 @@ describe('SQLite database in a worker thread', () => {
       .insertInto('items')
       .values({ id: 'same', quantity: 2, payload: null })
       .execute()
-      .then(() => undefined, (error: unknown) => error);
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(failure).toBeInstanceOf(Error);
-    expect(failure).toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY', name: 'SqliteError', message: expect.stringContaining('UNIQUE constraint failed: items.id') });
+    expect(failure).toMatchObject({
+      code: 'SQLITE_CONSTRAINT_PRIMARYKEY',
+      name: 'SqliteError',
+      message: expect.stringContaining('UNIQUE constraint failed: items.id'),
+    });
   });
 
   it("never runs another caller's statement inside an open transaction", async () => {
@@ -161,7 +182,7 @@ describe('SQLite database in a worker thread', () => {
     expect((await opened.worker.statistics()).prepares).toBe(before.prepares + 1);
   });
 
-  it('bounds the page cache at 2 MiB instead of better-sqlite3\'s 16 MB default, which a growing usage log fills', async () => {
+  it("bounds the page cache at 2 MiB instead of better-sqlite3's 16 MB default, which a growing usage log fills", async () => {
     const { rows } = await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(database);
     expect(rows).toEqual([{ cache_size: -sqlitePageCacheKibibytes }]);
     expect(sqlitePageCacheKibibytes).toBe(2048);
@@ -175,7 +196,9 @@ describe('SQLite database in a worker thread', () => {
     expect(opened.worker.isRunning(generation)).toBe(false);
     // SQLite removes the WAL file when the last connection to the database closes.
     expect(existsSync(`${path}-wal`)).toBe(false);
-    await expect(database.selectFrom('items').selectAll().execute()).rejects.toThrow('driver has already been destroyed');
+    await expect(database.selectFrom('items').selectAll().execute()).rejects.toThrow(
+      'driver has already been destroyed',
+    );
   });
 
   it('rejects pending queries when the worker dies, and reopens the file for the next one', async () => {
@@ -203,13 +226,18 @@ describe('SQLite worker thread and process exit', () => {
   it('does not keep a process alive once its queries are answered', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'gateway-sqlite-worker-exit-'));
     try {
-      const moduleUrl = new URL('../../src/storage/sqlite-worker/create-sqlite-worker-database.ts', import.meta.url).href;
+      const moduleUrl = new URL('../../src/storage/sqlite-worker/create-sqlite-worker-database.ts', import.meta.url)
+        .href;
       const script = `const { createSqliteWorkerDatabase } = await import(${JSON.stringify(moduleUrl)});
         const { database } = createSqliteWorkerDatabase(${JSON.stringify(join(folder, 'cli.db'))});
         const result = await database.executeQuery({ sql: 'select 1 as one', parameters: [], query: { kind: 'RawNode' } });
         console.log(JSON.stringify(result.rows));`;
       // No destroy(): like a CLI command that finishes, the process must end by itself (the timeout only stops a hang).
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { timeout: 20_000 });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '--eval', script],
+        { timeout: 20_000 },
+      );
       expect(stdout.trim()).toBe('[{"one":1}]');
     } finally {
       await rm(folder, { recursive: true, force: true });

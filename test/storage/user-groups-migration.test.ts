@@ -51,8 +51,24 @@ async function seedOldDatabase(database: Kysely<any>): Promise<void> {
   await database
     .insertInto('users')
     .values([
-      { id: 'usr_ada', email: 'ada@example.com', display_name: 'Ada', role: 'user', password_hash: null, status: 'active', created_at: 1 },
-      { id: 'usr_bob', email: 'bob@example.com', display_name: 'Bob', role: 'user', password_hash: null, status: 'active', created_at: 2 },
+      {
+        id: 'usr_ada',
+        email: 'ada@example.com',
+        display_name: 'Ada',
+        role: 'user',
+        password_hash: null,
+        status: 'active',
+        created_at: 1,
+      },
+      {
+        id: 'usr_bob',
+        email: 'bob@example.com',
+        display_name: 'Bob',
+        role: 'user',
+        password_hash: null,
+        status: 'active',
+        created_at: 2,
+      },
     ])
     .execute();
   await database
@@ -75,7 +91,12 @@ async function seedOldDatabase(database: Kysely<any>): Promise<void> {
   });
   await database
     .insertInto('api_keys')
-    .values([key('key_a1', 'usr_ada', 'grp_default', 'active'), key('key_a2', 'usr_ada', 'grp_default', 'disabled'), key('key_a3', 'usr_ada', 'grp_premium', 'active'), key('key_b1', 'usr_bob', 'grp_default', 'active')])
+    .values([
+      key('key_a1', 'usr_ada', 'grp_default', 'active'),
+      key('key_a2', 'usr_ada', 'grp_default', 'disabled'),
+      key('key_a3', 'usr_ada', 'grp_premium', 'active'),
+      key('key_b1', 'usr_bob', 'grp_default', 'active'),
+    ])
     .execute();
 }
 

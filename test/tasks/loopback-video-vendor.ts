@@ -32,7 +32,14 @@ export interface LoopbackVideoVendor {
 /** Starts the vendor on 127.0.0.1 with a free port. */
 export async function startLoopbackVideoVendor(): Promise<LoopbackVideoVendor> {
   let counter = 0;
-  const vendor: Omit<LoopbackVideoVendor, 'url' | 'close'> = { jobs: new Map(), requests: [], submitFailures: [], pollFailures: [], pollGate: undefined, stallDownloads: false };
+  const vendor: Omit<LoopbackVideoVendor, 'url' | 'close'> = {
+    jobs: new Map(),
+    requests: [],
+    submitFailures: [],
+    pollFailures: [],
+    pollGate: undefined,
+    stallDownloads: false,
+  };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -73,7 +80,13 @@ export async function startLoopbackVideoVendor(): Promise<LoopbackVideoVendor> {
     }
     if (vendor.pollGate) await vendor.pollGate;
     const failure = vendor.pollFailures.shift();
-    if (failure !== undefined) return json(response, failure.status, { error: { message: 'busy' } }, failure.retryAfter ? { 'retry-after': failure.retryAfter } : {});
+    if (failure !== undefined)
+      return json(
+        response,
+        failure.status,
+        { error: { message: 'busy' } },
+        failure.retryAfter ? { 'retry-after': failure.retryAfter } : {},
+      );
     return json(response, 200, { id: match[1], ...job });
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -100,14 +113,23 @@ export const loopbackVideoAdapter: VideoVendorAdapter = {
     method: 'POST',
     url: `${channel.baseUrl}/videos`,
     headers: { authorization: `Bearer ${channel.secret}` },
-    body: JSON.stringify({ model: job.upstreamModelId, prompt: job.prompt, seconds: job.seconds, size: `${job.width}x${job.height}` }),
+    body: JSON.stringify({
+      model: job.upstreamModelId,
+      prompt: job.prompt,
+      seconds: job.seconds,
+      size: `${job.width}x${job.height}`,
+    }),
   }),
   decodeSubmit: (bodyText) => {
     const id = (JSON.parse(bodyText) as { id?: string }).id;
     if (!id) throw new Error('no id');
     return { vendorTaskId: id };
   },
-  encodePoll: (vendorTaskId, channel) => ({ method: 'GET', url: `${channel.baseUrl}/videos/${vendorTaskId}`, headers: {} }),
+  encodePoll: (vendorTaskId, channel) => ({
+    method: 'GET',
+    url: `${channel.baseUrl}/videos/${vendorTaskId}`,
+    headers: {},
+  }),
   decodePoll: (bodyText): VideoVendorStatus => {
     const job = JSON.parse(bodyText) as LoopbackJob & { id: string };
     switch (job.status) {
@@ -121,11 +143,22 @@ export const loopbackVideoAdapter: VideoVendorAdapter = {
         return { state: 'failed', code: 'vendor_failed', message: 'The vendor could not make the video.' };
     }
   },
-  encodeDownload: (reference, channel, variant) => (variant === 'video' ? { method: 'GET', url: `${channel.baseUrl}/videos/${reference}/content`, headers: {} } : undefined),
-  encodeCancel: (vendorTaskId, channel) => ({ method: 'DELETE', url: `${channel.baseUrl}/videos/${vendorTaskId}`, headers: {} }),
+  encodeDownload: (reference, channel, variant) =>
+    variant === 'video'
+      ? { method: 'GET', url: `${channel.baseUrl}/videos/${reference}/content`, headers: {} }
+      : undefined,
+  encodeCancel: (vendorTaskId, channel) => ({
+    method: 'DELETE',
+    url: `${channel.baseUrl}/videos/${vendorTaskId}`,
+    headers: {},
+  }),
   mapFailure: (status, bodyText) => {
     const message = (JSON.parse(bodyText) as { error?: { message?: string } }).error?.message ?? 'vendor error';
-    if (status === 429 || status >= 500) return { kind: 'retryable-failure', error: new GatewayError(status === 429 ? 'rate_limit_exceeded' : 'server_error', message) };
+    if (status === 429 || status >= 500)
+      return {
+        kind: 'retryable-failure',
+        error: new GatewayError(status === 429 ? 'rate_limit_exceeded' : 'server_error', message),
+      };
     return { kind: 'final-failure', error: new GatewayError('invalid_request_error', message) };
   },
 };

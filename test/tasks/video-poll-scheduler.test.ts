@@ -73,7 +73,12 @@ describe('VideoTaskPoller on a store that is down', () => {
     const logged: string[] = [];
     const logger = createLogger('silent');
     logger.error = ((_fields: unknown, message: string) => void logged.push(message)) as typeof logger.error;
-    const context = { store, clock: Date.now, logger, settings: { ...defaultVideoTaskSettings, pollIntervalMs: 1 } } as unknown as VideoTaskContext;
+    const context = {
+      store,
+      clock: Date.now,
+      logger,
+      settings: { ...defaultVideoTaskSettings, pollIntervalMs: 1 },
+    } as unknown as VideoTaskContext;
     const poller = new VideoTaskPoller(context);
     poller.start();
     try {

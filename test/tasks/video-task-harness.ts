@@ -31,7 +31,13 @@ export const groupRatioMillionths = 1_500_000;
 /** what the user starts with: 5.000000 */
 export const startingBalance = 5_000_000;
 
-export const videoModel: CatalogModel = { id: 'sora-test', ownedBy: 'test', kind: 'video', created: 0, inputModalities: ['text'] };
+export const videoModel: CatalogModel = {
+  id: 'sora-test',
+  ownedBy: 'test',
+  kind: 'video',
+  created: 0,
+  inputModalities: ['text'],
+};
 
 /** A scheduler that never runs anything by itself: tests call `pollOnce`. */
 export const manualScheduler: PollScheduler = { every: () => ({ stop: () => undefined }) };
@@ -64,21 +70,56 @@ export interface TaskHarness {
 }
 
 function channel(id: string, baseUrl: string, priority: number): RoutableChannel {
-  return { id, name: id, protocol: 'openai', baseUrl, secret: 'sk-test', priority, weight: 1, ownedBy: 'test', modelMapping: new Map([['sora-test', 'sora-2']]), settings: {} };
+  return {
+    id,
+    name: id,
+    protocol: 'openai',
+    baseUrl,
+    secret: 'sk-test',
+    priority,
+    weight: 1,
+    ownedBy: 'test',
+    modelMapping: new Map([['sora-test', 'sora-2']]),
+    settings: {},
+  };
 }
 
 /** Opens a fresh database on the engine, a user with `startingBalance`, a priced model, and one node (videos capped at `maxBytes`, default 1 MiB). */
-export async function createTaskHarness(testDatabase: TestDatabase, options: { maxBytes?: number } = {}): Promise<TaskHarness> {
+export async function createTaskHarness(
+  testDatabase: TestDatabase,
+  options: { maxBytes?: number } = {},
+): Promise<TaskHarness> {
   const database = createDatabase(testDatabase.url);
   const gatewayStore = createGatewayStore({ database });
   await gatewayStore.migrate();
   const billingStore = createBillingStore({ database });
   const taskStore = createVideoTaskStore(database.database);
-  const user = await gatewayStore.createUser({ email: 'ada@example.com', displayName: 'Ada', role: 'user', passwordHash: null });
+  const user = await gatewayStore.createUser({
+    email: 'ada@example.com',
+    displayName: 'Ada',
+    role: 'user',
+    passwordHash: null,
+  });
   const group = await gatewayStore.createModelGroup({ name: 'default', description: '', models: ['*'] });
-  const key = await gatewayStore.createApiKey({ userId: user.id, groupId: group.id, name: 'k', keyHash: 'a'.repeat(64), keyPrefix: 'sk-gw-aaaa', expiresAt: null });
+  const key = await gatewayStore.createApiKey({
+    userId: user.id,
+    groupId: group.id,
+    name: 'k',
+    keyHash: 'a'.repeat(64),
+    keyPrefix: 'sk-gw-aaaa',
+    expiresAt: null,
+  });
   await billingStore.changeBalance({ userId: user.id, kind: 'top-up', amount: startingBalance, description: 'test' });
-  await billingStore.setModelPrice({ modelId: 'sora-test', inputPerMillion: 0, cachedInputPerMillion: 0, cacheWritePerMillion: 0, outputPerMillion: 0, imagePrices: {}, audioPerMinute: 0, videoPerSecond: pricePerSecond });
+  await billingStore.setModelPrice({
+    modelId: 'sora-test',
+    inputPerMillion: 0,
+    cachedInputPerMillion: 0,
+    cacheWritePerMillion: 0,
+    outputPerMillion: 0,
+    imagePrices: {},
+    audioPerMinute: 0,
+    videoPerSecond: pricePerSecond,
+  });
   await billingStore.setGroupPriceRatio(group.id, groupRatioMillionths);
   const vendor = await startLoopbackVideoVendor();
   const otherVendor = await startLoopbackVideoVendor();
@@ -86,12 +127,20 @@ export async function createTaskHarness(testDatabase: TestDatabase, options: { m
   const storageFolder = await mkdtemp(path.join(tmpdir(), 'video-storage-'));
   const now = { value: Date.UTC(2026, 10, 24, 12) };
   const dispatcher = new Agent();
-  const redirectDispatcher = new Agent({ connect: { lookup: createCheckedLookup((address) => isFetchableAddress(address, true)) } });
+  const redirectDispatcher = new Agent({
+    connect: { lookup: createCheckedLookup((address) => isFetchableAddress(address, true)) },
+  });
   const nodes: TaskNode[] = [];
 
   async function startNode(): Promise<TaskNode> {
     const config = { ...loadBillingConfig({}), reloadIntervalMs: 0 };
-    const billing = await BillingRuntime.start({ store: billingStore, config, logger: createLogger('silent'), clock: () => now.value, revisionCheckIntervalMs: 0 });
+    const billing = await BillingRuntime.start({
+      store: billingStore,
+      config,
+      logger: createLogger('silent'),
+      clock: () => now.value,
+      revisionCheckIntervalMs: 0,
+    });
     const context: VideoTaskContext = {
       store: taskStore,
       billing,
@@ -99,7 +148,11 @@ export async function createTaskHarness(testDatabase: TestDatabase, options: { m
       adapters: [loopbackVideoAdapter],
       dispatch: { dispatcher, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000 },
       // Loopback vendors and redirect targets are private addresses: allowed here, as GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES does.
-      download: { redirectDispatcher, isAddressAllowed: (address) => isFetchableAddress(address, true), maxBytes: options.maxBytes ?? 1024 * 1024 },
+      download: {
+        redirectDispatcher,
+        isAddressAllowed: (address) => isFetchableAddress(address, true),
+        maxBytes: options.maxBytes ?? 1024 * 1024,
+      },
       storage: createLocalFolderVideoStorage(storageFolder),
       clock: () => now.value,
       logger: createLogger('silent'),
@@ -120,7 +173,14 @@ export async function createTaskHarness(testDatabase: TestDatabase, options: { m
   }
 
   const node = await startNode();
-  const principal: KeyPrincipal = { apiKeyId: key.id, userId: user.id, groupId: group.id, groupName: 'default', expiresAt: null, allowedModels: null };
+  const principal: KeyPrincipal = {
+    apiKeyId: key.id,
+    userId: user.id,
+    groupId: group.id,
+    groupName: 'default',
+    expiresAt: null,
+    allowedModels: null,
+  };
   return {
     database,
     billingStore,
@@ -134,7 +194,16 @@ export async function createTaskHarness(testDatabase: TestDatabase, options: { m
     node,
     startNode,
     submission(overrides = {}) {
-      return { principal, model: videoModel, prompt: 'a cat surfing', requestedSeconds: 8, surface: 'openai', requestId: 'req_1', clientIp: '127.0.0.1', ...overrides };
+      return {
+        principal,
+        model: videoModel,
+        prompt: 'a cat surfing',
+        requestedSeconds: 8,
+        surface: 'openai',
+        requestId: 'req_1',
+        clientIp: '127.0.0.1',
+        ...overrides,
+      };
     },
     async close() {
       for (const started of nodes) await started.close();

@@ -26,7 +26,10 @@ for (const engine of engines) {
     });
 
     const storedBalance = async () => (await harness.billingStore.readStoredBalance(harness.principal.userId))!.balance;
-    const ledgerOf = async (taskId: string) => (await harness.billingStore.listLedgerEntries(harness.principal.userId, { limit: 100 })).filter((entry) => entry.reference === taskId);
+    const ledgerOf = async (taskId: string) =>
+      (await harness.billingStore.listLedgerEntries(harness.principal.userId, { limit: 100 })).filter(
+        (entry) => entry.reference === taskId,
+      );
     const expectMoneyConsistent = async () => {
       expect(await harness.billingStore.findBalanceMismatches()).toEqual([]);
       expect(await harness.taskStore.findTaskHoldMismatches()).toEqual([]);
@@ -43,12 +46,23 @@ for (const engine of engines) {
     it('holds before the vendor call, tracks progress, downloads the video and settles once for the seconds made', async () => {
       const { node, vendor } = harness;
       const view = await node.service.submit(harness.submission({ requestedSeconds: 7 }));
-      expect(view).toMatchObject({ state: 'queued', seconds: 8, requestedSeconds: 7, width: 720, height: 1280, model: 'sora-test', progress: 0, error: null });
+      expect(view).toMatchObject({
+        state: 'queued',
+        seconds: 8,
+        requestedSeconds: 7,
+        width: 720,
+        height: 1280,
+        model: 'sora-test',
+        progress: 0,
+        error: null,
+      });
       expect(view.id).toMatch(/^task_[0-9a-f]{32}$/);
       expect(vendor.requests).toEqual(['POST /videos']);
       expect(await storedBalance()).toBe(startingBalance - heldFor8Seconds);
       expect(node.billing.memory.user(harness.principal.userId).balance).toBe(startingBalance - heldFor8Seconds);
-      expect((await ledgerOf(view.id)).map((entry) => [entry.kind, entry.amount])).toEqual([['hold', -heldFor8Seconds]]);
+      expect((await ledgerOf(view.id)).map((entry) => [entry.kind, entry.amount])).toEqual([
+        ['hold', -heldFor8Seconds],
+      ]);
       await expectMoneyConsistent();
 
       harness.now.value += 5_000;
@@ -61,7 +75,11 @@ for (const engine of engines) {
       Object.assign(vendor.jobs.get('vid_1')!, { status: 'completed', progress: 100, seconds: 4 });
       await node.poller.pollOnce();
       const done = await node.service.get(harness.principal, view.id);
-      expect(done).toMatchObject({ state: 'completed', progress: 100, completedAt: Math.floor(harness.now.value / 1000) });
+      expect(done).toMatchObject({
+        state: 'completed',
+        progress: 100,
+        completedAt: Math.floor(harness.now.value / 1000),
+      });
       // Made 4 s of the 8 held: charged 4 × 0.1 × 1.5, the rest released.
       expect(await storedBalance()).toBe(startingBalance - 600_000);
       expect(node.billing.memory.user(harness.principal.userId).balance).toBe(startingBalance - 600_000);
@@ -84,7 +102,12 @@ for (const engine of engines) {
     });
 
     it('refuses with 429 insufficient_quota, holding nothing and calling no vendor, when the balance or the key cap cannot cover the video', async () => {
-      await harness.billingStore.changeBalance({ userId: harness.principal.userId, kind: 'adjustment', amount: -(startingBalance - 1_000_000), description: 'drain' });
+      await harness.billingStore.changeBalance({
+        userId: harness.principal.userId,
+        kind: 'adjustment',
+        amount: -(startingBalance - 1_000_000),
+        description: 'drain',
+      });
       await harness.node.billing.refresh(true);
       const refused = await rejection(harness.node.service.submit(harness.submission({ requestedSeconds: 8 })));
       expect(refused.status).toBe(429);
@@ -95,7 +118,11 @@ for (const engine of engines) {
 
       // 4 s (600_000) fits the balance but not a key capped at 0.5.
       const limits = { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null };
-      await harness.billingStore.setApiKeyBilling(harness.principal.apiKeyId, { spendingCap: 500_000, allowedIps: [], limits });
+      await harness.billingStore.setApiKeyBilling(harness.principal.apiKeyId, {
+        spendingCap: 500_000,
+        allowedIps: [],
+        limits,
+      });
       await harness.node.billing.refresh(true);
       const capped = await rejection(harness.node.service.submit(harness.submission({ requestedSeconds: 4 })));
       expect(capped.code).toBe('insufficient_quota');
@@ -113,7 +140,12 @@ for (const engine of engines) {
       expect((await harness.node.service.list(harness.principal, { limit: 10, order: 'desc' })).tasks).toEqual([]);
       await expectMoneyConsistent();
 
-      harness.channels.push({ ...harness.channels[0]!, id: 'ch_fallback', baseUrl: harness.otherVendor.url, priority: 1 });
+      harness.channels.push({
+        ...harness.channels[0]!,
+        id: 'ch_fallback',
+        baseUrl: harness.otherVendor.url,
+        priority: 1,
+      });
       harness.vendor.submitFailures.push(500);
       const view = await harness.node.service.submit(harness.submission());
       expect(view.state).toBe('queued');
@@ -144,7 +176,8 @@ for (const engine of engines) {
       harness.now.value += 5_000;
       const look = node.poller.pollOnce();
       // A bounded wait for the download to start; the vendor then sends nothing more.
-      for (let tries = 0; tries < 500 && !vendor.requests.includes('GET /videos/vid_1/content'); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let tries = 0; tries < 500 && !vendor.requests.includes('GET /videos/vid_1/content'); tries++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect(vendor.requests).toContain('GET /videos/vid_1/content');
       await node.poller.stop();
       await look;
@@ -232,7 +265,11 @@ for (const engine of engines) {
       await harness.node.poller.pollOnce();
       expect(polls()).toBe(2);
       // Two failures in a row: 5 s doubled twice.
-      expect((await harness.taskStore.find(view.id))!).toMatchObject({ state: 'queued', pollAttempts: 2, nextPollAt: harness.now.value + 20_000 });
+      expect((await harness.taskStore.find(view.id))!).toMatchObject({
+        state: 'queued',
+        pollAttempts: 2,
+        nextPollAt: harness.now.value + 20_000,
+      });
       harness.now.value += 20_000;
       await harness.node.poller.pollOnce();
       expect(polls()).toBe(3);

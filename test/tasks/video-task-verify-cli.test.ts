@@ -22,7 +22,9 @@ afterAll(async () => {
 });
 
 async function runCli(...args: string[]): Promise<{ code: number; stdout: string }> {
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, GATEWAY_DATA_DIR: dataDirectory, GATEWAY_DATABASE_URL: databaseUrl } }).then(
+  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    env: { ...process.env, GATEWAY_DATA_DIR: dataDirectory, GATEWAY_DATABASE_URL: databaseUrl },
+  }).then(
     (result) => ({ code: 0, stdout: result.stdout }),
     (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
   );
@@ -33,10 +35,27 @@ describe('gateway billing verify and video task holds', () => {
     const created = createDatabase(databaseUrl);
     const gatewayStore = createGatewayStore({ database: created });
     await gatewayStore.migrate();
-    const user = await gatewayStore.createUser({ email: 'maker@example.test', displayName: 'Maker', role: 'user', passwordHash: null });
+    const user = await gatewayStore.createUser({
+      email: 'maker@example.test',
+      displayName: 'Maker',
+      role: 'user',
+      passwordHash: null,
+    });
     const group = await gatewayStore.createModelGroup({ name: 'default', description: '', models: ['*'] });
-    const key = await gatewayStore.createApiKey({ userId: user.id, groupId: group.id, name: 'k', keyHash: 'b'.repeat(64), keyPrefix: 'sk-gw-bbbb', expiresAt: null });
-    await createBillingStore({ database: created }).changeBalance({ userId: user.id, kind: 'top-up', amount: 1_000_000, description: 'test' });
+    const key = await gatewayStore.createApiKey({
+      userId: user.id,
+      groupId: group.id,
+      name: 'k',
+      keyHash: 'b'.repeat(64),
+      keyPrefix: 'sk-gw-bbbb',
+      expiresAt: null,
+    });
+    await createBillingStore({ database: created }).changeBalance({
+      userId: user.id,
+      kind: 'top-up',
+      amount: 1_000_000,
+      description: 'test',
+    });
     const held = await createVideoTaskStore(created.database).createWithHold({
       id: 'task_cli',
       userId: user.id,
@@ -65,11 +84,21 @@ describe('gateway billing verify and video task holds', () => {
     expect(verified.stdout).toMatch(/every video task hold adds up/);
 
     // Tampered: marked completed without the settlement that releases its hold.
-    await created.database.updateTable('video_tasks').set({ state: 'completed' }).where('id', '=', 'task_cli').execute();
+    await created.database
+      .updateTable('video_tasks')
+      .set({ state: 'completed' })
+      .where('id', '=', 'task_cli')
+      .execute();
     await created.database.destroy();
     const broken = await runCli('billing', 'verify', '--json');
     expect(broken.code).toBe(1);
-    expect(JSON.parse(broken.stdout)).toMatchObject({ ok: false, mismatches: [], taskHoldMismatches: [{ taskId: 'task_cli', state: 'completed', problem: expect.stringMatching(/terminal task keeps a hold/) }] });
+    expect(JSON.parse(broken.stdout)).toMatchObject({
+      ok: false,
+      mismatches: [],
+      taskHoldMismatches: [
+        { taskId: 'task_cli', state: 'completed', problem: expect.stringMatching(/terminal task keeps a hold/) },
+      ],
+    });
     // Two CLI runs, each a child process compiled at start: on a loaded machine they take longer than a test does.
   }, 120_000);
 });

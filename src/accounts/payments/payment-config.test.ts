@@ -18,9 +18,26 @@ describe('loadPaymentConfig', () => {
 
   it('reads Stripe with its currency and rate, and refuses a secret key without a webhook secret', () => {
     expect(
-      loadPaymentConfig({ GATEWAY_STRIPE_SECRET_KEY: 'sk_test_1', GATEWAY_STRIPE_WEBHOOK_SECRET: 'whsec_1', GATEWAY_STRIPE_CURRENCY: 'EUR', GATEWAY_STRIPE_UNITS_PER_CURRENCY_UNIT: '1.1', GATEWAY_PUBLIC_URL: 'https://gw.example/' }),
-    ).toMatchObject({ stripe: { secretKey: 'sk_test_1', webhookSecret: 'whsec_1', currency: 'eur', microUnitsPerCurrencyUnit: 1_100_000, apiUrl: undefined }, publicUrl: 'https://gw.example' });
-    expect(() => loadPaymentConfig({ GATEWAY_STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/GATEWAY_STRIPE_WEBHOOK_SECRET/);
+      loadPaymentConfig({
+        GATEWAY_STRIPE_SECRET_KEY: 'sk_test_1',
+        GATEWAY_STRIPE_WEBHOOK_SECRET: 'whsec_1',
+        GATEWAY_STRIPE_CURRENCY: 'EUR',
+        GATEWAY_STRIPE_UNITS_PER_CURRENCY_UNIT: '1.1',
+        GATEWAY_PUBLIC_URL: 'https://gw.example/',
+      }),
+    ).toMatchObject({
+      stripe: {
+        secretKey: 'sk_test_1',
+        webhookSecret: 'whsec_1',
+        currency: 'eur',
+        microUnitsPerCurrencyUnit: 1_100_000,
+        apiUrl: undefined,
+      },
+      publicUrl: 'https://gw.example',
+    });
+    expect(() => loadPaymentConfig({ GATEWAY_STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(
+      /GATEWAY_STRIPE_WEBHOOK_SECRET/,
+    );
   });
 
   it('refuses an unknown Alipay mode and Alipay without key files', () => {

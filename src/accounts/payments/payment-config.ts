@@ -64,7 +64,8 @@ export interface PaymentConfig {
 
 /** Reads the top-up settings from the environment (docs/CONFIGURATION.md, "Top-up"). */
 export function loadPaymentConfig(environment: NodeJS.ProcessEnv): PaymentConfig {
-  const read = (name: string): string | undefined => (environment[name] === undefined || environment[name] === '' ? undefined : environment[name]);
+  const read = (name: string): string | undefined =>
+    environment[name] === undefined || environment[name] === '' ? undefined : environment[name];
   const amount = (name: string, fallback: string): number => {
     try {
       return parseCurrencyAmount(read(name) ?? fallback);
@@ -81,7 +82,8 @@ export function loadPaymentConfig(environment: NodeJS.ProcessEnv): PaymentConfig
   const stripeSecretKey = read('GATEWAY_STRIPE_SECRET_KEY');
   const alipayAppId = read('GATEWAY_ALIPAY_APP_ID');
   const alipayMode = read('GATEWAY_ALIPAY_MODE') ?? 'page';
-  if (alipayMode !== 'page' && alipayMode !== 'qr') throw new Error(`GATEWAY_ALIPAY_MODE must be page or qr, got "${alipayMode}"`);
+  if (alipayMode !== 'page' && alipayMode !== 'qr')
+    throw new Error(`GATEWAY_ALIPAY_MODE must be page or qr, got "${alipayMode}"`);
   const alipayGatewayUrl = read('GATEWAY_ALIPAY_GATEWAY_URL') ?? 'https://openapi.alipay.com/gateway.do';
   const requireFile = (name: string): string => {
     const file = read(name);
@@ -89,7 +91,8 @@ export function loadPaymentConfig(environment: NodeJS.ProcessEnv): PaymentConfig
     return readFileSync(file, 'utf8');
   };
   const stripeWebhookSecret = read('GATEWAY_STRIPE_WEBHOOK_SECRET');
-  if (stripeSecretKey !== undefined && stripeWebhookSecret === undefined) throw new Error('GATEWAY_STRIPE_WEBHOOK_SECRET is required when GATEWAY_STRIPE_SECRET_KEY is set');
+  if (stripeSecretKey !== undefined && stripeWebhookSecret === undefined)
+    throw new Error('GATEWAY_STRIPE_WEBHOOK_SECRET is required when GATEWAY_STRIPE_SECRET_KEY is set');
   return {
     stripe:
       stripeSecretKey === undefined

@@ -10,7 +10,24 @@ export interface TopupQuote {
 }
 
 // ISO 4217 currencies Stripe charges without decimals; every other supported currency has two.
-const zeroDecimalCurrencies = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
+const zeroDecimalCurrencies = new Set([
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+]);
 
 /** Minor units in one unit of the currency (100 cents in a dollar, 1 for yen). */
 export function minorUnitsPerCurrencyUnit(currency: string): number {
@@ -21,7 +38,10 @@ export function minorUnitsPerCurrencyUnit(currency: string): number {
  * Converts a requested credit into what to charge, exactly in integers: the charge rounds up to the next minor unit,
  * and the credit is what that charge buys (rounded down to the micro-unit), so the payer never gets less than asked.
  */
-export function quoteTopup(requestedMicroUnits: number, rate: { microUnitsPerCurrencyUnit: number; currency: string }): TopupQuote {
+export function quoteTopup(
+  requestedMicroUnits: number,
+  rate: { microUnitsPerCurrencyUnit: number; currency: string },
+): TopupQuote {
   const minorPerUnit = BigInt(minorUnitsPerCurrencyUnit(rate.currency));
   const microPerUnit = BigInt(rate.microUnitsPerCurrencyUnit);
   const requested = BigInt(requestedMicroUnits);
@@ -32,7 +52,8 @@ export function quoteTopup(requestedMicroUnits: number, rate: { microUnitsPerCur
 
 /** The first-top-up bonus for a credit: percent of it (rounded down) plus the fixed part, at most the cap (0 = none). */
 export function computeTopupBonus(creditMicroUnits: number, rule: TopupBonusRule): number {
-  const percentPart = (BigInt(creditMicroUnits) * BigInt(rule.percentMillionths)) / BigInt(100 * microUnitsPerCurrencyUnit);
+  const percentPart =
+    (BigInt(creditMicroUnits) * BigInt(rule.percentMillionths)) / BigInt(100 * microUnitsPerCurrencyUnit);
   const bonus = Number(percentPart) + rule.fixedMicroUnits;
   return rule.capMicroUnits > 0 ? Math.min(bonus, rule.capMicroUnits) : bonus;
 }

@@ -9,9 +9,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function createService(sweepIntervalMs: number, listPendingOrdersBefore: TopupOrderStore['listPendingOrdersBefore']): TopupService {
+function createService(
+  sweepIntervalMs: number,
+  listPendingOrdersBefore: TopupOrderStore['listPendingOrdersBefore'],
+): TopupService {
   const store = { listPendingOrdersBefore } as unknown as TopupOrderStore;
-  return new TopupService({ config: { ...loadPaymentConfig({}), sweepIntervalMs }, store, billing: {} as BillingRuntime, logger: createLogger('silent'), clock: Date.now });
+  return new TopupService({
+    config: { ...loadPaymentConfig({}), sweepIntervalMs },
+    store,
+    billing: {} as BillingRuntime,
+    logger: createLogger('silent'),
+    clock: Date.now,
+  });
 }
 
 describe('the reconciliation sweeper', () => {
@@ -45,7 +54,10 @@ describe('notify and return URLs', () => {
     const service = createService(0, async () => []);
     service.useListeningUrl('http://127.0.0.1:4321/');
     expect(service.publicUrl).toBe('http://127.0.0.1:4321');
-    const configured = new TopupService({ ...service.options, config: { ...service.options.config, publicUrl: 'https://gateway.example' } });
+    const configured = new TopupService({
+      ...service.options,
+      config: { ...service.options.config, publicUrl: 'https://gateway.example' },
+    });
     configured.useListeningUrl('http://127.0.0.1:4321');
     expect(configured.publicUrl).toBe('https://gateway.example');
   });

@@ -12,14 +12,27 @@ import type { PaymentInstruction, PaymentProvider, PaymentReport } from './payme
 import { computeTopupBonus, quoteTopup } from './quote-topup.js';
 
 /** What applying a provider report did to its order. */
-export type ReportOutcome = 'credited' | 'unchanged' | 'failed' | 'expired' | 'pending' | 'amount-mismatch' | 'unknown-order';
+export type ReportOutcome =
+  'credited' | 'unchanged' | 'failed' | 'expired' | 'pending' | 'amount-mismatch' | 'unknown-order';
 
 /** The methods, presets, minimum and bonus rule the console shows before a top-up. */
 export interface TopupOptions {
-  methods: Array<{ method: PaymentMethod; currency: string; unitsPerCurrencyUnit: string; kind: PaymentInstruction['kind'] }>;
+  methods: Array<{
+    method: PaymentMethod;
+    currency: string;
+    unitsPerCurrencyUnit: string;
+    kind: PaymentInstruction['kind'];
+  }>;
   presets: string[];
   minimum: string;
-  bonus: { percent: string; fixed: string; cap: string | null; paidTopUpsOnly: true; firstTopUpOnly: true; eligible: boolean };
+  bonus: {
+    percent: string;
+    fixed: string;
+    cap: string | null;
+    paidTopUpsOnly: true;
+    firstTopUpOnly: true;
+    eligible: boolean;
+  };
 }
 
 /** What the top-up service is built from. */
@@ -101,17 +114,31 @@ export class TopupService {
   }
 
   /** Creates a pending order for `amount` units (decimal string or number) and starts the provider's checkout. */
-  async createOrder(userId: string, method: PaymentMethod, amount: string | number): Promise<{ order: TopupOrderRecord; instruction: PaymentInstruction }> {
+  async createOrder(
+    userId: string,
+    method: PaymentMethod,
+    amount: string | number,
+  ): Promise<{ order: TopupOrderRecord; instruction: PaymentInstruction }> {
     const provider = this.providers.get(method);
-    if (!provider) throw new GatewayError('invalid_request_error', `The payment method ${method} is not configured.`, { param: 'method' });
+    if (!provider)
+      throw new GatewayError('invalid_request_error', `The payment method ${method} is not configured.`, {
+        param: 'method',
+      });
     let requested: number;
     try {
       requested = parseCurrencyAmount(typeof amount === 'number' ? String(amount) : amount);
     } catch (error) {
-      throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'Invalid amount', { param: 'amount' });
+      throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'Invalid amount', {
+        param: 'amount',
+      });
     }
     const { config, clock } = this.options;
-    if (requested < config.minimumMicroUnits) throw new GatewayError('invalid_request_error', `The smallest top-up is ${trimZeros(formatMicroUnits(config.minimumMicroUnits))}.`, { param: 'amount' });
+    if (requested < config.minimumMicroUnits)
+      throw new GatewayError(
+        'invalid_request_error',
+        `The smallest top-up is ${trimZeros(formatMicroUnits(config.minimumMicroUnits))}.`,
+        { param: 'amount' },
+      );
     const quote = quoteTopup(requested, provider);
     const now = clock();
     const eligible = !(await this.hasPaidOrder(userId));
@@ -139,10 +166,17 @@ export class TopupService {
       });
     } catch (error) {
       this.options.logger.error({ err: error, orderId: order.id, method }, 'starting a checkout failed');
-      await this.options.store.transitionOrder(order.id, ['pending'], 'failed', { failureReason: 'the provider refused to start the checkout', now: clock() });
-      throw new GatewayError('server_error', `The payment provider (${method}) could not start the checkout; try again later.`);
+      await this.options.store.transitionOrder(order.id, ['pending'], 'failed', {
+        failureReason: 'the provider refused to start the checkout',
+        now: clock(),
+      });
+      throw new GatewayError(
+        'server_error',
+        `The payment provider (${method}) could not start the checkout; try again later.`,
+      );
     }
-    if (started.providerReference !== null) await this.options.store.setProviderReference(order.id, started.providerReference, clock());
+    if (started.providerReference !== null)
+      await this.options.store.setProviderReference(order.id, started.providerReference, clock());
     return { order: { ...order, providerReference: started.providerReference }, instruction: started.instruction };
   }
 
@@ -160,20 +194,34 @@ export class TopupService {
     switch (report.outcome) {
       case 'paid': {
         if (report.amountPaidMinor !== order.amountPaidMinor || report.currency.toLowerCase() !== order.currency) {
-          logger.error({ orderId: order.id, reported: { amount: report.amountPaidMinor, currency: report.currency }, expected: { amount: order.amountPaidMinor, currency: order.currency } }, 'payment amount does not match the order; not credited');
+          logger.error(
+            {
+              orderId: order.id,
+              reported: { amount: report.amountPaidMinor, currency: report.currency },
+              expected: { amount: order.amountPaidMinor, currency: order.currency },
+            },
+            'payment amount does not match the order; not credited',
+          );
           const reason = `amount mismatch: the provider reported ${report.amountPaidMinor} ${report.currency}, the order is ${order.amountPaidMinor} ${order.currency}`;
-          await store.transitionOrder(order.id, ['pending', 'expired'], 'failed', { failureReason: reason, now: clock() });
+          await store.transitionOrder(order.id, ['pending', 'expired'], 'failed', {
+            failureReason: reason,
+            now: clock(),
+          });
           return 'amount-mismatch';
         }
         return this.fulfil(order.id, report.providerReference);
       }
       case 'failed':
       case 'expired': {
-        const changed = await store.transitionOrder(order.id, ['pending'], report.outcome, { failureReason: report.reason, now: clock() });
+        const changed = await store.transitionOrder(order.id, ['pending'], report.outcome, {
+          failureReason: report.reason,
+          now: clock(),
+        });
         return changed ? report.outcome : 'unchanged';
       }
       case 'pending':
-        if (report.providerReference !== null && order.providerReference === null) await store.setProviderReference(order.id, report.providerReference, clock());
+        if (report.providerReference !== null && order.providerReference === null)
+          await store.setProviderReference(order.id, report.providerReference, clock());
         return 'pending';
       default: {
         const unreachable: never = report;
@@ -185,7 +233,8 @@ export class TopupService {
   /** Asks the provider about an order and applies the answer (admin re-check and the sweeper). */
   async recheck(order: TopupOrderRecord): Promise<{ report: PaymentReport; outcome: ReportOutcome }> {
     const provider = this.providers.get(order.method);
-    if (!provider) throw new GatewayError('invalid_request_error', `The payment method ${order.method} is not configured any more.`);
+    if (!provider)
+      throw new GatewayError('invalid_request_error', `The payment method ${order.method} is not configured any more.`);
     const report = await provider.queryOrder(order);
     return { report, outcome: await this.applyReport(report, order.method) };
   }
@@ -199,7 +248,10 @@ export class TopupService {
       try {
         const { outcome } = await this.recheck(order);
         if (outcome === 'pending' && order.createdAt <= now - config.orderLifetimeMs) {
-          await store.transitionOrder(order.id, ['pending'], 'expired', { failureReason: 'not paid within the order lifetime', now: clock() });
+          await store.transitionOrder(order.id, ['pending'], 'expired', {
+            failureReason: 'not paid within the order lifetime',
+            now: clock(),
+          });
         }
       } catch (error) {
         logger.warn({ err: error, orderId: order.id }, 'reconciling a top-up order failed');
@@ -232,9 +284,17 @@ export class TopupService {
     const result = await billing.exclusive(() => store.fulfilOrder(orderId, { providerReference, now: clock() }));
     if (result.outcome === 'unchanged') return 'unchanged';
     const { order } = result;
-    logger.info({ orderId: order.id, userId: order.userId, credit: order.creditMicroUnits, bonus: order.bonusMicroUnits }, 'top-up credited');
+    logger.info(
+      { orderId: order.id, userId: order.userId, credit: order.creditMicroUnits, bonus: order.bonusMicroUnits },
+      'top-up credited',
+    );
     // The node's memory and the shared wallet learn the new balance, as after an admin credit.
-    await billing.wallet?.apply({ userId: order.userId, balance: result.balance, debt: result.debt, sequence: result.sequence });
+    await billing.wallet?.apply({
+      userId: order.userId,
+      balance: result.balance,
+      debt: result.debt,
+      sequence: result.sequence,
+    });
     await billing.announceChange();
     return 'credited';
   }

@@ -135,7 +135,10 @@ export class TokenizerWorkerClient {
   #startWorker(): Worker {
     if (this.#worker !== undefined) return this.#worker;
     // No Node flags: inherited ones would bring the main program's loader (tsx's `--import`) and profile file into the worker.
-    const worker = startWorkerThread(this.#workerScript ?? locateWorkerScript(import.meta.url, 'tokenizer-worker-thread'), { execArgv: [], youngGenerationMb: tokenizerWorkerYoungGenerationMb });
+    const worker = startWorkerThread(
+      this.#workerScript ?? locateWorkerScript(import.meta.url, 'tokenizer-worker-thread'),
+      { execArgv: [], youngGenerationMb: tokenizerWorkerYoungGenerationMb },
+    );
     this.#startedWorkers += 1;
     this.#worker = worker;
     worker.unref();
@@ -184,7 +187,10 @@ export class TokenizerWorkerClient {
 
   #countInMainThread(id: number, pending: PendingCount, error: Error): void {
     this.#pending.delete(id);
-    this.#logger?.warn({ err: error, texts: pending.texts.length }, 'counting tokens in the main thread: the tokenizer worker failed twice or is closed');
+    this.#logger?.warn(
+      { err: error, texts: pending.texts.length },
+      'counting tokens in the main thread: the tokenizer worker failed twice or is closed',
+    );
     pending.resolve(countOrEstimate(pending.texts, this.#logger));
     if (this.#pending.size === 0) this.#becomeIdle();
   }

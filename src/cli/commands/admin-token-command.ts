@@ -11,7 +11,9 @@ const defaultAdminTokenDays = 90;
  * `gateway admin token list` and `gateway admin token revoke <id>` manage them.
  */
 export function registerAdminTokenCommand(program: Command): void {
-  const admin = program.commands.find((command) => command.name() === 'admin') ?? program.command('admin').description('manage administrators');
+  const admin =
+    program.commands.find((command) => command.name() === 'admin') ??
+    program.command('admin').description('manage administrators');
   const token = admin
     .command('token')
     .description('create an admin token for the /api (shown once); `list` and `revoke <id>` manage them')
@@ -21,7 +23,11 @@ export function registerAdminTokenCommand(program: Command): void {
     .action((options: { name: string; expiresInDays: number; json?: boolean }) =>
       withCliSignInStore(async (store) => {
         const secret = generateConsoleToken(adminTokenPrefix);
-        const record = await store.createAdminToken({ tokenHash: hashConsoleToken(secret), name: options.name, expiresAt: Date.now() + options.expiresInDays * 86_400_000 });
+        const record = await store.createAdminToken({
+          tokenHash: hashConsoleToken(secret),
+          name: options.name,
+          expiresAt: Date.now() + options.expiresInDays * 86_400_000,
+        });
         printResult(
           options.json,
           { ...record, token: secret },
@@ -39,7 +45,10 @@ export function registerAdminTokenCommand(program: Command): void {
         const { json } = command.optsWithGlobals<{ json?: boolean }>();
         const tokens = await store.listAdminTokens();
         const now = Date.now();
-        const lines = tokens.map((record) => `${record.id}  ${record.name}  expires ${new Date(record.expiresAt).toISOString()}${record.expiresAt <= now ? ' (expired)' : ''}`);
+        const lines = tokens.map(
+          (record) =>
+            `${record.id}  ${record.name}  expires ${new Date(record.expiresAt).toISOString()}${record.expiresAt <= now ? ' (expired)' : ''}`,
+        );
         printResult(json, tokens, lines.length === 0 ? 'No admin tokens.' : lines.join('\n'));
       }),
     );
@@ -58,6 +67,7 @@ export function registerAdminTokenCommand(program: Command): void {
 
 function parsePositiveDays(value: string): number {
   const days = Number(value);
-  if (!Number.isInteger(days) || days < 1 || days > 3_650) throw new InvalidArgumentError('expected a whole number of days from 1 to 3650');
+  if (!Number.isInteger(days) || days < 1 || days > 3_650)
+    throw new InvalidArgumentError('expected a whole number of days from 1 to 3650');
   return days;
 }

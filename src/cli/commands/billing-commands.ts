@@ -15,7 +15,9 @@ export function registerBillingCommands(program: Command): void {
   const billing = program.command('billing').description('check money and accounting');
   billing
     .command('verify')
-    .description('check that every balance and debt equals the sum of its ledger entries and every video task hold adds up')
+    .description(
+      'check that every balance and debt equals the sum of its ledger entries and every video task hold adds up',
+    )
     .option('--json', 'print the result as JSON')
     .action((options: { json?: boolean }) =>
       withCliBillingStore(async (store) => {
@@ -25,7 +27,9 @@ export function registerBillingCommands(program: Command): void {
         printResult(
           options.json,
           { ok, mismatches, taskHoldMismatches },
-          ok ? 'OK: every balance and debt equals the sum of its ledger, and every video task hold adds up.' : [...mismatches.map(describeMismatch), ...taskHoldMismatches.map(describeTaskHoldMismatch)].join('\n'),
+          ok
+            ? 'OK: every balance and debt equals the sum of its ledger, and every video task hold adds up.'
+            : [...mismatches.map(describeMismatch), ...taskHoldMismatches.map(describeTaskHoldMismatch)].join('\n'),
         );
         if (!ok) process.exitCode = 1;
       }),

@@ -3,11 +3,18 @@ import { parseNameValuePairs } from './channel-commands.js';
 
 describe('parseNameValuePairs', () => {
   it('reads comma-separated name=value pairs', () => {
-    expect(parseNameValuePairs('gpt-4o=gpt-4o-2024-08-06, fast=llama', '--map')).toEqual({ 'gpt-4o': 'gpt-4o-2024-08-06', fast: 'llama' });
+    expect(parseNameValuePairs('gpt-4o=gpt-4o-2024-08-06, fast=llama', '--map')).toEqual({
+      'gpt-4o': 'gpt-4o-2024-08-06',
+      fast: 'llama',
+    });
   });
 
   it('keeps a list value together for settings (premiumFields=service_tier,web_search_options)', () => {
-    expect(parseNameValuePairs('premiumFields=service_tier,web_search_options,premiumPriceRatio=2', '--setting', { listValues: true })).toEqual({
+    expect(
+      parseNameValuePairs('premiumFields=service_tier,web_search_options,premiumPriceRatio=2', '--setting', {
+        listValues: true,
+      }),
+    ).toEqual({
       premiumFields: 'service_tier,web_search_options',
       premiumPriceRatio: '2',
     });

@@ -31,8 +31,14 @@ export function registerChannelCommands(program: Command): void {
     .option('--secret <key>', 'the upstream API key (visible in the process list; prefer --secret-env)')
     .requiredOption('--models <ids>', 'comma-separated public model ids this channel serves')
     .option('--map <pairs>', 'public=upstream model name pairs, comma-separated')
-    .option('--protocol <protocol>', 'wire protocol: openai, azure, anthropic, gemini or bedrock (default: the preset\'s, else openai)')
-    .option('--setting <pairs>', 'protocol settings as name=value pairs, comma-separated (e.g. apiVersion=2024-10-21, region=us-east-1, premiumFields=service_tier,web_search_options)')
+    .option(
+      '--protocol <protocol>',
+      "wire protocol: openai, azure, anthropic, gemini or bedrock (default: the preset's, else openai)",
+    )
+    .option(
+      '--setting <pairs>',
+      'protocol settings as name=value pairs, comma-separated (e.g. apiVersion=2024-10-21, region=us-east-1, premiumFields=service_tier,web_search_options)',
+    )
     .option('--priority <number>', 'higher is tried first', '0')
     .option('--weight <number>', 'share of traffic among equal priorities', '1')
     .option('--json', 'print the result as JSON')
@@ -43,7 +49,10 @@ export function registerChannelCommands(program: Command): void {
     .action((options: { json?: boolean }) =>
       withCliStore(async ({ store }) => {
         const channels = (await store.listChannels()).map(hideSecret);
-        const lines = channels.map((entry) => `${entry.name}  ${entry.status.padEnd(8)}  p${entry.priority} w${entry.weight}  ${entry.baseUrl}  ${entry.models.join(', ')}`);
+        const lines = channels.map(
+          (entry) =>
+            `${entry.name}  ${entry.status.padEnd(8)}  p${entry.priority} w${entry.weight}  ${entry.baseUrl}  ${entry.models.join(', ')}`,
+        );
         printResult(options.json, channels, lines.join('\n') || 'no channels');
       }),
     );
@@ -76,7 +85,8 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
   const baseUrl = options.baseUrl ?? preset?.baseUrl;
   if (!baseUrl) throw new Error('Give --base-url or --preset');
   const protocol = options.protocol ?? preset?.protocol ?? 'openai';
-  if (!isChannelProtocol(protocol)) throw new Error(`Unknown protocol ${protocol}; use one of ${channelProtocols.join(', ')}`);
+  if (!isChannelProtocol(protocol))
+    throw new Error(`Unknown protocol ${protocol}; use one of ${channelProtocols.join(', ')}`);
   const secret = options.secretEnv ? process.env[options.secretEnv] : options.secret;
   if (!secret) throw new Error('Give the upstream key with --secret-env VARIABLE (or --secret)');
   await withCliStore(async ({ store, secretBox }) => {
@@ -100,7 +110,11 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
  * `gpt-4o=gpt-4o-2024-08-06,fast=llama-3.1-8b` -> `{ 'gpt-4o': 'gpt-4o-2024-08-06', fast: 'llama-3.1-8b' }`. With
  * `listValues`, an item without `=` continues the previous value, so `premiumFields=service_tier,audio` keeps its list.
  */
-export function parseNameValuePairs(pairs: string | undefined, optionName: string, options: { listValues?: boolean } = {}): Record<string, string> {
+export function parseNameValuePairs(
+  pairs: string | undefined,
+  optionName: string,
+  options: { listValues?: boolean } = {},
+): Record<string, string> {
   const mapping: Record<string, string> = {};
   let previousName: string | undefined;
   for (const pair of parseList(pairs ?? '')) {
@@ -118,6 +132,9 @@ export function parseNameValuePairs(pairs: string | undefined, optionName: strin
   return mapping;
 }
 
-function hideSecret({ encryptedSecret: _encryptedSecret, ...rest }: ChannelRecord): Omit<ChannelRecord, 'encryptedSecret'> {
+function hideSecret({
+  encryptedSecret: _encryptedSecret,
+  ...rest
+}: ChannelRecord): Omit<ChannelRecord, 'encryptedSecret'> {
   return rest;
 }

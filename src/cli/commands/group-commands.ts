@@ -11,7 +11,11 @@ export function registerGroupCommands(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action((name: string, options: { models: string; description: string; json?: boolean }) =>
       withCliStore(async ({ store }) => {
-        const created = await store.createModelGroup({ name, description: options.description, models: parseList(options.models) });
+        const created = await store.createModelGroup({
+          name,
+          description: options.description,
+          models: parseList(options.models),
+        });
         printResult(options.json, created, `Created group ${created.name} with ${created.models.join(', ')}.`);
       }),
     );
@@ -21,7 +25,11 @@ export function registerGroupCommands(program: Command): void {
     .action((options: { json?: boolean }) =>
       withCliStore(async ({ store }) => {
         const groups = await store.listModelGroups();
-        printResult(options.json, groups, groups.map((entry) => `${entry.name}: ${entry.models.join(', ')}`).join('\n') || 'no groups');
+        printResult(
+          options.json,
+          groups,
+          groups.map((entry) => `${entry.name}: ${entry.models.join(', ')}`).join('\n') || 'no groups',
+        );
       }),
     );
   group

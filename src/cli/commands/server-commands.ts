@@ -13,14 +13,23 @@ export function registerServerCommands(program: Command): void {
     .option('--port <port>', 'overrides GATEWAY_PORT')
     .option('--host <host>', 'overrides GATEWAY_HOST')
     .action(async (options: { port?: string; host?: string }) => {
-      const config = loadGatewayConfig({ ...process.env, ...(options.port ? { GATEWAY_PORT: options.port } : {}), ...(options.host ? { GATEWAY_HOST: options.host } : {}) });
+      const config = loadGatewayConfig({
+        ...process.env,
+        ...(options.port ? { GATEWAY_PORT: options.port } : {}),
+        ...(options.host ? { GATEWAY_HOST: options.host } : {}),
+      });
       const logger = createLogger(config.logLevel);
       const gateway = await startGateway(config, logger);
       handleShutdownSignals({ close: () => gateway.close(), logger });
       const users = await gateway.store.listUsers();
-      logger.info({ url: gateway.url, database: config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'postgres' }, 'gateway listening');
+      logger.info(
+        { url: gateway.url, database: config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'postgres' },
+        'gateway listening',
+      );
       if (gateway.setupUrl) {
-        process.stdout.write(`\nNo administrator yet. Create the first one at this one-time setup URL (or with \`gateway admin create\`):\n  ${gateway.setupUrl}\n`);
+        process.stdout.write(
+          `\nNo administrator yet. Create the first one at this one-time setup URL (or with \`gateway admin create\`):\n  ${gateway.setupUrl}\n`,
+        );
       }
       if (users.length === 0) {
         process.stdout.write(
@@ -38,7 +47,9 @@ export function registerServerCommands(program: Command): void {
     .description('create or upgrade the database schema')
     .action(() =>
       withCliStore(async ({ config }) => {
-        process.stdout.write(`Database at ${config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'postgres'} is up to date.\n`);
+        process.stdout.write(
+          `Database at ${config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'postgres'} is up to date.\n`,
+        );
       }),
     );
 }

@@ -21,9 +21,13 @@ export function registerUserCommands(program: Command): void {
       .option('--password-env <variable>', 'read a console password from this environment variable')
       .option('--json', 'print the result as JSON');
 
-  createOptions(program.command('admin').description('manage administrators').command('create').description('create an administrator')).action(
-    (options) => createUser(options, 'admin'),
-  );
+  createOptions(
+    program
+      .command('admin')
+      .description('manage administrators')
+      .command('create')
+      .description('create an administrator'),
+  ).action((options) => createUser(options, 'admin'));
   const user = program.command('user').description('manage users');
   createOptions(user.command('create').description('create a user')).action((options) => createUser(options, 'user'));
   user
@@ -32,27 +36,47 @@ export function registerUserCommands(program: Command): void {
     .action((options: { json?: boolean }) =>
       withCliStore(async ({ store }) => {
         const users = (await store.listUsers()).map(({ passwordHash: _passwordHash, ...rest }) => rest);
-        printResult(options.json, users, users.map((entry) => `${entry.id}  ${entry.role.padEnd(5)}  ${entry.status.padEnd(8)}  ${entry.email}`).join('\n') || 'no users');
+        printResult(
+          options.json,
+          users,
+          users
+            .map((entry) => `${entry.id}  ${entry.role.padEnd(5)}  ${entry.status.padEnd(8)}  ${entry.email}`)
+            .join('\n') || 'no users',
+        );
       }),
     );
   const groupOptions = (command: Command) =>
     command.requiredOption('--email <email>', "the user's sign-in email").option('--json', 'print the result as JSON');
-  groupOptions(user.command('groups').description('list the model groups a user holds (may create keys in)')).action((options: UserGroupOptions) =>
-    withCliStore(async ({ store }) => {
-      const found = await requireUserByEmail(store, options.email);
-      const groups = await store.listUserGroups(found.id);
-      printResult(options.json, groups, groups.map((group) => group.name).join('\n') || `${found.email} holds no groups`);
-    }),
-  );
-  groupOptions(user.command('grant').description('let a user create keys in model groups').requiredOption('--groups <names>', 'comma-separated group names')).action(
-    (options: UserGroupOptions) => changeGrants(options, 'grant'),
+  groupOptions(user.command('groups').description('list the model groups a user holds (may create keys in)')).action(
+    (options: UserGroupOptions) =>
+      withCliStore(async ({ store }) => {
+        const found = await requireUserByEmail(store, options.email);
+        const groups = await store.listUserGroups(found.id);
+        printResult(
+          options.json,
+          groups,
+          groups.map((group) => group.name).join('\n') || `${found.email} holds no groups`,
+        );
+      }),
   );
   groupOptions(
-    user.command('revoke').description("withdraw model groups from a user; the user's keys in them stop working").requiredOption('--groups <names>', 'comma-separated group names'),
+    user
+      .command('grant')
+      .description('let a user create keys in model groups')
+      .requiredOption('--groups <names>', 'comma-separated group names'),
+  ).action((options: UserGroupOptions) => changeGrants(options, 'grant'));
+  groupOptions(
+    user
+      .command('revoke')
+      .description("withdraw model groups from a user; the user's keys in them stop working")
+      .requiredOption('--groups <names>', 'comma-separated group names'),
   ).action((options: UserGroupOptions) => changeGrants(options, 'revoke'));
 }
 
-async function createUser(options: { email: string; name?: string; passwordEnv?: string; json?: boolean }, role: 'admin' | 'user'): Promise<void> {
+async function createUser(
+  options: { email: string; name?: string; passwordEnv?: string; json?: boolean },
+  role: 'admin' | 'user',
+): Promise<void> {
   const password = options.passwordEnv ? process.env[options.passwordEnv] : undefined;
   if (options.passwordEnv && !password) throw new Error(`Environment variable ${options.passwordEnv} is empty`);
   await withCliStore(async ({ store, config }) => {
@@ -65,7 +89,11 @@ async function createUser(options: { email: string; name?: string; passwordEnv?:
     const groups = await grantDefaultGroups(store, created.id, config);
     const { passwordHash: _passwordHash, ...shown } = created;
     const granted = groups.length > 0 ? ` Granted groups: ${groups.map((group) => group.name).join(', ')}.` : '';
-    printResult(options.json, { ...shown, groups: groups.map((group) => group.name) }, `Created ${role} ${created.email} (${created.id}).${granted}`);
+    printResult(
+      options.json,
+      { ...shown, groups: groups.map((group) => group.name) },
+      `Created ${role} ${created.email} (${created.id}).${granted}`,
+    );
   });
 }
 
@@ -74,11 +102,18 @@ async function changeGrants(options: UserGroupOptions, change: 'grant' | 'revoke
     const found = await requireUserByEmail(store, options.email);
     const groups = await requireGroupsByName(store, parseList(options.groups ?? ''));
     const ids = groups.map((group) => group.id);
-    const changed = new Set(change === 'grant' ? await store.grantUserGroups(found.id, ids) : await store.revokeUserGroups(found.id, ids));
+    const changed = new Set(
+      change === 'grant' ? await store.grantUserGroups(found.id, ids) : await store.revokeUserGroups(found.id, ids),
+    );
     const held = await store.listUserGroups(found.id);
     const lines = groups.map((group) => {
-      if (change === 'grant') return changed.has(group.id) ? `Granted ${group.name} to ${found.email}.` : `${found.email} already holds ${group.name}.`;
-      return changed.has(group.id) ? `Revoked ${group.name} from ${found.email}; their keys in it stop working.` : `${found.email} did not hold ${group.name}.`;
+      if (change === 'grant')
+        return changed.has(group.id)
+          ? `Granted ${group.name} to ${found.email}.`
+          : `${found.email} already holds ${group.name}.`;
+      return changed.has(group.id)
+        ? `Revoked ${group.name} from ${found.email}; their keys in it stop working.`
+        : `${found.email} did not hold ${group.name}.`;
     });
     printResult(options.json, { userId: found.id, groups: held.map((group) => group.name) }, lines.join('\n'));
   });

@@ -8,7 +8,9 @@ const creditKinds = ['top-up', 'bonus', 'adjustment', 'refund', 'redemption'] as
 
 /** `gateway user topup --email --amount [--kind]`: credits a balance durably (ledger and balance in one transaction). */
 export function registerUserTopupCommand(program: Command): void {
-  const user = program.commands.find((command) => command.name() === 'user') ?? program.command('user').description('manage users');
+  const user =
+    program.commands.find((command) => command.name() === 'user') ??
+    program.command('user').description('manage users');
   user
     .command('topup')
     .description('credit (or, with a negative adjustment, debit) a user balance')
@@ -24,8 +26,18 @@ export function registerUserTopupCommand(program: Command): void {
       const found = await withCliStore(({ store }) => store.findUserByEmail(options.email.toLowerCase()));
       if (!found) throw new Error(`No user with email ${options.email}`);
       const result = await withCliBillingStore((store) =>
-        store.changeBalance({ userId: found.id, kind: kind satisfies LedgerKind, amount, description: options.note, reference: 'cli' }),
+        store.changeBalance({
+          userId: found.id,
+          kind: kind satisfies LedgerKind,
+          amount,
+          description: options.note,
+          reference: 'cli',
+        }),
       );
-      printResult(options.json, result, `Credited ${formatMicroUnits(amount)} to ${found.email}; balance is now ${formatMicroUnits(result.balance)}.`);
+      printResult(
+        options.json,
+        result,
+        `Credited ${formatMicroUnits(amount)} to ${found.email}; balance is now ${formatMicroUnits(result.balance)}.`,
+      );
     });
 }

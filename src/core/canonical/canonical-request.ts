@@ -72,13 +72,20 @@ export interface CanonicalTool {
 }
 
 /** Which tools the model may or must call. */
-export type CanonicalToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
+export type CanonicalToolChoice =
+  { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
 
 /** The shape of the answer's text. */
 export type CanonicalOutputFormat =
   | { type: 'text' }
   | { type: 'json-object' }
-  | { type: 'json-schema'; name: string; schema: Record<string, unknown>; strict: boolean | null; description?: string };
+  | {
+      type: 'json-schema';
+      name: string;
+      schema: Record<string, unknown>;
+      strict: boolean | null;
+      description?: string;
+    };
 
 /** How hard a reasoning model should think (OpenAI's scale; adapters map it to budgets or levels). */
 export type CanonicalReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createAnswerBuilder, foldStreamParts } from './fold-stream-parts.js';
 
-const usage = { inputTokens: 10, cacheReadInputTokens: 4, cacheWriteInputTokens: 2, outputTokens: 7, reasoningTokens: 3 };
+const usage = {
+  inputTokens: 10,
+  cacheReadInputTokens: 4,
+  cacheWriteInputTokens: 2,
+  outputTokens: 7,
+  reasoningTokens: 3,
+};
 
 describe('foldStreamParts', () => {
   it('joins deltas per block, keeps blocks in start order and keeps artefacts, finish and the last usage', () => {
@@ -27,7 +33,14 @@ describe('foldStreamParts', () => {
       blocks: [
         { type: 'reasoning', text: 'Thinking', artefact: { producer: 'anthropic', signature: 'sig' }, ended: true },
         { type: 'text', text: 'Hello', ended: true },
-        { type: 'tool-call', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', artefact: { producer: 'gemini', signature: 'thought' }, ended: true },
+        {
+          type: 'tool-call',
+          callId: 'call_1',
+          name: 'get_weather',
+          arguments: '{"city":"Paris"}',
+          artefact: { producer: 'gemini', signature: 'thought' },
+          ended: true,
+        },
       ],
       finish: { reason: 'tool-calls', rawReason: 'tool_use' },
       usage,
@@ -40,7 +53,12 @@ describe('foldStreamParts', () => {
       { type: 'text-start', blockIndex: 0 },
       { type: 'text-delta', blockIndex: 0, text: 'cut' },
     ]);
-    expect(answer).toEqual({ blocks: [{ type: 'text', text: 'cut', ended: false }], finish: null, usage: null, failure: null });
+    expect(answer).toEqual({
+      blocks: [{ type: 'text', text: 'cut', ended: false }],
+      finish: null,
+      usage: null,
+      failure: null,
+    });
   });
 
   it('keeps the failure and ignores what follows it', () => {

@@ -19,11 +19,15 @@ export function createAnswerBuilder(): AnswerBuilder {
   let failure: CanonicalAnswer['failure'] = null;
 
   function startBlock(blockIndex: number, block: AnswerBlock): void {
-    if (blockIndex !== blocks.length) throw new Error(`Block ${blockIndex} started out of order (expected ${blocks.length})`);
+    if (blockIndex !== blocks.length)
+      throw new Error(`Block ${blockIndex} started out of order (expected ${blocks.length})`);
     blocks.push(block);
   }
 
-  function openBlock<Type extends AnswerBlock['type']>(blockIndex: number, type: Type): Extract<AnswerBlock, { type: Type }> {
+  function openBlock<Type extends AnswerBlock['type']>(
+    blockIndex: number,
+    type: Type,
+  ): Extract<AnswerBlock, { type: Type }> {
     const block = blocks[blockIndex];
     if (!block || block.type !== type) throw new Error(`No ${type} block ${blockIndex} is open`);
     if (block.ended) throw new Error(`Block ${blockIndex} has already ended`);
@@ -56,7 +60,13 @@ export function createAnswerBuilder(): AnswerBuilder {
           return;
         }
         case 'tool-call-start':
-          return startBlock(part.blockIndex, { type: 'tool-call', callId: part.callId, name: part.name, arguments: '', ended: false });
+          return startBlock(part.blockIndex, {
+            type: 'tool-call',
+            callId: part.callId,
+            name: part.name,
+            arguments: '',
+            ended: false,
+          });
         case 'tool-call-delta':
           openBlock(part.blockIndex, 'tool-call').arguments += part.argumentsDelta;
           return;

@@ -3,7 +3,20 @@ import type { RoutableChannel } from '../../routing/routing-table.js';
 import { channelHasResponsesApi } from './channel-has-responses-api.js';
 
 function channel(fields: Partial<RoutableChannel>): RoutableChannel {
-  return { id: 'chn_1', name: 'c', protocol: 'openai', baseUrl: 'https://vendor.test/v1', secret: 's', priority: 0, weight: 1, ownedBy: 'x', modelMapping: new Map(), settings: {}, preset: null, ...fields };
+  return {
+    id: 'chn_1',
+    name: 'c',
+    protocol: 'openai',
+    baseUrl: 'https://vendor.test/v1',
+    secret: 's',
+    priority: 0,
+    weight: 1,
+    ownedBy: 'x',
+    modelMapping: new Map(),
+    settings: {},
+    preset: null,
+    ...fields,
+  };
 }
 
 describe('channelHasResponsesApi', () => {

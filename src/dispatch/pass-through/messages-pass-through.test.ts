@@ -39,9 +39,16 @@ describe('the Messages pass-through to Anthropic channels', () => {
   it("forwards the client's version, beta header and query string, presenting the key as that version wants", () => {
     const request = passThrough().encode(channel, 'claude-upstream');
     expect(request.url).toBe('http://vendor.test/v1/messages?beta=true');
-    expect(request.headers).toMatchObject({ 'anthropic-version': '2026-10-21', 'anthropic-beta': 'interleaved-thinking-2025-05-14', authorization: 'Bearer sk-ant-secret' });
+    expect(request.headers).toMatchObject({
+      'anthropic-version': '2026-10-21',
+      'anthropic-beta': 'interleaved-thinking-2025-05-14',
+      authorization: 'Bearer sk-ant-secret',
+    });
     expect(JSON.parse(String(request.body))).toMatchObject({ model: 'claude-upstream', max_tokens: 10 });
-    const older = passThrough({ anthropicVersion: undefined, anthropicBeta: undefined }).encode(channel, 'claude-upstream');
+    const older = passThrough({ anthropicVersion: undefined, anthropicBeta: undefined }).encode(
+      channel,
+      'claude-upstream',
+    );
     expect(older.headers).toMatchObject({ 'anthropic-version': '2023-06-01', 'x-api-key': 'sk-ant-secret' });
     expect(older.headers['anthropic-beta']).toBeUndefined();
   });
@@ -56,8 +63,14 @@ describe('the Messages pass-through to Anthropic channels', () => {
         { type: 'text', text: 'answer' },
       ],
     };
-    const body = { model: 'public-claude', max_tokens: 10, messages: [{ role: 'user', content: 'q' }, assistant, { role: 'user', content: 'next' }] };
-    const sent = JSON.parse(String(passThrough({ body }).encode(channel, 'claude-upstream').body)) as { messages: Array<{ content: unknown }> };
+    const body = {
+      model: 'public-claude',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'q' }, assistant, { role: 'user', content: 'next' }],
+    };
+    const sent = JSON.parse(String(passThrough({ body }).encode(channel, 'claude-upstream').body)) as {
+      messages: Array<{ content: unknown }>;
+    };
     expect(sent.messages[1]?.content).toEqual([
       { type: 'thinking', thinking: 'from claude via the gateway', signature: 'a-sig' },
       { type: 'thinking', thinking: 'raw from claude', signature: 'raw-claude-signature' },
@@ -66,19 +79,41 @@ describe('the Messages pass-through to Anthropic channels', () => {
   });
 
   it("shows the gateway's message id and the public model, and reads usage with cache reads and writes in the input", async () => {
-    const vendor = { type: 'message', id: 'msg_vendor', model: 'claude-upstream', content: [], usage: { input_tokens: 3, cache_read_input_tokens: 4, cache_creation_input_tokens: 1, output_tokens: 9 } };
+    const vendor = {
+      type: 'message',
+      id: 'msg_vendor',
+      model: 'claude-upstream',
+      content: [],
+      usage: { input_tokens: 3, cache_read_input_tokens: 4, cache_creation_input_tokens: 1, output_tokens: 9 },
+    };
     const answer = await passThrough().rewriteAnswer(JSON.stringify(vendor), channel);
     expect(JSON.parse(answer.body)).toMatchObject({ id: 'msg_gateway', model: 'public-claude' });
     expect(answer.body).not.toContain('msg_vendor');
-    expect(answer.usage).toMatchObject({ promptTokens: 8, cachedPromptTokens: 4, cacheWritePromptTokens: 1, completionTokens: 9 });
+    expect(answer.usage).toMatchObject({
+      promptTokens: 8,
+      cachedPromptTokens: 4,
+      cacheWritePromptTokens: 1,
+      completionTokens: 9,
+    });
   });
 
   it('relays the stream with the ids replaced, cumulative usage read, and message_stop as its end', async () => {
     const relay = passThrough().createStreamRelay(channel);
-    const start = await relay.relayEvent({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: 'msg_vendor', model: 'claude-upstream', usage: { input_tokens: 5, output_tokens: 1 } } }), id: undefined });
+    const start = await relay.relayEvent({
+      event: 'message_start',
+      data: JSON.stringify({
+        type: 'message_start',
+        message: { id: 'msg_vendor', model: 'claude-upstream', usage: { input_tokens: 5, output_tokens: 1 } },
+      }),
+      id: undefined,
+    });
     expect(start.frames[0]).toContain('"id":"msg_gateway"');
     expect(start.frames[0]).not.toContain('msg_vendor');
-    const delta = await relay.relayEvent({ event: 'message_delta', data: JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } }), id: undefined });
+    const delta = await relay.relayEvent({
+      event: 'message_delta',
+      data: JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } }),
+      id: undefined,
+    });
     expect(delta.usage).toMatchObject({ promptTokens: 5, completionTokens: 7 });
     const stop = await relay.relayEvent({ event: 'message_stop', data: '{"type":"message_stop"}', id: undefined });
     expect(stop).toMatchObject({ terminal: true, frames: ['event: message_stop\ndata: {"type":"message_stop"}\n\n'] });
@@ -86,12 +121,24 @@ describe('the Messages pass-through to Anthropic channels', () => {
 
   it("fails over on the vendor's error event before any frame, and relays it (redacted) after one", async () => {
     const early = passThrough().createStreamRelay(channel);
-    const before = await early.relayEvent({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }), id: undefined });
+    const before = await early.relayEvent({
+      event: 'error',
+      data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+      id: undefined,
+    });
     expect(before.frames).toEqual([]);
     expect(before.failure?.code).toBe('service_unavailable');
     const late = passThrough().createStreamRelay(channel);
-    await late.relayEvent({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: 'm', usage: {} } }), id: undefined });
-    const after = await late.relayEvent({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'key sk-ant-secret broke' } }), id: undefined });
+    await late.relayEvent({
+      event: 'message_start',
+      data: JSON.stringify({ type: 'message_start', message: { id: 'm', usage: {} } }),
+      id: undefined,
+    });
+    const after = await late.relayEvent({
+      event: 'error',
+      data: JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'key sk-ant-secret broke' } }),
+      id: undefined,
+    });
     expect(after.terminal).toBe(true);
     expect(after.frames[0]).toContain('event: error');
     expect(after.frames[0]).not.toContain('sk-ant-secret');

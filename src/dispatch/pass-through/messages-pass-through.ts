@@ -12,7 +12,12 @@ import { redactChannelSecrets } from '../redact-channel-secrets.js';
 import { unreadableStreamEventError } from '../relay-stream-errors.js';
 import type { UpstreamHttpRequest } from '../send-upstream-request.js';
 import { tokenUsageOfCanonical } from '../token-usage-of-canonical.js';
-import { UnreadableUpstreamAnswer, type PassThroughProtocol, type PassThroughRelayStep, type PassThroughStreamRelay } from './pass-through-protocol.js';
+import {
+  UnreadableUpstreamAnswer,
+  type PassThroughProtocol,
+  type PassThroughRelayStep,
+  type PassThroughStreamRelay,
+} from './pass-through-protocol.js';
 
 /** What the Messages pass-through works from. */
 export interface MessagesPassThroughOptions {
@@ -45,9 +50,11 @@ export function createMessagesPassThrough(options: MessagesPassThroughOptions): 
     mapFailure: (status, bodyText, retryAfter) => mapAnthropicFailure(status, bodyText, retryAfter),
     rewriteAnswer(bodyText) {
       const message = parseObject(bodyText);
-      if (!message || message.type !== 'message' || !Array.isArray(message.content)) throw new UnreadableUpstreamAnswer('not a Message object');
+      if (!message || message.type !== 'message' || !Array.isArray(message.content))
+        throw new UnreadableUpstreamAnswer('not a Message object');
       // Usage, when there is one, is an object of counts: anything else is no answer billing could trust.
-      if (message.usage !== undefined && message.usage !== null && !isObject(message.usage)) throw new UnreadableUpstreamAnswer('usage is not an object');
+      if (message.usage !== undefined && message.usage !== null && !isObject(message.usage))
+        throw new UnreadableUpstreamAnswer('usage is not an object');
       const usage = isObject(message.usage) ? tokenUsageOf(message.usage as AnthropicUsage) : undefined;
       return { body: JSON.stringify({ ...message, id: options.messageId, model: options.model }), usage };
     },
@@ -56,19 +63,36 @@ export function createMessagesPassThrough(options: MessagesPassThroughOptions): 
 }
 
 /** What a Messages-shaped request (`/messages`, `/messages/count_tokens`) needs to go through to an Anthropic channel. */
-export type AnthropicPassThroughRequest = Pick<MessagesPassThroughOptions, 'body' | 'queryString' | 'anthropicVersion' | 'anthropicBeta' | 'unsealArtefact'>;
+export type AnthropicPassThroughRequest = Pick<
+  MessagesPassThroughOptions,
+  'body' | 'queryString' | 'anthropicVersion' | 'anthropicBeta' | 'unsealArtefact'
+>;
 
 /**
  * The client's Messages-shaped body for an Anthropic channel at `path`: model replaced, signatures resolved, the
  * client's version, beta header and query string forwarded; the key presented as that version wants (bearer from
  * 2026-10-21 on), so both follow the client's.
  */
-export function encodeAnthropicPassThrough(request: AnthropicPassThroughRequest, channel: RoutableChannel, upstreamModelId: string, path: string): UpstreamHttpRequest {
-  const versionedChannel = request.anthropicVersion ? { ...channel, settings: { ...channel.settings, apiVersion: request.anthropicVersion } } : channel;
-  const headers: Record<string, string> = { ...readAnthropicApiVersion(versionedChannel).headersFor(channel.secret), 'content-type': 'application/json' };
+export function encodeAnthropicPassThrough(
+  request: AnthropicPassThroughRequest,
+  channel: RoutableChannel,
+  upstreamModelId: string,
+  path: string,
+): UpstreamHttpRequest {
+  const versionedChannel = request.anthropicVersion
+    ? { ...channel, settings: { ...channel.settings, apiVersion: request.anthropicVersion } }
+    : channel;
+  const headers: Record<string, string> = {
+    ...readAnthropicApiVersion(versionedChannel).headersFor(channel.secret),
+    'content-type': 'application/json',
+  };
   if (request.anthropicBeta) headers['anthropic-beta'] = request.anthropicBeta;
   const query = request.queryString ? `?${request.queryString}` : '';
-  const body = { ...request.body, model: upstreamModelId, messages: withVendorSignatures(request.body.messages, request) };
+  const body = {
+    ...request.body,
+    model: upstreamModelId,
+    messages: withVendorSignatures(request.body.messages, request),
+  };
   return { url: `${channel.baseUrl}${path}${query}`, headers, body: JSON.stringify(body) };
 }
 
@@ -81,7 +105,9 @@ function withVendorSignatures(messages: unknown, options: AnthropicPassThroughRe
       if (!isObject(block) || block.type !== 'thinking' || typeof block.signature !== 'string') return [block];
       const artefact = options.unsealArtefact(block.signature);
       if (!artefact) return [block];
-      return artefact.producer === anthropicArtefactProducer && artefact.signature ? [{ ...block, signature: artefact.signature }] : [];
+      return artefact.producer === anthropicArtefactProducer && artefact.signature
+        ? [{ ...block, signature: artefact.signature }]
+        : [];
     });
     return { ...message, content };
   });
@@ -96,7 +122,13 @@ function createRelay(options: MessagesPassThroughOptions, channel: RoutableChann
       // Every Messages event is a JSON object: anything else (an HTML page, cut-off JSON) ends the answer.
       if (!data && message.data.trim() !== '') {
         const failure = unreadableStreamEventError();
-        return { frames: framesSent ? [frame('error', { type: 'error', error: { type: 'api_error', message: failure.message } })] : [], terminal: true, failure };
+        return {
+          frames: framesSent
+            ? [frame('error', { type: 'error', error: { type: 'api_error', message: failure.message } })]
+            : [],
+          terminal: true,
+          failure,
+        };
       }
       const type = message.event ?? (typeof data?.type === 'string' ? data.type : undefined);
       if (!data || !type) return { frames: [] };
@@ -104,25 +136,42 @@ function createRelay(options: MessagesPassThroughOptions, channel: RoutableChann
         case 'message_start': {
           const started = isObject(data.message) ? data.message : {};
           if (isObject(started.usage)) usage = started.usage as AnthropicUsage;
-          return sent({ frames: [frame(type, { ...data, message: { ...started, id: options.messageId, model: options.model } })] });
+          return sent({
+            frames: [frame(type, { ...data, message: { ...started, id: options.messageId, model: options.model } })],
+          });
         }
         case 'message_delta': {
-          if (isObject(data.usage)) usage = usage ? mergeAnthropicUsage(usage, data.usage as AnthropicUsage) : (data.usage as AnthropicUsage);
+          if (isObject(data.usage))
+            usage = usage ? mergeAnthropicUsage(usage, data.usage as AnthropicUsage) : (data.usage as AnthropicUsage);
           return sent({ frames: [frame(type, data)], ...(usage ? { usage: tokenUsageOf(usage) } : {}) });
         }
         case 'message_stop':
-          return sent({ frames: [frame(type, data)], terminal: true, ...(usage ? { usage: tokenUsageOf(usage) } : {}) });
+          return sent({
+            frames: [frame(type, data)],
+            terminal: true,
+            ...(usage ? { usage: tokenUsageOf(usage) } : {}),
+          });
         case 'error': {
           const failure = streamFailureOf(data, channel);
           // Before any frame another channel answers instead; after it the client gets the vendor's error event.
-          const frames = framesSent ? [frame(type, { type: 'error', error: { type: errorTypeOf(data), message: failure.message } })] : [];
+          const frames = framesSent
+            ? [frame(type, { type: 'error', error: { type: errorTypeOf(data), message: failure.message } })]
+            : [];
           return { frames, terminal: framesSent, failure };
         }
         default:
           return sent({ frames: [frame(type, data)] });
       }
     },
-    cutOff: (failure) => [frame('error', { type: 'error', error: { type: failure.code === 'service_unavailable' ? 'overloaded_error' : 'api_error', message: failure.message } })],
+    cutOff: (failure) => [
+      frame('error', {
+        type: 'error',
+        error: {
+          type: failure.code === 'service_unavailable' ? 'overloaded_error' : 'api_error',
+          message: failure.message,
+        },
+      }),
+    ],
   };
 
   function sent(step: PassThroughRelayStep): PassThroughRelayStep {
@@ -138,7 +187,10 @@ function tokenUsageOf(usage: AnthropicUsage): TokenUsage {
 
 /** Anthropic's mid-stream `error` event as a gateway failure (overloaded is a temporary unavailability). */
 function streamFailureOf(data: Record<string, unknown>, channel: RoutableChannel): GatewayError {
-  const message = isObject(data.error) && typeof data.error.message === 'string' ? redactChannelSecrets(data.error.message, channel) : 'The upstream vendor failed mid-stream.';
+  const message =
+    isObject(data.error) && typeof data.error.message === 'string'
+      ? redactChannelSecrets(data.error.message, channel)
+      : 'The upstream vendor failed mid-stream.';
   return new GatewayError(errorTypeOf(data) === 'overloaded_error' ? 'service_unavailable' : 'server_error', message);
 }
 

@@ -47,7 +47,12 @@ export interface PassThroughProtocol {
   /** the upstream request for the channel and the model name it expects; may throw a 400 GatewayError */
   encode(channel: RoutableChannel, upstreamModelId: string): UpstreamHttpRequest;
   /** a non-2xx vendor answer as a gateway failure */
-  mapFailure(status: number, bodyText: string, retryAfter: string | undefined, channel: RoutableChannel): UpstreamAttemptResult<never>;
+  mapFailure(
+    status: number,
+    bodyText: string,
+    retryAfter: string | undefined,
+    channel: RoutableChannel,
+  ): UpstreamAttemptResult<never>;
   /** a non-streamed 2xx answer, rewritten for the client; throws UnreadableUpstreamAnswer when the body cannot be read */
   rewriteAnswer(bodyText: string, channel: RoutableChannel): PassThroughAnswer | Promise<PassThroughAnswer>;
   /** a fresh relay for one streamed answer from the channel */

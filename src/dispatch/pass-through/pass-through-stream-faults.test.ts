@@ -52,7 +52,14 @@ function messagesPassThrough() {
   });
 }
 
-const created = { event: 'response.created', data: JSON.stringify({ type: 'response.created', sequence_number: 0, response: { id: 'resp_vendor', object: 'response', status: 'in_progress', output: [] } }) };
+const created = {
+  event: 'response.created',
+  data: JSON.stringify({
+    type: 'response.created',
+    sequence_number: 0,
+    response: { id: 'resp_vendor', object: 'response', status: 'in_progress', output: [] },
+  }),
+};
 
 describe('the Responses pass-through and a misbehaving vendor', () => {
   it('ends the stream with response.failed at an event that is an HTML page', async () => {
@@ -66,7 +73,9 @@ describe('the Responses pass-through and a misbehaving vendor', () => {
   });
 
   it('writes nothing for an unreadable first event, so another channel can answer', async () => {
-    const step = await responsesPassThrough().createStreamRelay(channelOf('openai')).relayEvent({ event: undefined, data: '<html>proxy error</html>' });
+    const step = await responsesPassThrough()
+      .createStreamRelay(channelOf('openai'))
+      .relayEvent({ event: undefined, data: '<html>proxy error</html>' });
     expect(step.frames).toEqual([]);
     expect(step.failure).toBeDefined();
   });
@@ -74,7 +83,17 @@ describe('the Responses pass-through and a misbehaving vendor', () => {
   it("redacts the channel's secret from a vendor's response.failed", async () => {
     const relay = responsesPassThrough().createStreamRelay(channelOf('openai'));
     await relay.relayEvent(created);
-    const failed = { type: 'response.failed', sequence_number: 3, response: { id: 'resp_vendor', object: 'response', status: 'failed', output: [], error: { code: 'server_error', message: `key ${channelSecret} revoked` } } };
+    const failed = {
+      type: 'response.failed',
+      sequence_number: 3,
+      response: {
+        id: 'resp_vendor',
+        object: 'response',
+        status: 'failed',
+        output: [],
+        error: { code: 'server_error', message: `key ${channelSecret} revoked` },
+      },
+    };
     const step = await relay.relayEvent({ event: 'response.failed', data: JSON.stringify(failed) });
     expect(step.terminal).toBe(true);
     expect(step.frames.join('')).not.toContain(channelSecret);
@@ -84,9 +103,21 @@ describe('the Responses pass-through and a misbehaving vendor', () => {
   it('refuses a whole Response without output, or with usage that is not an object', async () => {
     const passThrough = responsesPassThrough();
     const channel = channelOf('openai');
-    await expect(passThrough.rewriteAnswer(JSON.stringify({ id: 'resp_1', object: 'response', status: 'completed' }), channel)).rejects.toBeInstanceOf(UnreadableUpstreamAnswer);
-    await expect(passThrough.rewriteAnswer(JSON.stringify({ id: 'resp_1', object: 'response', status: 'completed', output: [], usage: 'lots' }), channel)).rejects.toBeInstanceOf(UnreadableUpstreamAnswer);
-    await expect(passThrough.rewriteAnswer(JSON.stringify({ id: 'resp_1', object: 'response', status: 'completed', output: [], usage: null }), channel)).resolves.toBeDefined();
+    await expect(
+      passThrough.rewriteAnswer(JSON.stringify({ id: 'resp_1', object: 'response', status: 'completed' }), channel),
+    ).rejects.toBeInstanceOf(UnreadableUpstreamAnswer);
+    await expect(
+      passThrough.rewriteAnswer(
+        JSON.stringify({ id: 'resp_1', object: 'response', status: 'completed', output: [], usage: 'lots' }),
+        channel,
+      ),
+    ).rejects.toBeInstanceOf(UnreadableUpstreamAnswer);
+    await expect(
+      passThrough.rewriteAnswer(
+        JSON.stringify({ id: 'resp_1', object: 'response', status: 'completed', output: [], usage: null }),
+        channel,
+      ),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -99,7 +130,13 @@ describe('the Messages pass-through and a misbehaving vendor', () => {
     expect(first.failure?.status).toBe(502);
 
     const later = messagesPassThrough().createStreamRelay(channel);
-    await later.relayEvent({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: 'msg_vendor', usage: { input_tokens: 3, output_tokens: 1 } } }) });
+    await later.relayEvent({
+      event: 'message_start',
+      data: JSON.stringify({
+        type: 'message_start',
+        message: { id: 'msg_vendor', usage: { input_tokens: 3, output_tokens: 1 } },
+      }),
+    });
     const step = await later.relayEvent({ event: 'content_block_delta', data: '<html>proxy error</html>' });
     expect(step.terminal).toBe(true);
     expect(step.frames.join('')).toContain('event: error');
@@ -108,8 +145,14 @@ describe('the Messages pass-through and a misbehaving vendor', () => {
 
   it("redacts the channel's secret from a vendor's mid-stream error event", async () => {
     const relay = messagesPassThrough().createStreamRelay(channelOf('anthropic'));
-    await relay.relayEvent({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: 'msg_vendor' } }) });
-    const step = await relay.relayEvent({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'api_error', message: `key ${channelSecret} revoked` } }) });
+    await relay.relayEvent({
+      event: 'message_start',
+      data: JSON.stringify({ type: 'message_start', message: { id: 'msg_vendor' } }),
+    });
+    const step = await relay.relayEvent({
+      event: 'error',
+      data: JSON.stringify({ type: 'error', error: { type: 'api_error', message: `key ${channelSecret} revoked` } }),
+    });
     expect(step.frames.join('')).not.toContain(channelSecret);
     expect(step.failure?.message).not.toContain(channelSecret);
   });
@@ -117,19 +160,50 @@ describe('the Messages pass-through and a misbehaving vendor', () => {
   it('refuses a whole Message without content, or with usage that is not an object', async () => {
     const passThrough = messagesPassThrough();
     const channel = channelOf('anthropic');
-    expect(() => passThrough.rewriteAnswer(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant' }), channel)).toThrow(UnreadableUpstreamAnswer);
-    expect(() => passThrough.rewriteAnswer(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: 'lots' }), channel)).toThrow(UnreadableUpstreamAnswer);
+    expect(() =>
+      passThrough.rewriteAnswer(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant' }), channel),
+    ).toThrow(UnreadableUpstreamAnswer);
+    expect(() =>
+      passThrough.rewriteAnswer(
+        JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: 'lots' }),
+        channel,
+      ),
+    ).toThrow(UnreadableUpstreamAnswer);
   });
 });
 
 describe('the pass-through relay and an event larger than the cap', () => {
   it("ends the stream with the protocol's failure ending instead of buffering the event whole", async () => {
     const written: string[] = [];
-    const client = { gone: false, needsDrain: false, startStream() {}, writeHead() {}, write: (chunk: string) => written.push(chunk), end: (chunk?: string) => (chunk ? written.push(chunk) : 0) };
-    const writer = new ClientStreamWriter({ client: client as unknown as ClientSink, responseHeaders: {}, clock: () => 1, clientDrainTimeoutMs: 0 });
+    const client = {
+      gone: false,
+      needsDrain: false,
+      startStream() {},
+      writeHead() {},
+      write: (chunk: string) => written.push(chunk),
+      end: (chunk?: string) => (chunk ? written.push(chunk) : 0),
+    };
+    const writer = new ClientStreamWriter({
+      client: client as unknown as ClientSink,
+      responseHeaders: {},
+      clock: () => 1,
+      clientDrainTimeoutMs: 0,
+    });
     const huge = Array.from({ length: 10 }, () => 'x'.repeat(100));
-    const body = Readable.from([`event: response.created\ndata: ${created.data}\n\n`, 'event: response.output_text.delta\ndata: {"delta":"', ...huge, '"}\n\n'].map((text) => Buffer.from(text)));
-    const result = await relayPassThroughStream({ upstreamBody: body, writer, relay: responsesPassThrough().createStreamRelay(channelOf('openai')), maxEventCharacters: 500 });
+    const body = Readable.from(
+      [
+        `event: response.created\ndata: ${created.data}\n\n`,
+        'event: response.output_text.delta\ndata: {"delta":"',
+        ...huge,
+        '"}\n\n',
+      ].map((text) => Buffer.from(text)),
+    );
+    const result = await relayPassThroughStream({
+      upstreamBody: body,
+      writer,
+      relay: responsesPassThrough().createStreamRelay(channelOf('openai')),
+      maxEventCharacters: 500,
+    });
     expect(result.kind).toBe('relayed');
     if (result.kind !== 'relayed') return;
     expect(result.outcome.error?.code).toBe('upstream_error');

@@ -13,7 +13,12 @@ import { relayPassThroughStream } from './relay-pass-through-stream.js';
 import { readCappedUpstreamText } from '../read-capped-upstream-text.js';
 import { discardUpstreamBody } from '../release-upstream-body.js';
 import { transportFailureOutcome } from '../transport-failure-outcome.js';
-import { tooLargeMessage, transportFailure, unreadableAnswerMessage, unusableUpstreamAnswer } from '../upstream-answer-failures.js';
+import {
+  tooLargeMessage,
+  transportFailure,
+  unreadableAnswerMessage,
+  unusableUpstreamAnswer,
+} from '../upstream-answer-failures.js';
 import { isEventStreamContentType, notAnEventStreamError } from '../relay-stream-errors.js';
 
 type AttemptResult = UpstreamAttemptResult<AttemptValue>;
@@ -40,7 +45,10 @@ const jsonContentType = 'application/json; charset=utf-8';
 const defaultUpstreamMaxBodyBytes = 64 * 1024 * 1024;
 
 /** A client protocol the channel speaks natively: the protocol encodes and rewrites, dispatch relays. */
-export function planPassThroughAttempt(attempt: PassThroughAttemptContext, protocol: PassThroughProtocol): PassThroughAttempt {
+export function planPassThroughAttempt(
+  attempt: PassThroughAttemptContext,
+  protocol: PassThroughProtocol,
+): PassThroughAttempt {
   const { request, channel, services, control, client } = attempt;
   const upstreamModelId = channel.modelMapping.get(request.modelId) ?? request.modelId;
   return {
@@ -55,21 +63,44 @@ export function planPassThroughAttempt(attempt: PassThroughAttemptContext, proto
         return { kind: 'retryable-failure', error: notAnEventStreamError() };
       }
       if (request.stream) {
-        const writer = new ClientStreamWriter({ client, responseHeaders: request.responseHeaders, clock: services.clock, clientDrainTimeoutMs: services.config.streamWriteTimeoutMs });
-        const relayed = await relayPassThroughStream({ upstreamBody: response.body, writer, relay: protocol.createStreamRelay(channel) });
+        const writer = new ClientStreamWriter({
+          client,
+          responseHeaders: request.responseHeaders,
+          clock: services.clock,
+          clientDrainTimeoutMs: services.config.streamWriteTimeoutMs,
+        });
+        const relayed = await relayPassThroughStream({
+          upstreamBody: response.body,
+          writer,
+          relay: protocol.createStreamRelay(channel),
+        });
         if (relayed.kind === 'failed-before-first-byte') {
           if (control.aborted) return clientClosedFailure();
           services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'stream' });
           return { kind: 'retryable-failure', error: relayed.error };
         }
         const { outcome } = relayed;
-        return { kind: 'success', value: { status: 200, usage: outcome.usage, firstByteAt: outcome.firstEventAt, errorCode: outcome.error?.code, generatedText: undefined, responseText: undefined } };
+        return {
+          kind: 'success',
+          value: {
+            status: 200,
+            usage: outcome.usage,
+            firstByteAt: outcome.firstEventAt,
+            errorCode: outcome.error?.code,
+            generatedText: undefined,
+            responseText: undefined,
+          },
+        };
       }
       // At most GATEWAY_UPSTREAM_MAX_BODY_BYTES of it, like every other vendor answer.
       const maximumBytes = services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes;
       let bodyText: string;
       try {
-        const read = await readCappedUpstreamText(response.body, maximumBytes, headerValue(response.headers['content-length']));
+        const read = await readCappedUpstreamText(
+          response.body,
+          maximumBytes,
+          headerValue(response.headers['content-length']),
+        );
         if (read.kind === 'too-large') {
           services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'too-large' });
           return unusableUpstreamAnswer(tooLargeMessage(maximumBytes));
@@ -94,7 +125,17 @@ export function planPassThroughAttempt(attempt: PassThroughAttemptContext, proto
         firstByteAt = services.clock();
         await client.sendAnswer(200, [request.responseHeaders, { 'content-type': jsonContentType }], rewritten.body);
       }
-      return { kind: 'success', value: { status: 200, usage: rewritten.usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText: undefined } };
+      return {
+        kind: 'success',
+        value: {
+          status: 200,
+          usage: rewritten.usage,
+          firstByteAt,
+          errorCode: undefined,
+          generatedText: undefined,
+          responseText: undefined,
+        },
+      };
     },
   };
 }

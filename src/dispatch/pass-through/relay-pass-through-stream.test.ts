@@ -27,7 +27,12 @@ function recordingClient() {
       state.ended = true;
     },
   };
-  const writer = new ClientStreamWriter({ client: client as unknown as ClientSink, responseHeaders: {}, clock: () => 1_000, clientDrainTimeoutMs: 0 });
+  const writer = new ClientStreamWriter({
+    client: client as unknown as ClientSink,
+    responseHeaders: {},
+    clock: () => 1_000,
+    clientDrainTimeoutMs: 0,
+  });
   return { writer, written, state };
 }
 
@@ -36,7 +41,21 @@ function echoRelay(): PassThroughStreamRelay {
   return {
     relayEvent(event) {
       if (event.data === 'fail') return { frames: [], failure: new GatewayError('server_error', 'vendor failed') };
-      return { frames: [`data: ${event.data}\n\n`], terminal: event.data === 'end', ...(event.data === 'end' ? { usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3, cachedPromptTokens: 0, reasoningTokens: 0 } } : {}) };
+      return {
+        frames: [`data: ${event.data}\n\n`],
+        terminal: event.data === 'end',
+        ...(event.data === 'end'
+          ? {
+              usage: {
+                promptTokens: 1,
+                completionTokens: 2,
+                totalTokens: 3,
+                cachedPromptTokens: 0,
+                reasoningTokens: 0,
+              },
+            }
+          : {}),
+      };
     },
     cutOff: (failure) => [`data: cut ${failure.message}\n\n`],
   };
@@ -58,15 +77,26 @@ function brokenUpstream(...chunks: string[]): Readable {
 describe('relayPassThroughStream', () => {
   it('relays every frame, reads the usage of the terminal event, and stops reading there', async () => {
     const { writer, written, state } = recordingClient();
-    const result = await relayPassThroughStream({ upstreamBody: upstream('data: a\n\ndata: b\n\n', 'data: end\n\ndata: after\n\n'), writer, relay: echoRelay() });
+    const result = await relayPassThroughStream({
+      upstreamBody: upstream('data: a\n\ndata: b\n\n', 'data: end\n\ndata: after\n\n'),
+      writer,
+      relay: echoRelay(),
+    });
     expect(written.join('')).toBe('data: a\n\ndata: b\n\ndata: end\n\n');
-    expect(result).toEqual({ kind: 'relayed', outcome: { usage: expect.objectContaining({ completionTokens: 2 }), firstEventAt: 1_000, error: undefined } });
+    expect(result).toEqual({
+      kind: 'relayed',
+      outcome: { usage: expect.objectContaining({ completionTokens: 2 }), firstEventAt: 1_000, error: undefined },
+    });
     expect(state).toMatchObject({ head: 200, ended: true });
   });
 
   it('writes nothing, not even the head, when the vendor fails before the first frame, so another channel can answer', async () => {
     const { writer, written, state } = recordingClient();
-    const result = await relayPassThroughStream({ upstreamBody: upstream('data: fail\n\n'), writer, relay: echoRelay() });
+    const result = await relayPassThroughStream({
+      upstreamBody: upstream('data: fail\n\n'),
+      writer,
+      relay: echoRelay(),
+    });
     expect(result).toMatchObject({ kind: 'failed-before-first-byte', error: { message: 'vendor failed' } });
     expect(written).toEqual([]);
     expect(state.head).toBeUndefined();
@@ -74,14 +104,22 @@ describe('relayPassThroughStream', () => {
 
   it('treats an upstream that breaks before any event as failed before the first byte', async () => {
     const { writer, state } = recordingClient();
-    expect(await relayPassThroughStream({ upstreamBody: brokenUpstream(), writer, relay: echoRelay() })).toMatchObject({ kind: 'failed-before-first-byte' });
+    expect(await relayPassThroughStream({ upstreamBody: brokenUpstream(), writer, relay: echoRelay() })).toMatchObject({
+      kind: 'failed-before-first-byte',
+    });
     expect(state.head).toBeUndefined();
   });
 
   it("ends a stream cut off after its first frame with the protocol's failure frames, never a fake success", async () => {
     const { writer, written } = recordingClient();
-    const result = await relayPassThroughStream({ upstreamBody: brokenUpstream('data: a\n\n'), writer, relay: echoRelay() });
-    expect(written.join('')).toBe('data: a\n\ndata: cut The upstream stream ended unexpectedly; the answer is incomplete.\n\n');
+    const result = await relayPassThroughStream({
+      upstreamBody: brokenUpstream('data: a\n\n'),
+      writer,
+      relay: echoRelay(),
+    });
+    expect(written.join('')).toBe(
+      'data: a\n\ndata: cut The upstream stream ended unexpectedly; the answer is incomplete.\n\n',
+    );
     expect(result).toMatchObject({ kind: 'relayed', outcome: { error: { code: 'server_error' } } });
   });
 
@@ -102,7 +140,11 @@ describe('relayPassThroughStream', () => {
         return step;
       },
     };
-    const result = await relayPassThroughStream({ upstreamBody: upstream('data: a\n\n', 'data: b\n\n'), writer, relay: leavingRelay });
+    const result = await relayPassThroughStream({
+      upstreamBody: upstream('data: a\n\n', 'data: b\n\n'),
+      writer,
+      relay: leavingRelay,
+    });
     expect(written).toEqual(['data: a\n\n']);
     expect(state.ended).toBe(false);
     expect(result.kind).toBe('relayed');

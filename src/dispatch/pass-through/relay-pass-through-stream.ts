@@ -6,7 +6,12 @@ import type { TokenUsage } from '../../core/token-usage.js';
 import type { ClientStreamWriter } from '../client-stream-writer.js';
 import { readUpstreamBody } from '../read-upstream-body.js';
 import { discardUpstreamBody, releaseUpstreamBody } from '../release-upstream-body.js';
-import { cutOffStreamError, failureBeforeFirstByte, maximumStreamEventCharacters, oversizedStreamEventError } from '../relay-stream-errors.js';
+import {
+  cutOffStreamError,
+  failureBeforeFirstByte,
+  maximumStreamEventCharacters,
+  oversizedStreamEventError,
+} from '../relay-stream-errors.js';
 import type { PassThroughStreamRelay } from './pass-through-protocol.js';
 
 /** What a relayed pass-through stream produced. */
@@ -19,7 +24,8 @@ export interface PassThroughStreamOutcome {
 }
 
 /** How relaying went: failed before any byte reached the client (another channel may be tried), or relayed. */
-export type PassThroughStreamResult = { kind: 'failed-before-first-byte'; error: GatewayError } | { kind: 'relayed'; outcome: PassThroughStreamOutcome };
+export type PassThroughStreamResult =
+  { kind: 'failed-before-first-byte'; error: GatewayError } | { kind: 'relayed'; outcome: PassThroughStreamOutcome };
 
 const cutOffError = (): GatewayError => cutOffStreamError();
 
@@ -91,7 +97,8 @@ export async function relayPassThroughStream(options: {
   else discardUpstreamBody(upstreamBody);
   outcome.firstEventAt = writer.firstEventAt;
   if (writer.clientGone) return { kind: 'relayed', outcome };
-  if (writer.firstEventAt === undefined) return { kind: 'failed-before-first-byte', error: failureBeforeFirstByte(outcome.error ?? cutOffError()) };
+  if (writer.firstEventAt === undefined)
+    return { kind: 'failed-before-first-byte', error: failureBeforeFirstByte(outcome.error ?? cutOffError()) };
   if (finished && !outcome.error) {
     writer.endWithFrames([]);
     return { kind: 'relayed', outcome };

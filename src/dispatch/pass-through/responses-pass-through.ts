@@ -3,7 +3,11 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { formatResponsesEvent } from '../../protocols/openai-responses/format-responses-event.js';
 import { pickPassThroughFields } from '../../protocols/openai-responses/responses-pass-through-fields.js';
 import { readResponsesUsage } from '../../protocols/openai-responses/read-responses-usage.js';
-import { rewriteVendorEvent, rewriteVendorResponse, type GatewayResponseIds } from '../../protocols/openai-responses/rewrite-vendor-response.js';
+import {
+  rewriteVendorEvent,
+  rewriteVendorResponse,
+  type GatewayResponseIds,
+} from '../../protocols/openai-responses/rewrite-vendor-response.js';
 import { mapOpenAiUpstreamFailure } from '../../providers/openai/map-openai-upstream-failure.js';
 import { openAiQuirks } from '../../providers/openai/openai-wire-quirks.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
@@ -11,7 +15,12 @@ import { secretsOf } from '../attempt-channel.js';
 import { redactChannelSecrets } from '../redact-channel-secrets.js';
 import { unreadableStreamEventError } from '../relay-stream-errors.js';
 import { channelHasResponsesApi } from './channel-has-responses-api.js';
-import { UnreadableUpstreamAnswer, type PassThroughProtocol, type PassThroughRelayStep, type PassThroughStreamRelay } from './pass-through-protocol.js';
+import {
+  UnreadableUpstreamAnswer,
+  type PassThroughProtocol,
+  type PassThroughRelayStep,
+  type PassThroughStreamRelay,
+} from './pass-through-protocol.js';
 
 /** The conversation a `previous_response_id` continues, as a pass-through needs it. */
 export interface ResponsesPassThroughChain {
@@ -59,20 +68,31 @@ const terminalTypes = new Set(['response.completed', 'response.incomplete', 'res
  * vendor's `resp_` id is replaced by the gateway's everywhere the client could see it.
  */
 export function createResponsesPassThrough(options: ResponsesPassThroughOptions): PassThroughProtocol {
-  const ids: GatewayResponseIds = { responseId: options.responseId, previousResponseId: options.chain?.previousResponseId ?? null, model: options.model };
+  const ids: GatewayResponseIds = {
+    responseId: options.responseId,
+    previousResponseId: options.chain?.previousResponseId ?? null,
+    model: options.model,
+  };
   return {
     servesChannel: channelHasResponsesApi,
     encode(channel, upstreamModelId) {
-      return { url: openAiQuirks.urlFor(channel, upstreamModelId, '/responses'), headers: openAiQuirks.authHeaders(channel), body: JSON.stringify(upstreamBodyFor(options, channel, upstreamModelId)) };
+      return {
+        url: openAiQuirks.urlFor(channel, upstreamModelId, '/responses'),
+        headers: openAiQuirks.authHeaders(channel),
+        body: JSON.stringify(upstreamBodyFor(options, channel, upstreamModelId)),
+      };
     },
-    mapFailure: (status, bodyText, retryAfter, channel) => mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
+    mapFailure: (status, bodyText, retryAfter, channel) =>
+      mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
     async rewriteAnswer(bodyText, channel) {
       const parsed = parseJson(bodyText);
-      if (parsed === null || typeof parsed !== 'object' || (parsed as { object?: unknown }).object !== 'response') throw new UnreadableUpstreamAnswer('not a Response object');
+      if (parsed === null || typeof parsed !== 'object' || (parsed as { object?: unknown }).object !== 'response')
+        throw new UnreadableUpstreamAnswer('not a Response object');
       const { output, usage } = parsed as { output?: unknown; usage?: unknown };
       if (!Array.isArray(output)) throw new UnreadableUpstreamAnswer('a Response without output');
       // Usage, when there is one, is an object of counts: anything else is no answer billing could trust.
-      if (usage !== undefined && usage !== null && (typeof usage !== 'object' || Array.isArray(usage))) throw new UnreadableUpstreamAnswer('usage is not an object');
+      if (usage !== undefined && usage !== null && (typeof usage !== 'object' || Array.isArray(usage)))
+        throw new UnreadableUpstreamAnswer('usage is not an object');
       const { response, vendorResponseId } = rewriteVendorResponse(parsed as Record<string, unknown>, ids);
       await options.onFinalResponse({ response, vendorResponseId, channelId: channel.id });
       return { body: JSON.stringify(response), usage: readResponsesUsage(response.usage) };
@@ -82,13 +102,24 @@ export function createResponsesPassThrough(options: ResponsesPassThroughOptions)
 }
 
 /** The client's body for one channel (forwarded fields only): its model name, and the chain as the vendor id or as replayed items. */
-function upstreamBodyFor(options: ResponsesPassThroughOptions, channel: RoutableChannel, upstreamModelId: string): Record<string, unknown> {
+function upstreamBodyFor(
+  options: ResponsesPassThroughOptions,
+  channel: RoutableChannel,
+  upstreamModelId: string,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { ...pickPassThroughFields(options.body), model: upstreamModelId };
-  const ownInput = typeof body.input === 'string' || body.input === undefined ? body.input : withoutGatewayReasoning(body.input as unknown[], options);
+  const ownInput =
+    typeof body.input === 'string' || body.input === undefined
+      ? body.input
+      : withoutGatewayReasoning(body.input as unknown[], options);
   const chain = options.chain;
   if (!chain) return ownInput === undefined ? body : { ...body, input: ownInput };
   if (chain.vendorContinuation?.channelId === channel.id) {
-    return { ...body, ...(ownInput === undefined ? {} : { input: ownInput }), previous_response_id: chain.vendorContinuation.vendorResponseId };
+    return {
+      ...body,
+      ...(ownInput === undefined ? {} : { input: ownInput }),
+      previous_response_id: chain.vendorContinuation.vendorResponseId,
+    };
   }
   delete body.previous_response_id;
   const input = typeof ownInput === 'string' ? [{ role: 'user', content: ownInput }] : (ownInput ?? []);
@@ -104,7 +135,11 @@ function withoutGatewayReasoning(items: unknown[], options: ResponsesPassThrough
   });
 }
 
-function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseIds, channel: RoutableChannel): PassThroughStreamRelay {
+function createRelay(
+  options: ResponsesPassThroughOptions,
+  ids: GatewayResponseIds,
+  channel: RoutableChannel,
+): PassThroughStreamRelay {
   /** the last Response a lifecycle event carried, the base of a synthesised `response.failed` */
   let lastResponse: Record<string, unknown> | undefined;
   let lastSequenceNumber = -1;
@@ -114,7 +149,11 @@ function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseI
 
   const failedFrame = (failure: GatewayError): string => {
     const code = failure.code === 'rate_limit_exceeded' ? 'rate_limit_exceeded' : 'server_error';
-    const response = { ...(lastResponse ?? { id: ids.responseId, object: 'response', output: [] }), status: 'failed', error: { code, message: failure.message } };
+    const response = {
+      ...(lastResponse ?? { id: ids.responseId, object: 'response', output: [] }),
+      status: 'failed',
+      error: { code, message: failure.message },
+    };
     lastSequenceNumber += 1;
     return formatResponsesEvent({ type: 'response.failed', sequence_number: lastSequenceNumber, response });
   };
@@ -136,7 +175,10 @@ function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseI
       if (type === 'error') {
         streamFailure = mapStreamError(event, channel);
         // Before any frame another channel answers instead; after it the client sees the vendor's own events.
-        return { frames: framesSent ? [vendorFrame(type, { ...event, message: streamFailure.message })] : [], failure: streamFailure };
+        return {
+          frames: framesSent ? [vendorFrame(type, { ...event, message: streamFailure.message })] : [],
+          failure: streamFailure,
+        };
       }
       const response = event.response as Record<string, unknown> | undefined;
       if (response) lastResponse = response;
@@ -145,10 +187,19 @@ function createRelay(options: ResponsesPassThroughOptions, ids: GatewayResponseI
         return { frames: [vendorFrame(type, event)] };
       }
       const usage = readResponsesUsage(response?.usage);
-      const failure = type === 'response.failed' ? (streamFailure ?? new GatewayError('server_error', 'The upstream vendor failed the response.')) : undefined;
-      if (response && (framesSent || !failure)) await options.onFinalResponse({ response, vendorResponseId, channelId: channel.id });
+      const failure =
+        type === 'response.failed'
+          ? (streamFailure ?? new GatewayError('server_error', 'The upstream vendor failed the response.'))
+          : undefined;
+      if (response && (framesSent || !failure))
+        await options.onFinalResponse({ response, vendorResponseId, channelId: channel.id });
       framesSent = true;
-      return { frames: [vendorFrame(type, event)], terminal: true, ...(usage ? { usage } : {}), ...(failure ? { failure } : {}) };
+      return {
+        frames: [vendorFrame(type, event)],
+        terminal: true,
+        ...(usage ? { usage } : {}),
+        ...(failure ? { failure } : {}),
+      };
     },
     cutOff: (failure) => [failedFrame(failure)],
   };
@@ -181,7 +232,10 @@ function withRedactedFailure(event: Record<string, unknown>, channel: RoutableCh
 /** OpenAI's mid-stream `error` event (`{type:"error", code, message, param}`) as a gateway failure. */
 function mapStreamError(event: Record<string, unknown>, channel: RoutableChannel): GatewayError {
   const code = String(event.code ?? '');
-  const message = typeof event.message === 'string' ? redactChannelSecrets(event.message, channel) : 'The upstream vendor failed mid-stream.';
+  const message =
+    typeof event.message === 'string'
+      ? redactChannelSecrets(event.message, channel)
+      : 'The upstream vendor failed mid-stream.';
   if (/rate_limit/.test(code)) return new GatewayError('rate_limit_exceeded', message);
   return new GatewayError('server_error', message);
 }

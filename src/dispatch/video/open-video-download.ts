@@ -66,7 +66,11 @@ const refusedLookupCodes = new Set(['EADDRNOTPUBLIC']);
  * vendor header at all (the signed URL needs no key, and the key must never leave the vendor) and goes through the
  * SSRF-checked pool, as remote images do. Every body that is not handed back is destroyed with an 'error' listener.
  */
-export async function openVideoDownload(request: VideoVendorRequest, vendorOrigin: string, options: VideoDownloadOptions): Promise<OpenedVideoDownload | VideoDownloadFailure> {
+export async function openVideoDownload(
+  request: VideoVendorRequest,
+  vendorOrigin: string,
+  options: VideoDownloadOptions,
+): Promise<OpenedVideoDownload | VideoDownloadFailure> {
   const maxRedirects = options.maxRedirects ?? 3;
   let url: URL;
   try {
@@ -76,11 +80,17 @@ export async function openVideoDownload(request: VideoVendorRequest, vendorOrigi
   }
   for (let redirects = 0; ; redirects += 1) {
     const onVendorOrigin = url.origin === vendorOrigin;
-    if (!onVendorOrigin && isRefusedLiteral(url, options.isAddressAllowed)) return failed('refused-address', false, `a redirect pointed to the refused address ${url.hostname}`);
+    if (!onVendorOrigin && isRefusedLiteral(url, options.isAddressAllowed))
+      return failed('refused-address', false, `a redirect pointed to the refused address ${url.hostname}`);
     let response: Dispatcher.ResponseData;
     try {
       response = await sendUpstreamRequest(
-        { url: url.href, method: 'GET', body: undefined, headers: onVendorOrigin ? request.headers : { accept: request.headers.accept ?? '*/*' } },
+        {
+          url: url.href,
+          method: 'GET',
+          body: undefined,
+          headers: onVendorOrigin ? request.headers : { accept: request.headers.accept ?? '*/*' },
+        },
         {
           dispatcher: onVendorOrigin ? options.dispatch.dispatcher : options.redirectDispatcher,
           signal: options.signal,
@@ -89,8 +99,17 @@ export async function openVideoDownload(request: VideoVendorRequest, vendorOrigi
         },
       );
     } catch (error) {
-      if (isRefusedLookup(error)) return failed('refused-address', false, `a redirect pointed to ${url.hostname}, which resolves to a refused address`);
-      return failed('unreachable', true, `${onVendorOrigin ? 'the vendor' : 'a redirect target'} could not be reached: ${describeError(error)}`);
+      if (isRefusedLookup(error))
+        return failed(
+          'refused-address',
+          false,
+          `a redirect pointed to ${url.hostname}, which resolves to a refused address`,
+        );
+      return failed(
+        'unreachable',
+        true,
+        `${onVendorOrigin ? 'the vendor' : 'a redirect target'} could not be reached: ${describeError(error)}`,
+      );
     }
     response.body.on('error', () => undefined);
     const status = response.statusCode;
@@ -100,7 +119,12 @@ export async function openVideoDownload(request: VideoVendorRequest, vendorOrigi
       if (!location) return failed('bad-redirect', true, `a redirect (${status}) without a Location header`);
       if (redirects >= maxRedirects) return failed('too-many-redirects', true, `more than ${maxRedirects} redirects`);
       const next = URL.canParse(location, url.href) ? new URL(location, url.href) : undefined;
-      if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:') || next.username !== '' || next.password !== '') {
+      if (
+        !next ||
+        (next.protocol !== 'http:' && next.protocol !== 'https:') ||
+        next.username !== '' ||
+        next.password !== ''
+      ) {
         return failed('bad-redirect', true, `a redirect (${status}) to a Location that is not a plain http(s) URL`);
       }
       url = next;
@@ -116,7 +140,13 @@ export async function openVideoDownload(request: VideoVendorRequest, vendorOrigi
       discardUpstreamBody(response.body);
       return failed('too-large', false, `the video is ${length} bytes, over the cap of ${options.maxBytes}`);
     }
-    return { kind: 'opened', body: response.body, length, contentType: firstHeader(response.headers['content-type']) ?? 'application/octet-stream', redirects };
+    return {
+      kind: 'opened',
+      body: response.body,
+      length,
+      contentType: firstHeader(response.headers['content-type']) ?? 'application/octet-stream',
+      redirects,
+    };
   }
 }
 
@@ -131,7 +161,11 @@ function isRefusedLiteral(url: URL, isAddressAllowed: (address: string) => boole
 }
 
 function isRefusedLookup(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth += 1) {
+  for (
+    let current: unknown = error, depth = 0;
+    current instanceof Error && depth < 4;
+    current = current.cause, depth += 1
+  ) {
     const code = (current as NodeJS.ErrnoException).code;
     if (code !== undefined && refusedLookupCodes.has(code)) return true;
   }

@@ -29,19 +29,37 @@ export const videoVendorAnswerMaxBytes = 1024 * 1024;
  * throws on transport failures and on a larger answer. The body is read to its end or destroyed with an 'error'
  * listener, so a vendor that cuts its answer short never raises an uncaught error. Downloads use openVideoDownload.
  */
-export async function sendVideoVendorRequest(request: VideoVendorRequest, options: VideoDispatchOptions, signal?: AbortSignal): Promise<VideoVendorAnswer> {
+export async function sendVideoVendorRequest(
+  request: VideoVendorRequest,
+  options: VideoDispatchOptions,
+  signal?: AbortSignal,
+): Promise<VideoVendorAnswer> {
   const response = await sendUpstreamRequest(
     { url: request.url, headers: request.headers, body: request.body, method: request.method },
-    { dispatcher: options.dispatcher, signal, headersTimeoutMs: options.headersTimeoutMs, bodyTimeoutMs: options.bodyTimeoutMs },
+    {
+      dispatcher: options.dispatcher,
+      signal,
+      headersTimeoutMs: options.headersTimeoutMs,
+      bodyTimeoutMs: options.bodyTimeoutMs,
+    },
   );
   response.body.on('error', () => undefined);
   const declared = Number(headerOf(response.headers['content-length']));
-  const bytes = declared > videoVendorAnswerMaxBytes ? undefined : await readBodyWithinLimit(response.body, videoVendorAnswerMaxBytes);
+  const bytes =
+    declared > videoVendorAnswerMaxBytes
+      ? undefined
+      : await readBodyWithinLimit(response.body, videoVendorAnswerMaxBytes);
   if (bytes === undefined) {
     discardUpstreamBody(response.body);
-    throw new Error(`the video vendor answered ${response.statusCode} with more than ${videoVendorAnswerMaxBytes} bytes`);
+    throw new Error(
+      `the video vendor answered ${response.statusCode} with more than ${videoVendorAnswerMaxBytes} bytes`,
+    );
   }
-  return { status: response.statusCode, bodyText: bytes.toString('utf8'), retryAfter: headerOf(response.headers['retry-after']) };
+  return {
+    status: response.statusCode,
+    bodyText: bytes.toString('utf8'),
+    retryAfter: headerOf(response.headers['retry-after']),
+  };
 }
 
 function headerOf(value: string | string[] | undefined): string | undefined {

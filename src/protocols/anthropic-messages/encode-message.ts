@@ -31,7 +31,12 @@ export function encodeAnswerBlock(block: AnswerBlock, context: MessagesEncodingC
     case 'reasoning':
       return encodeReasoningBlock(block.text, block.artefact, context);
     case 'tool-call':
-      return { type: 'tool_use', id: toMessagesToolUseId(block.callId), name: block.name, input: parseToolInput(block.arguments) };
+      return {
+        type: 'tool_use',
+        id: toMessagesToolUseId(block.callId),
+        name: block.name,
+        input: parseToolInput(block.arguments),
+      };
     default: {
       const unreachable: never = block;
       throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
@@ -43,9 +48,14 @@ export function encodeAnswerBlock(block: AnswerBlock, context: MessagesEncodingC
  * Reasoning as `thinking` with the sealed artefact as its signature, or as `redacted_thinking` when the vendor gave
  * only encrypted reasoning; null when there is neither text nor artefact.
  */
-export function encodeReasoningBlock(text: string, artefact: VendorArtefact | undefined, context: MessagesEncodingContext): MessagesAnswerBlock | null {
+export function encodeReasoningBlock(
+  text: string,
+  artefact: VendorArtefact | undefined,
+  context: MessagesEncodingContext,
+): MessagesAnswerBlock | null {
   const sealed = artefact && context.sealArtefact ? context.sealArtefact({ artefact }) : '';
-  if (text.length === 0 && artefact?.redactedData !== undefined && sealed) return { type: 'redacted_thinking', data: sealed };
+  if (text.length === 0 && artefact?.redactedData !== undefined && sealed)
+    return { type: 'redacted_thinking', data: sealed };
   if (text.length === 0 && !sealed) return null;
   return { type: 'thinking', thinking: text, signature: sealed };
 }
@@ -55,16 +65,25 @@ export function encodeReasoningBlock(text: string, artefact: VendorArtefact | un
  * its `tool_use`: empty thinking, the artefact sealed with the `tool_use` id as the signature, so that on the next turn
  * it is attached to that call again; null when the call has no artefact or there is no sealer.
  */
-export function encodeToolUseArtefactBlock(block: AnswerToolCallBlock, context: MessagesEncodingContext): MessagesAnswerBlock | null {
+export function encodeToolUseArtefactBlock(
+  block: AnswerToolCallBlock,
+  context: MessagesEncodingContext,
+): MessagesAnswerBlock | null {
   if (!block.artefact || !context.sealArtefact) return null;
-  return { type: 'thinking', thinking: '', signature: context.sealArtefact({ artefact: block.artefact, callId: toMessagesToolUseId(block.callId) }) };
+  return {
+    type: 'thinking',
+    thinking: '',
+    signature: context.sealArtefact({ artefact: block.artefact, callId: toMessagesToolUseId(block.callId) }),
+  };
 }
 
 /** The call's JSON arguments as the `input` object; arguments that are not a JSON object (a cut stream) give `{}`. */
 export function parseToolInput(argumentsJson: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(argumentsJson);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

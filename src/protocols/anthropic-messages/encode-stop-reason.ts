@@ -2,11 +2,16 @@ import type { CanonicalFinish } from '../../core/canonical/canonical-stream-part
 import type { MessagesStopReason } from './messages-wire-types.js';
 
 /** The canonical finish as Anthropic's `stop_reason` and `stop_sequence`; a vendor that never said ends the turn. */
-export function encodeStopReason(finish: CanonicalFinish | null): { stop_reason: MessagesStopReason; stop_sequence: string | null } {
+export function encodeStopReason(finish: CanonicalFinish | null): {
+  stop_reason: MessagesStopReason;
+  stop_sequence: string | null;
+} {
   if (!finish) return { stop_reason: 'end_turn', stop_sequence: null };
   switch (finish.reason) {
     case 'stop':
-      return finish.stopSequence === undefined ? { stop_reason: 'end_turn', stop_sequence: null } : { stop_reason: 'stop_sequence', stop_sequence: finish.stopSequence };
+      return finish.stopSequence === undefined
+        ? { stop_reason: 'end_turn', stop_sequence: null }
+        : { stop_reason: 'stop_sequence', stop_sequence: finish.stopSequence };
     case 'length':
       return { stop_reason: 'max_tokens', stop_sequence: null };
     case 'tool-calls':

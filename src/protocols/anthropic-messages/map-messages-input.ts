@@ -10,7 +10,11 @@ import type {
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { SealedArtefact } from '../shared/reasoning-sealer.js';
-import type { MessagesContentBlock, MessagesRequestMessage, MessagesToolResultContentBlock } from './messages-request-schema.js';
+import type {
+  MessagesContentBlock,
+  MessagesRequestMessage,
+  MessagesToolResultContentBlock,
+} from './messages-request-schema.js';
 
 /** Opens a thinking `signature` (or `redacted_thinking.data`) the gateway sealed; null when it did not seal it intact. */
 export type UnsealArtefact = (sealed: string) => SealedArtefact | null;
@@ -31,15 +35,21 @@ export interface MappedMessagesInput {
  * produce is ever sent to it. A thinking block whose seal belongs to a tool call (see encodeToolUseArtefactBlock) is no
  * reasoning: its artefact goes onto the `tool_use` with that id in the same message.
  */
-export function mapMessagesInput(messages: MessagesRequestMessage[], unsealArtefact: UnsealArtefact | undefined): MappedMessagesInput {
+export function mapMessagesInput(
+  messages: MessagesRequestMessage[],
+  unsealArtefact: UnsealArtefact | undefined,
+): MappedMessagesInput {
   const mapped: CanonicalMessage[] = [];
   const hoistedSystemTexts: string[] = [];
   messages.forEach((message, messageIndex) => {
-    const blocks: MessagesContentBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    const blocks: MessagesContentBlock[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     const where = (blockIndex: number): string => `messages[${messageIndex}].content[${blockIndex}]`;
     switch (message.role) {
       case 'system':
-        hoistedSystemTexts.push(...blocks.map((block, blockIndex) => textOf(block, `${where(blockIndex)}.type`, 'system')));
+        hoistedSystemTexts.push(
+          ...blocks.map((block, blockIndex) => textOf(block, `${where(blockIndex)}.type`, 'system')),
+        );
         return;
       case 'user':
         mapped.push(...mapUserBlocks(blocks, where));
@@ -48,13 +58,16 @@ export function mapMessagesInput(messages: MessagesRequestMessage[], unsealArtef
         const opened = new Map<MessagesContentBlock, SealedArtefact>();
         const toolUseArtefacts = new Map<string, VendorArtefact>();
         for (const block of blocks) {
-          const sealed = block.type === 'thinking' ? block.signature : block.type === 'redacted_thinking' ? block.data : undefined;
+          const sealed =
+            block.type === 'thinking' ? block.signature : block.type === 'redacted_thinking' ? block.data : undefined;
           const unsealed = sealed ? (unsealArtefact?.(sealed) ?? null) : null;
           if (!unsealed) continue;
           opened.set(block, unsealed);
           if (unsealed.callId !== undefined) toolUseArtefacts.set(unsealed.callId, unsealed.artefact);
         }
-        const content = blocks.flatMap((block, blockIndex) => mapAssistantBlock(block, where(blockIndex), opened.get(block), toolUseArtefacts));
+        const content = blocks.flatMap((block, blockIndex) =>
+          mapAssistantBlock(block, where(blockIndex), opened.get(block), toolUseArtefacts),
+        );
         if (content.length > 0) mapped.push({ role: 'assistant', content });
         return;
       }
@@ -87,9 +100,13 @@ function mapUserBlocks(blocks: MessagesContentBlock[], where: (blockIndex: numbe
       case 'tool_use':
       case 'thinking':
       case 'redacted_thinking':
-        throw new GatewayError('invalid_request_error', `Invalid value for '${where(blockIndex)}.type': '${block.type}' blocks may only appear in assistant messages.`, {
-          param: `${where(blockIndex)}.type`,
-        });
+        throw new GatewayError(
+          'invalid_request_error',
+          `Invalid value for '${where(blockIndex)}.type': '${block.type}' blocks may only appear in assistant messages.`,
+          {
+            param: `${where(blockIndex)}.type`,
+          },
+        );
       default: {
         const unreachable: never = block;
         throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
@@ -103,24 +120,43 @@ function mapUserBlocks(blocks: MessagesContentBlock[], where: (blockIndex: numbe
 }
 
 /** `opened`: what the block's signature or data unsealed to, if it did; `toolUseArtefacts`: tool call artefacts by tool_use id. */
-function mapAssistantBlock(block: MessagesContentBlock, where: string, opened: SealedArtefact | undefined, toolUseArtefacts: ReadonlyMap<string, VendorArtefact>): CanonicalAssistantContent[] {
+function mapAssistantBlock(
+  block: MessagesContentBlock,
+  where: string,
+  opened: SealedArtefact | undefined,
+  toolUseArtefacts: ReadonlyMap<string, VendorArtefact>,
+): CanonicalAssistantContent[] {
   switch (block.type) {
     case 'text':
       return [{ type: 'text', text: block.text }];
     case 'tool_use': {
       const artefact = toolUseArtefacts.get(block.id);
-      return [{ type: 'tool-call', callId: block.id, name: block.name, arguments: JSON.stringify(block.input), ...(artefact ? { artefact } : {}) }];
+      return [
+        {
+          type: 'tool-call',
+          callId: block.id,
+          name: block.name,
+          arguments: JSON.stringify(block.input),
+          ...(artefact ? { artefact } : {}),
+        },
+      ];
     }
     case 'thinking':
-      return opened && opened.callId === undefined ? [{ type: 'reasoning', text: block.thinking, artefact: opened.artefact }] : [];
+      return opened && opened.callId === undefined
+        ? [{ type: 'reasoning', text: block.thinking, artefact: opened.artefact }]
+        : [];
     case 'redacted_thinking':
       return opened && opened.callId === undefined ? [{ type: 'reasoning', text: '', artefact: opened.artefact }] : [];
     case 'image':
     case 'document':
     case 'tool_result':
-      throw new GatewayError('invalid_request_error', `Invalid value for '${where}.type': '${block.type}' blocks may only appear in user messages.`, {
-        param: `${where}.type`,
-      });
+      throw new GatewayError(
+        'invalid_request_error',
+        `Invalid value for '${where}.type': '${block.type}' blocks may only appear in user messages.`,
+        {
+          param: `${where}.type`,
+        },
+      );
     default: {
       const unreachable: never = block;
       throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
@@ -130,7 +166,11 @@ function mapAssistantBlock(block: MessagesContentBlock, where: string, opened: S
 
 function textOf(block: MessagesContentBlock, param: string, role: string): string {
   if (block.type !== 'text') {
-    throw new GatewayError('invalid_request_error', `Invalid value for '${param}': ${role} messages may only hold text blocks.`, { param });
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for '${param}': ${role} messages may only hold text blocks.`,
+      { param },
+    );
   }
   return block.text;
 }
@@ -187,7 +227,9 @@ function toolResultPart(block: ToolResultBlock): CanonicalToolResultPart {
   return { type: 'tool-result', callId: block.tool_use_id, output };
 }
 
-function toolResultContentPart(block: MessagesToolResultContentBlock): CanonicalTextPart | CanonicalImagePart | CanonicalFilePart {
+function toolResultContentPart(
+  block: MessagesToolResultContentBlock,
+): CanonicalTextPart | CanonicalImagePart | CanonicalFilePart {
   switch (block.type) {
     case 'text':
       return { type: 'text', text: block.text };

@@ -16,7 +16,13 @@ const sealer = createReasoningSealer(testCipher);
 const codec = createMessagesAnswerCodec({ messageId: 'msg_test', model: 'claude-public', sealArtefact: sealer.seal });
 
 const signature = { producer: 'anthropic', signature: 'vendor-signature' };
-const usage = { inputTokens: 100, cacheReadInputTokens: 30, cacheWriteInputTokens: 20, outputTokens: 12, reasoningTokens: 5 };
+const usage = {
+  inputTokens: 100,
+  cacheReadInputTokens: 30,
+  cacheWriteInputTokens: 20,
+  outputTokens: 12,
+  reasoningTokens: 5,
+};
 
 const everyBlock: CanonicalStreamPart[] = [
   { type: 'response-start', vendorResponseId: 'msg_vendor' },
@@ -69,7 +75,9 @@ describe('the Messages codec, non-streamed', () => {
   });
 
   it('round-trips the sealed signature: it unseals to the vendor artefact', () => {
-    const message = JSON.parse(codec.encodeAnswer(foldStreamParts(everyBlock))) as { content: Array<{ signature?: string }> };
+    const message = JSON.parse(codec.encodeAnswer(foldStreamParts(everyBlock))) as {
+      content: Array<{ signature?: string }>;
+    };
     expect(sealer.unseal(message.content[0]!.signature!)).toEqual({ artefact: signature });
   });
 
@@ -105,7 +113,9 @@ describe('the Messages codec, non-streamed', () => {
       { type: 'tool-call-start', blockIndex: 0, callId: 'call_1', name: 'f' },
       { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{"cut' },
     ]);
-    expect(JSON.parse(codec.encodeAnswer(answer)).content).toEqual([{ type: 'tool_use', id: 'call_1', name: 'f', input: {} }]);
+    expect(JSON.parse(codec.encodeAnswer(answer)).content).toEqual([
+      { type: 'tool_use', id: 'call_1', name: 'f', input: {} },
+    ]);
   });
 });
 
@@ -143,17 +153,37 @@ describe('the Messages codec, streamed', () => {
         usage: { input_tokens: 50, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 1 },
       },
     });
-    expect(events[2]![1]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
-    expect(events[3]![1]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Think' } });
-    expect(events[5]![1]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: sealer.seal({ artefact: signature }) } });
-    expect(events[8]![1]).toEqual({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Hello' } });
+    expect(events[2]![1]).toEqual({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'thinking', thinking: '', signature: '' },
+    });
+    expect(events[3]![1]).toEqual({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'thinking_delta', thinking: 'Think' },
+    });
+    expect(events[5]![1]).toEqual({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'signature_delta', signature: sealer.seal({ artefact: signature }) },
+    });
+    expect(events[8]![1]).toEqual({
+      type: 'content_block_delta',
+      index: 1,
+      delta: { type: 'text_delta', text: 'Hello' },
+    });
     expect(events[10]![1]).toEqual({
       type: 'content_block_start',
       index: 2,
       content_block: { type: 'tool_use', id: toMessagesToolUseId('functions.Read:0'), name: 'read', input: {} },
     });
     // A sealer is given, so the call is held until its second input piece (an artefact may come with a whole call).
-    expect(events[11]![1]).toEqual({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"path":"a.txt"}' } });
+    expect(events[11]![1]).toEqual({
+      type: 'content_block_delta',
+      index: 2,
+      delta: { type: 'input_json_delta', partial_json: '{"path":"a.txt"}' },
+    });
     expect(events[13]![1]).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
@@ -178,18 +208,39 @@ describe('the Messages codec, streamed', () => {
     const blockEvents = events.filter(([event]) => event.startsWith('content_block')).map(([, data]) => data);
     expect(blockEvents).toEqual([
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-      { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: sealer.seal({ artefact: redacted }) } },
+      {
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'redacted_thinking', data: sealer.seal({ artefact: redacted }) },
+      },
       { type: 'content_block_stop', index: 1 },
       { type: 'content_block_start', index: 2, content_block: { type: 'thinking', thinking: '', signature: '' } },
-      { type: 'content_block_delta', index: 2, delta: { type: 'signature_delta', signature: sealer.seal({ artefact: signature }) } },
+      {
+        type: 'content_block_delta',
+        index: 2,
+        delta: { type: 'signature_delta', signature: sealer.seal({ artefact: signature }) },
+      },
       { type: 'content_block_stop', index: 2 },
       { type: 'content_block_stop', index: 0 },
     ]);
   });
 
   it('closes blocks the vendor left open and still ends with message_delta and message_stop', () => {
-    const events = eventsOf(streamFrames([{ type: 'text-start', blockIndex: 0 }, { type: 'text-delta', blockIndex: 0, text: 'cut' }]));
-    expect(events.map(([event]) => event)).toEqual(['message_start', 'ping', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    const events = eventsOf(
+      streamFrames([
+        { type: 'text-start', blockIndex: 0 },
+        { type: 'text-delta', blockIndex: 0, text: 'cut' },
+      ]),
+    );
+    expect(events.map(([event]) => event)).toEqual([
+      'message_start',
+      'ping',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     expect(events[5]![1]).toMatchObject({ delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 0 } });
   });
 
@@ -200,7 +251,9 @@ describe('the Messages codec, streamed', () => {
   ] as const)('fails with an error event of Anthropic shape (%s -> %s) and nothing after it', (code, type) => {
     const encoder = codec.createStreamEncoder();
     encoder.push({ type: 'text-start', blockIndex: 0 });
-    expect(eventsOf(encoder.fail({ code, message: 'boom' }))).toEqual([['error', { type: 'error', error: { type, message: 'boom' } }]]);
+    expect(eventsOf(encoder.fail({ code, message: 'boom' }))).toEqual([
+      ['error', { type: 'error', error: { type, message: 'boom' } }],
+    ]);
     expect(encoder.end()).toEqual([]);
   });
 });
@@ -228,7 +281,9 @@ describe('the Messages codec with tool call artefacts', () => {
   const shownId = toMessagesToolUseId('functions.Read:0');
 
   it('puts a thinking block sealing the artefact with the tool_use id right before the tool_use', () => {
-    const message = JSON.parse(codec.encodeAnswer(foldStreamParts(wholeCalls))) as { content: Array<{ type: string; thinking?: string; signature?: string }> };
+    const message = JSON.parse(codec.encodeAnswer(foldStreamParts(wholeCalls))) as {
+      content: Array<{ type: string; thinking?: string; signature?: string }>;
+    };
     expect(message.content.map((block) => block.type)).toEqual(['thinking', 'tool_use', 'tool_use']);
     expect(message.content[0]!.thinking).toBe('');
     expect(sealer.unseal(message.content[0]!.signature!)).toStrictEqual({ artefact: geminiArtefact, callId: shownId });
@@ -255,7 +310,9 @@ describe('the Messages codec with tool call artefacts', () => {
 
   it('shows no artefact without a sealer', () => {
     const unsealed = createMessagesAnswerCodec({ messageId: 'msg_test', model: 'claude-public' });
-    const message = JSON.parse(unsealed.encodeAnswer(foldStreamParts(wholeCalls))) as { content: Array<{ type: string }> };
+    const message = JSON.parse(unsealed.encodeAnswer(foldStreamParts(wholeCalls))) as {
+      content: Array<{ type: string }>;
+    };
     expect(message.content.map((block) => block.type)).toEqual(['tool_use', 'tool_use']);
   });
 });

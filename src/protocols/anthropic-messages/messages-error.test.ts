@@ -42,6 +42,8 @@ describe('toMessagesErrorResponse', () => {
   });
 
   it('tells the SDK not to retry an exhausted balance', () => {
-    expect(toMessagesErrorResponse(new GatewayError('insufficient_quota', 'top up'), 'req_2').headers).toEqual({ 'x-should-retry': 'false' });
+    expect(toMessagesErrorResponse(new GatewayError('insufficient_quota', 'top up'), 'req_2').headers).toEqual({
+      'x-should-retry': 'false',
+    });
   });
 });

@@ -6,7 +6,11 @@ import { z } from 'zod';
 const textBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
 
 const imageSource = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('base64'), media_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp']), data: z.string().min(1) }),
+  z.looseObject({
+    type: z.literal('base64'),
+    media_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp']),
+    data: z.string().min(1),
+  }),
   z.looseObject({ type: z.literal('url'), url: z.string().min(1) }),
 ]);
 const imageBlock = z.looseObject({ type: z.literal('image'), source: imageSource });
@@ -16,7 +20,11 @@ const documentSource = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('url'), url: z.string().min(1) }),
   z.looseObject({ type: z.literal('text'), media_type: z.literal('text/plain').optional(), data: z.string() }),
 ]);
-const documentBlock = z.looseObject({ type: z.literal('document'), source: documentSource, title: z.string().nullish() });
+const documentBlock = z.looseObject({
+  type: z.literal('document'),
+  source: documentSource,
+  title: z.string().nullish(),
+});
 
 const toolUseBlock = z.looseObject({
   type: z.literal('tool_use'),
@@ -28,7 +36,9 @@ const toolUseBlock = z.looseObject({
 const toolResultBlock = z.looseObject({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
-  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]))]).optional(),
+  content: z
+    .union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]))])
+    .optional(),
   is_error: z.boolean().optional(),
 });
 
@@ -36,13 +46,24 @@ const thinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: z.s
 const redactedThinkingBlock = z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() });
 
 /** Any content block a message may carry; which role may use which is checked when mapping. */
-const contentBlock = z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock]);
+const contentBlock = z.discriminatedUnion('type', [
+  textBlock,
+  imageBlock,
+  documentBlock,
+  toolUseBlock,
+  toolResultBlock,
+  thinkingBlock,
+  redactedThinkingBlock,
+]);
 
 /** One content block of a request message. */
 export type MessagesContentBlock = z.output<typeof contentBlock>;
 
 /** One content block of a tool result. */
-export type MessagesToolResultContentBlock = Exclude<z.output<typeof toolResultBlock>['content'], string | undefined>[number];
+export type MessagesToolResultContentBlock = Exclude<
+  z.output<typeof toolResultBlock>['content'],
+  string | undefined
+>[number];
 
 const message = z.looseObject({
   // `system` inside `messages` is sent by newer Claude Code; it is hoisted into the system prompt.
@@ -64,7 +85,11 @@ const customTool = z.looseObject({
 const toolChoice = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
   z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
-  z.looseObject({ type: z.literal('tool'), name: z.string().min(1), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({
+    type: z.literal('tool'),
+    name: z.string().min(1),
+    disable_parallel_tool_use: z.boolean().optional(),
+  }),
   z.looseObject({ type: z.literal('none') }),
 ]);
 
@@ -98,4 +123,6 @@ export const messagesRequestSchema = z.looseObject(messagesRequestFields);
 export type MessagesRequestBody = z.output<typeof messagesRequestSchema>;
 
 /** `POST /v1/messages/count_tokens`: the same fields without `max_tokens` and `stream`. */
-export const countTokensRequestSchema = messagesRequestSchema.omit({ max_tokens: true, stream: true }).extend({ max_tokens: z.int().min(1).optional() });
+export const countTokensRequestSchema = messagesRequestSchema
+  .omit({ max_tokens: true, stream: true })
+  .extend({ max_tokens: z.int().min(1).optional() });

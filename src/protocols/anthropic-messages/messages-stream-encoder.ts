@@ -58,7 +58,10 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
     const index = wireIndexOf.size + carrierCount;
     wireIndexOf.set(blockIndex, index);
     openBlocks.add(blockIndex);
-    return [...messageStart(), formatMessagesEvent({ type: 'content_block_start', index, content_block: contentBlock })];
+    return [
+      ...messageStart(),
+      formatMessagesEvent({ type: 'content_block_start', index, content_block: contentBlock }),
+    ];
   }
 
   function delta(blockIndex: number, blockDelta: Record<string, unknown>): string {
@@ -98,8 +101,16 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
     const index = wireIndexOf.size + carrierCount++;
     return [
       ...messageStart(),
-      formatMessagesEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
-      formatMessagesEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: carrier.signature } }),
+      formatMessagesEvent({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      }),
+      formatMessagesEvent({
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'signature_delta', signature: carrier.signature },
+      }),
       formatMessagesEvent({ type: 'content_block_stop', index }),
     ];
   }
@@ -109,7 +120,15 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
     heldToolCalls.delete(blockIndex);
     const block = builder.block(blockIndex);
     if (block?.type !== 'tool-call') return [];
-    const frames = [...artefactBlock(blockIndex), ...startBlock(blockIndex, { type: 'tool_use', id: toMessagesToolUseId(block.callId), name: block.name, input: {} })];
+    const frames = [
+      ...artefactBlock(blockIndex),
+      ...startBlock(blockIndex, {
+        type: 'tool_use',
+        id: toMessagesToolUseId(block.callId),
+        name: block.name,
+        input: {},
+      }),
+    ];
     if (block.arguments) frames.push(delta(blockIndex, { type: 'input_json_delta', partial_json: block.arguments }));
     return block.ended ? [...frames, ...stopBlock(blockIndex)] : frames;
   }
@@ -131,7 +150,9 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
         return [];
       case 'reasoning-delta': {
         if (!part.text) return [];
-        const frames = wireIndexOf.has(part.blockIndex) ? [] : startBlock(part.blockIndex, { type: 'thinking', thinking: '', signature: '' });
+        const frames = wireIndexOf.has(part.blockIndex)
+          ? []
+          : startBlock(part.blockIndex, { type: 'thinking', thinking: '', signature: '' });
         return [...frames, delta(part.blockIndex, { type: 'thinking_delta', thinking: part.text })];
       }
       case 'reasoning-end': {
@@ -145,11 +166,17 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
           heldToolCalls.set(part.blockIndex, 0);
           return [];
         }
-        return startBlock(part.blockIndex, { type: 'tool_use', id: toMessagesToolUseId(part.callId), name: part.name, input: {} });
+        return startBlock(part.blockIndex, {
+          type: 'tool_use',
+          id: toMessagesToolUseId(part.callId),
+          name: part.name,
+          input: {},
+        });
       case 'tool-call-delta': {
         if (!part.argumentsDelta) return [];
         const heldPieces = heldToolCalls.get(part.blockIndex);
-        if (heldPieces === undefined) return [delta(part.blockIndex, { type: 'input_json_delta', partial_json: part.argumentsDelta })];
+        if (heldPieces === undefined)
+          return [delta(part.blockIndex, { type: 'input_json_delta', partial_json: part.argumentsDelta })];
         heldToolCalls.set(part.blockIndex, heldPieces + 1);
         return heldPieces + 1 < 2 ? [] : releaseToolCall(part.blockIndex);
       }
@@ -179,14 +206,25 @@ export function createMessagesStreamEncoder(context: MessagesEncodingContext): C
       const frames = messageStart();
       for (const blockIndex of [...heldToolCalls.keys()]) frames.push(...releaseToolCall(blockIndex));
       for (const blockIndex of [...openBlocks]) frames.push(...stopBlock(blockIndex));
-      frames.push(formatMessagesEvent({ type: 'message_delta', delta: encodeStopReason(answer.finish), usage: encodeMessagesUsage(answer.usage) }));
+      frames.push(
+        formatMessagesEvent({
+          type: 'message_delta',
+          delta: encodeStopReason(answer.finish),
+          usage: encodeMessagesUsage(answer.usage),
+        }),
+      );
       frames.push(formatMessagesEvent({ type: 'message_stop' }));
       return frames;
     },
     fail(failure: CanonicalStreamFailure) {
       if (finished) return [];
       finished = true;
-      return [formatMessagesEvent({ type: 'error', error: { type: messagesStreamErrorType(failure), message: failure.message } })];
+      return [
+        formatMessagesEvent({
+          type: 'error',
+          error: { type: messagesStreamErrorType(failure), message: failure.message },
+        }),
+      ];
     },
   };
 }

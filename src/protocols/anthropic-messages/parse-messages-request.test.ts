@@ -58,11 +58,23 @@ describe('parseMessagesRequest', () => {
               { type: 'text', text: 'look', cache_control: { type: 'ephemeral' } },
               { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
               { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } },
-              { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'report.pdf' },
+              {
+                type: 'document',
+                source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
+                title: 'report.pdf',
+              },
               { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } },
               { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'plain words' } },
               { type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' },
-              { type: 'tool_result', tool_use_id: 'toolu_2', is_error: true, content: [{ type: 'text', text: 'no such city' }, { type: 'image', source: { type: 'url', url: 'https://example.com/e.png' } }] },
+              {
+                type: 'tool_result',
+                tool_use_id: 'toolu_2',
+                is_error: true,
+                content: [
+                  { type: 'text', text: 'no such city' },
+                  { type: 'image', source: { type: 'url', url: 'https://example.com/e.png' } },
+                ],
+              },
               { type: 'tool_result', tool_use_id: 'toolu_3', is_error: true, content: 'timeout' },
             ],
           },
@@ -75,7 +87,15 @@ describe('parseMessagesRequest', () => {
         role: 'tool',
         content: [
           { type: 'tool-result', callId: 'toolu_1', output: 'sunny' },
-          { type: 'tool-result', callId: 'toolu_2', output: [{ type: 'text', text: 'Error:' }, { type: 'text', text: 'no such city' }, { type: 'image', url: 'https://example.com/e.png' }] },
+          {
+            type: 'tool-result',
+            callId: 'toolu_2',
+            output: [
+              { type: 'text', text: 'Error:' },
+              { type: 'text', text: 'no such city' },
+              { type: 'image', url: 'https://example.com/e.png' },
+            ],
+          },
           { type: 'tool-result', callId: 'toolu_3', output: 'Error: timeout' },
         ],
       },
@@ -104,7 +124,11 @@ describe('parseMessagesRequest', () => {
           {
             role: 'assistant',
             content: [
-              { type: 'thinking', thinking: 'I should call the tool', signature: sealer.seal({ artefact: anthropicArtefact }) },
+              {
+                type: 'thinking',
+                thinking: 'I should call the tool',
+                signature: sealer.seal({ artefact: anthropicArtefact }),
+              },
               { type: 'thinking', thinking: 'forged', signature: 'a-real-anthropic-signature-we-never-sealed' },
               { type: 'redacted_thinking', data: sealer.seal({ artefact: redactedArtefact }) },
               { type: 'redacted_thinking', data: 'foreign-redacted' },
@@ -137,7 +161,11 @@ describe('parseMessagesRequest', () => {
           {
             role: 'assistant',
             content: [
-              { type: 'thinking', thinking: '', signature: sealer.seal({ artefact: geminiArtefact, callId: 'call_2' }) },
+              {
+                type: 'thinking',
+                thinking: '',
+                signature: sealer.seal({ artefact: geminiArtefact, callId: 'call_2' }),
+              },
               { type: 'tool_use', id: 'call_1', name: 'get_time', input: {} },
               { type: 'thinking', thinking: '', signature: 'not-ours' },
               { type: 'tool_use', id: 'call_2', name: 'get_weather', input: { city: 'Paris' } },
@@ -151,7 +179,13 @@ describe('parseMessagesRequest', () => {
       role: 'assistant',
       content: [
         { type: 'tool-call', callId: 'call_1', name: 'get_time', arguments: '{}' },
-        { type: 'tool-call', callId: 'call_2', name: 'get_weather', arguments: '{"city":"Paris"}', artefact: geminiArtefact },
+        {
+          type: 'tool-call',
+          callId: 'call_2',
+          name: 'get_weather',
+          arguments: '{"city":"Paris"}',
+          artefact: geminiArtefact,
+        },
       ],
     });
   });
@@ -159,7 +193,18 @@ describe('parseMessagesRequest', () => {
   it('drops every thinking block when no unsealer is given', () => {
     const { request } = parseMessagesRequest({
       ...minimal,
-      messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: sealer.seal({ artefact: { producer: 'anthropic', signature: 's' } }) }] }],
+      messages: [
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'thinking',
+              thinking: 'x',
+              signature: sealer.seal({ artefact: { producer: 'anthropic', signature: 's' } }),
+            },
+          ],
+        },
+      ],
     });
     expect(request.messages).toEqual([]);
   });
@@ -185,7 +230,14 @@ describe('parseMessagesRequest', () => {
     const { request, ignoredFields } = parseMessagesRequest(
       {
         ...minimal,
-        tools: [{ name: 'get_weather', description: 'Weather by city', input_schema: { type: 'object', properties: { city: { type: 'string' } } }, cache_control: { type: 'ephemeral' } }],
+        tools: [
+          {
+            name: 'get_weather',
+            description: 'Weather by city',
+            input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+            cache_control: { type: 'ephemeral' },
+          },
+        ],
         tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true },
         temperature: 0.5,
         top_p: 0.9,
@@ -197,7 +249,14 @@ describe('parseMessagesRequest', () => {
       },
       options,
     );
-    expect(request.tools).toEqual([{ name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: null }]);
+    expect(request.tools).toEqual([
+      {
+        name: 'get_weather',
+        description: 'Weather by city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        strict: null,
+      },
+    ]);
     expect(request.toolChoice).toEqual({ type: 'tool', name: 'get_weather' });
     expect(request.parallelToolCalls).toBe(false);
     expect(request.sampling).toEqual({ temperature: 0.5, topP: 0.9, topK: 40, stopSequences: ['END'] });
@@ -223,27 +282,73 @@ describe('parseMessagesRequest', () => {
     [{ type: 'disabled' }, 'none'],
     [{ type: 'adaptive' }, 'medium'],
   ])('maps thinking %j to reasoning effort %s', (thinking, effort) => {
-    expect(parseMessagesRequest({ ...minimal, max_tokens: 64000, thinking }, options).request.reasoningEffort).toBe(effort);
+    expect(parseMessagesRequest({ ...minimal, max_tokens: 64000, thinking }, options).request.reasoningEffort).toBe(
+      effort,
+    );
   });
 
   it.each([
-    [{ model: 'm', messages: [{ role: 'user', content: 'x' }] }, 'max_tokens', /Missing required parameter: 'max_tokens'/],
+    [
+      { model: 'm', messages: [{ role: 'user', content: 'x' }] },
+      'max_tokens',
+      /Missing required parameter: 'max_tokens'/,
+    ],
     [{ model: 'm', max_tokens: 1, messages: [] }, 'messages', /at least one message/],
     [{ max_tokens: 1, messages: [{ role: 'user', content: 'x' }] }, 'model', /Missing required parameter: 'model'/],
     [{ model: 'm', max_tokens: 0, messages: [{ role: 'user', content: 'x' }] }, 'max_tokens', /Invalid value/],
     [{ ...minimal, temperature: 1.5 }, 'temperature', /Invalid value/],
     [{ ...minimal, messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role', /Invalid value/],
-    [{ ...minimal, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/tiff', data: 'x' } }] }] }, 'messages[0].content[0].source.media_type', /Invalid value/],
-    [{ ...minimal, messages: [{ role: 'user', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] }] }, 'messages[0].content[0].type', /only appear in assistant/],
-    [{ ...minimal, messages: [{ role: 'assistant', content: [{ type: 'tool_result', tool_use_id: 't' }] }] }, 'messages[0].content[0].type', /only appear in user/],
-    [{ ...minimal, messages: [{ role: 'user', content: [{ type: 'search_result', source: 's' }] }] }, 'messages[0].content[0].type', /not supported/],
+    [
+      {
+        ...minimal,
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image', source: { type: 'base64', media_type: 'image/tiff', data: 'x' } }],
+          },
+        ],
+      },
+      'messages[0].content[0].source.media_type',
+      /Invalid value/,
+    ],
+    [
+      { ...minimal, messages: [{ role: 'user', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] }] },
+      'messages[0].content[0].type',
+      /only appear in assistant/,
+    ],
+    [
+      { ...minimal, messages: [{ role: 'assistant', content: [{ type: 'tool_result', tool_use_id: 't' }] }] },
+      'messages[0].content[0].type',
+      /only appear in user/,
+    ],
+    [
+      { ...minimal, messages: [{ role: 'user', content: [{ type: 'search_result', source: 's' }] }] },
+      'messages[0].content[0].type',
+      /not supported/,
+    ],
     [{ ...minimal, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 'tools[0].type', /server tools/],
-    [{ ...minimal, mcp_servers: [{ type: 'url', url: 'https://mcp.example.com', name: 'x' }] }, 'mcp_servers', /hosted services/],
+    [
+      { ...minimal, mcp_servers: [{ type: 'url', url: 'https://mcp.example.com', name: 'x' }] },
+      'mcp_servers',
+      /hosted services/,
+    ],
     [{ ...minimal, container: 'container_1' }, 'container', /hosted services/],
     [{ ...minimal, tools: [{ name: 'f' }] }, 'tools[0].input_schema', /Missing required parameter/],
-    [{ ...minimal, tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'g' } }, 'tool_choice.name', /no tool named 'g'/],
+    [
+      {
+        ...minimal,
+        tools: [{ name: 'f', input_schema: { type: 'object' } }],
+        tool_choice: { type: 'tool', name: 'g' },
+      },
+      'tool_choice.name',
+      /no tool named 'g'/,
+    ],
     [{ ...minimal, thinking: { type: 'enabled', budget_tokens: 500 } }, 'thinking.budget_tokens', /at least 1024/],
-    [{ ...minimal, thinking: { type: 'enabled', budget_tokens: 2000 } }, 'thinking.budget_tokens', /less than 'max_tokens'/],
+    [
+      { ...minimal, thinking: { type: 'enabled', budget_tokens: 2000 } },
+      'thinking.budget_tokens',
+      /less than 'max_tokens'/,
+    ],
   ])('refuses %j with a 400 naming %s', (body, param, message) => {
     const error = parseError(body);
     expect(error.code).toBe('invalid_request_error');

@@ -1,8 +1,18 @@
-import type { CanonicalRequest, CanonicalSampling, CanonicalTool, CanonicalToolChoice } from '../../core/canonical/canonical-request.js';
+import type {
+  CanonicalRequest,
+  CanonicalSampling,
+  CanonicalTool,
+  CanonicalToolChoice,
+} from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { validateProtocolBody } from '../shared/validate-protocol-body.js';
 import { mapMessagesInput, type UnsealArtefact } from './map-messages-input.js';
-import { countTokensRequestSchema, messagesRequestFields, messagesRequestSchema, type MessagesRequestBody } from './messages-request-schema.js';
+import {
+  countTokensRequestSchema,
+  messagesRequestFields,
+  messagesRequestSchema,
+  type MessagesRequestBody,
+} from './messages-request-schema.js';
 import { thinkingToReasoningEffort } from './thinking-to-reasoning-effort.js';
 
 /** A Messages request in the gateway's terms. */
@@ -19,7 +29,15 @@ export interface ParseMessagesOptions {
 }
 
 /** Block types the Messages API has that name server tools, files or search results, which translation cannot serve. */
-const knownBlockTypes = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
+const knownBlockTypes = new Set([
+  'text',
+  'image',
+  'document',
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+]);
 
 /**
  * Claude Code's first system block (`x-anthropic-billing-header: cc_version=...; cch=...;`) changes on every request;
@@ -36,11 +54,18 @@ export function parseMessagesRequest(body: unknown, options: ParseMessagesOption
   refuseUnservedFeatures(fields);
   const parsed = validateProtocolBody(messagesRequestSchema, fields);
   if (parsed.thinking?.type === 'enabled' && parsed.thinking.budget_tokens >= parsed.max_tokens) {
-    throw new GatewayError('invalid_request_error', "Invalid value for 'thinking.budget_tokens': it must be less than 'max_tokens'.", {
-      param: 'thinking.budget_tokens',
-    });
+    throw new GatewayError(
+      'invalid_request_error',
+      "Invalid value for 'thinking.budget_tokens': it must be less than 'max_tokens'.",
+      {
+        param: 'thinking.budget_tokens',
+      },
+    );
   }
-  return { request: toCanonicalRequest(parsed, options), ignoredFields: Object.keys(fields).filter((field) => !(field in messagesRequestFields)) };
+  return {
+    request: toCanonicalRequest(parsed, options),
+    ignoredFields: Object.keys(fields).filter((field) => !(field in messagesRequestFields)),
+  };
 }
 
 /** Validates a `POST /v1/messages/count_tokens` body (no `max_tokens` needed) and maps it like a Messages request. */
@@ -59,17 +84,25 @@ function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesO
   });
   const toolChoice = canonicalToolChoice(parsed.tool_choice);
   if (toolChoice?.type === 'tool' && !tools.some((tool) => tool.name === toolChoice.name)) {
-    throw new GatewayError('invalid_request_error', `Invalid value for 'tool_choice.name': no tool named '${toolChoice.name}' is in 'tools'.`, {
-      param: 'tool_choice.name',
-    });
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for 'tool_choice.name': no tool named '${toolChoice.name}' is in 'tools'.`,
+      {
+        param: 'tool_choice.name',
+      },
+    );
   }
   const input = mapMessagesInput(parsed.messages, options.unsealArtefact);
   const systemTexts = [...systemTextsOf(parsed.system), ...input.hoistedSystemTexts];
   const sampling: CanonicalSampling = { temperature: parsed.temperature ?? null, topP: parsed.top_p ?? null };
   if (parsed.top_k !== undefined) sampling.topK = parsed.top_k;
-  if (parsed.stop_sequences !== undefined && parsed.stop_sequences.length > 0) sampling.stopSequences = parsed.stop_sequences;
+  if (parsed.stop_sequences !== undefined && parsed.stop_sequences.length > 0)
+    sampling.stopSequences = parsed.stop_sequences;
   const userId = parsed.metadata?.user_id;
-  const disablesParallel = parsed.tool_choice !== undefined && 'disable_parallel_tool_use' in parsed.tool_choice && parsed.tool_choice.disable_parallel_tool_use === true;
+  const disablesParallel =
+    parsed.tool_choice !== undefined &&
+    'disable_parallel_tool_use' in parsed.tool_choice &&
+    parsed.tool_choice.disable_parallel_tool_use === true;
 
   return {
     model: parsed.model,
@@ -109,27 +142,40 @@ function refuseUnservedFeatures(fields: Record<string, unknown>): void {
   for (const field of hostedServiceFields) {
     const value = fields[field];
     if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
-    throw new GatewayError('invalid_request_error', `Invalid value for '${field}': Anthropic-hosted services are not supported by this gateway.`, { param: field });
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for '${field}': Anthropic-hosted services are not supported by this gateway.`,
+      { param: field },
+    );
   }
   if (Array.isArray(fields.tools)) {
     fields.tools.forEach((tool: unknown, index) => {
       const type = typeOf(tool);
       if (type !== undefined && type !== 'custom') {
-        throw new GatewayError('invalid_request_error', `Invalid value for 'tools[${index}].type': server tools ('${String(type)}') are not supported by this gateway; define a custom tool with 'input_schema'.`, {
-          param: `tools[${index}].type`,
-        });
+        throw new GatewayError(
+          'invalid_request_error',
+          `Invalid value for 'tools[${index}].type': server tools ('${String(type)}') are not supported by this gateway; define a custom tool with 'input_schema'.`,
+          {
+            param: `tools[${index}].type`,
+          },
+        );
       }
     });
   }
   if (Array.isArray(fields.messages)) {
     fields.messages.forEach((message: unknown, messageIndex) => {
-      const content = message !== null && typeof message === 'object' ? (message as { content?: unknown }).content : undefined;
+      const content =
+        message !== null && typeof message === 'object' ? (message as { content?: unknown }).content : undefined;
       if (!Array.isArray(content)) return;
       content.forEach((block: unknown, blockIndex) => {
         const type = typeOf(block);
         if (typeof type === 'string' && !knownBlockTypes.has(type)) {
           const param = `messages[${messageIndex}].content[${blockIndex}].type`;
-          throw new GatewayError('invalid_request_error', `Invalid value for '${param}': '${type}' blocks are not supported by this gateway.`, { param });
+          throw new GatewayError(
+            'invalid_request_error',
+            `Invalid value for '${param}': '${type}' blocks are not supported by this gateway.`,
+            { param },
+          );
         }
       });
     });
@@ -139,8 +185,6 @@ function refuseUnservedFeatures(fields: Record<string, unknown>): void {
 function typeOf(value: unknown): unknown {
   return value !== null && typeof value === 'object' ? (value as { type?: unknown }).type : undefined;
 }
-
-
 
 function canonicalToolChoice(choice: MessagesRequestBody['tool_choice']): CanonicalToolChoice | null {
   if (choice === undefined) return null;

@@ -4,7 +4,13 @@ import { foldStreamParts } from '../../core/canonical/fold-stream-parts.js';
 import { createChatAnswerCodec } from './chat-answer-codec.js';
 
 const identity = { id: 'chatcmpl-1', model: 'public-model', created: 1_700_000_000 };
-const usage = { inputTokens: 5, cacheReadInputTokens: 1, cacheWriteInputTokens: 0, outputTokens: 2, reasoningTokens: 0 };
+const usage = {
+  inputTokens: 5,
+  cacheReadInputTokens: 1,
+  cacheWriteInputTokens: 0,
+  outputTokens: 2,
+  reasoningTokens: 0,
+};
 const textAnswer: CanonicalStreamPart[] = [
   { type: 'response-start', vendorResponseId: 'msg_vendor' },
   { type: 'text-start', blockIndex: 0 },
@@ -22,7 +28,9 @@ function streamFrames(parts: CanonicalStreamPart[], clientWantsUsage: boolean): 
 }
 
 function payloads(frames: string[]): Array<Record<string, unknown>> {
-  return frames.filter((frame) => frame !== 'data: [DONE]\n\n').map((frame) => JSON.parse(frame.replace(/^data: /, '')) as Record<string, unknown>);
+  return frames
+    .filter((frame) => frame !== 'data: [DONE]\n\n')
+    .map((frame) => JSON.parse(frame.replace(/^data: /, '')) as Record<string, unknown>);
 }
 
 describe('the chat answer codec, streamed', () => {
@@ -32,14 +40,26 @@ describe('the chat answer codec, streamed', () => {
     expect(withUsage.at(-1)).toBe('data: [DONE]\n\n');
     const chunks = payloads(withUsage);
     expect(chunks.map((chunk) => chunk.id)).toEqual(Array(5).fill('chatcmpl-1'));
-    expect(chunks.map((chunk) => (chunk.choices as Array<{ delta: unknown }>)[0]?.delta ?? null)).toEqual([{ role: 'assistant', content: '' }, { content: 'Hi' }, { content: ' there' }, {}, null]);
+    expect(chunks.map((chunk) => (chunk.choices as Array<{ delta: unknown }>)[0]?.delta ?? null)).toEqual([
+      { role: 'assistant', content: '' },
+      { content: 'Hi' },
+      { content: ' there' },
+      {},
+      null,
+    ]);
     expect(chunks.at(-1)).toEqual({
       id: 'chatcmpl-1',
       object: 'chat.completion.chunk',
       created: 1_700_000_000,
       model: 'public-model',
       choices: [],
-      usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7, prompt_tokens_details: { cached_tokens: 1 }, completion_tokens_details: { reasoning_tokens: 0 } },
+      usage: {
+        prompt_tokens: 5,
+        completion_tokens: 2,
+        total_tokens: 7,
+        prompt_tokens_details: { cached_tokens: 1 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
     });
     expect(payloads(streamFrames(textAnswer, false))).toHaveLength(4);
   });
@@ -64,8 +84,27 @@ describe('the chat answer codec, streamed', () => {
     expect(JSON.stringify(chunks)).not.toContain('never shown');
     expect(chunks.map((chunk) => (chunk.choices as Array<{ delta: unknown; finish_reason: unknown }>)[0])).toEqual([
       { index: 0, delta: { role: 'assistant', content: null }, logprobs: null, finish_reason: null },
-      { index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, logprobs: null, finish_reason: null },
-      { index: 0, delta: { tool_calls: [{ index: 1, id: 'call_2__sig_gemini_c2ln', type: 'function', function: { name: 'g', arguments: '{"b":1}' } }] }, logprobs: null, finish_reason: null },
+      {
+        index: 0,
+        delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        logprobs: null,
+        finish_reason: null,
+      },
+      {
+        index: 0,
+        delta: {
+          tool_calls: [
+            {
+              index: 1,
+              id: 'call_2__sig_gemini_c2ln',
+              type: 'function',
+              function: { name: 'g', arguments: '{"b":1}' },
+            },
+          ],
+        },
+        logprobs: null,
+        finish_reason: null,
+      },
       { index: 0, delta: {}, logprobs: null, finish_reason: 'tool_calls' },
     ]);
   });
@@ -89,15 +128,27 @@ describe('the chat answer codec, streamed', () => {
   });
 
   it('streams reasoning as reasoning_content deltas', () => {
-    const chunks = payloads(streamFrames([{ type: 'reasoning-start', blockIndex: 0 }, { type: 'reasoning-delta', blockIndex: 0, text: 'hmm' }], false));
+    const chunks = payloads(
+      streamFrames(
+        [
+          { type: 'reasoning-start', blockIndex: 0 },
+          { type: 'reasoning-delta', blockIndex: 0, text: 'hmm' },
+        ],
+        false,
+      ),
+    );
     expect((chunks[1]?.choices as Array<{ delta: unknown }>)[0]?.delta).toEqual({ reasoning_content: 'hmm' });
   });
 
   it('fails with an OpenAI error event and no [DONE]', () => {
-    const frames = createChatAnswerCodec(identity, true).createStreamEncoder().fail({ code: 'service_unavailable', message: 'Overloaded' });
+    const frames = createChatAnswerCodec(identity, true)
+      .createStreamEncoder()
+      .fail({ code: 'service_unavailable', message: 'Overloaded' });
     expect(frames).toHaveLength(1);
     expect(frames[0]).not.toContain('[DONE]');
-    expect(JSON.parse((frames[0] ?? '').replace(/^data: /, ''))).toMatchObject({ error: { message: 'Overloaded', code: 'service_unavailable' } });
+    expect(JSON.parse((frames[0] ?? '').replace(/^data: /, ''))).toMatchObject({
+      error: { message: 'Overloaded', code: 'service_unavailable' },
+    });
   });
 });
 
@@ -107,7 +158,9 @@ describe('the chat answer codec, not streamed', () => {
       { type: 'reasoning-start', blockIndex: 0 },
       { type: 'reasoning-delta', blockIndex: 0, text: 'hidden' },
       { type: 'reasoning-end', blockIndex: 0 },
-      ...textAnswer.map((part) => ('blockIndex' in part ? { ...part, blockIndex: part.blockIndex + 1 } : part)).filter((part) => part.type !== 'finish'),
+      ...textAnswer
+        .map((part) => ('blockIndex' in part ? { ...part, blockIndex: part.blockIndex + 1 } : part))
+        .filter((part) => part.type !== 'finish'),
       { type: 'tool-call-start', blockIndex: 2, callId: 'call_1', name: 'f' },
       { type: 'tool-call-delta', blockIndex: 2, argumentsDelta: '{}' },
       { type: 'tool-call-end', blockIndex: 2, artefact: { producer: 'gemini', signature: 'c2ln' } },
@@ -121,17 +174,31 @@ describe('the chat answer codec, not streamed', () => {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: 'Hi there', refusal: null, tool_calls: [{ id: 'call_1__sig_gemini_c2ln', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+          message: {
+            role: 'assistant',
+            content: 'Hi there',
+            refusal: null,
+            tool_calls: [{ id: 'call_1__sig_gemini_c2ln', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
           logprobs: null,
           finish_reason: 'tool_calls',
         },
       ],
-      usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7, prompt_tokens_details: { cached_tokens: 1 }, completion_tokens_details: { reasoning_tokens: 0 } },
+      usage: {
+        prompt_tokens: 5,
+        completion_tokens: 2,
+        total_tokens: 7,
+        prompt_tokens_details: { cached_tokens: 1 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
     });
   });
 
   it('writes content null, finish stop and zero usage for an empty answer the vendor never finished', () => {
-    const completion = JSON.parse(createChatAnswerCodec(identity, false).encodeAnswer(foldStreamParts([]))) as { choices: Array<{ message: { content: unknown }; finish_reason: string }>; usage: unknown };
+    const completion = JSON.parse(createChatAnswerCodec(identity, false).encodeAnswer(foldStreamParts([]))) as {
+      choices: Array<{ message: { content: unknown }; finish_reason: string }>;
+      usage: unknown;
+    };
     expect(completion.choices[0]).toMatchObject({ message: { content: null }, finish_reason: 'stop' });
     expect(completion.usage).toMatchObject({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
   });

@@ -19,7 +19,12 @@ export interface ChatCompletionObject {
   model: string;
   choices: Array<{
     index: number;
-    message: { role: 'assistant'; content: string | null; refusal: null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> };
+    message: {
+      role: 'assistant';
+      content: string | null;
+      refusal: null;
+      tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+    };
     logprobs: null;
     finish_reason: ChatFinishReason;
   }>;

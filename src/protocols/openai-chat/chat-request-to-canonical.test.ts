@@ -14,16 +14,36 @@ function refusedParam(request: Partial<ChatCompletionRequest>): string | null {
 }
 
 describe('chatRequestToCanonical', () => {
-  it('keeps one canonical message per chat message (so vendor 400s name the client\'s index) and maps every canonical field', () => {
+  it("keeps one canonical message per chat message (so vendor 400s name the client's index) and maps every canonical field", () => {
     const canonical = chatRequestToCanonical({
       model: 'public-model',
       messages: [
         { role: 'developer', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: 'https://images.example.test/a.png', detail: 'low' } }, { type: 'file', file: { file_data: 'data:application/pdf;base64,AA==', filename: 'a.pdf' } }] },
-        { role: 'assistant', content: [{ type: 'refusal', refusal: 'no' } as never], tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
-        { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: 'o' }, { type: 'text', text: 'k' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look' },
+            { type: 'image_url', image_url: { url: 'https://images.example.test/a.png', detail: 'low' } },
+            { type: 'file', file: { file_data: 'data:application/pdf;base64,AA==', filename: 'a.pdf' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [{ type: 'refusal', refusal: 'no' } as never],
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'call_1',
+          content: [
+            { type: 'text', text: 'o' },
+            { type: 'text', text: 'k' },
+          ],
+        },
       ],
-      tools: [{ type: 'function', function: { name: 'f', description: 'F', parameters: { type: 'object' }, strict: true } }],
+      tools: [
+        { type: 'function', function: { name: 'f', description: 'F', parameters: { type: 'object' }, strict: true } },
+      ],
       tool_choice: { type: 'function', function: { name: 'f' } },
       parallel_tool_calls: false,
       response_format: { type: 'json_schema', json_schema: { name: 'out', schema: { type: 'object' }, strict: true } },
@@ -53,7 +73,13 @@ describe('chatRequestToCanonical', () => {
             { type: 'file', data: 'data:application/pdf;base64,AA==', filename: 'a.pdf' },
           ],
         },
-        { role: 'assistant', content: [{ type: 'text', text: 'no' }, { type: 'tool-call', callId: 'call_1', name: 'f', arguments: '{"a":1}' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'no' },
+            { type: 'tool-call', callId: 'call_1', name: 'f', arguments: '{"a":1}' },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool-result', callId: 'call_1', output: 'ok' }] },
       ],
       tools: [{ name: 'f', description: 'F', parameters: { type: 'object' }, strict: true }],
@@ -62,7 +88,14 @@ describe('chatRequestToCanonical', () => {
       outputFormat: { type: 'json-schema', name: 'out', schema: { type: 'object' }, strict: true },
       reasoningEffort: 'low',
       maxOutputTokens: 20,
-      sampling: { temperature: 0.5, topP: 0.9, stopSequences: ['END'], seed: 7, presencePenalty: 0.1, frequencyPenalty: 0 },
+      sampling: {
+        temperature: 0.5,
+        topP: 0.9,
+        stopSequences: ['END'],
+        seed: 7,
+        presencePenalty: 0.1,
+        frequencyPenalty: 0,
+      },
       metadata: { a: 'b' },
       endUserId: 'user-1',
       stream: true,
@@ -73,7 +106,13 @@ describe('chatRequestToCanonical', () => {
     const canonical = chatRequestToCanonical({
       model: 'm',
       messages: [
-        { role: 'assistant', tool_calls: [{ id: 'call_1__sig_gemini_c2ln', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 'call_2', type: 'function', function: { name: 'g', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          tool_calls: [
+            { id: 'call_1__sig_gemini_c2ln', type: 'function', function: { name: 'f', arguments: '{}' } },
+            { id: 'call_2', type: 'function', function: { name: 'g', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1__sig_gemini_c2ln', content: 'one' },
         { role: 'tool', tool_call_id: 'call_2', content: 'two' },
       ],
@@ -82,7 +121,13 @@ describe('chatRequestToCanonical', () => {
       {
         role: 'assistant',
         content: [
-          { type: 'tool-call', callId: 'call_1', name: 'f', arguments: '{}', artefact: { producer: 'gemini', signature: 'c2ln' } },
+          {
+            type: 'tool-call',
+            callId: 'call_1',
+            name: 'f',
+            arguments: '{}',
+            artefact: { producer: 'gemini', signature: 'c2ln' },
+          },
           { type: 'tool-call', callId: 'call_2', name: 'g', arguments: '{}' },
         ],
       },
@@ -93,14 +138,39 @@ describe('chatRequestToCanonical', () => {
 
   it('leaves what the client did not say as null', () => {
     const canonical = chatRequestToCanonical({ model: 'm', messages: [{ role: 'system', content: 'x' }] });
-    expect(canonical).toMatchObject({ toolChoice: null, parallelToolCalls: null, outputFormat: { type: 'text' }, reasoningEffort: null, maxOutputTokens: null, sampling: { temperature: null, topP: null }, metadata: null, stream: false });
+    expect(canonical).toMatchObject({
+      toolChoice: null,
+      parallelToolCalls: null,
+      outputFormat: { type: 'text' },
+      reasoningEffort: null,
+      maxOutputTokens: null,
+      sampling: { temperature: null, topP: null },
+      metadata: null,
+      stream: false,
+    });
   });
 
   it.each([
-    [{ messages: [{ role: 'user' as const, content: [{ type: 'input_audio' as const, input_audio: {} }] }] }, 'messages[0].content[0]'],
-    [{ messages: [{ role: 'user' as const, content: [{ type: 'file' as const, file: { file_id: 'file-1' } }] }] }, 'messages[0].content[0]'],
+    [
+      { messages: [{ role: 'user' as const, content: [{ type: 'input_audio' as const, input_audio: {} }] }] },
+      'messages[0].content[0]',
+    ],
+    [
+      { messages: [{ role: 'user' as const, content: [{ type: 'file' as const, file: { file_id: 'file-1' } }] }] },
+      'messages[0].content[0]',
+    ],
     [{ messages: [{ role: 'function' as const, name: 'f', content: 'x' }] }, 'messages[0]'],
-    [{ messages: [{ role: 'assistant' as const, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '[1]' } }] }] }, 'messages[0].tool_calls[0].function.arguments'],
+    [
+      {
+        messages: [
+          {
+            role: 'assistant' as const,
+            tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '[1]' } }],
+          },
+        ],
+      },
+      'messages[0].tool_calls[0].function.arguments',
+    ],
     [{ n: 2 }, 'n'],
     [{ audio: { voice: 'alloy' } }, 'audio'],
   ])('refuses what the canonical request cannot carry with a 400 naming it (%#)', (fields, param) => {

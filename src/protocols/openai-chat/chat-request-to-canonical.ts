@@ -55,15 +55,33 @@ function convertMessage(message: ChatMessage, param: string): CanonicalMessage {
     case 'assistant':
       return { role: 'assistant', content: assistantContent(message, param) };
     case 'tool':
-      return { role: 'tool', content: [{ type: 'tool-result', callId: decodeChatToolCallId(message.tool_call_id).callId, output: textPartsOf(message.content).map((part) => part.text).join('') }] };
+      return {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            callId: decodeChatToolCallId(message.tool_call_id).callId,
+            output: textPartsOf(message.content)
+              .map((part) => part.text)
+              .join(''),
+          },
+        ],
+      };
     case 'function':
-      throw new GatewayError('invalid_request_error', "Messages with the deprecated role 'function' cannot be sent to this model; use 'tool' messages.", { param });
+      throw new GatewayError(
+        'invalid_request_error',
+        "Messages with the deprecated role 'function' cannot be sent to this model; use 'tool' messages.",
+        { param },
+      );
     default:
       return assertNever(message, 'message role');
   }
 }
 
-function userContent(content: Extract<ChatMessage, { role: 'user' }>['content'], param: string): CanonicalUserContent[] {
+function userContent(
+  content: Extract<ChatMessage, { role: 'user' }>['content'],
+  param: string,
+): CanonicalUserContent[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((part, partIndex): CanonicalUserContent => {
     const partParam = `${param}.content[${partIndex}]`;
@@ -75,27 +93,49 @@ function userContent(content: Extract<ChatMessage, { role: 'user' }>['content'],
     if (part.type === 'file') {
       const file = (part.file ?? {}) as { file_data?: unknown; filename?: unknown };
       if (typeof file.file_data === 'string') {
-        return { type: 'file', data: file.file_data, ...(typeof file.filename === 'string' ? { filename: file.filename } : {}) };
+        return {
+          type: 'file',
+          data: file.file_data,
+          ...(typeof file.filename === 'string' ? { filename: file.filename } : {}),
+        };
       }
     }
-    throw new GatewayError('invalid_request_error', `Content parts of type '${part.type}' cannot be sent to this model.`, { param: partParam });
+    throw new GatewayError(
+      'invalid_request_error',
+      `Content parts of type '${part.type}' cannot be sent to this model.`,
+      { param: partParam },
+    );
   });
 }
 
-function assistantContent(message: Extract<ChatMessage, { role: 'assistant' }>, param: string): CanonicalAssistantContent[] {
+function assistantContent(
+  message: Extract<ChatMessage, { role: 'assistant' }>,
+  param: string,
+): CanonicalAssistantContent[] {
   const content: CanonicalAssistantContent[] = [];
   if (typeof message.content === 'string') {
     if (message.content) content.push({ type: 'text', text: message.content });
   } else if (Array.isArray(message.content)) {
     for (const part of message.content) {
-      const text = part.type === 'text' ? String(part.text) : part.type === 'refusal' && typeof part.refusal === 'string' ? part.refusal : '';
+      const text =
+        part.type === 'text'
+          ? String(part.text)
+          : part.type === 'refusal' && typeof part.refusal === 'string'
+            ? part.refusal
+            : '';
       if (text) content.push({ type: 'text', text });
     }
   }
   for (const [callIndex, toolCall] of (message.tool_calls ?? []).entries()) {
     refuseNonObjectArguments(toolCall.function.arguments, `${param}.tool_calls[${callIndex}].function.arguments`);
     const { callId, artefact } = decodeChatToolCallId(toolCall.id);
-    content.push({ type: 'tool-call', callId, name: toolCall.function.name, arguments: toolCall.function.arguments, ...(artefact ? { artefact } : {}) });
+    content.push({
+      type: 'tool-call',
+      callId,
+      name: toolCall.function.name,
+      arguments: toolCall.function.arguments,
+      ...(artefact ? { artefact } : {}),
+    });
   }
   return content;
 }
@@ -138,7 +178,10 @@ function convertOutputFormat(format: ChatCompletionRequest['response_format']): 
 }
 
 function convertSampling(request: ChatCompletionRequest): CanonicalSampling {
-  const stop = request.stop == null ? [] : (Array.isArray(request.stop) ? request.stop : [request.stop]).filter((sequence) => sequence.length > 0);
+  const stop =
+    request.stop == null
+      ? []
+      : (Array.isArray(request.stop) ? request.stop : [request.stop]).filter((sequence) => sequence.length > 0);
   return {
     temperature: request.temperature ?? null,
     topP: request.top_p ?? null,

@@ -31,12 +31,24 @@ export function createChatStreamEncoder(identity: ChatAnswerIdentity, clientWant
   let roleSent = false;
   let usage: CanonicalUsage | undefined;
   /** a started tool call not yet written: its chat index, name and arguments so far, by block index */
-  const pendingToolCalls = new Map<number, { index: number; callId: string; name: string; argumentsText: string; pieces: number }>();
+  const pendingToolCalls = new Map<
+    number,
+    { index: number; callId: string; name: string; argumentsText: string; pieces: number }
+  >();
   /** chat indices of tool calls already streaming, by block index */
   const streamingToolCalls = new Map<number, number>();
   let toolCallCount = 0;
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
-    dataFrame(JSON.stringify({ id: identity.id, object: 'chat.completion.chunk', created: identity.created, model: identity.model, choices, ...extra }));
+    dataFrame(
+      JSON.stringify({
+        id: identity.id,
+        object: 'chat.completion.chunk',
+        created: identity.created,
+        model: identity.model,
+        choices,
+        ...extra,
+      }),
+    );
   const deltaChunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
     chunk([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]);
   // OpenAI's first chunk carries the role; it is sent with the first content so parts without content write nothing.
@@ -50,11 +62,17 @@ export function createChatStreamEncoder(identity: ChatAnswerIdentity, clientWant
     const call = pendingToolCalls.get(blockIndex);
     if (!call) return [];
     pendingToolCalls.delete(blockIndex);
-    const toolCall = { index: call.index, id: encodeChatToolCallId(call.callId, artefact), type: 'function', function: { name: call.name, arguments: call.argumentsText } };
+    const toolCall = {
+      index: call.index,
+      id: encodeChatToolCallId(call.callId, artefact),
+      type: 'function',
+      function: { name: call.name, arguments: call.argumentsText },
+    };
     return withRole([deltaChunk({ tool_calls: [toolCall] })], false);
   };
   /** Tool calls the vendor never ended (a cut answer) go out as they are before the finish or the end. */
-  const writeUnendedToolCalls = (): string[] => [...pendingToolCalls.keys()].flatMap((blockIndex) => writeToolCall(blockIndex, undefined));
+  const writeUnendedToolCalls = (): string[] =>
+    [...pendingToolCalls.keys()].flatMap((blockIndex) => writeToolCall(blockIndex, undefined));
   return {
     start: () => [],
     push(part) {
@@ -72,12 +90,21 @@ export function createChatStreamEncoder(identity: ChatAnswerIdentity, clientWant
         case 'reasoning-delta':
           return part.text ? withRole([deltaChunk({ reasoning_content: part.text })], true) : [];
         case 'tool-call-start':
-          pendingToolCalls.set(part.blockIndex, { index: toolCallCount++, callId: part.callId, name: part.name, argumentsText: '', pieces: 0 });
+          pendingToolCalls.set(part.blockIndex, {
+            index: toolCallCount++,
+            callId: part.callId,
+            name: part.name,
+            argumentsText: '',
+            pieces: 0,
+          });
           return [];
         case 'tool-call-delta': {
           if (!part.argumentsDelta) return [];
           const streamingIndex = streamingToolCalls.get(part.blockIndex);
-          if (streamingIndex !== undefined) return [deltaChunk({ tool_calls: [{ index: streamingIndex, function: { arguments: part.argumentsDelta } }] })];
+          if (streamingIndex !== undefined)
+            return [
+              deltaChunk({ tool_calls: [{ index: streamingIndex, function: { arguments: part.argumentsDelta } }] }),
+            ];
           const call = pendingToolCalls.get(part.blockIndex);
           if (!call) return [];
           call.argumentsText += part.argumentsDelta;

@@ -8,7 +8,10 @@ describe('chat tool call ids carrying a vendor artefact', () => {
     const id = encodeChatToolCallId('call_r1_0_0', { producer: 'gemini', signature });
     expect(id).toBe('call_r1_0_0__sig_gemini_c2lnOmdldF93ZWF0aGVyOvv_-A');
     expect(id).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeChatToolCallId(id)).toStrictEqual({ callId: 'call_r1_0_0', artefact: { producer: 'gemini', signature } });
+    expect(decodeChatToolCallId(id)).toStrictEqual({
+      callId: 'call_r1_0_0',
+      artefact: { producer: 'gemini', signature },
+    });
   });
 
   it('leave a call without artefact, or with one that would not come back byte for byte, plain', () => {
@@ -21,6 +24,9 @@ describe('chat tool call ids carrying a vendor artefact', () => {
   });
 
   it('still read the Gemini-only form shown before artefacts were generic', () => {
-    expect(decodeChatToolCallId('call_r1_0_0__ts__c2lnOmdldF93ZWF0aGVyOvv_-A')).toStrictEqual({ callId: 'call_r1_0_0', artefact: { producer: 'gemini', signature } });
+    expect(decodeChatToolCallId('call_r1_0_0__ts__c2lnOmdldF93ZWF0aGVyOvv_-A')).toStrictEqual({
+      callId: 'call_r1_0_0',
+      artefact: { producer: 'gemini', signature },
+    });
   });
 });

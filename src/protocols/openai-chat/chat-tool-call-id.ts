@@ -23,7 +23,8 @@ export interface ChatToolCallIdParts {
  */
 export function encodeChatToolCallId(callId: string, artefact: VendorArtefact | undefined): string {
   const signature = artefact?.signature;
-  if (!artefact || !signature || artefact.redactedData !== undefined || !idSafeProducer.test(artefact.producer)) return callId;
+  if (!artefact || !signature || artefact.redactedData !== undefined || !idSafeProducer.test(artefact.producer))
+    return callId;
   const urlSafe = Buffer.from(signature, 'base64').toString('base64url');
   if (!urlSafe || standardBase64Of(urlSafe) !== signature) return callId;
   return `${callId}${artefactMarker}${artefact.producer}_${urlSafe}`;
@@ -44,7 +45,10 @@ export function decodeChatToolCallId(shownId: string): ChatToolCallIdParts {
   const legacyIndex = shownId.indexOf(legacyGeminiMarker);
   if (legacyIndex > 0 && legacyIndex + legacyGeminiMarker.length < shownId.length) {
     const urlSafe = shownId.slice(legacyIndex + legacyGeminiMarker.length);
-    return { callId: shownId.slice(0, legacyIndex), artefact: { producer: 'gemini', signature: standardBase64Of(urlSafe) } };
+    return {
+      callId: shownId.slice(0, legacyIndex),
+      artefact: { producer: 'gemini', signature: standardBase64Of(urlSafe) },
+    };
   }
   return { callId: shownId };
 }

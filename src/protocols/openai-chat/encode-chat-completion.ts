@@ -23,7 +23,12 @@ export function encodeChatCompletion(answer: CanonicalAnswer, identity: ChatAnsw
   const toolCalls: NonNullable<ChatCompletionObject['choices'][number]['message']['tool_calls']> = [];
   for (const block of answer.blocks) {
     if (block.type === 'text') texts.push(block.text);
-    else if (block.type === 'tool-call') toolCalls.push({ id: encodeChatToolCallId(block.callId, block.artefact), type: 'function', function: { name: block.name, arguments: block.arguments } });
+    else if (block.type === 'tool-call')
+      toolCalls.push({
+        id: encodeChatToolCallId(block.callId, block.artefact),
+        type: 'function',
+        function: { name: block.name, arguments: block.arguments },
+      });
   }
   return {
     id: identity.id,
@@ -33,7 +38,12 @@ export function encodeChatCompletion(answer: CanonicalAnswer, identity: ChatAnsw
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: texts.length > 0 ? texts.join('') : null, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: texts.length > 0 ? texts.join('') : null,
+          refusal: null,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
         logprobs: null,
         finish_reason: encodeChatFinishReason(answer.finish),
       },

@@ -20,12 +20,30 @@ function callFor(baseUrl: string, secret: string): VendorCall {
 
 /** The three translated vendors' encoders, each given an OpenAI chat request translated as dispatch translates it. */
 const encoders: Array<[string, (request: ChatCompletionRequest) => Promise<unknown>]> = [
-  ['anthropic', async (request) => encodeAnthropicRequest(chatRequestToCanonical(request), callFor('https://anthropic.example.test/v1', 'sk-ant'))],
-  ['gemini', async (request) => encodeGeminiRequest(chatRequestToCanonical(request), callFor('https://gemini.example.test/v1beta', 'AIza'))],
-  ['bedrock', async (request) => encodeBedrockChatRequest(chatRequestToCanonical(request), callFor('https://bedrock-runtime.us-east-1.amazonaws.com', 'AKIDEXAMPLE:secret'))],
+  [
+    'anthropic',
+    async (request) =>
+      encodeAnthropicRequest(chatRequestToCanonical(request), callFor('https://anthropic.example.test/v1', 'sk-ant')),
+  ],
+  [
+    'gemini',
+    async (request) =>
+      encodeGeminiRequest(chatRequestToCanonical(request), callFor('https://gemini.example.test/v1beta', 'AIza')),
+  ],
+  [
+    'bedrock',
+    async (request) =>
+      encodeBedrockChatRequest(
+        chatRequestToCanonical(request),
+        callFor('https://bedrock-runtime.us-east-1.amazonaws.com', 'AKIDEXAMPLE:secret'),
+      ),
+  ],
 ];
 
-async function refusedParam(encode: (request: ChatCompletionRequest) => Promise<unknown>, fields: Record<string, unknown>): Promise<string | null> {
+async function refusedParam(
+  encode: (request: ChatCompletionRequest) => Promise<unknown>,
+  fields: Record<string, unknown>,
+): Promise<string | null> {
   try {
     await encode({ model: 'public-model', messages: [{ role: 'user', content: 'hi' }], ...fields });
   } catch (error) {
@@ -60,6 +78,8 @@ describe.each(encoders)('the %s adapter', (_vendor, encode) => {
   });
 
   it('accepts the fields that change nothing it could honour (service_tier auto, store, metadata)', async () => {
-    expect(await refusedParam(encode, { service_tier: 'auto', store: true, metadata: { a: 'b' }, modalities: ['text'] })).toBe('accepted');
+    expect(
+      await refusedParam(encode, { service_tier: 'auto', store: true, metadata: { a: 'b' }, modalities: ['text'] }),
+    ).toBe('accepted');
   });
 });

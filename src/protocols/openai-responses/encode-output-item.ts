@@ -24,15 +24,36 @@ export function itemIdPrefixOf(block: AnswerBlock): OutputItemIdPrefix {
  * reasoning item (its text as one summary part, its artefact sealed when a sealer is given), tool call → a
  * function call. A block the stream never ended is `incomplete`.
  */
-export function encodeOutputItem(block: AnswerBlock, itemId: string, sealReasoning: ((sealed: SealedArtefact) => string) | undefined): ResponsesOutputItem {
+export function encodeOutputItem(
+  block: AnswerBlock,
+  itemId: string,
+  sealReasoning: ((sealed: SealedArtefact) => string) | undefined,
+): ResponsesOutputItem {
   const status = block.ended ? 'completed' : 'incomplete';
   switch (block.type) {
     case 'text':
-      return { id: itemId, type: 'message', role: 'assistant', status, content: [{ type: 'output_text', text: block.text, annotations: [], logprobs: [] }] };
+      return {
+        id: itemId,
+        type: 'message',
+        role: 'assistant',
+        status,
+        content: [{ type: 'output_text', text: block.text, annotations: [], logprobs: [] }],
+      };
     case 'tool-call':
-      return { id: itemId, type: 'function_call', call_id: block.callId, name: block.name, arguments: block.arguments, status };
+      return {
+        id: itemId,
+        type: 'function_call',
+        call_id: block.callId,
+        name: block.name,
+        arguments: block.arguments,
+        status,
+      };
     case 'reasoning': {
-      const item: ResponsesReasoningItem = { id: itemId, type: 'reasoning', summary: block.text ? [{ type: 'summary_text', text: block.text }] : [] };
+      const item: ResponsesReasoningItem = {
+        id: itemId,
+        type: 'reasoning',
+        summary: block.text ? [{ type: 'summary_text', text: block.text }] : [],
+      };
       if (sealReasoning && block.artefact) item.encrypted_content = sealReasoning({ artefact: block.artefact });
       return item;
     }
@@ -44,7 +65,10 @@ export function encodeOutputItem(block: AnswerBlock, itemId: string, sealReasoni
 }
 
 /** Whether a block is a tool call whose vendor artefact goes out, sealed, in a reasoning item right before it. */
-export function hasSealedToolCallArtefact(block: AnswerBlock, sealReasoning: ((sealed: SealedArtefact) => string) | undefined): block is AnswerToolCallBlock & { artefact: NonNullable<AnswerToolCallBlock['artefact']> } {
+export function hasSealedToolCallArtefact(
+  block: AnswerBlock,
+  sealReasoning: ((sealed: SealedArtefact) => string) | undefined,
+): block is AnswerToolCallBlock & { artefact: NonNullable<AnswerToolCallBlock['artefact']> } {
   return block.type === 'tool-call' && block.artefact !== undefined && sealReasoning !== undefined;
 }
 
@@ -53,6 +77,15 @@ export function hasSealedToolCallArtefact(block: AnswerBlock, sealReasoning: ((s
  * summary and the artefact sealed with the call id, so that on replay it is attached to that call again. Call ids
  * stay the vendor's own (Responses caps `call_id` at 64 characters).
  */
-export function encodeToolCallArtefactItem(block: AnswerToolCallBlock & { artefact: NonNullable<AnswerToolCallBlock['artefact']> }, itemId: string, sealReasoning: (sealed: SealedArtefact) => string): ResponsesReasoningItem {
-  return { id: itemId, type: 'reasoning', summary: [], encrypted_content: sealReasoning({ artefact: block.artefact, callId: block.callId }) };
+export function encodeToolCallArtefactItem(
+  block: AnswerToolCallBlock & { artefact: NonNullable<AnswerToolCallBlock['artefact']> },
+  itemId: string,
+  sealReasoning: (sealed: SealedArtefact) => string,
+): ResponsesReasoningItem {
+  return {
+    id: itemId,
+    type: 'reasoning',
+    summary: [],
+    encrypted_content: sealReasoning({ artefact: block.artefact, callId: block.callId }),
+  };
 }

@@ -37,7 +37,13 @@ describe('encodeResponse', () => {
       store: true,
       previous_response_id: null,
       output: [
-        { id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello, world', annotations: [], logprobs: [] }] },
+        {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Hello, world', annotations: [], logprobs: [] }],
+        },
       ],
       usage,
       background: false,
@@ -50,7 +56,14 @@ describe('encodeResponse', () => {
     const response = encodeResponse(foldStreamParts(scriptedAnswers['function call']), deterministicContext());
     expect(response.status).toBe('completed');
     expect(response.output).toEqual([
-      { id: 'fc_1', type: 'function_call', call_id: 'call_weather', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+      {
+        id: 'fc_1',
+        type: 'function_call',
+        call_id: 'call_weather',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+        status: 'completed',
+      },
     ]);
   });
 
@@ -63,24 +76,50 @@ describe('encodeResponse', () => {
       encrypted_content: 'sealed:{"producer":"anthropic","signature":"EqQBCgIYAhIM"}',
     });
     const unsealed = { ...deterministicContext(), sealReasoning: undefined };
-    expect(encodeResponse(answer, unsealed).output[0]).toEqual({ id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'The user greets; greet back.' }] });
+    expect(encodeResponse(answer, unsealed).output[0]).toEqual({
+      id: 'rs_1',
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: 'The user greets; greet back.' }],
+    });
   });
 
   it('answers a max-tokens cut-off as incomplete with the reason, its unfinished message incomplete too', () => {
     const response = encodeResponse(foldStreamParts(scriptedAnswers['max-tokens cut-off']), deterministicContext());
-    expect(response).toMatchObject({ status: 'incomplete', completed_at: null, error: null, incomplete_details: { reason: 'max_output_tokens' } });
+    expect(response).toMatchObject({
+      status: 'incomplete',
+      completed_at: null,
+      error: null,
+      incomplete_details: { reason: 'max_output_tokens' },
+    });
     expect(response.output[0]).toMatchObject({ status: 'incomplete', content: [{ text: 'Once upon a' }] });
   });
 
   it('answers a content filter stop as incomplete with reason content_filter', () => {
-    const response = encodeResponse(foldStreamParts([{ type: 'finish', finish: { reason: 'content-filter', rawReason: 'SAFETY' } }]), deterministicContext());
-    expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'content_filter' }, usage: null });
+    const response = encodeResponse(
+      foldStreamParts([{ type: 'finish', finish: { reason: 'content-filter', rawReason: 'SAFETY' } }]),
+      deterministicContext(),
+    );
+    expect(response).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason: 'content_filter' },
+      usage: null,
+    });
   });
 
   it('answers a vendor failure, and an answer that never finished, as failed with an error code from the spec', () => {
-    const failed = encodeResponse(foldStreamParts([{ type: 'error', failure: { code: 'rate_limit_exceeded', message: 'slow down' } }]), deterministicContext());
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'rate_limit_exceeded', message: 'slow down' }, incomplete_details: null });
-    const unavailable = encodeResponse(foldStreamParts([{ type: 'error', failure: { code: 'service_unavailable', message: 'overloaded' } }]), deterministicContext());
+    const failed = encodeResponse(
+      foldStreamParts([{ type: 'error', failure: { code: 'rate_limit_exceeded', message: 'slow down' } }]),
+      deterministicContext(),
+    );
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: 'rate_limit_exceeded', message: 'slow down' },
+      incomplete_details: null,
+    });
+    const unavailable = encodeResponse(
+      foldStreamParts([{ type: 'error', failure: { code: 'service_unavailable', message: 'overloaded' } }]),
+      deterministicContext(),
+    );
     expect(unavailable.error).toEqual({ code: 'server_error', message: 'overloaded' });
     const unfinished = encodeResponse(foldStreamParts([{ type: 'text-start', blockIndex: 0 }]), deterministicContext());
     expect(unfinished).toMatchObject({ status: 'failed', error: { code: 'server_error' } });
@@ -92,14 +131,36 @@ describe('encodeResponse with tool call artefacts', () => {
 
   it('puts a reasoning item sealing the artefact with its call id right before the call; call ids stay the vendor ones', () => {
     expect(encodeResponse(wholeCalls, deterministicContext()).output).toEqual([
-      { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'sealed:{"producer":"gemini","signature":"c2lnLTE=","callId":"call_r_0_0"}' },
-      { id: 'fc_2', type: 'function_call', call_id: 'call_r_0_0', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
-      { id: 'fc_3', type: 'function_call', call_id: 'call_r_0_1', name: 'get_time', arguments: '{}', status: 'completed' },
+      {
+        id: 'rs_1',
+        type: 'reasoning',
+        summary: [],
+        encrypted_content: 'sealed:{"producer":"gemini","signature":"c2lnLTE=","callId":"call_r_0_0"}',
+      },
+      {
+        id: 'fc_2',
+        type: 'function_call',
+        call_id: 'call_r_0_0',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+        status: 'completed',
+      },
+      {
+        id: 'fc_3',
+        type: 'function_call',
+        call_id: 'call_r_0_1',
+        name: 'get_time',
+        arguments: '{}',
+        status: 'completed',
+      },
     ]);
   });
 
   it('leaves the artefact out when the client did not ask for encrypted content', () => {
     const { sealReasoning: _omitted, ...withoutSealer } = deterministicContext();
-    expect(encodeResponse(wholeCalls, withoutSealer).output.map((item) => item.type)).toEqual(['function_call', 'function_call']);
+    expect(encodeResponse(wholeCalls, withoutSealer).output.map((item) => item.type)).toEqual([
+      'function_call',
+      'function_call',
+    ]);
   });
 });

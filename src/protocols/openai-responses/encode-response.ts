@@ -1,5 +1,10 @@
 import type { CanonicalAnswer } from '../../core/canonical/canonical-answer.js';
-import { encodeOutputItem, encodeToolCallArtefactItem, hasSealedToolCallArtefact, itemIdPrefixOf } from './encode-output-item.js';
+import {
+  encodeOutputItem,
+  encodeToolCallArtefactItem,
+  hasSealedToolCallArtefact,
+  itemIdPrefixOf,
+} from './encode-output-item.js';
 import { encodeResponsesUsage } from './encode-responses-usage.js';
 import type { ResponseEncodingContext } from './response-encoding-context.js';
 import type { ResponsesOutputItem, ResponsesResponse } from './responses-wire-types.js';
@@ -17,7 +22,11 @@ export function responseOutcomeOf(answer: CanonicalAnswer): ResponseOutcome {
     return { status: 'failed', error: { code, message: answer.failure.message }, incomplete_details: null };
   }
   if (!answer.finish) {
-    return { status: 'failed', error: { code: 'server_error', message: 'The upstream ended the answer without finishing it.' }, incomplete_details: null };
+    return {
+      status: 'failed',
+      error: { code: 'server_error', message: 'The upstream ended the answer without finishing it.' },
+      incomplete_details: null,
+    };
   }
   switch (answer.finish.reason) {
     case 'stop':
@@ -40,7 +49,11 @@ export function encodeInProgressResponse(context: ResponseEncodingContext): Resp
 }
 
 /** The final Response for an answer whose output items are already encoded (the stream encoder's terminal event). */
-export function encodeFinalResponse(answer: CanonicalAnswer, context: ResponseEncodingContext, output: ResponsesOutputItem[]): ResponsesResponse {
+export function encodeFinalResponse(
+  answer: CanonicalAnswer,
+  context: ResponseEncodingContext,
+  output: ResponsesOutputItem[],
+): ResponsesResponse {
   const outcome = responseOutcomeOf(answer);
   const completedAt = outcome.status === 'completed' ? context.nowSeconds() : null;
   return assemble(context, outcome, output, answer.usage ? encodeResponsesUsage(answer.usage) : null, completedAt);
@@ -53,7 +66,8 @@ export function encodeFinalResponse(answer: CanonicalAnswer, context: ResponseEn
 export function encodeResponse(answer: CanonicalAnswer, context: ResponseEncodingContext): ResponsesResponse {
   const output = answer.blocks.flatMap((block) => {
     const items: ResponsesOutputItem[] = [];
-    if (hasSealedToolCallArtefact(block, context.sealReasoning) && context.sealReasoning) items.push(encodeToolCallArtefactItem(block, context.createItemId('rs'), context.sealReasoning));
+    if (hasSealedToolCallArtefact(block, context.sealReasoning) && context.sealReasoning)
+      items.push(encodeToolCallArtefactItem(block, context.createItemId('rs'), context.sealReasoning));
     items.push(encodeOutputItem(block, context.createItemId(itemIdPrefixOf(block)), context.sealReasoning));
     return items;
   });

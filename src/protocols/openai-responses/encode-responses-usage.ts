@@ -5,7 +5,10 @@ import type { ResponsesUsage } from './responses-wire-types.js';
 export function encodeResponsesUsage(usage: CanonicalUsage): ResponsesUsage {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cacheReadInputTokens, cache_write_tokens: usage.cacheWriteInputTokens },
+    input_tokens_details: {
+      cached_tokens: usage.cacheReadInputTokens,
+      cache_write_tokens: usage.cacheWriteInputTokens,
+    },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
     total_tokens: usage.inputTokens + usage.outputTokens,

@@ -21,7 +21,10 @@ export type UnsealReasoning = (sealed: string) => SealedArtefact | null;
  * grouping vendors with strict turn order (Anthropic, Gemini) need. A reasoning item whose sealed content belongs to a
  * tool call (see encodeToolCallArtefactItem) is no reasoning: its artefact goes onto the function call with that id.
  */
-export function mapResponsesInput(input: string | ResponsesInputItem[], unsealReasoning: UnsealReasoning | undefined): CanonicalMessage[] {
+export function mapResponsesInput(
+  input: string | ResponsesInputItem[],
+  unsealReasoning: UnsealReasoning | undefined,
+): CanonicalMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: [{ type: 'text', text: input }] }];
   const messages: CanonicalMessage[] = [];
   const unsealed = new Map<string, SealedArtefact | null>();
@@ -52,17 +55,26 @@ export function mapResponsesInput(input: string | ResponsesInputItem[], unsealRe
     const param = `input[${itemIndex}]`;
     switch (item.type) {
       case 'message': {
-        const parts = typeof item.content === 'string' ? [{ type: 'input_text' as const, text: item.content }] : item.content;
+        const parts =
+          typeof item.content === 'string' ? [{ type: 'input_text' as const, text: item.content }] : item.content;
         switch (item.role) {
           case 'assistant':
-            parts.forEach((part, partIndex) => appendAssistant(assistantTextOf(part, `${param}.content[${partIndex}]`)));
+            parts.forEach((part, partIndex) =>
+              appendAssistant(assistantTextOf(part, `${param}.content[${partIndex}]`)),
+            );
             return;
           case 'user':
-            messages.push({ role: 'user', content: parts.map((part, partIndex) => userContentOf(part, `${param}.content[${partIndex}]`)) });
+            messages.push({
+              role: 'user',
+              content: parts.map((part, partIndex) => userContentOf(part, `${param}.content[${partIndex}]`)),
+            });
             return;
           case 'system':
           case 'developer':
-            messages.push({ role: item.role, content: parts.map((part, partIndex) => instructionTextOf(part, `${param}.content[${partIndex}]`)) });
+            messages.push({
+              role: item.role,
+              content: parts.map((part, partIndex) => instructionTextOf(part, `${param}.content[${partIndex}]`)),
+            });
             return;
           default: {
             const unreachable: never = item.role;
@@ -72,7 +84,13 @@ export function mapResponsesInput(input: string | ResponsesInputItem[], unsealRe
       }
       case 'function_call': {
         const artefact = toolCallArtefacts.get(item.call_id);
-        appendAssistant({ type: 'tool-call', callId: item.call_id, name: item.name, arguments: item.arguments, ...(artefact ? { artefact } : {}) });
+        appendAssistant({
+          type: 'tool-call',
+          callId: item.call_id,
+          name: item.name,
+          arguments: item.arguments,
+          ...(artefact ? { artefact } : {}),
+        });
         return;
       }
       case 'function_call_output':
@@ -86,7 +104,9 @@ export function mapResponsesInput(input: string | ResponsesInputItem[], unsealRe
         });
         return;
       case 'reasoning': {
-        const text = (item.content && item.content.length > 0 ? item.content : item.summary).map((part) => part.text).join('');
+        const text = (item.content && item.content.length > 0 ? item.content : item.summary)
+          .map((part) => part.text)
+          .join('');
         const opened = item.encrypted_content ? unseal(item.encrypted_content) : null;
         if (opened?.callId !== undefined) return;
         appendAssistant(opened ? { type: 'reasoning', text, artefact: opened.artefact } : { type: 'reasoning', text });
@@ -112,9 +132,13 @@ function userContentOf(part: ResponsesContentPart, param: string): CanonicalUser
       return fileOf(part, param);
     case 'output_text':
     case 'refusal':
-      throw new GatewayError('invalid_request_error', `Invalid value for '${param}.type': '${part.type}' is only allowed in assistant messages.`, {
-        param: `${param}.type`,
-      });
+      throw new GatewayError(
+        'invalid_request_error',
+        `Invalid value for '${param}.type': '${part.type}' is only allowed in assistant messages.`,
+        {
+          param: `${param}.type`,
+        },
+      );
     default: {
       const unreachable: never = part;
       throw new Error(`Unhandled content part ${JSON.stringify(unreachable)}`);
@@ -132,9 +156,13 @@ function assistantTextOf(part: ResponsesContentPart, param: string): CanonicalTe
       return { type: 'text', text: part.refusal };
     case 'input_image':
     case 'input_file':
-      throw new GatewayError('invalid_request_error', `Invalid value for '${param}.type': assistant messages may not contain '${part.type}'.`, {
-        param: `${param}.type`,
-      });
+      throw new GatewayError(
+        'invalid_request_error',
+        `Invalid value for '${param}.type': assistant messages may not contain '${part.type}'.`,
+        {
+          param: `${param}.type`,
+        },
+      );
     default: {
       const unreachable: never = part;
       throw new Error(`Unhandled content part ${JSON.stringify(unreachable)}`);
@@ -145,29 +173,48 @@ function assistantTextOf(part: ResponsesContentPart, param: string): CanonicalTe
 /** System and developer messages carry text only. */
 function instructionTextOf(part: ResponsesContentPart, param: string): CanonicalTextPart {
   if (part.type === 'input_text') return { type: 'text', text: part.text };
-  throw new GatewayError('invalid_request_error', `Invalid value for '${param}.type': system and developer messages may only contain 'input_text'.`, {
-    param: `${param}.type`,
-  });
+  throw new GatewayError(
+    'invalid_request_error',
+    `Invalid value for '${param}.type': system and developer messages may only contain 'input_text'.`,
+    {
+      param: `${param}.type`,
+    },
+  );
 }
 
 function imageOf(part: Extract<ResponsesContentPart, { type: 'input_image' }>, param: string): CanonicalImagePart {
-  if (part.image_url) return part.detail ? { type: 'image', url: part.image_url, detail: part.detail } : { type: 'image', url: part.image_url };
+  if (part.image_url)
+    return part.detail
+      ? { type: 'image', url: part.image_url, detail: part.detail }
+      : { type: 'image', url: part.image_url };
   if (part.file_id) {
-    throw new GatewayError('invalid_request_error', `Invalid value for '${param}.file_id': file ids are not supported; send 'image_url' (a URL or a data URL).`, {
-      param: `${param}.file_id`,
-    });
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for '${param}.file_id': file ids are not supported; send 'image_url' (a URL or a data URL).`,
+      {
+        param: `${param}.file_id`,
+      },
+    );
   }
-  throw new GatewayError('invalid_request_error', `Missing required parameter: '${param}.image_url'.`, { param: `${param}.image_url` });
+  throw new GatewayError('invalid_request_error', `Missing required parameter: '${param}.image_url'.`, {
+    param: `${param}.image_url`,
+  });
 }
 
 function fileOf(part: Extract<ResponsesContentPart, { type: 'input_file' }>, param: string): CanonicalFilePart {
   if (part.file_id) {
-    throw new GatewayError('invalid_request_error', `Invalid value for '${param}.file_id': file ids are not supported; send 'file_data' or 'file_url'.`, {
-      param: `${param}.file_id`,
-    });
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for '${param}.file_id': file ids are not supported; send 'file_data' or 'file_url'.`,
+      {
+        param: `${param}.file_id`,
+      },
+    );
   }
   if (part.file_data === undefined && part.file_url === undefined) {
-    throw new GatewayError('invalid_request_error', `Missing required parameter: '${param}.file_data'.`, { param: `${param}.file_data` });
+    throw new GatewayError('invalid_request_error', `Missing required parameter: '${param}.file_data'.`, {
+      param: `${param}.file_data`,
+    });
   }
   const file: CanonicalFilePart = { type: 'file' };
   if (part.file_data !== undefined) file.data = part.file_data;

@@ -34,8 +34,20 @@ describe('parseResponsesRequest', () => {
       metadata: null,
       stream: false,
     });
-    expect(parsed).toMatchObject({ store: true, include: [], previousResponseId: null, truncation: 'disabled', ignoredFields: [] });
-    expect(parsed.echo).toMatchObject({ tool_choice: 'auto', parallel_tool_calls: true, metadata: {}, text: { format: { type: 'text' } }, store: true });
+    expect(parsed).toMatchObject({
+      store: true,
+      include: [],
+      previousResponseId: null,
+      truncation: 'disabled',
+      ignoredFields: [],
+    });
+    expect(parsed.echo).toMatchObject({
+      tool_choice: 'auto',
+      parallel_tool_calls: true,
+      metadata: {},
+      text: { format: { type: 'text' } },
+      store: true,
+    });
   });
 
   it('maps every translated field', () => {
@@ -43,10 +55,20 @@ describe('parseResponsesRequest', () => {
       model: 'gpt-x',
       input: 'Hi',
       instructions: 'Be brief.',
-      tools: [{ type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object' }, strict: true }],
+      tools: [
+        { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object' }, strict: true },
+      ],
       tool_choice: { type: 'function', name: 'get_weather' },
       parallel_tool_calls: false,
-      text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true, description: 'An answer' } },
+      text: {
+        format: {
+          type: 'json_schema',
+          name: 'answer',
+          schema: { type: 'object' },
+          strict: true,
+          description: 'An answer',
+        },
+      },
       reasoning: { effort: 'high', summary: 'auto' },
       max_output_tokens: 256,
       temperature: 0.5,
@@ -68,7 +90,13 @@ describe('parseResponsesRequest', () => {
       tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object' }, strict: true }],
       toolChoice: { type: 'tool', name: 'get_weather' },
       parallelToolCalls: false,
-      outputFormat: { type: 'json-schema', name: 'answer', schema: { type: 'object' }, strict: true, description: 'An answer' },
+      outputFormat: {
+        type: 'json-schema',
+        name: 'answer',
+        schema: { type: 'object' },
+        strict: true,
+        description: 'An answer',
+      },
       reasoningEffort: 'high',
       maxOutputTokens: 256,
       sampling: { temperature: 0.5, topP: 0.9 },
@@ -85,14 +113,24 @@ describe('parseResponsesRequest', () => {
     expect(parsed.echo).toEqual({
       model: 'gpt-x',
       instructions: 'Be brief.',
-      tools: [{ type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object' }, strict: true }],
+      tools: [
+        { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object' }, strict: true },
+      ],
       tool_choice: { type: 'function', name: 'get_weather' },
       parallel_tool_calls: false,
       temperature: 0.5,
       top_p: 0.9,
       max_output_tokens: 256,
       metadata: { trace: 'abc' },
-      text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true, description: 'An answer' } },
+      text: {
+        format: {
+          type: 'json_schema',
+          name: 'answer',
+          schema: { type: 'object' },
+          strict: true,
+          description: 'An answer',
+        },
+      },
       reasoning: { effort: 'high', summary: 'auto' },
       truncation: 'auto',
       store: false,
@@ -105,12 +143,18 @@ describe('parseResponsesRequest', () => {
     ['none', { type: 'none' }],
     ['required', { type: 'required' }],
   ] as const)('maps tool_choice %s', (choice, canonical) => {
-    expect(parseResponsesRequest({ model: 'm', input: 'x', tool_choice: choice }).request.toolChoice).toEqual(canonical);
+    expect(parseResponsesRequest({ model: 'm', input: 'x', tool_choice: choice }).request.toolChoice).toEqual(
+      canonical,
+    );
   });
 
   it('maps text.format json_object and text', () => {
-    expect(parseResponsesRequest({ model: 'm', input: 'x', text: { format: { type: 'json_object' } } }).request.outputFormat).toEqual({ type: 'json-object' });
-    expect(parseResponsesRequest({ model: 'm', input: 'x', text: { format: { type: 'text' } } }).request.outputFormat).toEqual({ type: 'text' });
+    expect(
+      parseResponsesRequest({ model: 'm', input: 'x', text: { format: { type: 'json_object' } } }).request.outputFormat,
+    ).toEqual({ type: 'json-object' });
+    expect(
+      parseResponsesRequest({ model: 'm', input: 'x', text: { format: { type: 'text' } } }).request.outputFormat,
+    ).toEqual({ type: 'text' });
   });
 
   it('maps items of every role and type, grouping assistant-side items and tool outputs', () => {
@@ -130,13 +174,37 @@ describe('parseResponsesRequest', () => {
               { type: 'input_file', file_url: 'https://example.com/b.pdf' },
             ],
           },
-          { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Thought' }], encrypted_content: 'sealed' },
-          { id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Calling', annotations: [] }] },
+          {
+            type: 'reasoning',
+            id: 'rs_1',
+            summary: [{ type: 'summary_text', text: 'Thought' }],
+            encrypted_content: 'sealed',
+          },
+          {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: 'Calling', annotations: [] }],
+          },
           { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{"a":1}' },
           { type: 'function_call', call_id: 'call_2', name: 'g', arguments: '{}' },
           { type: 'function_call_output', call_id: 'call_1', output: 'one' },
-          { type: 'function_call_output', call_id: 'call_2', output: [{ type: 'input_text', text: 'two' }, { type: 'input_image', image_url: 'data:image/png;base64,AA' }] },
-          { role: 'assistant', content: [{ type: 'refusal', refusal: 'No.' }, { type: 'input_text', text: 'Replayed' }] },
+          {
+            type: 'function_call_output',
+            call_id: 'call_2',
+            output: [
+              { type: 'input_text', text: 'two' },
+              { type: 'input_image', image_url: 'data:image/png;base64,AA' },
+            ],
+          },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'refusal', refusal: 'No.' },
+              { type: 'input_text', text: 'Replayed' },
+            ],
+          },
           { role: 'user', content: 'Thanks' },
         ],
       },
@@ -167,22 +235,42 @@ describe('parseResponsesRequest', () => {
         role: 'tool',
         content: [
           { type: 'tool-result', callId: 'call_1', output: 'one' },
-          { type: 'tool-result', callId: 'call_2', output: [{ type: 'text', text: 'two' }, { type: 'image', url: 'data:image/png;base64,AA' }] },
+          {
+            type: 'tool-result',
+            callId: 'call_2',
+            output: [
+              { type: 'text', text: 'two' },
+              { type: 'image', url: 'data:image/png;base64,AA' },
+            ],
+          },
         ],
       },
-      { role: 'assistant', content: [{ type: 'text', text: 'No.' }, { type: 'text', text: 'Replayed' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'No.' },
+          { type: 'text', text: 'Replayed' },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
     ]);
   });
 
   it('keeps reasoning text but drops an artefact that does not unseal, and prefers reasoning_text content', () => {
     const input = [
-      { type: 'reasoning', summary: [{ type: 'summary_text', text: 'short' }], content: [{ type: 'reasoning_text', text: 'full' }], encrypted_content: 'forged' },
+      {
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: 'short' }],
+        content: [{ type: 'reasoning_text', text: 'full' }],
+        encrypted_content: 'forged',
+      },
     ];
     expect(parseResponsesRequest({ model: 'm', input }, { unsealReasoning: () => null }).request.messages).toEqual([
       { role: 'assistant', content: [{ type: 'reasoning', text: 'full' }] },
     ]);
-    expect(parseResponsesRequest({ model: 'm', input }).request.messages).toEqual([{ role: 'assistant', content: [{ type: 'reasoning', text: 'full' }] }]);
+    expect(parseResponsesRequest({ model: 'm', input }).request.messages).toEqual([
+      { role: 'assistant', content: [{ type: 'reasoning', text: 'full' }] },
+    ]);
   });
 
   it('accepts previous_response_id without input', () => {
@@ -193,40 +281,174 @@ describe('parseResponsesRequest', () => {
     ['a non-object body', [], null, /JSON object/],
     ['a missing model', { input: 'x' }, 'model', /Missing required parameter: 'model'/],
     ['a missing input', { model: 'm' }, 'input', /Missing required parameter: 'input'/],
-    ['background: true', { model: 'm', input: 'x', background: true }, 'background', /background responses are not supported/],
-    ['a conversation', { model: 'm', input: 'x', conversation: 'conv_1' }, 'conversation', /conversations are not supported/],
+    [
+      'background: true',
+      { model: 'm', input: 'x', background: true },
+      'background',
+      /background responses are not supported/,
+    ],
+    [
+      'a conversation',
+      { model: 'm', input: 'x', conversation: 'conv_1' },
+      'conversation',
+      /conversations are not supported/,
+    ],
     ['a stored prompt', { model: 'm', input: 'x', prompt: { id: 'pmpt_1' } }, 'prompt', /stored prompts/],
-    ['a hosted-tool item', { model: 'm', input: [{ type: 'web_search_call', id: 'ws_1' }] }, 'input[0].type', /'web_search_call' items/],
-    ['an item reference', { model: 'm', input: ['x', { type: 'item_reference', id: 'msg_1' }] }, 'input[1].type', /'item_reference' items/],
-    ['an unknown item type', { model: 'm', input: [{ type: 'bogus' }] }, 'input[0].type', /Invalid value for 'input\[0\].type'/],
+    [
+      'a hosted-tool item',
+      { model: 'm', input: [{ type: 'web_search_call', id: 'ws_1' }] },
+      'input[0].type',
+      /'web_search_call' items/,
+    ],
+    [
+      'an item reference',
+      { model: 'm', input: ['x', { type: 'item_reference', id: 'msg_1' }] },
+      'input[1].type',
+      /'item_reference' items/,
+    ],
+    [
+      'an unknown item type',
+      { model: 'm', input: [{ type: 'bogus' }] },
+      'input[0].type',
+      /Invalid value for 'input\[0\].type'/,
+    ],
     ['a bad role', { model: 'm', input: [{ role: 'tool', content: 'x' }] }, 'input[0].role', /Invalid value/],
-    ['an image by file id', { model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file_1' }] }] }, 'input[0].content[0].file_id', /file ids are not supported/],
-    ['an image without url', { model: 'm', input: [{ role: 'user', content: [{ type: 'input_image' }] }] }, 'input[0].content[0].image_url', /Missing required/],
-    ['a file by file id', { model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file_1' }] }] }, 'input[0].content[0].file_id', /file ids/],
-    ['a file without data', { model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', filename: 'a.pdf' }] }] }, 'input[0].content[0].file_data', /Missing required/],
-    ['output_text in a user message', { model: 'm', input: [{ role: 'user', content: [{ type: 'output_text', text: 'x' }] }] }, 'input[0].content[0].type', /only allowed in assistant/],
-    ['an image in an assistant message', { model: 'm', input: [{ role: 'assistant', content: [{ type: 'input_image', image_url: 'https://x/a.png' }] }] }, 'input[0].content[0].type', /assistant messages may not/],
-    ['an image in a system message', { model: 'm', input: [{ role: 'system', content: [{ type: 'input_image', image_url: 'https://x/a.png' }] }] }, 'input[0].content[0].type', /only contain 'input_text'/],
-    ['a function call without call_id', { model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'input[0].call_id', /Missing required/],
-    ['a call_id over 64 characters', { model: 'm', input: [{ type: 'function_call_output', call_id: 'c'.repeat(65), output: 'x' }] }, 'input[0].call_id', /Invalid value/],
-    ['a reasoning item without summary', { model: 'm', input: [{ type: 'reasoning', id: 'rs_1' }] }, 'input[0].summary', /Missing required/],
-    ['a hosted tool', { model: 'm', input: 'x', tools: [{ type: 'web_search' }] }, 'tools[0].type', /only 'function' tools/],
-    ['a bad tool name', { model: 'm', input: 'x', tools: [{ type: 'function', name: 'bad name' }] }, 'tools[0].name', /letters, digits/],
+    [
+      'an image by file id',
+      { model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file_1' }] }] },
+      'input[0].content[0].file_id',
+      /file ids are not supported/,
+    ],
+    [
+      'an image without url',
+      { model: 'm', input: [{ role: 'user', content: [{ type: 'input_image' }] }] },
+      'input[0].content[0].image_url',
+      /Missing required/,
+    ],
+    [
+      'a file by file id',
+      { model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file_1' }] }] },
+      'input[0].content[0].file_id',
+      /file ids/,
+    ],
+    [
+      'a file without data',
+      { model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', filename: 'a.pdf' }] }] },
+      'input[0].content[0].file_data',
+      /Missing required/,
+    ],
+    [
+      'output_text in a user message',
+      { model: 'm', input: [{ role: 'user', content: [{ type: 'output_text', text: 'x' }] }] },
+      'input[0].content[0].type',
+      /only allowed in assistant/,
+    ],
+    [
+      'an image in an assistant message',
+      { model: 'm', input: [{ role: 'assistant', content: [{ type: 'input_image', image_url: 'https://x/a.png' }] }] },
+      'input[0].content[0].type',
+      /assistant messages may not/,
+    ],
+    [
+      'an image in a system message',
+      { model: 'm', input: [{ role: 'system', content: [{ type: 'input_image', image_url: 'https://x/a.png' }] }] },
+      'input[0].content[0].type',
+      /only contain 'input_text'/,
+    ],
+    [
+      'a function call without call_id',
+      { model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] },
+      'input[0].call_id',
+      /Missing required/,
+    ],
+    [
+      'a call_id over 64 characters',
+      { model: 'm', input: [{ type: 'function_call_output', call_id: 'c'.repeat(65), output: 'x' }] },
+      'input[0].call_id',
+      /Invalid value/,
+    ],
+    [
+      'a reasoning item without summary',
+      { model: 'm', input: [{ type: 'reasoning', id: 'rs_1' }] },
+      'input[0].summary',
+      /Missing required/,
+    ],
+    [
+      'a hosted tool',
+      { model: 'm', input: 'x', tools: [{ type: 'web_search' }] },
+      'tools[0].type',
+      /only 'function' tools/,
+    ],
+    [
+      'a bad tool name',
+      { model: 'm', input: 'x', tools: [{ type: 'function', name: 'bad name' }] },
+      'tools[0].name',
+      /letters, digits/,
+    ],
     ['a bad tool_choice', { model: 'm', input: 'x', tool_choice: 'any' }, 'tool_choice', /Invalid value/],
-    ['a named tool_choice not in tools', { model: 'm', input: 'x', tool_choice: { type: 'function', name: 'f' } }, 'tool_choice.name', /no function named 'f'/],
-    ['allowed_tools tool_choice', { model: 'm', input: 'x', tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [] } }, 'tool_choice.type', /Invalid value/],
-    ['a json_schema format without schema', { model: 'm', input: 'x', text: { format: { type: 'json_schema', name: 'a' } } }, 'text.format.schema', /Missing required/],
-    ['a bad reasoning effort', { model: 'm', input: 'x', reasoning: { effort: 'extreme' } }, 'reasoning.effort', /Invalid value/],
-    ['max_output_tokens under 16', { model: 'm', input: 'x', max_output_tokens: 15 }, 'max_output_tokens', /Invalid value/],
-    ['a fractional max_output_tokens', { model: 'm', input: 'x', max_output_tokens: 16.5 }, 'max_output_tokens', /Invalid value/],
+    [
+      'a named tool_choice not in tools',
+      { model: 'm', input: 'x', tool_choice: { type: 'function', name: 'f' } },
+      'tool_choice.name',
+      /no function named 'f'/,
+    ],
+    [
+      'allowed_tools tool_choice',
+      { model: 'm', input: 'x', tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [] } },
+      'tool_choice.type',
+      /Invalid value/,
+    ],
+    [
+      'a json_schema format without schema',
+      { model: 'm', input: 'x', text: { format: { type: 'json_schema', name: 'a' } } },
+      'text.format.schema',
+      /Missing required/,
+    ],
+    [
+      'a bad reasoning effort',
+      { model: 'm', input: 'x', reasoning: { effort: 'extreme' } },
+      'reasoning.effort',
+      /Invalid value/,
+    ],
+    [
+      'max_output_tokens under 16',
+      { model: 'm', input: 'x', max_output_tokens: 15 },
+      'max_output_tokens',
+      /Invalid value/,
+    ],
+    [
+      'a fractional max_output_tokens',
+      { model: 'm', input: 'x', max_output_tokens: 16.5 },
+      'max_output_tokens',
+      /Invalid value/,
+    ],
     ['temperature over 2', { model: 'm', input: 'x', temperature: 2.1 }, 'temperature', /Invalid value/],
     ['top_p over 1', { model: 'm', input: 'x', top_p: 1.1 }, 'top_p', /Invalid value/],
-    ['more than 16 metadata keys', { model: 'm', input: 'x', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`k${index}`, 'v'])) }, 'metadata', /at most 16/],
-    ['a metadata value over 512 characters', { model: 'm', input: 'x', metadata: { k: 'v'.repeat(513) } }, 'metadata.k', /Invalid value/],
+    [
+      'more than 16 metadata keys',
+      {
+        model: 'm',
+        input: 'x',
+        metadata: Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`k${index}`, 'v'])),
+      },
+      'metadata',
+      /at most 16/,
+    ],
+    [
+      'a metadata value over 512 characters',
+      { model: 'm', input: 'x', metadata: { k: 'v'.repeat(513) } },
+      'metadata.k',
+      /Invalid value/,
+    ],
     ['an unknown include value', { model: 'm', input: 'x', include: ['everything'] }, 'include[0]', /Invalid value/],
     ['a non-boolean store', { model: 'm', input: 'x', store: 'yes' }, 'store', /Invalid value/],
     ['a bad truncation', { model: 'm', input: 'x', truncation: 'sometimes' }, 'truncation', /Invalid value/],
-    ['a non-boolean parallel_tool_calls', { model: 'm', input: 'x', parallel_tool_calls: 1 }, 'parallel_tool_calls', /Invalid value/],
+    [
+      'a non-boolean parallel_tool_calls',
+      { model: 'm', input: 'x', parallel_tool_calls: 1 },
+      'parallel_tool_calls',
+      /Invalid value/,
+    ],
   ])('refuses %s with a 400 naming the parameter', (_name, body, param, message) => {
     const error = refusal(body);
     expect(error.status).toBe(400);
@@ -255,8 +477,14 @@ describe('reasoning round trip', () => {
         sealReasoning: (value) => sealer.seal(value),
       },
     );
-    const replayed = parseResponsesRequest({ model: 'm', input: [...response.output, { role: 'user', content: 'Next' }] }, { unsealReasoning: (sealed) => sealer.unseal(sealed) });
-    expect(replayed.request.messages[0]).toEqual({ role: 'assistant', content: [{ type: 'reasoning', text: 'Thinking', artefact }] });
+    const replayed = parseResponsesRequest(
+      { model: 'm', input: [...response.output, { role: 'user', content: 'Next' }] },
+      { unsealReasoning: (sealed) => sealer.unseal(sealed) },
+    );
+    expect(replayed.request.messages[0]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'reasoning', text: 'Thinking', artefact }],
+    });
   });
 
   it('attaches a tool call artefact that a stateless client replays to its function call, wherever the carrier item is, never as reasoning', () => {
@@ -281,17 +509,41 @@ describe('reasoning round trip', () => {
       },
     );
     const [carrier, ...calls] = response.output;
-    const outputs = [{ type: 'function_call_output', call_id: 'call_r_0_0', output: 'sunny' }, { type: 'function_call_output', call_id: 'call_r_0_1', output: 'noon' }];
+    const outputs = [
+      { type: 'function_call_output', call_id: 'call_r_0_0', output: 'sunny' },
+      { type: 'function_call_output', call_id: 'call_r_0_1', output: 'noon' },
+    ];
     const expected = [
-      { role: 'assistant', content: [{ type: 'tool-call', callId: 'call_r_0_0', name: 'get_weather', arguments: '{}', artefact }, { type: 'tool-call', callId: 'call_r_0_1', name: 'get_time', arguments: '' }] },
-      { role: 'tool', content: [{ type: 'tool-result', callId: 'call_r_0_0', output: 'sunny' }, { type: 'tool-result', callId: 'call_r_0_1', output: 'noon' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', callId: 'call_r_0_0', name: 'get_weather', arguments: '{}', artefact },
+          { type: 'tool-call', callId: 'call_r_0_1', name: 'get_time', arguments: '' },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', callId: 'call_r_0_0', output: 'sunny' },
+          { type: 'tool-result', callId: 'call_r_0_1', output: 'noon' },
+        ],
+      },
     ];
     const unsealReasoning = (sealed: string) => sealer.unseal(sealed);
-    expect(parseResponsesRequest({ model: 'm', input: [carrier, ...calls, ...outputs] }, { unsealReasoning }).request.messages).toStrictEqual(expected);
-    expect(parseResponsesRequest({ model: 'm', input: [...calls, carrier, ...outputs] }, { unsealReasoning }).request.messages).toStrictEqual(expected);
+    expect(
+      parseResponsesRequest({ model: 'm', input: [carrier, ...calls, ...outputs] }, { unsealReasoning }).request
+        .messages,
+    ).toStrictEqual(expected);
+    expect(
+      parseResponsesRequest({ model: 'm', input: [...calls, carrier, ...outputs] }, { unsealReasoning }).request
+        .messages,
+    ).toStrictEqual(expected);
     // Another gateway's seal: the call goes without artefact (the carrier is then empty reasoning without one, which no vendor gets).
     const foreign = createReasoningSealer(createSecretBox('other secret'));
-    const withoutArtefact = parseResponsesRequest({ model: 'm', input: [carrier, ...calls, ...outputs] }, { unsealReasoning: (sealed) => foreign.unseal(sealed) }).request.messages;
+    const withoutArtefact = parseResponsesRequest(
+      { model: 'm', input: [carrier, ...calls, ...outputs] },
+      { unsealReasoning: (sealed) => foreign.unseal(sealed) },
+    ).request.messages;
     expect(JSON.stringify(withoutArtefact)).not.toContain('c2lnLTE=');
   });
 });

@@ -1,8 +1,18 @@
-import type { CanonicalOutputFormat, CanonicalRequest, CanonicalTool, CanonicalToolChoice } from '../../core/canonical/canonical-request.js';
+import type {
+  CanonicalOutputFormat,
+  CanonicalRequest,
+  CanonicalTool,
+  CanonicalToolChoice,
+} from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { validateProtocolBody } from '../shared/validate-protocol-body.js';
 import { mapResponsesInput, type UnsealReasoning } from './map-responses-input.js';
-import { responsesRequestFields, responsesRequestSchema, type responsesIncludeValues, type ResponsesRequestBody } from './responses-request-schema.js';
+import {
+  responsesRequestFields,
+  responsesRequestSchema,
+  type responsesIncludeValues,
+  type ResponsesRequestBody,
+} from './responses-request-schema.js';
 import type { ResponseEcho, ResponsesTextFormat, ResponsesToolChoice } from './responses-wire-types.js';
 
 /** One `include` value. */
@@ -68,15 +78,23 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
   }
 
   const tools: CanonicalTool[] = (parsed.tools ?? []).map((tool) => {
-    const canonical: CanonicalTool = { name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? null };
+    const canonical: CanonicalTool = {
+      name: tool.name,
+      parameters: tool.parameters ?? null,
+      strict: tool.strict ?? null,
+    };
     if (tool.description) canonical.description = tool.description;
     return canonical;
   });
   const toolChoice = canonicalToolChoice(parsed.tool_choice);
   if (toolChoice?.type === 'tool' && !tools.some((tool) => tool.name === toolChoice.name)) {
-    throw new GatewayError('invalid_request_error', `Invalid value for 'tool_choice.name': no function named '${toolChoice.name}' is in 'tools'.`, {
-      param: 'tool_choice.name',
-    });
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for 'tool_choice.name': no function named '${toolChoice.name}' is in 'tools'.`,
+      {
+        param: 'tool_choice.name',
+      },
+    );
   }
   const textFormat: ResponsesTextFormat = normaliseTextFormat(parsed.text?.format);
   const store = parsed.store ?? true;
@@ -100,7 +118,13 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
   const echo: ResponseEcho = {
     model: parsed.model,
     instructions: request.instructions,
-    tools: tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description ?? null, parameters: tool.parameters, strict: tool.strict })),
+    tools: tools.map((tool) => ({
+      type: 'function',
+      name: tool.name,
+      description: tool.description ?? null,
+      parameters: tool.parameters,
+      strict: tool.strict,
+    })),
     tool_choice: echoedToolChoice(parsed.tool_choice),
     parallel_tool_calls: parsed.parallel_tool_calls ?? true,
     temperature: request.sampling.temperature,
@@ -128,25 +152,41 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
 /** The features a clear 400 is better for than a silent drop; checked before the schema for a precise message. */
 function refuseUnservedFeatures(fields: Record<string, unknown>): void {
   if (fields.background === true) {
-    throw new GatewayError('invalid_request_error', "Invalid value for 'background': background responses are not supported by this gateway.", {
-      param: 'background',
-    });
+    throw new GatewayError(
+      'invalid_request_error',
+      "Invalid value for 'background': background responses are not supported by this gateway.",
+      {
+        param: 'background',
+      },
+    );
   }
   if (fields.conversation !== undefined && fields.conversation !== null) {
-    throw new GatewayError('invalid_request_error', "Invalid value for 'conversation': conversations are not supported by this gateway; use 'previous_response_id'.", {
-      param: 'conversation',
-    });
+    throw new GatewayError(
+      'invalid_request_error',
+      "Invalid value for 'conversation': conversations are not supported by this gateway; use 'previous_response_id'.",
+      {
+        param: 'conversation',
+      },
+    );
   }
   if (fields.prompt !== undefined && fields.prompt !== null) {
-    throw new GatewayError('invalid_request_error', "Invalid value for 'prompt': stored prompts are not supported by this gateway.", { param: 'prompt' });
+    throw new GatewayError(
+      'invalid_request_error',
+      "Invalid value for 'prompt': stored prompts are not supported by this gateway.",
+      { param: 'prompt' },
+    );
   }
   if (Array.isArray(fields.input)) {
     fields.input.forEach((item: unknown, index) => {
       const type = item !== null && typeof item === 'object' ? (item as { type?: unknown }).type : undefined;
       if (typeof type === 'string' && untranslatableItemTypes.has(type)) {
-        throw new GatewayError('invalid_request_error', `Invalid value for 'input[${index}].type': '${type}' items are not supported by this gateway.`, {
-          param: `input[${index}].type`,
-        });
+        throw new GatewayError(
+          'invalid_request_error',
+          `Invalid value for 'input[${index}].type': '${type}' items are not supported by this gateway.`,
+          {
+            param: `input[${index}].type`,
+          },
+        );
       }
     });
   }
@@ -154,15 +194,17 @@ function refuseUnservedFeatures(fields: Record<string, unknown>): void {
     fields.tools.forEach((tool: unknown, index) => {
       const type = tool !== null && typeof tool === 'object' ? (tool as { type?: unknown }).type : undefined;
       if (type !== 'function') {
-        throw new GatewayError('invalid_request_error', `Invalid value for 'tools[${index}].type': only 'function' tools are supported by this gateway.`, {
-          param: `tools[${index}].type`,
-        });
+        throw new GatewayError(
+          'invalid_request_error',
+          `Invalid value for 'tools[${index}].type': only 'function' tools are supported by this gateway.`,
+          {
+            param: `tools[${index}].type`,
+          },
+        );
       }
     });
   }
 }
-
-
 
 function canonicalToolChoice(choice: ResponsesRequestBody['tool_choice']): CanonicalToolChoice | null {
   if (choice === undefined) return null;
@@ -183,7 +225,12 @@ function normaliseTextFormat(format: NonNullable<ResponsesRequestBody['text']>['
     case 'json_object':
       return { type: 'json_object' };
     case 'json_schema': {
-      const normalised: ResponsesTextFormat = { type: 'json_schema', name: format.name, schema: format.schema, strict: format.strict ?? null };
+      const normalised: ResponsesTextFormat = {
+        type: 'json_schema',
+        name: format.name,
+        schema: format.schema,
+        strict: format.strict ?? null,
+      };
       if (format.description !== undefined) normalised.description = format.description;
       return normalised;
     }
@@ -201,7 +248,12 @@ function canonicalOutputFormat(format: ResponsesTextFormat): CanonicalOutputForm
     case 'json_object':
       return { type: 'json-object' };
     case 'json_schema': {
-      const canonical: CanonicalOutputFormat = { type: 'json-schema', name: format.name, schema: format.schema, strict: format.strict };
+      const canonical: CanonicalOutputFormat = {
+        type: 'json-schema',
+        name: format.name,
+        schema: format.schema,
+        strict: format.strict,
+      };
       if (format.description !== undefined) canonical.description = format.description;
       return canonical;
     }

@@ -22,11 +22,15 @@ const terminalEventTypes = new Set(['response.completed', 'response.incomplete',
  * The Responses client protocol as a ClientAnswerCodec: a JSON Response object, or `event:`/`data:` frames with no
  * `[DONE]`; a stream cut off after its first frame ends with the terminal `response.failed`.
  */
-export function responsesAnswerCodec(context: ResponseEncodingContext, options: ResponsesAnswerCodecOptions = {}): ClientAnswerCodec {
+export function responsesAnswerCodec(
+  context: ResponseEncodingContext,
+  options: ResponsesAnswerCodecOptions = {},
+): ClientAnswerCodec {
   let finalResponseHandled: void | Promise<void>;
   const report = (events: ResponsesStreamEvent[]): string[] => {
     for (const event of events) {
-      if (terminalEventTypes.has(event.type)) finalResponseHandled = options.onFinalResponse?.(event.response as ResponsesResponse);
+      if (terminalEventTypes.has(event.type))
+        finalResponseHandled = options.onFinalResponse?.(event.response as ResponsesResponse);
     }
     return events.map(formatResponsesEvent);
   };

@@ -13,6 +13,7 @@ const responsesNames: Readonly<Record<string, string>> = {
  * error names the field, not a possibly wrong index.
  */
 export function responsesParamName(chatParam: string): string {
-  if (chatParam === 'messages' || chatParam.startsWith('messages[') || chatParam.startsWith('messages.')) return 'input';
+  if (chatParam === 'messages' || chatParam.startsWith('messages[') || chatParam.startsWith('messages.'))
+    return 'input';
   return responsesNames[chatParam] ?? chatParam;
 }

@@ -62,7 +62,10 @@ const reasoningItem = z.looseObject({
 
 /** One input item; a message may omit `type` (EasyInputMessage), which is filled in before the union is checked. */
 const inputItem = z.preprocess(
-  (item) => (item !== null && typeof item === 'object' && !Array.isArray(item) && !('type' in item) && 'role' in item ? { ...item, type: 'message' } : item),
+  (item) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item) && !('type' in item) && 'role' in item
+      ? { ...item, type: 'message' }
+      : item,
   z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, reasoningItem]),
 );
 
@@ -123,7 +126,9 @@ export const responsesRequestFields = {
   tools: z.array(functionTool).optional(),
   tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().nullish(),
-  text: z.looseObject({ format: textFormat.optional(), verbosity: z.enum(['low', 'medium', 'high']).nullish() }).nullish(),
+  text: z
+    .looseObject({ format: textFormat.optional(), verbosity: z.enum(['low', 'medium', 'high']).nullish() })
+    .nullish(),
   reasoning: z
     .looseObject({
       effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']).nullish(),

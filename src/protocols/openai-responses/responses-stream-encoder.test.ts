@@ -47,11 +47,14 @@ function expectWellFormed(events: ResponsesStreamEvent[]): void {
 }
 
 describe('createResponsesStreamEncoder', () => {
-  it.each(Object.entries(scriptedAnswers))('streams %s well formed, ending with the non-streamed encoding of the same parts', (_name, parts) => {
-    const events = encodeStream(parts);
-    expectWellFormed(events);
-    expect(events.at(-1)!.response).toEqual(encodeResponse(foldStreamParts(parts), deterministicContext()));
-  });
+  it.each(Object.entries(scriptedAnswers))(
+    'streams %s well formed, ending with the non-streamed encoding of the same parts',
+    (_name, parts) => {
+      const events = encodeStream(parts);
+      expectWellFormed(events);
+      expect(events.at(-1)!.response).toEqual(encodeResponse(foldStreamParts(parts), deterministicContext()));
+    },
+  );
 
   it('streams text as created, in_progress, item and content part added, deltas, the done events and completed', () => {
     const events = encodeStream(scriptedAnswers.text);
@@ -67,8 +70,22 @@ describe('createResponsesStreamEncoder', () => {
       'response.output_item.done',
       'response.completed',
     ]);
-    expect(events[0]!.response).toMatchObject({ id: 'resp_test1', status: 'in_progress', output: [], usage: null, completed_at: null });
-    expect(events[4]).toEqual({ type: 'response.output_text.delta', sequence_number: 4, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hello', logprobs: [] });
+    expect(events[0]!.response).toMatchObject({
+      id: 'resp_test1',
+      status: 'in_progress',
+      output: [],
+      usage: null,
+      completed_at: null,
+    });
+    expect(events[4]).toEqual({
+      type: 'response.output_text.delta',
+      sequence_number: 4,
+      item_id: 'msg_1',
+      output_index: 0,
+      content_index: 0,
+      delta: 'Hello',
+      logprobs: [],
+    });
     expect(events[6]).toMatchObject({ text: 'Hello, world', logprobs: [] });
   });
 
@@ -84,10 +101,22 @@ describe('createResponsesStreamEncoder', () => {
       'response.output_item.done',
       'response.completed',
     ]);
-    expect(events[2]!.item).toEqual({ id: 'fc_1', type: 'function_call', call_id: 'call_weather', name: 'get_weather', arguments: '', status: 'in_progress' });
+    expect(events[2]!.item).toEqual({
+      id: 'fc_1',
+      type: 'function_call',
+      call_id: 'call_weather',
+      name: 'get_weather',
+      arguments: '',
+      status: 'in_progress',
+    });
     // With encrypted content asked for, the call is held until its second piece (an artefact may come with a whole call).
     expect(events[3]).toMatchObject({ type: 'response.function_call_arguments.delta', delta: '{"city":"Par' });
-    expect(events[5]).toMatchObject({ item_id: 'fc_1', output_index: 0, name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(events[5]).toMatchObject({
+      item_id: 'fc_1',
+      output_index: 0,
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+    });
   });
 
   it('streams reasoning as a summary part before the message, at output 0 and 1', () => {
@@ -106,7 +135,10 @@ describe('createResponsesStreamEncoder', () => {
   it('closes an open item and ends incomplete on a max-tokens cut-off', () => {
     const events = encodeStream(scriptedAnswers['max-tokens cut-off']);
     expect(events.at(-2)).toMatchObject({ type: 'response.output_item.done', item: { status: 'incomplete' } });
-    expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { incomplete_details: { reason: 'max_output_tokens' } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.incomplete',
+      response: { incomplete_details: { reason: 'max_output_tokens' } },
+    });
   });
 
   it('ends failed at once on a vendor error (an error event as OpenAI sends, then closed items and response.failed), and emits nothing after it', () => {
@@ -115,9 +147,19 @@ describe('createResponsesStreamEncoder', () => {
     encoder.push({ type: 'text-start', blockIndex: 0 });
     encoder.push({ type: 'text-delta', blockIndex: 0, text: 'partial' });
     const failure = encoder.push({ type: 'error', failure: { code: 'server_error', message: 'upstream died' } });
-    expect(failure.map((event) => event.type)).toEqual(['error', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.failed']);
+    expect(failure.map((event) => event.type)).toEqual([
+      'error',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.failed',
+    ]);
     expect(failure[0]).toMatchObject({ code: 'server_error', message: 'upstream died', param: null });
-    expect(failure.at(-1)!.response).toMatchObject({ status: 'failed', error: { code: 'server_error', message: 'upstream died' }, output: [{ content: [{ text: 'partial' }] }] });
+    expect(failure.at(-1)!.response).toMatchObject({
+      status: 'failed',
+      error: { code: 'server_error', message: 'upstream died' },
+      output: [{ content: [{ text: 'partial' }] }],
+    });
     expect(encoder.push({ type: 'text-delta', blockIndex: 0, text: 'late' })).toEqual([]);
     expect(encoder.end()).toEqual([]);
   });
@@ -143,7 +185,12 @@ describe('createResponsesStreamEncoder', () => {
       { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'tool_calls' } },
     ]);
     expectWellFormed(events);
-    expect(events.at(-1)!.response).toMatchObject({ output: [{ id: 'fc_1', arguments: '{"a":1}' }, { id: 'fc_2', arguments: '{"b":1}' }] });
+    expect(events.at(-1)!.response).toMatchObject({
+      output: [
+        { id: 'fc_1', arguments: '{"a":1}' },
+        { id: 'fc_2', arguments: '{"b":1}' },
+      ],
+    });
   });
 
   it('writes each event as SSE with an event line equal to its type and no [DONE]', () => {
@@ -163,8 +210,17 @@ describe('createResponsesStreamEncoder with redacted reasoning', () => {
     ];
     const events = encodeStream(parts);
     expectWellFormed(events);
-    expect(events.map((event) => event.type).slice(2)).toEqual(['response.output_item.added', 'response.output_item.done', 'response.completed']);
-    expect(events[3]!.item).toEqual({ id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'sealed:{"producer":"anthropic","redactedData":"opaque"}' });
+    expect(events.map((event) => event.type).slice(2)).toEqual([
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events[3]!.item).toEqual({
+      id: 'rs_1',
+      type: 'reasoning',
+      summary: [],
+      encrypted_content: 'sealed:{"producer":"anthropic","redactedData":"opaque"}',
+    });
   });
 });
 
@@ -186,7 +242,12 @@ describe('createResponsesStreamEncoder with tool call artefacts', () => {
       'response.function_call_arguments.done@2',
       'response.output_item.done@2',
     ]);
-    expect(events[3]!.item).toEqual({ id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'sealed:{"producer":"gemini","signature":"c2lnLTE=","callId":"call_r_0_0"}' });
+    expect(events[3]!.item).toEqual({
+      id: 'rs_1',
+      type: 'reasoning',
+      summary: [],
+      encrypted_content: 'sealed:{"producer":"gemini","signature":"c2lnLTE=","callId":"call_r_0_0"}',
+    });
     expect(events[4]!.item).toMatchObject({ id: 'fc_2', type: 'function_call', call_id: 'call_r_0_0', arguments: '' });
   });
 
@@ -197,7 +258,10 @@ describe('createResponsesStreamEncoder with tool call artefacts', () => {
     expect(encoder.push(wholeCalls[0]!).map((event) => event.type)).toEqual(['response.output_item.added']);
     const events = [...wholeCalls.slice(1).flatMap((part) => encoder.push(part)), ...encoder.end()];
     expect(JSON.stringify(events)).not.toContain('c2lnLTE=');
-    expect((events.at(-1)!.response as { output: Array<{ type: string }> }).output.map((item) => item.type)).toEqual(['function_call', 'function_call']);
+    expect((events.at(-1)!.response as { output: Array<{ type: string }> }).output.map((item) => item.type)).toEqual([
+      'function_call',
+      'function_call',
+    ]);
   });
 
   it('streams a call whose arguments come in pieces, and puts an artefact that still comes at its end right after it', () => {
@@ -221,8 +285,20 @@ describe('createResponsesStreamEncoder with tool call artefacts', () => {
     ]);
     expect(events[3]).toMatchObject({ delta: '{"a":1' });
     expect((events.at(-1)!.response as { output: unknown[] }).output).toEqual([
-      { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'write', arguments: '{"a":1}', status: 'completed' },
-      { id: 'rs_2', type: 'reasoning', summary: [], encrypted_content: 'sealed:{"producer":"gemini","signature":"c2ln","callId":"call_1"}' },
+      {
+        id: 'fc_1',
+        type: 'function_call',
+        call_id: 'call_1',
+        name: 'write',
+        arguments: '{"a":1}',
+        status: 'completed',
+      },
+      {
+        id: 'rs_2',
+        type: 'reasoning',
+        summary: [],
+        encrypted_content: 'sealed:{"producer":"gemini","signature":"c2ln","callId":"call_1"}',
+      },
     ]);
   });
 });

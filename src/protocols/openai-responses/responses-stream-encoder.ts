@@ -2,9 +2,19 @@ import type { AnswerBlock } from '../../core/canonical/canonical-answer.js';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { createAnswerBuilder } from '../../core/canonical/fold-stream-parts.js';
 import { encodeFinalResponse, encodeInProgressResponse } from './encode-response.js';
-import { encodeOutputItem, encodeToolCallArtefactItem, hasSealedToolCallArtefact, itemIdPrefixOf } from './encode-output-item.js';
+import {
+  encodeOutputItem,
+  encodeToolCallArtefactItem,
+  hasSealedToolCallArtefact,
+  itemIdPrefixOf,
+} from './encode-output-item.js';
 import type { OutputItemIdPrefix, ResponseEncodingContext } from './response-encoding-context.js';
-import type { ResponsesOutputItem, ResponsesStatus, ResponsesStreamEvent, ResponsesStreamEventType } from './responses-wire-types.js';
+import type {
+  ResponsesOutputItem,
+  ResponsesStatus,
+  ResponsesStreamEvent,
+  ResponsesStreamEventType,
+} from './responses-wire-types.js';
 
 /**
  * Turns canonical stream parts into Responses events, the way `responses.stream()` and Codex need them: the one
@@ -72,7 +82,11 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
   }
 
   function addItem(prefix: OutputItemIdPrefix): StreamedItem {
-    const item: StreamedItem = { itemId: context.createItemId(prefix), outputIndex: output.length, summaryStarted: false };
+    const item: StreamedItem = {
+      itemId: context.createItemId(prefix),
+      outputIndex: output.length,
+      summaryStarted: false,
+    };
     output.push(item);
     return item;
   }
@@ -90,7 +104,10 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
     switch (block.type) {
       case 'text':
         return [
-          event('response.output_item.added', { ...where, item: { id: item.itemId, type: 'message', role: 'assistant', status: 'in_progress', content: [] } }),
+          event('response.output_item.added', {
+            ...where,
+            item: { id: item.itemId, type: 'message', role: 'assistant', status: 'in_progress', content: [] },
+          }),
           event('response.content_part.added', {
             item_id: item.itemId,
             ...where,
@@ -99,12 +116,21 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
           }),
         ];
       case 'reasoning':
-        return [event('response.output_item.added', { ...where, item: { id: item.itemId, type: 'reasoning', summary: [] } })];
+        return [
+          event('response.output_item.added', { ...where, item: { id: item.itemId, type: 'reasoning', summary: [] } }),
+        ];
       case 'tool-call':
         return [
           event('response.output_item.added', {
             ...where,
-            item: { id: item.itemId, type: 'function_call', call_id: block.callId, name: block.name, arguments: '', status: 'in_progress' },
+            item: {
+              id: item.itemId,
+              type: 'function_call',
+              call_id: block.callId,
+              name: block.name,
+              arguments: '',
+              status: 'in_progress',
+            },
           }),
         ];
       default: {
@@ -132,7 +158,11 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
         const summaryEvents = item.summaryStarted
           ? [
               event('response.reasoning_summary_text.done', { ...where, summary_index: 0, text: block.text }),
-              event('response.reasoning_summary_part.done', { ...where, summary_index: 0, part: { type: 'summary_text', text: block.text } }),
+              event('response.reasoning_summary_part.done', {
+                ...where,
+                summary_index: 0,
+                part: { type: 'summary_text', text: block.text },
+              }),
             ]
           : [];
         return [...summaryEvents, event('response.output_item.done', { output_index: item.outputIndex, item: done })];
@@ -155,7 +185,10 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
     const carrier = addItem('rs');
     carrier.done = encodeToolCallArtefactItem(block, carrier.itemId, context.sealReasoning);
     return [
-      event('response.output_item.added', { output_index: carrier.outputIndex, item: { id: carrier.itemId, type: 'reasoning', summary: [] } }),
+      event('response.output_item.added', {
+        output_index: carrier.outputIndex,
+        item: { id: carrier.itemId, type: 'reasoning', summary: [] },
+      }),
       event('response.output_item.done', { output_index: carrier.outputIndex, item: carrier.done }),
     ];
   }
@@ -168,7 +201,13 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
     events.push(...open(blockIndex, block));
     if (block.type === 'tool-call' && block.arguments) {
       const item = itemAt(blockIndex);
-      events.push(event('response.function_call_arguments.delta', { item_id: item.itemId, output_index: item.outputIndex, delta: block.arguments }));
+      events.push(
+        event('response.function_call_arguments.delta', {
+          item_id: item.itemId,
+          output_index: item.outputIndex,
+          delta: block.arguments,
+        }),
+      );
     }
     if (block.ended) events.push(...close(blockIndex, block));
     return events;
@@ -222,7 +261,15 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
         case 'text-delta': {
           if (!part.text) return [];
           const item = itemAt(part.blockIndex);
-          return [event('response.output_text.delta', { item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: part.text, logprobs: [] })];
+          return [
+            event('response.output_text.delta', {
+              item_id: item.itemId,
+              output_index: item.outputIndex,
+              content_index: 0,
+              delta: part.text,
+              logprobs: [],
+            }),
+          ];
         }
         case 'reasoning-delta': {
           if (!part.text) return [];
@@ -231,7 +278,9 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
           const events: ResponsesStreamEvent[] = [];
           if (!item.summaryStarted) {
             item.summaryStarted = true;
-            events.push(event('response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } }));
+            events.push(
+              event('response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } }),
+            );
           }
           events.push(event('response.reasoning_summary_text.delta', { ...where, delta: part.text }));
           return events;
@@ -244,7 +293,13 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
             return heldPieces + 1 < 2 ? [] : releaseToolCall(part.blockIndex);
           }
           const item = itemAt(part.blockIndex);
-          return [event('response.function_call_arguments.delta', { item_id: item.itemId, output_index: item.outputIndex, delta: part.argumentsDelta })];
+          return [
+            event('response.function_call_arguments.delta', {
+              item_id: item.itemId,
+              output_index: item.outputIndex,
+              delta: part.argumentsDelta,
+            }),
+          ];
         }
         case 'tool-call-end':
           if (heldToolCalls.has(part.blockIndex)) return releaseToolCall(part.blockIndex);
@@ -254,7 +309,10 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
           return close(part.blockIndex, blockAt(part.blockIndex));
         case 'error':
           // As OpenAI does: an `error` event (the SDK's stream rejects on it), then the terminal `response.failed`.
-          return [event('error', { code: part.failure.code, message: part.failure.message, param: null }), ...terminate()];
+          return [
+            event('error', { code: part.failure.code, message: part.failure.message, param: null }),
+            ...terminate(),
+          ];
         default: {
           const unreachable: never = part;
           throw new Error(`Unhandled stream part ${JSON.stringify(unreachable)}`);

@@ -67,7 +67,13 @@ export type ResponsesToolChoice = 'none' | 'auto' | 'required' | { type: 'functi
 export type ResponsesTextFormat =
   | { type: 'text' }
   | { type: 'json_object' }
-  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict: boolean | null; description?: string };
+  | {
+      type: 'json_schema';
+      name: string;
+      schema: Record<string, unknown>;
+      strict: boolean | null;
+      description?: string;
+    };
 
 /** The request fields a Response object repeats back, fixed when the request is parsed. */
 export interface ResponseEcho {

@@ -9,7 +9,10 @@ export interface GatewayResponseIds {
 }
 
 /** A vendor's Response object with the gateway's ids and the public model id; also returns the vendor's own id (kept private). */
-export function rewriteVendorResponse(response: Record<string, unknown>, ids: GatewayResponseIds): { response: Record<string, unknown>; vendorResponseId: string | undefined } {
+export function rewriteVendorResponse(
+  response: Record<string, unknown>,
+  ids: GatewayResponseIds,
+): { response: Record<string, unknown>; vendorResponseId: string | undefined } {
   const vendorResponseId = typeof response.id === 'string' ? response.id : undefined;
   const rewritten: Record<string, unknown> = { ...response, id: ids.responseId, model: ids.model };
   if ('previous_response_id' in response) rewritten.previous_response_id = ids.previousResponseId;

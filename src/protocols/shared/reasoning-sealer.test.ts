@@ -16,13 +16,18 @@ describe('createReasoningSealer', () => {
     const sealer = createReasoningSealer(createSecretBox('gateway secret'));
     const sealed = sealer.seal({ artefact: { producer: 'gemini', signature: 'c2ln' }, callId: 'call_r_0_0' });
     expect(sealed).not.toContain('call_r_0_0');
-    expect(sealer.unseal(sealed)).toStrictEqual({ artefact: { producer: 'gemini', signature: 'c2ln' }, callId: 'call_r_0_0' });
+    expect(sealer.unseal(sealed)).toStrictEqual({
+      artefact: { producer: 'gemini', signature: 'c2ln' },
+      callId: 'call_r_0_0',
+    });
   });
 
   it('still opens blobs sealed before tool call ids were sealed with them', () => {
     const box = createSecretBox('gateway secret');
     const sealer = createReasoningSealer(box);
-    expect(sealer.unseal(box.encrypt('reasoning-artefact:{"producer":"anthropic","signature":"sig"}'))).toStrictEqual({ artefact: { producer: 'anthropic', signature: 'sig' } });
+    expect(sealer.unseal(box.encrypt('reasoning-artefact:{"producer":"anthropic","signature":"sig"}'))).toStrictEqual({
+      artefact: { producer: 'anthropic', signature: 'sig' },
+    });
   });
 
   it('returns null for blobs sealed with another key, altered, foreign or not artefacts at all', () => {

@@ -6,7 +6,10 @@ import { formatParamPath } from './format-param-path.js';
  * Runs a client protocol's request schema; the first issue becomes a 400 naming its parameter (`input[2].call_id`),
  * worded "Missing required parameter" when the value is absent and "Invalid value" otherwise, as OpenAI words them.
  */
-export function validateProtocolBody<Schema extends z.ZodType>(schema: Schema, fields: Record<string, unknown>): z.output<Schema> {
+export function validateProtocolBody<Schema extends z.ZodType>(
+  schema: Schema,
+  fields: Record<string, unknown>,
+): z.output<Schema> {
   // `reportInput` puts the offending value on each issue, so a missing field can be told from a wrong one.
   const result = schema.safeParse(fields, { reportInput: true });
   if (result.success) return result.data;
@@ -15,7 +18,9 @@ export function validateProtocolBody<Schema extends z.ZodType>(schema: Schema, f
   const { issue, path } = mostSpecificIssue(first, first.path);
   const param = formatParamPath(path);
   const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined;
-  const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue.message}`;
+  const message = missing
+    ? `Missing required parameter: '${param}'.`
+    : `Invalid value for '${param}': ${issue.message}`;
   throw new GatewayError('invalid_request_error', message, { param: param || null });
 }
 
@@ -23,7 +28,10 @@ export function validateProtocolBody<Schema extends z.ZodType>(schema: Schema, f
  * A union (such as Responses `input`: a string or items) reports one issue for all its branches; the branch that got
  * furthest (the longest path) names the real culprit, e.g. `input[2].call_id` instead of `input`.
  */
-function mostSpecificIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[]): { issue: z.core.$ZodIssue; path: readonly PropertyKey[] } {
+function mostSpecificIssue(
+  issue: z.core.$ZodIssue,
+  path: readonly PropertyKey[],
+): { issue: z.core.$ZodIssue; path: readonly PropertyKey[] } {
   if (issue.code !== 'invalid_union') return { issue, path };
   let best: z.core.$ZodIssue | undefined;
   for (const branch of issue.errors) {

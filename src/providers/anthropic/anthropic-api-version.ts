@@ -23,7 +23,17 @@ export function readAnthropicApiVersion(channel: VendorChannel): AnthropicApiVer
   const name = channel.settings.apiVersion?.trim() || defaultAnthropicApiVersion;
   // ISO dates compare correctly as strings.
   if (name >= bearerAnthropicApiVersion) {
-    return { name, acceptsSampling: false, acceptsOutputFormat: true, headersFor: (secret) => ({ authorization: `Bearer ${secret}`, 'anthropic-version': name }) };
+    return {
+      name,
+      acceptsSampling: false,
+      acceptsOutputFormat: true,
+      headersFor: (secret) => ({ authorization: `Bearer ${secret}`, 'anthropic-version': name }),
+    };
   }
-  return { name, acceptsSampling: true, acceptsOutputFormat: false, headersFor: (secret) => ({ 'x-api-key': secret, 'anthropic-version': name }) };
+  return {
+    name,
+    acceptsSampling: true,
+    acceptsOutputFormat: false,
+    headersFor: (secret) => ({ 'x-api-key': secret, 'anthropic-version': name }),
+  };
 }

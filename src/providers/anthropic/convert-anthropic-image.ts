@@ -10,10 +10,16 @@ export function convertAnthropicImage(url: string, param: string): AnthropicCont
   if (dataUrl) {
     const mediaType = (dataUrl[1] ?? '').toLowerCase();
     if (!acceptedMediaTypes.has(mediaType)) {
-      throw new GatewayError('invalid_request_error', `Images must be JPEG, PNG, GIF or WebP for this model, not '${mediaType}'.`, { param });
+      throw new GatewayError(
+        'invalid_request_error',
+        `Images must be JPEG, PNG, GIF or WebP for this model, not '${mediaType}'.`,
+        { param },
+      );
     }
     return { type: 'image', source: { type: 'base64', media_type: mediaType, data: dataUrl[2] ?? '' } };
   }
   if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
-  throw new GatewayError('invalid_request_error', 'An image URL must be an http(s) URL or a base64 data URL.', { param });
+  throw new GatewayError('invalid_request_error', 'An image URL must be an http(s) URL or a base64 data URL.', {
+    param,
+  });
 }

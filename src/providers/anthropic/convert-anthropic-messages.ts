@@ -1,4 +1,9 @@
-import type { CanonicalAssistantContent, CanonicalMessage, CanonicalToolResultPart, CanonicalUserContent } from '../../core/canonical/canonical-request.js';
+import type {
+  CanonicalAssistantContent,
+  CanonicalMessage,
+  CanonicalToolResultPart,
+  CanonicalUserContent,
+} from '../../core/canonical/canonical-request.js';
 import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
@@ -22,7 +27,10 @@ export interface ConvertedAnthropicConversation {
  * reasoning goes back as `thinking` (with its signature) or `redacted_thinking` only when Anthropic produced it
  * (other reasoning is dropped: Anthropic refuses unsigned thinking), and consecutive turns of one role are merged.
  */
-export function convertAnthropicMessages(instructions: string | null, messages: readonly CanonicalMessage[]): ConvertedAnthropicConversation {
+export function convertAnthropicMessages(
+  instructions: string | null,
+  messages: readonly CanonicalMessage[],
+): ConvertedAnthropicConversation {
   const system: Array<{ type: 'text'; text: string }> = instructions ? [{ type: 'text', text: instructions }] : [];
   const converted: AnthropicMessage[] = [];
   const append = (role: AnthropicMessage['role'], content: AnthropicContentBlock[]): void => {
@@ -36,16 +44,27 @@ export function convertAnthropicMessages(instructions: string | null, messages: 
     switch (message.role) {
       case 'system':
       case 'developer':
-        system.push(...message.content.filter((part) => part.text).map((part) => ({ type: 'text' as const, text: part.text })));
+        system.push(
+          ...message.content.filter((part) => part.text).map((part) => ({ type: 'text' as const, text: part.text })),
+        );
         return;
       case 'user':
-        append('user', message.content.map((part, partIndex) => userBlock(part, `${param}.content[${partIndex}]`)));
+        append(
+          'user',
+          message.content.map((part, partIndex) => userBlock(part, `${param}.content[${partIndex}]`)),
+        );
         return;
       case 'assistant':
-        append('assistant', message.content.flatMap((part, partIndex) => assistantBlocks(part, `${param}.content[${partIndex}]`)));
+        append(
+          'assistant',
+          message.content.flatMap((part, partIndex) => assistantBlocks(part, `${param}.content[${partIndex}]`)),
+        );
         return;
       case 'tool':
-        append('user', message.content.map((part, partIndex) => toolResultBlock(part, `${param}.content[${partIndex}]`)));
+        append(
+          'user',
+          message.content.map((part, partIndex) => toolResultBlock(part, `${param}.content[${partIndex}]`)),
+        );
         return;
       default:
         return assertNever(message, 'message role');
@@ -61,7 +80,9 @@ function userBlock(part: CanonicalUserContent, param: string): AnthropicContentB
     case 'image':
       return convertAnthropicImage(part.url, param);
     case 'file':
-      throw new GatewayError('invalid_request_error', "Content parts of type 'file' cannot be sent to this model.", { param });
+      throw new GatewayError('invalid_request_error', "Content parts of type 'file' cannot be sent to this model.", {
+        param,
+      });
     default:
       return assertNever(part, 'user content part');
   }
@@ -78,7 +99,14 @@ function assistantBlocks(part: CanonicalAssistantContent, param: string): Anthro
       return [];
     }
     case 'tool-call':
-      return [{ type: 'tool_use', id: part.callId, name: part.name, input: parseToolArguments(part.arguments, `${param}.arguments`) }];
+      return [
+        {
+          type: 'tool_use',
+          id: part.callId,
+          name: part.name,
+          input: parseToolArguments(part.arguments, `${param}.arguments`),
+        },
+      ];
     default:
       return assertNever(part, 'assistant content part');
   }
@@ -86,5 +114,9 @@ function assistantBlocks(part: CanonicalAssistantContent, param: string): Anthro
 
 function toolResultBlock(part: CanonicalToolResultPart, param: string): AnthropicContentBlock {
   if (typeof part.output === 'string') return { type: 'tool_result', tool_use_id: part.callId, content: part.output };
-  return { type: 'tool_result', tool_use_id: part.callId, content: part.output.map((outputPart, outputIndex) => userBlock(outputPart, `${param}.output[${outputIndex}]`)) };
+  return {
+    type: 'tool_result',
+    tool_use_id: part.callId,
+    content: part.output.map((outputPart, outputIndex) => userBlock(outputPart, `${param}.output[${outputIndex}]`)),
+  };
 }

@@ -3,7 +3,9 @@ import type { CanonicalRequest } from '../../core/canonical/canonical-request.js
 /** Anthropic's `tools` and `tool_choice`, or nothing when the request has no tools. */
 export interface ConvertedAnthropicTools {
   tools?: Array<{ name: string; description?: string; input_schema: Record<string, unknown> }>;
-  tool_choice?: { type: 'auto' | 'any' | 'none'; disable_parallel_tool_use?: boolean } | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean };
+  tool_choice?:
+    | { type: 'auto' | 'any' | 'none'; disable_parallel_tool_use?: boolean }
+    | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean };
 }
 
 /**
@@ -22,6 +24,7 @@ export function convertAnthropicTools(request: CanonicalRequest): ConvertedAnthr
   if (choice?.type === 'none') return { tools, tool_choice: { type: 'none' } };
   if (choice?.type === 'required') return { tools, tool_choice: { type: 'any', ...disableParallel } };
   if (choice?.type === 'tool') return { tools, tool_choice: { type: 'tool', name: choice.name, ...disableParallel } };
-  if (choice?.type === 'auto' || request.parallelToolCalls === false) return { tools, tool_choice: { type: 'auto', ...disableParallel } };
+  if (choice?.type === 'auto' || request.parallelToolCalls === false)
+    return { tools, tool_choice: { type: 'auto', ...disableParallel } };
   return { tools };
 }

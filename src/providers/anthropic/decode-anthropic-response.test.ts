@@ -33,7 +33,13 @@ describe('decodeAnthropicResponse', () => {
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 30, output_tokens_details: { thinking_tokens: 12 } },
+      usage: {
+        input_tokens: 10,
+        cache_creation_input_tokens: 100,
+        cache_read_input_tokens: 1000,
+        output_tokens: 30,
+        output_tokens_details: { thinking_tokens: 12 },
+      },
     };
     const decoded = decodeAnthropicResponse(JSON.stringify(message), call);
     expect(decoded).toMatchInlineSnapshot(`
@@ -139,13 +145,19 @@ describe('decodeAnthropicResponse', () => {
     ['refusal', 'content_filter'],
     ['pause_turn', 'stop'],
   ])('maps stop_reason %s to finish_reason %s', (stopReason, finishReason) => {
-    const body = JSON.stringify({ id: 'msg_2', content: [{ type: 'text', text: 'x' }], stop_reason: stopReason, usage: { input_tokens: 1, output_tokens: 1 } });
+    const body = JSON.stringify({
+      id: 'msg_2',
+      content: [{ type: 'text', text: 'x' }],
+      stop_reason: stopReason,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
     expect(decodeAnthropicResponse(body, call).completion.choices[0]?.finish_reason).toBe(finishReason);
   });
 });
 
 describe('mapAnthropicFailure', () => {
-  const body = (type: string, message: string) => JSON.stringify({ type: 'error', error: { type, message }, request_id: 'req_1' });
+  const body = (type: string, message: string) =>
+    JSON.stringify({ type: 'error', error: { type, message }, request_id: 'req_1' });
 
   it.each([
     [400, 'final-failure', 'invalid_request_error', 400],
@@ -165,7 +177,11 @@ describe('mapAnthropicFailure', () => {
   });
 
   it('passes the redacted vendor message on a 400 and the retry-after on a 429', () => {
-    const invalid = mapAnthropicFailure(400, body('invalid_request_error', 'messages.0: bad key sk-ant-abcdefghijklmnop at https://api.anthropic.com/v1'), undefined);
+    const invalid = mapAnthropicFailure(
+      400,
+      body('invalid_request_error', 'messages.0: bad key sk-ant-abcdefghijklmnop at https://api.anthropic.com/v1'),
+      undefined,
+    );
     if (invalid.kind === 'success') throw new Error('unexpected success');
     expect(invalid.error.message).toBe('messages.0: bad key [redacted] at [url]');
     const limited = mapAnthropicFailure(429, body('rate_limit_error', 'slow down'), '7');

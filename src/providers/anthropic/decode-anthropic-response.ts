@@ -21,16 +21,25 @@ const anthropicMessageShape = z.object({
 export function decodeAnthropicResponse(bodyText: string, _call: VendorCall): CanonicalStreamPart[] {
   const parsed: unknown = JSON.parse(bodyText);
   // Checked at the edge: a body without its `content` blocks, or with counts that are not numbers, is no answer (dispatch answers 502).
-  if (!anthropicMessageShape.safeParse(parsed).success) throw new Error('The Anthropic answer is not a Message with content blocks.');
+  if (!anthropicMessageShape.safeParse(parsed).success)
+    throw new Error('The Anthropic answer is not a Message with content blocks.');
   const message = parsed as AnthropicResponseMessage;
   const sequencer = new StreamBlockSequencer();
-  const parts: CanonicalStreamPart[] = [{ type: 'response-start', vendorResponseId: message.id, vendorModel: message.model }];
+  const parts: CanonicalStreamPart[] = [
+    { type: 'response-start', vendorResponseId: message.id, vendorModel: message.model },
+  ];
   (message.content ?? []).forEach((block, blockIndex) => {
     if (block.type === 'text') {
       parts.push(...sequencer.startFlowing('text'), ...sequencer.text(block.text ?? ''), ...sequencer.endFlowing());
     } else if (block.type === 'thinking') {
-      const artefact = block.signature ? { producer: anthropicArtefactProducer, signature: block.signature } : undefined;
-      parts.push(...sequencer.startFlowing('reasoning'), ...sequencer.reasoning(block.thinking ?? ''), ...sequencer.endFlowing(artefact));
+      const artefact = block.signature
+        ? { producer: anthropicArtefactProducer, signature: block.signature }
+        : undefined;
+      parts.push(
+        ...sequencer.startFlowing('reasoning'),
+        ...sequencer.reasoning(block.thinking ?? ''),
+        ...sequencer.endFlowing(artefact),
+      );
     } else if (block.type === 'redacted_thinking') {
       const artefact = block.data ? { producer: anthropicArtefactProducer, redactedData: block.data } : undefined;
       parts.push(...sequencer.startFlowing('reasoning'), ...sequencer.endFlowing(artefact));
@@ -44,6 +53,13 @@ export function decodeAnthropicResponse(bodyText: string, _call: VendorCall): Ca
   });
   if (message.usage) parts.push({ type: 'usage', usage: parseAnthropicUsage(message.usage) });
   const rawReason = message.stop_reason ?? null;
-  parts.push({ type: 'finish', finish: { reason: mapAnthropicStopReason(rawReason), rawReason, ...(message.stop_sequence ? { stopSequence: message.stop_sequence } : {}) } });
+  parts.push({
+    type: 'finish',
+    finish: {
+      reason: mapAnthropicStopReason(rawReason),
+      rawReason,
+      ...(message.stop_sequence ? { stopSequence: message.stop_sequence } : {}),
+    },
+  });
   return parts;
 }

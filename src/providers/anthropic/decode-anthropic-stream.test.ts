@@ -16,7 +16,9 @@ const call: VendorCall = {
 };
 
 function sse(events: Array<[string, unknown]>): string {
-  return events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`).join('');
+  return events
+    .map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`)
+    .join('');
 }
 
 /** Feeds the SSE text in 7-byte pieces, so events and characters are split across reads. */
@@ -35,7 +37,17 @@ function toOpenAiChunks(parts: CanonicalStreamPart[]): unknown[] {
 
 const messageStart: [string, unknown] = [
   'message_start',
-  { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, usage: { input_tokens: 12, cache_creation_input_tokens: 3, cache_read_input_tokens: 40, output_tokens: 1 } } },
+  {
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: 12, cache_creation_input_tokens: 3, cache_read_input_tokens: 40, output_tokens: 1 },
+    },
+  },
 ];
 
 describe('decodeAnthropicStream', () => {
@@ -52,11 +64,20 @@ describe('decodeAnthropicStream', () => {
         ['content_block_delta', { index: 1, delta: { type: 'text_delta', text: 'Checking the ' } }],
         ['content_block_delta', { index: 1, delta: { type: 'text_delta', text: 'weather — ☀' } }],
         ['content_block_stop', { index: 1 }],
-        ['content_block_start', { index: 2, content_block: { type: 'tool_use', id: 'toolu_9', name: 'get_weather', input: {} } }],
+        [
+          'content_block_start',
+          { index: 2, content_block: { type: 'tool_use', id: 'toolu_9', name: 'get_weather', input: {} } },
+        ],
         ['content_block_delta', { index: 2, delta: { type: 'input_json_delta', partial_json: '{"city":' } }],
         ['content_block_delta', { index: 2, delta: { type: 'input_json_delta', partial_json: '"Paris"}' } }],
         ['content_block_stop', { index: 2 }],
-        ['message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 25, input_tokens: null, output_tokens_details: { thinking_tokens: 5 } } }],
+        [
+          'message_delta',
+          {
+            delta: { stop_reason: 'tool_use', stop_sequence: null },
+            usage: { output_tokens: 25, input_tokens: null, output_tokens_details: { thinking_tokens: 5 } },
+          },
+        ],
         ['message_stop', {}],
       ]),
     );
@@ -283,18 +304,32 @@ describe('decodeAnthropicStream', () => {
         ['content_block_start', { index: 2, content_block: { type: 'text', text: '' } }],
         ['content_block_delta', { index: 2, delta: { type: 'text_delta', text: 'Done' } }],
         ['content_block_stop', { index: 2 }],
-        ['message_delta', { delta: { stop_reason: 'stop_sequence', stop_sequence: 'END' }, usage: { output_tokens: 9 } }],
+        [
+          'message_delta',
+          { delta: { stop_reason: 'stop_sequence', stop_sequence: 'END' }, usage: { output_tokens: 9 } },
+        ],
         ['message_stop', {}],
       ]),
     );
     expect(foldStreamParts(parts)).toEqual({
       blocks: [
-        { type: 'reasoning', text: 'Hmm.', artefact: { producer: 'anthropic', signature: 'c2lnbmF0dXJl' }, ended: true },
+        {
+          type: 'reasoning',
+          text: 'Hmm.',
+          artefact: { producer: 'anthropic', signature: 'c2lnbmF0dXJl' },
+          ended: true,
+        },
         { type: 'reasoning', text: '', artefact: { producer: 'anthropic', redactedData: 'ZW5jcnlwdGVk' }, ended: true },
         { type: 'text', text: 'Done', ended: true },
       ],
       finish: { reason: 'stop', rawReason: 'stop_sequence', stopSequence: 'END' },
-      usage: { inputTokens: 55, cacheReadInputTokens: 40, cacheWriteInputTokens: 3, outputTokens: 9, reasoningTokens: 0 },
+      usage: {
+        inputTokens: 55,
+        cacheReadInputTokens: 40,
+        cacheWriteInputTokens: 3,
+        outputTokens: 9,
+        reasoningTokens: 0,
+      },
       failure: null,
     });
   });

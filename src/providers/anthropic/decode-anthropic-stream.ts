@@ -16,7 +16,15 @@ interface AnthropicStreamEvent {
   index?: number;
   message?: { id?: string; model?: string; usage?: AnthropicUsage };
   content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string; data?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string; stop_reason?: string | null; stop_sequence?: string | null };
+  delta?: {
+    type?: string;
+    text?: string;
+    partial_json?: string;
+    thinking?: string;
+    signature?: string;
+    stop_reason?: string | null;
+    stop_sequence?: string | null;
+  };
   usage?: AnthropicUsage;
 }
 
@@ -57,10 +65,17 @@ export async function* decodeAnthropicStream(body: Readable, _call: VendorCall):
 /** The error part of an event the decoder cannot read. */
 const unreadableEventPart: CanonicalStreamPart = {
   type: 'error',
-  failure: { code: 'server_error', message: 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.' },
+  failure: {
+    code: 'server_error',
+    message: 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.',
+  },
 };
 
-function partsOfEvent(type: string | undefined, event: AnthropicStreamEvent, state: AnthropicStreamState): CanonicalStreamPart[] {
+function partsOfEvent(
+  type: string | undefined,
+  event: AnthropicStreamEvent,
+  state: AnthropicStreamState,
+): CanonicalStreamPart[] {
   const { sequencer } = state;
   const index = event.index ?? -1;
   switch (type) {
@@ -72,7 +87,9 @@ function partsOfEvent(type: string | undefined, event: AnthropicStreamEvent, sta
     case 'content_block_delta':
       return partsOfDelta(index, event.delta, state);
     case 'content_block_stop':
-      return sequencer.hasToolCall(index) ? sequencer.endToolCall(index) : sequencer.endFlowing(state.artefactByBlock.get(index));
+      return sequencer.hasToolCall(index)
+        ? sequencer.endToolCall(index)
+        : sequencer.endFlowing(state.artefactByBlock.get(index));
     case 'message_delta': {
       state.usage = mergeAnthropicUsage(state.usage, event.usage);
       const rawReason = event.delta?.stop_reason ?? null;
@@ -80,7 +97,10 @@ function partsOfEvent(type: string | undefined, event: AnthropicStreamEvent, sta
       return [
         ...sequencer.endAll(),
         { type: 'usage', usage: parseAnthropicUsage(state.usage) },
-        { type: 'finish', finish: { reason: mapAnthropicStopReason(rawReason), rawReason, ...(stopSequence ? { stopSequence } : {}) } },
+        {
+          type: 'finish',
+          finish: { reason: mapAnthropicStopReason(rawReason), rawReason, ...(stopSequence ? { stopSequence } : {}) },
+        },
       ];
     }
     default:
@@ -88,7 +108,11 @@ function partsOfEvent(type: string | undefined, event: AnthropicStreamEvent, sta
   }
 }
 
-function partsOfBlockStart(index: number, block: AnthropicStreamEvent['content_block'], state: AnthropicStreamState): CanonicalStreamPart[] {
+function partsOfBlockStart(
+  index: number,
+  block: AnthropicStreamEvent['content_block'],
+  state: AnthropicStreamState,
+): CanonicalStreamPart[] {
   const { sequencer } = state;
   switch (block?.type) {
     case 'text':
@@ -96,7 +120,8 @@ function partsOfBlockStart(index: number, block: AnthropicStreamEvent['content_b
     case 'thinking':
       return [...sequencer.startFlowing('reasoning'), ...sequencer.reasoning(block.thinking ?? '')];
     case 'redacted_thinking':
-      if (block.data) state.artefactByBlock.set(index, { producer: anthropicArtefactProducer, redactedData: block.data });
+      if (block.data)
+        state.artefactByBlock.set(index, { producer: anthropicArtefactProducer, redactedData: block.data });
       return sequencer.startFlowing('reasoning');
     case 'tool_use':
       return sequencer.startToolCall(index, block.id ?? '', block.name ?? '');
@@ -105,7 +130,11 @@ function partsOfBlockStart(index: number, block: AnthropicStreamEvent['content_b
   }
 }
 
-function partsOfDelta(index: number, delta: AnthropicStreamEvent['delta'], state: AnthropicStreamState): CanonicalStreamPart[] {
+function partsOfDelta(
+  index: number,
+  delta: AnthropicStreamEvent['delta'],
+  state: AnthropicStreamState,
+): CanonicalStreamPart[] {
   const { sequencer } = state;
   switch (delta?.type) {
     case 'text_delta':
@@ -113,7 +142,8 @@ function partsOfDelta(index: number, delta: AnthropicStreamEvent['delta'], state
     case 'thinking_delta':
       return delta.thinking ? sequencer.reasoning(delta.thinking) : [];
     case 'signature_delta':
-      if (delta.signature) state.artefactByBlock.set(index, { producer: anthropicArtefactProducer, signature: delta.signature });
+      if (delta.signature)
+        state.artefactByBlock.set(index, { producer: anthropicArtefactProducer, signature: delta.signature });
       return [];
     case 'input_json_delta':
       return sequencer.toolCallArguments(index, delta.partial_json ?? '');
@@ -125,7 +155,9 @@ function partsOfDelta(index: number, delta: AnthropicStreamEvent['delta'], state
 function parseEvent(data: string): AnthropicStreamEvent | undefined {
   try {
     const parsed: unknown = JSON.parse(data);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as AnthropicStreamEvent) : undefined;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as AnthropicStreamEvent)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -7,7 +7,11 @@ import { encodeAnthropicRequest } from './encode-anthropic-request.js';
 
 function callFor(apiVersion: string | undefined, overrides: Partial<VendorCall> = {}): VendorCall {
   return {
-    channel: { baseUrl: 'https://anthropic.example.test/v1', secret: 'sk-ant-secret', settings: apiVersion ? { apiVersion } : {} },
+    channel: {
+      baseUrl: 'https://anthropic.example.test/v1',
+      secret: 'sk-ant-secret',
+      settings: apiVersion ? { apiVersion } : {},
+    },
     upstreamModelId: 'claude-sonnet-4-5',
     publicModelId: 'claude-sonnet',
     maxOutputTokens: 64000,
@@ -18,7 +22,10 @@ function callFor(apiVersion: string | undefined, overrides: Partial<VendorCall> 
 }
 
 function encode(request: Partial<ChatCompletionRequest>, call: VendorCall = callFor(undefined)) {
-  const encoded = encodeAnthropicRequest(chatRequestToCanonical({ model: 'claude-sonnet', messages: [{ role: 'user', content: 'hi' }], ...request }), call);
+  const encoded = encodeAnthropicRequest(
+    chatRequestToCanonical({ model: 'claude-sonnet', messages: [{ role: 'user', content: 'hi' }], ...request }),
+    call,
+  );
   return { url: encoded.url, headers: encoded.headers, body: JSON.parse(encoded.body) as Record<string, unknown> };
 }
 
@@ -37,13 +44,36 @@ describe('encodeAnthropicRequest', () => {
     const encoded = encode({
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'What is in this picture and the weather?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture and the weather?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://images.example.test/cat.jpg' } }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }, { id: 'toolu_2', type: 'function', function: { name: 'get_time', arguments: '' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+            { id: 'toolu_2', type: 'function', function: { name: 'get_time', arguments: '' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'toolu_1', content: 'sunny' },
         { role: 'tool', tool_call_id: 'toolu_2', content: [{ type: 'text', text: '12:00' }] },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }, { type: 'function', function: { name: 'get_time' } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Weather',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+        },
+        { type: 'function', function: { name: 'get_time' } },
+      ],
       tool_choice: 'required',
       parallel_tool_calls: false,
       temperature: 0.2,
@@ -172,12 +202,19 @@ describe('encodeAnthropicRequest', () => {
     const encoded = encode(
       {
         temperature: 1,
-        response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object', properties: { answer: { type: 'string' } } } } },
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'answer', schema: { type: 'object', properties: { answer: { type: 'string' } } } },
+        },
         stream: true,
       },
       callFor('2026-10-21', { stream: true }),
     );
-    expect(encoded.headers).toEqual({ authorization: 'Bearer sk-ant-secret', 'anthropic-version': '2026-10-21', 'content-type': 'application/json' });
+    expect(encoded.headers).toEqual({
+      authorization: 'Bearer sk-ant-secret',
+      'anthropic-version': '2026-10-21',
+      'content-type': 'application/json',
+    });
     expect(encoded.body).toMatchInlineSnapshot(`
       {
         "max_tokens": 64000,
@@ -212,18 +249,43 @@ describe('encodeAnthropicRequest', () => {
   });
 
   it('refuses a non-default temperature for 2026-10-21 with a 400 naming temperature, never dropping it', () => {
-    expect(refusal(() => encode({ temperature: 0.3 }, callFor('2026-10-21')))).toEqual({ param: 'temperature', status: 400 });
+    expect(refusal(() => encode({ temperature: 0.3 }, callFor('2026-10-21')))).toEqual({
+      param: 'temperature',
+      status: 400,
+    });
     expect(refusal(() => encode({ top_p: 0.5 }, callFor('2026-10-21')))).toEqual({ param: 'top_p', status: 400 });
   });
 
   it('refuses what Anthropic cannot honour: response_format on 2023-06-01, n > 1, temperature above 1, an effort for a model that cannot think', () => {
-    expect(refusal(() => encode({ response_format: { type: 'json_schema', json_schema: { name: 'x' } } }))).toEqual({ param: 'response_format', status: 400 });
-    expect(refusal(() => encode({ response_format: { type: 'json_object' } }, callFor('2026-10-21')))).toEqual({ param: 'response_format', status: 400 });
+    expect(refusal(() => encode({ response_format: { type: 'json_schema', json_schema: { name: 'x' } } }))).toEqual({
+      param: 'response_format',
+      status: 400,
+    });
+    expect(refusal(() => encode({ response_format: { type: 'json_object' } }, callFor('2026-10-21')))).toEqual({
+      param: 'response_format',
+      status: 400,
+    });
     expect(refusal(() => encode({ n: 2 }))).toEqual({ param: 'n', status: 400 });
     expect(refusal(() => encode({ temperature: 1.5 }))).toEqual({ param: 'temperature', status: 400 });
-    expect(refusal(() => encode({ reasoning_effort: 'high' }, callFor(undefined, { upstreamModelId: 'claude-3-5-sonnet-20241022' })))).toEqual({ param: 'reasoning_effort', status: 400 });
+    expect(
+      refusal(() =>
+        encode({ reasoning_effort: 'high' }, callFor(undefined, { upstreamModelId: 'claude-3-5-sonnet-20241022' })),
+      ),
+    ).toEqual({ param: 'reasoning_effort', status: 400 });
     expect(refusal(() => encode({ modalities: ['text', 'audio'] }))).toEqual({ param: 'modalities', status: 400 });
-    expect(refusal(() => encode({ messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '[1]' } }] }] }))).toEqual({
+    expect(
+      refusal(() =>
+        encode({
+          messages: [
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '[1]' } }],
+            },
+          ],
+        }),
+      ),
+    ).toEqual({
       param: 'messages[0].tool_calls[0].function.arguments',
       status: 400,
     });
@@ -239,8 +301,13 @@ describe('encodeAnthropicRequest', () => {
   it('maps tool_choice auto/none/named and leaves disable_parallel_tool_use off none', () => {
     const tools: ChatCompletionRequest['tools'] = [{ type: 'function', function: { name: 'f' } }];
     expect(encode({ tools, tool_choice: 'auto' }).body.tool_choice).toEqual({ type: 'auto' });
-    expect(encode({ tools, tool_choice: 'none', parallel_tool_calls: false }).body.tool_choice).toEqual({ type: 'none' });
-    expect(encode({ tools, tool_choice: { type: 'function', function: { name: 'f' } } }).body.tool_choice).toEqual({ type: 'tool', name: 'f' });
+    expect(encode({ tools, tool_choice: 'none', parallel_tool_calls: false }).body.tool_choice).toEqual({
+      type: 'none',
+    });
+    expect(encode({ tools, tool_choice: { type: 'function', function: { name: 'f' } } }).body.tool_choice).toEqual({
+      type: 'tool',
+      name: 'f',
+    });
     expect(encode({ tools }).body.tool_choice).toBeUndefined();
   });
 });

@@ -46,7 +46,8 @@ export function encodeAnthropicRequest(request: CanonicalRequest, call: VendorCa
 
 function refuseUnsupportedParameters(request: CanonicalRequest): void {
   if (request.sampling.presencePenalty) refuse('presence_penalty', 'This model does not support `presence_penalty`.');
-  if (request.sampling.frequencyPenalty) refuse('frequency_penalty', 'This model does not support `frequency_penalty`.');
+  if (request.sampling.frequencyPenalty)
+    refuse('frequency_penalty', 'This model does not support `frequency_penalty`.');
 }
 
 function samplingFields(request: CanonicalRequest, version: AnthropicApiVersion): Record<string, number> {
@@ -58,7 +59,11 @@ function samplingFields(request: CanonicalRequest, version: AnthropicApiVersion)
   for (const [name, value] of values) {
     if (value === null) continue;
     if (!version.acceptsSampling) {
-      if (value !== 1) refuse(name, `This channel's Anthropic API version (${version.name}) does not accept \`${name}\`; omit it or send the default 1.`);
+      if (value !== 1)
+        refuse(
+          name,
+          `This channel's Anthropic API version (${version.name}) does not accept \`${name}\`; omit it or send the default 1.`,
+        );
       continue;
     }
     if (value > 1) refuse(name, `\`${name}\` must be between 0 and 1 for this model.`);
@@ -66,7 +71,8 @@ function samplingFields(request: CanonicalRequest, version: AnthropicApiVersion)
   }
   const topK = request.sampling.topK;
   if (topK !== undefined) {
-    if (!version.acceptsSampling) refuse('top_k', `This channel's Anthropic API version (${version.name}) does not accept \`top_k\`.`);
+    if (!version.acceptsSampling)
+      refuse('top_k', `This channel's Anthropic API version (${version.name}) does not accept \`top_k\`.`);
     fields.top_k = topK;
   }
   return fields;
@@ -75,9 +81,13 @@ function samplingFields(request: CanonicalRequest, version: AnthropicApiVersion)
 function outputConfig(request: CanonicalRequest, version: AnthropicApiVersion): { output_config?: unknown } {
   const format = request.outputFormat;
   if (format.type === 'text') return {};
-  if (format.type === 'json-schema' && version.acceptsOutputFormat) return { output_config: { format: { type: 'json_schema', schema: format.schema } } };
+  if (format.type === 'json-schema' && version.acceptsOutputFormat)
+    return { output_config: { format: { type: 'json_schema', schema: format.schema } } };
   const wireType = format.type === 'json-schema' ? 'json_schema' : 'json_object';
-  return refuse('response_format', `\`response_format\` '${wireType}' is not supported by this channel's Anthropic API version (${version.name}).`);
+  return refuse(
+    'response_format',
+    `\`response_format\` '${wireType}' is not supported by this channel's Anthropic API version (${version.name}).`,
+  );
 }
 
 function refuse(param: string, message: string): never {

@@ -9,7 +9,11 @@ import type { UpstreamAttemptResult } from '../upstream-attempt-result.js';
  * service_unavailable; 404 → retryable model_not_found; 429 → retryable rate_limit_exceeded with
  * retry-after; 500 → retryable server_error; 529 (overloaded) and other 5xx → retryable service_unavailable.
  */
-export function mapAnthropicFailure(status: number, bodyText: string, retryAfter: string | undefined): UpstreamAttemptResult<never> {
+export function mapAnthropicFailure(
+  status: number,
+  bodyText: string,
+  retryAfter: string | undefined,
+): UpstreamAttemptResult<never> {
   const message = readAnthropicError(bodyText)?.message;
   return mapOpenAiUpstreamFailure(status, JSON.stringify({ error: { message } }), retryAfter);
 }

@@ -21,7 +21,9 @@ export function parseAnthropicUsage(usage: AnthropicUsage): CanonicalUsage {
 export function mergeAnthropicUsage(earlier: AnthropicUsage, later: AnthropicUsage | undefined): AnthropicUsage {
   if (!later) return earlier;
   const merged: AnthropicUsage = { ...earlier };
-  for (const [field, value] of Object.entries(later) as Array<[keyof AnthropicUsage, AnthropicUsage[keyof AnthropicUsage]]>) {
+  for (const [field, value] of Object.entries(later) as Array<
+    [keyof AnthropicUsage, AnthropicUsage[keyof AnthropicUsage]]
+  >) {
     if (value !== null && value !== undefined) (merged as Record<string, unknown>)[field] = value;
   }
   return merged;

@@ -30,7 +30,8 @@ export interface BedrockToolSpecification {
 }
 
 /** How the model must use the tools. */
-export type BedrockToolChoice = { auto: Record<string, never> } | { any: Record<string, never> } | { tool: { name: string } };
+export type BedrockToolChoice =
+  { auto: Record<string, never> } | { any: Record<string, never> } | { tool: { name: string } };
 
 /** The body of `POST /model/{modelId}/converse` and `/converse-stream`. */
 export interface BedrockConverseRequestBody {

@@ -7,7 +7,11 @@ import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request
 import type { VendorCall } from '../vendor-adapter.js';
 
 const call: VendorCall = {
-  channel: { baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com', secret: 'AKIAEXAMPLE:secretExample', settings: {} },
+  channel: {
+    baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
+    secret: 'AKIAEXAMPLE:secretExample',
+    settings: {},
+  },
   upstreamModelId: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
   publicModelId: 'claude-3-5-sonnet-20240620',
   maxOutputTokens: undefined,
@@ -21,7 +25,9 @@ function event(name: string, payload: object): Buffer {
     ':content-type': { type: 'string' as const, value: 'application/json' },
     ':message-type': { type: 'string' as const, value: 'event' },
   };
-  return Buffer.from(new EventStreamCodec(toUtf8, fromUtf8).encode({ headers, body: fromUtf8(JSON.stringify(payload)) }));
+  return Buffer.from(
+    new EventStreamCodec(toUtf8, fromUtf8).encode({ headers, body: fromUtf8(JSON.stringify(payload)) }),
+  );
 }
 
 describe('bedrockVendorAdapter', () => {
@@ -29,9 +35,17 @@ describe('bedrockVendorAdapter', () => {
     // A fresh module graph: the event-stream codec has not been loaded yet, as in a gateway's first Bedrock stream.
     vi.resetModules();
     const { bedrockVendorAdapter } = await import('./bedrock-vendor-adapter.js');
-    await bedrockVendorAdapter.encodeRequest(chatRequestToCanonical({ model: 'claude', messages: [{ role: 'user', content: 'hi' }] }), call);
+    await bedrockVendorAdapter.encodeRequest(
+      chatRequestToCanonical({ model: 'claude', messages: [{ role: 'user', content: 'hi' }] }),
+      call,
+    );
     const body = new Readable({ read() {} });
-    body.push(Buffer.concat([event('messageStart', { role: 'assistant' }), event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hello' } })]));
+    body.push(
+      Buffer.concat([
+        event('messageStart', { role: 'assistant' }),
+        event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hello' } }),
+      ]),
+    );
     // The vendor cuts the connection right after: undici then drops whatever was not read yet.
     setImmediate(() => body.destroy(new Error('connection reset')));
     const parts: CanonicalStreamPart[] = [];

@@ -1,4 +1,8 @@
-import type { CanonicalAssistantContent, CanonicalMessage, CanonicalUserContent } from '../../core/canonical/canonical-request.js';
+import type {
+  CanonicalAssistantContent,
+  CanonicalMessage,
+  CanonicalUserContent,
+} from '../../core/canonical/canonical-request.js';
 import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
@@ -24,8 +28,16 @@ export interface BedrockConversation {
  * `reasoningContent` only when Bedrock produced it (with its signature or redacted content), other reasoning is
  * dropped. `remoteImages` holds the fetched http(s) image URLs, by URL.
  */
-export function convertBedrockMessages(instructions: string | null, messages: readonly CanonicalMessage[], remoteImages: ReadonlyMap<string, RemoteImage>): BedrockConversation {
-  const conversation: BedrockConversation = { system: instructions ? [{ text: instructions }] : [], messages: [], usesTools: false };
+export function convertBedrockMessages(
+  instructions: string | null,
+  messages: readonly CanonicalMessage[],
+  remoteImages: ReadonlyMap<string, RemoteImage>,
+): BedrockConversation {
+  const conversation: BedrockConversation = {
+    system: instructions ? [{ text: instructions }] : [],
+    messages: [],
+    usesTools: false,
+  };
   messages.forEach((message, messageIndex) => {
     const param = `messages[${messageIndex}]`;
     switch (message.role) {
@@ -34,11 +46,21 @@ export function convertBedrockMessages(instructions: string | null, messages: re
         for (const part of message.content) if (part.text) conversation.system.push({ text: part.text });
         return;
       case 'user':
-        appendTurn(conversation, 'user', message.content.map((part, partIndex) => convertUserPart(part, `${param}.content[${partIndex}]`, remoteImages)));
+        appendTurn(
+          conversation,
+          'user',
+          message.content.map((part, partIndex) =>
+            convertUserPart(part, `${param}.content[${partIndex}]`, remoteImages),
+          ),
+        );
         return;
       case 'assistant': {
         if (message.content.some((part) => part.type === 'tool-call')) conversation.usesTools = true;
-        appendTurn(conversation, 'assistant', message.content.flatMap((part, partIndex) => convertAssistantPart(part, `${param}.content[${partIndex}]`)));
+        appendTurn(
+          conversation,
+          'assistant',
+          message.content.flatMap((part, partIndex) => convertAssistantPart(part, `${param}.content[${partIndex}]`)),
+        );
         return;
       }
       case 'tool':
@@ -48,7 +70,10 @@ export function convertBedrockMessages(instructions: string | null, messages: re
           conversation,
           'user',
           message.content.map((part) => {
-            const text = typeof part.output === 'string' ? part.output : part.output.map((outputPart) => (outputPart.type === 'text' ? outputPart.text : '')).join('');
+            const text =
+              typeof part.output === 'string'
+                ? part.output
+                : part.output.map((outputPart) => (outputPart.type === 'text' ? outputPart.text : '')).join('');
             return { toolResult: { toolUseId: part.callId, content: [{ text }] } };
           }),
         );
@@ -60,7 +85,11 @@ export function convertBedrockMessages(instructions: string | null, messages: re
   return conversation;
 }
 
-function appendTurn(conversation: BedrockConversation, role: BedrockMessage['role'], blocks: BedrockContentBlock[]): void {
+function appendTurn(
+  conversation: BedrockConversation,
+  role: BedrockMessage['role'],
+  blocks: BedrockContentBlock[],
+): void {
   // Converse rejects empty turns (an assistant message with neither text nor tool calls).
   if (blocks.length === 0) return;
   const previous = conversation.messages.at(-1);
@@ -68,7 +97,11 @@ function appendTurn(conversation: BedrockConversation, role: BedrockMessage['rol
   else conversation.messages.push({ role, content: blocks });
 }
 
-function convertUserPart(part: CanonicalUserContent, param: string, remoteImages: ReadonlyMap<string, RemoteImage>): BedrockContentBlock {
+function convertUserPart(
+  part: CanonicalUserContent,
+  param: string,
+  remoteImages: ReadonlyMap<string, RemoteImage>,
+): BedrockContentBlock {
   switch (part.type) {
     case 'text':
       return { text: part.text };
@@ -89,11 +122,20 @@ function convertAssistantPart(part: CanonicalAssistantContent, param: string): B
     case 'reasoning': {
       const artefact = part.artefact?.producer === bedrockArtefactProducer ? part.artefact : undefined;
       if (artefact?.redactedData) return [{ reasoningContent: { redactedContent: artefact.redactedData } }];
-      if (artefact?.signature) return [{ reasoningContent: { reasoningText: { text: part.text, signature: artefact.signature } } }];
+      if (artefact?.signature)
+        return [{ reasoningContent: { reasoningText: { text: part.text, signature: artefact.signature } } }];
       return [];
     }
     case 'tool-call':
-      return [{ toolUse: { toolUseId: part.callId, name: part.name, input: parseArguments(part.arguments, `${param}.arguments`) } }];
+      return [
+        {
+          toolUse: {
+            toolUseId: part.callId,
+            name: part.name,
+            input: parseArguments(part.arguments, `${param}.arguments`),
+          },
+        },
+      ];
     default:
       return assertNever(part, 'assistant content part');
   }
@@ -104,6 +146,8 @@ function parseArguments(argumentsText: string, param: string): unknown {
   try {
     return JSON.parse(argumentsText);
   } catch {
-    throw new GatewayError('invalid_request_error', 'Tool call arguments must be a JSON string for Bedrock models.', { param });
+    throw new GatewayError('invalid_request_error', 'Tool call arguments must be a JSON string for Bedrock models.', {
+      param,
+    });
   }
 }

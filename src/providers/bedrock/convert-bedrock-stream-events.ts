@@ -15,7 +15,11 @@ type ErrorPart = Extract<CanonicalStreamPart, { type: 'error' }>;
 interface ConverseStreamEventBody {
   contentBlockIndex?: number;
   start?: { toolUse?: { toolUseId?: string; name?: string } };
-  delta?: { text?: string; toolUse?: { input?: string }; reasoningContent?: { text?: string; signature?: string; redactedContent?: string } };
+  delta?: {
+    text?: string;
+    toolUse?: { input?: string };
+    reasoningContent?: { text?: string; signature?: string; redactedContent?: string };
+  };
   stopReason?: string;
   usage?: unknown;
   message?: string;
@@ -28,7 +32,9 @@ interface ConverseStreamEventBody {
  * finish, `metadata` → usage. An exception event, corrupt framing or an end before `messageStop` yields one error part and
  * ends the parts. Transport failures of the body itself are thrown, so the caller can still fail over.
  */
-export async function* convertBedrockStreamEvents(messages: AsyncIterable<Message>): AsyncGenerator<CanonicalStreamPart> {
+export async function* convertBedrockStreamEvents(
+  messages: AsyncIterable<Message>,
+): AsyncGenerator<CanonicalStreamPart> {
   const sequencer = new StreamBlockSequencer();
   const artefactByBlock = new Map<number, VendorArtefact>();
   let finished = false;
@@ -47,7 +53,8 @@ export async function* convertBedrockStreamEvents(messages: AsyncIterable<Messag
           break;
         case 'contentBlockStart': {
           const toolUse = body.start?.toolUse;
-          if (toolUse) yield* sequencer.startToolCall(body.contentBlockIndex ?? -1, toolUse.toolUseId ?? '', toolUse.name ?? '');
+          if (toolUse)
+            yield* sequencer.startToolCall(body.contentBlockIndex ?? -1, toolUse.toolUseId ?? '', toolUse.name ?? '');
           break;
         }
         case 'contentBlockDelta':
@@ -55,13 +62,18 @@ export async function* convertBedrockStreamEvents(messages: AsyncIterable<Messag
           break;
         case 'contentBlockStop': {
           const blockIndex = body.contentBlockIndex ?? -1;
-          yield* sequencer.hasToolCall(blockIndex) ? sequencer.endToolCall(blockIndex) : sequencer.endFlowing(artefactByBlock.get(blockIndex));
+          yield* sequencer.hasToolCall(blockIndex)
+            ? sequencer.endToolCall(blockIndex)
+            : sequencer.endFlowing(artefactByBlock.get(blockIndex));
           break;
         }
         case 'messageStop':
           finished = true;
           yield* sequencer.endAll();
-          yield { type: 'finish', finish: { reason: mapBedrockStopReason(body.stopReason), rawReason: body.stopReason ?? null } };
+          yield {
+            type: 'finish',
+            finish: { reason: mapBedrockStopReason(body.stopReason), rawReason: body.stopReason ?? null },
+          };
           break;
         case 'metadata': {
           const usage = parseBedrockUsage(body.usage);
@@ -75,21 +87,37 @@ export async function* convertBedrockStreamEvents(messages: AsyncIterable<Messag
     }
   } catch (error) {
     if (!(error instanceof BedrockEventStreamFramingError)) throw error;
-    yield { type: 'error', failure: { code: 'server_error', message: 'The upstream vendor sent a corrupt event stream; the answer is incomplete.' } };
+    yield {
+      type: 'error',
+      failure: {
+        code: 'server_error',
+        message: 'The upstream vendor sent a corrupt event stream; the answer is incomplete.',
+      },
+    };
     return;
   }
-  if (!finished) yield { type: 'error', failure: { code: 'server_error', message: 'The upstream stream ended before the answer was complete.' } };
+  if (!finished)
+    yield {
+      type: 'error',
+      failure: { code: 'server_error', message: 'The upstream stream ended before the answer was complete.' },
+    };
 }
 
-function convertDelta(body: ConverseStreamEventBody, sequencer: StreamBlockSequencer, artefactByBlock: Map<number, VendorArtefact>): CanonicalStreamPart[] {
+function convertDelta(
+  body: ConverseStreamEventBody,
+  sequencer: StreamBlockSequencer,
+  artefactByBlock: Map<number, VendorArtefact>,
+): CanonicalStreamPart[] {
   const delta = body.delta;
   if (!delta) return [];
   const blockIndex = body.contentBlockIndex ?? -1;
   if (typeof delta.text === 'string' && delta.text) return sequencer.text(delta.text);
   const reasoning = delta.reasoningContent;
   if (reasoning) {
-    if (reasoning.signature) artefactByBlock.set(blockIndex, { producer: bedrockArtefactProducer, signature: reasoning.signature });
-    if (reasoning.redactedContent) artefactByBlock.set(blockIndex, { producer: bedrockArtefactProducer, redactedData: reasoning.redactedContent });
+    if (reasoning.signature)
+      artefactByBlock.set(blockIndex, { producer: bedrockArtefactProducer, signature: reasoning.signature });
+    if (reasoning.redactedContent)
+      artefactByBlock.set(blockIndex, { producer: bedrockArtefactProducer, redactedData: reasoning.redactedContent });
     if (typeof reasoning.text === 'string' && reasoning.text) return sequencer.reasoning(reasoning.text);
     // A block of redacted reasoning only still opens its reasoning block.
     return reasoning.redactedContent && sequencer.flowingKind !== 'reasoning' ? sequencer.reasoning('') : [];
@@ -99,19 +127,29 @@ function convertDelta(body: ConverseStreamEventBody, sequencer: StreamBlockSeque
 }
 
 function mapStreamException(message: Message): ErrorPart {
-  const exceptionType = stringHeader(message.headers, ':exception-type') ?? stringHeader(message.headers, ':error-code') ?? '';
+  const exceptionType =
+    stringHeader(message.headers, ':exception-type') ?? stringHeader(message.headers, ':error-code') ?? '';
   const vendorMessage = parseEventBody(message.body).message ?? stringHeader(message.headers, ':error-message');
   const detail = vendorMessage ? `: ${redactBedrockText(vendorMessage)}` : '';
   switch (exceptionType) {
     case 'throttlingException':
     case 'ThrottlingException':
-      return { type: 'error', failure: { code: 'rate_limit_exceeded', message: `The upstream vendor throttled the stream${detail}` } };
+      return {
+        type: 'error',
+        failure: { code: 'rate_limit_exceeded', message: `The upstream vendor throttled the stream${detail}` },
+      };
     case 'serviceUnavailableException':
     case 'ServiceUnavailableException':
-      return { type: 'error', failure: { code: 'service_unavailable', message: `The upstream vendor became unavailable mid-stream${detail}` } };
+      return {
+        type: 'error',
+        failure: { code: 'service_unavailable', message: `The upstream vendor became unavailable mid-stream${detail}` },
+      };
     default:
       // internalServerException, modelStreamErrorException, validationException and anything new.
-      return { type: 'error', failure: { code: 'server_error', message: `The upstream vendor failed mid-stream${detail}` } };
+      return {
+        type: 'error',
+        failure: { code: 'server_error', message: `The upstream vendor failed mid-stream${detail}` },
+      };
   }
 }
 

@@ -10,13 +10,20 @@ const emptyObjectSchema = { type: 'object', properties: {} };
  * blocks; that cannot be combined with "none", so such a request gets a 400 naming `tool_choice`.
  * `strict` and `parallel_tool_calls` have no Converse equivalent and are not sent.
  */
-export function convertBedrockToolConfig(request: CanonicalRequest, historyUsesTools: boolean): BedrockConverseRequestBody['toolConfig'] {
+export function convertBedrockToolConfig(
+  request: CanonicalRequest,
+  historyUsesTools: boolean,
+): BedrockConverseRequestBody['toolConfig'] {
   const tools = request.tools;
   if (request.toolChoice?.type === 'none') {
     if (historyUsesTools) {
-      throw new GatewayError('invalid_request_error', "Bedrock models cannot honour tool_choice 'none' in a conversation that contains tool calls.", {
-        param: 'tool_choice',
-      });
+      throw new GatewayError(
+        'invalid_request_error',
+        "Bedrock models cannot honour tool_choice 'none' in a conversation that contains tool calls.",
+        {
+          param: 'tool_choice',
+        },
+      );
     }
     return undefined;
   }
@@ -25,7 +32,11 @@ export function convertBedrockToolConfig(request: CanonicalRequest, historyUsesT
       throw new GatewayError('invalid_request_error', 'tool_choice requires tools.', { param: 'tool_choice' });
     }
     if (historyUsesTools) {
-      throw new GatewayError('invalid_request_error', 'Bedrock models require the tools used earlier in the conversation to be declared in `tools`.', { param: 'tools' });
+      throw new GatewayError(
+        'invalid_request_error',
+        'Bedrock models require the tools used earlier in the conversation to be declared in `tools`.',
+        { param: 'tools' },
+      );
     }
     return undefined;
   }

@@ -21,7 +21,16 @@ describe('decodeBedrockChatResponse', () => {
   it('maps text, stop reason and usage with cache reads and writes counted as prompt tokens, writes kept apart for their price', () => {
     const { completion, usage } = decodeBedrockChatResponse(
       JSON.stringify({
-        output: { message: { role: 'assistant', content: [{ reasoningContent: { reasoningText: { text: 'hidden' } } }, { text: 'Hello ' }, { text: 'there' }] } },
+        output: {
+          message: {
+            role: 'assistant',
+            content: [
+              { reasoningContent: { reasoningText: { text: 'hidden' } } },
+              { text: 'Hello ' },
+              { text: 'there' },
+            ],
+          },
+        },
         stopReason: 'end_turn',
         usage: { inputTokens: 3, outputTokens: 2, totalTokens: 15, cacheReadInputTokens: 8, cacheWriteInputTokens: 2 },
       }),
@@ -31,23 +40,47 @@ describe('decodeBedrockChatResponse', () => {
       object: 'chat.completion',
       created: 1_700_000_000,
       model: 'claude-3-5-sonnet-20240620',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there', refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Hello there', refusal: null },
+          logprobs: null,
+          finish_reason: 'stop',
+        },
+      ],
       usage: { prompt_tokens: 13, completion_tokens: 2, total_tokens: 15, prompt_tokens_details: { cached_tokens: 8 } },
     });
-    expect(usage).toEqual({ promptTokens: 13, completionTokens: 2, totalTokens: 15, cachedPromptTokens: 8, reasoningTokens: 0, cacheWritePromptTokens: 2 });
+    expect(usage).toEqual({
+      promptTokens: 13,
+      completionTokens: 2,
+      totalTokens: 15,
+      cachedPromptTokens: 8,
+      reasoningTokens: 0,
+      cacheWritePromptTokens: 2,
+    });
   });
 
   it('maps tool calls with JSON-encoded input and null content', () => {
     const { completion } = decodeBedrockChatResponse(
       JSON.stringify({
-        output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } }] } },
+        output: {
+          message: {
+            role: 'assistant',
+            content: [{ toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } }],
+          },
+        },
         stopReason: 'tool_use',
         usage: { inputTokens: 5, outputTokens: 10, totalTokens: 15 },
       }),
       call,
     );
     expect(completion.choices[0]).toMatchObject({
-      message: { content: null, tool_calls: [{ id: 'tooluse_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      message: {
+        content: null,
+        tool_calls: [
+          { id: 'tooluse_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        ],
+      },
       finish_reason: 'tool_calls',
     });
   });
@@ -59,7 +92,10 @@ describe('decodeBedrockChatResponse', () => {
     ['content_filtered', 'content_filter'],
     ['something_new', 'stop'],
   ])('maps stopReason %s to %s', (stopReason, finishReason) => {
-    const { completion } = decodeBedrockChatResponse(JSON.stringify({ output: { message: { content: [{ text: 'x' }] } }, stopReason }), call);
+    const { completion } = decodeBedrockChatResponse(
+      JSON.stringify({ output: { message: { content: [{ text: 'x' }] } }, stopReason }),
+      call,
+    );
     expect(completion.choices[0]?.finish_reason).toBe(finishReason);
   });
 

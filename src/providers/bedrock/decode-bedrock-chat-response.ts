@@ -26,7 +26,11 @@ export function decodeBedrockChatResponse(bodyText: string, _call: VendorCall): 
         : reasoningText?.signature
           ? { producer: bedrockArtefactProducer, signature: reasoningText.signature }
           : undefined;
-      parts.push(...sequencer.startFlowing('reasoning'), ...sequencer.reasoning(reasoningText?.text ?? ''), ...sequencer.endFlowing(artefact));
+      parts.push(
+        ...sequencer.startFlowing('reasoning'),
+        ...sequencer.reasoning(reasoningText?.text ?? ''),
+        ...sequencer.endFlowing(artefact),
+      );
     } else if ('toolUse' in block && block.toolUse) {
       parts.push(
         ...sequencer.startToolCall(blockIndex, block.toolUse.toolUseId, block.toolUse.name),
@@ -37,7 +41,10 @@ export function decodeBedrockChatResponse(bodyText: string, _call: VendorCall): 
   });
   const usage = parseBedrockUsage(body.usage);
   if (usage) parts.push({ type: 'usage', usage });
-  parts.push({ type: 'finish', finish: { reason: mapBedrockStopReason(body.stopReason), rawReason: body.stopReason ?? null } });
+  parts.push({
+    type: 'finish',
+    finish: { reason: mapBedrockStopReason(body.stopReason), rawReason: body.stopReason ?? null },
+  });
   return parts;
 }
 

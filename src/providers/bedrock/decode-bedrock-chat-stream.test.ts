@@ -25,12 +25,18 @@ const toolAnswer = Buffer.concat([
   event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Let me ' }, p: 'ab' }),
   event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'check.' } }),
   event('contentBlockStop', { contentBlockIndex: 0 }),
-  event('contentBlockStart', { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather' } } }),
+  event('contentBlockStart', {
+    contentBlockIndex: 1,
+    start: { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather' } },
+  }),
   event('contentBlockDelta', { contentBlockIndex: 1, delta: { toolUse: { input: '{"city":' } } }),
   event('contentBlockDelta', { contentBlockIndex: 1, delta: { toolUse: { input: '"Paris"}' } } }),
   event('contentBlockStop', { contentBlockIndex: 1 }),
   event('messageStop', { stopReason: 'tool_use' }),
-  event('metadata', { usage: { inputTokens: 10, outputTokens: 5, totalTokens: 19, cacheReadInputTokens: 4, cacheWriteInputTokens: 0 }, metrics: { latencyMs: 9 } }),
+  event('metadata', {
+    usage: { inputTokens: 10, outputTokens: 5, totalTokens: 19, cacheReadInputTokens: 4, cacheWriteInputTokens: 0 },
+    metrics: { latencyMs: 9 },
+  }),
 ]);
 
 const expectedToolParts: CanonicalStreamPart[] = [
@@ -44,12 +50,16 @@ const expectedToolParts: CanonicalStreamPart[] = [
   { type: 'tool-call-delta', blockIndex: 1, argumentsDelta: '"Paris"}' },
   { type: 'tool-call-end', blockIndex: 1 },
   { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'tool_use' } },
-  { type: 'usage', usage: { inputTokens: 14, cacheReadInputTokens: 4, cacheWriteInputTokens: 0, outputTokens: 5, reasoningTokens: 0 } },
+  {
+    type: 'usage',
+    usage: { inputTokens: 14, cacheReadInputTokens: 4, cacheWriteInputTokens: 0, outputTokens: 5, reasoningTokens: 0 },
+  },
 ];
 
 function split(bytes: Buffer, chunkLength: number): Buffer[] {
   const chunks: Buffer[] = [];
-  for (let start = 0; start < bytes.length; start += chunkLength) chunks.push(bytes.subarray(start, start + chunkLength));
+  for (let start = 0; start < bytes.length; start += chunkLength)
+    chunks.push(bytes.subarray(start, start + chunkLength));
   return chunks;
 }
 
@@ -88,7 +98,10 @@ describe('decodeBedrockChatStream', () => {
       event('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { text: 'hmm' } } }),
       event('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { signature: 'c2ln' } } }),
       event('contentBlockStop', { contentBlockIndex: 0 }),
-      event('contentBlockDelta', { contentBlockIndex: 1, delta: { reasoningContent: { redactedContent: 'cmVkYWN0ZWQ=' } } }),
+      event('contentBlockDelta', {
+        contentBlockIndex: 1,
+        delta: { reasoningContent: { redactedContent: 'cmVkYWN0ZWQ=' } },
+      }),
       event('contentBlockStop', { contentBlockIndex: 1 }),
       event('contentBlockDelta', { contentBlockIndex: 2, delta: { text: 'Hi' } }),
       event('contentBlockStop', { contentBlockIndex: 2 }),
@@ -110,7 +123,9 @@ describe('decodeBedrockChatStream', () => {
     const parts = await decode([
       event('messageStart', { role: 'assistant' }),
       event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hi' } }),
-      frame('exception', exceptionType, { message: 'failed for arn:aws:bedrock:us-east-1:123456789012:foundation-model/x' }),
+      frame('exception', exceptionType, {
+        message: 'failed for arn:aws:bedrock:us-east-1:123456789012:foundation-model/x',
+      }),
       event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'never relayed' } }),
     ]);
     expect(parts).toHaveLength(4);
@@ -119,10 +134,19 @@ describe('decodeBedrockChatStream', () => {
   });
 
   it('reports a stream that ends before messageStop, or mid-frame, as an error part', async () => {
-    const cut = await decode([event('messageStart', { role: 'assistant' }), event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hi' } })]);
+    const cut = await decode([
+      event('messageStart', { role: 'assistant' }),
+      event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hi' } }),
+    ]);
     expect(cut.at(-1)).toMatchObject({ type: 'error', failure: { code: 'server_error' } });
-    const halfFrame = await decode([event('messageStart', { role: 'assistant' }), event('messageStop', { stopReason: 'end_turn' }).subarray(0, 20)]);
-    expect(halfFrame).toEqual([{ type: 'response-start' }, { type: 'error', failure: { code: 'server_error', message: expect.stringContaining('corrupt') } }]);
+    const halfFrame = await decode([
+      event('messageStart', { role: 'assistant' }),
+      event('messageStop', { stopReason: 'end_turn' }).subarray(0, 20),
+    ]);
+    expect(halfFrame).toEqual([
+      { type: 'response-start' },
+      { type: 'error', failure: { code: 'server_error', message: expect.stringContaining('corrupt') } },
+    ]);
   });
 
   it('refuses a frame whose CRC does not match', async () => {

@@ -4,6 +4,8 @@ import { convertBedrockStreamEvents } from './convert-bedrock-stream-events.js';
 import { decodeBedrockEventFrames } from './decode-bedrock-event-frames.js';
 
 /** Decodes a ConverseStream body (AWS event-stream binary framing) into canonical stream parts, incrementally. */
-export function decodeBedrockChatStream(body: Readable | AsyncIterable<Uint8Array>): AsyncIterable<CanonicalStreamPart> {
+export function decodeBedrockChatStream(
+  body: Readable | AsyncIterable<Uint8Array>,
+): AsyncIterable<CanonicalStreamPart> {
   return convertBedrockStreamEvents(decodeBedrockEventFrames(body as AsyncIterable<Uint8Array>));
 }

@@ -35,7 +35,10 @@ export async function* decodeBedrockEventFrames(body: AsyncIterable<Uint8Array |
   const codec = new (loadedCodec ?? (await loadEventStreamCodec()))(textOfUtf8, utf8OfText);
   let pending: Buffer = Buffer.alloc(0);
   for await (const chunk of body) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'binary') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const bytes =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, 'binary')
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     pending = pending.length === 0 ? bytes : Buffer.concat([pending, bytes]);
     while (pending.length >= 4) {
       const frameLength = pending.readUInt32BE(0);
@@ -54,6 +57,8 @@ function decodeFrame(codec: EventStreamCodec, frame: Uint8Array): Message {
   try {
     return codec.decode(frame);
   } catch (error) {
-    throw new BedrockEventStreamFramingError(`Corrupt event-stream frame: ${error instanceof Error ? error.message : String(error)}`);
+    throw new BedrockEventStreamFramingError(
+      `Corrupt event-stream frame: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

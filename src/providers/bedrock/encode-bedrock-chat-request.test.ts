@@ -7,7 +7,10 @@ import type { FetchRemoteImage } from '../remote-image/remote-image.js';
 import { encodeBedrockChatRequest as encodeCanonical } from './encode-bedrock-chat-request.js';
 
 /** A chat request as chat clients' requests reach the adapter: translated to the canonical request first. */
-async function encodeBedrockChatRequest(request: ChatCompletionRequest, call: VendorCall): ReturnType<typeof encodeCanonical> {
+async function encodeBedrockChatRequest(
+  request: ChatCompletionRequest,
+  call: VendorCall,
+): ReturnType<typeof encodeCanonical> {
   return encodeCanonical(chatRequestToCanonical(request), call);
 }
 
@@ -15,7 +18,11 @@ const catUrl = 'https://images.example.test/cat';
 
 function callWith(fetchRemoteImage: FetchRemoteImage | undefined): VendorCall {
   return {
-    channel: { baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com', secret: 'AKIAEXAMPLE:secretExample', settings: {} },
+    channel: {
+      baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
+      secret: 'AKIAEXAMPLE:secretExample',
+      settings: {},
+    },
     upstreamModelId: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
     publicModelId: 'claude-3-5-sonnet-20240620',
     maxOutputTokens: undefined,
@@ -26,7 +33,19 @@ function callWith(fetchRemoteImage: FetchRemoteImage | undefined): VendorCall {
 }
 
 function withImageUrl(fields: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest {
-  return { model: 'claude', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: catUrl } }] }], ...fields };
+  return {
+    model: 'claude',
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: catUrl } },
+        ],
+      },
+    ],
+    ...fields,
+  };
 }
 
 async function refusal(action: Promise<unknown>): Promise<GatewayError> {
@@ -47,7 +66,12 @@ describe('encodeBedrockChatRequest with image URLs', () => {
     };
     const encoded = await encodeBedrockChatRequest(withImageUrl(), callWith(fetchJpeg));
     expect(asked).toEqual([`${catUrl} messages[0].content[1].image_url.url`]);
-    expect(JSON.parse(encoded.body).messages).toEqual([{ role: 'user', content: [{ text: 'What is this?' }, { image: { format: 'jpeg', source: { bytes: '/9j/AA==' } } }] }]);
+    expect(JSON.parse(encoded.body).messages).toEqual([
+      {
+        role: 'user',
+        content: [{ text: 'What is this?' }, { image: { format: 'jpeg', source: { bytes: '/9j/AA==' } } }],
+      },
+    ]);
   });
 
   it('passes a failed fetch on as the 400 naming the URL', async () => {

@@ -15,12 +15,20 @@ export function bedrockConverseUrl(baseUrl: string, modelId: string, stream: boo
 }
 
 /** Maps a canonical request to a signed Converse (or ConverseStream) request, fetching http(s) image URLs to send their bytes. */
-export async function encodeBedrockChatRequest(request: CanonicalRequest, call: VendorCall): Promise<VendorHttpRequest> {
+export async function encodeBedrockChatRequest(
+  request: CanonicalRequest,
+  call: VendorCall,
+): Promise<VendorHttpRequest> {
   // Refused parameters fail before any image is fetched.
   rejectUnsupportedBedrockParameters(request, call.upstreamModelId);
   const remoteImages = await fetchRemoteImages(collectRemoteImageRequests(request.messages), call.fetchRemoteImage);
   if (call.stream) await loadEventStreamCodec();
-  const body = JSON.stringify(encodeBedrockConverseBody(request, remoteImages, { id: call.upstreamModelId, maxOutputTokens: call.maxOutputTokens }));
+  const body = JSON.stringify(
+    encodeBedrockConverseBody(request, remoteImages, {
+      id: call.upstreamModelId,
+      maxOutputTokens: call.maxOutputTokens,
+    }),
+  );
   return signBedrockRequest({
     url: bedrockConverseUrl(call.channel.baseUrl, call.upstreamModelId, call.stream),
     body,

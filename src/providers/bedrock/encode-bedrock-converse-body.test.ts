@@ -7,7 +7,14 @@ import type { RemoteImage } from '../remote-image/remote-image.js';
 import { encodeBedrockConverseBody } from './encode-bedrock-converse-body.js';
 
 const pixel = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-const weatherTool = { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } } as const;
+const weatherTool = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+  },
+} as const;
 
 // No image URLs were fetched for these requests.
 const noRemoteImages = new Map<string, RemoteImage>();
@@ -32,7 +39,13 @@ describe('encodeBedrockConverseBody', () => {
       request({
         messages: [
           { role: 'system', content: 'Be brief.' },
-          { role: 'user', content: [{ type: 'text', text: 'What is in this image,' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${pixel}` } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is in this image,' },
+              { type: 'image_url', image_url: { url: `data:image/png;base64,${pixel}` } },
+            ],
+          },
           { role: 'user', content: 'and what is the weather in Paris and Rome?' },
           {
             role: 'assistant',
@@ -172,28 +185,57 @@ describe('encodeBedrockConverseBody', () => {
   });
 
   it('prefers max_completion_tokens, accepts a stop list, and sends no inferenceConfig when nothing is set', () => {
-    expect(encodeBedrockConverseBody(request({ max_tokens: 10, max_completion_tokens: 20, stop: ['a', 'b'] }), noRemoteImages).inferenceConfig).toEqual({ maxTokens: 20, stopSequences: ['a', 'b'] });
+    expect(
+      encodeBedrockConverseBody(
+        request({ max_tokens: 10, max_completion_tokens: 20, stop: ['a', 'b'] }),
+        noRemoteImages,
+      ).inferenceConfig,
+    ).toEqual({ maxTokens: 20, stopSequences: ['a', 'b'] });
     expect(encodeBedrockConverseBody(request({}), noRemoteImages).inferenceConfig).toBeUndefined();
   });
 
   it('maps tool_choice required to any and a named function to tool', () => {
-    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'required' }), noRemoteImages).toolConfig?.toolChoice).toEqual({ any: {} });
-    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: { type: 'function', function: { name: 'get_weather' } } }), noRemoteImages).toolConfig?.toolChoice).toEqual({
+    expect(
+      encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'required' }), noRemoteImages).toolConfig
+        ?.toolChoice,
+    ).toEqual({ any: {} });
+    expect(
+      encodeBedrockConverseBody(
+        request({ tools: [weatherTool], tool_choice: { type: 'function', function: { name: 'get_weather' } } }),
+        noRemoteImages,
+      ).toolConfig?.toolChoice,
+    ).toEqual({
       tool: { name: 'get_weather' },
     });
   });
 
   it('omits the tools for tool_choice none, since Converse has no "none" choice', () => {
-    expect(encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'none' }), noRemoteImages).toolConfig).toBeUndefined();
+    expect(
+      encodeBedrockConverseBody(request({ tools: [weatherTool], tool_choice: 'none' }), noRemoteImages).toolConfig,
+    ).toBeUndefined();
   });
 
   it('gives a tool without parameters an empty object schema', () => {
-    const body = encodeBedrockConverseBody(request({ tools: [{ type: 'function', function: { name: 'now' } }] }), noRemoteImages);
-    expect(body.toolConfig?.tools[0]).toEqual({ toolSpec: { name: 'now', inputSchema: { json: { type: 'object', properties: {} } } } });
+    const body = encodeBedrockConverseBody(
+      request({ tools: [{ type: 'function', function: { name: 'now' } }] }),
+      noRemoteImages,
+    );
+    expect(body.toolConfig?.tools[0]).toEqual({
+      toolSpec: { name: 'now', inputSchema: { json: { type: 'object', properties: {} } } },
+    });
   });
 
   it('drops empty assistant turns rather than sending a blank block', () => {
-    const body = encodeBedrockConverseBody(request({ messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: '' }, { role: 'user', content: 'b' }] }), noRemoteImages);
+    const body = encodeBedrockConverseBody(
+      request({
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: '' },
+          { role: 'user', content: 'b' },
+        ],
+      }),
+      noRemoteImages,
+    );
     expect(body.messages).toEqual([{ role: 'user', content: [{ text: 'a' }, { text: 'b' }] }]);
   });
 
@@ -202,11 +244,42 @@ describe('encodeBedrockConverseBody', () => {
     [{ temperature: 1.5 }, 'temperature'],
     [{ response_format: { type: 'json_object' as const } }, 'response_format'],
     [{ presence_penalty: 0.5 }, 'presence_penalty'],
-    [{ messages: [{ role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: 'https://example.com/cat.png' } }] }] }, 'messages[0].content[0].image_url.url'],
-    [{ messages: [{ role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: `data:image/bmp;base64,${pixel}` } }] }] }, 'messages[0].content[0].image_url'],
-    [{ messages: [{ role: 'user' as const, content: [{ type: 'input_audio' as const, input_audio: {} }] }] }, 'messages[0].content[0]'],
     [
-      { messages: [{ role: 'user' as const, content: 'x' }, { role: 'assistant' as const, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '{bad' } }] }] },
+      {
+        messages: [
+          {
+            role: 'user' as const,
+            content: [{ type: 'image_url' as const, image_url: { url: 'https://example.com/cat.png' } }],
+          },
+        ],
+      },
+      'messages[0].content[0].image_url.url',
+    ],
+    [
+      {
+        messages: [
+          {
+            role: 'user' as const,
+            content: [{ type: 'image_url' as const, image_url: { url: `data:image/bmp;base64,${pixel}` } }],
+          },
+        ],
+      },
+      'messages[0].content[0].image_url',
+    ],
+    [
+      { messages: [{ role: 'user' as const, content: [{ type: 'input_audio' as const, input_audio: {} }] }] },
+      'messages[0].content[0]',
+    ],
+    [
+      {
+        messages: [
+          { role: 'user' as const, content: 'x' },
+          {
+            role: 'assistant' as const,
+            tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: '{bad' } }],
+          },
+        ],
+      },
       'messages[1].tool_calls[0].function.arguments',
     ],
     [{ messages: [{ role: 'function' as const, name: 'f', content: 'x' }] }, 'messages[0]'],
@@ -216,7 +289,10 @@ describe('encodeBedrockConverseBody', () => {
         tools: [weatherTool],
         messages: [
           { role: 'user' as const, content: 'x' },
-          { role: 'assistant' as const, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'get_weather', arguments: '{}' } }] },
+          {
+            role: 'assistant' as const,
+            tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'get_weather', arguments: '{}' } }],
+          },
           { role: 'tool' as const, tool_call_id: 'c', content: 'ok' },
         ],
       },
@@ -232,7 +308,10 @@ describe('encodeBedrockConverseBody', () => {
 describe('encodeBedrockConverseBody with a reasoning effort', () => {
   const claude = { id: 'anthropic.claude-sonnet-4-5-20250929-v1:0', maxOutputTokens: 64_000 };
 
-  function refusedParam(fields: Partial<ChatCompletionRequest>, model: { id: string; maxOutputTokens: number | undefined }): string | null {
+  function refusedParam(
+    fields: Partial<ChatCompletionRequest>,
+    model: { id: string; maxOutputTokens: number | undefined },
+  ): string | null {
     try {
       encodeBedrockConverseBody(request(fields), noRemoteImages, model);
     } catch (error) {
@@ -246,21 +325,40 @@ describe('encodeBedrockConverseBody with a reasoning effort', () => {
     ['low', 1_024],
     ['medium', 8_192],
     ['high', 24_576],
-  ] as const)("sends Claude's thinking for %s in additionalModelRequestFields with a %i-token budget and a max_tokens above it", (effort, budget) => {
-    const body = encodeBedrockConverseBody(request({ reasoning_effort: effort }), noRemoteImages, claude);
-    expect(body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: budget } });
-    expect(body.inferenceConfig).toEqual({ maxTokens: 64_000 });
-  });
+  ] as const)(
+    "sends Claude's thinking for %s in additionalModelRequestFields with a %i-token budget and a max_tokens above it",
+    (effort, budget) => {
+      const body = encodeBedrockConverseBody(request({ reasoning_effort: effort }), noRemoteImages, claude);
+      expect(body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: budget } });
+      expect(body.inferenceConfig).toEqual({ maxTokens: 64_000 });
+    },
+  );
 
   it('sends no thinking for none, and keeps the client’s cap (cross-region ids are Claude too)', () => {
-    expect(encodeBedrockConverseBody(request({ reasoning_effort: 'none' }), noRemoteImages, claude).additionalModelRequestFields).toBeUndefined();
-    const body = encodeBedrockConverseBody(request({ reasoning_effort: 'high', max_tokens: 3_000 }), noRemoteImages, { id: 'us.anthropic.claude-opus-4-1-20250805-v1:0', maxOutputTokens: undefined });
-    expect(body).toMatchObject({ inferenceConfig: { maxTokens: 3_000 }, additionalModelRequestFields: { thinking: { budget_tokens: 2_999 } } });
+    expect(
+      encodeBedrockConverseBody(request({ reasoning_effort: 'none' }), noRemoteImages, claude)
+        .additionalModelRequestFields,
+    ).toBeUndefined();
+    const body = encodeBedrockConverseBody(request({ reasoning_effort: 'high', max_tokens: 3_000 }), noRemoteImages, {
+      id: 'us.anthropic.claude-opus-4-1-20250805-v1:0',
+      maxOutputTokens: undefined,
+    });
+    expect(body).toMatchObject({
+      inferenceConfig: { maxTokens: 3_000 },
+      additionalModelRequestFields: { thinking: { budget_tokens: 2_999 } },
+    });
   });
 
   it('refuses an effort for models other than Claude, for Claude models that cannot think, and with a temperature other than 1', () => {
-    expect(refusedParam({ reasoning_effort: 'low' }, { id: 'amazon.nova-pro-v1:0', maxOutputTokens: undefined })).toBe('reasoning_effort');
-    expect(refusedParam({ reasoning_effort: 'low' }, { id: 'anthropic.claude-3-5-sonnet-20240620-v1:0', maxOutputTokens: 8_192 })).toBe('reasoning_effort');
+    expect(refusedParam({ reasoning_effort: 'low' }, { id: 'amazon.nova-pro-v1:0', maxOutputTokens: undefined })).toBe(
+      'reasoning_effort',
+    );
+    expect(
+      refusedParam(
+        { reasoning_effort: 'low' },
+        { id: 'anthropic.claude-3-5-sonnet-20240620-v1:0', maxOutputTokens: 8_192 },
+      ),
+    ).toBe('reasoning_effort');
     expect(refusedParam({ reasoning_effort: 'low', temperature: 0.5 }, claude)).toBe('temperature');
     expect(refusedParam({ reasoning_effort: 'low' }, claude)).toBe('accepted');
   });

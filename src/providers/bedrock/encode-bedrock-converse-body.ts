@@ -23,7 +23,9 @@ export function encodeBedrockConverseBody(
   model: BedrockModelTarget = { id: '', maxOutputTokens: undefined },
 ): BedrockConverseRequestBody {
   rejectUnsupportedBedrockParameters(request, model.id);
-  const thinkingPlan = isBedrockClaudeModel(model.id) ? planClaudeThinking(request, model.id, model.maxOutputTokens) : {};
+  const thinkingPlan = isBedrockClaudeModel(model.id)
+    ? planClaudeThinking(request, model.id, model.maxOutputTokens)
+    : {};
   const conversation = convertBedrockMessages(request.instructions, request.messages, remoteImages);
   const body: BedrockConverseRequestBody = { messages: conversation.messages };
   if (conversation.system.length > 0) body.system = conversation.system;
@@ -35,7 +37,10 @@ export function encodeBedrockConverseBody(
   return body;
 }
 
-function convertInferenceConfig(request: CanonicalRequest, thinkingMaxTokens: number | undefined): BedrockConverseRequestBody['inferenceConfig'] {
+function convertInferenceConfig(
+  request: CanonicalRequest,
+  thinkingMaxTokens: number | undefined,
+): BedrockConverseRequestBody['inferenceConfig'] {
   const config: NonNullable<BedrockConverseRequestBody['inferenceConfig']> = {};
   // Converse does not require a limit, so none is invented (the model's own default applies) unless thinking needs one.
   const maxTokens = thinkingMaxTokens ?? request.maxOutputTokens;

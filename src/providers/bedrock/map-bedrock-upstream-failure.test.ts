@@ -3,7 +3,11 @@ import type { GatewayError } from '../../core/gateway-error.js';
 import { mapBedrockUpstreamFailure as mapFailure } from './map-bedrock-upstream-failure.js';
 
 /** The mapping never succeeds; this narrows its result to the failure variants. */
-function mapBedrockUpstreamFailure(status: number, bodyText: string, retryAfter: string | undefined): { kind: string; error: GatewayError } {
+function mapBedrockUpstreamFailure(
+  status: number,
+  bodyText: string,
+  retryAfter: string | undefined,
+): { kind: string; error: GatewayError } {
   const result = mapFailure(status, bodyText, retryAfter);
   if (result.kind === 'success') throw new Error('a failure cannot map to success');
   return result;
@@ -13,7 +17,10 @@ describe('mapBedrockUpstreamFailure', () => {
   it('passes a redacted ValidationException message through as a final 400', () => {
     const result = mapBedrockUpstreamFailure(
       400,
-      JSON.stringify({ message: 'Malformed input for arn:aws:bedrock:us-east-1:123456789012:inference-profile/x by AKIAABCDEFGHIJKLMNOP at https://bedrock-runtime.us-east-1.amazonaws.com' }),
+      JSON.stringify({
+        message:
+          'Malformed input for arn:aws:bedrock:us-east-1:123456789012:inference-profile/x by AKIAABCDEFGHIJKLMNOP at https://bedrock-runtime.us-east-1.amazonaws.com',
+      }),
       undefined,
     );
     expect(result.kind).toBe('final-failure');
@@ -32,14 +39,20 @@ describe('mapBedrockUpstreamFailure', () => {
     [503, 'service_unavailable'],
     [502, 'service_unavailable'],
   ])('maps %i to a retryable %s without the vendor text', (status, code) => {
-    const result = mapBedrockUpstreamFailure(status, JSON.stringify({ message: 'secret detail 123456789012' }), undefined);
+    const result = mapBedrockUpstreamFailure(
+      status,
+      JSON.stringify({ message: 'secret detail 123456789012' }),
+      undefined,
+    );
     expect(result.kind).toBe('retryable-failure');
     expect(result.error.code).toBe(code);
     expect(result.error.message).not.toContain('secret detail');
   });
 
   it('keeps Retry-After on throttling', () => {
-    expect(mapBedrockUpstreamFailure(429, '{"message":"Too many requests"}', '3').error.headers).toEqual({ 'retry-after': '3' });
+    expect(mapBedrockUpstreamFailure(429, '{"message":"Too many requests"}', '3').error.headers).toEqual({
+      'retry-after': '3',
+    });
   });
 
   it('never shows a non-JSON body', () => {

@@ -7,36 +7,89 @@ import { redactBedrockText } from './redact-bedrock-text.js';
  * OpenAI mapping: only a redacted vendor message of a 400 reaches the client; credentials problems (401/403),
  * unknown or unavailable models (404), throttling (429) and server faults may be retried on another channel.
  */
-export function mapBedrockUpstreamFailure(status: number, bodyText: string, retryAfter: string | undefined): UpstreamAttemptResult<never> {
+export function mapBedrockUpstreamFailure(
+  status: number,
+  bodyText: string,
+  retryAfter: string | undefined,
+): UpstreamAttemptResult<never> {
   const vendorMessage = readMessage(bodyText);
   if (status === 400 || status === 422) {
-    return { kind: 'final-failure', error: new GatewayError('invalid_request_error', vendorMessage ?? 'The upstream vendor rejected the request as invalid.') };
+    return {
+      kind: 'final-failure',
+      error: new GatewayError(
+        'invalid_request_error',
+        vendorMessage ?? 'The upstream vendor rejected the request as invalid.',
+      ),
+    };
   }
   if (status === 413) {
-    return { kind: 'final-failure', error: new GatewayError('request_too_large', vendorMessage ?? 'The request is too large for the upstream vendor.') };
+    return {
+      kind: 'final-failure',
+      error: new GatewayError(
+        'request_too_large',
+        vendorMessage ?? 'The request is too large for the upstream vendor.',
+      ),
+    };
   }
   if (status === 402) {
     // Payment Required: the channel's account is out of credit, never the client's fault; another channel may answer.
-    return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', 'The upstream channel has run out of credit; retry later.') };
+    return {
+      kind: 'retryable-failure',
+      error: new GatewayError('service_unavailable', 'The upstream channel has run out of credit; retry later.'),
+    };
   }
   if (status === 401 || status === 403) {
-    return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', 'The upstream channel refused the gateway credentials; retry later.') };
+    return {
+      kind: 'retryable-failure',
+      error: new GatewayError(
+        'service_unavailable',
+        'The upstream channel refused the gateway credentials; retry later.',
+      ),
+    };
   }
   if (status === 404) {
-    return { kind: 'retryable-failure', error: new GatewayError('model_not_found', 'The upstream vendor does not serve this model in this region or account.') };
+    return {
+      kind: 'retryable-failure',
+      error: new GatewayError(
+        'model_not_found',
+        'The upstream vendor does not serve this model in this region or account.',
+      ),
+    };
   }
   if (status === 429) {
     const headers: Record<string, string> = retryAfter ? { 'retry-after': retryAfter } : {};
-    return { kind: 'retryable-failure', error: new GatewayError('rate_limit_exceeded', 'The upstream vendor is rate limiting requests; reduce the rate and retry later.', { headers }) };
+    return {
+      kind: 'retryable-failure',
+      error: new GatewayError(
+        'rate_limit_exceeded',
+        'The upstream vendor is rate limiting requests; reduce the rate and retry later.',
+        { headers },
+      ),
+    };
   }
   if (status === 500 || status === 424) {
     // 424 is ModelErrorException: the model itself failed while processing the request.
-    return { kind: 'retryable-failure', error: new GatewayError('server_error', 'The upstream vendor failed to process the request; retry, or change the prompt.') };
+    return {
+      kind: 'retryable-failure',
+      error: new GatewayError(
+        'server_error',
+        'The upstream vendor failed to process the request; retry, or change the prompt.',
+      ),
+    };
   }
   if (status >= 500 || status === 408) {
-    return { kind: 'retryable-failure', error: new GatewayError('service_unavailable', 'The upstream vendor is temporarily unavailable; retry later.') };
+    return {
+      kind: 'retryable-failure',
+      error: new GatewayError('service_unavailable', 'The upstream vendor is temporarily unavailable; retry later.'),
+    };
   }
-  return { kind: 'final-failure', error: new GatewayError('invalid_request_error', vendorMessage ?? `The upstream vendor refused the request (status ${status}).`) };
+  return {
+    kind: 'final-failure',
+    error: new GatewayError(
+      'invalid_request_error',
+      vendorMessage ?? `The upstream vendor refused the request (status ${status}).`,
+    ),
+  };
 }
 
 function readMessage(bodyText: string): string | undefined {

@@ -6,5 +6,7 @@ const accountIdPattern = /\b\d{12}\b/g;
 
 /** Removes ARNs, AWS account ids and access key ids, then everything `redactUpstreamText` removes, from an AWS message. */
 export function redactBedrockText(text: string): string {
-  return redactUpstreamText(text.replace(arnPattern, '[arn]').replace(accessKeyIdPattern, '[redacted]').replace(accountIdPattern, '[account]'));
+  return redactUpstreamText(
+    text.replace(arnPattern, '[arn]').replace(accessKeyIdPattern, '[redacted]').replace(accountIdPattern, '[account]'),
+  );
 }

@@ -16,19 +16,29 @@ export function rejectUnsupportedBedrockParameters(request: CanonicalRequest, mo
   if (!isBedrockClaudeModel(modelId)) refuseCanonicalReasoningEffort(request);
   // Converse's InferenceConfiguration caps temperature at 1 (OpenAI allows 2); clamping would change the answer.
   if (request.sampling.temperature !== null && request.sampling.temperature > 1) {
-    throw new GatewayError('invalid_request_error', 'Bedrock models accept a temperature from 0 to 1.', { param: 'temperature' });
+    throw new GatewayError('invalid_request_error', 'Bedrock models accept a temperature from 0 to 1.', {
+      param: 'temperature',
+    });
   }
   if (request.outputFormat.type !== 'text') {
-    throw new GatewayError('invalid_request_error', 'Bedrock Converse does not support `response_format`; describe the format in the prompt or use a tool.', {
-      param: 'response_format',
-    });
+    throw new GatewayError(
+      'invalid_request_error',
+      'Bedrock Converse does not support `response_format`; describe the format in the prompt or use a tool.',
+      {
+        param: 'response_format',
+      },
+    );
   }
   const penalties = [
     ['presence_penalty', request.sampling.presencePenalty],
     ['frequency_penalty', request.sampling.frequencyPenalty],
   ] as const;
   for (const [name, value] of penalties) {
-    if (value !== undefined && value !== 0) throw new GatewayError('invalid_request_error', `Bedrock Converse does not support \`${name}\`.`, { param: name });
+    if (value !== undefined && value !== 0)
+      throw new GatewayError('invalid_request_error', `Bedrock Converse does not support \`${name}\`.`, {
+        param: name,
+      });
   }
-  if (request.sampling.topK !== undefined) throw new GatewayError('invalid_request_error', 'Bedrock Converse does not support `top_k`.', { param: 'top_k' });
+  if (request.sampling.topK !== undefined)
+    throw new GatewayError('invalid_request_error', 'Bedrock Converse does not support `top_k`.', { param: 'top_k' });
 }

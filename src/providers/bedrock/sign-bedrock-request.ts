@@ -21,9 +21,17 @@ export const bedrockSigningService = 'bedrock';
 /** Signs a POST with AWS Signature Version 4 and returns it with every header the signature covers. */
 export async function signBedrockRequest(input: BedrockSigningInput): Promise<VendorHttpRequest> {
   // Loaded on the first Bedrock call, so gateways without Bedrock channels never pay its memory.
-  const [{ Sha256 }, { SignatureV4 }] = await Promise.all([import('@aws-crypto/sha256-js'), import('@smithy/signature-v4')]);
+  const [{ Sha256 }, { SignatureV4 }] = await Promise.all([
+    import('@aws-crypto/sha256-js'),
+    import('@smithy/signature-v4'),
+  ]);
   const url = new URL(input.url);
-  const signer = new SignatureV4({ service: bedrockSigningService, region: input.region, credentials: input.credentials, sha256: Sha256 });
+  const signer = new SignatureV4({
+    service: bedrockSigningService,
+    region: input.region,
+    credentials: input.credentials,
+    sha256: Sha256,
+  });
   // `host` must be the exact value the HTTP client sends (with the port when it is not the default).
   const headers: Record<string, string> = { ...input.headers, host: url.host, 'content-type': 'application/json' };
   const signed = await signer.sign(

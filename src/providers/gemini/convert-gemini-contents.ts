@@ -1,4 +1,8 @@
-import type { CanonicalAssistantContent, CanonicalMessage, CanonicalUserContent } from '../../core/canonical/canonical-request.js';
+import type {
+  CanonicalAssistantContent,
+  CanonicalMessage,
+  CanonicalUserContent,
+} from '../../core/canonical/canonical-request.js';
 import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
@@ -23,7 +27,11 @@ export interface ConvertedGeminiConversation {
  * results → functionResponse parts of a user turn (the function name found from the assistant call with that id; the
  * response is the parsed JSON object, or `{content: <text>}`), consecutive same-role turns merged.
  */
-export function convertGeminiContents(instructions: string | null, messages: readonly CanonicalMessage[], remoteImages: ReadonlyMap<string, RemoteImage>): ConvertedGeminiConversation {
+export function convertGeminiContents(
+  instructions: string | null,
+  messages: readonly CanonicalMessage[],
+  remoteImages: ReadonlyMap<string, RemoteImage>,
+): ConvertedGeminiConversation {
   const systemParts: Array<{ text: string }> = instructions ? [{ text: instructions }] : [];
   const contents: GeminiContent[] = [];
   const functionNameByCallId = new Map<string, string>();
@@ -43,19 +51,34 @@ export function convertGeminiContents(instructions: string | null, messages: rea
         return;
       }
       case 'user':
-        append('user', message.content.map((part, partIndex) => userPart(part, `${param}.content[${partIndex}]`, remoteImages)));
+        append(
+          'user',
+          message.content.map((part, partIndex) => userPart(part, `${param}.content[${partIndex}]`, remoteImages)),
+        );
         return;
       case 'assistant':
-        for (const part of message.content) if (part.type === 'tool-call') functionNameByCallId.set(part.callId, part.name);
-        append('model', message.content.flatMap((part, partIndex) => modelParts(part, `${param}.content[${partIndex}]`)));
+        for (const part of message.content)
+          if (part.type === 'tool-call') functionNameByCallId.set(part.callId, part.name);
+        append(
+          'model',
+          message.content.flatMap((part, partIndex) => modelParts(part, `${param}.content[${partIndex}]`)),
+        );
         return;
       case 'tool':
         append(
           'user',
           message.content.map((part) => {
             const name = functionNameByCallId.get(part.callId);
-            if (!name) throw new GatewayError('invalid_request_error', `No earlier assistant tool call has the id '${part.callId}'.`, { param: `${param}.tool_call_id` });
-            const text = typeof part.output === 'string' ? part.output : part.output.map((outputPart) => (outputPart.type === 'text' ? outputPart.text : '')).join('');
+            if (!name)
+              throw new GatewayError(
+                'invalid_request_error',
+                `No earlier assistant tool call has the id '${part.callId}'.`,
+                { param: `${param}.tool_call_id` },
+              );
+            const text =
+              typeof part.output === 'string'
+                ? part.output
+                : part.output.map((outputPart) => (outputPart.type === 'text' ? outputPart.text : '')).join('');
             return { functionResponse: { name, response: responseObject(text) } };
           }),
         );
@@ -67,14 +90,20 @@ export function convertGeminiContents(instructions: string | null, messages: rea
   return { systemInstruction: systemParts.length > 0 ? { parts: systemParts } : undefined, contents };
 }
 
-function userPart(part: CanonicalUserContent, param: string, remoteImages: ReadonlyMap<string, RemoteImage>): GeminiPart {
+function userPart(
+  part: CanonicalUserContent,
+  param: string,
+  remoteImages: ReadonlyMap<string, RemoteImage>,
+): GeminiPart {
   switch (part.type) {
     case 'text':
       return { text: part.text };
     case 'image':
       return convertGeminiImage(part.url, param, remoteImages);
     case 'file':
-      throw new GatewayError('invalid_request_error', "Content parts of type 'file' cannot be sent to this model.", { param });
+      throw new GatewayError('invalid_request_error', "Content parts of type 'file' cannot be sent to this model.", {
+        param,
+      });
     default:
       return assertNever(part, 'user content part');
   }

@@ -19,7 +19,11 @@ const mimeTypeByExtension: Record<string, string> = {
  * Gemini Files API URIs become `fileData`, with the MIME type from the file extension when it has one (Gemini knows
  * an uploaded file's type).
  */
-export function convertGeminiImage(url: string, param: string, remoteImages: ReadonlyMap<string, RemoteImage>): GeminiPart {
+export function convertGeminiImage(
+  url: string,
+  param: string,
+  remoteImages: ReadonlyMap<string, RemoteImage>,
+): GeminiPart {
   const dataUrl = dataUrlPattern.exec(url);
   if (dataUrl) return { inlineData: { mimeType: (dataUrl[1] ?? '').toLowerCase(), data: dataUrl[2] ?? '' } };
   if (isGeminiFileUri(url)) {
@@ -30,7 +34,13 @@ export function convertGeminiImage(url: string, param: string, remoteImages: Rea
   const fetched = remoteImages.get(url);
   if (fetched) return { inlineData: { mimeType: fetched.mediaType, data: fetched.base64 } };
   if (/^https?:\/\//i.test(url)) {
-    throw new GatewayError('invalid_request_error', 'This gateway does not fetch image URLs for this model; send the image as a base64 data: URL.', { param: `${param}.image_url.url` });
+    throw new GatewayError(
+      'invalid_request_error',
+      'This gateway does not fetch image URLs for this model; send the image as a base64 data: URL.',
+      { param: `${param}.image_url.url` },
+    );
   }
-  throw new GatewayError('invalid_request_error', 'An image URL must be an http(s) URL or a base64 data URL.', { param });
+  throw new GatewayError('invalid_request_error', 'An image URL must be an http(s) URL or a base64 data URL.', {
+    param,
+  });
 }

@@ -3,7 +3,9 @@ import { GatewayError } from '../../core/gateway-error.js';
 
 /** Gemini's `tools` and `toolConfig`, or nothing when the request has no tools. */
 export interface ConvertedGeminiTools {
-  tools?: Array<{ functionDeclarations: Array<{ name: string; description?: string; parametersJsonSchema?: Record<string, unknown> }> }>;
+  tools?: Array<{
+    functionDeclarations: Array<{ name: string; description?: string; parametersJsonSchema?: Record<string, unknown> }>;
+  }>;
   toolConfig?: { functionCallingConfig: { mode: 'AUTO' | 'ANY' | 'NONE'; allowedFunctionNames?: string[] } };
 }
 
@@ -15,7 +17,11 @@ export interface ConvertedGeminiTools {
 export function convertGeminiTools(request: CanonicalRequest): ConvertedGeminiTools {
   if (request.tools.length === 0) return {};
   if (request.parallelToolCalls === false) {
-    throw new GatewayError('invalid_request_error', 'This model cannot be limited to one tool call per turn; omit `parallel_tool_calls` or set it to true.', { param: 'parallel_tool_calls' });
+    throw new GatewayError(
+      'invalid_request_error',
+      'This model cannot be limited to one tool call per turn; omit `parallel_tool_calls` or set it to true.',
+      { param: 'parallel_tool_calls' },
+    );
   }
   const functionDeclarations = request.tools.map((tool) => ({
     name: tool.name,

@@ -26,26 +26,58 @@ describe('decodeGeminiResponse', () => {
         {
           content: {
             role: 'model',
-            parts: [{ text: 'thinking…', thought: true, thoughtSignature: 'dGhvdWdodA==' }, { text: 'Sunny ' }, { text: 'today.' }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2ln' }],
+            parts: [
+              { text: 'thinking…', thought: true, thoughtSignature: 'dGhvdWdodA==' },
+              { text: 'Sunny ' },
+              { text: 'today.' },
+              { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2ln' },
+            ],
           },
           finishReason: 'STOP',
           index: 0,
         },
       ],
-      usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, thoughtsTokenCount: 7, cachedContentTokenCount: 60, totalTokenCount: 127 },
+      usageMetadata: {
+        promptTokenCount: 100,
+        candidatesTokenCount: 20,
+        thoughtsTokenCount: 7,
+        cachedContentTokenCount: 60,
+        totalTokenCount: 127,
+      },
       modelVersion: 'gemini-2.5-pro',
       responseId: 'abc123',
     };
     const decoded = decodeGeminiResponse(JSON.stringify(response), call);
     expect(decoded.answer.blocks).toEqual([
-      { type: 'reasoning', text: 'thinking…', artefact: { producer: 'gemini', signature: 'dGhvdWdodA==' }, ended: true },
+      {
+        type: 'reasoning',
+        text: 'thinking…',
+        artefact: { producer: 'gemini', signature: 'dGhvdWdodA==' },
+        ended: true,
+      },
       { type: 'text', text: 'Sunny today.', ended: true },
       // The id stays plain: each client protocol carries the artefact its own way (chat: in the id it shows).
-      { type: 'tool-call', callId: 'call_abc123_0_0', name: 'get_weather', arguments: '{"city":"Paris"}', artefact: { producer: 'gemini', signature: 'c2ln' }, ended: true },
+      {
+        type: 'tool-call',
+        callId: 'call_abc123_0_0',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+        artefact: { producer: 'gemini', signature: 'c2ln' },
+        ended: true,
+      },
     ]);
     expect(decoded.answer.finish).toEqual({ reason: 'tool-calls', rawReason: 'STOP' });
-    expect(decoded.completion.choices[0]).toMatchObject({ message: { content: 'Sunny today.', tool_calls: [{ id: 'call_abc123_0_0__sig_gemini_c2ln' }] }, finish_reason: 'tool_calls' });
-    expect(decoded.usage).toEqual({ promptTokens: 100, completionTokens: 27, totalTokens: 127, cachedPromptTokens: 60, reasoningTokens: 7 });
+    expect(decoded.completion.choices[0]).toMatchObject({
+      message: { content: 'Sunny today.', tool_calls: [{ id: 'call_abc123_0_0__sig_gemini_c2ln' }] },
+      finish_reason: 'tool_calls',
+    });
+    expect(decoded.usage).toEqual({
+      promptTokens: 100,
+      completionTokens: 27,
+      totalTokens: 127,
+      cachedPromptTokens: 60,
+      reasoningTokens: 7,
+    });
   });
 
   it.each([
@@ -57,12 +89,19 @@ describe('decodeGeminiResponse', () => {
     ['SPII', 'content_filter'],
     ['OTHER', 'stop'],
   ])('maps finishReason %s to %s', (finishReason, expected) => {
-    const body = JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'x' }] }, finishReason, index: 0 }], responseId: 'r' });
+    const body = JSON.stringify({
+      candidates: [{ content: { role: 'model', parts: [{ text: 'x' }] }, finishReason, index: 0 }],
+      responseId: 'r',
+    });
     expect(decodeGeminiResponse(body, call).completion.choices[0]?.finish_reason).toBe(expected);
   });
 
   it('answers a blocked prompt with one empty content_filter choice', () => {
-    const body = JSON.stringify({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 }, responseId: 'r' });
+    const body = JSON.stringify({
+      promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
+      usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 },
+      responseId: 'r',
+    });
     const choice = decodeGeminiResponse(body, call).completion.choices[0];
     expect(choice?.finish_reason).toBe('content_filter');
     expect(choice?.message.content).toBeNull();
@@ -119,7 +158,14 @@ describe('geminiEmbeddings', () => {
 
 describe('mapGeminiFailure', () => {
   const body = (code: number, status: string, message: string, reason?: string) =>
-    JSON.stringify({ error: { code, message, status, details: reason ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason }] : [] } });
+    JSON.stringify({
+      error: {
+        code,
+        message,
+        status,
+        details: reason ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason }] : [],
+      },
+    });
 
   it.each([
     [400, 'INVALID_ARGUMENT', 'final-failure', 'invalid_request_error'],
@@ -136,7 +182,11 @@ describe('mapGeminiFailure', () => {
   });
 
   it("treats Gemini's 400 API_KEY_INVALID as the channel's credentials (retryable 503), not the client's request", () => {
-    const result = mapGeminiFailure(400, body(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', 'API_KEY_INVALID'), undefined);
+    const result = mapGeminiFailure(
+      400,
+      body(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', 'API_KEY_INVALID'),
+      undefined,
+    );
     expect(result.kind).toBe('retryable-failure');
     if (result.kind === 'success') throw new Error('unexpected success');
     expect(result.error.status).toBe(503);

@@ -33,11 +33,33 @@ const envelope = { modelVersion: 'gemini-2.5-pro', responseId: 'resp1' };
 describe('decodeGeminiStream', () => {
   it('turns thoughts, text, whole function calls (with signatures) and the last usage into OpenAI chunks', async () => {
     const parts = await decode([
-      { candidates: [{ content: { role: 'model', parts: [{ text: 'Thinking about it', thought: true }] }, index: 0 }], usageMetadata: { promptTokenCount: 20 }, ...envelope },
+      {
+        candidates: [{ content: { role: 'model', parts: [{ text: 'Thinking about it', thought: true }] }, index: 0 }],
+        usageMetadata: { promptTokenCount: 20 },
+        ...envelope,
+      },
       { candidates: [{ content: { role: 'model', parts: [{ text: 'Let me check ' }] }, index: 0 }], ...envelope },
       {
-        candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2ln+/8=' }, { functionCall: { name: 'get_time', args: {} } }] }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 9, thoughtsTokenCount: 4, cachedContentTokenCount: 8, totalTokenCount: 33 },
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2ln+/8=' },
+                { functionCall: { name: 'get_time', args: {} } },
+              ],
+            },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
+        usageMetadata: {
+          promptTokenCount: 20,
+          candidatesTokenCount: 9,
+          thoughtsTokenCount: 4,
+          cachedContentTokenCount: 8,
+          totalTokenCount: 33,
+        },
         ...envelope,
       },
     ]);
@@ -268,26 +290,70 @@ describe('decodeGeminiStream', () => {
 
   it('ends a thought with the signature Gemini sent on it, or on the first answer part after it, as a Gemini artefact', async () => {
     const onThought = await decode([
-      { candidates: [{ content: { role: 'model', parts: [{ text: 'Hmm', thought: true, thoughtSignature: 'dGhvdWdodA==' }] }, index: 0 }], ...envelope },
-      { candidates: [{ content: { role: 'model', parts: [{ text: 'Yes.' }] }, finishReason: 'STOP', index: 0 }], ...envelope },
+      {
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ text: 'Hmm', thought: true, thoughtSignature: 'dGhvdWdodA==' }] },
+            index: 0,
+          },
+        ],
+        ...envelope,
+      },
+      {
+        candidates: [{ content: { role: 'model', parts: [{ text: 'Yes.' }] }, finishReason: 'STOP', index: 0 }],
+        ...envelope,
+      },
     ]);
-    expect(onThought.filter((part) => part.type === 'reasoning-end')).toEqual([{ type: 'reasoning-end', blockIndex: 0, artefact: { producer: 'gemini', signature: 'dGhvdWdodA==' } }]);
+    expect(onThought.filter((part) => part.type === 'reasoning-end')).toEqual([
+      { type: 'reasoning-end', blockIndex: 0, artefact: { producer: 'gemini', signature: 'dGhvdWdodA==' } },
+    ]);
     const afterThought = await decode([
-      { candidates: [{ content: { role: 'model', parts: [{ text: 'Hmm', thought: true }, { text: 'Yes.', thoughtSignature: 'bGF0ZQ==' }] }, finishReason: 'STOP', index: 0 }], ...envelope },
+      {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                { text: 'Hmm', thought: true },
+                { text: 'Yes.', thoughtSignature: 'bGF0ZQ==' },
+              ],
+            },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
+        ...envelope,
+      },
     ]);
-    expect(afterThought.filter((part) => part.type === 'reasoning-end')).toEqual([{ type: 'reasoning-end', blockIndex: 0, artefact: { producer: 'gemini', signature: 'bGF0ZQ==' } }]);
+    expect(afterThought.filter((part) => part.type === 'reasoning-end')).toEqual([
+      { type: 'reasoning-end', blockIndex: 0, artefact: { producer: 'gemini', signature: 'bGF0ZQ==' } },
+    ]);
     expect(afterThought.filter((part) => part.type === 'text-end')).toEqual([{ type: 'text-end', blockIndex: 1 }]);
   });
 
   it('maps MAX_TOKENS to length, a blocked prompt to content_filter, and an error chunk to an error part', async () => {
-    const cut = await decode([{ candidates: [{ content: { role: 'model', parts: [{ text: 'a b' }] }, finishReason: 'MAX_TOKENS', index: 0 }], ...envelope }]);
+    const cut = await decode([
+      {
+        candidates: [{ content: { role: 'model', parts: [{ text: 'a b' }] }, finishReason: 'MAX_TOKENS', index: 0 }],
+        ...envelope,
+      },
+    ]);
     expect(cut.at(-1)).toEqual({ type: 'finish', finish: { reason: 'length', rawReason: 'MAX_TOKENS' } });
-    const blocked = await decode([{ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 }, ...envelope }]);
+    const blocked = await decode([
+      {
+        promptFeedback: { blockReason: 'SAFETY' },
+        usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 },
+        ...envelope,
+      },
+    ]);
     expect(blocked.at(-1)).toEqual({ type: 'finish', finish: { reason: 'content-filter', rawReason: 'SAFETY' } });
     const failed = await decode([
       { candidates: [{ content: { role: 'model', parts: [{ text: 'partial' }] }, index: 0 }], ...envelope },
       { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } },
     ]);
-    expect(failed.at(-1)).toEqual({ type: 'error', failure: { message: 'The model is overloaded.', code: 'service_unavailable' } });
+    expect(failed.at(-1)).toEqual({
+      type: 'error',
+      failure: { message: 'The model is overloaded.', code: 'service_unavailable' },
+    });
   });
 });

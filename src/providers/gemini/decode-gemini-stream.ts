@@ -32,7 +32,10 @@ export async function* decodeGeminiStream(body: Readable, _call: VendorCall): As
 /** The error part of an event the decoder cannot read. */
 const unreadableEventPart: CanonicalStreamPart = {
   type: 'error',
-  failure: { code: 'server_error', message: 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.' },
+  failure: {
+    code: 'server_error',
+    message: 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.',
+  },
 };
 
 function parseChunk(data: string): GeminiResponse | undefined {

@@ -6,7 +6,10 @@ import { encodeGeminiThinkingConfig } from './encode-gemini-thinking-config.js';
  * stop sequences, seed, penalties, and the output format (JSON object → JSON MIME type; JSON schema → plus
  * `responseJsonSchema`), and the reasoning effort as `thinkingConfig` for the model `modelId` (the vendor's name).
  */
-export function encodeGeminiGenerationConfig(request: CanonicalRequest, modelId: string): Record<string, unknown> | undefined {
+export function encodeGeminiGenerationConfig(
+  request: CanonicalRequest,
+  modelId: string,
+): Record<string, unknown> | undefined {
   const { sampling } = request;
   const config: Record<string, unknown> = {};
   setIfPresent(config, 'temperature', sampling.temperature);

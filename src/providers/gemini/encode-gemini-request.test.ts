@@ -29,8 +29,15 @@ const fetchPng: FetchRemoteImage = async ({ url }) => {
 };
 
 /** `fetchRemoteImage` null: a gateway without an image fetcher. */
-async function encode(request: Partial<ChatCompletionRequest>, stream = false, fetchRemoteImage: FetchRemoteImage | null = fetchPng) {
-  const encoded = await encodeGeminiRequest(chatRequestToCanonical({ model: 'gemini-pro', messages: [{ role: 'user', content: 'hi' }], ...request }), callFor(stream, fetchRemoteImage ?? undefined));
+async function encode(
+  request: Partial<ChatCompletionRequest>,
+  stream = false,
+  fetchRemoteImage: FetchRemoteImage | null = fetchPng,
+) {
+  const encoded = await encodeGeminiRequest(
+    chatRequestToCanonical({ model: 'gemini-pro', messages: [{ role: 'user', content: 'hi' }], ...request }),
+    callFor(stream, fetchRemoteImage ?? undefined),
+  );
   return { url: encoded.url, headers: encoded.headers, body: JSON.parse(encoded.body) as Record<string, unknown> };
 }
 
@@ -51,12 +58,45 @@ describe('encodeGeminiRequest', () => {
     const encoded = await encode({
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/AA==' } }, { type: 'image_url', image_url: { url: 'https://images.example.test/street.webp?size=large' } }, { type: 'image_url', image_url: { url: 'https://generativelanguage.googleapis.com/v1beta/files/abc123' } }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: encodeChatToolCallId('call_r1_0_0', { producer: 'gemini', signature }), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }, { id: 'call_r1_0_1', type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
-        { role: 'tool', tool_call_id: encodeChatToolCallId('call_r1_0_0', { producer: 'gemini', signature }), content: '{"temperature":21}' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather here?' },
+            { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/AA==' } },
+            { type: 'image_url', image_url: { url: 'https://images.example.test/street.webp?size=large' } },
+            { type: 'image_url', image_url: { url: 'https://generativelanguage.googleapis.com/v1beta/files/abc123' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: encodeChatToolCallId('call_r1_0_0', { producer: 'gemini', signature }),
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+            },
+            { id: 'call_r1_0_1', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: encodeChatToolCallId('call_r1_0_0', { producer: 'gemini', signature }),
+          content: '{"temperature":21}',
+        },
         { role: 'tool', tool_call_id: 'call_r1_0_1', content: 'noon' },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }, { type: 'function', function: { name: 'get_time' } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Weather',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+        },
+        { type: 'function', function: { name: 'get_time' } },
+      ],
       tool_choice: { type: 'function', function: { name: 'get_weather' } },
       temperature: 0.4,
       top_p: 0.8,
@@ -197,18 +237,34 @@ describe('encodeGeminiRequest', () => {
 
   it('streams through :streamGenerateContent?alt=sse and maps tool_choice modes', async () => {
     const tools: ChatCompletionRequest['tools'] = [{ type: 'function', function: { name: 'f' } }];
-    expect((await encode({}, true)).url).toBe('https://gemini.example.test/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
-    expect((await encode({ tools, tool_choice: 'auto' })).body.toolConfig).toEqual({ functionCallingConfig: { mode: 'AUTO' } });
-    expect((await encode({ tools, tool_choice: 'none' })).body.toolConfig).toEqual({ functionCallingConfig: { mode: 'NONE' } });
-    expect((await encode({ tools, tool_choice: 'required' })).body.toolConfig).toEqual({ functionCallingConfig: { mode: 'ANY' } });
-    expect((await encode({ response_format: { type: 'json_object' } })).body.generationConfig).toEqual({ responseMimeType: 'application/json' });
+    expect((await encode({}, true)).url).toBe(
+      'https://gemini.example.test/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse',
+    );
+    expect((await encode({ tools, tool_choice: 'auto' })).body.toolConfig).toEqual({
+      functionCallingConfig: { mode: 'AUTO' },
+    });
+    expect((await encode({ tools, tool_choice: 'none' })).body.toolConfig).toEqual({
+      functionCallingConfig: { mode: 'NONE' },
+    });
+    expect((await encode({ tools, tool_choice: 'required' })).body.toolConfig).toEqual({
+      functionCallingConfig: { mode: 'ANY' },
+    });
+    expect((await encode({ response_format: { type: 'json_object' } })).body.generationConfig).toEqual({
+      responseMimeType: 'application/json',
+    });
   });
 
   it('refuses with a 400 what Gemini cannot honour', async () => {
     expect(await refusedParam(() => encode({ n: 2 }, false))).toBe('n');
-    expect(await refusedParam(() => encode({ tools: [{ type: 'function', function: { name: 'f' } }], parallel_tool_calls: false }))).toBe('parallel_tool_calls');
+    expect(
+      await refusedParam(() =>
+        encode({ tools: [{ type: 'function', function: { name: 'f' } }], parallel_tool_calls: false }),
+      ),
+    ).toBe('parallel_tool_calls');
     expect(await refusedParam(() => encode({ logprobs: true }))).toBe('logprobs');
-    expect(await refusedParam(() => encode({ messages: [{ role: 'tool', tool_call_id: 'unknown', content: 'x' }] }))).toBe('messages[0].tool_call_id');
+    expect(
+      await refusedParam(() => encode({ messages: [{ role: 'tool', tool_call_id: 'unknown', content: 'x' }] })),
+    ).toBe('messages[0].tool_call_id');
   });
 
   it('fetches each web image URL once and inlines it, keeping Files API URIs as fileData', async () => {
@@ -216,7 +272,9 @@ describe('encodeGeminiRequest', () => {
     const street = 'https://images.example.test/street.webp';
     const fileUri = 'https://generativelanguage.googleapis.com/v1beta/files/photo.jpg';
     const image = (url: string) => ({ type: 'image_url' as const, image_url: { url } });
-    const encoded = await encode({ messages: [{ role: 'user', content: [image(street), image(fileUri), image(street)] }] });
+    const encoded = await encode({
+      messages: [{ role: 'user', content: [image(street), image(fileUri), image(street)] }],
+    });
     expect(fetchedUrls).toEqual([street]);
     const parts = (encoded.body.contents as Array<{ parts: unknown[] }>)[0]?.parts;
     expect(parts).toEqual([
@@ -227,7 +285,17 @@ describe('encodeGeminiRequest', () => {
   });
 
   it('refuses a web image URL with a 400 naming it when the gateway has no fetcher, or when the fetch fails', async () => {
-    const withUrl = { messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'x' }, { type: 'image_url' as const, image_url: { url: 'https://images.example.test/photo' } }] }] };
+    const withUrl = {
+      messages: [
+        {
+          role: 'user' as const,
+          content: [
+            { type: 'text' as const, text: 'x' },
+            { type: 'image_url' as const, image_url: { url: 'https://images.example.test/photo' } },
+          ],
+        },
+      ],
+    };
     expect(await refusedParam(() => encode(withUrl, false, null))).toBe('messages[0].content[1].image_url.url');
     const failing: FetchRemoteImage = async ({ param }) => {
       throw new GatewayError('invalid_request_error', 'The image URL answered with HTTP status 404.', { param });

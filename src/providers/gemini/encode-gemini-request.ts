@@ -14,7 +14,10 @@ import { isGeminiFileUri } from './is-gemini-file-uri.js';
 export async function encodeGeminiRequest(request: CanonicalRequest, call: VendorCall): Promise<VendorHttpRequest> {
   // Before any image is fetched: a refused effort costs nothing.
   const generationConfig = encodeGeminiGenerationConfig(request, call.upstreamModelId);
-  const remoteImages = await fetchRemoteImages(collectRemoteImageRequests(request.messages, isGeminiFileUri), call.fetchRemoteImage);
+  const remoteImages = await fetchRemoteImages(
+    collectRemoteImageRequests(request.messages, isGeminiFileUri),
+    call.fetchRemoteImage,
+  );
   const conversation = convertGeminiContents(request.instructions, request.messages, remoteImages);
   const body = {
     contents: conversation.contents,
@@ -23,7 +26,11 @@ export async function encodeGeminiRequest(request: CanonicalRequest, call: Vendo
     ...(generationConfig ? { generationConfig } : {}),
   };
   const action = call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-  return { url: geminiModelUrl(call.channel, call.upstreamModelId, action), headers: geminiHeaders(call.channel), body: JSON.stringify(body) };
+  return {
+    url: geminiModelUrl(call.channel, call.upstreamModelId, action),
+    headers: geminiHeaders(call.channel),
+    body: JSON.stringify(body),
+  };
 }
 
 /** `{base}/models/{model}:{action}`; a model name given as `models/x` is accepted too. */

@@ -25,10 +25,14 @@ describe('encodeGeminiThinkingConfig', () => {
     ['high', 24_576, 24_576],
     ['xhigh', 24_576, 32_768],
     ['max', 24_576, 32_768],
-  ])('gives Gemini 2.5 for %s the budget %i (Flash) / %i (Pro), capped at the model’s largest', (effort, flashBudget, proBudget) => {
-    expect(encodeGeminiThinkingConfig(effort, 'gemini-2.5-flash')).toEqual({ thinkingBudget: flashBudget });
-    if (effort !== 'none') expect(encodeGeminiThinkingConfig(effort, 'gemini-2.5-pro')).toEqual({ thinkingBudget: proBudget });
-  });
+  ])(
+    'gives Gemini 2.5 for %s the budget %i (Flash) / %i (Pro), capped at the model’s largest',
+    (effort, flashBudget, proBudget) => {
+      expect(encodeGeminiThinkingConfig(effort, 'gemini-2.5-flash')).toEqual({ thinkingBudget: flashBudget });
+      if (effort !== 'none')
+        expect(encodeGeminiThinkingConfig(effort, 'gemini-2.5-pro')).toEqual({ thinkingBudget: proBudget });
+    },
+  );
 
   it.each<[CanonicalReasoningEffort, 'LOW' | 'HIGH']>([
     ['minimal', 'LOW'],
@@ -63,7 +67,12 @@ describe('encodeGeminiThinkingConfig', () => {
       stream: false,
       clock: () => 1_700_000_000_000,
     };
-    const request = chatRequestToCanonical({ model: 'gemini-flash', messages: [{ role: 'user', content: 'hi' }], reasoning_effort: 'medium', temperature: 0.4 });
+    const request = chatRequestToCanonical({
+      model: 'gemini-flash',
+      messages: [{ role: 'user', content: 'hi' }],
+      reasoning_effort: 'medium',
+      temperature: 0.4,
+    });
     const body = JSON.parse((await encodeGeminiRequest(request, call)).body) as { generationConfig: unknown };
     expect(body.generationConfig).toEqual({ temperature: 0.4, thinkingConfig: { thinkingBudget: 8_192 } });
   });

@@ -21,11 +21,16 @@ const alwaysThinkingGeminiModel = /gemini-2\.5-pro/;
  * - Gemini 1.x and 2.0: a 400 naming the parameter.
  * Thought summaries (`includeThoughts`) are not asked for: the client asked how hard to think, not to see it.
  */
-export function encodeGeminiThinkingConfig(effort: CanonicalReasoningEffort | null, modelId: string): GeminiThinkingConfig | undefined {
+export function encodeGeminiThinkingConfig(
+  effort: CanonicalReasoningEffort | null,
+  modelId: string,
+): GeminiThinkingConfig | undefined {
   if (effort === null) return undefined;
-  if (nonThinkingGeminiModel.test(modelId)) refuse('This model does not support `reasoning_effort` (thinking needs Gemini 2.5 or later).');
+  if (nonThinkingGeminiModel.test(modelId))
+    refuse('This model does not support `reasoning_effort` (thinking needs Gemini 2.5 or later).');
   if (levelGeminiModel.test(modelId)) {
-    if (effort === 'none') refuse("Gemini 3 models always think: `reasoning_effort` 'none' is not supported; use 'low'.");
+    if (effort === 'none')
+      refuse("Gemini 3 models always think: `reasoning_effort` 'none' is not supported; use 'low'.");
     return { thinkingLevel: effort === 'minimal' || effort === 'low' ? 'LOW' : 'HIGH' };
   }
   const alwaysThinks = alwaysThinkingGeminiModel.test(modelId);

@@ -35,7 +35,9 @@ export class GeminiAnswerDecoder {
         parts.push(...this.endReasoning());
         const key = this.toolCallCount++;
         const baseId = part.functionCall.id ?? createGeminiBaseCallId(this.responseId, 0, key);
-        const artefact = part.thoughtSignature ? { producer: geminiArtefactProducer, signature: part.thoughtSignature } : undefined;
+        const artefact = part.thoughtSignature
+          ? { producer: geminiArtefactProducer, signature: part.thoughtSignature }
+          : undefined;
         parts.push(
           ...this.sequencer.startToolCall(key, baseId, part.functionCall.name),
           ...this.sequencer.toolCallArguments(key, JSON.stringify(part.functionCall.args ?? {})),
@@ -47,7 +49,8 @@ export class GeminiAnswerDecoder {
           if (part.thoughtSignature) this.pendingThoughtSignature = part.thoughtSignature;
         } else {
           // A signature on the first answer part after thinking belongs to that thinking.
-          if (part.thoughtSignature && this.sequencer.flowingKind === 'reasoning' && !this.pendingThoughtSignature) this.pendingThoughtSignature = part.thoughtSignature;
+          if (part.thoughtSignature && this.sequencer.flowingKind === 'reasoning' && !this.pendingThoughtSignature)
+            this.pendingThoughtSignature = part.thoughtSignature;
           parts.push(...this.endReasoning());
           if (part.text) parts.push(...this.sequencer.text(part.text));
         }
@@ -56,14 +59,19 @@ export class GeminiAnswerDecoder {
     if (chunk.usageMetadata) this.usage = chunk.usageMetadata;
     const blockReason = chunk.promptFeedback?.blockReason;
     if (candidate?.finishReason) {
-      parts.push(...this.finish(mapGeminiFinishReason(candidate.finishReason, this.toolCallCount > 0), candidate.finishReason));
+      parts.push(
+        ...this.finish(mapGeminiFinishReason(candidate.finishReason, this.toolCallCount > 0), candidate.finishReason),
+      );
     } else if (blockReason && !candidate) {
       parts.push(...this.finish('content-filter', blockReason));
     }
     return parts;
   }
 
-  private finish(reason: Extract<CanonicalStreamPart, { type: 'finish' }>['finish']['reason'], rawReason: string): CanonicalStreamPart[] {
+  private finish(
+    reason: Extract<CanonicalStreamPart, { type: 'finish' }>['finish']['reason'],
+    rawReason: string,
+  ): CanonicalStreamPart[] {
     const parts = [...this.endReasoning(), ...this.sequencer.endAll()];
     if (this.usage) parts.push({ type: 'usage', usage: parseGeminiUsage(this.usage) });
     parts.push({ type: 'finish', finish: { reason, rawReason } });
@@ -75,7 +83,9 @@ export class GeminiAnswerDecoder {
     if (this.sequencer.flowingKind !== 'reasoning') return [];
     const signature = this.pendingThoughtSignature;
     this.pendingThoughtSignature = undefined;
-    const artefact: VendorArtefact | undefined = signature ? { producer: geminiArtefactProducer, signature } : undefined;
+    const artefact: VendorArtefact | undefined = signature
+      ? { producer: geminiArtefactProducer, signature }
+      : undefined;
     return this.sequencer.endFlowing(artefact);
   }
 }

@@ -22,19 +22,33 @@ export const geminiEmbeddings: GeminiEmbeddings = {
       content: { parts: [{ text }] },
       ...(request.dimensions ? { outputDimensionality: request.dimensions } : {}),
     }));
-    return { url: geminiModelUrl(call.channel, call.upstreamModelId, 'batchEmbedContents'), headers: geminiHeaders(call.channel), body: JSON.stringify({ requests }) };
+    return {
+      url: geminiModelUrl(call.channel, call.upstreamModelId, 'batchEmbedContents'),
+      headers: geminiHeaders(call.channel),
+      body: JSON.stringify({ requests }),
+    };
   },
   decode(bodyText, request, call) {
     // Checked at the edge: one vector of numbers per input, or the answer is no answer (dispatch answers 502).
     const checked = batchEmbedAnswerSchema.safeParse(JSON.parse(bodyText));
-    if (!checked.success || checked.data.embeddings.length !== inputTexts(request).length) throw new Error('The Gemini answer has no vector of numbers for each input.');
+    if (!checked.success || checked.data.embeddings.length !== inputTexts(request).length)
+      throw new Error('The Gemini answer has no vector of numbers for each input.');
     const usage = estimateUsage(request);
     const data = checked.data.embeddings.map((embedding, index) => {
       const values = embedding.values;
-      return { object: 'embedding' as const, index, embedding: request.encoding_format === 'base64' ? encodeFloat32Base64(values) : values };
+      return {
+        object: 'embedding' as const,
+        index,
+        embedding: request.encoding_format === 'base64' ? encodeFloat32Base64(values) : values,
+      };
     });
     return {
-      response: { object: 'list', data, model: call.publicModelId, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.totalTokens } },
+      response: {
+        object: 'list',
+        data,
+        model: call.publicModelId,
+        usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.totalTokens },
+      },
       usage,
     };
   },
@@ -47,11 +61,18 @@ function inputTexts(request: EmbeddingRequestFields): string[] {
   const input = request.input;
   if (typeof input === 'string') return [input];
   if (input.every((item): item is string => typeof item === 'string')) return input as string[];
-  throw new GatewayError('invalid_request_error', 'This model embeds text only; send `input` as a string or an array of strings.', { param: 'input' });
+  throw new GatewayError(
+    'invalid_request_error',
+    'This model embeds text only; send `input` as a string or an array of strings.',
+    { param: 'input' },
+  );
 }
 
 /** An estimate (one token per 4 characters, at least 1 per input), billed and reported alike, since the vendor gives none. */
 function estimateUsage(request: EmbeddingRequestFields): TokenUsage {
-  const promptTokens = inputTexts(request).reduce((total, text) => total + Math.max(1, Math.ceil(text.length / estimatedCharactersPerToken)), 0);
+  const promptTokens = inputTexts(request).reduce(
+    (total, text) => total + Math.max(1, Math.ceil(text.length / estimatedCharactersPerToken)),
+    0,
+  );
   return { promptTokens, completionTokens: 0, totalTokens: promptTokens, cachedPromptTokens: 0, reasoningTokens: 0 };
 }

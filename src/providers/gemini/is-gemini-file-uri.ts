@@ -4,7 +4,11 @@ const filesApiHost = 'generativelanguage.googleapis.com';
 export function isGeminiFileUri(url: string): boolean {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'https:' && parsed.hostname.toLowerCase() === filesApiHost && parsed.pathname.includes('/files/');
+    return (
+      parsed.protocol === 'https:' &&
+      parsed.hostname.toLowerCase() === filesApiHost &&
+      parsed.pathname.includes('/files/')
+    );
   } catch {
     return false;
   }

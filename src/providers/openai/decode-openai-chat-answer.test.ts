@@ -15,13 +15,21 @@ const call: VendorCall = {
 };
 
 async function decodeStream(chunks: unknown[]): Promise<CanonicalStreamPart[]> {
-  const text = [...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`), 'data: [DONE]\n\n', 'data: {"never":"read"}\n\n'].join('');
+  const text = [
+    ...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`),
+    'data: [DONE]\n\n',
+    'data: {"never":"read"}\n\n',
+  ].join('');
   const parts: CanonicalStreamPart[] = [];
   for await (const part of decodeOpenAiChatStream(Readable.from([Buffer.from(text)]), call)) parts.push(part);
   return parts;
 }
 
-const delta = (fields: object, finishReason: string | null = null) => ({ id: 'chatcmpl-v', model: 'gpt-4o', choices: [{ index: 0, delta: fields, finish_reason: finishReason }] });
+const delta = (fields: object, finishReason: string | null = null) => ({
+  id: 'chatcmpl-v',
+  model: 'gpt-4o',
+  choices: [{ index: 0, delta: fields, finish_reason: finishReason }],
+});
 
 describe('the OpenAI chat decoder', () => {
   it('turns chunks into blocks: reasoning_content, text, tool calls by index, the finish, then the usage chunk', async () => {
@@ -32,7 +40,17 @@ describe('the OpenAI chat decoder', () => {
       delta({ tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'g', arguments: '{}' } }] }),
       delta({ tool_calls: [{ index: 0, function: { arguments: '{"a":1}' } }] }),
       delta({}, 'tool_calls'),
-      { id: 'chatcmpl-v', choices: [], usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13, prompt_tokens_details: { cached_tokens: 3 }, completion_tokens_details: { reasoning_tokens: 1 } } },
+      {
+        id: 'chatcmpl-v',
+        choices: [],
+        usage: {
+          prompt_tokens: 9,
+          completion_tokens: 4,
+          total_tokens: 13,
+          prompt_tokens_details: { cached_tokens: 3 },
+          completion_tokens_details: { reasoning_tokens: 1 },
+        },
+      },
     ]);
     expect(foldStreamParts(parts)).toEqual({
       blocks: [
@@ -55,7 +73,17 @@ describe('the OpenAI chat decoder', () => {
   it('decodes a chat.completion the same way', () => {
     const body = {
       id: 'chatcmpl-v',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, finish_reason: 'length' }],
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: 'Hello',
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          finish_reason: 'length',
+        },
+      ],
       usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 },
     };
     const answer = foldStreamParts(decodeOpenAiChatResponse(JSON.stringify(body), call));
@@ -64,6 +92,12 @@ describe('the OpenAI chat decoder', () => {
       { type: 'tool-call', callId: 'call_1', name: 'f', arguments: '{}', ended: true },
     ]);
     expect(answer.finish).toEqual({ reason: 'length', rawReason: 'length' });
-    expect(answer.usage).toEqual({ inputTokens: 2, cacheReadInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 1, reasoningTokens: 0 });
+    expect(answer.usage).toEqual({
+      inputTokens: 2,
+      cacheReadInputTokens: 0,
+      cacheWriteInputTokens: 0,
+      outputTokens: 1,
+      reasoningTokens: 0,
+    });
   });
 });

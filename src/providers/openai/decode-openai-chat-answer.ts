@@ -25,7 +25,12 @@ interface OpenAiMessageFields {
 interface OpenAiChatAnswer {
   id?: string;
   model?: string;
-  choices?: Array<{ index?: number; message?: OpenAiMessageFields; delta?: OpenAiMessageFields; finish_reason?: string | null }>;
+  choices?: Array<{
+    index?: number;
+    message?: OpenAiMessageFields;
+    delta?: OpenAiMessageFields;
+    finish_reason?: string | null;
+  }>;
   usage?: unknown;
   error?: { message?: unknown; code?: unknown; type?: unknown };
 }
@@ -51,11 +56,15 @@ class OpenAiChatAnswerDecoder {
     if (fields?.content) parts.push(...this.sequencer.text(fields.content));
     (fields?.tool_calls ?? []).forEach((toolCall, position) => {
       const key = toolCall.index ?? position;
-      if (!this.sequencer.hasToolCall(key)) parts.push(...this.sequencer.startToolCall(key, toolCall.id ?? '', toolCall.function?.name ?? ''));
+      if (!this.sequencer.hasToolCall(key))
+        parts.push(...this.sequencer.startToolCall(key, toolCall.id ?? '', toolCall.function?.name ?? ''));
       parts.push(...this.sequencer.toolCallArguments(key, toolCall.function?.arguments ?? ''));
     });
     if (choice?.finish_reason) {
-      parts.push(...this.sequencer.endAll(), { type: 'finish', finish: { reason: mapOpenAiFinishReason(choice.finish_reason), rawReason: choice.finish_reason } });
+      parts.push(...this.sequencer.endAll(), {
+        type: 'finish',
+        finish: { reason: mapOpenAiFinishReason(choice.finish_reason), rawReason: choice.finish_reason },
+      });
     }
     const usage = parseOpenAiCanonicalUsage(answer.usage);
     if (usage) parts.push({ type: 'usage', usage });
@@ -66,13 +75,20 @@ class OpenAiChatAnswerDecoder {
 /** The parts of a `chat.completion` the decoder relies on: its `choices`, and usage counts that are numbers when present. */
 const chatCompletionShape = z.object({
   choices: z.array(z.object({})),
-  usage: z.object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish(), total_tokens: z.number().nullish() }).nullish(),
+  usage: z
+    .object({
+      prompt_tokens: z.number().nullish(),
+      completion_tokens: z.number().nullish(),
+      total_tokens: z.number().nullish(),
+    })
+    .nullish(),
 });
 
 /** A non-streamed `chat.completion` as canonical parts; a body without `choices` or with bad usage throws (dispatch answers 502). */
 export function decodeOpenAiChatResponse(bodyText: string, _call: VendorCall): CanonicalStreamPart[] {
   const parsed: unknown = JSON.parse(bodyText);
-  if (!chatCompletionShape.safeParse(parsed).success) throw new Error('The OpenAI-wire answer is not a chat.completion with choices.');
+  if (!chatCompletionShape.safeParse(parsed).success)
+    throw new Error('The OpenAI-wire answer is not a chat.completion with choices.');
   return new OpenAiChatAnswerDecoder().decode(parsed as OpenAiChatAnswer);
 }
 
@@ -85,11 +101,18 @@ export async function* decodeOpenAiChatStream(body: Readable, _call: VendorCall)
     if (!chunk) {
       // Each chunk is a JSON object: anything else (an HTML page, cut-off JSON) ends the answer.
       if (event.data.trim() === '') continue;
-      yield { type: 'error', failure: { code: 'server_error', message: 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.' } };
+      yield {
+        type: 'error',
+        failure: {
+          code: 'server_error',
+          message: 'The upstream vendor sent a stream event the gateway could not read; the answer is incomplete.',
+        },
+      };
       return;
     }
     if (chunk.error) {
-      const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'The upstream vendor failed mid-stream.';
+      const message =
+        typeof chunk.error.message === 'string' ? chunk.error.message : 'The upstream vendor failed mid-stream.';
       const code = chunk.error.code === 'rate_limit_exceeded' ? 'rate_limit_exceeded' : 'server_error';
       yield { type: 'error', failure: { code, message } };
       return;

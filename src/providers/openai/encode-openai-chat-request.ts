@@ -1,4 +1,10 @@
-import type { CanonicalAssistantContent, CanonicalMessage, CanonicalRequest, CanonicalToolChoice, CanonicalUserContent } from '../../core/canonical/canonical-request.js';
+import type {
+  CanonicalAssistantContent,
+  CanonicalMessage,
+  CanonicalRequest,
+  CanonicalToolChoice,
+  CanonicalUserContent,
+} from '../../core/canonical/canonical-request.js';
 import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { VendorCall, VendorHttpRequest } from '../vendor-adapter.js';
@@ -13,22 +19,37 @@ type OpenAiChatMessage = Record<string, unknown>;
  * Reasoning of earlier turns is not sent (chat has no field for it; artefacts of other vendors never leave);
  * `top_k` has no chat equivalent and is refused; metadata stays with the gateway.
  */
-export function encodeOpenAiChatRequest(request: CanonicalRequest, call: VendorCall, quirks: OpenAiWireQuirks): VendorHttpRequest {
-  if (request.sampling.topK !== undefined) throw new GatewayError('invalid_request_error', '`top_k` is not supported for this model.', { param: 'top_k' });
+export function encodeOpenAiChatRequest(
+  request: CanonicalRequest,
+  call: VendorCall,
+  quirks: OpenAiWireQuirks,
+): VendorHttpRequest {
+  if (request.sampling.topK !== undefined)
+    throw new GatewayError('invalid_request_error', '`top_k` is not supported for this model.', { param: 'top_k' });
   const { sampling } = request;
   const body: Record<string, unknown> = {
     model: call.upstreamModelId,
-    messages: [...(request.instructions ? [{ role: 'system', content: request.instructions }] : []), ...request.messages.flatMap(convertMessage)],
+    messages: [
+      ...(request.instructions ? [{ role: 'system', content: request.instructions }] : []),
+      ...request.messages.flatMap(convertMessage),
+    ],
     ...(request.tools.length > 0
       ? {
           tools: request.tools.map((tool) => ({
             type: 'function',
-            function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.parameters ? { parameters: tool.parameters } : {}), ...(tool.strict !== null ? { strict: tool.strict } : {}) },
+            function: {
+              name: tool.name,
+              ...(tool.description ? { description: tool.description } : {}),
+              ...(tool.parameters ? { parameters: tool.parameters } : {}),
+              ...(tool.strict !== null ? { strict: tool.strict } : {}),
+            },
           })),
         }
       : {}),
     ...(request.toolChoice ? { tool_choice: convertToolChoice(request.toolChoice) } : {}),
-    ...(request.parallelToolCalls !== null && request.tools.length > 0 ? { parallel_tool_calls: request.parallelToolCalls } : {}),
+    ...(request.parallelToolCalls !== null && request.tools.length > 0
+      ? { parallel_tool_calls: request.parallelToolCalls }
+      : {}),
     ...responseFormat(request),
     ...(request.reasoningEffort ? { reasoning_effort: request.reasoningEffort } : {}),
     ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
@@ -62,7 +83,10 @@ function convertMessage(message: CanonicalMessage): OpenAiChatMessage[] {
       return message.content.map((part) => ({
         role: 'tool',
         tool_call_id: part.callId,
-        content: typeof part.output === 'string' ? part.output : part.output.map((outputPart) => (outputPart.type === 'text' ? outputPart.text : '')).join(''),
+        content:
+          typeof part.output === 'string'
+            ? part.output
+            : part.output.map((outputPart) => (outputPart.type === 'text' ? outputPart.text : '')).join(''),
       }));
     default:
       return assertNever(message, 'message role');
@@ -74,9 +98,13 @@ function convertUserPart(part: CanonicalUserContent): Record<string, unknown> {
     case 'text':
       return { type: 'text', text: part.text };
     case 'image':
-      return { type: 'image_url', image_url: { url: part.url, ...(part.detail && part.detail !== 'original' ? { detail: part.detail } : {}) } };
+      return {
+        type: 'image_url',
+        image_url: { url: part.url, ...(part.detail && part.detail !== 'original' ? { detail: part.detail } : {}) },
+      };
     case 'file':
-      if (part.data === undefined) throw new GatewayError('invalid_request_error', 'Files must be sent inline for this model.', { param: 'file' });
+      if (part.data === undefined)
+        throw new GatewayError('invalid_request_error', 'Files must be sent inline for this model.', { param: 'file' });
       return { type: 'file', file: { file_data: part.data, ...(part.filename ? { filename: part.filename } : {}) } };
     default:
       return assertNever(part, 'user content part');
@@ -88,9 +116,14 @@ function assistantMessage(content: readonly CanonicalAssistantContent[]): OpenAi
   const toolCalls: unknown[] = [];
   for (const part of content) {
     if (part.type === 'text') texts.push(part.text);
-    else if (part.type === 'tool-call') toolCalls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: part.arguments } });
+    else if (part.type === 'tool-call')
+      toolCalls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: part.arguments } });
   }
-  return { role: 'assistant', content: texts.length > 0 ? texts.join('') : null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+  return {
+    role: 'assistant',
+    content: texts.length > 0 ? texts.join('') : null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
 }
 
 function convertToolChoice(choice: CanonicalToolChoice): unknown {
@@ -108,7 +141,12 @@ function responseFormat(request: CanonicalRequest): { response_format?: unknown 
       return {
         response_format: {
           type: 'json_schema',
-          json_schema: { name: format.name, schema: format.schema, ...(format.strict !== null ? { strict: format.strict } : {}), ...(format.description ? { description: format.description } : {}) },
+          json_schema: {
+            name: format.name,
+            schema: format.schema,
+            ...(format.strict !== null ? { strict: format.strict } : {}),
+            ...(format.description ? { description: format.description } : {}),
+          },
         },
       };
     default:

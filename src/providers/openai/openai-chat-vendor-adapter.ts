@@ -8,7 +8,10 @@ import type { OpenAiWireQuirks } from './openai-wire-quirks.js';
  * An OpenAI-wire channel (OpenAI, Azure, DeepSeek, ...) serving a canonical request through chat completions: the
  * vendor's quirk hooks give URL and auth; `knownSecrets` (the channel's key, host, base URL) are redacted from failures. Chat clients never come here: their bodies pass through (the fast path).
  */
-export function createOpenAiChatVendorAdapter(quirks: OpenAiWireQuirks, knownSecrets: readonly string[] = []): VendorAdapter {
+export function createOpenAiChatVendorAdapter(
+  quirks: OpenAiWireQuirks,
+  knownSecrets: readonly string[] = [],
+): VendorAdapter {
   return {
     protocol: quirks.protocol,
     encodeRequest: (request, call) => encodeOpenAiChatRequest(request, call, quirks),

@@ -11,7 +11,9 @@ export interface OpenAiWireTarget {
 }
 
 // One entry per OpenAI-wire protocol; a vendor's quirks are hooks, never an `if` inside the OpenAI code.
-const quirksByProtocol = new Map<string, OpenAiWireQuirks>([openAiQuirks, azureOpenAiQuirks].map((quirks) => [quirks.protocol, quirks]));
+const quirksByProtocol = new Map<string, OpenAiWireQuirks>(
+  [openAiQuirks, azureOpenAiQuirks].map((quirks) => [quirks.protocol, quirks]),
+);
 
 /** Protocols that speak OpenAI's wire format (bodies and streams pass through unchanged). */
 export const openAiWireProtocols: ReadonlySet<string> = new Set(quirksByProtocol.keys());
@@ -22,7 +24,11 @@ export function findOpenAiWireQuirks(protocol: string): OpenAiWireQuirks | undef
 }
 
 /** The target for an OpenAI-wire channel and the model name it expects. */
-export function createOpenAiWireTarget(protocol: string, channel: VendorChannel, upstreamModelId: string): OpenAiWireTarget {
+export function createOpenAiWireTarget(
+  protocol: string,
+  channel: VendorChannel,
+  upstreamModelId: string,
+): OpenAiWireTarget {
   const quirks = quirksByProtocol.get(protocol) ?? openAiQuirks;
   return { urlFor: (path) => quirks.urlFor(channel, upstreamModelId, path), headers: quirks.authHeaders(channel) };
 }

@@ -25,7 +25,9 @@ export function parseOpenAiUsage(value: unknown): TokenUsage | undefined {
   const promptTokens = toCount(usage.prompt_tokens ?? usage.input_tokens);
   const completionTokens = toCount(usage.completion_tokens ?? usage.output_tokens);
   const cachedPromptTokens =
-    toCount(usage.prompt_tokens_details?.cached_tokens) || toCount(usage.input_tokens_details?.cached_tokens) || toCount(usage.prompt_cache_hit_tokens);
+    toCount(usage.prompt_tokens_details?.cached_tokens) ||
+    toCount(usage.input_tokens_details?.cached_tokens) ||
+    toCount(usage.prompt_cache_hit_tokens);
   const cacheWritePromptTokens = toCount(usage.prompt_tokens_details?.cache_write_tokens);
   return {
     promptTokens,

@@ -13,6 +13,11 @@ const bearerPattern = /\bBearer\s+[A-Za-z0-9._\-]+/gi;
 export function redactUpstreamText(text: string, knownSecrets: readonly string[] = [], maximumLength = 500): string {
   let redacted = text;
   for (const secret of knownSecrets) if (secret.length >= 4) redacted = redacted.replaceAll(secret, '[redacted]');
-  redacted = redacted.replace(bearerPattern, 'Bearer [redacted]').replace(secretLikePattern, '[redacted]').replace(googleKeyPattern, '[redacted]').replace(awsAccessKeyIdPattern, '[redacted]').replace(urlPattern, '[url]');
+  redacted = redacted
+    .replace(bearerPattern, 'Bearer [redacted]')
+    .replace(secretLikePattern, '[redacted]')
+    .replace(googleKeyPattern, '[redacted]')
+    .replace(awsAccessKeyIdPattern, '[redacted]')
+    .replace(urlPattern, '[url]');
   return redacted.length > maximumLength ? `${redacted.slice(0, maximumLength)}…` : redacted;
 }

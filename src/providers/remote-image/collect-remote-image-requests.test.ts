@@ -7,9 +7,19 @@ describe('collectRemoteImageRequests', () => {
     const image = (url: string) => ({ type: 'image' as const, url });
     const messages: CanonicalMessage[] = [
       { role: 'system', content: [{ type: 'text', text: 'Describe.' }] },
-      { role: 'user', content: [{ type: 'text', text: 'these' }, image('https://images.example.test/a.png'), image('data:image/png;base64,AA==')] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'these' },
+          image('https://images.example.test/a.png'),
+          image('data:image/png;base64,AA=='),
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
-      { role: 'user', content: [image('HTTP://images.example.test/b.png'), image('https://vendor.example.test/files/c')] },
+      {
+        role: 'user',
+        content: [image('HTTP://images.example.test/b.png'), image('https://vendor.example.test/files/c')],
+      },
       { role: 'user', content: [{ type: 'text', text: 'plain text' }] },
     ];
     expect(collectRemoteImageRequests(messages, (url) => url.includes('/files/'))).toEqual([

@@ -8,7 +8,10 @@ const remoteUrlPattern = /^https?:\/\//i;
  * whose message and part indices the canonical request keeps). `vendorReadsUrl` keeps out URLs the vendor fetches
  * itself (e.g. Gemini Files API URIs).
  */
-export function collectRemoteImageRequests(messages: readonly CanonicalMessage[], vendorReadsUrl: (url: string) => boolean = () => false): RemoteImageRequest[] {
+export function collectRemoteImageRequests(
+  messages: readonly CanonicalMessage[],
+  vendorReadsUrl: (url: string) => boolean = () => false,
+): RemoteImageRequest[] {
   const requests: RemoteImageRequest[] = [];
   messages.forEach((message, messageIndex) => {
     if (message.role !== 'user') return;

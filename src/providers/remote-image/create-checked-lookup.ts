@@ -12,16 +12,23 @@ export const resolveWithSystem: ResolveHostname = (hostname) => dns.lookup(hostn
  * The socket then connects to exactly the checked address, so a name that re-resolves elsewhere later (DNS rebinding)
  * is checked again on its next connection.
  */
-export function createCheckedLookup(isAddressAllowed: (address: string) => boolean, resolveHostname: ResolveHostname = resolveWithSystem): LookupFunction {
+export function createCheckedLookup(
+  isAddressAllowed: (address: string) => boolean,
+  resolveHostname: ResolveHostname = resolveWithSystem,
+): LookupFunction {
   return (hostname, options, callback) => {
-    const resolved = isIP(hostname) ? Promise.resolve([{ address: hostname, family: isIP(hostname) }]) : resolveHostname(hostname);
+    const resolved = isIP(hostname)
+      ? Promise.resolve([{ address: hostname, family: isIP(hostname) }])
+      : resolveHostname(hostname);
     resolved.then(
       (all) => {
-        const addresses = options.family === 4 || options.family === 6 ? all.filter((entry) => entry.family === options.family) : all;
+        const addresses =
+          options.family === 4 || options.family === 6 ? all.filter((entry) => entry.family === options.family) : all;
         const first = addresses[0];
         if (!first) return callback(lookupError('ENOTFOUND', `${hostname} has no usable address`), '');
         // Refusing the whole name (rather than skipping its private addresses) leaves no way to steer the pick.
-        if (addresses.some((entry) => !isAddressAllowed(entry.address))) return callback(lookupError('EADDRNOTPUBLIC', `${hostname} resolves to a refused address`), '');
+        if (addresses.some((entry) => !isAddressAllowed(entry.address)))
+          return callback(lookupError('EADDRNOTPUBLIC', `${hostname} resolves to a refused address`), '');
         if (options.all) return callback(null, addresses);
         return callback(null, first.address, first.family);
       },

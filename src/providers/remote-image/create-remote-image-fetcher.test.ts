@@ -8,7 +8,10 @@ import { isFetchableAddress } from './is-fetchable-address.js';
 import type { RemoteImageFetcher } from './remote-image.js';
 
 // A 1×1 PNG.
-const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const pixel = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
 const param = 'messages[1].content[0].image_url.url';
 const maxBytes = 1024;
 
@@ -23,7 +26,9 @@ let server: Server;
 let port = 0;
 const fetchers: RemoteImageFetcher[] = [];
 
-function startFetcher(options: Partial<RemoteImageFetcherOptions> & { allowPrivateAddresses?: boolean } = {}): RemoteImageFetcher {
+function startFetcher(
+  options: Partial<RemoteImageFetcherOptions> & { allowPrivateAddresses?: boolean } = {},
+): RemoteImageFetcher {
   const fetcher = createRemoteImageFetcher({
     isAddressAllowed: (address) => isFetchableAddress(address, options.allowPrivateAddresses ?? false),
     maxBytes,
@@ -51,18 +56,25 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const chain = /^\/chain\/(\d+)$/.exec(url.pathname);
-    if (url.pathname === '/pixel.png') return void response.writeHead(200, { 'content-type': 'image/png; charset=binary' }).end(pixel);
-    if (url.pathname === '/page.html') return void response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
-    if (url.pathname === '/declared-large.png') return void response.writeHead(200, { 'content-type': 'image/png', 'content-length': String(maxBytes + 1) }).end(Buffer.alloc(maxBytes + 1));
+    if (url.pathname === '/pixel.png')
+      return void response.writeHead(200, { 'content-type': 'image/png; charset=binary' }).end(pixel);
+    if (url.pathname === '/page.html')
+      return void response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+    if (url.pathname === '/declared-large.png')
+      return void response
+        .writeHead(200, { 'content-type': 'image/png', 'content-length': String(maxBytes + 1) })
+        .end(Buffer.alloc(maxBytes + 1));
     if (url.pathname === '/streamed-large.png') {
       // No content-length: the limit must stop the read itself.
       response.writeHead(200, { 'content-type': 'image/png' });
       for (let index = 0; index < 8; index++) response.write(Buffer.alloc(512));
       return void response.end();
     }
-    if (url.pathname === '/missing.png') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('no');
+    if (url.pathname === '/missing.png')
+      return void response.writeHead(404, { 'content-type': 'text/plain' }).end('no');
     if (url.pathname === '/hang.png') return; // never answers
-    if (url.pathname === '/redirect') return void response.writeHead(302, { location: url.searchParams.get('to') ?? '' }).end();
+    if (url.pathname === '/redirect')
+      return void response.writeHead(302, { location: url.searchParams.get('to') ?? '' }).end();
     if (chain) {
       const left = Number(chain[1]);
       return void response.writeHead(301, { location: left > 0 ? `/chain/${left - 1}` : '/pixel.png' }).end();
@@ -84,7 +96,9 @@ describe('createRemoteImageFetcher', () => {
     const fetcher = startFetcher();
     expect((await refusal(fetcher, `http://127.0.0.1:${port}/pixel.png`)).message).toMatch(/non-public address/);
     expect((await refusal(fetcher, `http://[::1]:${port}/pixel.png`)).message).toMatch(/non-public address/);
-    expect((await refusal(fetcher, `http://[::ffff:127.0.0.1]:${port}/pixel.png`)).message).toMatch(/non-public address/);
+    expect((await refusal(fetcher, `http://[::ffff:127.0.0.1]:${port}/pixel.png`)).message).toMatch(
+      /non-public address/,
+    );
     // 2130706433 is 127.0.0.1 written as one number; the URL parser turns it into the dotted form.
     expect((await refusal(fetcher, `http://2130706433:${port}/pixel.png`)).message).toMatch(/non-public address/);
     const byName = await refusal(fetcher, `http://images.example.test:${port}/pixel.png`);
@@ -95,37 +109,59 @@ describe('createRemoteImageFetcher', () => {
 
   it('fetches a PNG when private addresses are allowed, by address and by name', async () => {
     const fetcher = startFetcher({ allowPrivateAddresses: true });
-    expect(await fetcher.fetchImage({ url: `http://127.0.0.1:${port}/pixel.png`, param })).toEqual({ mediaType: 'image/png', base64: pixel.toString('base64') });
-    expect(await fetcher.fetchImage({ url: `http://images.example.test:${port}/pixel.png`, param })).toEqual({ mediaType: 'image/png', base64: pixel.toString('base64') });
+    expect(await fetcher.fetchImage({ url: `http://127.0.0.1:${port}/pixel.png`, param })).toEqual({
+      mediaType: 'image/png',
+      base64: pixel.toString('base64'),
+    });
+    expect(await fetcher.fetchImage({ url: `http://images.example.test:${port}/pixel.png`, param })).toEqual({
+      mediaType: 'image/png',
+      base64: pixel.toString('base64'),
+    });
   });
 
   it('refuses a body larger than the limit, whether declared or only streamed', async () => {
     const fetcher = startFetcher({ allowPrivateAddresses: true });
-    expect((await refusal(fetcher, `http://127.0.0.1:${port}/declared-large.png`)).message).toBe(`The image at this URL is larger than ${maxBytes} bytes.`);
-    expect((await refusal(fetcher, `http://127.0.0.1:${port}/streamed-large.png`)).message).toBe(`The image at this URL is larger than ${maxBytes} bytes.`);
+    expect((await refusal(fetcher, `http://127.0.0.1:${port}/declared-large.png`)).message).toBe(
+      `The image at this URL is larger than ${maxBytes} bytes.`,
+    );
+    expect((await refusal(fetcher, `http://127.0.0.1:${port}/streamed-large.png`)).message).toBe(
+      `The image at this URL is larger than ${maxBytes} bytes.`,
+    );
   });
 
   it('refuses the images of one request once together they exceed the limit', async () => {
-    const fetchForRequest = startFetcher({ allowPrivateAddresses: true, maxBytes: pixel.length * 2 }).forRequest(new AbortController().signal);
+    const fetchForRequest = startFetcher({ allowPrivateAddresses: true, maxBytes: pixel.length * 2 }).forRequest(
+      new AbortController().signal,
+    );
     const url = `http://127.0.0.1:${port}/pixel.png`;
     await fetchForRequest({ url, param });
     await fetchForRequest({ url, param });
-    const third = await fetchForRequest({ url, param: 'messages[0].content[2].image_url.url' }).catch((error: unknown) => error);
+    const third = await fetchForRequest({ url, param: 'messages[0].content[2].image_url.url' }).catch(
+      (error: unknown) => error,
+    );
     expect(third).toBeInstanceOf(GatewayError);
-    expect((third as GatewayError).message).toBe(`The images at URLs in this request add up to more than ${pixel.length * 2} bytes.`);
+    expect((third as GatewayError).message).toBe(
+      `The images at URLs in this request add up to more than ${pixel.length * 2} bytes.`,
+    );
     expect((third as GatewayError).param).toBe('messages[0].content[2].image_url.url');
   });
 
   it('refuses a content type other than PNG, JPEG, GIF or WebP, and an error status', async () => {
     const fetcher = startFetcher({ allowPrivateAddresses: true });
-    expect((await refusal(fetcher, `http://127.0.0.1:${port}/page.html`)).message).toMatch(/'text\/html'; only PNG, JPEG, GIF and WebP/);
-    expect((await refusal(fetcher, `http://127.0.0.1:${port}/missing.png`)).message).toBe('The image URL answered with HTTP status 404.');
+    expect((await refusal(fetcher, `http://127.0.0.1:${port}/page.html`)).message).toMatch(
+      /'text\/html'; only PNG, JPEG, GIF and WebP/,
+    );
+    expect((await refusal(fetcher, `http://127.0.0.1:${port}/missing.png`)).message).toBe(
+      'The image URL answered with HTTP status 404.',
+    );
   });
 
   it('gives up on a server slower than the timeout', async () => {
     const fetcher = startFetcher({ allowPrivateAddresses: true, timeoutMs: 200 });
     const startedAt = Date.now();
-    expect((await refusal(fetcher, `http://127.0.0.1:${port}/hang.png`)).message).toBe('The image URL did not answer within 200 ms.');
+    expect((await refusal(fetcher, `http://127.0.0.1:${port}/hang.png`)).message).toBe(
+      'The image URL did not answer within 200 ms.',
+    );
     expect(Date.now() - startedAt).toBeLessThan(2_000);
   });
 
@@ -146,10 +182,14 @@ describe('createRemoteImageFetcher', () => {
       },
     });
     const via = (target: string) => `http://127.0.0.1:${port}/redirect?to=${encodeURIComponent(target)}`;
-    expect(await fetcher.fetchImage({ url: via(`http://images.example.test:${port}/pixel.png`), param })).toMatchObject({ mediaType: 'image/png' });
+    expect(await fetcher.fetchImage({ url: via(`http://images.example.test:${port}/pixel.png`), param })).toMatchObject(
+      { mediaType: 'image/png' },
+    );
     expect((await refusal(fetcher, via(`http://127.0.0.2:${port}/pixel.png`))).message).toMatch(/non-public address/);
     judged.length = 0;
-    expect((await refusal(fetcher, via(`http://rebound.example.test:${port}/pixel.png`))).message).toMatch(/not a public address/);
+    expect((await refusal(fetcher, via(`http://rebound.example.test:${port}/pixel.png`))).message).toMatch(
+      /not a public address/,
+    );
     // The name's address was judged (and refused) at connect time, so no socket to it was opened.
     expect(judged).toContain('127.0.0.2');
     expect((await refusal(fetcher, via('file:///etc/passwd'))).message).toBe('The image URL must use http or https.');
@@ -157,14 +197,22 @@ describe('createRemoteImageFetcher', () => {
 
   it('follows at most three redirects', async () => {
     const fetcher = startFetcher({ allowPrivateAddresses: true });
-    expect(await fetcher.fetchImage({ url: `http://127.0.0.1:${port}/chain/2`, param })).toMatchObject({ mediaType: 'image/png' });
-    expect((await refusal(fetcher, `http://127.0.0.1:${port}/chain/3`)).message).toBe('The image URL redirected more than 3 times.');
+    expect(await fetcher.fetchImage({ url: `http://127.0.0.1:${port}/chain/2`, param })).toMatchObject({
+      mediaType: 'image/png',
+    });
+    expect((await refusal(fetcher, `http://127.0.0.1:${port}/chain/3`)).message).toBe(
+      'The image URL redirected more than 3 times.',
+    );
   });
 
   it('refuses URLs that are not http(s) or carry credentials', async () => {
     const fetcher = startFetcher({ allowPrivateAddresses: true });
-    expect((await refusal(fetcher, 'ftp://images.example.test/pixel.png')).message).toBe('The image URL must use http or https.');
-    expect((await refusal(fetcher, `http://user:secret@127.0.0.1:${port}/pixel.png`)).message).toMatch(/user name or password/);
+    expect((await refusal(fetcher, 'ftp://images.example.test/pixel.png')).message).toBe(
+      'The image URL must use http or https.',
+    );
+    expect((await refusal(fetcher, `http://user:secret@127.0.0.1:${port}/pixel.png`)).message).toMatch(
+      /user name or password/,
+    );
     expect((await refusal(fetcher, 'http://')).message).toBe('The image URL is not a valid URL.');
   });
 });

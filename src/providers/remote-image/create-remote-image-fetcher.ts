@@ -3,7 +3,13 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { GatewayError } from '../../core/gateway-error.js';
 import { createCheckedLookup, type ResolveHostname } from './create-checked-lookup.js';
 import { readBodyWithinLimit } from './read-body-within-limit.js';
-import type { FetchRemoteImage, RemoteImage, RemoteImageFetcher, RemoteImageMediaType, RemoteImageRequest } from './remote-image.js';
+import type {
+  FetchRemoteImage,
+  RemoteImage,
+  RemoteImageFetcher,
+  RemoteImageMediaType,
+  RemoteImageRequest,
+} from './remote-image.js';
 
 /** How the fetcher behaves. */
 export interface RemoteImageFetcherOptions {
@@ -39,7 +45,10 @@ const unreachableMessage = "The image URL's host could not be reached, or is not
 export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): RemoteImageFetcher {
   const maxRedirects = options.maxRedirects ?? 3;
   const agent = new Agent({
-    connect: { lookup: createCheckedLookup(options.isAddressAllowed, options.resolveHostname), timeout: options.timeoutMs },
+    connect: {
+      lookup: createCheckedLookup(options.isAddressAllowed, options.resolveHostname),
+      timeout: options.timeoutMs,
+    },
     keepAliveTimeout: 10_000,
   });
 
@@ -50,8 +59,10 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
       return await fetchFollowingRedirects(image, signal);
     } catch (error) {
       if (error instanceof GatewayError) throw error;
-      if (timeout.aborted) throw invalidImage(`The image URL did not answer within ${options.timeoutMs} ms.`, image.param);
-      if (image.signal?.aborted) throw invalidImage('The image URL was not fetched: the request was cancelled.', image.param);
+      if (timeout.aborted)
+        throw invalidImage(`The image URL did not answer within ${options.timeoutMs} ms.`, image.param);
+      if (image.signal?.aborted)
+        throw invalidImage('The image URL was not fetched: the request was cancelled.', image.param);
       throw invalidImage(unreachableMessage, image.param);
     }
   }
@@ -60,12 +71,18 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
     let url = parseImageUrl(image.url, image.param);
     for (let redirects = 0; ; redirects++) {
       refuseLiteralAddress(url, image.param);
-      const response = await request(url, { method: 'GET', headers: { accept: acceptHeader }, dispatcher: agent, signal });
+      const response = await request(url, {
+        method: 'GET',
+        headers: { accept: acceptHeader },
+        dispatcher: agent,
+        signal,
+      });
       if (!redirectStatuses.has(response.statusCode)) return readImage(response, image.param);
       discardBody(response);
       const location = firstHeader(response.headers.location);
       if (!location) throw invalidImage('The image URL answered with a redirect that has no location.', image.param);
-      if (redirects >= maxRedirects) throw invalidImage(`The image URL redirected more than ${maxRedirects} times.`, image.param);
+      if (redirects >= maxRedirects)
+        throw invalidImage(`The image URL redirected more than ${maxRedirects} times.`, image.param);
       url = parseImageUrl(new URL(location, url).href, image.param);
     }
   }
@@ -80,10 +97,14 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
     if (!mediaType) {
       discardBody(response);
       const shown = contentType ? `'${contentType.slice(0, 100)}'` : 'no content type';
-      throw invalidImage(`The image URL answered with ${shown}; only PNG, JPEG, GIF and WebP images are accepted.`, param);
+      throw invalidImage(
+        `The image URL answered with ${shown}; only PNG, JPEG, GIF and WebP images are accepted.`,
+        param,
+      );
     }
     const declaredLength = Number(firstHeader(response.headers['content-length']));
-    const bytes = declaredLength > options.maxBytes ? undefined : await readBodyWithinLimit(response.body, options.maxBytes);
+    const bytes =
+      declaredLength > options.maxBytes ? undefined : await readBodyWithinLimit(response.body, options.maxBytes);
     if (!bytes) {
       discardBody(response);
       throw invalidImage(`The image at this URL is larger than ${options.maxBytes} bytes.`, param);
@@ -94,15 +115,23 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
   function refuseLiteralAddress(url: URL, param: string): void {
     // URL keeps the brackets of an IPv6 host; sockets connect to literals without a lookup, so they are judged here.
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (isIP(host) && !options.isAddressAllowed(host)) throw invalidImage('The image URL points to a private, loopback or otherwise non-public address.', param);
+    if (isIP(host) && !options.isAddressAllowed(host))
+      throw invalidImage('The image URL points to a private, loopback or otherwise non-public address.', param);
   }
 
   function forRequest(requestSignal: AbortSignal): FetchRemoteImage {
     let fetchedBytes = 0;
     return async (image) => {
-      const fetched = await fetchImage({ ...image, signal: image.signal ? AbortSignal.any([requestSignal, image.signal]) : requestSignal });
+      const fetched = await fetchImage({
+        ...image,
+        signal: image.signal ? AbortSignal.any([requestSignal, image.signal]) : requestSignal,
+      });
       fetchedBytes += Buffer.byteLength(fetched.base64, 'base64');
-      if (fetchedBytes > options.maxBytes) throw invalidImage(`The images at URLs in this request add up to more than ${options.maxBytes} bytes.`, image.param);
+      if (fetchedBytes > options.maxBytes)
+        throw invalidImage(
+          `The images at URLs in this request add up to more than ${options.maxBytes} bytes.`,
+          image.param,
+        );
       return fetched;
     };
   }
@@ -117,7 +146,8 @@ function parseImageUrl(text: string, param: string): URL {
   } catch {
     throw invalidImage('The image URL is not a valid URL.', param);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidImage('The image URL must use http or https.', param);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidImage('The image URL must use http or https.', param);
   if (url.username || url.password) throw invalidImage('The image URL must not carry a user name or password.', param);
   return url;
 }

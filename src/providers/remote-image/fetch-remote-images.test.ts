@@ -4,7 +4,10 @@ import { fetchRemoteImages } from './fetch-remote-images.js';
 import type { FetchRemoteImage, RemoteImageRequest } from './remote-image.js';
 
 function requestsFor(count: number): RemoteImageRequest[] {
-  return Array.from({ length: count }, (_, index) => ({ url: `https://images.example.test/${index}.png`, param: `messages[0].content[${index}].image_url.url` }));
+  return Array.from({ length: count }, (_, index) => ({
+    url: `https://images.example.test/${index}.png`,
+    param: `messages[0].content[${index}].image_url.url`,
+  }));
 }
 
 function wait(milliseconds: number, signal?: AbortSignal): Promise<void> {
@@ -34,13 +37,17 @@ describe('fetchRemoteImages', () => {
     const images = await fetchRemoteImages(requests, fetchSlowly);
     expect(mostAtOnce).toBe(4);
     expect(fetched).toHaveLength(9);
-    expect(images.get('https://images.example.test/8.png')).toEqual({ mediaType: 'image/png', base64: 'https://images.example.test/8.png' });
+    expect(images.get('https://images.example.test/8.png')).toEqual({
+      mediaType: 'image/png',
+      base64: 'https://images.example.test/8.png',
+    });
   });
 
   it('throws the first failure and cancels the fetches still running', async () => {
     const cancelled: string[] = [];
     const failSecond: FetchRemoteImage = async ({ url, param, signal }) => {
-      if (url.endsWith('/1.png')) throw new GatewayError('invalid_request_error', 'The image URL answered with HTTP status 404.', { param });
+      if (url.endsWith('/1.png'))
+        throw new GatewayError('invalid_request_error', 'The image URL answered with HTTP status 404.', { param });
       await wait(1_000, signal).catch((error: unknown) => {
         cancelled.push(url);
         throw error;
@@ -51,7 +58,11 @@ describe('fetchRemoteImages', () => {
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).param).toBe('messages[0].content[1].image_url.url');
     await wait(0);
-    expect(cancelled.sort()).toEqual(['https://images.example.test/0.png', 'https://images.example.test/2.png', 'https://images.example.test/3.png']);
+    expect(cancelled.sort()).toEqual([
+      'https://images.example.test/0.png',
+      'https://images.example.test/2.png',
+      'https://images.example.test/3.png',
+    ]);
   });
 
   it('needs no fetcher when there is nothing to fetch, and refuses with a 400 naming the first URL otherwise', async () => {

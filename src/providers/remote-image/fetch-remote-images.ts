@@ -8,12 +8,19 @@ const concurrentFetches = 4;
  * Fetches the images concurrently (a URL given twice is fetched once) and returns them by URL. The first failure
  * cancels the other fetches and is thrown; without a fetcher, any URL is a 400 naming its param.
  */
-export async function fetchRemoteImages(requests: readonly RemoteImageRequest[], fetchRemoteImage: FetchRemoteImage | undefined): Promise<Map<string, RemoteImage>> {
+export async function fetchRemoteImages(
+  requests: readonly RemoteImageRequest[],
+  fetchRemoteImage: FetchRemoteImage | undefined,
+): Promise<Map<string, RemoteImage>> {
   const images = new Map<string, RemoteImage>();
   const pending = [...new Map(requests.map((request) => [request.url, request] as const)).values()];
   if (pending.length === 0) return images;
   if (!fetchRemoteImage) {
-    throw new GatewayError('invalid_request_error', 'This gateway does not fetch image URLs for this model; send the image as a base64 data: URL.', { param: pending[0]?.param ?? null });
+    throw new GatewayError(
+      'invalid_request_error',
+      'This gateway does not fetch image URLs for this model; send the image as a base64 data: URL.',
+      { param: pending[0]?.param ?? null },
+    );
   }
   const cancel = new AbortController();
   let next = 0;

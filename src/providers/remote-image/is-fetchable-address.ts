@@ -15,7 +15,8 @@ export function isFetchableAddress(address: string, allowPrivateAddresses: boole
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
   // ::ffff:10.0.0.1 reaches 10.0.0.1: judge the IPv4 address it carries.
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
   if (neverFetchableRanges.has(range)) return false;
   if (allowPrivateAddresses) return true;

@@ -50,7 +50,11 @@ export interface VideoVendorAdapter {
   /** reads a 2xx poll answer */
   decodePoll(bodyText: string, job: VideoGenerationJob): VideoVendorStatus;
   /** the request that streams the finished video (`variant` as OpenAI's `video` | `thumbnail` | `spritesheet`) */
-  encodeDownload(contentReference: string, channel: VendorChannel, variant: 'video' | 'thumbnail' | 'spritesheet'): VideoVendorRequest | undefined;
+  encodeDownload(
+    contentReference: string,
+    channel: VendorChannel,
+    variant: 'video' | 'thumbnail' | 'spritesheet',
+  ): VideoVendorRequest | undefined;
   /** cancels a job at the vendor when it can (absent: the vendor has no cancel) */
   encodeCancel?(vendorTaskId: string, channel: VendorChannel): VideoVendorRequest;
   /** maps a non-2xx vendor answer; only a redacted vendor message may reach the client */

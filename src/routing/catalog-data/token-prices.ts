@@ -9,8 +9,15 @@ export function toMicroUnits(units: number): number {
 }
 
 /** Token prices from list prices written in currency units per million tokens (input, output, and optional cache rates). */
-export function tokenPrices(inputPerMillion: number, outputPerMillion: number, cache: { cachedInput?: number; cacheWrite?: number } = {}): ModelPrices {
-  const prices: ModelPrices = { inputPerMillion: toMicroUnits(inputPerMillion), outputPerMillion: toMicroUnits(outputPerMillion) };
+export function tokenPrices(
+  inputPerMillion: number,
+  outputPerMillion: number,
+  cache: { cachedInput?: number; cacheWrite?: number } = {},
+): ModelPrices {
+  const prices: ModelPrices = {
+    inputPerMillion: toMicroUnits(inputPerMillion),
+    outputPerMillion: toMicroUnits(outputPerMillion),
+  };
   if (cache.cachedInput !== undefined) prices.cachedInputPerMillion = toMicroUnits(cache.cachedInput);
   if (cache.cacheWrite !== undefined) prices.cacheWritePerMillion = toMicroUnits(cache.cacheWrite);
   return prices;

@@ -10,7 +10,12 @@ const videoDurations = [5, 10, 15, 20];
  * The spec's pair for one vendor model (section 4.9): a portrait id that is the vendor's model name, and a landscape
  * twin whose id is the portrait id plus `-landscape`; both name the same upstream model.
  */
-function videoModelPair(upstreamModelId: string, ownedBy: string, released: string, dollarsPerSecond: number): CatalogModel[] {
+function videoModelPair(
+  upstreamModelId: string,
+  ownedBy: string,
+  released: string,
+  dollarsPerSecond: number,
+): CatalogModel[] {
   const shared = {
     ownedBy,
     kind: 'video' as const,

@@ -12,7 +12,10 @@ const gamma = { id: 'ch-gamma', name: 'gamma' };
 const failure: ChannelOutcome = { kind: 'vendor-error', status: 500 };
 const success: ChannelOutcome = { kind: 'success' };
 
-function createHealth(overrides: Partial<ChannelHealthSettings> = {}): { health: ChannelHealth; transitions: BreakerTransition[] } {
+function createHealth(overrides: Partial<ChannelHealthSettings> = {}): {
+  health: ChannelHealth;
+  transitions: BreakerTransition[];
+} {
   // The rate trigger is off unless a test turns it on, so consecutive-failure tests are not disturbed by it.
   const health = new ChannelHealth({ ...defaultChannelHealthSettings, errorRatePercent: 0, ...overrides });
   const transitions: BreakerTransition[] = [];
@@ -35,7 +38,17 @@ describe('ChannelHealth: closed to open', () => {
     expect(health.isAvailable(alpha.id, model, start)).toBe(true);
     fail(health, 1, start);
     expect(health.isAvailable(alpha.id, model, start)).toBe(false);
-    expect(transitions).toEqual([{ channelId: alpha.id, channelName: 'alpha', model, from: 'closed', to: 'open', reason: 'consecutive-failures', at: start }]);
+    expect(transitions).toEqual([
+      {
+        channelId: alpha.id,
+        channelName: 'alpha',
+        model,
+        from: 'closed',
+        to: 'open',
+        reason: 'consecutive-failures',
+        at: start,
+      },
+    ]);
   });
 
   it('starts counting again after a success', () => {
@@ -48,7 +61,12 @@ describe('ChannelHealth: closed to open', () => {
 
   it('counts timeouts, connection errors, 429 and refused credentials as failures', () => {
     const { health } = createHealth({ consecutiveFailures: 4 });
-    for (const outcome of [{ kind: 'timeout' }, { kind: 'connection-error' }, { kind: 'rate-limited' }, { kind: 'credential-rejected', status: 401 }] satisfies ChannelOutcome[]) {
+    for (const outcome of [
+      { kind: 'timeout' },
+      { kind: 'connection-error' },
+      { kind: 'rate-limited' },
+      { kind: 'credential-rejected', status: 401 },
+    ] satisfies ChannelOutcome[]) {
       health.record(alpha, model, outcome, start);
     }
     expect(health.isAvailable(alpha.id, model, start)).toBe(false);
@@ -74,7 +92,12 @@ describe('ChannelHealth: closed to open', () => {
 });
 
 describe('ChannelHealth: error rate over a sliding window', () => {
-  const rateSettings = { consecutiveFailures: 0, errorRatePercent: 50, errorRateWindowMs: 10_000, errorRateMinimumRequests: 10 };
+  const rateSettings = {
+    consecutiveFailures: 0,
+    errorRatePercent: 50,
+    errorRateWindowMs: 10_000,
+    errorRateMinimumRequests: 10,
+  };
 
   it('opens when failures reach the rate with enough volume in the window', () => {
     const { health, transitions } = createHealth(rateSettings);
@@ -132,7 +155,11 @@ describe('ChannelHealth: open, half-open and probes', () => {
     expect(health.isAvailable(alpha.id, model, start + 10_500)).toBe(true);
     expect(health.admit(alpha.id, model, start + 10_500)).toBe(true);
     expect(health.admit(alpha.id, model, start + 10_500)).toBe(true);
-    expect(summary(transitions)).toEqual(['closed>open:consecutive-failures', 'open>half-open:cool-down-over', 'half-open>closed:success']);
+    expect(summary(transitions)).toEqual([
+      'closed>open:consecutive-failures',
+      'open>half-open:cool-down-over',
+      'half-open>closed:success',
+    ]);
   });
 
   it('re-opens on a probe failure', () => {
@@ -202,7 +229,11 @@ describe('ChannelHealth: cool-down growth', () => {
     health.admit(alpha.id, model, start + 30_000);
     health.record(alpha, model, success, start + 30_000);
     fail(health, 1, start + 31_000);
-    expect(health.snapshot(start + 31_000)[0]).toMatchObject({ state: 'open', retryAt: start + 41_000, opensSinceClosed: 1 });
+    expect(health.snapshot(start + 31_000)[0]).toMatchObject({
+      state: 'open',
+      retryAt: start + 41_000,
+      opensSinceClosed: 1,
+    });
   });
 });
 
@@ -217,7 +248,12 @@ describe('ChannelHealth: Retry-After', () => {
 
   it('opens on a 503 with an HTTP date until that date', () => {
     const { health } = createHealth({ coolDownMs: 10_000 });
-    health.record(alpha, model, { kind: 'vendor-error', status: 503, retryAfter: 'Thu, 01 Jan 2026 12:01:00 GMT' }, start);
+    health.record(
+      alpha,
+      model,
+      { kind: 'vendor-error', status: 503, retryAfter: 'Thu, 01 Jan 2026 12:01:00 GMT' },
+      start,
+    );
     expect(health.snapshot(start)[0]).toMatchObject({ state: 'open', retryAt: start + 60_000 });
   });
 
@@ -307,7 +343,12 @@ describe('ChannelHealth: memory', () => {
   });
 
   it('keeps an idle breaker that is still open', () => {
-    const { health } = createHealth({ idleEntryMs: 60_000, consecutiveFailures: 1, coolDownMs: 10_000, maxRetryAfterMs: 3_600_000 });
+    const { health } = createHealth({
+      idleEntryMs: 60_000,
+      consecutiveFailures: 1,
+      coolDownMs: 10_000,
+      maxRetryAfterMs: 3_600_000,
+    });
     health.record(alpha, model, { kind: 'rate-limited', retryAfter: '600' }, start);
     health.record(beta, model, success, start);
     health.record(gamma, model, success, start + 60_000);
@@ -317,7 +358,8 @@ describe('ChannelHealth: memory', () => {
 
   it('does constant work per outcome however many breakers are kept, yet every idle one goes eventually', () => {
     const { health } = createHealth({ idleEntryMs: 60_000 });
-    for (let index = 0; index < 100; index++) health.record({ id: `old-${index}`, name: `old-${index}` }, model, success, start);
+    for (let index = 0; index < 100; index++)
+      health.record({ id: `old-${index}`, name: `old-${index}` }, model, success, start);
     health.record(alpha, model, success, start + 60_000);
     expect(health.size).toBe(99);
     for (let index = 0; index < 60; index++) health.record(alpha, model, success, start + 60_000);
@@ -352,14 +394,36 @@ describe('ChannelHealth: snapshot', () => {
     health.record(beta, model, { kind: 'rate-limited', retryAfter: '60' }, start + 2_000);
     expect(health.snapshot(start + 2_000)).toEqual([
       {
-        channelId: alpha.id, channelName: 'alpha', model, state: 'closed', consecutiveFailures: 1, windowRequests: 2, windowFailures: 1,
-        retryAt: null, opensSinceClosed: 0, probesInFlight: 0, lastFailure: 'timeout', lastFailureAt: start + 1_000,
+        channelId: alpha.id,
+        channelName: 'alpha',
+        model,
+        state: 'closed',
+        consecutiveFailures: 1,
+        windowRequests: 2,
+        windowFailures: 1,
+        retryAt: null,
+        opensSinceClosed: 0,
+        probesInFlight: 0,
+        lastFailure: 'timeout',
+        lastFailureAt: start + 1_000,
       },
       {
-        channelId: beta.id, channelName: 'beta', model, state: 'open', consecutiveFailures: 0, windowRequests: 0, windowFailures: 0,
-        retryAt: start + 62_000, opensSinceClosed: 1, probesInFlight: 0, lastFailure: 'rate-limited', lastFailureAt: start + 2_000,
+        channelId: beta.id,
+        channelName: 'beta',
+        model,
+        state: 'open',
+        consecutiveFailures: 0,
+        windowRequests: 0,
+        windowFailures: 0,
+        retryAt: start + 62_000,
+        opensSinceClosed: 1,
+        probesInFlight: 0,
+        lastFailure: 'rate-limited',
+        lastFailureAt: start + 2_000,
       },
     ]);
-    expect(health.snapshotChannel(beta.id, start + 62_000)).toEqual([expect.objectContaining({ state: 'half-open', retryAt: null })]);
+    expect(health.snapshotChannel(beta.id, start + 62_000)).toEqual([
+      expect.objectContaining({ state: 'half-open', retryAt: null }),
+    ]);
   });
 });

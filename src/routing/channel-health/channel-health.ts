@@ -42,13 +42,21 @@ export class ChannelHealth {
    * The candidates that may serve `model` at `now`, in the given order; when none may, all of them ordered by
    * when each may be tried again (see the class comment). Returns `candidates` itself when every one is available.
    */
-  filterHealthy<Channel extends HealthChannel>(candidates: readonly Channel[], model: string, now: number): readonly Channel[] {
+  filterHealthy<Channel extends HealthChannel>(
+    candidates: readonly Channel[],
+    model: string,
+    now: number,
+  ): readonly Channel[] {
     if (!this.settings.enabled || this.breakers.size === 0) return candidates;
     const available = candidates.filter((channel) => this.isAvailable(channel.id, model, now));
     if (available.length === candidates.length) return candidates;
     if (available.length > 0) return available;
     return candidates
-      .map((channel, index) => ({ channel, index, retryAt: this.breakers.get(breakerKey(channel.id, model))?.retryAt(now) ?? now }))
+      .map((channel, index) => ({
+        channel,
+        index,
+        retryAt: this.breakers.get(breakerKey(channel.id, model))?.retryAt(now) ?? now,
+      }))
       .sort((left, right) => left.retryAt - right.retryAt || left.index - right.index)
       .map((entry) => entry.channel);
   }
@@ -74,7 +82,14 @@ export class ChannelHealth {
       breaker.channelName = channel.name;
     } else {
       if (this.breakers.size >= this.settings.maxEntries) this.evictLeastRecentlyUsed();
-      breaker = new ChannelBreaker(channel.id, channel.name, model, this.settings, (transition) => this.announce(transition), now);
+      breaker = new ChannelBreaker(
+        channel.id,
+        channel.name,
+        model,
+        this.settings,
+        (transition) => this.announce(transition),
+        now,
+      );
     }
     this.breakers.set(key, breaker);
     breaker.record(outcome, now);
@@ -92,7 +107,12 @@ export class ChannelHealth {
   snapshot(now: number): BreakerSnapshot[] {
     return [...this.breakers.values()]
       .map((breaker) => breaker.snapshot(now))
-      .sort((left, right) => left.channelName.localeCompare(right.channelName) || left.channelId.localeCompare(right.channelId) || left.model.localeCompare(right.model));
+      .sort(
+        (left, right) =>
+          left.channelName.localeCompare(right.channelName) ||
+          left.channelId.localeCompare(right.channelId) ||
+          left.model.localeCompare(right.model),
+      );
   }
 
   /** The breakers of one channel at `now`, by model. */

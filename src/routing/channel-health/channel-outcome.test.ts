@@ -32,8 +32,13 @@ describe('mapStatusToChannelOutcome', () => {
     expect(mapStatusToChannelOutcome(408, undefined)).toEqual({ kind: 'timeout' });
     expect(mapStatusToChannelOutcome(429, '2')).toEqual({ kind: 'rate-limited', retryAfter: '2' });
     expect(mapStatusToChannelOutcome(503, '5')).toEqual({ kind: 'vendor-error', status: 503, retryAfter: '5' });
-    expect(mapStatusToChannelOutcome(529, undefined)).toEqual({ kind: 'vendor-error', status: 529, retryAfter: undefined });
-    for (const status of [400, 404, 413, 422]) expect(mapStatusToChannelOutcome(status, undefined)).toEqual({ kind: 'client-error', status });
+    expect(mapStatusToChannelOutcome(529, undefined)).toEqual({
+      kind: 'vendor-error',
+      status: 529,
+      retryAfter: undefined,
+    });
+    for (const status of [400, 404, 413, 422])
+      expect(mapStatusToChannelOutcome(status, undefined)).toEqual({ kind: 'client-error', status });
     expect(mapStatusToChannelOutcome(200, undefined)).toEqual({ kind: 'success' });
   });
 });

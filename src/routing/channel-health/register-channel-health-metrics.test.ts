@@ -21,11 +21,19 @@ describe('registerChannelHealthMetrics', () => {
     health.record(alpha, 'gpt-4o', { kind: 'vendor-error', status: 500 }, start);
     health.record(alpha, 'gpt-4o-mini', { kind: 'success' }, start);
     const text = await registry.metrics();
-    expect(text).toContain('gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o",state="open"} 1');
-    expect(text).toContain('gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o",state="closed"} 0');
-    expect(text).toContain('gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o-mini",state="closed"} 1');
+    expect(text).toContain(
+      'gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o",state="open"} 1',
+    );
+    expect(text).toContain(
+      'gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o",state="closed"} 0',
+    );
+    expect(text).toContain(
+      'gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o-mini",state="closed"} 1',
+    );
     clock.now = start + 10_000;
-    expect(await registry.metrics()).toContain('gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o",state="half-open"} 1');
+    expect(await registry.metrics()).toContain(
+      'gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o",state="half-open"} 1',
+    );
   });
 
   it('drops forgotten breakers from the output', async () => {
@@ -41,8 +49,14 @@ describe('registerChannelHealthMetrics', () => {
     health.admit(alpha.id, 'gpt-4o', start + 10_000);
     health.record(alpha, 'gpt-4o', { kind: 'success' }, start + 10_000);
     const text = await registry.metrics();
-    expect(text).toContain('gateway_channel_breaker_transitions_total{channel="alpha",channel_id="ch-alpha",model="gpt-4o",from="closed",to="open",reason="consecutive-failures"} 1');
-    expect(text).toContain('gateway_channel_breaker_transitions_total{channel="alpha",channel_id="ch-alpha",model="gpt-4o",from="open",to="half-open",reason="cool-down-over"} 1');
-    expect(text).toContain('gateway_channel_breaker_transitions_total{channel="alpha",channel_id="ch-alpha",model="gpt-4o",from="half-open",to="closed",reason="success"} 1');
+    expect(text).toContain(
+      'gateway_channel_breaker_transitions_total{channel="alpha",channel_id="ch-alpha",model="gpt-4o",from="closed",to="open",reason="consecutive-failures"} 1',
+    );
+    expect(text).toContain(
+      'gateway_channel_breaker_transitions_total{channel="alpha",channel_id="ch-alpha",model="gpt-4o",from="open",to="half-open",reason="cool-down-over"} 1',
+    );
+    expect(text).toContain(
+      'gateway_channel_breaker_transitions_total{channel="alpha",channel_id="ch-alpha",model="gpt-4o",from="half-open",to="closed",reason="success"} 1',
+    );
   });
 });

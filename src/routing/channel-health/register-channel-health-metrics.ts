@@ -16,7 +16,11 @@ export interface ChannelHealthMetrics {
  * Registers the breaker instruments on the app's registry: the state gauge is filled from `health.snapshot` at each
  * scrape (no work on the request path), the transition counter from `health.onTransition`. `clock` gives Unix milliseconds.
  */
-export function registerChannelHealthMetrics(registry: Registry, health: ChannelHealth, clock: () => number): ChannelHealthMetrics {
+export function registerChannelHealthMetrics(
+  registry: Registry,
+  health: ChannelHealth,
+  clock: () => number,
+): ChannelHealthMetrics {
   const breakerState = new Gauge({
     name: 'gateway_channel_breaker_state',
     help: 'Circuit breaker state per channel and model: 1 for the current state, 0 for the others',
@@ -27,7 +31,10 @@ export function registerChannelHealthMetrics(registry: Registry, health: Channel
       this.reset();
       for (const entry of health.snapshot(clock())) {
         for (const state of breakerStates) {
-          this.set({ channel: entry.channelName, channel_id: entry.channelId, model: entry.model, state }, entry.state === state ? 1 : 0);
+          this.set(
+            { channel: entry.channelName, channel_id: entry.channelId, model: entry.model, state },
+            entry.state === state ? 1 : 0,
+          );
         }
       }
     },
@@ -39,7 +46,14 @@ export function registerChannelHealthMetrics(registry: Registry, health: Channel
     registers: [registry],
   });
   health.onTransition((transition) => {
-    breakerTransitions.inc({ channel: transition.channelName, channel_id: transition.channelId, model: transition.model, from: transition.from, to: transition.to, reason: transition.reason });
+    breakerTransitions.inc({
+      channel: transition.channelName,
+      channel_id: transition.channelId,
+      model: transition.model,
+      from: transition.from,
+      to: transition.to,
+      reason: transition.reason,
+    });
   });
   return { breakerState, breakerTransitions };
 }

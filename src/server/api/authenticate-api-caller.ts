@@ -25,20 +25,36 @@ export interface ApiCaller {
  * Resolves `Authorization: Bearer <session or admin token>` or the session cookie, or throws 401 `unauthorized`.
  * A state-changing call authenticated by the cookie must come from the gateway's own origin (403 otherwise).
  */
-export async function authenticateApiCaller(request: FastifyRequest, services: ApiServices, now: number): Promise<ApiCaller> {
+export async function authenticateApiCaller(
+  request: FastifyRequest,
+  services: ApiServices,
+  now: number,
+): Promise<ApiCaller> {
   const bearerToken = readBearerToken(request);
-  const cookieToken = bearerToken === undefined ? readRequestCookie(request, sessionCookieName) || undefined : undefined;
+  const cookieToken =
+    bearerToken === undefined ? readRequestCookie(request, sessionCookieName) || undefined : undefined;
   const token = bearerToken ?? cookieToken;
-  if (!token) throw new GatewayError('unauthorized', 'Sign in first: send a session token (POST /api/auth/login) or an admin token as Authorization: Bearer <token>.');
+  if (!token)
+    throw new GatewayError(
+      'unauthorized',
+      'Sign in first: send a session token (POST /api/auth/login) or an admin token as Authorization: Bearer <token>.',
+    );
   const tokenHash = hashConsoleToken(token);
   if (token.startsWith(adminTokenPrefix)) {
-    if (await services.signIn.store.findAdminToken(tokenHash, now)) return { user: undefined, isAdmin: true, sessionTokenHash: undefined, sessionId: undefined };
+    if (await services.signIn.store.findAdminToken(tokenHash, now))
+      return { user: undefined, isAdmin: true, sessionTokenHash: undefined, sessionId: undefined };
     throw new GatewayError('unauthorized', 'The admin token is not valid, was revoked or has expired.');
   }
   const found = await services.signIn.store.findSession(tokenHash, now);
-  if (!found || found.user.status !== 'active') throw new GatewayError('unauthorized', 'The session is not valid or has expired; sign in again.');
+  if (!found || found.user.status !== 'active')
+    throw new GatewayError('unauthorized', 'The session is not valid or has expired; sign in again.');
   if (cookieToken !== undefined) refuseCrossSiteRequest(request, publicOriginOf(request, services));
-  return { user: found.user, isAdmin: found.user.role === 'admin', sessionTokenHash: tokenHash, sessionId: found.session.id };
+  return {
+    user: found.user,
+    isAdmin: found.user.role === 'admin',
+    sessionTokenHash: tokenHash,
+    sessionId: found.session.id,
+  };
 }
 
 /** Throws 403 `forbidden` unless the caller is an admin. */
@@ -48,7 +64,11 @@ export function requireAdmin(caller: ApiCaller): void {
 
 /** The signed-in user, or 400 for admin tokens on routes about "my" account. */
 export function requireUser(caller: ApiCaller): UserRecord {
-  if (!caller.user) throw new GatewayError('invalid_request_error', 'An admin token has no account of its own; pass a user id where the route accepts one.');
+  if (!caller.user)
+    throw new GatewayError(
+      'invalid_request_error',
+      'An admin token has no account of its own; pass a user id where the route accepts one.',
+    );
   return caller.user;
 }
 

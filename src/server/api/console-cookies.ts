@@ -16,7 +16,10 @@ export function publicOriginOf(request: FastifyRequest, api: ApiServices): strin
  * SameSite=Lax (sent on the top-level redirect back from a sign-in provider), Secure unless the public origin is plain
  * http on loopback; plus the removal of the cookie releases before this one set on Path=/api.
  */
-export function encodeSessionCookies(token: string, options: { maxAgeSeconds: number; publicOrigin: string }): string[] {
+export function encodeSessionCookies(
+  token: string,
+  options: { maxAgeSeconds: number; publicOrigin: string },
+): string[] {
   return [
     `${sessionCookieName}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${options.maxAgeSeconds}${secureFlag(options.publicOrigin)}`,
     `${sessionCookieName}=; Path=/api; HttpOnly; SameSite=Strict; Max-Age=0`,
@@ -25,7 +28,10 @@ export function encodeSessionCookies(token: string, options: { maxAgeSeconds: nu
 
 /** Set-Cookie values that end the session cookie (both the current and the former path). */
 export function encodeClearedSessionCookies(publicOrigin: string): string[] {
-  return [`${sessionCookieName}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secureFlag(publicOrigin)}`, `${sessionCookieName}=; Path=/api; HttpOnly; SameSite=Strict; Max-Age=0`];
+  return [
+    `${sessionCookieName}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secureFlag(publicOrigin)}`,
+    `${sessionCookieName}=; Path=/api; HttpOnly; SameSite=Strict; Max-Age=0`,
+  ];
 }
 
 /** Set-Cookie of the sign-in attempt cookie: Path=/api/auth, HttpOnly, SameSite=Lax, ten minutes; empty value clears it. */

@@ -11,16 +11,57 @@ export interface CreatedRedemptionCode {
 /** CSV of stored codes: what the database keeps (prefix, amount, status, redemption, expiry), never a full code. */
 export function encodeStoredRedemptionCodesCsv(codes: readonly RedemptionCodeRecord[]): string {
   return stringify(
-    codes.map((code) => [code.id, code.batchId, code.codePrefix, code.amount, code.status, code.redeemedBy ?? '', isoTime(code.redeemedAt), isoTime(code.expiresAt), code.note ?? '']),
-    { header: true, escape_formulas: true, columns: ['id', 'batch_id', 'code_prefix', 'amount_micro_units', 'status', 'redeemed_by', 'redeemed_at', 'expires_at', 'note'] },
+    codes.map((code) => [
+      code.id,
+      code.batchId,
+      code.codePrefix,
+      code.amount,
+      code.status,
+      code.redeemedBy ?? '',
+      isoTime(code.redeemedAt),
+      isoTime(code.expiresAt),
+      code.note ?? '',
+    ]),
+    {
+      header: true,
+      escape_formulas: true,
+      columns: [
+        'id',
+        'batch_id',
+        'code_prefix',
+        'amount_micro_units',
+        'status',
+        'redeemed_by',
+        'redeemed_at',
+        'expires_at',
+        'note',
+      ],
+    },
   );
 }
 
 /** CSV of a batch just created, with the full codes (shown this once). */
-export function encodeCreatedRedemptionCodesCsv(batch: { batchId: string; amount: number; expiresAt: number | null; note: string | null; codes: readonly CreatedRedemptionCode[] }): string {
+export function encodeCreatedRedemptionCodesCsv(batch: {
+  batchId: string;
+  amount: number;
+  expiresAt: number | null;
+  note: string | null;
+  codes: readonly CreatedRedemptionCode[];
+}): string {
   return stringify(
-    batch.codes.map((code) => [code.code, code.id, batch.batchId, batch.amount, isoTime(batch.expiresAt), batch.note ?? '']),
-    { header: true, escape_formulas: true, columns: ['code', 'id', 'batch_id', 'amount_micro_units', 'expires_at', 'note'] },
+    batch.codes.map((code) => [
+      code.code,
+      code.id,
+      batch.batchId,
+      batch.amount,
+      isoTime(batch.expiresAt),
+      batch.note ?? '',
+    ]),
+    {
+      header: true,
+      escape_formulas: true,
+      columns: ['code', 'id', 'batch_id', 'amount_micro_units', 'expires_at', 'note'],
+    },
   );
 }
 

@@ -7,5 +7,7 @@ export function parseApiInput<Schema extends z.ZodType>(schema: Schema, value: u
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = issue?.path.join('.') || null;
-  throw new GatewayError('invalid_request_error', `Invalid ${param ?? 'input'}: ${issue?.message ?? 'invalid value'}`, { param });
+  throw new GatewayError('invalid_request_error', `Invalid ${param ?? 'input'}: ${issue?.message ?? 'invalid value'}`, {
+    param,
+  });
 }

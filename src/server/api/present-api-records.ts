@@ -4,7 +4,14 @@ import type { ApiKeyRecord, UserRecord } from '../../storage/store-records.js';
 
 /** A user as the /api shows it: never the password hash. */
 export function presentUser(user: UserRecord) {
-  return { id: user.id, email: user.email, displayName: user.displayName, role: user.role, status: user.status, createdAt: user.createdAt };
+  return {
+    id: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    role: user.role,
+    status: user.status,
+    createdAt: user.createdAt,
+  };
 }
 
 /** Why a key does not work on /v1 right now, or null when it does. */
@@ -27,7 +34,11 @@ export function findApiKeyDisabledReason(key: ApiKeyRecord, access: ApiKeyAccess
 }
 
 /** A key as the /api lists it: never the hash, never the secret. */
-export function presentApiKey(key: ApiKeyRecord, billing: Omit<ApiKeyBillingRecord, 'apiKeyId'> | undefined, access: ApiKeyAccess) {
+export function presentApiKey(
+  key: ApiKeyRecord,
+  billing: Omit<ApiKeyBillingRecord, 'apiKeyId'> | undefined,
+  access: ApiKeyAccess,
+) {
   const disabledReason = findApiKeyDisabledReason(key, access);
   return {
     id: key.id,

@@ -9,5 +9,7 @@ export type ChannelModelHealth = Omit<BreakerSnapshot, 'channelId' | 'channelNam
  * without an entry has a closed breaker with nothing recorded (or nothing recent: idle closed breakers are forgotten).
  */
 export function presentChannelHealth(channelHealth: ChannelHealthService, channelId: string): ChannelModelHealth[] {
-  return channelHealth.breakers.snapshotChannel(channelId, channelHealth.clock()).map(({ channelId: _channelId, channelName: _channelName, ...health }) => health);
+  return channelHealth.breakers
+    .snapshotChannel(channelId, channelHealth.clock())
+    .map(({ channelId: _channelId, channelName: _channelName, ...health }) => health);
 }

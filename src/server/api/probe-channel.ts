@@ -45,11 +45,24 @@ export interface ChannelProbeResult {
  * gateway uses (the OpenAI wire for openai/azure, the channel protocol's adapter otherwise). Nothing is billed or
  * logged as usage: the caller is an administrator testing the channel.
  */
-export async function probeChannel(channel: ProbedChannel, model: string, options: ProbeOptions): Promise<ChannelProbeResult> {
+export async function probeChannel(
+  channel: ProbedChannel,
+  model: string,
+  options: ProbeOptions,
+): Promise<ChannelProbeResult> {
   const upstreamModelId = channel.modelMapping[model] ?? model;
-  const knownSecrets = [channel.secret, channel.baseUrl, URL.canParse(channel.baseUrl) ? new URL(channel.baseUrl).host : ''];
+  const knownSecrets = [
+    channel.secret,
+    channel.baseUrl,
+    URL.canParse(channel.baseUrl) ? new URL(channel.baseUrl).host : '',
+  ];
   const redact = (text: string) => redactUpstreamText(text, knownSecrets);
-  const chatRequest: ChatCompletionRequest = { model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1, stream: false };
+  const chatRequest: ChatCompletionRequest = {
+    model,
+    messages: [{ role: 'user', content: 'ping' }],
+    max_tokens: 1,
+    stream: false,
+  };
   const startedAt = options.clock();
   const elapsed = () => Math.max(0, options.clock() - startedAt);
   const adapter = findVendorAdapter(channel.protocol);
@@ -57,15 +70,27 @@ export async function probeChannel(channel: ProbedChannel, model: string, option
   try {
     if (openAiWireProtocols.has(channel.protocol)) {
       const target = createOpenAiWireTarget(channel.protocol, channel, upstreamModelId);
-      vendorRequest = { url: target.urlFor('/chat/completions'), headers: target.headers, body: JSON.stringify({ ...chatRequest, model: upstreamModelId }) };
+      vendorRequest = {
+        url: target.urlFor('/chat/completions'),
+        headers: target.headers,
+        body: JSON.stringify({ ...chatRequest, model: upstreamModelId }),
+      };
     } else if (adapter) {
-      const call: VendorCall = { channel, upstreamModelId, publicModelId: model, maxOutputTokens: 1, stream: false, clock: options.clock };
+      const call: VendorCall = {
+        channel,
+        upstreamModelId,
+        publicModelId: model,
+        maxOutputTokens: 1,
+        stream: false,
+        clock: options.clock,
+      };
       vendorRequest = await adapter.encodeRequest(chatRequestToCanonical(chatRequest), call);
     } else {
       return { ok: false, latencyMs: 0, status: null, error: `No adapter serves the protocol ${channel.protocol}.` };
     }
   } catch (error) {
-    const message = error instanceof GatewayError ? error.message : 'The test request could not be encoded for this channel.';
+    const message =
+      error instanceof GatewayError ? error.message : 'The test request could not be encoded for this channel.';
     return { ok: false, latencyMs: 0, status: null, error: redact(message) };
   }
   let response: Dispatcher.ResponseData;
@@ -79,13 +104,20 @@ export async function probeChannel(channel: ProbedChannel, model: string, option
       bodyTimeout: options.timeoutMs,
     });
   } catch (error) {
-    return { ok: false, latencyMs: elapsed(), status: null, error: `The vendor could not be reached (${describeTransportError(error)}).` };
+    return {
+      ok: false,
+      latencyMs: elapsed(),
+      status: null,
+      error: `The vendor could not be reached (${describeTransportError(error)}).`,
+    };
   }
   const bodyText = await response.body.text().catch(() => '');
   const latencyMs = elapsed();
   if (response.statusCode < 400) return { ok: true, latencyMs, status: response.statusCode };
   const retryAfter = undefined;
-  const mapped = adapter ? adapter.mapFailure(response.statusCode, bodyText, retryAfter) : mapOpenAiUpstreamFailure(response.statusCode, bodyText, retryAfter, knownSecrets);
+  const mapped = adapter
+    ? adapter.mapFailure(response.statusCode, bodyText, retryAfter)
+    : mapOpenAiUpstreamFailure(response.statusCode, bodyText, retryAfter, knownSecrets);
   const summary = mapped.kind === 'success' ? `The vendor answered ${response.statusCode}.` : mapped.error.message;
   const vendorMessage = readVendorMessage(bodyText);
   const detail = vendorMessage === undefined ? summary : `${summary} Vendor said: ${vendorMessage}`;
@@ -99,7 +131,8 @@ function readVendorMessage(bodyText: string): string | undefined {
     if (!parsed || typeof parsed !== 'object' || !('error' in parsed)) return undefined;
     const error: unknown = parsed.error;
     if (typeof error === 'string') return error;
-    if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string') return error.message;
+    if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string')
+      return error.message;
   } catch {
     // Not JSON: nothing of it is shown.
   }

@@ -15,9 +15,15 @@ export function refuseCrossSiteRequest(request: FastifyRequest, publicOrigin: st
   const fetchSite = request.headers['sec-fetch-site'];
   if (typeof fetchSite === 'string') {
     if (fetchSite === 'same-origin' || fetchSite === 'none') return;
-    throw new GatewayError('forbidden', `Cross-site request refused (Sec-Fetch-Site: ${fetchSite.slice(0, 20)}): the console's own pages may change state with the session cookie, other sites may not.`);
+    throw new GatewayError(
+      'forbidden',
+      `Cross-site request refused (Sec-Fetch-Site: ${fetchSite.slice(0, 20)}): the console's own pages may change state with the session cookie, other sites may not.`,
+    );
   }
   const origin = request.headers.origin;
   if (origin === publicOrigin) return;
-  throw new GatewayError('forbidden', 'Cross-site request refused: a request authenticated by the session cookie must come from the gateway\'s own origin (Origin header).');
+  throw new GatewayError(
+    'forbidden',
+    "Cross-site request refused: a request authenticated by the session cookie must come from the gateway's own origin (Origin header).",
+  );
 }

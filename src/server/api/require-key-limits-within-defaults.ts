@@ -1,7 +1,9 @@
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RequestLimits } from '../../storage/billing-records.js';
 
-const limitNames = ['requestsPerMinute', 'tokensPerMinute', 'maxConcurrentRequests'] as const satisfies ReadonlyArray<keyof RequestLimits>;
+const limitNames = ['requestsPerMinute', 'tokensPerMinute', 'maxConcurrentRequests'] as const satisfies ReadonlyArray<
+  keyof RequestLimits
+>;
 
 /**
  * Throws 400 naming `limits.<name>` unless every limit a user sets on their own key stays within the operator's
@@ -14,10 +16,18 @@ export function requireKeyLimitsWithinDefaults(limits: RequestLimits, defaults: 
     const ceiling = defaults[name] ?? 0;
     if (requested === null || ceiling <= 0) continue;
     if (requested === 0) {
-      throw new GatewayError('invalid_request_error', `limits.${name} 0 means unlimited, which only an administrator may set; the most you may set is ${ceiling}.`, { param: `limits.${name}` });
+      throw new GatewayError(
+        'invalid_request_error',
+        `limits.${name} 0 means unlimited, which only an administrator may set; the most you may set is ${ceiling}.`,
+        { param: `limits.${name}` },
+      );
     }
     if (requested > ceiling) {
-      throw new GatewayError('invalid_request_error', `limits.${name} may be at most ${ceiling}, the operator's default for keys.`, { param: `limits.${name}` });
+      throw new GatewayError(
+        'invalid_request_error',
+        `limits.${name} may be at most ${ceiling}, the operator's default for keys.`,
+        { param: `limits.${name}` },
+      );
     }
   }
 }

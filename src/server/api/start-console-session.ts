@@ -21,6 +21,9 @@ export async function signInToConsole(
     userAgent: request.headers['user-agent'],
     clientIp: request.ip,
   });
-  void reply.header('set-cookie', encodeSessionCookies(token, { maxAgeSeconds: lifetimeHours * 3600, publicOrigin: publicOriginOf(request, api) }));
+  void reply.header(
+    'set-cookie',
+    encodeSessionCookies(token, { maxAgeSeconds: lifetimeHours * 3600, publicOrigin: publicOriginOf(request, api) }),
+  );
   return { token, expiresAt: session.expiresAt };
 }

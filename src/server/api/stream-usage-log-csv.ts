@@ -48,11 +48,19 @@ const rowsPerPage = 500;
  * reads (never all in memory), ending after `maxRows` rows. Cells that a spreadsheet would run as a formula are
  * escaped.
  */
-export function streamUsageLogCsv(store: BillingStore, filter: Omit<UsageLogFilter, 'limit'>, maxRows: number): Readable {
+export function streamUsageLogCsv(
+  store: BillingStore,
+  filter: Omit<UsageLogFilter, 'limit'>,
+  maxRows: number,
+): Readable {
   return Readable.from(readCsvLines(store, filter, maxRows), { objectMode: false });
 }
 
-async function* readCsvLines(store: BillingStore, filter: Omit<UsageLogFilter, 'limit'>, maxRows: number): AsyncGenerator<string> {
+async function* readCsvLines(
+  store: BillingStore,
+  filter: Omit<UsageLogFilter, 'limit'>,
+  maxRows: number,
+): AsyncGenerator<string> {
   yield stringify([[...usageLogCsvColumns, ...usageLogPricingCsvColumns]]);
   let before = filter.before;
   let written = 0;

@@ -55,14 +55,19 @@ function readChannelFieldPolicy(channel: RoutableChannel): ChannelFieldPolicy {
   const passesThrough = openAiWireProtocols.has(channel.protocol);
   const preset = channel.preset ? findVendorPreset(channel.preset) : undefined;
   const ratio = parsePremiumPriceRatio(settings[channelFieldSettings.premiumPriceRatio]);
-  const enabled = ratio === undefined ? emptySet : new Set(parseFieldList(settings[channelFieldSettings.premiumFields]));
+  const enabled =
+    ratio === undefined ? emptySet : new Set(parseFieldList(settings[channelFieldSettings.premiumFields]));
   return {
     passesThrough,
     extraFields: passesThrough ? new Set(preset?.extraFields ?? []) : emptySet,
-    premiumExtraFields: passesThrough ? new Set([...(preset?.premiumFields ?? []), ...(protocolPremiumExtraFields[channel.protocol] ?? [])]) : emptySet,
+    premiumExtraFields: passesThrough
+      ? new Set([...(preset?.premiumFields ?? []), ...(protocolPremiumExtraFields[channel.protocol] ?? [])])
+      : emptySet,
     enabledPremiumFields: passesThrough ? enabled : emptySet,
     premiumPriceRatioMillionths: ratio,
-    forwardsStoreAndMetadata: enabledWords.has((settings[channelFieldSettings.forwardStoreAndMetadata] ?? '').trim().toLowerCase()),
+    forwardsStoreAndMetadata: enabledWords.has(
+      (settings[channelFieldSettings.forwardStoreAndMetadata] ?? '').trim().toLowerCase(),
+    ),
   };
 }
 

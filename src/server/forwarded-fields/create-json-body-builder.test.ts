@@ -5,7 +5,10 @@ import { clientJsonBytesFor } from './create-json-body-builder.js';
 
 function requestOf(text: string): FastifyRequest {
   const bytes = Buffer.from(text);
-  return { body: JSON.parse(text) as unknown, rawJsonBody: { bytes, topLevelMembers: scanJsonStructure(text, 100).topLevelMembers } } as FastifyRequest;
+  return {
+    body: JSON.parse(text) as unknown,
+    rawJsonBody: { bytes, topLevelMembers: scanJsonStructure(text, 100).topLevelMembers },
+  } as FastifyRequest;
 }
 
 describe('clientJsonBytesFor', () => {
@@ -18,8 +21,14 @@ describe('clientJsonBytesFor', () => {
   });
 
   it.each([
-    ['a nested value changed', (body: Record<string, unknown>) => ((body.messages as Array<{ role: string }>)[0]!.role = 'system')],
-    ['a nested key added', (body: Record<string, unknown>) => ((body.messages as Array<Record<string, unknown>>)[0]!.name = 'x')],
+    [
+      'a nested value changed',
+      (body: Record<string, unknown>) => ((body.messages as Array<{ role: string }>)[0]!.role = 'system'),
+    ],
+    [
+      'a nested key added',
+      (body: Record<string, unknown>) => ((body.messages as Array<Record<string, unknown>>)[0]!.name = 'x'),
+    ],
     ['a top-level key dropped', (body: Record<string, unknown>) => delete body.n],
     ['an array shortened', (body: Record<string, unknown>) => (body.messages as unknown[]).pop()],
     ['a number turned into a string', (body: Record<string, unknown>) => (body.n = '1')],
@@ -37,7 +46,10 @@ describe('clientJsonBytesFor', () => {
 
   it('writes members the client did not send at the front of its bytes, the rest as sent', () => {
     const request = requestOf(` \n${text}`);
-    const validated = { ...(structuredClone(request.body) as Record<string, unknown>), stream_options: { include_usage: true } };
+    const validated = {
+      ...(structuredClone(request.body) as Record<string, unknown>),
+      stream_options: { include_usage: true },
+    };
     const bytes = Buffer.from(clientJsonBytesFor(request, validated) ?? []).toString();
     expect(bytes).toBe(`{"stream_options":{"include_usage":true},${text.slice(1)}`);
     expect(JSON.parse(bytes)).toEqual(validated);
@@ -46,12 +58,19 @@ describe('clientJsonBytesFor', () => {
   it('adds to an empty object without a stray comma, and adds nothing for a member without a JSON value', () => {
     expect(Buffer.from(clientJsonBytesFor(requestOf('{}'), { stream: true }) ?? []).toString()).toBe('{"stream":true}');
     const request = requestOf(text);
-    expect(clientJsonBytesFor(request, { ...(structuredClone(request.body) as Record<string, unknown>), user: undefined })).toBe(request.rawJsonBody!.bytes);
+    expect(
+      clientJsonBytesFor(request, { ...(structuredClone(request.body) as Record<string, unknown>), user: undefined }),
+    ).toBe(request.rawJsonBody!.bytes);
   });
 
   it('refuses to add to a text with a key given twice', () => {
     const request = requestOf('{"model":"cheap","messages":[],"model":"m"}');
-    expect(clientJsonBytesFor(request, { ...(structuredClone(request.body) as Record<string, unknown>), stream_options: { include_usage: true } })).toBeUndefined();
+    expect(
+      clientJsonBytesFor(request, {
+        ...(structuredClone(request.body) as Record<string, unknown>),
+        stream_options: { include_usage: true },
+      }),
+    ).toBeUndefined();
   });
 
   it('refuses a request without a JSON body', () => {

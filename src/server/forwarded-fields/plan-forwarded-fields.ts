@@ -46,7 +46,8 @@ export function planForwardedFields(options: {
     const accepting = eligible.filter((channel) => acceptsField(channelFieldPolicyOf(channel), field));
     if (accepting.length === 0) throw refusal(field, options);
     eligible = accepting;
-    premium ||= field.official || eligible.some((channel) => channelFieldPolicyOf(channel).premiumExtraFields.has(field.name));
+    premium ||=
+      field.official || eligible.some((channel) => channelFieldPolicyOf(channel).premiumExtraFields.has(field.name));
   }
   const eligibleIds = selective.length > 0 ? new Set(eligible.map((channel) => channel.id)) : undefined;
   return {
@@ -79,7 +80,10 @@ function acceptsField(policy: ChannelFieldPolicy, field: SelectiveField): boolea
   return policy.premiumExtraFields.has(field.name) && enablesPremiumField(policy, field.name);
 }
 
-function refusal(field: SelectiveField, options: { body: Readonly<Record<string, unknown>>; modelId: string; channels: readonly RoutableChannel[] }): GatewayError {
+function refusal(
+  field: SelectiveField,
+  options: { body: Readonly<Record<string, unknown>>; modelId: string; channels: readonly RoutableChannel[] },
+): GatewayError {
   const policies = options.channels.map(channelFieldPolicyOf);
   const premium = field.official || policies.some((policy) => policy.premiumExtraFields.has(field.name));
   if (premium) {
@@ -92,9 +96,13 @@ function refusal(field: SelectiveField, options: { body: Readonly<Record<string,
     );
   }
   if (policies.some((policy) => policy.extraFields.has(field.name))) {
-    return new GatewayError('invalid_request_error', `'${field.name}' cannot be combined with the other fields of this request for model '${options.modelId}'.`, {
-      param: field.name,
-    });
+    return new GatewayError(
+      'invalid_request_error',
+      `'${field.name}' cannot be combined with the other fields of this request for model '${options.modelId}'.`,
+      {
+        param: field.name,
+      },
+    );
   }
   return unrecognizedArgumentError(field.name);
 }
@@ -108,7 +116,10 @@ function premiumRatiosOf(channels: readonly RoutableChannel[]): Map<string, numb
   return ratios;
 }
 
-function createBodySelector(body: Readonly<Record<string, unknown>>, optInFields: readonly string[]): ForwardedFieldPlan['bodyFor'] {
+function createBodySelector(
+  body: Readonly<Record<string, unknown>>,
+  optInFields: readonly string[],
+): ForwardedFieldPlan['bodyFor'] {
   if (!optInFields.some((field) => body[field] !== undefined)) return () => body;
   let withoutOptIn: Record<string, unknown> | undefined;
   return (channel) => {

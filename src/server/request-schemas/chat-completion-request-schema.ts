@@ -4,21 +4,33 @@ import { integerField, modelField, samplingFields } from './common-fields.js';
 import { fieldNamesOf, type EndpointFieldRules } from './endpoint-field-rules.js';
 import { createSparseLooseObject, type CrossFieldIssue } from './sparse-loose-object.js';
 
-const functionName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, underscores or dashes');
+const functionName = z
+  .string()
+  .regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, underscores or dashes');
 
 const textPart = z.looseObject({ type: z.literal('text'), text: z.string() });
 const imagePart = z.looseObject({
   type: z.literal('image_url'),
   image_url: z.looseObject({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
 });
-const audioPart = z.looseObject({ type: z.literal('input_audio'), input_audio: z.looseObject({ data: z.string(), format: z.enum(['wav', 'mp3']) }) });
+const audioPart = z.looseObject({
+  type: z.literal('input_audio'),
+  input_audio: z.looseObject({ data: z.string(), format: z.enum(['wav', 'mp3']) }),
+});
 const filePart = z.looseObject({
   type: z.literal('file'),
-  file: z.looseObject({ filename: z.string().optional(), file_data: z.string().optional(), file_id: z.string().optional() }),
+  file: z.looseObject({
+    filename: z.string().optional(),
+    file_data: z.string().optional(),
+    file_id: z.string().optional(),
+  }),
 });
 const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });
 
-const userContent = z.union([z.string(), z.array(z.discriminatedUnion('type', [textPart, imagePart, audioPart, filePart])).min(1)]);
+const userContent = z.union([
+  z.string(),
+  z.array(z.discriminatedUnion('type', [textPart, imagePart, audioPart, filePart])).min(1),
+]);
 const textContent = z.union([z.string(), z.array(textPart).min(1)]);
 
 const toolCall = z.looseObject({
@@ -79,7 +91,11 @@ const metadataField = z
   .refine((pairs) => Object.keys(pairs).length <= 16, 'must have at most 16 keys')
   .nullish();
 
-const legacyFunction = z.looseObject({ name: functionName, description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() });
+const legacyFunction = z.looseObject({
+  name: functionName,
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+});
 
 /**
  * Every field of `CreateChatCompletionRequest` in the official API description, with its type and range; the
@@ -108,13 +124,20 @@ const chatCompletionFields = {
       format: z.enum(['wav', 'aac', 'mp3', 'flac', 'opus', 'pcm16']),
     })
     .nullish(),
-  prediction: z.looseObject({ type: z.literal('content'), content: z.union([z.string(), z.array(textPart).min(1)]) }).nullish(),
+  prediction: z
+    .looseObject({ type: z.literal('content'), content: z.union([z.string(), z.array(textPart).min(1)]) })
+    .nullish(),
   web_search_options: z
     .looseObject({
       user_location: z
         .looseObject({
           type: z.literal('approximate'),
-          approximate: z.looseObject({ country: z.string().optional(), region: z.string().optional(), city: z.string().optional(), timezone: z.string().optional() }),
+          approximate: z.looseObject({
+            country: z.string().optional(),
+            region: z.string().optional(),
+            city: z.string().optional(),
+            timezone: z.string().optional(),
+          }),
         })
         .nullish(),
       search_context_size: z.enum(['low', 'medium', 'high']).optional(),
@@ -127,7 +150,9 @@ const chatCompletionFields = {
   safety_identifier: z.string().max(64).nullish(),
   prompt_cache_key: z.string().nullish(),
   prompt_cache_retention: z.enum(['in_memory', '24h']).nullish(),
-  prompt_cache_options: z.looseObject({ ttl: z.enum(['30m']).optional(), mode: z.enum(['implicit', 'explicit']).optional() }).nullish(),
+  prompt_cache_options: z
+    .looseObject({ ttl: z.enum(['30m']).optional(), mode: z.enum(['implicit', 'explicit']).optional() })
+    .nullish(),
 };
 
 /**

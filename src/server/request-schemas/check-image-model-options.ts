@@ -27,11 +27,33 @@ interface ImageModelFamily {
   isGptImage: boolean;
 }
 
-const gptImageOnlyOptions = ['background', 'moderation', 'output_format', 'output_compression', 'input_fidelity', 'partial_images'] as const;
+const gptImageOnlyOptions = [
+  'background',
+  'moderation',
+  'output_format',
+  'output_compression',
+  'input_fidelity',
+  'partial_images',
+] as const;
 
-const dallE2: ImageModelFamily = { maxPromptLength: 1000, qualities: new Set(['standard', 'auto']), acceptsStyle: false, isGptImage: false };
-const dallE3: ImageModelFamily = { maxPromptLength: 4000, qualities: new Set(['standard', 'hd', 'auto']), acceptsStyle: true, isGptImage: false };
-const gptImage: ImageModelFamily = { maxPromptLength: 32_000, qualities: new Set(['low', 'medium', 'high', 'auto']), acceptsStyle: false, isGptImage: true };
+const dallE2: ImageModelFamily = {
+  maxPromptLength: 1000,
+  qualities: new Set(['standard', 'auto']),
+  acceptsStyle: false,
+  isGptImage: false,
+};
+const dallE3: ImageModelFamily = {
+  maxPromptLength: 4000,
+  qualities: new Set(['standard', 'hd', 'auto']),
+  acceptsStyle: true,
+  isGptImage: false,
+};
+const gptImage: ImageModelFamily = {
+  maxPromptLength: 32_000,
+  qualities: new Set(['low', 'medium', 'high', 'auto']),
+  acceptsStyle: false,
+  isGptImage: true,
+};
 
 function familyOf(modelId: string): ImageModelFamily | undefined {
   if (modelId.startsWith('dall-e-2')) return dallE2;
@@ -48,7 +70,10 @@ function familyOf(modelId: string): ImageModelFamily | undefined {
 export function checkImageModelOptions(model: CatalogModel, options: ImageModelOptions): void {
   const count = options.n ?? 1;
   if (model.maxImagesPerRequest !== undefined && count > model.maxImagesPerRequest) {
-    refuse('n', `${model.id} generates at most ${model.maxImagesPerRequest} image${model.maxImagesPerRequest === 1 ? '' : 's'} per request.`);
+    refuse(
+      'n',
+      `${model.id} generates at most ${model.maxImagesPerRequest} image${model.maxImagesPerRequest === 1 ? '' : 's'} per request.`,
+    );
   }
   const family = familyOf(model.id);
   if (!family) return;
@@ -56,12 +81,16 @@ export function checkImageModelOptions(model: CatalogModel, options: ImageModelO
     refuse('prompt', `${model.id} takes a prompt of at most ${family.maxPromptLength} characters.`);
   }
   if (options.quality && !family.qualities.has(options.quality)) {
-    refuse('quality', `${model.id} supports quality ${[...family.qualities].map((quality) => `'${quality}'`).join(', ')}.`);
+    refuse(
+      'quality',
+      `${model.id} supports quality ${[...family.qualities].map((quality) => `'${quality}'`).join(', ')}.`,
+    );
   }
   if (options.style && !family.acceptsStyle) refuse('style', `'style' is supported only by dall-e-3.`);
   if (family.isGptImage) return;
   for (const option of gptImageOnlyOptions) {
-    if (options[option] !== undefined && options[option] !== null) refuse(option, `'${option}' is supported only by the GPT image models.`);
+    if (options[option] !== undefined && options[option] !== null)
+      refuse(option, `'${option}' is supported only by the GPT image models.`);
   }
 }
 

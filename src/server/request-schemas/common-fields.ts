@@ -33,11 +33,16 @@ export const stopField = z.union([z.string(), z.array(z.string()).min(1).max(4)]
 export const streamField = z.boolean().nullish();
 
 /** `stream_options`: only the usage switch and the obfuscation switch exist. */
-export const streamOptionsField = z.looseObject({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() }).nullish();
+export const streamOptionsField = z
+  .looseObject({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() })
+  .nullish();
 
 /** `logit_bias`: token ids (integers written as strings) to a bias from -100 to 100. */
 export const logitBiasField = z
-  .record(z.string().regex(/^(0|[1-9]\d{0,9})$/, 'keys must be token ids (integers as strings)'), integerField().min(-100).max(100))
+  .record(
+    z.string().regex(/^(0|[1-9]\d{0,9})$/, 'keys must be token ids (integers as strings)'),
+    integerField().min(-100).max(100),
+  )
   .nullish();
 
 /** `user`: the end user's identifier (deprecated by OpenAI in favour of `safety_identifier` and `prompt_cache_key`). */

@@ -22,7 +22,10 @@ const embeddingFields = {
       .array(tokenIds)
       .min(1)
       .max(maxInputs)
-      .refine((inputs) => inputs.reduce((total, input) => total + input.length, 0) <= maxTotalTokens, `must hold at most ${maxTotalTokens} tokens in all`),
+      .refine(
+        (inputs) => inputs.reduce((total, input) => total + input.length, 0) <= maxTotalTokens,
+        `must hold at most ${maxTotalTokens} tokens in all`,
+      ),
   ]),
   encoding_format: z.enum(['float', 'base64']).optional(),
   dimensions: integerField().min(1).optional(),

@@ -18,6 +18,9 @@ export interface EndpointFieldRules {
 }
 
 /** The field names of a zod object shape, as the set an allow-list checks against. */
-export function fieldNamesOf(shape: Readonly<Record<string, unknown>>, ...more: readonly string[]): ReadonlySet<string> {
+export function fieldNamesOf(
+  shape: Readonly<Record<string, unknown>>,
+  ...more: readonly string[]
+): ReadonlySet<string> {
   return new Set([...Object.keys(shape), ...more]);
 }

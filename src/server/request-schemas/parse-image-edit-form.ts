@@ -1,6 +1,12 @@
 import { GatewayError } from '../../core/gateway-error.js';
 import type { MultipartForm } from '../read-multipart-form.js';
-import { imageEditFieldRules, imageEditFieldsSchema, imageEditFileFields, maxImageEditImages, type ImageEditFields } from './image-request-schemas.js';
+import {
+  imageEditFieldRules,
+  imageEditFieldsSchema,
+  imageEditFileFields,
+  maxImageEditImages,
+  type ImageEditFields,
+} from './image-request-schemas.js';
 import { parseRequestBody } from './parse-request-body.js';
 import { unrecognizedArgumentError } from './unrecognized-argument-error.js';
 
@@ -23,10 +29,18 @@ export function parseImageEditForm(form: MultipartForm): ImageEditFields {
     else images++;
   }
   const fields = parseRequestBody(imageEditFieldsSchema, form.fields);
-  if (images === 0) throw new GatewayError('invalid_request_error', "Missing required parameter: 'image'.", { param: 'image' });
+  if (images === 0)
+    throw new GatewayError('invalid_request_error', "Missing required parameter: 'image'.", { param: 'image' });
   if (images > maxImageEditImages) {
-    throw new GatewayError('invalid_request_error', `Invalid value for 'image': at most ${maxImageEditImages} images per edit.`, { param: 'image' });
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for 'image': at most ${maxImageEditImages} images per edit.`,
+      { param: 'image' },
+    );
   }
-  if (masks > 1) throw new GatewayError('invalid_request_error', "Invalid value for 'mask': send at most one mask.", { param: 'mask' });
+  if (masks > 1)
+    throw new GatewayError('invalid_request_error', "Invalid value for 'mask': send at most one mask.", {
+      param: 'mask',
+    });
   return fields;
 }

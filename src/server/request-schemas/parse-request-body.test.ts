@@ -26,8 +26,16 @@ describe('parseSparseRequestBody with the chat schema', () => {
     [{ model: 'm', messages: [user], n: 0 }, 'n', /Invalid value/],
     [{ model: 'm', messages: [user], max_tokens: 0 }, 'max_tokens', /Invalid value/],
     [{ model: 'm', messages: [{ role: 'robot', content: 'x' }] }, 'messages[0].role', /Invalid value/],
-    [{ model: 'm', messages: [user, { role: 'tool', content: 'x' }] }, 'messages[1].tool_call_id', /Missing required parameter/],
-    [{ model: 'm', messages: [user], tools: [{ type: 'function', function: { name: 'bad name!' } }] }, 'tools[0].function.name', /letters, digits/],
+    [
+      { model: 'm', messages: [user, { role: 'tool', content: 'x' }] },
+      'messages[1].tool_call_id',
+      /Missing required parameter/,
+    ],
+    [
+      { model: 'm', messages: [user], tools: [{ type: 'function', function: { name: 'bad name!' } }] },
+      'tools[0].function.name',
+      /letters, digits/,
+    ],
   ])('names the parameter at fault: %j', (body, param, message) => {
     const error = errorOf(body);
     expect(error.code).toBe('invalid_request_error');
@@ -37,7 +45,13 @@ describe('parseSparseRequestBody with the chat schema', () => {
   });
 
   it('accepts the spec range edges and keeps unknown fields for the vendor', () => {
-    const parsed = parseSparseRequestBody(chatCompletionRequestSchema, { model: 'm', messages: [user], temperature: 2, top_p: 0, service_tier: 'flex' });
+    const parsed = parseSparseRequestBody(chatCompletionRequestSchema, {
+      model: 'm',
+      messages: [user],
+      temperature: 2,
+      top_p: 0,
+      service_tier: 'flex',
+    });
     expect(parsed.temperature).toBe(2);
     expect(parsed.top_p).toBe(0);
     expect(parsed.service_tier).toBe('flex');

@@ -14,7 +14,9 @@ export function parseRequestBody<Schema extends z.ZodType>(schema: Schema, body:
   if (!issue) throw new GatewayError('invalid_request_error', 'The request body is invalid.');
   const param = formatParamPath(issue.path);
   const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined;
-  const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue.message}`;
+  const message = missing
+    ? `Missing required parameter: '${param}'.`
+    : `Invalid value for '${param}': ${issue.message}`;
   throw new GatewayError('invalid_request_error', message, { param: param || null });
 }
 

@@ -8,16 +8,44 @@ const user = { role: 'user', content: 'hi' };
 /** Valid chat bodies that send many of the optional fields, nested ones included, and fields the schema does not know. */
 const validChatBodies: Array<Record<string, unknown>> = [
   { model: 'm', messages: [user] },
-  { model: 'm', messages: [{ role: 'system', content: 'be brief' }, user], temperature: 0.7, max_tokens: 64, stream: false },
-  { top_k: 40, service_tier: 'priority', stream: true, model: 'm', stream_options: { include_usage: true, future_flag: 1 }, messages: [user] },
+  {
+    model: 'm',
+    messages: [{ role: 'system', content: 'be brief' }, user],
+    temperature: 0.7,
+    max_tokens: 64,
+    stream: false,
+  },
+  {
+    top_k: 40,
+    service_tier: 'priority',
+    stream: true,
+    model: 'm',
+    stream_options: { include_usage: true, future_flag: 1 },
+    messages: [user],
+  },
   {
     model: 'm',
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png', detail: 'low' } }] },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get', arguments: '{}' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.png', detail: 'low' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get', arguments: '{}' } }],
+      },
       { role: 'tool', content: 'sunny', tool_call_id: 'call_1' },
     ],
-    tools: [{ type: 'function', function: { name: 'get', description: 'reads', parameters: { type: 'object', properties: {} }, strict: true } }],
+    tools: [
+      {
+        type: 'function',
+        function: { name: 'get', description: 'reads', parameters: { type: 'object', properties: {} }, strict: true },
+      },
+    ],
     tool_choice: { type: 'function', function: { name: 'get' } },
     parallel_tool_calls: false,
     response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' }, strict: true } },
@@ -34,13 +62,16 @@ const validChatBodies: Array<Record<string, unknown>> = [
 ];
 
 describe('createSparseLooseObject with the chat schema', () => {
-  it.each(validChatBodies.map((body) => [body]))('returns what zod returns for a valid body, in its key order: %j', (body) => {
-    const fast = chatCompletionRequestSchema.parseValid(body);
-    const full = chatCompletionRequestSchema.full.parse(body);
-    expect(fast).toEqual(full);
-    // Which field a refusal names (the forwarded-field plan) follows the key order.
-    expect(Object.keys(fast ?? {})).toEqual(Object.keys(full));
-  });
+  it.each(validChatBodies.map((body) => [body]))(
+    'returns what zod returns for a valid body, in its key order: %j',
+    (body) => {
+      const fast = chatCompletionRequestSchema.parseValid(body);
+      const full = chatCompletionRequestSchema.full.parse(body);
+      expect(fast).toEqual(full);
+      // Which field a refusal names (the forwarded-field plan) follows the key order.
+      expect(Object.keys(fast ?? {})).toEqual(Object.keys(full));
+    },
+  );
 
   it.each([
     [{ messages: [user] }],
@@ -65,7 +96,9 @@ describe('createSparseLooseObject', () => {
 
   it('reports checks between fields through the whole schema, as zod issues', () => {
     const schema = createSparseLooseObject({ low: z.number().optional(), high: z.number().optional() }, (body) =>
-      body.low !== undefined && body.high !== undefined && body.low > body.high ? [{ path: ['low'], message: 'must not exceed high' }] : [],
+      body.low !== undefined && body.high !== undefined && body.low > body.high
+        ? [{ path: ['low'], message: 'must not exceed high' }]
+        : [],
     );
     expect(schema.parseValid({ low: 3, high: 2 })).toBeUndefined();
     const result = schema.full.safeParse({ low: 3, high: 2 });

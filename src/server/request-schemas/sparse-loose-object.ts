@@ -22,7 +22,8 @@ export function createSparseLooseObject<Shape extends z.ZodRawShape>(
   crossFieldIssues: (body: z.output<z.ZodObject<Shape, z.core.$loose>>) => CrossFieldIssue[],
 ) {
   const full = z.looseObject(shape).superRefine((body, context) => {
-    for (const issue of crossFieldIssues(body)) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    for (const issue of crossFieldIssues(body))
+      context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   });
   const requiredFields: Record<string, z.core.$ZodType> = {};
   const optionalFields = new Map<string, z.core.$ZodType>();

@@ -21,7 +21,10 @@ const voiceActivitySchema = z.strictObject(voiceActivityFields);
 /** The single-valued text fields of `CreateTranscriptionRequest` in the official API description. */
 const transcriptionTextFields = {
   model: z.string().min(1, 'must not be empty'),
-  language: z.string().regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'must be an ISO-639-1 language code such as en').optional(),
+  language: z
+    .string()
+    .regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'must be an ISO-639-1 language code such as en')
+    .optional(),
   prompt: z.string().optional(),
   response_format: z.enum(['json', 'text', 'srt', 'verbose_json', 'vtt', 'diarized_json']).optional(),
   temperature: formNumber(z.number().min(0).max(1)).optional(),
@@ -32,7 +35,10 @@ const transcriptionTextFields = {
 /** The list fields of `CreateTranscriptionRequest`, sent as repeated `name[]` parts. */
 const transcriptionListFields = {
   include: z.array(z.enum(['logprobs'])).optional(),
-  timestamp_granularities: z.array(z.enum(['word', 'segment'])).max(2).optional(),
+  timestamp_granularities: z
+    .array(z.enum(['word', 'segment']))
+    .max(2)
+    .optional(),
   languages: z.array(z.string().min(1)).min(1).optional(),
   keywords: z.array(z.string()).optional(),
   known_speaker_names: z.array(z.string()).max(4).optional(),
@@ -43,7 +49,11 @@ const transcriptionFieldsSchema = z
   .looseObject({ ...transcriptionTextFields, ...transcriptionListFields })
   .superRefine((fields, context) => {
     if (fields.timestamp_granularities && fields.response_format !== 'verbose_json') {
-      context.addIssue({ code: 'custom', path: ['timestamp_granularities'], message: "requires 'response_format' verbose_json" });
+      context.addIssue({
+        code: 'custom',
+        path: ['timestamp_granularities'],
+        message: "requires 'response_format' verbose_json",
+      });
     }
     if (fields.include && (fields.response_format ?? 'json') !== 'json') {
       context.addIssue({ code: 'custom', path: ['include'], message: "requires 'response_format' json" });
@@ -54,7 +64,11 @@ const transcriptionFieldsSchema = z
 export type TranscriptionFields = z.output<typeof transcriptionFieldsSchema>;
 
 /** Every field name the description defines for transcriptions: the allow-list of the form. */
-export const transcriptionFieldNames: ReadonlySet<string> = new Set([...Object.keys(transcriptionTextFields), ...Object.keys(transcriptionListFields), 'file']);
+export const transcriptionFieldNames: ReadonlySet<string> = new Set([
+  ...Object.keys(transcriptionTextFields),
+  ...Object.keys(transcriptionListFields),
+  'file',
+]);
 
 const chunkingStrategyPart = /^chunking_strategy\[([a-z_]+)\]$/;
 
@@ -84,10 +98,15 @@ export function parseTranscriptionForm(form: MultipartForm): TranscriptionFields
     if (file.fieldName !== 'file') throw unrecognizedArgumentError(file.fieldName);
   }
   if (form.files.filter((file) => file.fieldName === 'file').length > 1) {
-    throw new GatewayError('invalid_request_error', "Invalid value for 'file': send one audio file per request.", { param: 'file' });
+    throw new GatewayError('invalid_request_error', "Invalid value for 'file': send one audio file per request.", {
+      param: 'file',
+    });
   }
   if (Object.keys(chunkingStrategy).length > 0) {
-    if (fields.chunking_strategy !== undefined) throw new GatewayError('invalid_request_error', "Invalid value for 'chunking_strategy': give it once.", { param: 'chunking_strategy' });
+    if (fields.chunking_strategy !== undefined)
+      throw new GatewayError('invalid_request_error', "Invalid value for 'chunking_strategy': give it once.", {
+        param: 'chunking_strategy',
+      });
     fields.chunking_strategy = chunkingStrategy;
   }
   return parseRequestBody(transcriptionFieldsSchema, fields);

@@ -33,7 +33,12 @@ export interface AnthropicModelListQuery {
 
 /** A catalog model in Anthropic's shape. */
 export function toAnthropicModelObject(model: CatalogModel): AnthropicModelObject {
-  return { type: 'model', id: model.id, display_name: model.id, created_at: new Date(model.created * 1000).toISOString() };
+  return {
+    type: 'model',
+    id: model.id,
+    display_name: model.id,
+    created_at: new Date(model.created * 1000).toISOString(),
+  };
 }
 
 /**
@@ -63,13 +68,22 @@ function parseLimit(limit: string | undefined): number {
   if (limit === undefined) return defaultPageSize;
   const value = Number(limit);
   if (!Number.isInteger(value) || value < 1 || value > largestPageSize) {
-    throw new GatewayError('invalid_request_error', `Invalid value for 'limit': it must be an integer from 1 to ${largestPageSize}.`, { param: 'limit' });
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for 'limit': it must be an integer from 1 to ${largestPageSize}.`,
+      { param: 'limit' },
+    );
   }
   return value;
 }
 
 function cursorIndex(models: CatalogModel[], id: string, param: string): number {
   const index = models.findIndex((model) => model.id === id);
-  if (index < 0) throw new GatewayError('invalid_request_error', `Invalid value for '${param}': no listed model has the id '${id}'.`, { param });
+  if (index < 0)
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for '${param}': no listed model has the id '${id}'.`,
+      { param },
+    );
   return index;
 }

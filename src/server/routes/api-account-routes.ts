@@ -11,7 +11,10 @@ import { encodeCursor, parseCursor, presentLedgerEntry, presentUser } from '../a
 import type { ApiRouteContext } from './api-routes.js';
 import { recordAdminAction } from '../api/record-admin-action.js';
 
-const pageSchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.string().optional() });
+const pageSchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().optional(),
+});
 const creditSchema = z
   .object({
     kind: z.enum(['top-up', 'bonus', 'adjustment', 'refund', 'redemption']),
@@ -22,7 +25,9 @@ const creditSchema = z
     description: z.string().max(500).default(''),
     reference: z.string().max(200).optional(),
   })
-  .refine((value) => (value.amount === undefined) !== (value.amountMicroUnits === undefined), { message: 'give exactly one of amount or amountMicroUnits' });
+  .refine((value) => (value.amount === undefined) !== (value.amountMicroUnits === undefined), {
+    message: 'give exactly one of amount or amountMicroUnits',
+  });
 const createUserSchema = z.object({
   email: z.string().email(),
   displayName: z.string().min(1).max(100).optional(),
@@ -42,7 +47,16 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
 
   function balanceOf(userId: string) {
     const money = billing.memory.user(userId);
-    return { userId, balance: money.balance, balanceText: formatMicroUnits(money.balance), held: money.held, available: money.balance - money.held, debt: money.debt, debtText: formatMicroUnits(money.debt), unit: 'micro-units (1 currency unit = 1,000,000)' };
+    return {
+      userId,
+      balance: money.balance,
+      balanceText: formatMicroUnits(money.balance),
+      held: money.held,
+      available: money.balance - money.held,
+      debt: money.debt,
+      debtText: formatMicroUnits(money.debt),
+      unit: 'micro-units (1 currency unit = 1,000,000)',
+    };
   }
 
   /** A user the caller may see: themselves, or anyone for admins; others are reported as missing. */
@@ -61,27 +75,46 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
     const user = requireUser(request.apiCaller);
     const { displayName } = parseApiInput(profileSchema, request.body);
     await gatewayStore.setUserDisplayName(user.id, displayName);
-    return { user: presentUser({ ...user, displayName }), isAdmin: request.apiCaller.isAdmin, balance: balanceOf(user.id) };
+    return {
+      user: presentUser({ ...user, displayName }),
+      isAdmin: request.apiCaller.isAdmin,
+      balance: balanceOf(user.id),
+    };
   });
 
   app.get('/balance', async (request) => balanceOf(requireUser(request.apiCaller).id));
 
   app.get('/ledger', async (request) => {
     const page = parseApiInput(pageSchema, request.query);
-    const entries = await billing.store.listLedgerEntries(requireUser(request.apiCaller).id, { limit: page.limit, before: parseCursor(page.cursor) });
+    const entries = await billing.store.listLedgerEntries(requireUser(request.apiCaller).id, {
+      limit: page.limit,
+      before: parseCursor(page.cursor),
+    });
     return { data: entries.map(presentLedgerEntry), nextCursor: encodeCursor(entries, page.limit) };
   });
 
   app.get('/users', async (request) => {
     requireAdmin(request.apiCaller);
-    const [users, groups, grants] = await Promise.all([gatewayStore.listUsers(), gatewayStore.listModelGroups(), gatewayStore.listUserGroupGrants()]);
+    const [users, groups, grants] = await Promise.all([
+      gatewayStore.listUsers(),
+      gatewayStore.listModelGroups(),
+      gatewayStore.listUserGroupGrants(),
+    ]);
     const groupNames = new Map(groups.map((group) => [group.id, group.name]));
     const groupsOf = (userId: string) =>
       grants
         .filter((grant) => grant.userId === userId)
         .map((grant) => ({ id: grant.groupId, name: groupNames.get(grant.groupId) ?? grant.groupId }))
         .sort((left, right) => left.name.localeCompare(right.name));
-    return { data: users.map((user) => ({ ...presentUser(user), hasPassword: user.passwordHash !== null, balance: balanceOf(user.id), limits: billing.memory.user(user.id).limits, groups: groupsOf(user.id) })) };
+    return {
+      data: users.map((user) => ({
+        ...presentUser(user),
+        hasPassword: user.passwordHash !== null,
+        balance: balanceOf(user.id),
+        limits: billing.memory.user(user.id).limits,
+        groups: groupsOf(user.id),
+      })),
+    };
   });
 
   app.post('/users', async (request, reply) => {
@@ -90,24 +123,45 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
     const email = input.email.toLowerCase();
     const passwordHash = input.password ? await hashPassword(input.password).catch(refuseWhenHashingBusy) : null;
     const user = await billing
-      .exclusive(() => gatewayStore.createUser({ email, displayName: input.displayName ?? email.split('@')[0] ?? email, role: input.role, passwordHash }))
+      .exclusive(() =>
+        gatewayStore.createUser({
+          email,
+          displayName: input.displayName ?? email.split('@')[0] ?? email,
+          role: input.role,
+          passwordHash,
+        }),
+      )
       .catch((error: unknown) => {
-        throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'The user could not be created', { param: 'email' });
+        throw new GatewayError(
+          'invalid_request_error',
+          error instanceof Error ? error.message : 'The user could not be created',
+          { param: 'email' },
+        );
       });
     const groups = await billing.exclusive(() => grantDefaultGroups(gatewayStore, user.id, services.config));
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'user.create', targetType: 'user', targetId: user.id, details: { email, role: input.role, groups: groups.map((group) => group.name) } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'user.create',
+      targetType: 'user',
+      targetId: user.id,
+      details: { email, role: input.role, groups: groups.map((group) => group.name) },
+    });
     await services.routing.refresh();
     await billing.announceChange();
     void reply.code(201);
     return { ...presentUser(user), balance: balanceOf(user.id), groups: groups.map((group) => group.name) };
   });
 
-  app.get<{ Params: { userId: string } }>('/users/:userId/balance', async (request) => balanceOf(await visibleUserId(request.apiCaller, request.params.userId)));
+  app.get<{ Params: { userId: string } }>('/users/:userId/balance', async (request) =>
+    balanceOf(await visibleUserId(request.apiCaller, request.params.userId)),
+  );
 
   app.get<{ Params: { userId: string } }>('/users/:userId/ledger', async (request) => {
     const userId = await visibleUserId(request.apiCaller, request.params.userId);
     const page = parseApiInput(pageSchema, request.query);
-    const entries = await billing.store.listLedgerEntries(userId, { limit: page.limit, before: parseCursor(page.cursor) });
+    const entries = await billing.store.listLedgerEntries(userId, {
+      limit: page.limit,
+      before: parseCursor(page.cursor),
+    });
     return { data: entries.map(presentLedgerEntry), nextCursor: encodeCursor(entries, page.limit) };
   });
 
@@ -119,17 +173,40 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
     try {
       amount = input.amountMicroUnits ?? parseCurrencyAmount(input.amount ?? '');
     } catch (error) {
-      throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'Invalid amount', { param: 'amount' });
-    }
-    if (amount === 0) throw new GatewayError('invalid_request_error', 'The amount must not be zero.', { param: 'amount' });
-    const result = await billing
-      .changeBalance({ userId, kind: input.kind, amount, description: input.description, reference: input.reference ?? `admin:${request.apiCaller.user?.id ?? 'token'}` })
-      .catch((error: unknown) => {
-        throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'The balance change failed', { param: 'amount' });
+      throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'Invalid amount', {
+        param: 'amount',
       });
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'user.credit', targetType: 'user', targetId: userId, details: { kind: input.kind, amount, description: input.description, ledgerEntryId: result.entry.id } });
+    }
+    if (amount === 0)
+      throw new GatewayError('invalid_request_error', 'The amount must not be zero.', { param: 'amount' });
+    const result = await billing
+      .changeBalance({
+        userId,
+        kind: input.kind,
+        amount,
+        description: input.description,
+        reference: input.reference ?? `admin:${request.apiCaller.user?.id ?? 'token'}`,
+      })
+      .catch((error: unknown) => {
+        throw new GatewayError(
+          'invalid_request_error',
+          error instanceof Error ? error.message : 'The balance change failed',
+          { param: 'amount' },
+        );
+      });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'user.credit',
+      targetType: 'user',
+      targetId: userId,
+      details: { kind: input.kind, amount, description: input.description, ledgerEntryId: result.entry.id },
+    });
     void reply.code(201);
-    return { entry: presentLedgerEntry(result.entry), balance: result.balance, debt: result.debt, repayment: result.repayment ? presentLedgerEntry(result.repayment) : null };
+    return {
+      entry: presentLedgerEntry(result.entry),
+      balance: result.balance,
+      debt: result.debt,
+      repayment: result.repayment ? presentLedgerEntry(result.repayment) : null,
+    };
   });
 
   app.put<{ Params: { userId: string } }>('/users/:userId/limits', async (request) => {
@@ -137,7 +214,12 @@ export function registerApiAccountRoutes(app: FastifyInstance, { services, api }
     const userId = await visibleUserId(request.apiCaller, request.params.userId);
     const limits = parseApiInput(limitsSchema, request.body);
     await billing.exclusive(() => billing.store.setUserLimits(userId, limits));
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'user.limits.set', targetType: 'user', targetId: userId, details: { limits } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'user.limits.set',
+      targetType: 'user',
+      targetId: userId,
+      details: { limits },
+    });
     await billing.announceChange();
     return { userId, limits };
   });

@@ -20,14 +20,23 @@ export function registerApiAdminStatusRoutes(app: FastifyInstance, { api }: ApiR
       publicUrl: config.publicUrl ?? topup?.options.config.publicUrl ?? null,
       signIn: {
         password: true,
-        github: config.github ? { configured: true, host: hostOf(config.github.baseUrl) } : { configured: false, host: null },
-        oidc: config.oidc ? { configured: true, name: config.oidc.displayName, issuerHost: hostOf(config.oidc.issuer) } : { configured: false, name: null, issuerHost: null },
+        github: config.github
+          ? { configured: true, host: hostOf(config.github.baseUrl) }
+          : { configured: false, host: null },
+        oidc: config.oidc
+          ? { configured: true, name: config.oidc.displayName, issuerHost: hostOf(config.oidc.issuer) }
+          : { configured: false, name: null, issuerHost: null },
       },
       payments: [
         {
           method: 'stripe',
           configured: stripe !== undefined,
-          mode: stripe === undefined ? null : stripe.secretKey.startsWith('sk_live_') || stripe.secretKey.startsWith('rk_live_') ? 'live' : 'test',
+          mode:
+            stripe === undefined
+              ? null
+              : stripe.secretKey.startsWith('sk_live_') || stripe.secretKey.startsWith('rk_live_')
+                ? 'live'
+                : 'test',
           currency: stripe?.currency ?? null,
           lastDelivery: await lastDelivery(topup, 'stripe'),
         },
@@ -44,7 +53,10 @@ export function registerApiAdminStatusRoutes(app: FastifyInstance, { api }: ApiR
   });
 }
 
-async function lastDelivery(topup: TopupService | undefined, method: PaymentMethod): Promise<WebhookDeliveryRecord | null> {
+async function lastDelivery(
+  topup: TopupService | undefined,
+  method: PaymentMethod,
+): Promise<WebhookDeliveryRecord | null> {
   return (await topup?.options.store.findLastWebhookDelivery(method)) ?? null;
 }
 

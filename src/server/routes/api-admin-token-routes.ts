@@ -17,8 +17,14 @@ export function registerApiAdminTokenRoutes(app: FastifyInstance, { services, ap
 
   app.delete<{ Params: { tokenId: string } }>('/admin/tokens/:tokenId', async (request) => {
     requireAdmin(request.apiCaller);
-    if (!(await store.deleteAdminToken(request.params.tokenId))) throw new GatewayError('not_found', 'No such admin token.', { param: 'tokenId' });
-    await recordAdminAction(api.gatewayStore, request.apiCaller, { action: 'admin-token.revoke', targetType: 'admin-token', targetId: request.params.tokenId, details: {} });
+    if (!(await store.deleteAdminToken(request.params.tokenId)))
+      throw new GatewayError('not_found', 'No such admin token.', { param: 'tokenId' });
+    await recordAdminAction(api.gatewayStore, request.apiCaller, {
+      action: 'admin-token.revoke',
+      targetType: 'admin-token',
+      targetId: request.params.tokenId,
+      details: {},
+    });
     return { id: request.params.tokenId, deleted: true };
   });
 }

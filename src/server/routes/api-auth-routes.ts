@@ -14,7 +14,10 @@ import { refuseWhenHashingBusy } from '../api/refuse-when-hashing-busy.js';
 import type { ApiRouteContext } from './api-routes.js';
 
 const loginSchema = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
-const passwordChangeSchema = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: z.string().min(8).max(200) });
+const passwordChangeSchema = z.object({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: z.string().min(8).max(200),
+});
 
 /**
  * POST /api/auth/login (email + password -> session token, also set as a cookie) and POST /api/auth/logout.
@@ -29,10 +32,16 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
     const normalisedEmail = normaliseEmail(email);
     const subject: LoginAttemptSubject = { emailHash: hashNormalisedEmail(normalisedEmail), address: request.ip };
     await attempts.assertNotLocked(subject).catch((error: unknown) => {
-      request.log.warn({ clientAddress: subject.address, emailHash: subject.emailHash }, 'console sign-in refused: too many failed attempts');
+      request.log.warn(
+        { clientAddress: subject.address, emailHash: subject.emailHash },
+        'console sign-in refused: too many failed attempts',
+      );
       throw error;
     });
-    const { user, needsRehash } = await checkPasswordSignIn(api.gatewayStore, passwordHasher, { normalisedEmail, password }).catch(refuseWhenHashingBusy);
+    const { user, needsRehash } = await checkPasswordSignIn(api.gatewayStore, passwordHasher, {
+      normalisedEmail,
+      password,
+    }).catch(refuseWhenHashingBusy);
     if (!user) {
       await attempts.recordFailure(subject);
       request.log.warn({ clientAddress: subject.address, emailHash: subject.emailHash }, 'console sign-in failed');
@@ -44,7 +53,9 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
       await passwordHasher
         .hash(password)
         .then((passwordHash) => api.gatewayStore.setUserPasswordHash(user.id, passwordHash))
-        .catch((error: unknown) => request.log.warn({ err: error, userId: user.id }, 're-hashing a password at current parameters failed'));
+        .catch((error: unknown) =>
+          request.log.warn({ err: error, userId: user.id }, 're-hashing a password at current parameters failed'),
+        );
     }
     const { token, expiresAt } = await signInToConsole(request, reply, api, { userId: user.id, now: services.clock() });
     return { token, expiresAt, user: presentUser(user) };
@@ -55,13 +66,24 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
     const caller = await authenticateApiCaller(request, api, services.clock());
     const user = requireUser(caller);
     const { currentPassword, newPassword } = parseApiInput(passwordChangeSchema, request.body);
-    if (user.passwordHash === null) throw new GatewayError('invalid_request_error', 'This account signs in with a provider and has no password to change.', { param: 'currentPassword' });
-    const subject: LoginAttemptSubject = { emailHash: hashNormalisedEmail(normaliseEmail(user.email)), address: request.ip };
+    if (user.passwordHash === null)
+      throw new GatewayError(
+        'invalid_request_error',
+        'This account signs in with a provider and has no password to change.',
+        { param: 'currentPassword' },
+      );
+    const subject: LoginAttemptSubject = {
+      emailHash: hashNormalisedEmail(normaliseEmail(user.email)),
+      address: request.ip,
+    };
     await attempts.assertNotLocked(subject);
     const check = await passwordHasher.verify(currentPassword, user.passwordHash).catch(refuseWhenHashingBusy);
     if (!check.valid) {
       await attempts.recordFailure(subject);
-      request.log.warn({ clientAddress: subject.address, emailHash: subject.emailHash }, 'password change refused: wrong current password');
+      request.log.warn(
+        { clientAddress: subject.address, emailHash: subject.emailHash },
+        'password change refused: wrong current password',
+      );
       throw new GatewayError('invalid_request_error', 'The current password is wrong.', { param: 'currentPassword' });
     }
     await attempts.recordSuccess(subject);

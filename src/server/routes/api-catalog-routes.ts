@@ -32,10 +32,19 @@ export function registerApiCatalogRoutes(app: FastifyInstance, { services, api }
     const fields = parseApiInput(modelCatalogFieldsSchema, request.body);
     const isBuiltIn = routing.baseModels.some((model) => model.id === modelId);
     if (!isBuiltIn && (!fields.ownedBy || !fields.kind)) {
-      throw new GatewayError('invalid_request_error', `The catalog has no model ${modelId}: a new model needs ownedBy and kind.`, { param: fields.ownedBy ? 'kind' : 'ownedBy' });
+      throw new GatewayError(
+        'invalid_request_error',
+        `The catalog has no model ${modelId}: a new model needs ownedBy and kind.`,
+        { param: fields.ownedBy ? 'kind' : 'ownedBy' },
+      );
     }
     const entry = await api.gatewayStore.putModelCatalogEntry(modelId, fields);
-    await recordAdminAction(api.gatewayStore, request.apiCaller, { action: 'catalog.put', targetType: 'model', targetId: modelId, details: { fields } });
+    await recordAdminAction(api.gatewayStore, request.apiCaller, {
+      action: 'catalog.put',
+      targetType: 'model',
+      targetId: modelId,
+      details: { fields },
+    });
     await applyChange();
     return { entry, model: routing.catalogModels.find((model) => model.id === modelId) };
   });
@@ -43,8 +52,14 @@ export function registerApiCatalogRoutes(app: FastifyInstance, { services, api }
   app.delete<{ Params: { modelId: string } }>('/catalog/:modelId', async (request) => {
     requireAdmin(request.apiCaller);
     const { modelId } = request.params;
-    if (!(await api.gatewayStore.deleteModelCatalogEntry(modelId))) throw new GatewayError('not_found', `No catalog entry was stored for ${modelId}.`);
-    await recordAdminAction(api.gatewayStore, request.apiCaller, { action: 'catalog.delete', targetType: 'model', targetId: modelId, details: {} });
+    if (!(await api.gatewayStore.deleteModelCatalogEntry(modelId)))
+      throw new GatewayError('not_found', `No catalog entry was stored for ${modelId}.`);
+    await recordAdminAction(api.gatewayStore, request.apiCaller, {
+      action: 'catalog.delete',
+      targetType: 'model',
+      targetId: modelId,
+      details: {},
+    });
     await applyChange();
     return { modelId, model: routing.catalogModels.find((model) => model.id === modelId) ?? null };
   });

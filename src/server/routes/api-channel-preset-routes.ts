@@ -7,6 +7,13 @@ import type { ApiRouteContext } from './api-routes.js';
 export function registerApiChannelPresetRoutes(app: FastifyInstance, _context: ApiRouteContext): void {
   app.get('/channel-presets', async (request) => {
     requireAdmin(request.apiCaller);
-    return { data: vendorPresets.map((preset) => ({ name: preset.name, protocol: preset.protocol, baseUrl: preset.baseUrl, ownedBy: preset.ownedBy })) };
+    return {
+      data: vendorPresets.map((preset) => ({
+        name: preset.name,
+        protocol: preset.protocol,
+        baseUrl: preset.baseUrl,
+        ownedBy: preset.ownedBy,
+      })),
+    };
   });
 }

@@ -18,9 +18,13 @@ const longestProbeWaitMs = 30_000;
 
 const baseUrlSchema = z
   .string()
-  .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), { message: 'must be an http(s) URL' })
+  .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), {
+    message: 'must be an http(s) URL',
+  })
   .transform((value) => new URL(value).toString().replace(/\/+$/, ''));
-const presetSchema = z.string().refine((value) => findVendorPreset(value) !== undefined, { message: `must be one of ${vendorPresets.map((preset) => preset.name).join(', ')}` });
+const presetSchema = z.string().refine((value) => findVendorPreset(value) !== undefined, {
+  message: `must be one of ${vendorPresets.map((preset) => preset.name).join(', ')}`,
+});
 const channelFields = {
   name: z.string().trim().min(1).max(100),
   protocol: z.enum(channelProtocols),
@@ -82,12 +86,18 @@ export function registerApiChannelRoutes(app: FastifyInstance, { services, api }
 
   async function requireFreeName(name: string, exceptChannelId?: string): Promise<void> {
     const existing = await gatewayStore.findChannelByName(name);
-    if (existing && existing.id !== exceptChannelId) throw new GatewayError('invalid_request_error', `A channel named ${name} exists already.`, { param: 'name' });
+    if (existing && existing.id !== exceptChannelId)
+      throw new GatewayError('invalid_request_error', `A channel named ${name} exists already.`, { param: 'name' });
   }
 
   app.get('/channels', async (request) => {
     requireAdmin(request.apiCaller);
-    return { data: (await gatewayStore.listChannels()).map((channel) => ({ ...presentChannel(channel, secretBox), health: presentChannelHealth(services.channelHealth, channel.id) })) };
+    return {
+      data: (await gatewayStore.listChannels()).map((channel) => ({
+        ...presentChannel(channel, secretBox),
+        health: presentChannelHealth(services.channelHealth, channel.id),
+      })),
+    };
   });
 
   app.get<{ Params: { channelId: string } }>('/channels/:channelId', async (request) => {
@@ -120,7 +130,12 @@ export function registerApiChannelRoutes(app: FastifyInstance, { services, api }
       }),
     );
     await services.routing.refresh();
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'channel.create', targetType: 'channel', targetId: created.id, details: { ...described, baseUrl, protocol: created.protocol } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'channel.create',
+      targetType: 'channel',
+      targetId: created.id,
+      details: { ...described, baseUrl, protocol: created.protocol },
+    });
     void reply.code(201);
     return presentChannel(created, secretBox);
   });
@@ -136,17 +151,30 @@ export function registerApiChannelRoutes(app: FastifyInstance, { services, api }
     await billing.exclusive(() => gatewayStore.updateChannel(channel.id, changes));
     await services.routing.refresh();
     // The audit entry says that the secret changed, never what it is.
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'channel.update', targetType: 'channel', targetId: channel.id, details: { ...described, ...(secret === undefined ? {} : { secretChanged: true }) } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'channel.update',
+      targetType: 'channel',
+      targetId: channel.id,
+      details: { ...described, ...(secret === undefined ? {} : { secretChanged: true }) },
+    });
     return presentChannel(await findChannel(channel.id), secretBox);
   });
 
-  for (const [action, status] of [['enable', 'enabled'], ['disable', 'disabled']] as const) {
+  for (const [action, status] of [
+    ['enable', 'enabled'],
+    ['disable', 'disabled'],
+  ] as const) {
     app.post<{ Params: { channelId: string } }>(`/channels/:channelId/${action}`, async (request) => {
       requireAdmin(request.apiCaller);
       const channel = await findChannel(request.params.channelId);
       await billing.exclusive(() => gatewayStore.updateChannel(channel.id, { status }));
       await services.routing.refresh();
-      await recordAdminAction(gatewayStore, request.apiCaller, { action: `channel.${action}`, targetType: 'channel', targetId: channel.id, details: { name: channel.name } });
+      await recordAdminAction(gatewayStore, request.apiCaller, {
+        action: `channel.${action}`,
+        targetType: 'channel',
+        targetId: channel.id,
+        details: { name: channel.name },
+      });
       return presentChannel(await findChannel(channel.id), secretBox);
     });
   }
@@ -156,7 +184,12 @@ export function registerApiChannelRoutes(app: FastifyInstance, { services, api }
     const channel = await findChannel(request.params.channelId);
     await billing.exclusive(() => gatewayStore.deleteChannel(channel.id));
     await services.routing.refresh();
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'channel.delete', targetType: 'channel', targetId: channel.id, details: { name: channel.name } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'channel.delete',
+      targetType: 'channel',
+      targetId: channel.id,
+      details: { name: channel.name },
+    });
     return { id: channel.id, deleted: true };
   });
 
@@ -164,19 +197,42 @@ export function registerApiChannelRoutes(app: FastifyInstance, { services, api }
     requireAdmin(request.apiCaller);
     const channel = await findChannel(request.params.channelId);
     const { model = channel.models[0] } = parseApiInput(probeSchema, request.body);
-    if (model === undefined) throw new GatewayError('invalid_request_error', 'The channel serves no model; name one to test.', { param: 'model' });
+    if (model === undefined)
+      throw new GatewayError('invalid_request_error', 'The channel serves no model; name one to test.', {
+        param: 'model',
+      });
     let secret: string;
     try {
       secret = secretBox.decrypt(channel.encryptedSecret);
     } catch {
-      return { ok: false, latencyMs: 0, status: null, error: "The channel's stored secret does not decrypt with this gateway's secret key; set it again." };
+      return {
+        ok: false,
+        latencyMs: 0,
+        status: null,
+        error: "The channel's stored secret does not decrypt with this gateway's secret key; set it again.",
+      };
     }
     const result = await probeChannel(
-      { protocol: channel.protocol, baseUrl: channel.baseUrl, secret, settings: channel.settings, modelMapping: channel.modelMapping },
+      {
+        protocol: channel.protocol,
+        baseUrl: channel.baseUrl,
+        secret,
+        settings: channel.settings,
+        modelMapping: channel.modelMapping,
+      },
       model,
-      { dispatcher: services.dispatcher, clock: services.clock, timeoutMs: Math.min(services.config.upstreamHeadersTimeoutMs, longestProbeWaitMs) },
+      {
+        dispatcher: services.dispatcher,
+        clock: services.clock,
+        timeoutMs: Math.min(services.config.upstreamHeadersTimeoutMs, longestProbeWaitMs),
+      },
     );
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'channel.test', targetType: 'channel', targetId: channel.id, details: { model, ok: result.ok, status: result.status } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'channel.test',
+      targetType: 'channel',
+      targetId: channel.id,
+      details: { model, ok: result.ok, status: result.status },
+    });
     return { model, ...result };
   });
 }

@@ -14,7 +14,11 @@ const groupFields = {
   models: z.array(z.string().trim().min(1).max(200)).min(1).max(1000),
 };
 const createGroupSchema = z.object({ ...groupFields, description: groupFields.description.default('') });
-const updateGroupSchema = z.object({ name: groupFields.name.optional(), description: groupFields.description.optional(), models: groupFields.models.optional() });
+const updateGroupSchema = z.object({
+  name: groupFields.name.optional(),
+  description: groupFields.description.optional(),
+  models: groupFields.models.optional(),
+});
 
 /**
  * Model groups over HTTP for administrators: create one and change its name, description or models. Each change
@@ -31,7 +35,8 @@ export function registerApiGroupRoutes(app: FastifyInstance, { services, api }: 
 
   async function requireFreeName(name: string, exceptGroupId?: string): Promise<void> {
     const existing = await gatewayStore.findModelGroupByName(name);
-    if (existing && existing.id !== exceptGroupId) throw new GatewayError('invalid_request_error', `A group named ${name} exists already.`, { param: 'name' });
+    if (existing && existing.id !== exceptGroupId)
+      throw new GatewayError('invalid_request_error', `A group named ${name} exists already.`, { param: 'name' });
   }
 
   function present(group: ModelGroupRecord) {
@@ -42,9 +47,20 @@ export function registerApiGroupRoutes(app: FastifyInstance, { services, api }: 
     requireAdmin(request.apiCaller);
     const input = parseApiInput(createGroupSchema, request.body);
     await requireFreeName(input.name);
-    const created = await billing.exclusive(() => gatewayStore.createModelGroup({ name: input.name, description: input.description, models: [...new Set(input.models)] }));
+    const created = await billing.exclusive(() =>
+      gatewayStore.createModelGroup({
+        name: input.name,
+        description: input.description,
+        models: [...new Set(input.models)],
+      }),
+    );
     await services.routing.refresh();
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'group.create', targetType: 'group', targetId: created.id, details: { ...input } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'group.create',
+      targetType: 'group',
+      targetId: created.id,
+      details: { ...input },
+    });
     void reply.code(201);
     return present(created);
   });
@@ -57,7 +73,12 @@ export function registerApiGroupRoutes(app: FastifyInstance, { services, api }: 
     const changes = { ...input, ...(input.models === undefined ? {} : { models: [...new Set(input.models)] }) };
     await billing.exclusive(() => gatewayStore.updateModelGroup(group.id, changes));
     await services.routing.refresh();
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'group.update', targetType: 'group', targetId: group.id, details: { ...changes } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'group.update',
+      targetType: 'group',
+      targetId: group.id,
+      details: { ...changes },
+    });
     return present(await findGroup(group.id));
   });
 }

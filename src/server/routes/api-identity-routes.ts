@@ -31,7 +31,11 @@ export function registerApiIdentityRoutes(app: FastifyInstance, { api }: ApiRout
     const user = requireUser(request.apiCaller);
     const result = await store.deleteIdentity(user.id, request.params.identityId);
     if (result.lastWayIn) {
-      throw new GatewayError('invalid_request_error', 'This is the only way into the account: link another provider first.', { param: 'identityId' });
+      throw new GatewayError(
+        'invalid_request_error',
+        'This is the only way into the account: link another provider first.',
+        { param: 'identityId' },
+      );
     }
     if (!result.removed) throw new GatewayError('not_found', 'No such identity.', { param: 'identityId' });
     return { id: request.params.identityId, deleted: true };

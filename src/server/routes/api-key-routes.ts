@@ -12,7 +12,9 @@ import { recordAdminAction } from '../api/record-admin-action.js';
 import { requireKeyLimitsWithinDefaults } from '../api/require-key-limits-within-defaults.js';
 import type { ApiRouteContext } from './api-routes.js';
 
-const addressSchema = z.string().refine(isAddressOrRange, { message: 'must be an IP address or a CIDR range such as 10.0.0.0/8' });
+const addressSchema = z
+  .string()
+  .refine(isAddressOrRange, { message: 'must be an IP address or a CIDR range such as 10.0.0.0/8' });
 const limitSchema = z.number().int().min(0).nullable().default(null);
 const createKeySchema = z.object({
   /** the model group's name or id */
@@ -23,7 +25,9 @@ const createKeySchema = z.object({
   /** micro-units, or null for no cap */
   spendingCap: z.number().int().min(0).nullable().default(null),
   allowedIps: z.array(addressSchema).max(100).default([]),
-  limits: z.object({ requestsPerMinute: limitSchema, tokensPerMinute: limitSchema, maxConcurrentRequests: limitSchema }).default({ requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }),
+  limits: z
+    .object({ requestsPerMinute: limitSchema, tokensPerMinute: limitSchema, maxConcurrentRequests: limitSchema })
+    .default({ requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }),
   /** admins may create a key for another user */
   userId: z.string().optional(),
 });
@@ -37,7 +41,13 @@ const updateKeySchema = z.object({
   /** micro-units, or null for no cap */
   spendingCap: z.number().int().min(0).nullable().optional(),
   allowedIps: z.array(addressSchema).max(100).optional(),
-  limits: z.object({ requestsPerMinute: optionalLimitSchema, tokensPerMinute: optionalLimitSchema, maxConcurrentRequests: optionalLimitSchema }).optional(),
+  limits: z
+    .object({
+      requestsPerMinute: optionalLimitSchema,
+      tokensPerMinute: optionalLimitSchema,
+      maxConcurrentRequests: optionalLimitSchema,
+    })
+    .optional(),
 });
 
 /**
@@ -71,7 +81,12 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
       const money = billing.memory.key(key.id);
       const presented = presentApiKey(
         key,
-        money && { spendingCap: money.spendingCap, spent: money.spent, allowedIps: money.allowedIpList, limits: money.limits },
+        money && {
+          spendingCap: money.spendingCap,
+          spent: money.spent,
+          allowedIps: money.allowedIpList,
+          limits: money.limits,
+        },
         { groupGranted: granted.has(`${key.userId} ${key.groupId}`), now },
       );
       // Unix milliseconds of the key's newest request written by the settlement batch writer, or null.
@@ -95,7 +110,11 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     const granted = (await gatewayStore.listUserGroups(userId)).find(matches);
     if (granted) return granted;
     if (caller.isAdmin && (await gatewayStore.listModelGroups()).some(matches)) {
-      throw new GatewayError('invalid_request_error', `The user does not hold group ${nameOrId}; grant it first with PUT /api/users/${userId}/groups.`, { param: 'group' });
+      throw new GatewayError(
+        'invalid_request_error',
+        `The user does not hold group ${nameOrId}; grant it first with PUT /api/users/${userId}/groups.`,
+        { param: 'group' },
+      );
     }
     throw groupNotFound();
   }
@@ -111,7 +130,8 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
   app.post('/keys', async (request, reply) => {
     const caller = request.apiCaller;
     const input = parseApiInput(createKeySchema, request.body);
-    if (input.userId !== undefined && !caller.isAdmin && input.userId !== caller.user?.id) throw new GatewayError('forbidden', 'Only administrators may create keys for other users.');
+    if (input.userId !== undefined && !caller.isAdmin && input.userId !== caller.user?.id)
+      throw new GatewayError('forbidden', 'Only administrators may create keys for other users.');
     const userId = input.userId ?? requireUser(caller).id;
     const group = await findGrantedGroup(caller, userId, input.group);
     if (!caller.isAdmin) requireKeyLimitsWithinDefaults(input.limits, billing.config.keyLimits);
@@ -121,10 +141,21 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
       .exclusive(async () => {
         // `require`: a grant withdrawn since the check above refuses the key instead of being given back.
         const key = await gatewayStore.createApiKey(
-          { userId, groupId: group.id, name: input.name, keyHash: hashApiKeySecret(secret), keyPrefix: displayPrefixOf(secret), expiresAt: input.expiresAt },
+          {
+            userId,
+            groupId: group.id,
+            name: input.name,
+            keyHash: hashApiKeySecret(secret),
+            keyPrefix: displayPrefixOf(secret),
+            expiresAt: input.expiresAt,
+          },
           { groupGrant: 'require' },
         );
-        await billing.store.setApiKeyBilling(key.id, { spendingCap: input.spendingCap, allowedIps: input.allowedIps, limits: input.limits });
+        await billing.store.setApiKeyBilling(key.id, {
+          spendingCap: input.spendingCap,
+          allowedIps: input.allowedIps,
+          limits: input.limits,
+        });
         return key;
       })
       .catch((error: unknown) => {
@@ -136,14 +167,23 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     return { ...(await presentOne(created)), key: secret };
   });
 
-  for (const [action, status] of [['disable', 'disabled'], ['enable', 'active']] as const) {
+  for (const [action, status] of [
+    ['disable', 'disabled'],
+    ['enable', 'active'],
+  ] as const) {
     app.post<{ Params: { apiKeyId: string } }>(`/keys/:apiKeyId/${action}`, async (request) => {
       const caller = request.apiCaller;
       const key = await findOwnedKey(caller, request.params.apiKeyId);
-      await billing.exclusive(() => gatewayStore.setApiKeyStatus(key.id, status, caller.isAdmin ? 'admin' : 'owner')).catch((error: unknown) => {
-        if (error instanceof KeyDisabledByAdminError) throw new GatewayError('forbidden', 'An administrator disabled this key; only an administrator can enable it again.');
-        throw error;
-      });
+      await billing
+        .exclusive(() => gatewayStore.setApiKeyStatus(key.id, status, caller.isAdmin ? 'admin' : 'owner'))
+        .catch((error: unknown) => {
+          if (error instanceof KeyDisabledByAdminError)
+            throw new GatewayError(
+              'forbidden',
+              'An administrator disabled this key; only an administrator can enable it again.',
+            );
+          throw error;
+        });
       await applyChange();
       return presentOne(await findOwnedKey(caller, key.id));
     });
@@ -157,29 +197,51 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     // Owners are held to the operator's bounds for the limits they change, exactly as when creating a key.
     if (!caller.isAdmin) {
       requireKeyLimitsWithinDefaults(
-        { requestsPerMinute: limitChanges.requestsPerMinute ?? null, tokensPerMinute: limitChanges.tokensPerMinute ?? null, maxConcurrentRequests: limitChanges.maxConcurrentRequests ?? null },
+        {
+          requestsPerMinute: limitChanges.requestsPerMinute ?? null,
+          tokensPerMinute: limitChanges.tokensPerMinute ?? null,
+          maxConcurrentRequests: limitChanges.maxConcurrentRequests ?? null,
+        },
         billing.config.keyLimits,
       );
     }
-    const changesBilling = input.spendingCap !== undefined || input.allowedIps !== undefined || input.limits !== undefined;
+    const changesBilling =
+      input.spendingCap !== undefined || input.allowedIps !== undefined || input.limits !== undefined;
     await billing.exclusive(async () => {
-      if (input.name !== undefined || input.expiresAt !== undefined) await gatewayStore.updateApiKey(key.id, { name: input.name, expiresAt: input.expiresAt });
+      if (input.name !== undefined || input.expiresAt !== undefined)
+        await gatewayStore.updateApiKey(key.id, { name: input.name, expiresAt: input.expiresAt });
       if (!changesBilling) return;
       const current = billing.memory.key(key.id);
-      const currentLimits = current?.limits ?? { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null };
+      const currentLimits = current?.limits ?? {
+        requestsPerMinute: null,
+        tokensPerMinute: null,
+        maxConcurrentRequests: null,
+      };
       await billing.store.setApiKeyBilling(key.id, {
         spendingCap: input.spendingCap !== undefined ? input.spendingCap : (current?.spendingCap ?? null),
         allowedIps: input.allowedIps ?? current?.allowedIpList ?? [],
         limits: {
-          requestsPerMinute: limitChanges.requestsPerMinute !== undefined ? limitChanges.requestsPerMinute : currentLimits.requestsPerMinute,
-          tokensPerMinute: limitChanges.tokensPerMinute !== undefined ? limitChanges.tokensPerMinute : currentLimits.tokensPerMinute,
-          maxConcurrentRequests: limitChanges.maxConcurrentRequests !== undefined ? limitChanges.maxConcurrentRequests : currentLimits.maxConcurrentRequests,
+          requestsPerMinute:
+            limitChanges.requestsPerMinute !== undefined
+              ? limitChanges.requestsPerMinute
+              : currentLimits.requestsPerMinute,
+          tokensPerMinute:
+            limitChanges.tokensPerMinute !== undefined ? limitChanges.tokensPerMinute : currentLimits.tokensPerMinute,
+          maxConcurrentRequests:
+            limitChanges.maxConcurrentRequests !== undefined
+              ? limitChanges.maxConcurrentRequests
+              : currentLimits.maxConcurrentRequests,
         },
       });
     });
     await applyChange();
     if (caller.isAdmin && key.userId !== caller.user?.id) {
-      await recordAdminAction(gatewayStore, caller, { action: 'key.update', targetType: 'api_key', targetId: key.id, details: { userId: key.userId, ...input } });
+      await recordAdminAction(gatewayStore, caller, {
+        action: 'key.update',
+        targetType: 'api_key',
+        targetId: key.id,
+        details: { userId: key.userId, ...input },
+      });
     }
     return presentOne(await findOwnedKey(caller, key.id));
   });

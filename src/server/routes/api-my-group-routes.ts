@@ -20,13 +20,21 @@ export function registerApiMyGroupRoutes(app: FastifyInstance, { services, api }
       unit: 'micro-units; token prices per million tokens, audio per minute, video per second, images per image',
       data: groups.map((group) => {
         const ratio = billing.memory.priceRatioOf(group.id);
-        const modelIds = group.models.includes('*') ? [...served.keys()] : [...group.models].sort((left, right) => left.localeCompare(right));
+        const modelIds = group.models.includes('*')
+          ? [...served.keys()]
+          : [...group.models].sort((left, right) => left.localeCompare(right));
         return {
           id: group.id,
           name: group.name,
           description: group.description,
           priceRatioMillionths: ratio,
-          models: modelIds.map((modelId) => presentModel(modelId, served.get(modelId), applyPriceRatio(billing.memory.priceOf(modelId, served.get(modelId)), ratio))),
+          models: modelIds.map((modelId) =>
+            presentModel(
+              modelId,
+              served.get(modelId),
+              applyPriceRatio(billing.memory.priceOf(modelId, served.get(modelId)), ratio),
+            ),
+          ),
         };
       }),
     };

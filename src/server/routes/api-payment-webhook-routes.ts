@@ -14,7 +14,9 @@ export async function registerApiPaymentWebhookRoutes(app: FastifyInstance, { ap
   await app.register(async (stripeScope) => {
     // The signature covers the exact bytes Stripe sent: parse nothing before verifying.
     stripeScope.removeContentTypeParser('application/json');
-    stripeScope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    stripeScope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
     stripeScope.post('/payments/stripe/webhook', async (request) => {
       const service = api.topup;
       const provider = service?.options.stripe;
@@ -26,12 +28,27 @@ export async function registerApiPaymentWebhookRoutes(app: FastifyInstance, { ap
         report = provider.readWebhook(body, typeof header === 'string' ? header : undefined, service.options.clock());
       } catch (error) {
         if (!(error instanceof ForgedPaymentMessageError)) throw error;
-        request.log.warn({ reason: error.message, address: request.ip }, 'refused a Stripe webhook that failed verification');
-        await recordDelivery(request, service, { method: 'stripe', verified: false, outcome: 'rejected', orderId: null });
-        throw new GatewayError('invalid_request_error', 'The Stripe signature does not verify.', { param: 'stripe-signature' });
+        request.log.warn(
+          { reason: error.message, address: request.ip },
+          'refused a Stripe webhook that failed verification',
+        );
+        await recordDelivery(request, service, {
+          method: 'stripe',
+          verified: false,
+          outcome: 'rejected',
+          orderId: null,
+        });
+        throw new GatewayError('invalid_request_error', 'The Stripe signature does not verify.', {
+          param: 'stripe-signature',
+        });
       }
       const outcome = report === undefined ? 'ignored' : await service.applyReport(report, 'stripe');
-      await recordDelivery(request, service, { method: 'stripe', verified: true, outcome, orderId: report?.orderId ?? null });
+      await recordDelivery(request, service, {
+        method: 'stripe',
+        verified: true,
+        outcome,
+        orderId: report?.orderId ?? null,
+      });
       return { received: true, outcome };
     });
   });
@@ -48,13 +65,26 @@ export async function registerApiPaymentWebhookRoutes(app: FastifyInstance, { ap
         report = provider.readNotification(fields);
       } catch (error) {
         if (!(error instanceof ForgedPaymentMessageError)) throw error;
-        request.log.warn({ reason: error.message, address: request.ip, orderId: fields['out_trade_no'] }, 'refused an Alipay notification that failed verification');
-        await recordDelivery(request, service, { method: 'alipay', verified: false, outcome: 'rejected', orderId: fields['out_trade_no']?.slice(0, 100) ?? null });
+        request.log.warn(
+          { reason: error.message, address: request.ip, orderId: fields['out_trade_no'] },
+          'refused an Alipay notification that failed verification',
+        );
+        await recordDelivery(request, service, {
+          method: 'alipay',
+          verified: false,
+          outcome: 'rejected',
+          orderId: fields['out_trade_no']?.slice(0, 100) ?? null,
+        });
         void reply.code(400).type('text/plain');
         return 'fail';
       }
       const outcome = report === undefined ? 'ignored' : await service.applyReport(report, 'alipay');
-      await recordDelivery(request, service, { method: 'alipay', verified: true, outcome, orderId: report?.orderId ?? null });
+      await recordDelivery(request, service, {
+        method: 'alipay',
+        verified: true,
+        outcome,
+        orderId: report?.orderId ?? null,
+      });
       // Only after the commit: anything but exactly `success` makes Alipay deliver again.
       void reply.type('text/plain');
       return 'success';
@@ -63,10 +93,16 @@ export async function registerApiPaymentWebhookRoutes(app: FastifyInstance, { ap
 }
 
 /** Remembers the delivery for the admin status page; a failure to remember must not fail the provider's call. */
-async function recordDelivery(request: FastifyRequest, service: TopupService, delivery: Omit<WebhookDeliveryRecord, 'receivedAt'>): Promise<void> {
+async function recordDelivery(
+  request: FastifyRequest,
+  service: TopupService,
+  delivery: Omit<WebhookDeliveryRecord, 'receivedAt'>,
+): Promise<void> {
   await service.options.store
     .recordWebhookDelivery({ ...delivery, receivedAt: service.options.clock() })
-    .catch((error: unknown) => request.log.error({ err: error, method: delivery.method }, 'recording a payment webhook delivery failed'));
+    .catch((error: unknown) =>
+      request.log.error({ err: error, method: delivery.method }, 'recording a payment webhook delivery failed'),
+    );
 }
 
 function readFormFields(body: unknown): Record<string, string> {

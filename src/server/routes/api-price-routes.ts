@@ -24,7 +24,10 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
   // The catalog in force, admins' entries included, supplies the default prices.
   const { routing } = services;
 
-  app.get('/prices', async () => ({ unit: 'micro-units; token prices per million tokens', data: billing.memory.listPrices(routing.catalogModels) }));
+  app.get('/prices', async () => ({
+    unit: 'micro-units; token prices per million tokens',
+    data: billing.memory.listPrices(routing.catalogModels),
+  }));
 
   app.put<{ Params: { modelId: string } }>('/prices/:modelId', async (request) => {
     requireAdmin(request.apiCaller);
@@ -40,7 +43,12 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
       videoPerSecond: input.videoPerSecond,
     };
     await billing.exclusive(() => billing.store.setModelPrice(price));
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'price.set', targetType: 'model', targetId: price.modelId, details: { price } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'price.set',
+      targetType: 'model',
+      targetId: price.modelId,
+      details: { price },
+    });
     await billing.announceChange();
     return price;
   });
@@ -48,10 +56,21 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
   app.delete<{ Params: { modelId: string } }>('/prices/:modelId', async (request) => {
     requireAdmin(request.apiCaller);
     await billing.exclusive(() => billing.store.deleteModelPrice(request.params.modelId));
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'price.delete', targetType: 'model', targetId: request.params.modelId, details: {} });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'price.delete',
+      targetType: 'model',
+      targetId: request.params.modelId,
+      details: {},
+    });
     await billing.announceChange();
     const { modelId } = request.params;
-    return { modelId, price: billing.memory.priceOf(modelId, routing.catalogModels.find((model) => model.id === modelId)) };
+    return {
+      modelId,
+      price: billing.memory.priceOf(
+        modelId,
+        routing.catalogModels.find((model) => model.id === modelId),
+      ),
+    };
   });
 
   app.get('/groups', async (request) => {
@@ -63,10 +82,17 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
   app.put<{ Params: { groupId: string } }>('/groups/:groupId/price-ratio', async (request) => {
     requireAdmin(request.apiCaller);
     const { priceRatioMillionths } = parseApiInput(ratioSchema, request.body);
-    await billing.exclusive(() => billing.store.setGroupPriceRatio(request.params.groupId, priceRatioMillionths)).catch(() => {
-      throw new GatewayError('not_found', 'No such model group.');
+    await billing
+      .exclusive(() => billing.store.setGroupPriceRatio(request.params.groupId, priceRatioMillionths))
+      .catch(() => {
+        throw new GatewayError('not_found', 'No such model group.');
+      });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'group.price-ratio.set',
+      targetType: 'group',
+      targetId: request.params.groupId,
+      details: { priceRatioMillionths },
     });
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'group.price-ratio.set', targetType: 'group', targetId: request.params.groupId, details: { priceRatioMillionths } });
     await billing.announceChange();
     return { groupId: request.params.groupId, priceRatioMillionths };
   });

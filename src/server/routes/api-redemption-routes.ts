@@ -1,13 +1,21 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { RedemptionAttemptLimiter } from '../../accounts/redemption-attempt-limiter.js';
-import { generateRedemptionCode, hashRedemptionCode, redemptionCodeDisplayPrefix } from '../../accounts/redemption-code.js';
+import {
+  generateRedemptionCode,
+  hashRedemptionCode,
+  redemptionCodeDisplayPrefix,
+} from '../../accounts/redemption-code.js';
 import { formatMicroUnits, parseCurrencyAmount } from '../../billing/money.js';
 import { createRecordId } from '../../core/create-record-id.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RedemptionCodeRecord } from '../../storage/account-admin-store.js';
 import { requireAdmin, requireUser } from '../api/authenticate-api-caller.js';
-import { encodeCreatedRedemptionCodesCsv, encodeStoredRedemptionCodesCsv, type CreatedRedemptionCode } from '../api/encode-redemption-codes-csv.js';
+import {
+  encodeCreatedRedemptionCodesCsv,
+  encodeStoredRedemptionCodesCsv,
+  type CreatedRedemptionCode,
+} from '../api/encode-redemption-codes-csv.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { encodeCursor, parseCursor, presentLedgerEntry } from '../api/present-api-records.js';
 import { recordAdminAction } from '../api/record-admin-action.js';
@@ -27,7 +35,9 @@ const createBatchSchema = z
     expiresAt: z.number().int().positive().nullable().optional(),
     note: z.string().max(500).optional(),
   })
-  .refine((value) => (value.amount === undefined) !== (value.amountMicroUnits === undefined), { message: 'give exactly one of amount or amountMicroUnits' });
+  .refine((value) => (value.amount === undefined) !== (value.amountMicroUnits === undefined), {
+    message: 'give exactly one of amount or amountMicroUnits',
+  });
 const formatSchema = z.object({ format: z.enum(['json', 'csv']).default('json') });
 const listSchema = z.object({
   batch: z.string().min(1).max(100).optional(),
@@ -57,7 +67,10 @@ export function registerApiRedemptionRoutes(app: FastifyInstance, { services, ap
     const amount = parseAmount(input);
     const now = services.clock();
     const expiresAt = input.expiresAt ?? null;
-    if (expiresAt !== null && expiresAt <= now) throw new GatewayError('invalid_request_error', 'expiresAt must be in the future (Unix milliseconds).', { param: 'expiresAt' });
+    if (expiresAt !== null && expiresAt <= now)
+      throw new GatewayError('invalid_request_error', 'expiresAt must be in the future (Unix milliseconds).', {
+        param: 'expiresAt',
+      });
     const batchId = createRecordId('rcb', now);
     const codes: CreatedRedemptionCode[] = Array.from({ length: input.count }, () => {
       const code = generateRedemptionCode();
@@ -67,17 +80,40 @@ export function registerApiRedemptionRoutes(app: FastifyInstance, { services, ap
     const createdBy = request.apiCaller.user?.email ?? 'admin token';
     await accountAdmin.createRedemptionBatch({
       batchId,
-      codes: codes.map((code) => ({ id: code.id, codeHash: hashRedemptionCode(code.code), codePrefix: code.codePrefix })),
+      codes: codes.map((code) => ({
+        id: code.id,
+        codeHash: hashRedemptionCode(code.code),
+        codePrefix: code.codePrefix,
+      })),
       amount,
       note,
       expiresAt,
       createdBy,
       createdAt: now,
     });
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'redemption.batch.create', targetType: 'redemption-batch', targetId: batchId, details: { amount, count: input.count, expiresAt, note } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'redemption.batch.create',
+      targetType: 'redemption-batch',
+      targetId: batchId,
+      details: { amount, count: input.count, expiresAt, note },
+    });
     void reply.code(201);
-    if (format === 'csv') return sendCsv(reply, `redemption-codes-${batchId}.csv`, encodeCreatedRedemptionCodesCsv({ batchId, amount, expiresAt, note, codes }));
-    return { batchId, amount, amountText: formatMicroUnits(amount), count: codes.length, expiresAt, note, createdAt: now, codes };
+    if (format === 'csv')
+      return sendCsv(
+        reply,
+        `redemption-codes-${batchId}.csv`,
+        encodeCreatedRedemptionCodesCsv({ batchId, amount, expiresAt, note, codes }),
+      );
+    return {
+      batchId,
+      amount,
+      amountText: formatMicroUnits(amount),
+      count: codes.length,
+      expiresAt,
+      note,
+      createdAt: now,
+      codes,
+    };
   });
 
   app.get('/admin/redemption-codes', async (request, reply) => {
@@ -88,7 +124,11 @@ export function registerApiRedemptionRoutes(app: FastifyInstance, { services, ap
       const codes = await accountAdmin.listRedemptionCodes({ ...filter, limit: csvExportLimit });
       return sendCsv(reply, `redemption-codes-${query.batch ?? 'all'}.csv`, encodeStoredRedemptionCodesCsv(codes));
     }
-    const codes = await accountAdmin.listRedemptionCodes({ ...filter, limit: query.limit, before: parseCursor(query.cursor) });
+    const codes = await accountAdmin.listRedemptionCodes({
+      ...filter,
+      limit: query.limit,
+      before: parseCursor(query.cursor),
+    });
     return { data: codes.map(presentRedemptionCode), nextCursor: encodeCursor(codes, query.limit) };
   });
 
@@ -96,7 +136,12 @@ export function registerApiRedemptionRoutes(app: FastifyInstance, { services, ap
     requireAdmin(request.apiCaller);
     const disabled = await accountAdmin.disableRedemptionCodes({ codeId: request.params.codeId }, services.clock());
     if (disabled === 0) throw new GatewayError('not_found', 'No active redemption code with this id.');
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'redemption.code.disable', targetType: 'redemption-code', targetId: request.params.codeId, details: {} });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'redemption.code.disable',
+      targetType: 'redemption-code',
+      targetId: request.params.codeId,
+      details: {},
+    });
     return { disabled };
   });
 
@@ -105,8 +150,14 @@ export function registerApiRedemptionRoutes(app: FastifyInstance, { services, ap
     const { batchId } = request.params;
     const now = services.clock();
     const disabled = await accountAdmin.disableRedemptionCodes({ batchId }, now);
-    if (disabled === 0 && (await accountAdmin.listRedemptionCodes({ batchId, limit: 1, now })).length === 0) throw new GatewayError('not_found', 'No redemption batch with this id.');
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'redemption.batch.disable', targetType: 'redemption-batch', targetId: batchId, details: { disabled } });
+    if (disabled === 0 && (await accountAdmin.listRedemptionCodes({ batchId, limit: 1, now })).length === 0)
+      throw new GatewayError('not_found', 'No redemption batch with this id.');
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'redemption.batch.disable',
+      targetType: 'redemption-batch',
+      targetId: batchId,
+      details: { disabled },
+    });
     return { batchId, disabled };
   });
 
@@ -115,7 +166,9 @@ export function registerApiRedemptionRoutes(app: FastifyInstance, { services, ap
     const { code } = parseApiInput(redeemSchema, request.body);
     const subject = { userId: user.id, address: request.ip };
     await attempts.assertAllowed(subject);
-    const result = await billing.exclusive(() => accountAdmin.redeemRedemptionCode({ codeHash: hashRedemptionCode(code), userId: user.id, now: services.clock() }));
+    const result = await billing.exclusive(() =>
+      accountAdmin.redeemRedemptionCode({ codeHash: hashRedemptionCode(code), userId: user.id, now: services.clock() }),
+    );
     if (!result) {
       await attempts.recordFailure(subject);
       request.log.warn({ userId: user.id, clientAddress: subject.address }, 'redemption code refused');
@@ -139,9 +192,12 @@ function parseAmount(input: { amount?: string; amountMicroUnits?: number }): num
   try {
     amount = input.amountMicroUnits ?? parseCurrencyAmount(input.amount ?? '');
   } catch (error) {
-    throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'Invalid amount', { param: 'amount' });
+    throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'Invalid amount', {
+      param: 'amount',
+    });
   }
-  if (amount <= 0) throw new GatewayError('invalid_request_error', 'The amount must be above zero.', { param: 'amount' });
+  if (amount <= 0)
+    throw new GatewayError('invalid_request_error', 'The amount must be above zero.', { param: 'amount' });
   return amount;
 }
 
@@ -150,6 +206,8 @@ function presentRedemptionCode(code: RedemptionCodeRecord) {
 }
 
 function sendCsv(reply: FastifyReply, fileName: string, body: string): string {
-  void reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`);
+  void reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileName}"`);
   return body;
 }

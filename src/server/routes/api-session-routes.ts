@@ -19,7 +19,8 @@ export function registerApiSessionRoutes(app: FastifyInstance, { services, api }
 
   app.delete<{ Params: { sessionId: string } }>('/auth/sessions/:sessionId', async (request) => {
     const user = requireUser(request.apiCaller);
-    if (!(await store.deleteSession(user.id, request.params.sessionId))) throw new GatewayError('not_found', 'No such session.', { param: 'sessionId' });
+    if (!(await store.deleteSession(user.id, request.params.sessionId)))
+      throw new GatewayError('not_found', 'No such session.', { param: 'sessionId' });
     return { id: request.params.sessionId, deleted: true };
   });
 

@@ -57,12 +57,21 @@ export function registerApiSetupRoutes(app: FastifyInstance, { services, api }: 
     const user = await billing
       .exclusive(async () => {
         if ((await accountAdmin.countAdmins()) > 0) return undefined;
-        return gatewayStore.createUser({ email, displayName: input.displayName ?? email.split('@')[0] ?? email, role: 'admin', passwordHash });
+        return gatewayStore.createUser({
+          email,
+          displayName: input.displayName ?? email.split('@')[0] ?? email,
+          role: 'admin',
+          passwordHash,
+        });
       })
       .catch((error: unknown) => {
         // Nothing was created: the operator may try again with the same token.
         reopen();
-        throw new GatewayError('invalid_request_error', error instanceof Error ? error.message : 'The administrator could not be created', { param: 'email' });
+        throw new GatewayError(
+          'invalid_request_error',
+          error instanceof Error ? error.message : 'The administrator could not be created',
+          { param: 'email' },
+        );
       });
     if (!user) throw setupClosed();
     const groups = await billing.exclusive(() => grantDefaultGroups(gatewayStore, user.id, services.config));

@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hashConsoleToken } from '../../accounts/console-token.js';
 import { buildGithubAuthorizationUrl, fetchGithubProfile } from '../../accounts/github-sign-in.js';
-import { createOauthTransaction, encodeOauthTransaction, oauthTransactionCookieName, parseOauthTransaction, type OauthTransaction } from '../../accounts/oauth-transaction.js';
+import {
+  createOauthTransaction,
+  encodeOauthTransaction,
+  oauthTransactionCookieName,
+  parseOauthTransaction,
+  type OauthTransaction,
+} from '../../accounts/oauth-transaction.js';
 import type { ProviderProfile } from '../../accounts/provider-profile.js';
 import { resolveSignInUser } from '../../accounts/resolve-sign-in-user.js';
 import { safeReturnPath } from '../../accounts/safe-return-path.js';
@@ -11,7 +17,12 @@ import { signInToConsole } from '../api/start-console-session.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { IdentityProvider } from '../../storage/sign-in-records.js';
 import type { UserRecord } from '../../storage/store-records.js';
-import { encodeOauthTransactionCookie, encodeSessionCookies, publicOriginOf, sessionCookieName } from '../api/console-cookies.js';
+import {
+  encodeOauthTransactionCookie,
+  encodeSessionCookies,
+  publicOriginOf,
+  sessionCookieName,
+} from '../api/console-cookies.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { readRequestCookie } from '../api/read-request-cookie.js';
 import type { ApiRouteContext } from './api-routes.js';
@@ -35,7 +46,9 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
   app.get('/auth/providers', async () => ({
     providers: [
       ...(signIn.config.github ? [{ id: 'github', name: 'GitHub', startUrl: '/api/auth/github/start' }] : []),
-      ...(signIn.config.oidc ? [{ id: 'oidc', name: signIn.config.oidc.displayName, startUrl: '/api/auth/oidc/start' }] : []),
+      ...(signIn.config.oidc
+        ? [{ id: 'oidc', name: signIn.config.oidc.displayName, startUrl: '/api/auth/oidc/start' }]
+        : []),
     ],
     // Email and password stays for accounts that have a password (bootstrap admins).
     password: true,
@@ -56,7 +69,12 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
     const redirectUri = callbackUrlOf(publicOrigin, provider);
     let location: string;
     try {
-      location = await buildAuthorizationUrl(provider, { redirectUri, state: transaction.state, nonce: transaction.nonce, codeChallenge });
+      location = await buildAuthorizationUrl(provider, {
+        redirectUri,
+        state: transaction.state,
+        nonce: transaction.nonce,
+        codeChallenge,
+      });
     } catch (error) {
       return redirectToSignInPage(request, reply, error);
     }
@@ -71,18 +89,37 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
     void reply.header('set-cookie', encodeOauthTransactionCookie('', publicOrigin));
     try {
       const query = callbackQuerySchema.safeParse(request.query);
-      const transaction = parseOauthTransaction(readRequestCookie(request, oauthTransactionCookieName), services.clock());
-      if (!query.success || transaction === undefined || transaction.provider !== provider || query.data.state !== transaction.state) {
-        throw new SignInError('invalid_state', 'no sign-in attempt matches this callback (expired, replayed or forged)');
+      const transaction = parseOauthTransaction(
+        readRequestCookie(request, oauthTransactionCookieName),
+        services.clock(),
+      );
+      if (
+        !query.success ||
+        transaction === undefined ||
+        transaction.provider !== provider ||
+        query.data.state !== transaction.state
+      ) {
+        throw new SignInError(
+          'invalid_state',
+          'no sign-in attempt matches this callback (expired, replayed or forged)',
+        );
       }
       if (query.data.error !== undefined) {
-        throw new SignInError(query.data.error === 'access_denied' ? 'access_denied' : 'provider_error', `the provider answered error=${query.data.error}`);
+        throw new SignInError(
+          query.data.error === 'access_denied' ? 'access_denied' : 'provider_error',
+          `the provider answered error=${query.data.error}`,
+        );
       }
       const profile = await fetchProfile(provider, transaction, new URL(request.url, publicOrigin), query.data.code);
       const linkingUser = transaction.intent === 'link' ? await findSessionUser(request) : undefined;
-      if (transaction.intent === 'link' && linkingUser === undefined) throw new SignInError('not_signed_in', 'the session that started linking has ended');
+      if (transaction.intent === 'link' && linkingUser === undefined)
+        throw new SignInError('not_signed_in', 'the session that started linking has ended');
       const resolved = await resolveSignInUser(
-        { gatewayStore: api.gatewayStore, signInStore: signIn.store, findUserById: (userId) => api.billing.store.findUserById(userId) },
+        {
+          gatewayStore: api.gatewayStore,
+          signInStore: signIn.store,
+          findUserById: (userId) => api.billing.store.findUserById(userId),
+        },
         profile,
         { linkingUser, config: services.config, now: services.clock() },
       );
@@ -103,7 +140,10 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
     return found?.user.status === 'active' ? found.user : undefined;
   }
 
-  function buildAuthorizationUrl(provider: IdentityProvider, attempt: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string> {
+  function buildAuthorizationUrl(
+    provider: IdentityProvider,
+    attempt: { redirectUri: string; state: string; nonce: string; codeChallenge: string },
+  ): Promise<string> {
     switch (provider) {
       case 'github': {
         const github = signIn.config.github;
@@ -111,7 +151,8 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
         return Promise.resolve(buildGithubAuthorizationUrl(github, attempt));
       }
       case 'oidc': {
-        if (signIn.oidc === undefined) throw new SignInError('provider_not_configured', 'OpenID Connect sign-in is not configured');
+        if (signIn.oidc === undefined)
+          throw new SignInError('provider_not_configured', 'OpenID Connect sign-in is not configured');
         return signIn.oidc.buildAuthorizationUrl(attempt);
       }
       default:
@@ -119,7 +160,12 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
     }
   }
 
-  function fetchProfile(provider: IdentityProvider, transaction: OauthTransaction, callbackUrl: URL, code: string | undefined): Promise<ProviderProfile> {
+  function fetchProfile(
+    provider: IdentityProvider,
+    transaction: OauthTransaction,
+    callbackUrl: URL,
+    code: string | undefined,
+  ): Promise<ProviderProfile> {
     const redirectUri = callbackUrlOf(callbackUrl.origin, provider);
     switch (provider) {
       case 'github': {
@@ -129,8 +175,14 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
         return fetchGithubProfile(github, { code, redirectUri, codeVerifier: transaction.codeVerifier });
       }
       case 'oidc': {
-        if (signIn.oidc === undefined) throw new SignInError('provider_not_configured', 'OpenID Connect sign-in is not configured');
-        return signIn.oidc.fetchProfile({ callbackUrl, state: transaction.state, nonce: transaction.nonce, codeVerifier: transaction.codeVerifier });
+        if (signIn.oidc === undefined)
+          throw new SignInError('provider_not_configured', 'OpenID Connect sign-in is not configured');
+        return signIn.oidc.fetchProfile({
+          callbackUrl,
+          state: transaction.state,
+          nonce: transaction.nonce,
+          codeVerifier: transaction.codeVerifier,
+        });
       }
       default:
         return assertNever(provider);

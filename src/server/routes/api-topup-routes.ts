@@ -15,7 +15,10 @@ const createOrderSchema = z.object({
   /** currency units of the balance, as a decimal string or a number */
   amount: z.union([z.string().max(40), z.number().positive()]),
 });
-const pageSchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.string().optional() });
+const pageSchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().optional(),
+});
 const adminFilterSchema = pageSchema.extend({
   status: z.enum(['pending', 'paid', 'failed', 'expired', 'refunded']).optional(),
   method: methodSchema.optional(),
@@ -37,7 +40,9 @@ export function registerApiTopupRoutes(app: FastifyInstance, { api }: ApiRouteCo
     const input = parseApiInput(createOrderSchema, request.body);
     const { order, instruction } = await topup().createOrder(user.id, input.method, input.amount);
     void reply.code(201);
-    return instruction.kind === 'redirect' ? { order: presentTopupOrder(order), redirectUrl: instruction.redirectUrl } : { order: presentTopupOrder(order), qrCode: instruction.qrCode };
+    return instruction.kind === 'redirect'
+      ? { order: presentTopupOrder(order), redirectUrl: instruction.redirectUrl }
+      : { order: presentTopupOrder(order), qrCode: instruction.qrCode };
   });
 
   app.get('/topup/orders', async (request) => {
@@ -50,14 +55,21 @@ export function registerApiTopupRoutes(app: FastifyInstance, { api }: ApiRouteCo
   app.get<{ Params: { orderId: string } }>('/topup/orders/:orderId', async (request) => {
     const order = await topup().findOrder(request.params.orderId);
     const caller = request.apiCaller;
-    if (!order || (!caller.isAdmin && caller.user?.id !== order.userId)) throw new GatewayError('not_found', 'No such order.');
+    if (!order || (!caller.isAdmin && caller.user?.id !== order.userId))
+      throw new GatewayError('not_found', 'No such order.');
     return presentTopupOrder(order);
   });
 
   app.get('/admin/orders', async (request) => {
     requireAdmin(request.apiCaller);
     const filter = parseApiInput(adminFilterSchema, request.query);
-    const orders = await topup().listOrders({ userId: filter.user, status: filter.status, method: filter.method, limit: filter.limit, before: parseCursor(filter.cursor) });
+    const orders = await topup().listOrders({
+      userId: filter.user,
+      status: filter.status,
+      method: filter.method,
+      limit: filter.limit,
+      before: parseCursor(filter.cursor),
+    });
     return { data: orders.map(presentTopupOrder), nextCursor: encodeCursor(orders, filter.limit) };
   });
 
@@ -72,9 +84,22 @@ export function registerApiTopupRoutes(app: FastifyInstance, { api }: ApiRouteCo
     } catch (error) {
       if (error instanceof GatewayError) throw error;
       service.options.logger.error({ err: error, orderId: order.id }, 'order re-check failed');
-      throw new GatewayError('server_error', `The payment provider (${order.method}) could not be asked about the order; try again later.`);
+      throw new GatewayError(
+        'server_error',
+        `The payment provider (${order.method}) could not be asked about the order; try again later.`,
+      );
     }
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'order.recheck', targetType: 'order', targetId: order.id, details: { method: order.method, statusBefore: order.status, providerSays: result.report.outcome, outcome: result.outcome } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'order.recheck',
+      targetType: 'order',
+      targetId: order.id,
+      details: {
+        method: order.method,
+        statusBefore: order.status,
+        providerSays: result.report.outcome,
+        outcome: result.outcome,
+      },
+    });
     const after = await service.findOrder(order.id);
     return { order: presentTopupOrder(after ?? order), providerSays: result.report.outcome, outcome: result.outcome };
   });

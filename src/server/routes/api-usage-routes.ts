@@ -58,13 +58,25 @@ export function registerApiUsageRoutes(app: FastifyInstance, { services, api }: 
     const userId = caller.isAdmin ? query.userId : requireUser(caller).id;
     if (query.granularity === 'hour') {
       const to = Math.ceil((query.to ?? services.clock() + 1) / millisecondsPerHour) * millisecondsPerHour;
-      const from = Math.floor((query.from ?? to - 24 * millisecondsPerHour) / millisecondsPerHour) * millisecondsPerHour;
+      const from =
+        Math.floor((query.from ?? to - 24 * millisecondsPerHour) / millisecondsPerHour) * millisecondsPerHour;
       if (from >= to) throw new GatewayError('invalid_request_error', 'from must be before to.', { param: 'from' });
-      if (to - from > longestHourlyRange) throw new GatewayError('invalid_request_error', 'The hourly view covers at most 31 days; use granularity=day for longer ranges.', { param: 'from' });
+      if (to - from > longestHourlyRange)
+        throw new GatewayError(
+          'invalid_request_error',
+          'The hourly view covers at most 31 days; use granularity=day for longer ranges.',
+          { param: 'from' },
+        );
       const rows = await billing.store.listHourlyUsage({ userId, apiKeyId: query.keyId, model: query.model, from, to });
       return { granularity: 'hour', from, to, data: rows, ...summarizeHourlyUsage(rows, from, to) };
     }
-    const rows = await billing.store.listUsageSummaries({ userId, apiKeyId: query.keyId, model: query.model, fromDay: query.fromDay, toDay: query.toDay });
+    const rows = await billing.store.listUsageSummaries({
+      userId,
+      apiKeyId: query.keyId,
+      model: query.model,
+      fromDay: query.fromDay,
+      toDay: query.toDay,
+    });
     const totals = rows.reduce(
       (sum, row) => ({
         requestCount: sum.requestCount + row.requestCount,

@@ -29,7 +29,13 @@ export function registerApiUserGroupRoutes(app: FastifyInstance, { services, api
   function present(userId: string, groups: ModelGroupRecord[]) {
     return {
       userId,
-      data: groups.map((group) => ({ id: group.id, name: group.name, description: group.description, models: group.models, priceRatioMillionths: billing.memory.priceRatioOf(group.id) })),
+      data: groups.map((group) => ({
+        id: group.id,
+        name: group.name,
+        description: group.description,
+        models: group.models,
+        priceRatioMillionths: billing.memory.priceRatioOf(group.id),
+      })),
     };
   }
 
@@ -45,11 +51,17 @@ export function registerApiUserGroupRoutes(app: FastifyInstance, { services, api
     const allGroups = await gatewayStore.listModelGroups();
     const groupIds = names.map((name, index) => {
       const group = allGroups.find((candidate) => candidate.name === name || candidate.id === name);
-      if (!group) throw new GatewayError('invalid_request_error', `No model group named ${name}.`, { param: `groups[${index}]` });
+      if (!group)
+        throw new GatewayError('invalid_request_error', `No model group named ${name}.`, { param: `groups[${index}]` });
       return group.id;
     });
     await billing.exclusive(() => gatewayStore.setUserGroups(userId, groupIds));
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: 'user.groups.set', targetType: 'user', targetId: userId, details: { groups: names } });
+    await recordAdminAction(gatewayStore, request.apiCaller, {
+      action: 'user.groups.set',
+      targetType: 'user',
+      targetId: userId,
+      details: { groups: names },
+    });
     await services.routing.refresh();
     // Tells other nodes (through Redis) to reload, so a withdrawn group stops working there too.
     await billing.announceChange();

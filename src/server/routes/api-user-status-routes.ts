@@ -13,19 +13,29 @@ import type { ApiRouteContext } from './api-routes.js';
 export function registerApiUserStatusRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { accountAdmin, billing, gatewayStore } = api;
 
-  const changeStatus = (status: UserRecord['status']) => async (request: { apiCaller: Parameters<typeof requireAdmin>[0]; params: { userId: string } }) => {
-    requireAdmin(request.apiCaller);
-    const { userId } = request.params;
-    if (status === 'disabled' && request.apiCaller.user?.id === userId) throw new GatewayError('invalid_request_error', 'An administrator cannot disable their own account.', { param: 'userId' });
-    const changed = await billing.exclusive(() => accountAdmin.setUserStatus(userId, status));
-    if (!changed) throw new GatewayError('not_found', 'No such user.');
-    await recordAdminAction(gatewayStore, request.apiCaller, { action: status === 'disabled' ? 'user.disable' : 'user.enable', targetType: 'user', targetId: userId, details: { status } });
-    await services.routing.refresh();
-    // Tells other nodes (through Redis) to reload, so the user's keys stop (or work again) there too.
-    await billing.announceChange();
-    const user = await billing.store.findUserById(userId);
-    return user ? presentUser(user) : { id: userId, status };
-  };
+  const changeStatus =
+    (status: UserRecord['status']) =>
+    async (request: { apiCaller: Parameters<typeof requireAdmin>[0]; params: { userId: string } }) => {
+      requireAdmin(request.apiCaller);
+      const { userId } = request.params;
+      if (status === 'disabled' && request.apiCaller.user?.id === userId)
+        throw new GatewayError('invalid_request_error', 'An administrator cannot disable their own account.', {
+          param: 'userId',
+        });
+      const changed = await billing.exclusive(() => accountAdmin.setUserStatus(userId, status));
+      if (!changed) throw new GatewayError('not_found', 'No such user.');
+      await recordAdminAction(gatewayStore, request.apiCaller, {
+        action: status === 'disabled' ? 'user.disable' : 'user.enable',
+        targetType: 'user',
+        targetId: userId,
+        details: { status },
+      });
+      await services.routing.refresh();
+      // Tells other nodes (through Redis) to reload, so the user's keys stop (or work again) there too.
+      await billing.announceChange();
+      const user = await billing.store.findUserById(userId);
+      return user ? presentUser(user) : { id: userId, status };
+    };
 
   app.post<{ Params: { userId: string } }>('/users/:userId/disable', changeStatus('disabled'));
   app.post<{ Params: { userId: string } }>('/users/:userId/enable', changeStatus('active'));

@@ -21,7 +21,11 @@ export function registerAudioTranscriptionsRoute(app: FastifyInstance, services:
     // Billed from what was really uploaded, never from header fields that could lie (docs/BILLING.md, audio).
     const audio = readWavDuration(audioFile.data);
     if (audio.kind === 'implausible') {
-      throw new GatewayError('invalid_request_error', `The WAV header of 'file' describes no real audio: ${audio.reason}.`, { param: 'file' });
+      throw new GatewayError(
+        'invalid_request_error',
+        `The WAV header of 'file' describes no real audio: ${audio.reason}.`,
+        { param: 'file' },
+      );
     }
     await forwardMetered({
       reply,
@@ -32,7 +36,10 @@ export function registerAudioTranscriptionsRoute(app: FastifyInstance, services:
       body: fields,
       uploadedBytes: audioFile.data.length,
       uploadedAudioSeconds: audio.kind === 'measured' ? audio.seconds : undefined,
-      openAiWire: { upstreamPath: '/audio/transcriptions', buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId) },
+      openAiWire: {
+        upstreamPath: '/audio/transcriptions',
+        buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
+      },
       stream: false,
       clientWantsUsage: false,
     });

@@ -4,7 +4,10 @@ import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-buil
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { rejectUnsupportedImages } from '../reject-unsupported-images.js';
-import { chatCompletionFieldRules, chatCompletionRequestSchema } from '../request-schemas/chat-completion-request-schema.js';
+import {
+  chatCompletionFieldRules,
+  chatCompletionRequestSchema,
+} from '../request-schemas/chat-completion-request-schema.js';
 import { parseSparseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 import { withUpstreamUsage } from '../with-upstream-usage.js';
@@ -17,7 +20,12 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: Gat
     const model = resolveModel(routing, request.principal, body.model, ['chat']);
     rejectUnsupportedImages(model, body.messages);
     const stream = body.stream === true;
-    const plan = planForwardedFields({ body: stream ? withUpstreamUsage(body) : body, rules: chatCompletionFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
+    const plan = planForwardedFields({
+      body: stream ? withUpstreamUsage(body) : body,
+      rules: chatCompletionFieldRules,
+      modelId: model.id,
+      channels: routing.channelsFor(model.id),
+    });
     await forwardMetered({
       reply,
       services,

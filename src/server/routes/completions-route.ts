@@ -15,7 +15,12 @@ export function registerCompletionsRoute(app: FastifyInstance, services: Gateway
     const routing = services.routing.current;
     const model = resolveModel(routing, request.principal, body.model, ['completion', 'chat']);
     const stream = body.stream === true;
-    const plan = planForwardedFields({ body: stream ? withUpstreamUsage(body) : body, rules: completionFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
+    const plan = planForwardedFields({
+      body: stream ? withUpstreamUsage(body) : body,
+      rules: completionFieldRules,
+      modelId: model.id,
+      channels: routing.channelsFor(model.id),
+    });
     await forwardMetered({
       reply,
       services,

@@ -13,7 +13,12 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: GatewayS
     const body = parseRequestBody(embeddingRequestSchema, request.body);
     const routing = services.routing.current;
     const model = resolveModel(routing, request.principal, body.model, ['embedding']);
-    const plan = planForwardedFields({ body, rules: embeddingFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
+    const plan = planForwardedFields({
+      body,
+      rules: embeddingFieldRules,
+      modelId: model.id,
+      channels: routing.channelsFor(model.id),
+    });
     await forwardMetered({
       reply,
       services,

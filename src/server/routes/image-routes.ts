@@ -8,7 +8,11 @@ import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.j
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
 import { checkImageModelOptions } from '../request-schemas/check-image-model-options.js';
-import { imageEditFieldRules, imageGenerationFieldRules, imageGenerationRequestSchema } from '../request-schemas/image-request-schemas.js';
+import {
+  imageEditFieldRules,
+  imageGenerationFieldRules,
+  imageGenerationRequestSchema,
+} from '../request-schemas/image-request-schemas.js';
 import { parseImageEditForm } from '../request-schemas/parse-image-edit-form.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
@@ -21,7 +25,12 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
     const model = resolveModel(routing, request.principal, body.model, ['image']);
     checkImageSize(model, body.size);
     checkImageModelOptions(model, body);
-    const plan = planForwardedFields({ body, rules: imageGenerationFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
+    const plan = planForwardedFields({
+      body,
+      rules: imageGenerationFieldRules,
+      modelId: model.id,
+      channels: routing.channelsFor(model.id),
+    });
     await forwardMetered({
       reply,
       services,
@@ -43,11 +52,18 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
     const routing = services.routing.current;
     const model = resolveModel(routing, request.principal, fields.model, ['image']);
     if (model.kind === 'image' && !model.supportsImageEdits) {
-      throw new GatewayError('invalid_request_error', `The model '${model.id}' does not support image edits.`, { param: 'model' });
+      throw new GatewayError('invalid_request_error', `The model '${model.id}' does not support image edits.`, {
+        param: 'model',
+      });
     }
     checkImageSize(model, fields.size);
     checkImageModelOptions(model, fields);
-    const plan = planForwardedFields({ body: form.fields, rules: imageEditFieldRules, modelId: model.id, channels: routing.channelsFor(model.id) });
+    const plan = planForwardedFields({
+      body: form.fields,
+      rules: imageEditFieldRules,
+      modelId: model.id,
+      channels: routing.channelsFor(model.id),
+    });
     await forwardMetered({
       reply,
       services,
@@ -56,7 +72,10 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
       endpoint: 'images.edits',
       body: fields,
       uploadedBytes: form.files.reduce((total, file) => total + file.data.length, 0),
-      openAiWire: { upstreamPath: '/images/edits', buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId) },
+      openAiWire: {
+        upstreamPath: '/images/edits',
+        buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
+      },
       acceptsChannel: plan.acceptsChannel,
       premiumPriceRatios: plan.premiumPriceRatios,
       stream: false,

@@ -19,32 +19,43 @@ import { resolveModel } from '../resolve-model.js';
 export function registerMessagesCountTokensRoute(app: FastifyInstance, services: GatewayServices): void {
   const sealer = createMessagesArtefactSealer(services.config);
   const onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const admission = await services.accounting.admitUnbilled({ principal: request.principal, clientIp: request.ip, receivedAt: request.receivedAt });
+    const admission = await services.accounting.admitUnbilled({
+      principal: request.principal,
+      clientIp: request.ip,
+      receivedAt: request.receivedAt,
+    });
     reply.raw.once('close', admission.release);
     void reply.headers(admission.responseHeaders);
   };
-  app.post('/v1/messages/count_tokens', { bodyLimit: services.config.countTokensBodyLimitBytes, onRequest }, async (request) => {
-    const canonicalRequest = parseCountTokensRequest(request.body, { unsealArtefact: sealer.unseal });
-    const model = resolveModel(services.routing.current, request.principal, canonicalRequest.model, ['chat']);
-    const exact = await countAnthropicTokens(
-      model.id,
-      {
-        body: request.body as Record<string, unknown>,
-        ...readAnthropicForwarding(request),
-        unsealArtefact: (signature) => sealer.unseal(signature)?.artefact ?? null,
-      },
-      services,
-    );
-    if (exact !== undefined) return { input_tokens: exact };
-    // PDFs are counted within the request's decompression budget, off the main thread, as for holds.
-    const documents = collectRequestDocuments({ canonicalRequest });
-    const documentPages = documents.length === 0 ? undefined : await estimateDocumentPages(documents, services.config.decompressionBudgetBytes);
-    const input = collectCanonicalInputText(canonicalRequest, documentPages);
-    // The gateway's token counter runs the tokenizer in a worker thread; an app built without the /api services (some
-    // tests) has none and counts here.
-    const tokenCounter = services.api?.billing.tokenCounter;
-    const textTokens = tokenCounter === undefined ? countTextTokens(input.text) : ((await tokenCounter.count([input.text]))[0] ?? 0);
-    return { input_tokens: input.tokensBesideText + textTokens };
-  });
+  app.post(
+    '/v1/messages/count_tokens',
+    { bodyLimit: services.config.countTokensBodyLimitBytes, onRequest },
+    async (request) => {
+      const canonicalRequest = parseCountTokensRequest(request.body, { unsealArtefact: sealer.unseal });
+      const model = resolveModel(services.routing.current, request.principal, canonicalRequest.model, ['chat']);
+      const exact = await countAnthropicTokens(
+        model.id,
+        {
+          body: request.body as Record<string, unknown>,
+          ...readAnthropicForwarding(request),
+          unsealArtefact: (signature) => sealer.unseal(signature)?.artefact ?? null,
+        },
+        services,
+      );
+      if (exact !== undefined) return { input_tokens: exact };
+      // PDFs are counted within the request's decompression budget, off the main thread, as for holds.
+      const documents = collectRequestDocuments({ canonicalRequest });
+      const documentPages =
+        documents.length === 0
+          ? undefined
+          : await estimateDocumentPages(documents, services.config.decompressionBudgetBytes);
+      const input = collectCanonicalInputText(canonicalRequest, documentPages);
+      // The gateway's token counter runs the tokenizer in a worker thread; an app built without the /api services (some
+      // tests) has none and counts here.
+      const tokenCounter = services.api?.billing.tokenCounter;
+      const textTokens =
+        tokenCounter === undefined ? countTextTokens(input.text) : ((await tokenCounter.count([input.text]))[0] ?? 0);
+      return { input_tokens: input.tokensBesideText + textTokens };
+    },
+  );
 }
-

@@ -21,7 +21,8 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
   app.post('/v1/messages', async (request, reply) => {
     const parsed = parseMessagesRequest(request.body, { unsealArtefact: sealer.unseal });
     const model = resolveModel(services.routing.current, request.principal, parsed.request.model, ['chat']);
-    if (parsed.ignoredFields.length > 0) request.log.debug({ ignoredFields: parsed.ignoredFields }, 'messages fields accepted but not translated');
+    if (parsed.ignoredFields.length > 0)
+      request.log.debug({ ignoredFields: parsed.ignoredFields }, 'messages fields accepted but not translated');
     const body = request.body as Record<string, unknown>;
     rejectUnsupportedMessageImages(model, body);
     const messageId = `msg_${randomUUID().replaceAll('-', '')}`;
@@ -50,4 +51,3 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
     return reply;
   });
 }
-

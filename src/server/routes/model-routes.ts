@@ -20,7 +20,12 @@ export function registerModelRoutes(app: FastifyInstance, services: GatewayServi
     // The router has decoded the path already; decoding again would break ids with '%' (and throw on some).
     const modelId = (request.params as { '*': string })['*'];
     const model = services.routing.current.findModelFor(request.principal, modelId);
-    if (!model) throw new GatewayError('model_not_found', `The model '${modelId}' does not exist or you do not have access to it.`, { param: 'model' });
+    if (!model)
+      throw new GatewayError(
+        'model_not_found',
+        `The model '${modelId}' does not exist or you do not have access to it.`,
+        { param: 'model' },
+      );
     return wantsAnthropicShape(request) ? toAnthropicModelObject(model) : toModelObject(model);
   });
 }

@@ -23,18 +23,29 @@ const replayableItemTypes = new Set(['message', 'function_call', 'function_call_
  * Loads the chain ending at `previousResponseId` (the user's own responses only: another user's id is not found),
  * oldest first: every ancestor's stored input items, then its output items.
  */
-export async function loadResponsesChain(store: ResponsesStore, previousResponseId: string, userId: string, unsealReasoning: UnsealReasoning): Promise<LoadedResponsesChain> {
+export async function loadResponsesChain(
+  store: ResponsesStore,
+  previousResponseId: string,
+  userId: string,
+  unsealReasoning: UnsealReasoning,
+): Promise<LoadedResponsesChain> {
   const ancestors: StoredResponseRecord[] = [];
   let nextId: string | null = previousResponseId;
   const seen = new Set<string>();
   while (nextId !== null) {
     if (seen.has(nextId) || ancestors.length >= maximumChainLength) {
-      throw new GatewayError('invalid_request_error', `The conversation before '${previousResponseId}' is too long to continue.`, { param: 'previous_response_id' });
+      throw new GatewayError(
+        'invalid_request_error',
+        `The conversation before '${previousResponseId}' is too long to continue.`,
+        { param: 'previous_response_id' },
+      );
     }
     seen.add(nextId);
     const record = await store.find(nextId, userId);
     if (!record) {
-      throw new GatewayError('not_found', `Previous response with id '${previousResponseId}' not found.`, { param: 'previous_response_id' });
+      throw new GatewayError('not_found', `Previous response with id '${previousResponseId}' not found.`, {
+        param: 'previous_response_id',
+      });
     }
     ancestors.push(record);
     nextId = record.previousResponseId;
@@ -42,9 +53,15 @@ export async function loadResponsesChain(store: ResponsesStore, previousResponse
   ancestors.reverse();
   const items = ancestors.flatMap((record) => [...record.inputItems, ...outputItemsOf(record)]);
   const newest = ancestors.at(-1);
-  const vendorContinuation = newest?.channelId && newest.vendorResponseId ? { channelId: newest.channelId, vendorResponseId: newest.vendorResponseId } : null;
+  const vendorContinuation =
+    newest?.channelId && newest.vendorResponseId
+      ? { channelId: newest.channelId, vendorResponseId: newest.vendorResponseId }
+      : null;
   const replayable = items.filter((item) => typeof item.type === 'string' && replayableItemTypes.has(item.type));
-  const messages = replayable.length === 0 ? [] : parseResponsesRequest({ model: 'chain', input: replayable }, { unsealReasoning }).request.messages;
+  const messages =
+    replayable.length === 0
+      ? []
+      : parseResponsesRequest({ model: 'chain', input: replayable }, { unsealReasoning }).request.messages;
   return { passThrough: { previousResponseId, vendorContinuation, items }, messages };
 }
 

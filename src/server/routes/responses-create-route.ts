@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { createResponsesPassThrough, type PassedThroughResponse } from '../../dispatch/pass-through/responses-pass-through.js';
+import {
+  createResponsesPassThrough,
+  type PassedThroughResponse,
+} from '../../dispatch/pass-through/responses-pass-through.js';
 import { assignInputItemIds } from '../../protocols/openai-responses/assign-input-item-ids.js';
 import { parseResponsesRequest } from '../../protocols/openai-responses/parse-responses-request.js';
 import { responsesAnswerCodec } from '../../protocols/openai-responses/responses-answer-codec.js';
@@ -16,7 +19,11 @@ import { createGatewayItemId } from './responses-ids.js';
  * default) the final response is kept before the client has it all, so a `previous_response_id` sent right after
  * always finds it; with `store: false` nothing is kept.
  */
-export function registerResponsesCreateRoute(app: FastifyInstance, services: GatewayServices, responses: ResponsesServices): void {
+export function registerResponsesCreateRoute(
+  app: FastifyInstance,
+  services: GatewayServices,
+  responses: ResponsesServices,
+): void {
   app.post('/v1/responses', async (request, reply) => {
     const body = request.body as Record<string, unknown>;
     const unsealReasoning = (sealed: string) => responses.sealer.unseal(sealed);
@@ -24,12 +31,20 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
     const routing = services.routing.current;
     const principal = request.principal;
     const model = resolveModel(routing, principal, parsed.request.model, ['chat']);
-    const chain: LoadedResponsesChain | null = parsed.previousResponseId ? await loadResponsesChain(responses.store, parsed.previousResponseId, principal.userId, unsealReasoning) : null;
+    const chain: LoadedResponsesChain | null = parsed.previousResponseId
+      ? await loadResponsesChain(responses.store, parsed.previousResponseId, principal.userId, unsealReasoning)
+      : null;
     const responseId = createGatewayItemId('resp');
     const inputItems = assignInputItemIds(body.input, createGatewayItemId);
-    const canonicalRequest = chain ? { ...parsed.request, messages: [...chain.messages, ...parsed.request.messages] } : parsed.request;
+    const canonicalRequest = chain
+      ? { ...parsed.request, messages: [...chain.messages, ...parsed.request.messages] }
+      : parsed.request;
 
-    const save = async (response: Record<string, unknown>, channelId: string | null, vendorResponseId: string | null): Promise<void> => {
+    const save = async (
+      response: Record<string, unknown>,
+      channelId: string | null,
+      vendorResponseId: string | null,
+    ): Promise<void> => {
       if (!parsed.store) return;
       await responses.store.save({
         id: responseId,
@@ -47,7 +62,9 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
     // Kept before the answer's last bytes go out (the codec waits for it), so a follow-up sent at once finds it. A
     // failed save is logged, not thrown: the vendor did the work and the answer is billed and delivered all the same.
     const keepCanonicalResponse = (response: ResponsesResponse): Promise<void> =>
-      save(response as unknown as Record<string, unknown>, null, null).catch((error: unknown) => request.log.error({ err: error }, 'storing a response failed'));
+      save(response as unknown as Record<string, unknown>, null, null).catch((error: unknown) =>
+        request.log.error({ err: error }, 'storing a response failed'),
+      );
     const codec = responsesAnswerCodec(
       {
         responseId,
@@ -55,7 +72,9 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
         echo: parsed.echo,
         createItemId: createGatewayItemId,
         nowSeconds: () => Math.floor(services.clock() / 1000),
-        ...(parsed.include.includes('reasoning.encrypted_content') ? { sealReasoning: (artefact) => responses.sealer.seal(artefact) } : {}),
+        ...(parsed.include.includes('reasoning.encrypted_content')
+          ? { sealReasoning: (artefact) => responses.sealer.seal(artefact) }
+          : {}),
       },
       { onFinalResponse: keepCanonicalResponse },
     );
@@ -65,7 +84,8 @@ export function registerResponsesCreateRoute(app: FastifyInstance, services: Gat
       model: model.id,
       chain: chain?.passThrough ?? null,
       isGatewaySealed: (encryptedContent) => responses.sealer.unseal(encryptedContent) !== null,
-      onFinalResponse: (final: PassedThroughResponse) => save(final.response, final.channelId, final.vendorResponseId ?? null),
+      onFinalResponse: (final: PassedThroughResponse) =>
+        save(final.response, final.channelId, final.vendorResponseId ?? null),
     });
 
     await forwardMetered({

@@ -43,11 +43,21 @@ export function registerResponsesReadRoutes(app: FastifyInstance, responses: Res
     const ordered = query.order === 'asc' ? record.inputItems : [...record.inputItems].reverse();
     const afterIndex = query.after === undefined ? -1 : ordered.findIndex((item) => item.id === query.after);
     if (query.after !== undefined && afterIndex === -1) {
-      throw new GatewayError('invalid_request_error', `Invalid value for 'after': no input item '${query.after}' in this response.`, { param: 'after' });
+      throw new GatewayError(
+        'invalid_request_error',
+        `Invalid value for 'after': no input item '${query.after}' in this response.`,
+        { param: 'after' },
+      );
     }
     const remaining = ordered.slice(afterIndex + 1);
     const data = remaining.slice(0, query.limit);
-    return { object: 'list', data, first_id: idOf(data[0]), last_id: idOf(data.at(-1)), has_more: remaining.length > query.limit };
+    return {
+      object: 'list',
+      data,
+      first_id: idOf(data[0]),
+      last_id: idOf(data.at(-1)),
+      has_more: remaining.length > query.limit,
+    };
   });
 }
 

@@ -4,7 +4,11 @@ import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
 import { parseRequestBody } from '../request-schemas/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
-import { openAiVideoRequestSchema, parseVideoSize, type OpenAiVideoRequest } from '../video/openai-video-request-schema.js';
+import {
+  openAiVideoRequestSchema,
+  parseVideoSize,
+  type OpenAiVideoRequest,
+} from '../video/openai-video-request-schema.js';
 import { parseVideoListQuery } from '../video/parse-video-list-query.js';
 import { refuseVideoInputReference } from '../video/refuse-video-input-reference.js';
 import { renderOpenAiVideo } from '../video/render-openai-video.js';
@@ -43,7 +47,11 @@ export function registerVideoRoutes(app: FastifyInstance, services: GatewayServi
     const videoTasks = requireVideoTasks(services);
     const query = parseVideoListQuery(request.query);
     // `limit=0` still asks for one task, so `has_more` tells the truth about what a next page would hold.
-    const page = await videoTasks.list(request.principal, { limit: Math.max(query.limit, 1), order: query.order, ...(query.after ? { after: query.after } : {}) });
+    const page = await videoTasks.list(request.principal, {
+      limit: Math.max(query.limit, 1),
+      order: query.order,
+      ...(query.after ? { after: query.after } : {}),
+    });
     const tasks = page.tasks.slice(0, query.limit);
     const hasMore = query.limit === 0 ? page.tasks.length > 0 : page.hasMore;
     return {
@@ -74,7 +82,11 @@ async function readOpenAiVideoRequest(request: FastifyRequest): Promise<OpenAiVi
     refuseVideoInputReference([...Object.keys(form.fields), ...form.files.map((file) => file.fieldName)]);
     const unexpectedFile = form.files[0];
     if (unexpectedFile) {
-      throw new GatewayError('invalid_request_error', `The form field '${unexpectedFile.fieldName.slice(0, 100)}' must not be a file.`, { param: unexpectedFile.fieldName.slice(0, 100) });
+      throw new GatewayError(
+        'invalid_request_error',
+        `The form field '${unexpectedFile.fieldName.slice(0, 100)}' must not be a file.`,
+        { param: unexpectedFile.fieldName.slice(0, 100) },
+      );
     }
     return parseRequestBody(openAiVideoRequestSchema, form.fields);
   }

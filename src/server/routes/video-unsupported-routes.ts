@@ -19,7 +19,10 @@ export function registerUnsupportedVideoRoutes(app: FastifyInstance): void {
       // Either body kind gets the same clear answer instead of a 415 about its content type.
       config: { multipartBody: 'optional' },
       handler: async () => {
-        throw new GatewayError('invalid_request_error', `${operation.name} is not supported by this gateway; create a new video with POST /v1/videos.`);
+        throw new GatewayError(
+          'invalid_request_error',
+          `${operation.name} is not supported by this gateway; create a new video with POST /v1/videos.`,
+        );
       },
     });
   }

@@ -17,12 +17,19 @@ export const maxRequestedVideoSeconds = 20;
  * any whole number from 1 to 20 is accepted and the task layer makes the nearest length the vendor can (docs/VIDEO.md).
  */
 export const openAiVideoRequestSchema = z.object({
-  prompt: z.string().min(1, { error: 'must describe the video (it is empty)' }).max(32_000, { error: 'must be at most 32000 characters' }),
+  prompt: z
+    .string()
+    .min(1, { error: 'must describe the video (it is empty)' })
+    .max(32_000, { error: 'must be at most 32000 characters' }),
   model: z.string().min(1, { error: 'must name a video model' }).default(defaultOpenAiVideoModel),
   seconds: z
-    .union([z.string().regex(/^\d{1,3}$/), z.number().int()], { error: `must be a whole number of seconds from 1 to ${maxRequestedVideoSeconds}, e.g. "4", "8" or "12"` })
+    .union([z.string().regex(/^\d{1,3}$/), z.number().int()], {
+      error: `must be a whole number of seconds from 1 to ${maxRequestedVideoSeconds}, e.g. "4", "8" or "12"`,
+    })
     .transform(Number)
-    .refine((seconds) => seconds >= 1 && seconds <= maxRequestedVideoSeconds, { error: `must be a whole number of seconds from 1 to ${maxRequestedVideoSeconds}, e.g. "4", "8" or "12"` })
+    .refine((seconds) => seconds >= 1 && seconds <= maxRequestedVideoSeconds, {
+      error: `must be a whole number of seconds from 1 to ${maxRequestedVideoSeconds}, e.g. "4", "8" or "12"`,
+    })
     .default(defaultOpenAiVideoSeconds),
   size: z.enum(openAiVideoSizes, { error: `must be one of ${openAiVideoSizes.join(', ')}` }).optional(),
 });

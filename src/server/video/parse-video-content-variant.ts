@@ -9,6 +9,11 @@ const variants: readonly VideoContentVariant[] = ['video', 'thumbnail', 'sprites
 export function parseVideoContentVariant(value: string | undefined): VideoContentVariant {
   if (value === undefined || value === '') return 'video';
   const variant = variants.find((candidate) => candidate === value);
-  if (!variant) throw new GatewayError('invalid_request_error', `Invalid value for 'variant': must be one of ${variants.join(', ')}.`, { param: 'variant' });
+  if (!variant)
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for 'variant': must be one of ${variants.join(', ')}.`,
+      { param: 'variant' },
+    );
   return variant;
 }

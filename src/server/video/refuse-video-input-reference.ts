@@ -7,7 +7,11 @@ import { GatewayError } from '../../core/gateway-error.js';
 export function refuseVideoInputReference(fieldNames: Iterable<string>): void {
   for (const name of fieldNames) {
     if (name === 'input_reference' || name.startsWith('input_reference[')) {
-      throw new GatewayError('invalid_request_error', 'input_reference (image-to-video) is not supported by this gateway; send a prompt only.', { param: 'input_reference' });
+      throw new GatewayError(
+        'invalid_request_error',
+        'input_reference (image-to-video) is not supported by this gateway; send a prompt only.',
+        { param: 'input_reference' },
+      );
     }
   }
 }

@@ -57,6 +57,9 @@ export function renderOpenAiVideo(view: VideoTaskView): OpenAiVideoBody {
     size: `${view.width}x${view.height}`,
     seconds: String(view.seconds),
     remixed_from_video_id: null,
-    error: view.state === 'failed' ? (view.error ?? { code: 'vendor_failed', message: 'The video could not be generated.' }) : null,
+    error:
+      view.state === 'failed'
+        ? (view.error ?? { code: 'vendor_failed', message: 'The video could not be generated.' })
+        : null,
   };
 }

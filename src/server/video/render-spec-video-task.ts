@@ -44,12 +44,19 @@ export function specVideoStatusOf(state: VideoTaskState): SpecVideoStatus {
 }
 
 /** The spec's submit answer (spec §2.6). */
-export function renderSpecVideoSubmission(view: VideoTaskView): { id: string; status: SpecVideoStatus; created_at: number } {
+export function renderSpecVideoSubmission(view: VideoTaskView): {
+  id: string;
+  status: SpecVideoStatus;
+  created_at: number;
+} {
   return { id: view.id, status: specVideoStatusOf(view.state), created_at: view.createdAt };
 }
 
 /** The spec's status answer; `videoUrl` is the signed gateway URL, asked for only when the task is completed. */
-export function renderSpecVideoTask(view: VideoTaskView, videoUrlOf: (view: VideoTaskView) => string): SpecVideoTaskBody {
+export function renderSpecVideoTask(
+  view: VideoTaskView,
+  videoUrlOf: (view: VideoTaskView) => string,
+): SpecVideoTaskBody {
   const body: SpecVideoTaskBody = {
     id: view.id,
     status: specVideoStatusOf(view.state),

@@ -4,6 +4,7 @@ import type { GatewayServices } from '../gateway-services.js';
 
 /** The video task layer, or 503 `service_unavailable` when this gateway was built without one. */
 export function requireVideoTasks(services: GatewayServices): VideoTaskService {
-  if (!services.videoTasks) throw new GatewayError('service_unavailable', 'Video generation is not available on this gateway.');
+  if (!services.videoTasks)
+    throw new GatewayError('service_unavailable', 'Video generation is not available on this gateway.');
   return services.videoTasks;
 }

@@ -16,7 +16,9 @@ export const specVideoRequestSchema = z.object({
     .number({ error: durationError })
     .refine((duration) => (specVideoDurations as readonly number[]).includes(duration), { error: durationError })
     .default(defaultSpecVideoDuration),
-  async: z.literal(true, { error: 'must be true: video tasks run asynchronously; poll GET /v1/videos/generations/{task_id}' }),
+  async: z.literal(true, {
+    error: 'must be true: video tasks run asynchronously; poll GET /v1/videos/generations/{task_id}',
+  }),
 });
 
 /** A validated spec video request. */

@@ -15,13 +15,17 @@ describe('createVideoContentSigner', () => {
     expect(signer.verify('task_b', '1000', signature, 0)).toBe(false);
     expect(signer.verify('task_a', '1001', signature, 0)).toBe(false);
     expect(signer.verify('task_a', '1000', signature.slice(0, -1), 0)).toBe(false);
-    expect(signer.verify('task_a', '1000', `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`, 0)).toBe(false);
+    expect(signer.verify('task_a', '1000', `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`, 0)).toBe(
+      false,
+    );
     expect(signer.verify('task_a', '1e3', signature, 0)).toBe(false);
   });
 
   it('derives its key from the secret: same secret, same signature (survives restarts); another secret, another', () => {
     expect(createVideoContentSigner('a gateway secret').sign('task_a', 1000)).toBe(signer.sign('task_a', 1000));
-    expect(createVideoContentSigner('another secret').verify('task_a', '1000', signer.sign('task_a', 1000), 0)).toBe(false);
+    expect(createVideoContentSigner('another secret').verify('task_a', '1000', signer.sign('task_a', 1000), 0)).toBe(
+      false,
+    );
   });
 
   it('builds the content URL with the expiry and the signature as query values', () => {

@@ -14,7 +14,8 @@ const keyPurpose = 'gateway video content URL signing key v1';
 /** A signer whose HMAC-SHA256 key is derived (HKDF) from the gateway's secret passphrase, so it survives restarts. */
 export function createVideoContentSigner(secretPassphrase: string): VideoContentSigner {
   const key = Buffer.from(hkdfSync('sha256', secretPassphrase, '', keyPurpose, 32));
-  const signatureOf = (taskId: string, expires: string) => createHmac('sha256', key).update(`${taskId}\n${expires}`).digest();
+  const signatureOf = (taskId: string, expires: string) =>
+    createHmac('sha256', key).update(`${taskId}\n${expires}`).digest();
   return {
     sign(taskId, expiresAt) {
       return signatureOf(taskId, String(expiresAt)).toString('base64url');
@@ -30,7 +31,12 @@ export function createVideoContentSigner(secretPassphrase: string): VideoContent
 }
 
 /** `{origin}/v1/videos/{id}/content?expires=…&signature=…`: the spec's `video_url`, fetchable with no API key. */
-export function buildVideoContentUrl(origin: string, signer: VideoContentSigner, taskId: string, expiresAt: number): string {
+export function buildVideoContentUrl(
+  origin: string,
+  signer: VideoContentSigner,
+  taskId: string,
+  expiresAt: number,
+): string {
   const query = new URLSearchParams({ expires: String(expiresAt), signature: signer.sign(taskId, expiresAt) });
   return `${origin}/v1/videos/${encodeURIComponent(taskId)}/content?${query.toString()}`;
 }

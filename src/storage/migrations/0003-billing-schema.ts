@@ -12,7 +12,9 @@ export const billingSchemaMigration: Migration = {
       for (const [name, type, defaultValue] of columns) {
         await database.schema
           .alterTable(table)
-          .addColumn(name, type, (column) => (defaultValue === null ? column : column.notNull().defaultTo(defaultValue)))
+          .addColumn(name, type, (column) =>
+            defaultValue === null ? column : column.notNull().defaultTo(defaultValue),
+          )
           .execute();
       }
     };
@@ -43,7 +45,11 @@ export const billingSchemaMigration: Migration = {
       .addColumn('reference', 'text')
       .addColumn('created_at', 'bigint', (column) => column.notNull())
       .execute();
-    await database.schema.createIndex('ledger_entries_user_index').on('ledger_entries').columns(['user_id', 'created_at']).execute();
+    await database.schema
+      .createIndex('ledger_entries_user_index')
+      .on('ledger_entries')
+      .columns(['user_id', 'created_at'])
+      .execute();
 
     await database.schema
       .createTable('model_prices')
@@ -78,7 +84,11 @@ export const billingSchemaMigration: Migration = {
       .addColumn('streamed', 'bigint', (column) => column.notNull())
       .addColumn('client_ip', 'text', (column) => column.notNull())
       .execute();
-    await database.schema.createIndex('usage_logs_user_index').on('usage_logs').columns(['user_id', 'created_at']).execute();
+    await database.schema
+      .createIndex('usage_logs_user_index')
+      .on('usage_logs')
+      .columns(['user_id', 'created_at'])
+      .execute();
     await database.schema.createIndex('usage_logs_created_index').on('usage_logs').column('created_at').execute();
 
     await database.schema
@@ -120,13 +130,34 @@ export const billingSchemaMigration: Migration = {
   },
 
   async down(database: Kysely<any>): Promise<void> {
-    for (const table of ['billing_revision', 'admin_tokens', 'console_sessions', 'usage_daily_rollups', 'usage_logs', 'model_prices', 'ledger_entries']) {
+    for (const table of [
+      'billing_revision',
+      'admin_tokens',
+      'console_sessions',
+      'usage_daily_rollups',
+      'usage_logs',
+      'model_prices',
+      'ledger_entries',
+    ]) {
       await database.schema.dropTable(table).execute();
     }
-    for (const column of ['max_concurrent_requests', 'tokens_per_minute', 'requests_per_minute', 'allowed_ips', 'spent', 'spending_cap']) {
+    for (const column of [
+      'max_concurrent_requests',
+      'tokens_per_minute',
+      'requests_per_minute',
+      'allowed_ips',
+      'spent',
+      'spending_cap',
+    ]) {
       await database.schema.alterTable('api_keys').dropColumn(column).execute();
     }
-    for (const column of ['max_concurrent_requests', 'tokens_per_minute', 'requests_per_minute', 'balance_sequence', 'balance']) {
+    for (const column of [
+      'max_concurrent_requests',
+      'tokens_per_minute',
+      'requests_per_minute',
+      'balance_sequence',
+      'balance',
+    ]) {
       await database.schema.alterTable('users').dropColumn(column).execute();
     }
     await database.schema.alterTable('model_groups').dropColumn('price_ratio_millionths').execute();

@@ -14,8 +14,12 @@ export const userGroupsMigration: Migration = {
       .addColumn('group_id', 'text', (column) => column.notNull())
       .addColumn('created_at', 'bigint', (column) => column.notNull())
       .addPrimaryKeyConstraint('user_groups_primary_key', ['user_id', 'group_id'])
-      .addForeignKeyConstraint('user_groups_user_id_foreign', ['user_id'], 'users', ['id'], (constraint) => constraint.onDelete('cascade'))
-      .addForeignKeyConstraint('user_groups_group_id_foreign', ['group_id'], 'model_groups', ['id'], (constraint) => constraint.onDelete('cascade'))
+      .addForeignKeyConstraint('user_groups_user_id_foreign', ['user_id'], 'users', ['id'], (constraint) =>
+        constraint.onDelete('cascade'),
+      )
+      .addForeignKeyConstraint('user_groups_group_id_foreign', ['group_id'], 'model_groups', ['id'], (constraint) =>
+        constraint.onDelete('cascade'),
+      )
       .execute();
     // Deleting a group removes its grants; without this index PostgreSQL would scan every grant to find them.
     await database.schema.createIndex('user_groups_group_id_index').on('user_groups').column('group_id').execute();

@@ -8,8 +8,14 @@ import type { Kysely, Migration } from 'kysely';
 export const userDebtMigration: Migration = {
   // Migrations take Kysely<any> on purpose: they must keep compiling after the current schema types move on.
   async up(database: Kysely<any>): Promise<void> {
-    await database.schema.alterTable('users').addColumn('debt', 'bigint', (column) => column.notNull().defaultTo(0)).execute();
-    await database.schema.alterTable('ledger_entries').addColumn('debt_change', 'bigint', (column) => column.notNull().defaultTo(0)).execute();
+    await database.schema
+      .alterTable('users')
+      .addColumn('debt', 'bigint', (column) => column.notNull().defaultTo(0))
+      .execute();
+    await database.schema
+      .alterTable('ledger_entries')
+      .addColumn('debt_change', 'bigint', (column) => column.notNull().defaultTo(0))
+      .execute();
   },
 
   async down(database: Kysely<any>): Promise<void> {

@@ -14,7 +14,11 @@ export const auditLogMigration: Migration = {
       .addColumn('target_id', 'text')
       .addColumn('details', 'text', (column) => column.notNull())
       .execute();
-    await database.schema.createIndex('audit_log_by_action').on('audit_log').columns(['action', 'created_at']).execute();
+    await database.schema
+      .createIndex('audit_log_by_action')
+      .on('audit_log')
+      .columns(['action', 'created_at'])
+      .execute();
   },
   async down(database: Kysely<any>): Promise<void> {
     await database.schema.dropTable('audit_log').execute();

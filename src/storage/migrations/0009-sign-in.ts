@@ -30,7 +30,12 @@ export const signInMigration: Migration = {
     await database.schema.alterTable('console_sessions').addColumn('last_seen_at', 'bigint').execute();
     await database.schema.alterTable('console_sessions').addColumn('user_agent', 'text').execute();
     await database.schema.alterTable('console_sessions').addColumn('client_ip', 'text').execute();
-    await database.schema.createIndex('console_sessions_id_unique').on('console_sessions').column('id').unique().execute();
+    await database.schema
+      .createIndex('console_sessions_id_unique')
+      .on('console_sessions')
+      .column('id')
+      .unique()
+      .execute();
     await database.schema.createIndex('console_sessions_by_user').on('console_sessions').column('user_id').execute();
 
     await database.schema.alterTable('admin_tokens').addColumn('id', 'text').execute();

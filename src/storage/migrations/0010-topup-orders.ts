@@ -19,8 +19,16 @@ export const topupOrdersMigration: Migration = {
       .addColumn('paid_at', 'bigint')
       .addColumn('updated_at', 'bigint', (column) => column.notNull())
       .execute();
-    await database.schema.createIndex('topup_orders_by_user').on('topup_orders').columns(['user_id', 'created_at']).execute();
-    await database.schema.createIndex('topup_orders_by_status').on('topup_orders').columns(['status', 'created_at']).execute();
+    await database.schema
+      .createIndex('topup_orders_by_user')
+      .on('topup_orders')
+      .columns(['user_id', 'created_at'])
+      .execute();
+    await database.schema
+      .createIndex('topup_orders_by_status')
+      .on('topup_orders')
+      .columns(['status', 'created_at'])
+      .execute();
   },
   async down(database: Kysely<any>): Promise<void> {
     await database.schema.dropTable('topup_orders').execute();

@@ -19,8 +19,16 @@ export const redemptionCodesMigration: Migration = {
       .addColumn('redeemed_at', 'bigint')
       .addColumn('disabled_at', 'bigint')
       .execute();
-    await database.schema.createIndex('redemption_codes_by_batch').on('redemption_codes').columns(['batch_id', 'created_at']).execute();
-    await database.schema.createIndex('redemption_codes_by_status').on('redemption_codes').columns(['status', 'created_at']).execute();
+    await database.schema
+      .createIndex('redemption_codes_by_batch')
+      .on('redemption_codes')
+      .columns(['batch_id', 'created_at'])
+      .execute();
+    await database.schema
+      .createIndex('redemption_codes_by_status')
+      .on('redemption_codes')
+      .columns(['status', 'created_at'])
+      .execute();
   },
   async down(database: Kysely<any>): Promise<void> {
     await database.schema.dropTable('redemption_codes').execute();

@@ -23,7 +23,11 @@ export const usageRequestIdsAndHourlyRollupsMigration: Migration = {
       .addColumn('cost', 'bigint', (column) => column.notNull().defaultTo(0))
       .addPrimaryKeyConstraint('usage_hourly_rollups_pk', ['hour', 'user_id', 'api_key_id', 'model'])
       .execute();
-    await database.schema.createIndex('usage_hourly_rollups_by_user').on('usage_hourly_rollups').columns(['user_id', 'hour']).execute();
+    await database.schema
+      .createIndex('usage_hourly_rollups_by_user')
+      .on('usage_hourly_rollups')
+      .columns(['user_id', 'hour'])
+      .execute();
     await database.schema.alterTable('api_keys').addColumn('last_used_at', 'bigint').execute();
   },
   async down(database: Kysely<any>): Promise<void> {

@@ -22,9 +22,11 @@ export const usageLogPricingMigration: Migration = {
   // Migrations take Kysely<any> on purpose: they must keep compiling after the current schema types move on.
   async up(database: Kysely<any>): Promise<void> {
     // One column per statement: SQLite adds a single column per ALTER TABLE.
-    for (const column of pricingColumns) await database.schema.alterTable('usage_logs').addColumn(column, 'bigint').execute();
+    for (const column of pricingColumns)
+      await database.schema.alterTable('usage_logs').addColumn(column, 'bigint').execute();
   },
   async down(database: Kysely<any>): Promise<void> {
-    for (const column of [...pricingColumns].reverse()) await database.schema.alterTable('usage_logs').dropColumn(column).execute();
+    for (const column of [...pricingColumns].reverse())
+      await database.schema.alterTable('usage_logs').dropColumn(column).execute();
   },
 };

@@ -16,7 +16,11 @@ export const paymentWebhookDeliveriesMigration: Migration = {
       .addColumn('outcome', 'text', (column) => column.notNull())
       .addColumn('order_id', 'text')
       .execute();
-    await database.schema.createIndex('payment_webhook_deliveries_by_method').on('payment_webhook_deliveries').columns(['method', 'received_at']).execute();
+    await database.schema
+      .createIndex('payment_webhook_deliveries_by_method')
+      .on('payment_webhook_deliveries')
+      .columns(['method', 'received_at'])
+      .execute();
   },
   async down(database: Kysely<any>): Promise<void> {
     await database.schema.dropTable('payment_webhook_deliveries').execute();

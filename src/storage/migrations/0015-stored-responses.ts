@@ -20,7 +20,11 @@ export const storedResponsesMigration: Migration = {
       .addColumn('response', 'text', (column) => column.notNull())
       .addColumn('created_at', 'bigint', (column) => column.notNull())
       .execute();
-    await database.schema.createIndex('stored_responses_by_user').on('stored_responses').columns(['user_id', 'created_at']).execute();
+    await database.schema
+      .createIndex('stored_responses_by_user')
+      .on('stored_responses')
+      .columns(['user_id', 'created_at'])
+      .execute();
   },
   async down(database: Kysely<any>): Promise<void> {
     await database.schema.dropTable('stored_responses').execute();

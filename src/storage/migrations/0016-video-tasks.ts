@@ -47,7 +47,11 @@ export const videoTasksMigration: Migration = {
       .addColumn('content_removed_at', 'bigint')
       .addColumn('request_id', 'text', (column) => column.notNull())
       .execute();
-    await database.schema.createIndex('video_tasks_by_user').on('video_tasks').columns(['user_id', 'created_at']).execute();
+    await database.schema
+      .createIndex('video_tasks_by_user')
+      .on('video_tasks')
+      .columns(['user_id', 'created_at'])
+      .execute();
     await database.schema.createIndex('video_tasks_due').on('video_tasks').columns(['state', 'next_poll_at']).execute();
   },
   async down(database: Kysely<any>): Promise<void> {

@@ -25,19 +25,30 @@ interface StatementShape {
 export function createCompiledStatements(database: SqliteDatabase): CompiledStatements {
   const shapes = new Map<string, StatementShape>();
 
-  function parametersOf<Args extends readonly unknown[], Row>(name: string, build: (...args: Args) => BuiltStatement<Row>, args: Args): { sql: string; values: unknown[] } {
+  function parametersOf<Args extends readonly unknown[], Row>(
+    name: string,
+    build: (...args: Args) => BuiltStatement<Row>,
+    args: Args,
+  ): { sql: string; values: unknown[] } {
     let shape = shapes.get(name);
     if (shape === undefined) {
       shape = compileShape(build, args.length);
       shapes.set(name, shape);
     }
-    if (args.length !== shape.argumentCount) throw new Error(`Statement ${name} was compiled for ${shape.argumentCount} arguments, called with ${args.length}`);
+    if (args.length !== shape.argumentCount)
+      throw new Error(
+        `Statement ${name} was compiled for ${shape.argumentCount} arguments, called with ${args.length}`,
+      );
     const values = shape.parameters.map((source) => ('argument' in source ? args[source.argument] : source.constant));
     return { sql: shape.sql, values };
   }
 
   return {
-    all<Args extends readonly unknown[], Row>(name: string, build: (...args: Args) => BuiltStatement<Row>, args: Args): Row[] {
+    all<Args extends readonly unknown[], Row>(
+      name: string,
+      build: (...args: Args) => BuiltStatement<Row>,
+      args: Args,
+    ): Row[] {
       const { sql, values } = parametersOf(name, build, args);
       const statement = database.prepare(sql);
       // better-sqlite3 refuses all() on a statement that returns no rows (an UPDATE without RETURNING).
@@ -52,12 +63,20 @@ export function createCompiledStatements(database: SqliteDatabase): CompiledStat
   };
 }
 
-function compileShape<Args extends readonly unknown[], Row>(build: (...args: Args) => BuiltStatement<Row>, argumentCount: number): StatementShape {
+function compileShape<Args extends readonly unknown[], Row>(
+  build: (...args: Args) => BuiltStatement<Row>,
+  argumentCount: number,
+): StatementShape {
   const placeholders = Array.from({ length: argumentCount }, (_, index) => new StatementArgument(index));
   const compiled = build(...(placeholders as unknown as Args)).compile();
-  const parameters = compiled.parameters.map((parameter): ParameterSource => (parameter instanceof StatementArgument ? { argument: parameter.index } : { constant: parameter }));
+  const parameters = compiled.parameters.map((parameter): ParameterSource =>
+    parameter instanceof StatementArgument ? { argument: parameter.index } : { constant: parameter },
+  );
   const used = new Set(parameters.flatMap((source) => ('argument' in source ? [source.argument] : [])));
   // An argument that is not a parameter was used by `build` itself (a branch, arithmetic): the SQL would be wrong.
-  if (used.size !== argumentCount) throw new Error(`A compiled statement must use each of its ${argumentCount} arguments as a parameter; it used ${used.size}`);
+  if (used.size !== argumentCount)
+    throw new Error(
+      `A compiled statement must use each of its ${argumentCount} arguments as a parameter; it used ${used.size}`,
+    );
   return { sql: compiled.sql, parameters, argumentCount };
 }

@@ -25,7 +25,8 @@ export function createSqliteWorkerDatabase(path: string): SqliteWorkerDatabase {
   return {
     database: new Kysely<DatabaseSchema>({ dialect: new SqliteWorkerDialect(worker, mutex) }),
     dialect: 'sqlite',
-    writeSettlementBatch: (batch, now) => mutex.runExclusive(() => worker.request({ kind: 'settle', batch, now }, worker.start())),
+    writeSettlementBatch: (batch, now) =>
+      mutex.runExclusive(() => worker.request({ kind: 'settle', batch, now }, worker.start())),
     worker,
   };
 }

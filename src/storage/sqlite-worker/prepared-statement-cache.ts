@@ -23,7 +23,10 @@ export interface StatementCachingConnection {
  * SqliteDriver prepares on every execution, which was 1.4 % of the gateway's CPU). The least recently used statement
  * goes when the cache is full. Safe because one connection runs one statement at a time (the driver's mutex).
  */
-export function createStatementCachingConnection(connection: SqliteDatabase.Database, capacity = defaultPreparedStatementCapacity): StatementCachingConnection {
+export function createStatementCachingConnection(
+  connection: SqliteDatabase.Database,
+  capacity = defaultPreparedStatementCapacity,
+): StatementCachingConnection {
   // A Map iterates in insertion order; a hit is moved to the end, so the first key is the least recently used.
   const statements = new Map<string, SqliteDatabase.Statement>();
   let prepares = 0;

@@ -1,5 +1,11 @@
 import type { Worker } from 'node:worker_threads';
-import type { SqliteWorkerData, SqliteWorkerEnvelope, SqliteWorkerRequest, SqliteWorkerResponse, SqliteWorkerResults } from './sqlite-worker-messages.js';
+import type {
+  SqliteWorkerData,
+  SqliteWorkerEnvelope,
+  SqliteWorkerRequest,
+  SqliteWorkerResponse,
+  SqliteWorkerResults,
+} from './sqlite-worker-messages.js';
 import { locateWorkerScript } from '../../worker-threads/locate-worker-script.js';
 import { startWorkerThread } from '../../worker-threads/start-worker-thread.js';
 import type { PreparedStatementStatistics } from './prepared-statement-cache.js';
@@ -52,11 +58,18 @@ export class SqliteWorkerClient {
   }
 
   /** Sends one request to the worker of `generation`; rejects at once if that worker is gone. */
-  request<Kind extends SqliteWorkerRequest['kind']>(request: Extract<SqliteWorkerRequest, { kind: Kind }>, generation: number): Promise<SqliteWorkerResults[Kind]> {
+  request<Kind extends SqliteWorkerRequest['kind']>(
+    request: Extract<SqliteWorkerRequest, { kind: Kind }>,
+    generation: number,
+  ): Promise<SqliteWorkerResults[Kind]> {
     const worker = this.#worker;
     if (worker === undefined || generation !== this.#generation) {
       // A transaction begun on a worker that died must not continue, autocommitting, on a new one.
-      return Promise.reject(new Error('The SQLite worker thread stopped while this connection was in use; its open transaction was rolled back'));
+      return Promise.reject(
+        new Error(
+          'The SQLite worker thread stopped while this connection was in use; its open transaction was rolled back',
+        ),
+      );
     }
     const id = this.#nextRequestId++;
     const envelope: SqliteWorkerEnvelope = { id, request };
@@ -91,7 +104,11 @@ export class SqliteWorkerClient {
     // No Node flags: inherited ones would bring the main program's loader (tsx's `--import` starts a loader thread per
     // worker), inline code (`--input-type` fails in a worker) and profile file (`--cpu-prof-name` would overwrite the
     // main thread's).
-    const worker = startWorkerThread(workerScript(), { workerData: data, execArgv: [], youngGenerationMb: sqliteWorkerYoungGenerationMb });
+    const worker = startWorkerThread(workerScript(), {
+      workerData: data,
+      execArgv: [],
+      youngGenerationMb: sqliteWorkerYoungGenerationMb,
+    });
     this.#generation += 1;
     this.#worker = worker;
     // An idle worker must not keep a CLI command (or a finished test) running; `request` refs it while busy.
@@ -104,7 +121,11 @@ export class SqliteWorkerClient {
     worker.on('exit', (exitCode) => {
       if (this.#worker === worker) this.#worker = undefined;
       const reason = failure === undefined ? `exit code ${exitCode}` : failure.message;
-      this.#rejectAll(new Error(`The SQLite worker thread stopped (${reason}); the database is reopened on the next query`, { cause: failure }));
+      this.#rejectAll(
+        new Error(`The SQLite worker thread stopped (${reason}); the database is reopened on the next query`, {
+          cause: failure,
+        }),
+      );
     });
   }
 

@@ -122,7 +122,10 @@ class SqliteWorkerConnection implements DatabaseConnection {
   }
 
   async executeQuery<Row>(compiledQuery: CompiledQuery): Promise<QueryResult<Row>> {
-    const outcome = await this.#client.request({ kind: 'query', sql: compiledQuery.sql, parameters: compiledQuery.parameters }, this.#generation);
+    const outcome = await this.#client.request(
+      { kind: 'query', sql: compiledQuery.sql, parameters: compiledQuery.parameters },
+      this.#generation,
+    );
     restoreBuffers(outcome.rows);
     return outcome as QueryResult<Row>;
   }
@@ -139,7 +142,8 @@ function restoreBuffers(rows: unknown[]): void {
     const record = row as Record<string, unknown>;
     for (const column in record) {
       const value = record[column];
-      if (value instanceof Uint8Array && !Buffer.isBuffer(value)) record[column] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      if (value instanceof Uint8Array && !Buffer.isBuffer(value))
+        record[column] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     }
   }
 }

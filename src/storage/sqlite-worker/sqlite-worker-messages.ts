@@ -53,4 +53,5 @@ export interface SerializedSqliteError {
 }
 
 /** The worker's answer to one request. */
-export type SqliteWorkerResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedSqliteError };
+export type SqliteWorkerResponse =
+  { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedSqliteError };

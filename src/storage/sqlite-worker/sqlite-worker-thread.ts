@@ -8,7 +8,14 @@ import { openSqliteConnection } from '../open-sqlite-connection.js';
 import { writeSettlementBatch } from '../write-settlement-batch.js';
 import { createCompiledStatements } from './create-compiled-statements.js';
 import { createStatementCachingConnection } from './prepared-statement-cache.js';
-import type { SerializedSqliteError, SqliteQueryOutcome, SqliteWorkerData, SqliteWorkerEnvelope, SqliteWorkerRequest, SqliteWorkerResponse } from './sqlite-worker-messages.js';
+import type {
+  SerializedSqliteError,
+  SqliteQueryOutcome,
+  SqliteWorkerData,
+  SqliteWorkerEnvelope,
+  SqliteWorkerRequest,
+  SqliteWorkerResponse,
+} from './sqlite-worker-messages.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-worker-thread runs only as a worker thread');
@@ -43,7 +50,9 @@ async function run(request: SqliteWorkerRequest): Promise<unknown> {
       return executeStatement(request.sql, request.parameters);
     case 'settle':
       settlementDatabase ??= openSettlementDatabase();
-      return (await settlementDatabase).transaction().execute((transaction) => writeSettlementBatch(transaction, request.batch, request.now, { statements }));
+      return (await settlementDatabase)
+        .transaction()
+        .execute((transaction) => writeSettlementBatch(transaction, request.batch, request.now, { statements }));
     case 'statistics':
       return cachingConnection.statistics();
     case 'close':
@@ -74,5 +83,7 @@ function executeStatement(sql: string, parameters: readonly unknown[]): SqliteQu
 function serializeError(error: unknown): SerializedSqliteError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
   const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? { name: error.name, message: error.message, code } : { name: error.name, message: error.message };
+  return typeof code === 'string'
+    ? { name: error.name, message: error.message, code }
+    : { name: error.name, message: error.message };
 }

@@ -13,14 +13,21 @@ afterAll(async () => {
 });
 
 async function post(body: string): Promise<{ status: number; contentType: string; reads: string[] }> {
-  const response = await request(`${mockUpstream.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const response = await request(`${mockUpstream.url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const reads: string[] = [];
   for await (const chunk of response.body) reads.push((chunk as Buffer).toString('utf8'));
   return { status: response.statusCode, contentType: String(response.headers['content-type']), reads };
 }
 
 function dataLines(text: string): string[] {
-  return text.split('\n\n').filter((event) => event.startsWith('data: ')).map((event) => event.slice('data: '.length));
+  return text
+    .split('\n\n')
+    .filter((event) => event.startsWith('data: '))
+    .map((event) => event.slice('data: '.length));
 }
 
 describe('the mock upstream of the wrk comparison', () => {
@@ -28,7 +35,12 @@ describe('the mock upstream of the wrk comparison', () => {
     const answer = await post(createWrkChatBody({ model: 'gpt-4o-mini', stream: false, bytes: 462 }));
     expect(answer.status).toBe(200);
     expect(answer.contentType).toBe('application/json');
-    const completion = JSON.parse(answer.reads.join('')) as { object: string; model: string; choices: { message: { content: string } }[]; usage: { total_tokens: number } };
+    const completion = JSON.parse(answer.reads.join('')) as {
+      object: string;
+      model: string;
+      choices: { message: { content: string } }[];
+      usage: { total_tokens: number };
+    };
     expect(completion.object).toBe('chat.completion');
     expect(completion.model).toBe('gpt-4o-mini');
     expect(completion.choices[0]?.message.content).toMatch(/^word1 word2 .* word20$/);
@@ -54,6 +66,8 @@ describe('the mock upstream of the wrk comparison', () => {
     expect(pacedData).toHaveLength(23);
     expect(paced.reads.length).toBeGreaterThan(1);
     const unpaced = await post(createWrkChatBody({ model: 'gpt-4o-mini', stream: true, bytes: 462 }));
-    expect(pacedData.map((line) => line.replace('gpt-4o-mini-paced', 'gpt-4o-mini'))).toEqual(dataLines(unpaced.reads.join('')));
+    expect(pacedData.map((line) => line.replace('gpt-4o-mini-paced', 'gpt-4o-mini'))).toEqual(
+      dataLines(unpaced.reads.join('')),
+    );
   });
 });

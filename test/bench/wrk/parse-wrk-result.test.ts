@@ -12,7 +12,7 @@ const output = [
 ].join('\n');
 
 describe("wrk's summary line", () => {
-  it('is found among wrk\'s own text and read into numbers', () => {
+  it("is found among wrk's own text and read into numbers", () => {
     const result = parseWrkResult(output, 'WRK_RESULT ');
     expect(result.requests).toBe(3000);
     expect(result.latencyMicros).toEqual({ p50: 1500, p99: 9000, max: 12000 });
@@ -23,12 +23,15 @@ describe("wrk's summary line", () => {
     expect(failedRequests(parseWrkResult(output, 'WRK_RESULT '))).toBe(6);
   });
 
-  it('is an error when missing, with wrk\'s output in the message', () => {
+  it("is an error when missing, with wrk's output in the message", () => {
     expect(() => parseWrkResult('unable to connect to 127.0.0.1:1', 'WRK_RESULT ')).toThrow(/unable to connect/);
   });
 
   it('is printed by the Lua script, which also sends the headers and the body file', () => {
-    const script = createWrkScript({ authorization: 'Bearer sk-1', 'content-type': 'application/json' }, '/tmp/body.json');
+    const script = createWrkScript(
+      { authorization: 'Bearer sk-1', 'content-type': 'application/json' },
+      '/tmp/body.json',
+    );
     expect(script).toContain('wrk.method = "POST"');
     expect(script).toContain('wrk.headers["authorization"] = "Bearer sk-1"');
     expect(script).toContain('io.open("/tmp/body.json", "rb")');

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseChildrenCpuTicks, parseCpuTicks, parseVmRssBytes, readProcessCpuMs, readProcessRssBytes } from '../../../bench/wrk/read-process-usage.js';
+import {
+  parseChildrenCpuTicks,
+  parseCpuTicks,
+  parseVmRssBytes,
+  readProcessCpuMs,
+  readProcessRssBytes,
+} from '../../../bench/wrk/read-process-usage.js';
 
 describe('process usage from /proc', () => {
   it('adds utime and stime, even when the command name holds spaces and brackets', () => {
@@ -13,7 +19,9 @@ describe('process usage from /proc', () => {
   });
 
   it('reads VmRSS in bytes', () => {
-    expect(parseVmRssBytes('Name:\tnode\nVmHWM:\t  200000 kB\nVmRSS:\t  123456 kB\nThreads:\t11\n')).toBe(123456 * 1024);
+    expect(parseVmRssBytes('Name:\tnode\nVmHWM:\t  200000 kB\nVmRSS:\t  123456 kB\nThreads:\t11\n')).toBe(
+      123456 * 1024,
+    );
   });
 
   it('reads this very process', () => {

@@ -17,12 +17,43 @@ function round(overrides: Partial<PathRound>): PathRound {
 }
 
 const rounds = {
-  direct: [round({ requestsPerSecond: 30000, cpuPerRequestMs: undefined, pacedCpuPerStreamMs: undefined, pacedPeakRssBytes: undefined, firstEventP50Ms: 0.2, firstEventP99Ms: 0.5 }), round({ requestsPerSecond: 32000, cpuPerRequestMs: undefined, pacedCpuPerStreamMs: undefined, pacedPeakRssBytes: undefined, firstEventP50Ms: 0.4, firstEventP99Ms: 0.7 })],
+  direct: [
+    round({
+      requestsPerSecond: 30000,
+      cpuPerRequestMs: undefined,
+      pacedCpuPerStreamMs: undefined,
+      pacedPeakRssBytes: undefined,
+      firstEventP50Ms: 0.2,
+      firstEventP99Ms: 0.5,
+    }),
+    round({
+      requestsPerSecond: 32000,
+      cpuPerRequestMs: undefined,
+      pacedCpuPerStreamMs: undefined,
+      pacedPeakRssBytes: undefined,
+      firstEventP50Ms: 0.4,
+      firstEventP99Ms: 0.7,
+    }),
+  ],
   proxy: [round({ requestsPerSecond: 6000 }), round({ requestsPerSecond: 6200 })],
   portkey: [round({ requestsPerSecond: 800 }), round({ requestsPerSecond: 1000 })],
   gateway: [
-    round({ requestsPerSecond: 4000, cpuPerRequestMs: 0.24, pacedCpuPerStreamMs: 1.2, pacedPeakRssBytes: 150e6, firstEventP50Ms: 0.4, firstEventP99Ms: 1.4 }),
-    round({ requestsPerSecond: 4400, cpuPerRequestMs: 0.26, pacedCpuPerStreamMs: 1.4, pacedPeakRssBytes: 170e6, firstEventP50Ms: 0.7, firstEventP99Ms: 1.9 }),
+    round({
+      requestsPerSecond: 4000,
+      cpuPerRequestMs: 0.24,
+      pacedCpuPerStreamMs: 1.2,
+      pacedPeakRssBytes: 150e6,
+      firstEventP50Ms: 0.4,
+      firstEventP99Ms: 1.4,
+    }),
+    round({
+      requestsPerSecond: 4400,
+      cpuPerRequestMs: 0.26,
+      pacedCpuPerStreamMs: 1.4,
+      pacedPeakRssBytes: 170e6,
+      firstEventP50Ms: 0.7,
+      firstEventP99Ms: 1.9,
+    }),
   ],
 };
 
@@ -31,7 +62,10 @@ describe('the wrk comparison summary', () => {
 
   it('takes medians per path and the time to first event minus direct per round', () => {
     expect(summary.paths.gateway.requestsPerSecond.median).toBe(4200);
-    expect(summary.paths.gateway.addedFirstEventP50Ms.values.map((value) => value.toFixed(2))).toEqual(['0.20', '0.30']);
+    expect(summary.paths.gateway.addedFirstEventP50Ms.values.map((value) => value.toFixed(2))).toEqual([
+      '0.20',
+      '0.30',
+    ]);
     expect(summary.paths.gateway.addedFirstEventP99Ms.median).toBeCloseTo(1.05);
     expect(summary.paths.direct.cpuPerRequestMs).toBeUndefined();
   });
@@ -42,7 +76,9 @@ describe('the wrk comparison summary', () => {
   });
 
   it('judges the issue targets on the medians', () => {
-    const verdicts = Object.fromEntries(summary.targets.map((target) => [`${target.target} ${target.goal}`, target.passed]));
+    const verdicts = Object.fromEntries(
+      summary.targets.map((target) => [`${target.target} ${target.goal}`, target.passed]),
+    );
     expect(verdicts).toEqual({
       'non-streamed throughput ≥ 0.6 × reference proxy': true,
       'non-streamed throughput ≥ 5 × Portkey': false,
@@ -54,10 +90,12 @@ describe('the wrk comparison summary', () => {
     });
   });
 
-  it('renders the issue\'s table layout with ratios and the verdicts', () => {
+  it("renders the issue's table layout with ratios and the verdicts", () => {
     const markdown = renderWrkComparison(summary, ['Date: test']);
     expect(markdown).toContain('- Date: test');
-    expect(markdown).toContain('| our gateway | 4,200 (0.69× proxy, 4.7× Portkey) | 0.25 ms | 900 | 1.30 ms / 120 ms / 160 MB | 0.55 / 1.65 ms (+0.25 / +1.05) |');
+    expect(markdown).toContain(
+      '| our gateway | 4,200 (0.69× proxy, 4.7× Portkey) | 0.25 ms | 900 | 1.30 ms / 120 ms / 160 MB | 0.55 / 1.65 ms (+0.25 / +1.05) |',
+    );
     expect(markdown).toContain('| direct (mock upstream) | 31,000 | – | 900 | – / 120 ms / – | 0.30 / 0.60 ms |');
     expect(markdown).toContain('Targets (our gateway): 5 of 7 met');
   });

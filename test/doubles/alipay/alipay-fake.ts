@@ -13,7 +13,11 @@ export interface RsaKeyPair {
 
 /** Makes an RSA-2048 key pair with node:crypto. */
 export function createRsaKeyPair(): RsaKeyPair {
-  return generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
 }
 
 /** A trade as the fake keeps it. */
@@ -52,7 +56,10 @@ export interface AlipayFake {
   /** opens the cashier for a page-pay URL the gateway made: checks its signature and records the trade */
   openCashier(payUrl: string): Promise<{ status: number; outTradeNo: string | undefined }>;
   /** the buyer pays: the trade succeeds and the notification is delivered until answered `success` (at most `attempts` times) */
-  pay(outTradeNo: string, options?: NotifyOptions & { attempts?: number }): Promise<{ answers: string[]; statuses: number[] }>;
+  pay(
+    outTradeNo: string,
+    options?: NotifyOptions & { attempts?: number },
+  ): Promise<{ answers: string[]; statuses: number[] }>;
   /** the buyer pays but every notification is lost (reconciliation must find it) */
   payWithoutNotify(outTradeNo: string): void;
   /** delivers one notification for the trade as it stands (or as overridden); returns status and body */
@@ -101,14 +108,22 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
     },
     async notify(outTradeNo, notifyOptions = {}) {
       const form = signedNotification(outTradeNo, notifyOptions);
-      const response = await request(requireTrade(outTradeNo).notifyUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+      const response = await request(requireTrade(outTradeNo).notifyUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      });
       return { status: response.statusCode, body: await response.body.text() };
     },
     async notifyConcurrently(outTradeNo, times) {
       const form = signedNotification(outTradeNo, {});
       return Promise.all(
         Array.from({ length: times }, async () => {
-          const response = await request(requireTrade(outTradeNo).notifyUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+          const response = await request(requireTrade(outTradeNo).notifyUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: form,
+          });
           return response.body.text();
         }),
       );
@@ -122,11 +137,25 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
     return trade;
   }
 
-  function recordTrade(outTradeNo: string, totalAmount: string, subject: string, notifyUrl: string, returnUrl: string | undefined): FakeTrade {
+  function recordTrade(
+    outTradeNo: string,
+    totalAmount: string,
+    subject: string,
+    notifyUrl: string,
+    returnUrl: string | undefined,
+  ): FakeTrade {
     const existing = fake.trades.get(outTradeNo);
     if (existing) return existing;
     tradeCounter += 1;
-    const trade: FakeTrade = { outTradeNo, tradeNo: `2026112322001${String(tradeCounter).padStart(8, '0')}`, totalAmount, subject, status: 'WAIT_BUYER_PAY', notifyUrl, returnUrl };
+    const trade: FakeTrade = {
+      outTradeNo,
+      tradeNo: `2026112322001${String(tradeCounter).padStart(8, '0')}`,
+      totalAmount,
+      subject,
+      status: 'WAIT_BUYER_PAY',
+      notifyUrl,
+      returnUrl,
+    };
     fake.trades.set(outTradeNo, trade);
     return trade;
   }
@@ -168,7 +197,12 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
     const nonce = randomUUID();
     reply.header('alipay-timestamp', timestamp);
     reply.header('alipay-nonce', nonce);
-    reply.header('alipay-signature', createSign('RSA-SHA256').update(`${timestamp}\n${nonce}\n${body}\n`, 'utf8').sign(platformKeys.privateKey, 'base64'));
+    reply.header(
+      'alipay-signature',
+      createSign('RSA-SHA256')
+        .update(`${timestamp}\n${nonce}\n${body}\n`, 'utf8')
+        .sign(platformKeys.privateKey, 'base64'),
+    );
   }
 
   /** Checks `authorization: ALIPAY-SHA256withRSA app_id=...,nonce=...,timestamp=...,sign=...` over method, path and body. */
@@ -176,7 +210,9 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
     const match = /^ALIPAY-SHA256withRSA (.+),sign=(.+)$/.exec(authorization ?? '');
     if (!match?.[1] || !match[2]) return false;
     if (!match[1].includes(`app_id=${fake.appId}`)) return false;
-    return createVerify('RSA-SHA256').update(`${match[1]}\n${method}\n${path}\n${body}\n`, 'utf8').verify(appKeys.publicKey, match[2], 'base64');
+    return createVerify('RSA-SHA256')
+      .update(`${match[1]}\n${method}\n${path}\n${body}\n`, 'utf8')
+      .verify(appKeys.publicKey, match[2], 'base64');
   }
 
   app.get('/gateway.do', async (incoming, reply) => {
@@ -186,13 +222,31 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
       .sort()
       .map((key) => `${key}=${signed[key]}`)
       .join('&');
-    if (!sign || !createVerify('RSA-SHA256').update(content, 'utf8').verify(appKeys.publicKey, sign, 'base64') || query['app_id'] !== fake.appId) {
+    if (
+      !sign ||
+      !createVerify('RSA-SHA256').update(content, 'utf8').verify(appKeys.publicKey, sign, 'base64') ||
+      query['app_id'] !== fake.appId
+    ) {
       fake.badRequestSignatures += 1;
       return reply.code(400).type('text/html').send('<p>invalid-signature</p>');
     }
-    const bizContent = JSON.parse(query['biz_content'] ?? '{}') as { out_trade_no: string; total_amount: string; subject: string };
-    const trade = recordTrade(bizContent.out_trade_no, bizContent.total_amount, bizContent.subject, query['notify_url'] ?? '', query['return_url']);
-    return reply.type('text/html').send(`<div data-out-trade-no="${trade.outTradeNo}">${trade.totalAmount} CNY <button>Pay</button> <button>Close</button></div>`);
+    const bizContent = JSON.parse(query['biz_content'] ?? '{}') as {
+      out_trade_no: string;
+      total_amount: string;
+      subject: string;
+    };
+    const trade = recordTrade(
+      bizContent.out_trade_no,
+      bizContent.total_amount,
+      bizContent.subject,
+      query['notify_url'] ?? '',
+      query['return_url'],
+    );
+    return reply
+      .type('text/html')
+      .send(
+        `<div data-out-trade-no="${trade.outTradeNo}">${trade.totalAmount} CNY <button>Pay</button> <button>Close</button></div>`,
+      );
   });
 
   app.post('/v3/alipay/trade/precreate', async (incoming, reply) => {
@@ -201,9 +255,17 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
       fake.badRequestSignatures += 1;
       return reply.code(401).send({ code: 'invalid-signature', message: 'signature does not verify' });
     }
-    const input = JSON.parse(body) as { out_trade_no: string; total_amount: string; subject: string; notify_url: string };
+    const input = JSON.parse(body) as {
+      out_trade_no: string;
+      total_amount: string;
+      subject: string;
+      notify_url: string;
+    };
     recordTrade(input.out_trade_no, input.total_amount, input.subject, input.notify_url, undefined);
-    const answer = JSON.stringify({ out_trade_no: input.out_trade_no, qr_code: `https://qr.alipay.com/fake${input.out_trade_no}` });
+    const answer = JSON.stringify({
+      out_trade_no: input.out_trade_no,
+      qr_code: `https://qr.alipay.com/fake${input.out_trade_no}`,
+    });
     signV3Response(reply, answer);
     return reply.type('application/json').send(answer);
   });
@@ -217,7 +279,12 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
     const input = JSON.parse(body) as { out_trade_no: string };
     const trade = fake.trades.get(input.out_trade_no);
     if (!trade) return reply.code(404).send({ code: 'ACQ.TRADE_NOT_EXIST', message: 'trade does not exist' });
-    const answer = JSON.stringify({ trade_no: trade.tradeNo, out_trade_no: trade.outTradeNo, trade_status: trade.status, total_amount: trade.totalAmount });
+    const answer = JSON.stringify({
+      trade_no: trade.tradeNo,
+      out_trade_no: trade.outTradeNo,
+      trade_status: trade.status,
+      total_amount: trade.totalAmount,
+    });
     signV3Response(reply, answer);
     return reply.type('application/json').send(answer);
   });

@@ -59,16 +59,27 @@ export async function startGithubFake(options: { redirectUri: () => string }): P
 
   app.get<{ Querystring: Record<string, string> }>('/login/oauth/authorize', async (request, reply) => {
     const query = request.query;
-    if (query.client_id !== clientId || query.redirect_uri !== options.redirectUri()) return reply.code(400).send('The redirect_uri is not associated with this application.');
-    if (query.code_challenge_method !== 'S256' || !query.code_challenge || !query.state) return reply.code(400).send('PKCE S256 and state expected by this fake');
+    if (query.client_id !== clientId || query.redirect_uri !== options.redirectUri())
+      return reply.code(400).send('The redirect_uri is not associated with this application.');
+    if (query.code_challenge_method !== 'S256' || !query.code_challenge || !query.state)
+      return reply.code(400).send('PKCE S256 and state expected by this fake');
     const callback = new URL(query.redirect_uri);
     if (switches.accessDenied) {
-      callback.search = new URLSearchParams({ error: 'access_denied', error_description: 'The user has denied your application access.', state: query.state }).toString();
+      callback.search = new URLSearchParams({
+        error: 'access_denied',
+        error_description: 'The user has denied your application access.',
+        state: query.state,
+      }).toString();
       return reply.redirect(callback.toString(), 302);
     }
     if (nextUser === undefined) return reply.code(500).send('the test did not say who signs in');
     const code = randomBytes(10).toString('hex');
-    codes.set(code, { user: nextUser, redirectUri: query.redirect_uri, codeChallenge: query.code_challenge, used: false });
+    codes.set(code, {
+      user: nextUser,
+      redirectUri: query.redirect_uri,
+      codeChallenge: query.code_challenge,
+      used: false,
+    });
     callback.search = new URLSearchParams({ code, state: query.state }).toString();
     return reply.redirect(callback.toString(), 302);
   });
@@ -80,11 +91,14 @@ export async function startGithubFake(options: { redirectUri: () => string }): P
       // GitHub answers these with HTTP 200.
       return { error, error_description: error.replaceAll('_', ' '), error_uri: 'https://docs.github.com/apps' };
     };
-    if (body.client_id !== clientId || body.client_secret !== clientSecret) return refuse('incorrect_client_credentials');
+    if (body.client_id !== clientId || body.client_secret !== clientSecret)
+      return refuse('incorrect_client_credentials');
     const issued = codes.get(body.code ?? '');
     if (switches.badCode || issued === undefined || issued.used) return refuse('bad_verification_code');
     if (body.redirect_uri !== issued.redirectUri) return refuse('redirect_uri_mismatch');
-    const challenge = createHash('sha256').update(body.code_verifier ?? '').digest('base64url');
+    const challenge = createHash('sha256')
+      .update(body.code_verifier ?? '')
+      .digest('base64url');
     if (challenge !== issued.codeChallenge) return refuse('bad_verification_code');
     issued.used = true;
     const token = `gho_${randomBytes(16).toString('hex')}`;
@@ -96,7 +110,13 @@ export async function startGithubFake(options: { redirectUri: () => string }): P
   app.get('/user', async (request, reply) => {
     const user = userOf(request.headers.authorization);
     if (!user) return reply.code(401).send({ message: 'Bad credentials' });
-    return { id: user.id, login: user.login, name: user.name, email: user.email, avatar_url: `https://avatars.example/${user.id}` };
+    return {
+      id: user.id,
+      login: user.login,
+      name: user.name,
+      email: user.email,
+      avatar_url: `https://avatars.example/${user.id}`,
+    };
   });
   app.get('/user/emails', async (request, reply) => {
     const user = userOf(request.headers.authorization);
@@ -121,7 +141,10 @@ export async function startGithubFake(options: { redirectUri: () => string }): P
 let githubIds = 4_000_000;
 
 /** A GitHub account with one primary email, verified unless told. */
-export function createGithubUser(email: string, options: { verified?: boolean; publicEmail?: boolean } = {}): GithubFakeUser {
+export function createGithubUser(
+  email: string,
+  options: { verified?: boolean; publicEmail?: boolean } = {},
+): GithubFakeUser {
   githubIds += 1;
   return {
     id: githubIds,

@@ -6,7 +6,10 @@ import type { BrowserResponse, CookieBrowser } from '../../helpers/cookie-browse
  * Follows `startUrl` through the provider's login (any password) and consent forms and returns the callback URL the
  * provider redirects to, without visiting it, so a test can send it as it is or change something first.
  */
-export async function driveOidcSignIn(browser: CookieBrowser, options: { startUrl: string; issuer: string; login: string; callbackPrefix: string }): Promise<string> {
+export async function driveOidcSignIn(
+  browser: CookieBrowser,
+  options: { startUrl: string; issuer: string; login: string; callbackPrefix: string },
+): Promise<string> {
   let next: BrowserResponse = await browser.send(options.startUrl);
   for (let step = 0; step < 20; step += 1) {
     if (next.status >= 300 && next.status < 400 && next.location !== undefined) {
@@ -15,9 +18,11 @@ export async function driveOidcSignIn(browser: CookieBrowser, options: { startUr
       continue;
     }
     const form = /<form[^>]*action="([^"]+)"[^>]*>[\s\S]*?name="prompt" value="(\w+)"/.exec(next.text);
-    if (next.status !== 200 || form === null) throw new Error(`unexpected answer from ${next.url}: ${next.status} ${next.text.slice(0, 300)}`);
+    if (next.status !== 200 || form === null)
+      throw new Error(`unexpected answer from ${next.url}: ${next.status} ${next.text.slice(0, 300)}`);
     const [, action, prompt] = form;
-    const fields: Record<string, string> = prompt === 'login' ? { prompt, login: options.login, password: 'any password' } : { prompt: prompt! };
+    const fields: Record<string, string> =
+      prompt === 'login' ? { prompt, login: options.login, password: 'any password' } : { prompt: prompt! };
     next = await browser.send(new URL(action!, options.issuer).toString(), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

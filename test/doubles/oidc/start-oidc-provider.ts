@@ -52,7 +52,15 @@ export async function startOidcFake(): Promise<OidcFake> {
     },
     registerClient(redirectUri) {
       const provider = new Provider(issuer, {
-        clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ['code'], grant_types: ['authorization_code'] }],
+        clients: [
+          {
+            client_id: clientId,
+            client_secret: clientSecret,
+            redirect_uris: [redirectUri],
+            response_types: ['code'],
+            grant_types: ['authorization_code'],
+          },
+        ],
         claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
         cookies: { keys: [randomBytes(16).toString('hex')] },
         jwks: { keys: [{ ...signingKey, kid: 'test-signing-key', use: 'sig', alg: 'RS256' }] },
@@ -64,7 +72,9 @@ export async function startOidcFake(): Promise<OidcFake> {
           return {
             accountId,
             async claims() {
-              return account === undefined ? { sub: accountId } : { sub: accountId, email: account.email, email_verified: account.emailVerified, name: account.name };
+              return account === undefined
+                ? { sub: accountId }
+                : { sub: accountId, email: account.email, email_verified: account.emailVerified, name: account.name };
             },
           };
         },

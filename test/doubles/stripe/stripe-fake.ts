@@ -61,11 +61,15 @@ export interface StripeFake {
 let eventCounter = 0;
 
 /** Starts the fake on 127.0.0.1 with a free port. */
-export async function startStripeFake(options: { secretKey?: string; webhookSecret?: string } = {}): Promise<StripeFake> {
+export async function startStripeFake(
+  options: { secretKey?: string; webhookSecret?: string } = {},
+): Promise<StripeFake> {
   const secretKey = options.secretKey ?? 'sk_test_fake_secret';
   const webhookSecret = options.webhookSecret ?? 'whsec_fake_secret';
   const app: FastifyInstance = Fastify();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, qs.parse(body as string)));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, qs.parse(body as string)),
+  );
   const sessionsByKey = new Map<string, string>();
   let sessionCounter = 0;
 
@@ -108,13 +112,24 @@ export async function startStripeFake(options: { secretKey?: string; webhookSecr
     return session;
   }
 
-  function signEvent(type: string, sessionId: string, delivery: DeliveryOptions): { payload: string; header: string | undefined } {
+  function signEvent(
+    type: string,
+    sessionId: string,
+    delivery: DeliveryOptions,
+  ): { payload: string; header: string | undefined } {
     const session = requireSession(sessionId);
     if (type === 'checkout.session.async_payment_succeeded') session.payment_status = 'paid';
     if (type === 'checkout.session.expired') session.status = 'expired';
     const object = { ...session, amount_total: delivery.amountTotal ?? session.amount_total };
     eventCounter += 1;
-    const payload = JSON.stringify({ id: `evt_test_${eventCounter}`, object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object } });
+    const payload = JSON.stringify({
+      id: `evt_test_${eventCounter}`,
+      object: 'event',
+      type,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object },
+    });
     const signature = delivery.signature ?? 'valid';
     if (signature === 'none') return { payload, header: undefined };
     const header = Stripe.webhooks.generateTestHeaderString({
@@ -126,7 +141,11 @@ export async function startStripeFake(options: { secretKey?: string; webhookSecr
   }
 
   async function post(payload: string, header: string | undefined): Promise<number> {
-    const response = await request(fake.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) }, body: payload });
+    const response = await request(fake.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) },
+      body: payload,
+    });
     await response.body.dump();
     return response.statusCode;
   }
@@ -143,7 +162,9 @@ export async function startStripeFake(options: { secretKey?: string; webhookSecr
     if (fake.failNextCreate !== undefined) {
       const status = fake.failNextCreate;
       fake.failNextCreate = undefined;
-      return reply.code(status).send({ error: { type: status >= 500 ? 'api_error' : 'invalid_request_error', message: 'simulated failure' } });
+      return reply
+        .code(status)
+        .send({ error: { type: status >= 500 ? 'api_error' : 'invalid_request_error', message: 'simulated failure' } });
     }
     const key = incoming.headers['idempotency-key'];
     if (typeof key === 'string') fake.idempotencyKeys.push(key);
@@ -152,7 +173,9 @@ export async function startStripeFake(options: { secretKey?: string; webhookSecr
     const body = incoming.body;
     const unitAmount = Number(field(body, 'line_items', '0', 'price_data', 'unit_amount'));
     if (field(body, 'mode') !== 'payment' || !Number.isInteger(unitAmount) || unitAmount <= 0) {
-      return reply.code(400).send({ error: { type: 'invalid_request_error', message: 'bad checkout session parameters' } });
+      return reply
+        .code(400)
+        .send({ error: { type: 'invalid_request_error', message: 'bad checkout session parameters' } });
     }
     sessionCounter += 1;
     const id = `cs_test_${sessionCounter}`;
@@ -178,7 +201,10 @@ export async function startStripeFake(options: { secretKey?: string; webhookSecr
 
   app.get<{ Params: { id: string } }>('/v1/checkout/sessions/:id', async (incoming, reply) => {
     const session = fake.sessions.get(incoming.params.id);
-    if (!session) return reply.code(404).send({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } });
+    if (!session)
+      return reply.code(404).send({
+        error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' },
+      });
     return session;
   });
 
@@ -189,7 +215,9 @@ export async function startStripeFake(options: { secretKey?: string; webhookSecr
     // A whole page (an empty icon, so a browser asks for no /favicon.ico) with the amount and the Pay button.
     return reply
       .type('text/html')
-      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title><link rel="icon" href="data:,"></head><body><form method="post" action="/pay/${session.id}"><p>${session.amount_total} ${session.currency}</p><button>Pay</button></form></body></html>`);
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title><link rel="icon" href="data:,"></head><body><form method="post" action="/pay/${session.id}"><p>${session.amount_total} ${session.currency}</p><button>Pay</button></form></body></html>`,
+      );
   });
   app.post<{ Params: { id: string } }>('/pay/:id', async (incoming, reply) => {
     const { redirect } = await fake.pay(incoming.params.id);

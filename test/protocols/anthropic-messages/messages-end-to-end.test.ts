@@ -33,7 +33,12 @@ beforeAll(async () => {
     protocol: 'anthropic',
     settings: { apiVersion: '2023-06-01' },
   });
-  await gateway.createChannel({ baseUrl: openAiSimulator.url, secret: openAiSecret, models: ['claude-via-openai'], modelMapping: { 'claude-via-openai': 'gpt-4o' } });
+  await gateway.createChannel({
+    baseUrl: openAiSimulator.url,
+    secret: openAiSecret,
+    models: ['claude-via-openai'],
+    modelMapping: { 'claude-via-openai': 'gpt-4o' },
+  });
   client = new Anthropic({ apiKey: (await gateway.createKey()).secret, baseURL: gateway.url, maxRetries: 0 });
 });
 
@@ -43,14 +48,24 @@ afterAll(async () => {
   await openAiSimulator?.close();
 });
 
-const weatherTool: Anthropic.Tool = { name: 'get_weather', description: 'Weather by city', input_schema: { type: 'object', properties: { query: { type: 'string' } } } };
+const weatherTool: Anthropic.Tool = {
+  name: 'get_weather',
+  description: 'Weather by city',
+  input_schema: { type: 'object', properties: { query: { type: 'string' } } },
+};
 
 describe.each(targets)('POST /v1/messages through $name', ({ model }) => {
   const ask = (text: string) => ({ model, max_tokens: 200, messages: [{ role: 'user' as const, content: text }] });
 
   it('answers messages.create with the echo, the public model id and a gateway message id', async () => {
     const message = await client.messages.create({ ...ask('hello there'), system: 'Be brief.' });
-    expect(message).toMatchObject({ type: 'message', role: 'assistant', model, stop_reason: 'end_turn', content: [{ type: 'text', text: 'Echo: hello there' }] });
+    expect(message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model,
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text: 'Echo: hello there' }],
+    });
     expect(message.id).toMatch(/^msg_/);
     expect(message.usage.input_tokens).toBeGreaterThan(0);
     expect(message.usage.output_tokens).toBeGreaterThan(0);
@@ -61,13 +76,22 @@ describe.each(targets)('POST /v1/messages through $name', ({ model }) => {
     const created = await client.messages.create(ask('hello there'));
     expect(streamed.content).toEqual(created.content);
     // Token counts agree; a passed-through vendor may add fields (Anthropic's `service_tier`) to one shape only.
-    const counts = ({ input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens }: Anthropic.Usage) => ({ input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens });
+    const counts = ({
+      input_tokens,
+      output_tokens,
+      cache_read_input_tokens,
+      cache_creation_input_tokens,
+    }: Anthropic.Usage) => ({ input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens });
     expect(counts(streamed.usage)).toEqual(counts(created.usage));
     expect(streamed.stop_reason).toBe(created.stop_reason);
   });
 
   it('calls a tool and takes its result on the next turn, with tool_use ids Anthropic accepts', async () => {
-    const first = await client.messages.create({ ...ask('weather in Paris'), tools: [weatherTool], tool_choice: { type: 'any' } });
+    const first = await client.messages.create({
+      ...ask('weather in Paris'),
+      tools: [weatherTool],
+      tool_choice: { type: 'any' },
+    });
     expect(first.stop_reason).toBe('tool_use');
     const call = first.content.find((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')!;
     expect(call).toMatchObject({ name: 'get_weather' });
@@ -86,7 +110,11 @@ describe.each(targets)('POST /v1/messages through $name', ({ model }) => {
   });
 
   it('cuts at max_tokens with stop_reason max_tokens', async () => {
-    const message = await client.messages.create({ model, max_tokens: 2, messages: [{ role: 'user', content: 'one two three four five six' }] });
+    const message = await client.messages.create({
+      model,
+      max_tokens: 2,
+      messages: [{ role: 'user', content: 'one two three four five six' }],
+    });
     expect(message.stop_reason).toBe('max_tokens');
   });
 
@@ -112,15 +140,23 @@ describe('POST /v1/messages pass-through to Anthropic channels', () => {
   it("counts tokens exactly at the Anthropic channel (the simulator counts words: the tokenizer's estimate differs)", async () => {
     anthropicSimulator.reset();
     const text = 'supercalifragilisticexpialidocious antidisestablishmentarianism pneumonoultramicroscopic';
-    const counted = await client.messages.countTokens({ model: 'claude-via-anthropic', messages: [{ role: 'user', content: text }] });
+    const counted = await client.messages.countTokens({
+      model: 'claude-via-anthropic',
+      messages: [{ role: 'user', content: text }],
+    });
     expect(counted.input_tokens).toBe(3);
     expect(anthropicSimulator.requests.at(-1)?.path).toBe('/v1/messages/count_tokens');
-    const estimated = await client.messages.countTokens({ model: 'claude-via-openai', messages: [{ role: 'user', content: text }] });
+    const estimated = await client.messages.countTokens({
+      model: 'claude-via-openai',
+      messages: [{ role: 'user', content: text }],
+    });
     expect(estimated.input_tokens).toBeGreaterThan(3);
   });
 
   it('answers a vendor overload with 529 overloaded_error in Anthropic shape', async () => {
-    const error = await client.messages.create({ model: 'claude-overloaded', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+    const error = await client.messages
+      .create({ model: 'claude-overloaded', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.InternalServerError);
     expect(error).toMatchObject({ status: 529, error: { type: 'error', error: { type: 'overloaded_error' } } });
   });

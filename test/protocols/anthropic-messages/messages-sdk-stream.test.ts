@@ -9,7 +9,13 @@ import { createReasoningSealer } from '../../../src/protocols/shared/reasoning-s
 import { createSecretBox } from '../../../src/accounts/secret-box.js';
 
 const sealer = createReasoningSealer(createSecretBox('messages-sdk-test'));
-const usage = { inputTokens: 40, cacheReadInputTokens: 10, cacheWriteInputTokens: 5, outputTokens: 9, reasoningTokens: 3 };
+const usage = {
+  inputTokens: 40,
+  cacheReadInputTokens: 10,
+  cacheWriteInputTokens: 5,
+  outputTokens: 9,
+  reasoningTokens: 3,
+};
 
 /** Canonical answers the loopback server writes, by the name the request's user text gives. */
 const scriptedAnswers: Record<string, CanonicalStreamPart[]> = {
@@ -63,11 +69,19 @@ function startScriptedServer(): Promise<Server> {
       const payload = JSON.parse(body) as { model: string; messages: Array<{ content: string }>; stream?: boolean };
       const script = payload.messages[0]!.content;
       const parts = scriptedAnswers[script]!;
-      const codec = createMessagesAnswerCodec({ messageId: 'msg_scripted', model: payload.model, sealArtefact: sealer.seal });
+      const codec = createMessagesAnswerCodec({
+        messageId: 'msg_scripted',
+        model: payload.model,
+        sealArtefact: sealer.seal,
+      });
       if (script === 'fails') {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         const encoder = codec.createStreamEncoder();
-        for (const frame of [...encoder.start(), ...encoder.push({ type: 'text-start', blockIndex: 0 }), ...encoder.fail({ code: 'service_unavailable', message: 'vendor overloaded' })]) {
+        for (const frame of [
+          ...encoder.start(),
+          ...encoder.push({ type: 'text-start', blockIndex: 0 }),
+          ...encoder.fail({ code: 'service_unavailable', message: 'vendor overloaded' }),
+        ]) {
           response.write(frame);
         }
         response.end();
@@ -80,7 +94,8 @@ function startScriptedServer(): Promise<Server> {
       }
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const encoder = codec.createStreamEncoder();
-      for (const frame of [...encoder.start(), ...parts.flatMap((part) => encoder.push(part)), ...encoder.end()]) response.write(frame);
+      for (const frame of [...encoder.start(), ...parts.flatMap((part) => encoder.push(part)), ...encoder.end()])
+        response.write(frame);
       response.end();
     });
   });
@@ -104,7 +119,11 @@ describe('the Messages codec, read by the official @anthropic-ai/sdk', () => {
 
   beforeAll(async () => {
     server = await startScriptedServer();
-    client = new Anthropic({ apiKey: 'sk-test', baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, maxRetries: 0 });
+    client = new Anthropic({
+      apiKey: 'sk-test',
+      baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      maxRetries: 0,
+    });
   });
 
   afterAll(async () => {
@@ -112,13 +131,22 @@ describe('the Messages codec, read by the official @anthropic-ai/sdk', () => {
   });
 
   const scripts = Object.keys(scriptedAnswers);
-  const ask = (script: string) => ({ model: 'claude-public', max_tokens: 1000, messages: [{ role: 'user' as const, content: script }] });
+  const ask = (script: string) => ({
+    model: 'claude-public',
+    max_tokens: 1000,
+    messages: [{ role: 'user' as const, content: script }],
+  });
 
   it.each(scripts)('messages.stream().finalMessage() for %s equals messages.create()', async (script) => {
     const streamed = await client.messages.stream(ask(script)).finalMessage();
     const created = await client.messages.create(ask(script));
     expect(withOpenedArtefacts(streamed)).toEqual(expect.objectContaining(withOpenedArtefacts(created)));
-    expect(created.usage).toEqual({ input_tokens: 25, cache_creation_input_tokens: 5, cache_read_input_tokens: 10, output_tokens: 9 });
+    expect(created.usage).toEqual({
+      input_tokens: 25,
+      cache_creation_input_tokens: 5,
+      cache_read_input_tokens: 10,
+      output_tokens: 9,
+    });
   });
 
   it('shows text, thinking with a sealed signature and tool_use input the way clients read them', async () => {
@@ -130,7 +158,9 @@ describe('the Messages codec, read by the official @anthropic-ai/sdk', () => {
     expect(tools.stop_reason).toBe('tool_use');
     const [thinking, paris, rome] = tools.content;
     expect(thinking).toMatchObject({ type: 'thinking', thinking: 'Two cities.' });
-    expect(sealer.unseal((thinking as Anthropic.ThinkingBlock).signature)).toEqual({ artefact: { producer: 'anthropic', signature: 'vendor-sig' } });
+    expect(sealer.unseal((thinking as Anthropic.ThinkingBlock).signature)).toEqual({
+      artefact: { producer: 'anthropic', signature: 'vendor-sig' },
+    });
     expect(paris).toMatchObject({ type: 'tool_use', id: 'toolu_paris', name: 'get_weather', input: { city: 'Paris' } });
     expect(rome).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Rome' } });
     expect((rome as Anthropic.ToolUseBlock).id).toMatch(/^[a-zA-Z0-9_-]+$/);
@@ -143,6 +173,8 @@ describe('the Messages codec, read by the official @anthropic-ai/sdk', () => {
 
   it('raises the SDK error of an error event sent mid-stream', async () => {
     const failing = client.messages.stream(ask('fails')).finalMessage();
-    await expect(failing).rejects.toMatchObject({ error: { type: 'error', error: { type: 'overloaded_error', message: 'vendor overloaded' } } });
+    await expect(failing).rejects.toMatchObject({
+      error: { type: 'error', error: { type: 'overloaded_error', message: 'vendor overloaded' } },
+    });
   });
 });

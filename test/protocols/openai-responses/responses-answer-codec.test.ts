@@ -27,7 +27,11 @@ function startCodecServer(): Promise<Server> {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
-      const payload = JSON.parse(body) as { input: keyof typeof scriptedAnswers; stream?: boolean; metadata?: { failAfter?: string } };
+      const payload = JSON.parse(body) as {
+        input: keyof typeof scriptedAnswers;
+        stream?: boolean;
+        metadata?: { failAfter?: string };
+      };
       const parts = scriptedAnswers[payload.input];
       const codec = responsesAnswerCodec(deterministicContext());
       if (!payload.stream) {
@@ -40,7 +44,11 @@ function startCodecServer(): Promise<Server> {
       const failAfter = payload.metadata?.failAfter === undefined ? undefined : Number(payload.metadata.failAfter);
       const sent = failAfter === undefined ? parts : parts.slice(0, failAfter);
       const frames = [...encoder.start(), ...sent.flatMap((part) => encoder.push(part))];
-      frames.push(...(failAfter === undefined ? encoder.end() : encoder.fail({ code: 'server_error', message: 'vendor went away' })));
+      frames.push(
+        ...(failAfter === undefined
+          ? encoder.end()
+          : encoder.fail({ code: 'server_error', message: 'vendor went away' })),
+      );
       response.end(frames.join(''));
     });
   });
@@ -53,18 +61,25 @@ describe('responsesAnswerCodec', () => {
 
   beforeAll(async () => {
     server = await startCodecServer();
-    client = new OpenAI({ apiKey: 'sk-test', baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, maxRetries: 0 });
+    client = new OpenAI({
+      apiKey: 'sk-test',
+      baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      maxRetries: 0,
+    });
   });
 
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it.each(['text', 'function call', 'reasoning and text'] as const)('%s: the SDK stream helper reads the same Response the JSON answer is', async (script) => {
-    const streamed = await client.responses.stream({ model: 'gpt-test', input: script }).finalResponse();
-    const plain = await client.responses.parse({ model: 'gpt-test', input: script });
-    expect(streamed).toEqual(plain);
-  });
+  it.each(['text', 'function call', 'reasoning and text'] as const)(
+    '%s: the SDK stream helper reads the same Response the JSON answer is',
+    async (script) => {
+      const streamed = await client.responses.stream({ model: 'gpt-test', input: script }).finalResponse();
+      const plain = await client.responses.parse({ model: 'gpt-test', input: script });
+      expect(streamed).toEqual(plain);
+    },
+  );
 
   it('ends a stream cut off after its first frame with response.failed, which the SDK helper does not take for a success', async () => {
     const stream = client.responses.stream({ model: 'gpt-test', input: 'text', metadata: { failAfter: '3' } });
@@ -78,7 +93,9 @@ describe('responsesAnswerCodec', () => {
   it('gives the final Response to the hook once: JSON answer and the terminal stream event alike', () => {
     const parts: CanonicalStreamPart[] = scriptedAnswers.text;
     const seen: ResponsesResponse[] = [];
-    const codec = responsesAnswerCodec(deterministicContext(), { onFinalResponse: (response) => void seen.push(response) });
+    const codec = responsesAnswerCodec(deterministicContext(), {
+      onFinalResponse: (response) => void seen.push(response),
+    });
     const json = JSON.parse(codec.encodeAnswer(foldStreamParts(parts))) as ResponsesResponse;
     const encoder = codec.createStreamEncoder();
     const events = payloadsOf([...encoder.start(), ...parts.flatMap((part) => encoder.push(part)), ...encoder.end()]);
@@ -90,7 +107,9 @@ describe('responsesAnswerCodec', () => {
 
   it('fail() closes open items and emits exactly one terminal response.failed, sequence numbers still increasing, no [DONE]', () => {
     const seen: ResponsesResponse[] = [];
-    const codec = responsesAnswerCodec(deterministicContext(), { onFinalResponse: (response) => void seen.push(response) });
+    const codec = responsesAnswerCodec(deterministicContext(), {
+      onFinalResponse: (response) => void seen.push(response),
+    });
     const encoder = codec.createStreamEncoder();
     const frames = [
       ...encoder.start(),
@@ -100,8 +119,17 @@ describe('responsesAnswerCodec', () => {
     ];
     expect(frames.join('')).not.toContain('[DONE]');
     const events = payloadsOf(frames);
-    expect(events.filter((event) => String(event.type).startsWith('response.') && ['response.completed', 'response.incomplete', 'response.failed'].includes(String(event.type)))).toHaveLength(1);
-    expect(events.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: 'rate_limit_exceeded', message: 'slow down' } } });
+    expect(
+      events.filter(
+        (event) =>
+          String(event.type).startsWith('response.') &&
+          ['response.completed', 'response.incomplete', 'response.failed'].includes(String(event.type)),
+      ),
+    ).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.failed',
+      response: { status: 'failed', error: { code: 'rate_limit_exceeded', message: 'slow down' } },
+    });
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
     expect(seen.map((response) => response.status)).toEqual(['failed']);
     expect(encoder.end()).toEqual([]);

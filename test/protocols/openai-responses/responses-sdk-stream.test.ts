@@ -44,7 +44,11 @@ describe('the Responses stream encoder, read by the official openai SDK', () => 
 
   beforeAll(async () => {
     server = await startScriptedServer();
-    client = new OpenAI({ apiKey: 'sk-test', baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, maxRetries: 0 });
+    client = new OpenAI({
+      apiKey: 'sk-test',
+      baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      maxRetries: 0,
+    });
   });
 
   afterAll(async () => {
@@ -60,26 +64,49 @@ describe('the Responses stream encoder, read by the official openai SDK', () => 
     expect(streamed).toMatchObject(encodeResponse(foldStreamParts(scriptedAnswers[script]), deterministicContext()));
   });
 
-  it.each(scripts)('responses.create({ stream: true }) for %s ends with one terminal event carrying the non-streamed response', async (script) => {
-    const stream = await client.responses.create({ model: 'gpt-test', input: script, stream: true });
-    const events = [];
-    for await (const event of stream) events.push(event);
-    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
-    const terminal = events.at(-1)!;
-    expect(['response.completed', 'response.incomplete']).toContain(terminal.type);
-    expect(events.filter((event) => event.type.startsWith('response.') && 'response' in event && event.type !== 'response.created' && event.type !== 'response.in_progress')).toHaveLength(1);
-    const nonStreamed = await client.responses.create({ model: 'gpt-test', input: script });
-    expect('response' in terminal && terminal.response).toEqual({ ...nonStreamed, output_text: undefined });
-  });
+  it.each(scripts)(
+    'responses.create({ stream: true }) for %s ends with one terminal event carrying the non-streamed response',
+    async (script) => {
+      const stream = await client.responses.create({ model: 'gpt-test', input: script, stream: true });
+      const events = [];
+      for await (const event of stream) events.push(event);
+      expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
+      const terminal = events.at(-1)!;
+      expect(['response.completed', 'response.incomplete']).toContain(terminal.type);
+      expect(
+        events.filter(
+          (event) =>
+            event.type.startsWith('response.') &&
+            'response' in event &&
+            event.type !== 'response.created' &&
+            event.type !== 'response.in_progress',
+        ),
+      ).toHaveLength(1);
+      const nonStreamed = await client.responses.create({ model: 'gpt-test', input: script });
+      expect('response' in terminal && terminal.response).toEqual({ ...nonStreamed, output_text: undefined });
+    },
+  );
 
   it('shows the text and the function call the way clients read them', async () => {
     const text = await client.responses.stream({ model: 'gpt-test', input: 'text' }).finalResponse();
     expect(text.output_text).toBe('Hello, world');
     expect(text.status).toBe('completed');
     const call = await client.responses.stream({ model: 'gpt-test', input: 'function call' }).finalResponse();
-    expect(call.output).toMatchObject([{ type: 'function_call', id: 'fc_1', call_id: 'call_weather', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+    expect(call.output).toMatchObject([
+      {
+        type: 'function_call',
+        id: 'fc_1',
+        call_id: 'call_weather',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+      },
+    ]);
     const cut = await client.responses.stream({ model: 'gpt-test', input: 'max-tokens cut-off' }).finalResponse();
-    expect(cut).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output_text: 'Once upon a' });
+    expect(cut).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+      output_text: 'Once upon a',
+    });
     const reasoning = await client.responses.stream({ model: 'gpt-test', input: 'reasoning and text' }).finalResponse();
     expect(reasoning.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
     expect(reasoning.output_text).toBe('Hi there!');

@@ -2,10 +2,23 @@ import type { CanonicalStreamPart } from '../../../src/core/canonical/canonical-
 import type { ResponseEncodingContext } from '../../../src/protocols/openai-responses/response-encoding-context.js';
 import type { ResponseEcho } from '../../../src/protocols/openai-responses/responses-wire-types.js';
 
-const usage = { inputTokens: 20, cacheReadInputTokens: 8, cacheWriteInputTokens: 2, outputTokens: 12, reasoningTokens: 5 };
+const usage = {
+  inputTokens: 20,
+  cacheReadInputTokens: 8,
+  cacheWriteInputTokens: 2,
+  outputTokens: 12,
+  reasoningTokens: 5,
+};
 
 /** Scripted canonical answers, as a vendor adapter would produce them, named after what they exercise. */
-export const scriptedAnswers: Record<'text' | 'function call' | 'whole function calls, one with a Gemini artefact' | 'reasoning and text' | 'max-tokens cut-off', CanonicalStreamPart[]> = {
+export const scriptedAnswers: Record<
+  | 'text'
+  | 'function call'
+  | 'whole function calls, one with a Gemini artefact'
+  | 'reasoning and text'
+  | 'max-tokens cut-off',
+  CanonicalStreamPart[]
+> = {
   text: [
     { type: 'response-start', vendorResponseId: 'chatcmpl-vendor', vendorModel: 'vendor-model' },
     { type: 'text-start', blockIndex: 0 },
@@ -82,6 +95,7 @@ export function deterministicContext(echo: ResponseEcho = plainEcho('gpt-test'))
     echo,
     createItemId: (prefix) => `${prefix}_${++counter}`,
     nowSeconds: () => 1_700_000_005,
-    sealReasoning: ({ artefact, callId }) => `sealed:${JSON.stringify(callId === undefined ? artefact : { ...artefact, callId })}`,
+    sealReasoning: ({ artefact, callId }) =>
+      `sealed:${JSON.stringify(callId === undefined ? artefact : { ...artefact, callId })}`,
   };
 }

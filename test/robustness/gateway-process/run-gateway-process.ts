@@ -47,15 +47,34 @@ async function seedGateway(gateway: RunningGateway): Promise<GatewayProcessSeed>
   const { store, billing } = gateway;
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
   await billing.exclusive(() =>
-    store.createChannel({ name: 'simulator', protocol: 'openai', preset: null, baseUrl: upstreamUrl, encryptedSecret: secretBox.encrypt(upstreamSecret), models, modelMapping: {}, priority: 0, weight: 1 }),
+    store.createChannel({
+      name: 'simulator',
+      protocol: 'openai',
+      preset: null,
+      baseUrl: upstreamUrl,
+      encryptedSecret: secretBox.encrypt(upstreamSecret),
+      models,
+      modelMapping: {},
+      priority: 0,
+      weight: 1,
+    }),
   );
-  const group = await billing.exclusive(() => store.createModelGroup({ name: 'robustness', description: 'robustness tests', models: ['*'] }));
+  const group = await billing.exclusive(() =>
+    store.createModelGroup({ name: 'robustness', description: 'robustness tests', models: ['*'] }),
+  );
   const createUser = (email: string, passwordHash: string | null): Promise<UserRecord> =>
     billing.exclusive(() => store.createUser({ email, displayName: 'Robustness test', role: 'user', passwordHash }));
   const createKey = async (user: UserRecord): Promise<string> => {
     const secret = generateApiKeySecret();
     await billing.exclusive(() =>
-      store.createApiKey({ userId: user.id, groupId: group.id, name: 'robustness', keyHash: hashApiKeySecret(secret), keyPrefix: displayPrefixOf(secret), expiresAt: null }),
+      store.createApiKey({
+        userId: user.id,
+        groupId: group.id,
+        name: 'robustness',
+        keyHash: hashApiKeySecret(secret),
+        keyPrefix: displayPrefixOf(secret),
+        expiresAt: null,
+      }),
     );
     return secret;
   };
@@ -64,10 +83,22 @@ async function seedGateway(gateway: RunningGateway): Promise<GatewayProcessSeed>
   const consoleUser = await createUser('console@example.test', await hashPassword(consolePassword));
   const fundedKey = await createKey(fundedUser);
   const brokeKey = await createKey(brokeUser);
-  await billing.changeBalance({ userId: fundedUser.id, kind: 'top-up', amount: 1_000_000_000_000, description: 'robustness tests' });
+  await billing.changeBalance({
+    userId: fundedUser.id,
+    kind: 'top-up',
+    amount: 1_000_000_000_000,
+    description: 'robustness tests',
+  });
   await gateway.routing.refresh();
   await billing.refresh(true);
-  return { url: gateway.url, port: Number(new URL(gateway.url).port), fundedKey, brokeKey, consoleEmail: consoleUser.email, consolePassword };
+  return {
+    url: gateway.url,
+    port: Number(new URL(gateway.url).port),
+    fundedKey,
+    brokeKey,
+    consoleEmail: consoleUser.email,
+    consolePassword,
+  };
 }
 
 function requireEnvironment(name: string): string {

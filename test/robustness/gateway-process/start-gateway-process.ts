@@ -42,7 +42,9 @@ export async function startGatewayProcess(environment: Record<string, string>): 
     lines.on('line', (line) => {
       if (line.startsWith('READY ')) resolve(JSON.parse(line.slice('READY '.length)) as GatewayProcessSeed);
     });
-    child.once('exit', (code) => reject(new Error(`gateway process exited with ${code} before it was ready:\n${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`gateway process exited with ${code} before it was ready:\n${stderr}`)),
+    );
   });
   const statusField = async (name: string): Promise<number> => {
     const status = await readFile(`/proc/${child.pid}/status`, 'utf8');

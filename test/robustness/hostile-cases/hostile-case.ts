@@ -52,17 +52,68 @@ export function createJsonRoutes(context: HostileContext): JsonRoute[] {
       authentication: 'key',
       validBody: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }], max_tokens: 5 },
       fields: [
-        'model', 'messages', 'messages.0', 'messages.0.role', 'messages.0.content', 'messages.0.name', 'temperature', 'top_p', 'n', 'max_tokens',
-        'max_completion_tokens', 'stop', 'stream', 'stream_options', 'stream_options.include_usage', 'tools', 'tool_choice', 'parallel_tool_calls',
-        'response_format', 'presence_penalty', 'frequency_penalty', 'seed', 'logprobs', 'top_logprobs', 'logit_bias', 'user', 'reasoning_effort',
-        'modalities', 'audio', 'service_tier', 'store', 'metadata', 'prediction', 'web_search_options', 'verbosity', 'prompt_cache_key',
+        'model',
+        'messages',
+        'messages.0',
+        'messages.0.role',
+        'messages.0.content',
+        'messages.0.name',
+        'temperature',
+        'top_p',
+        'n',
+        'max_tokens',
+        'max_completion_tokens',
+        'stop',
+        'stream',
+        'stream_options',
+        'stream_options.include_usage',
+        'tools',
+        'tool_choice',
+        'parallel_tool_calls',
+        'response_format',
+        'presence_penalty',
+        'frequency_penalty',
+        'seed',
+        'logprobs',
+        'top_logprobs',
+        'logit_bias',
+        'user',
+        'reasoning_effort',
+        'modalities',
+        'audio',
+        'service_tier',
+        'store',
+        'metadata',
+        'prediction',
+        'web_search_options',
+        'verbosity',
+        'prompt_cache_key',
       ],
     },
     {
       path: '/v1/completions',
       authentication: 'key',
       validBody: { model: 'gpt-3.5-turbo-instruct', prompt: 'hello', max_tokens: 5 },
-      fields: ['model', 'prompt', 'max_tokens', 'temperature', 'top_p', 'n', 'stream', 'stream_options', 'logprobs', 'echo', 'stop', 'presence_penalty', 'frequency_penalty', 'best_of', 'logit_bias', 'user', 'suffix', 'seed'],
+      fields: [
+        'model',
+        'prompt',
+        'max_tokens',
+        'temperature',
+        'top_p',
+        'n',
+        'stream',
+        'stream_options',
+        'logprobs',
+        'echo',
+        'stop',
+        'presence_penalty',
+        'frequency_penalty',
+        'best_of',
+        'logit_bias',
+        'user',
+        'suffix',
+        'seed',
+      ],
     },
     {
       path: '/v1/embeddings',
@@ -74,7 +125,22 @@ export function createJsonRoutes(context: HostileContext): JsonRoute[] {
       path: '/v1/images/generations',
       authentication: 'key',
       validBody: { model: 'dall-e-2', prompt: 'a cat', size: '256x256' },
-      fields: ['model', 'prompt', 'n', 'size', 'quality', 'style', 'response_format', 'user', 'background', 'moderation', 'output_format', 'output_compression', 'stream', 'partial_images'],
+      fields: [
+        'model',
+        'prompt',
+        'n',
+        'size',
+        'quality',
+        'style',
+        'response_format',
+        'user',
+        'background',
+        'moderation',
+        'output_format',
+        'output_compression',
+        'stream',
+        'partial_images',
+      ],
     },
     {
       path: '/api/auth/login',
@@ -90,15 +156,25 @@ export const rawLiteralMarker = '\u0000raw\u0000';
 
 /** Serializes a body, replacing `"<marker>N"` strings by the N-th raw literal (e.g. `1e999`, `-0`). */
 export function encodeJsonWithLiterals(body: unknown, literals: readonly string[]): string {
-  return JSON.stringify(body).replace(/"\\u0000raw\\u0000(\d+)"/g, (_match, index: string) => literals[Number(index)] ?? 'null');
+  return JSON.stringify(body).replace(
+    /"\\u0000raw\\u0000(\d+)"/g,
+    (_match, index: string) => literals[Number(index)] ?? 'null',
+  );
 }
 
 /** The bytes of one request; Content-Length is added for a body unless headers frame it themselves. */
-export function encodeRequest(options: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer; version?: string }): Buffer {
+export function encodeRequest(options: {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  version?: string;
+}): Buffer {
   const body = options.body === undefined ? undefined : Buffer.from(options.body);
   const headers: Record<string, string> = { host: '127.0.0.1', ...options.headers };
   const names = Object.keys(headers).map((name) => name.toLowerCase());
-  if (body !== undefined && !names.includes('content-length') && !names.includes('transfer-encoding')) headers['content-length'] = String(body.length);
+  if (body !== undefined && !names.includes('content-length') && !names.includes('transfer-encoding'))
+    headers['content-length'] = String(body.length);
   const head = `${options.method} ${options.path} ${options.version ?? 'HTTP/1.1'}\r\n${Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('')}\r\n`;
@@ -107,7 +183,9 @@ export function encodeRequest(options: { method: string; path: string; headers?:
 
 /** The headers of an authenticated JSON request to `route`. */
 export function jsonHeaders(route: Pick<JsonRoute, 'authentication'>, context: HostileContext): Record<string, string> {
-  return route.authentication === 'key' ? { authorization: `Bearer ${context.apiKey}`, 'content-type': 'application/json' } : { 'content-type': 'application/json' };
+  return route.authentication === 'key'
+    ? { authorization: `Bearer ${context.apiKey}`, 'content-type': 'application/json' }
+    : { 'content-type': 'application/json' };
 }
 
 /** A valid GET of the key's model list: the follow-up that proves a connection is still in step. */

@@ -35,14 +35,30 @@ export function createAlipayPaymentProvider(config: AlipayConfig): AlipayPayment
     async startCheckout(order, urls) {
       const totalAmount = formatMinorUnits(order.amountPaidMinor, alipayCurrency);
       if (config.mode === 'qr') {
-        const result = await sdk.curl<{ qr_code?: string; out_trade_no?: string }>('POST', '/v3/alipay/trade/precreate', {
-          body: { out_trade_no: order.id, total_amount: totalAmount, subject: 'Balance top-up', timeout_express: `${lifetimeMinutes}m`, notify_url: urls.notifyUrl },
-        });
+        const result = await sdk.curl<{ qr_code?: string; out_trade_no?: string }>(
+          'POST',
+          '/v3/alipay/trade/precreate',
+          {
+            body: {
+              out_trade_no: order.id,
+              total_amount: totalAmount,
+              subject: 'Balance top-up',
+              timeout_express: `${lifetimeMinutes}m`,
+              notify_url: urls.notifyUrl,
+            },
+          },
+        );
         if (!result.data.qr_code) throw new Error('Alipay precreate returned no qr_code');
         return { instruction: { kind: 'qr', qrCode: result.data.qr_code }, providerReference: null };
       }
       const redirectUrl = sdk.pageExecute('alipay.trade.page.pay', 'GET', {
-        bizContent: { out_trade_no: order.id, product_code: 'FAST_INSTANT_TRADE_PAY', total_amount: totalAmount, subject: 'Balance top-up', timeout_express: `${lifetimeMinutes}m` },
+        bizContent: {
+          out_trade_no: order.id,
+          product_code: 'FAST_INSTANT_TRADE_PAY',
+          total_amount: totalAmount,
+          subject: 'Balance top-up',
+          timeout_express: `${lifetimeMinutes}m`,
+        },
         notifyUrl: urls.notifyUrl,
         returnUrl: urls.returnUrl,
       });
@@ -51,31 +67,61 @@ export function createAlipayPaymentProvider(config: AlipayConfig): AlipayPayment
 
     async queryOrder(order) {
       try {
-        const result = await sdk.curl<{ trade_status?: string; total_amount?: string; trade_no?: string }>('POST', '/v3/alipay/trade/query', { body: { out_trade_no: order.id } });
-        return reportFromTrade(order.id, result.data.trade_status ?? '', result.data.total_amount ?? '', result.data.trade_no ?? null);
+        const result = await sdk.curl<{ trade_status?: string; total_amount?: string; trade_no?: string }>(
+          'POST',
+          '/v3/alipay/trade/query',
+          { body: { out_trade_no: order.id } },
+        );
+        return reportFromTrade(
+          order.id,
+          result.data.trade_status ?? '',
+          result.data.total_amount ?? '',
+          result.data.trade_no ?? null,
+        );
       } catch (error) {
         // The buyer never opened the cashier (or never scanned the QR code): Alipay knows no trade yet.
-        if (error instanceof AlipayRequestError && error.code === 'ACQ.TRADE_NOT_EXIST') return { orderId: order.id, outcome: 'pending', providerReference: null };
+        if (error instanceof AlipayRequestError && error.code === 'ACQ.TRADE_NOT_EXIST')
+          return { orderId: order.id, outcome: 'pending', providerReference: null };
         throw error;
       }
     },
 
     readNotification(fields) {
-      if (!sdk.checkNotifySignV2(fields)) throw new ForgedPaymentMessageError('the Alipay notification signature does not verify');
-      if (fields['app_id'] !== config.appId) throw new ForgedPaymentMessageError(`the Alipay notification is for app ${fields['app_id'] ?? '(none)'}`);
-      if (config.sellerId !== undefined && fields['seller_id'] !== config.sellerId) throw new ForgedPaymentMessageError(`the Alipay notification is for seller ${fields['seller_id'] ?? '(none)'}`);
+      if (!sdk.checkNotifySignV2(fields))
+        throw new ForgedPaymentMessageError('the Alipay notification signature does not verify');
+      if (fields['app_id'] !== config.appId)
+        throw new ForgedPaymentMessageError(`the Alipay notification is for app ${fields['app_id'] ?? '(none)'}`);
+      if (config.sellerId !== undefined && fields['seller_id'] !== config.sellerId)
+        throw new ForgedPaymentMessageError(`the Alipay notification is for seller ${fields['seller_id'] ?? '(none)'}`);
       const orderId = fields['out_trade_no'];
       if (orderId === undefined) return undefined;
-      return reportFromTrade(orderId, fields['trade_status'] ?? '', fields['total_amount'] ?? '', fields['trade_no'] ?? null);
+      return reportFromTrade(
+        orderId,
+        fields['trade_status'] ?? '',
+        fields['total_amount'] ?? '',
+        fields['trade_no'] ?? null,
+      );
     },
   };
 }
 
-function reportFromTrade(orderId: string, tradeStatus: string, totalAmount: string, tradeNumber: string | null): PaymentReport {
+function reportFromTrade(
+  orderId: string,
+  tradeStatus: string,
+  totalAmount: string,
+  tradeNumber: string | null,
+): PaymentReport {
   if (tradeStatus === 'TRADE_SUCCESS' || tradeStatus === 'TRADE_FINISHED') {
-    return { orderId, outcome: 'paid', providerReference: tradeNumber, amountPaidMinor: parseMinorUnits(totalAmount) ?? -1, currency: alipayCurrency };
+    return {
+      orderId,
+      outcome: 'paid',
+      providerReference: tradeNumber,
+      amountPaidMinor: parseMinorUnits(totalAmount) ?? -1,
+      currency: alipayCurrency,
+    };
   }
   // Closed unpaid (timed out or cancelled); a refunded trade also closes, but it was paid first and stays paid here.
-  if (tradeStatus === 'TRADE_CLOSED') return { orderId, outcome: 'expired', providerReference: tradeNumber, reason: 'the Alipay trade closed unpaid' };
+  if (tradeStatus === 'TRADE_CLOSED')
+    return { orderId, outcome: 'expired', providerReference: tradeNumber, reason: 'the Alipay trade closed unpaid' };
   return { orderId, outcome: 'pending', providerReference: tradeNumber };
 }

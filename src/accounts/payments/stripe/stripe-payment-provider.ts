@@ -22,7 +22,11 @@ export function createStripePaymentProvider(config: StripeConfig): StripePayment
     telemetry: false,
     ...(apiUrl === undefined
       ? {}
-      : { host: apiUrl.hostname, port: Number(apiUrl.port || (apiUrl.protocol === 'http:' ? 80 : 443)), protocol: apiUrl.protocol === 'http:' ? 'http' : 'https' }),
+      : {
+          host: apiUrl.hostname,
+          port: Number(apiUrl.port || (apiUrl.protocol === 'http:' ? 80 : 443)),
+          protocol: apiUrl.protocol === 'http:' ? 'http' : 'https',
+        }),
   });
 
   return {
@@ -36,7 +40,16 @@ export function createStripePaymentProvider(config: StripeConfig): StripePayment
           mode: 'payment',
           client_reference_id: order.id,
           metadata: { orderId: order.id },
-          line_items: [{ quantity: 1, price_data: { currency: order.currency, unit_amount: order.amountPaidMinor, product_data: { name: 'Balance top-up' } } }],
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: order.currency,
+                unit_amount: order.amountPaidMinor,
+                product_data: { name: 'Balance top-up' },
+              },
+            },
+          ],
           success_url: urls.returnUrl,
           cancel_url: urls.returnUrl,
           expires_at: Math.floor(order.createdAt / 1000) + minimumSessionLifetimeSeconds,
@@ -50,15 +63,30 @@ export function createStripePaymentProvider(config: StripeConfig): StripePayment
     async queryOrder(order) {
       if (order.providerReference === null) return { orderId: order.id, outcome: 'pending', providerReference: null };
       const session = await stripe.checkout.sessions.retrieve(order.providerReference);
-      return reportFromSession(session, 'query', order.id) ?? { orderId: order.id, outcome: 'pending', providerReference: session.id };
+      return (
+        reportFromSession(session, 'query', order.id) ?? {
+          orderId: order.id,
+          outcome: 'pending',
+          providerReference: session.id,
+        }
+      );
     },
 
     readWebhook(rawBody, signatureHeader, now) {
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, signatureHeader ?? '', config.webhookSecret, stripeSignatureToleranceSeconds, undefined, now);
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          signatureHeader ?? '',
+          config.webhookSecret,
+          stripeSignatureToleranceSeconds,
+          undefined,
+          now,
+        );
       } catch (error) {
-        throw new ForgedPaymentMessageError(error instanceof Error ? error.message : 'Stripe signature verification failed');
+        throw new ForgedPaymentMessageError(
+          error instanceof Error ? error.message : 'Stripe signature verification failed',
+        );
       }
       switch (event.type) {
         case 'checkout.session.completed':
@@ -73,13 +101,28 @@ export function createStripePaymentProvider(config: StripeConfig): StripePayment
   };
 }
 
-type SessionSource = 'query' | 'checkout.session.completed' | 'checkout.session.async_payment_succeeded' | 'checkout.session.async_payment_failed' | 'checkout.session.expired';
+type SessionSource =
+  | 'query'
+  | 'checkout.session.completed'
+  | 'checkout.session.async_payment_succeeded'
+  | 'checkout.session.async_payment_failed'
+  | 'checkout.session.expired';
 
-function reportFromSession(session: Stripe.Checkout.Session, source: SessionSource, knownOrderId?: string): PaymentReport | undefined {
+function reportFromSession(
+  session: Stripe.Checkout.Session,
+  source: SessionSource,
+  knownOrderId?: string,
+): PaymentReport | undefined {
   const orderId = session.client_reference_id ?? session.metadata?.['orderId'] ?? knownOrderId;
   if (orderId === undefined) return undefined;
   const providerReference = session.id;
-  const paid = (): PaymentReport => ({ orderId, outcome: 'paid', providerReference, amountPaidMinor: session.amount_total ?? -1, currency: session.currency ?? '' });
+  const paid = (): PaymentReport => ({
+    orderId,
+    outcome: 'paid',
+    providerReference,
+    amountPaidMinor: session.amount_total ?? -1,
+    currency: session.currency ?? '',
+  });
   switch (source) {
     case 'checkout.session.completed':
       // Delayed methods (bank debits) complete `unpaid` and settle later with async_payment_succeeded.
@@ -92,7 +135,8 @@ function reportFromSession(session: Stripe.Checkout.Session, source: SessionSour
       return { orderId, outcome: 'expired', providerReference, reason: 'the Checkout Session expired' };
     case 'query':
       if (session.payment_status === 'paid') return paid();
-      if (session.status === 'expired') return { orderId, outcome: 'expired', providerReference, reason: 'the Checkout Session expired' };
+      if (session.status === 'expired')
+        return { orderId, outcome: 'expired', providerReference, reason: 'the Checkout Session expired' };
       return { orderId, outcome: 'pending', providerReference };
     default: {
       const unreachable: never = source;

@@ -20,7 +20,10 @@ export function decodeSoraSubmit(bodyText: string): { vendorTaskId: string } {
 export function decodeSoraVideo(bodyText: string, job: VideoGenerationJob): VideoVendorStatus {
   const resource = readVendorJsonObject(bodyText, 'Sora');
   const status = readText(resource.status);
-  const progress = typeof resource.progress === 'number' && Number.isFinite(resource.progress) ? Math.min(99, Math.max(0, Math.floor(resource.progress))) : null;
+  const progress =
+    typeof resource.progress === 'number' && Number.isFinite(resource.progress)
+      ? Math.min(99, Math.max(0, Math.floor(resource.progress)))
+      : null;
   switch (status) {
     case 'queued':
       return { state: 'queued', progress };
@@ -30,7 +33,11 @@ export function decodeSoraVideo(bodyText: string, job: VideoGenerationJob): Vide
       const id = readText(resource.id);
       if (!id) throw new GatewayError('server_error', 'Sora reported a completed video without an id.');
       const seconds = Number(readText(resource.seconds) ?? Number.NaN);
-      return { state: 'completed', seconds: Number.isInteger(seconds) && seconds > 0 ? seconds : job.seconds, contentReference: id };
+      return {
+        state: 'completed',
+        seconds: Number.isInteger(seconds) && seconds > 0 ? seconds : job.seconds,
+        contentReference: id,
+      };
     }
     case 'failed':
       return decodeSoraFailure(readObject(resource.error));
@@ -43,5 +50,9 @@ function decodeSoraFailure(error: Record<string, unknown> | undefined): VideoVen
   const vendorCode = readText(error?.code) ?? '';
   const vendorMessage = readText(error?.message);
   const message = vendorMessage ? redactUpstreamText(vendorMessage) : 'The video vendor could not generate this video.';
-  return { state: 'failed', code: contentFilterCodePattern.test(vendorCode) ? 'content_filtered' : 'vendor_failed', message };
+  return {
+    state: 'failed',
+    code: contentFilterCodePattern.test(vendorCode) ? 'content_filtered' : 'vendor_failed',
+    message,
+  };
 }

@@ -12,7 +12,10 @@ import { soraSecondsFor, soraSizesFor } from './sora-model-capabilities.js';
  * OpenAI's Videos API (Sora 2) over an OpenAI-wire channel whose quirks decide the URL and key header.
  * There is no cancel: `DELETE /videos/{id}` removes only a completed or failed video (openai-openapi.yaml).
  */
-export function createSoraVideoAdapter(quirks: OpenAiWireQuirks, channelForUrls: (channel: VendorChannel) => VendorChannel = (channel) => channel): VideoVendorAdapter {
+export function createSoraVideoAdapter(
+  quirks: OpenAiWireQuirks,
+  channelForUrls: (channel: VendorChannel) => VendorChannel = (channel) => channel,
+): VideoVendorAdapter {
   const urlFor = (channel: VendorChannel, path: string): string => quirks.urlFor(channelForUrls(channel), '', path);
   const videoPath = (vendorTaskId: string): string => `/videos/${encodeURIComponent(vendorTaskId)}`;
   return {
@@ -29,7 +32,11 @@ export function createSoraVideoAdapter(quirks: OpenAiWireQuirks, channelForUrls:
       return { method: 'POST', url: urlFor(channel, '/videos'), headers: quirks.authHeaders(channel), body: form };
     },
     decodeSubmit: decodeSoraSubmit,
-    encodePoll: (vendorTaskId, channel) => ({ method: 'GET', url: urlFor(channel, videoPath(vendorTaskId)), headers: quirks.authHeaders(channel) }),
+    encodePoll: (vendorTaskId, channel) => ({
+      method: 'GET',
+      url: urlFor(channel, videoPath(vendorTaskId)),
+      headers: quirks.authHeaders(channel),
+    }),
     decodePoll: decodeSoraVideo,
     encodeDownload: (contentReference, channel, variant) => ({
       method: 'GET',
@@ -47,4 +54,7 @@ export const soraVideoAdapter = createSoraVideoAdapter(openAiQuirks);
  * Sora 2 on Azure OpenAI (`protocol: 'azure'`): only the `/openai/v1/videos` surface serves it, whatever
  * `apiVersion` the channel sets for chat, so the URL is always built as for `apiVersion: v1`.
  */
-export const azureSoraVideoAdapter = createSoraVideoAdapter(azureOpenAiQuirks, (channel) => ({ ...channel, settings: { ...channel.settings, apiVersion: 'v1' } }));
+export const azureSoraVideoAdapter = createSoraVideoAdapter(azureOpenAiQuirks, (channel) => ({
+  ...channel,
+  settings: { ...channel.settings, apiVersion: 'v1' },
+}));

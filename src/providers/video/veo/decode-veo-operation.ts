@@ -30,7 +30,11 @@ export function decodeVeoOperation(bodyText: string, job: VideoGenerationJob): V
   const error = readObject(operation.error);
   if (error) {
     const message = readText(error.message);
-    return { state: 'failed', code: 'vendor_failed', message: message ? redactUpstreamText(message) : 'The video vendor could not generate this video.' };
+    return {
+      state: 'failed',
+      code: 'vendor_failed',
+      message: message ? redactUpstreamText(message) : 'The video vendor could not generate this video.',
+    };
   }
   if (operation.done !== true) return { state: 'in-progress', progress: null };
   const generated = readObject(readObject(operation.response)?.generateVideoResponse);
@@ -38,12 +42,18 @@ export function decodeVeoOperation(bodyText: string, job: VideoGenerationJob): V
   const uri = readText(readObject(readObject(samples[0])?.video)?.uri);
   if (uri) return { state: 'completed', seconds: job.seconds, contentReference: uri };
   const filteredCount = typeof generated?.raiMediaFilteredCount === 'number' ? generated.raiMediaFilteredCount : 0;
-  const reasons = Array.isArray(generated?.raiMediaFilteredReasons) ? generated.raiMediaFilteredReasons.filter((reason): reason is string => typeof reason === 'string') : [];
+  const reasons = Array.isArray(generated?.raiMediaFilteredReasons)
+    ? generated.raiMediaFilteredReasons.filter((reason): reason is string => typeof reason === 'string')
+    : [];
   if (filteredCount > 0 || reasons.length > 0) {
     const reason = reasons[0];
     // The spec's surface shows only the message, so it must say the video was filtered whatever Google's reason says.
     const filtered = 'The video vendor filtered the generated video for safety reasons';
-    return { state: 'failed', code: 'content_filtered', message: reason ? `${filtered}: ${redactUpstreamText(reason)}` : `${filtered}.` };
+    return {
+      state: 'failed',
+      code: 'content_filtered',
+      message: reason ? `${filtered}: ${redactUpstreamText(reason)}` : `${filtered}.`,
+    };
   }
   return { state: 'failed', code: 'vendor_failed', message: 'The video vendor finished without producing a video.' };
 }

@@ -14,10 +14,14 @@ export function encodeVeoDownload(uri: string, channel: VendorChannel): VideoVen
   } catch {
     throw refusedDownload();
   }
-  if (target.origin !== new URL(channel.baseUrl).origin || target.username !== '' || target.password !== '') throw refusedDownload();
+  if (target.origin !== new URL(channel.baseUrl).origin || target.username !== '' || target.password !== '')
+    throw refusedDownload();
   return { method: 'GET', url: target.href, headers: { 'x-goog-api-key': channel.secret } };
 }
 
 function refusedDownload(): GatewayError {
-  return new GatewayError('server_error', 'The video vendor named a download address outside its own API; the gateway refuses to fetch it.');
+  return new GatewayError(
+    'server_error',
+    'The video vendor named a download address outside its own API; the gateway refuses to fetch it.',
+  );
 }

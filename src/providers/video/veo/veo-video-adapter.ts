@@ -20,7 +20,12 @@ export const veoVideoAdapter: VideoVendorAdapter = {
   encodeSubmit(job, channel) {
     const body = {
       instances: [{ prompt: job.prompt }],
-      parameters: { aspectRatio: isPortraitSize(job) ? '9:16' : '16:9', durationSeconds: job.seconds, resolution: '720p', sampleCount: 1 },
+      parameters: {
+        aspectRatio: isPortraitSize(job) ? '9:16' : '16:9',
+        durationSeconds: job.seconds,
+        resolution: '720p',
+        sampleCount: 1,
+      },
     };
     return {
       method: 'POST',
@@ -31,11 +36,13 @@ export const veoVideoAdapter: VideoVendorAdapter = {
   },
   decodeSubmit: decodeVeoSubmit,
   encodePoll(vendorTaskId, channel) {
-    if (!isVeoOperationName(vendorTaskId)) throw new GatewayError('server_error', 'The stored Veo operation name is not one the gateway can poll.');
+    if (!isVeoOperationName(vendorTaskId))
+      throw new GatewayError('server_error', 'The stored Veo operation name is not one the gateway can poll.');
     return { method: 'GET', url: `${channel.baseUrl}/${vendorTaskId}`, headers: keyHeaders(channel) };
   },
   decodePoll: decodeVeoOperation,
   // Veo makes no thumbnail or spritesheet: only the video variant exists.
-  encodeDownload: (contentReference, channel, variant) => (variant === 'video' ? encodeVeoDownload(contentReference, channel) : undefined),
+  encodeDownload: (contentReference, channel, variant) =>
+    variant === 'video' ? encodeVeoDownload(contentReference, channel) : undefined,
   mapFailure: mapGeminiFailure,
 };
