@@ -27,6 +27,8 @@ export interface GatewayConfig {
   upstreamBodyTimeoutMs: number;
   /** largest vendor answer body read, in bytes; a larger one is cut off and answered 502 (`GATEWAY_UPSTREAM_MAX_BODY_BYTES`) */
   upstreamMaxBodyBytes: number;
+  /** longest a non-streamed vendor answer may take, from its request sent to its whole body read, in milliseconds; then 504 (0 = no limit; `GATEWAY_UPSTREAM_ANSWER_TIMEOUT_MS`) */
+  upstreamAnswerTimeoutMs: number;
   /** how often a running gateway checks the database for changed keys, groups and channels, in milliseconds */
   refreshIntervalMs: number;
   /** keep-alive connections per upstream origin */
@@ -113,6 +115,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     upstreamHeadersTimeoutMs: readInteger(environment, 'GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS', 300_000),
     upstreamBodyTimeoutMs: readInteger(environment, 'GATEWAY_UPSTREAM_BODY_TIMEOUT_MS', 300_000),
     upstreamMaxBodyBytes: readInteger(environment, 'GATEWAY_UPSTREAM_MAX_BODY_BYTES', 64 * 1024 * 1024),
+    upstreamAnswerTimeoutMs: readInteger(environment, 'GATEWAY_UPSTREAM_ANSWER_TIMEOUT_MS', 300_000),
     refreshIntervalMs: readInteger(environment, 'GATEWAY_REFRESH_INTERVAL_MS', 1_000),
     upstreamConnectionsPerOrigin: readInteger(environment, 'GATEWAY_UPSTREAM_CONNECTIONS', 256),
     modelCatalogFile: environment.GATEWAY_MODEL_CATALOG_FILE || undefined,

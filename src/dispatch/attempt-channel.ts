@@ -37,6 +37,7 @@ import { secretsOf } from './redact-channel-secrets.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
 import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
 import { transportFailureOutcome } from './transport-failure-outcome.js';
+import { UpstreamAnswerDeadline } from './upstream-answer-deadline.js';
 import {
   findOpenAiWireAnswerFault,
   findOpenAiWireAnswerHeadFault,
@@ -95,12 +96,43 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
   }
   // A client that left while images were fetched cancels everything: nothing was sent, nothing is billed.
   if (!control.markSent()) return clientClosedFailure();
+  const deadline = startAnswerDeadline(attempt);
+  try {
+    return await sendAndAnswer(attempt, protocolAttempt, upstreamRequest, deadline);
+  } finally {
+    deadline?.clear();
+  }
+}
+
+/** The deadline of a non-streamed answer (`GATEWAY_UPSTREAM_ANSWER_TIMEOUT_MS`); none for a stream or when it is 0. */
+function startAnswerDeadline(attempt: ChannelAttempt): UpstreamAnswerDeadline | undefined {
+  const timeoutMs = attempt.services.config.upstreamAnswerTimeoutMs ?? defaultUpstreamAnswerTimeoutMs;
+  if (attempt.request.stream || timeoutMs <= 0) return undefined;
+  const { services, channel } = attempt;
+  return new UpstreamAnswerDeadline(timeoutMs, () =>
+    services.logger.warn(
+      { channel: channel.name, answerTimeoutMs: timeoutMs },
+      'upstream answer took longer than GATEWAY_UPSTREAM_ANSWER_TIMEOUT_MS; its connection was closed',
+    ),
+  );
+}
+
+/** Sends the request, then maps a redirect or a refusal, or answers the client; within the deadline when there is one. */
+async function sendAndAnswer(
+  attempt: ChannelAttempt,
+  protocolAttempt: ProtocolAttempt,
+  upstreamRequest: UpstreamHttpRequest,
+  deadline: UpstreamAnswerDeadline | undefined,
+): Promise<AttemptResult> {
+  const { services, control, channel } = attempt;
   let response: Dispatcher.ResponseData;
   try {
     response = await sendUpstreamRequest(upstreamRequest, {
       dispatcher: services.dispatcher,
       signal: control.upstreamSignal,
-      headersTimeoutMs: services.config.upstreamHeadersTimeoutMs,
+      headersTimeoutMs: deadline
+        ? deadline.headersTimeoutMs(services.config.upstreamHeadersTimeoutMs)
+        : services.config.upstreamHeadersTimeoutMs,
       bodyTimeoutMs: services.config.upstreamBodyTimeoutMs,
     });
   } catch (error) {
@@ -108,6 +140,7 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
     services.metrics.upstreamFailures.inc({ channel: channel.name, reason: 'transport' });
     return transportFailure(error, transportFailureOutcome(error));
   }
+  deadline?.watch(response.body);
   const status = response.statusCode;
   if (status >= 300 && status < 400) {
     // Never followed (the key must not go to another origin) nor relayed: a vendor fault, and another channel may answer.
@@ -438,6 +471,9 @@ const jsonContentType = 'application/json; charset=utf-8';
 
 /** The size cap of a vendor answer when the services do not set one (`GATEWAY_UPSTREAM_MAX_BODY_BYTES`'s default). */
 const defaultUpstreamMaxBodyBytes = 64 * 1024 * 1024;
+
+/** The deadline of a non-streamed answer when the services do not set one (`GATEWAY_UPSTREAM_ANSWER_TIMEOUT_MS`'s default). */
+const defaultUpstreamAnswerTimeoutMs = 300_000;
 
 /** The status a breaker records for a 2xx answer the gateway could not read: a bad gateway. */
 const unusableAnswerStatus = 502;

@@ -15,6 +15,8 @@ export interface DispatchServices {
     upstreamBodyTimeoutMs: number;
     /** largest non-streamed vendor answer read, in bytes; larger ones are a 502 (default 64 MiB when absent) */
     upstreamMaxBodyBytes?: number;
+    /** longest a non-streamed vendor answer may take, from its request sent to its body read, in milliseconds (0 = no limit; default 300000 when absent) */
+    upstreamAnswerTimeoutMs?: number;
     /** how long a client that stopped reading may stall a stream before it is cut, in milliseconds (0 = forever) */
     streamWriteTimeoutMs: number;
   };
