@@ -10,6 +10,7 @@ describe('video task configuration', () => {
       retentionHours: 24,
       pollIntervalMs: 1_000,
       leaseMs: 300_000,
+      maxBytes: 2 * 1024 * 1024 * 1024,
     });
   });
 
@@ -20,6 +21,7 @@ describe('video task configuration', () => {
       GATEWAY_VIDEO_RETENTION_HOURS: '48',
       GATEWAY_VIDEO_POLL_INTERVAL_MS: '500',
       GATEWAY_VIDEO_LEASE_MS: '60000',
+      GATEWAY_VIDEO_MAX_BYTES: '104857600',
     };
     expect(loadVideoTaskConfig(environment, '/data')).toEqual({
       storageDirectory: path.resolve('/mnt/videos'),
@@ -27,8 +29,12 @@ describe('video task configuration', () => {
       retentionHours: 48,
       pollIntervalMs: 500,
       leaseMs: 60_000,
+      maxBytes: 104_857_600,
     });
     expect(() => loadVideoTaskConfig({ GATEWAY_VIDEO_TASK_TIMEOUT_MINUTES: '0' }, '/data')).toThrow(/at least 1/);
     expect(() => loadVideoTaskConfig({ GATEWAY_VIDEO_LEASE_MS: '10' }, '/data')).toThrow(/at least 1000/);
+    expect(() => loadVideoTaskConfig({ GATEWAY_VIDEO_MAX_BYTES: '0' }, '/data')).toThrow(
+      /MAX_BYTES must be at least 1/,
+    );
   });
 });
