@@ -3,10 +3,21 @@ import type { ModelPrice } from '../billing/model-price.js';
 
 /**
  * Kinds of ledger entry. Requests only ever write `settlement` rows: holds live in memory (docs/BILLING.md);
- * `debt-repayment` moves money from the balance to the debt when both are above zero.
+ * `debt-repayment` pays the debt from the balance when both are above zero; `debt-from-shortfall` is the opposite
+ * move, the floor under every balance: a charge the stored balance could not cover becomes debt (amount and debt
+ * change both +shortfall), so no write leaves a balance below zero.
  */
 export type LedgerKind =
-  'top-up' | 'bonus' | 'hold' | 'settlement' | 'refund' | 'adjustment' | 'redemption' | 'debt-repayment';
+  | 'top-up'
+  | 'bonus'
+  | 'hold'
+  | 'settlement'
+  | 'refund'
+  | 'adjustment'
+  | 'redemption'
+  | 'debt-repayment'
+  | 'debt-from-shortfall'
+  | 'topup-reversal';
 
 /** One append-only change of a user's balance. */
 export interface LedgerEntryRecord {
@@ -27,7 +38,7 @@ export interface LedgerEntryRecord {
 /** A credit or debit written synchronously by an admin, a payment or the CLI. */
 export interface NewBalanceChange {
   userId: string;
-  kind: Exclude<LedgerKind, 'hold' | 'settlement' | 'debt-repayment'>;
+  kind: Exclude<LedgerKind, 'hold' | 'settlement' | 'debt-repayment' | 'debt-from-shortfall' | 'topup-reversal'>;
   /** signed micro-units; the resulting balance may not go below zero */
   amount: number;
   description: string;
@@ -131,7 +142,11 @@ export interface SettledBalance extends StoredBalance {
   charged: number;
   /** micro-units of the batch's debt of the user, now durable */
   debtAdded: number;
-  /** micro-units moved from the balance to the debt by this write (0 when nothing was repaid) */
+  /**
+   * micro-units by which this write lowered both the balance and the debt: positive when the balance paid debt
+   * (`debt-repayment`), negative when a charge the stored balance could not cover became debt (`debt-from-shortfall`:
+   * both went up), 0 when neither happened. Memory follows with `balance -= repaid; debt -= repaid`.
+   */
   repaid: number;
 }
 

@@ -8,6 +8,7 @@ import type {
   LedgerKind,
   RequestLimits,
   SettledBalance,
+  StoredBalance,
   UsageLogRecord,
   UsageSummaryRecord,
   HourlyUsageRecord,
@@ -24,6 +25,7 @@ import type {
 } from './database-schema.js';
 import { runMigrations } from './run-migrations.js';
 import { withoutStatementTimeout } from './without-statement-timeout.js';
+import { BalanceChangeRefusedError } from './balance-change-refused-error.js';
 import { repayUserDebt } from './repay-user-debt.js';
 import { writeSettlementBatch } from './write-settlement-batch.js';
 
@@ -75,7 +77,8 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
           .executeTakeFirst();
         if (updated === undefined) throw new Error(`No user ${change.userId} exists`);
         const balance = Number(updated.balance);
-        if (balance < 0) throw new Error(`The change would leave a negative balance (${balance} micro-units)`);
+        // Thrown inside the transaction, so nothing of the change is written.
+        if (balance < 0) throw new BalanceChangeRefusedError(balance - change.amount, -change.amount);
         const entry: LedgerEntryRecord = {
           id: createRecordId('led'),
           userId: change.userId,
@@ -149,6 +152,26 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       return row === undefined
         ? undefined
         : { userId, balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
+    },
+
+    async readStoredBalances(userIds) {
+      const balances: StoredBalance[] = [];
+      // Chunks keep each statement well under SQLite's limit on bound variables.
+      for (let start = 0; start < userIds.length; start += 400) {
+        const rows = await database
+          .selectFrom('users')
+          .select(['id', 'balance', 'debt', 'balance_sequence'])
+          .where('id', 'in', userIds.slice(start, start + 400))
+          .execute();
+        for (const row of rows)
+          balances.push({
+            userId: row.id,
+            balance: Number(row.balance),
+            debt: Number(row.debt),
+            sequence: Number(row.balance_sequence),
+          });
+      }
+      return balances;
     },
 
     async readBalance(userId) {

@@ -11,6 +11,7 @@ import type { DatabaseSchema, LedgerEntriesTable } from './database-schema.js';
 import type { BuiltStatement, CompiledStatements } from './compiled-statements.js';
 import { encodeUsageLog } from './encode-usage-log.js';
 import { sumUsageLogs, type UsageSums } from './sum-usage-logs.js';
+import { moveShortfallToDebt } from './move-shortfall-to-debt.js';
 import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
 
 // Keeps each INSERT well under SQLite's limit on bound variables.
@@ -79,17 +80,29 @@ export async function writeSettlementBatch(
       sum(written, (charge) => charge.debt),
     );
     if (!money) continue;
+    // The floor: the stored balance may already be spent by charges this node did not know of (other nodes' unwritten
+    // charges, a debt repayment), so what it cannot cover becomes debt here, never a negative balance.
+    const floored =
+      money.balance < 0
+        ? await moveShortfallToDebt(transaction, {
+            userId,
+            money,
+            reference: written.at(-1)?.requestId ?? null,
+            now,
+          })
+        : { money, shortfall: undefined };
     // A balance left while a debt stands (a credit arrived before this debt was written) pays the debt at once.
     const repaid =
-      written.length > 0 && money.debt > 0
-        ? await repayUserDebt(transaction, { userId, money, reference: null, now })
-        : { money, repayment: undefined };
+      written.length > 0 && floored.money.debt > 0
+        ? await repayUserDebt(transaction, { userId, money: floored.money, reference: null, now })
+        : { money: floored.money, repayment: undefined };
     settled.push({
       userId,
       ...repaid.money,
       charged: sum(userCharges, (charge) => charge.amount),
       debtAdded: sum(userCharges, (charge) => charge.debt),
-      repaid: repaid.repayment ? -repaid.repayment.amount : 0,
+      // Both moves change balance and debt by the same amount: lowered by a repayment, raised by a shortfall.
+      repaid: (repaid.repayment ? -repaid.repayment.amount : 0) - (floored.shortfall ? floored.shortfall.amount : 0),
     });
   }
   await updateKeys(transaction, execute, newCharges, batch.usageLogs);

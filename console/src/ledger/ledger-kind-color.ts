@@ -14,6 +14,7 @@ export function ledgerKindColor(kind: LedgerKind): string {
     case 'adjustment':
       return 'grape';
     case 'debt-repayment':
+    case 'debt-from-shortfall':
       return 'orange';
     default: {
       const unexpected: never = kind;

@@ -17,5 +17,6 @@ export const ledgerEnglish = {
     adjustment: 'Adjustment',
     redemption: 'Redeemed code',
     'debt-repayment': 'Debt repayment',
+    'debt-from-shortfall': 'Charge added to debt',
   },
 } as const;

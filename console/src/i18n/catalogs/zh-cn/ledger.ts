@@ -19,5 +19,6 @@ export const ledgerChinese: Catalog['ledger'] = {
     adjustment: '调整',
     redemption: '兑换充值码',
     'debt-repayment': '偿还欠款',
+    'debt-from-shortfall': '扣费转为欠款',
   },
 };
