@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import type { BillingSnapshotRecords, RequestLimits } from '../storage/billing-records.js';
 import { neutralPriceRatio } from './calculate-request-cost.js';
 import type { CatalogModel, ModelPrices } from '../routing/catalog-model.js';
-import { createFallbackModelPrice } from './create-fallback-model-price.js';
+import { defaultPriceModelId } from './default-price-model-id.js';
 import { mapCatalogPrices, type ModelPrice } from './model-price.js';
 
 /** A user's money as this node sees it: the durable balance minus charges not yet written, live holds, and debt. */
@@ -41,11 +41,14 @@ export class BillingMemory {
   private prices = new Map<string, ModelPrice>();
   private groupRatios = new Map<string, number>();
   private readonly catalogPrices: ReadonlyMap<string, ModelPrice>;
+  /** alias -> the pinned id it names, of the catalog known at start */
+  private readonly catalogAliases: ReadonlyMap<string, string>;
   private keysCheckedMissing = new Set<string>();
 
   /** `catalogModels` supply the default prices (their `defaultPrices`). */
   constructor(catalogModels: readonly CatalogModel[] = []) {
     this.catalogPrices = mapCatalogModelPrices(catalogModels);
+    this.catalogAliases = mapCatalogAliases(catalogModels);
   }
 
   /**
@@ -115,20 +118,38 @@ export class BillingMemory {
     if (!this.keys.has(apiKeyId)) this.keysCheckedMissing.add(apiKeyId);
   }
 
-  /** The operator's price, else the catalog's list price (of the request's catalog entry, when given), else the documented fallback. */
-  priceOf(modelId: string, catalogModel?: CatalogModel): ModelPrice {
+  /**
+   * The price a model is billed at (docs/BILLING.md, prices): the operator's price on the id asked for; for an alias,
+   * else the operator's price on the pinned id it names; else the catalog's list price (of the request's catalog entry,
+   * when given); else the operator's default price (the `*` entry). Undefined when none applies: such a model is
+   * refused, never billed at a made-up price (requireModelPrice).
+   */
+  priceOf(modelId: string, catalogModel?: CatalogModel): ModelPrice | undefined {
     const operatorPrice = this.prices.get(modelId);
     if (operatorPrice) return operatorPrice;
+    const pinnedId =
+      (catalogModel?.id === modelId ? catalogModel.aliasOf : undefined) ?? this.catalogAliases.get(modelId);
+    const pinnedPrice = pinnedId === undefined ? undefined : this.prices.get(pinnedId);
+    if (pinnedPrice) return pinnedPrice;
     if (catalogModel?.defaultPrices)
       return catalogModel.id === modelId
         ? catalogEntryPriceOf(catalogModel, catalogModel.defaultPrices)
         : mapCatalogPrices(modelId, catalogModel.defaultPrices);
-    return this.catalogPrices.get(modelId) ?? createFallbackModelPrice(modelId);
+    return this.catalogPrices.get(modelId) ?? this.prices.get(defaultPriceModelId);
   }
 
-  /** Every model with a price: the catalog's (the given models, else those known at start) overlaid with the operator's. */
+  /**
+   * Every model with a price: the catalog's (the given models, else those known at start) overlaid with the operator's;
+   * an alias the operator did not price itself shows its pinned id's operator price, as it is billed. The operator's
+   * default price, if set, is listed as `*`.
+   */
   listPrices(catalogModels?: readonly CatalogModel[]): ModelPrice[] {
     const merged = new Map(catalogModels ? mapCatalogModelPrices(catalogModels) : this.catalogPrices);
+    const aliases = catalogModels ? mapCatalogAliases(catalogModels) : this.catalogAliases;
+    for (const [alias, pinnedId] of aliases) {
+      const pinnedPrice = this.prices.get(pinnedId);
+      if (pinnedPrice && !this.prices.has(alias)) merged.set(alias, { ...pinnedPrice, modelId: alias });
+    }
     for (const [modelId, price] of this.prices) merged.set(modelId, price);
     return [...merged.values()].sort((left, right) => left.modelId.localeCompare(right.modelId));
   }
@@ -156,11 +177,22 @@ function catalogEntryPriceOf(catalogModel: CatalogModel, listPrices: ModelPrices
 function mapCatalogModelPrices(catalogModels: readonly CatalogModel[]): Map<string, ModelPrice> {
   const catalogPrices = new Map<string, ModelPrice>();
   for (const model of catalogModels) {
-    if (!model.defaultPrices) continue;
-    catalogPrices.set(model.id, mapCatalogPrices(model.id, model.defaultPrices));
-    for (const alias of model.aliases ?? []) catalogPrices.set(alias, mapCatalogPrices(alias, model.defaultPrices));
+    if (model.defaultPrices) catalogPrices.set(model.id, mapCatalogPrices(model.id, model.defaultPrices));
+  }
+  for (const [alias, pinnedId] of mapCatalogAliases(catalogModels)) {
+    const pinned = catalogPrices.get(pinnedId);
+    if (pinned) catalogPrices.set(alias, { ...pinned, imagePrices: { ...pinned.imagePrices }, modelId: alias });
   }
   return catalogPrices;
+}
+
+/** Alias -> the pinned id it names; an id always wins over another model's alias, as in the catalog. */
+function mapCatalogAliases(catalogModels: readonly CatalogModel[]): Map<string, string> {
+  const ids = new Set(catalogModels.map((model) => model.id));
+  const aliases = new Map<string, string>();
+  for (const model of catalogModels)
+    for (const alias of model.aliases ?? []) if (!ids.has(alias)) aliases.set(alias, model.id);
+  return aliases;
 }
 
 function createAddressList(entries: readonly string[]): BlockList | null {

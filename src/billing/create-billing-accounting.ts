@@ -17,6 +17,7 @@ import type { ModelPrice } from './model-price.js';
 import { holdPriceRatio, settlementPriceRatio } from './premium-price-ratio.js';
 import type { RateLimitAdmission } from './request-rate-limiter.js';
 import { resolveAdmissionSubject, resolveKnownAdmissionSubject } from './resolve-admission-subject.js';
+import { requireModelPrice } from './require-model-price.js';
 
 /** An admitted request: what was held, so `close` can settle against it. */
 interface BillingTicket extends MeteredTicket {
@@ -117,7 +118,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   /** What a request holds: its worst case priced at its model's price and its group's ratio. */
   function estimateHold(request: MeteredRequest): HoldEstimate {
     const worst = estimateWorstCaseUsage(request, config.defaultMaxOutputTokens);
-    const price = memory.priceOf(request.model.id, request.model);
+    // A model without a price is refused here, before any rate-limit slot, hold or vendor call.
+    const price = requireModelPrice(memory, request.model, request.endpoint);
     const priceRatioMillionths = memory.priceRatioOf(request.principal.groupId);
     const worstCost = calculateRequestCost(worst.usage, price, holdPriceRatio(priceRatioMillionths, request));
     return { inputTokens: worst.inputTokens, price, priceRatioMillionths, worstCost };

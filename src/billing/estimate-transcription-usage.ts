@@ -12,7 +12,10 @@ export const transcriptionAudioTokensPerSecond = 25;
 /** Transcript tokens per second held for those models: fast speech is about 4 a second. */
 export const transcriptionOutputTokensPerSecond = 10;
 
-/** The audio an upload holds, in milliseconds: the duration decoded from the file, else the bytes-based ceiling. */
+/**
+ * The audio an upload holds, in milliseconds: the duration decoded from the file, else the bytes-based ceiling. Charged
+ * only when the vendor reports neither a duration nor tokens (measureBillableUsage): vendor usage wins over it.
+ */
 export function measureUploadedAudioMilliseconds(
   request: Pick<MeteredRequest, 'uploadedAudioSeconds' | 'uploadedBytes'>,
 ): number {

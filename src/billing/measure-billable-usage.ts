@@ -96,8 +96,9 @@ function measureImages(request: MeteredRequest, result: MeteredResult): Billable
 }
 
 /**
- * A transcription: token-typed usage (`gpt-4o-transcribe`) by its tokens; otherwise the audio by the minute, the larger
- * of what was uploaded (decoded from the file, or the bytes-based ceiling) and the duration the vendor reports.
+ * A transcription: token-typed usage (`gpt-4o-transcribe`) by its tokens; otherwise the audio by the minute: the
+ * duration the vendor reports whenever it reports one (vendor usage wins over estimates), else what the hold measured
+ * (a WAV's decoded length, or for other files the bytes-based ceiling: with no usage to be had, the hold is charged).
  */
 function measureTranscription(
   request: MeteredRequest,
@@ -112,15 +113,19 @@ function measureTranscription(
   ) as TranscriptionUsage | undefined;
   const tokens = parseTranscriptionTokens(usage);
   if (tokens && (!price || price.inputPerMillion > 0 || price.outputPerMillion > 0)) return tokens;
-  // `verbose_json` reports the exact duration; `json` answers carry OpenAI's `usage: {type: 'duration', seconds}`.
+  // OpenAI's `usage: {type: 'duration', seconds}` is what it bills (in `json` and `verbose_json` alike, so both formats
+  // cost the same); a vendor that reports only `verbose_json`'s `duration` is billed by that.
   const seconds =
-    typeof parsed?.duration === 'number'
-      ? parsed.duration
-      : usage?.type === 'duration' && typeof usage.seconds === 'number'
-        ? usage.seconds
+    usage?.type === 'duration' && typeof usage.seconds === 'number'
+      ? usage.seconds
+      : typeof parsed?.duration === 'number'
+        ? parsed.duration
         : undefined;
   const reported = seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : 0;
-  return { ...emptyBillableUsage, audioMilliseconds: Math.max(reported, measureUploadedAudioMilliseconds(request)) };
+  return {
+    ...emptyBillableUsage,
+    audioMilliseconds: reported > 0 ? reported : measureUploadedAudioMilliseconds(request),
+  };
 }
 
 /** OpenAI's transcription `usage`: `{type: 'duration', seconds}` or `{type: 'tokens', input_tokens, output_tokens, ...}`. */

@@ -1,6 +1,7 @@
 import type { CatalogModel } from '../routing/catalog-model.js';
 import type { BillingMemory } from './billing-memory.js';
 import { costOfPricing, type RequestPricing } from './request-pricing.js';
+import { requireModelPrice } from './require-model-price.js';
 
 /** The per-second price a video task is held and settled with, fixed at submit (micro-units, before the ratio). */
 export interface VideoSecondPrice {
@@ -12,10 +13,13 @@ export interface VideoSecondPrice {
 
 const noTokens = { promptTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0 };
 
-/** The model's per-second video price (operator price, else catalog list price) and the group's ratio, as now. */
+/**
+ * The model's per-second video price (operator price, else catalog list price, else the operator's default) and the
+ * group's ratio, as now; a model without any price is refused (404 `model_not_found`) before anything is held.
+ */
 export function lookUpVideoSecondPrice(memory: BillingMemory, model: CatalogModel, groupId: string): VideoSecondPrice {
   return {
-    perSecond: memory.priceOf(model.id, model).videoPerSecond,
+    perSecond: requireModelPrice(memory, model).videoPerSecond,
     priceRatioMillionths: memory.priceRatioOf(groupId),
   };
 }

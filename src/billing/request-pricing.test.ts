@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyBillableUsage, type BillableUsage } from './billable-usage.js';
-import { fallbackImagePrice } from './create-fallback-model-price.js';
+import { fallbackImagePrice } from './fallback-image-price.js';
 import { mapCatalogPrices } from './model-price.js';
 import {
   costDenominator,

@@ -1,5 +1,5 @@
 import type { BillableUsage } from './billable-usage.js';
-import { fallbackImagePrice } from './create-fallback-model-price.js';
+import { fallbackImagePrice } from './fallback-image-price.js';
 import { findImagePrice, type ModelPrice } from './model-price.js';
 
 /**

@@ -44,6 +44,8 @@ export interface CatalogModel {
   supportsImageEdits?: boolean;
   /** other ids that name this same model, e.g. `claude-3-5-sonnet-latest` for a date-pinned snapshot; resolved by the catalog */
   aliases?: string[];
+  /** set on the entry the catalog returns for an alias: the pinned id it names, whose operator price it is billed at */
+  aliasOf?: string;
   /** the vendor's public list prices when the catalog was written; operators' prices take precedence */
   defaultPrices?: ModelPrices;
   /** most images one request may ask for (`n`), when the vendor limits it */

@@ -20,7 +20,7 @@ export function createModelCatalog(models: readonly CatalogModel[] = modelCatalo
   for (const model of byId.values()) {
     const { aliases = [], ...pinned } = model;
     for (const alias of aliases) {
-      if (!byId.has(alias)) byAlias.set(alias, { ...pinned, id: alias });
+      if (!byId.has(alias)) byAlias.set(alias, { ...pinned, id: alias, aliasOf: model.id });
     }
   }
   const find = (modelId: string): CatalogModel | undefined => byId.get(modelId) ?? byAlias.get(modelId);

@@ -2,7 +2,7 @@
 export type UploadedAudioMeasure =
   /** a WAV of raw samples: its length as a player decodes it */
   | { kind: 'measured'; seconds: number }
-  /** not a WAV of raw samples (another container, or a compressed WAV codec): bill by the bytes-based ceiling */
+  /** not a WAV of raw samples (another container, or a compressed WAV codec): held by the bytes-based ceiling */
   | { kind: 'unmeasured' }
   /** a WAV whose header describes no real audio; `reason` says which field */
   | { kind: 'implausible'; reason: string };

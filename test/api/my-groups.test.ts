@@ -23,6 +23,7 @@ beforeAll(async () => {
         audioPerMinute: 0,
       },
       { ...createUnitPrice('image-model'), imagePrices: { '1024x1024': 40_000 }, audioPerMinute: 0, videoPerSecond: 3 },
+      createUnitPrice('retired-model'),
     ],
   });
 });
@@ -38,7 +39,11 @@ describe('my groups', () => {
     const user = await gateway.createUser('user');
     const [everything, chatOnly, notGranted] = await billing.exclusive(async () => [
       await store.createModelGroup({ name: 'everything', description: 'all served models', models: ['*'] }),
-      await store.createModelGroup({ name: 'chat-only', description: '', models: ['chat-model', 'retired-model'] }),
+      await store.createModelGroup({
+        name: 'chat-only',
+        description: '',
+        models: ['chat-model', 'retired-model', 'unpriced-model'],
+      }),
       await store.createModelGroup({ name: 'not-granted', description: '', models: ['*'] }),
     ]);
     await billing.exclusive(async () => {
@@ -74,6 +79,7 @@ describe('my groups', () => {
     expect(all.models[1]!.prices).toMatchObject({ imagePrices: { '1024x1024': 60_000 }, videoPerSecond: 5 });
     expect(all.models[1]!.prices).not.toHaveProperty('audioPerMinute');
 
+    // A model without any price cannot be used (404 model_not_found), so it is not offered.
     const chat = groups.find((group) => group.name === 'chat-only')!;
     expect(chat.priceRatioMillionths).toBe(1_000_000);
     expect(chat.models.map((model) => [model.id, model.available])).toEqual([

@@ -1,9 +1,10 @@
-// Transcriptions are billed from what was really uploaded: a WAV header that lies cannot make audio cheaper, and
-// models the vendor bills by tokens are priced by their tokens.
+// Transcriptions are billed by what the vendor reports (its duration, or its tokens for models it bills by tokens); with
+// no report, from what was really uploaded: a WAV header that lies cannot make audio cheaper.
 import { toFile } from 'openai';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelPrice } from '../../src/billing/model-price.js';
+import { createMp3 } from '../helpers/create-mp3.js';
 import { createWav } from '../helpers/create-wav.js';
 import { sendRawRequest } from '../helpers/start-test-gateway.js';
 import {
@@ -84,15 +85,34 @@ describe('audio is billed from what was uploaded', () => {
     expect(await gateway.running.billing.store.readBalance(user.id)).toBe(startingBalance);
   });
 
-  it('bills a non-WAV upload by the bytes-based ceiling when the vendor reports less', async () => {
+  it.each(['json', 'verbose_json'] as const)(
+    'bills a 9 s compressed file (MP3) the 9 s the vendor reports, not the bytes-based ceiling of its hold (%s)',
+    async (responseFormat) => {
+      const { user, secret } = await billedKey();
+      // 144,000 bytes: 72 s at the 2,000-bytes-a-second ceiling the hold uses; the vendor decodes 9 s.
+      const mp3 = createMp3(9);
+      expect(mp3.length).toBe(144_000);
+      const transcription = await gateway.client(secret).audio.transcriptions.create({
+        model: audioModel,
+        file: await toFile(mp3, 'speech.mp3'),
+        response_format: responseFormat,
+      });
+      expect(transcription.usage).toEqual({ type: 'duration', seconds: 9 });
+      const logs = await usageLogsOf(user.id);
+      expect(logs.map((log) => [log.status, log.cost])).toEqual([[200, 9_000]]);
+      expect(await gateway.running.billing.store.readBalance(user.id)).toBe(startingBalance - 9_000);
+    },
+  );
+
+  it('charges the hold (the bytes-based ceiling) for a compressed file the vendor reports no duration for', async () => {
     const { user, secret } = await billedKey();
-    // 10,000 bytes at 2,000 bytes a second: 5 seconds; the simulator reports 1 second for anything that is not a WAV.
-    const transcription = await gateway.client(secret).audio.transcriptions.create({
+    // response_format=text carries no usage: 10,000 bytes at 2,000 bytes a second, 5 seconds, as held.
+    const text = await gateway.client(secret).audio.transcriptions.create({
       model: audioModel,
       file: await toFile(Buffer.alloc(10_000, 1), 'speech.mp3'),
-      response_format: 'verbose_json',
+      response_format: 'text',
     });
-    expect(transcription.duration).toBe(1);
+    expect(text.trim()).toBe('Simulated transcript of speech.mp3');
     const logs = await usageLogsOf(user.id);
     expect(logs.map((log) => log.cost)).toEqual([5_000]);
   });

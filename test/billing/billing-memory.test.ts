@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BillingMemory, isAddressAllowed } from '../../src/billing/billing-memory.js';
-import { createFallbackModelPrice } from '../../src/billing/create-fallback-model-price.js';
+import type { ModelPrice } from '../../src/billing/model-price.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
 import type { BillingSnapshotRecords } from '../../src/storage/billing-records.js';
 
@@ -27,7 +27,7 @@ function snapshot(overrides: Partial<BillingSnapshotRecords> = {}): BillingSnaps
 }
 
 describe('BillingMemory', () => {
-  it('prices a model by the operator, else the catalog (aliases too), else the fallback', () => {
+  it('prices a model by the operator, else the catalog (aliases too), else not at all', () => {
     const memory = new BillingMemory([catalogModel]);
     memory.load(snapshot(), new Map(), new Map());
     expect(memory.priceOf('listed')).toMatchObject({
@@ -36,9 +36,18 @@ describe('BillingMemory', () => {
       cacheWritePerMillion: 2_500_000,
       outputPerMillion: 10_000_000,
     });
-    expect(memory.priceOf('listed-latest').inputPerMillion).toBe(2_500_000);
-    expect(memory.priceOf('unknown')).toEqual(createFallbackModelPrice('unknown'));
-    const operatorPrice = { ...createFallbackModelPrice('listed'), inputPerMillion: 7 };
+    expect(memory.priceOf('listed-latest')?.inputPerMillion).toBe(2_500_000);
+    expect(memory.priceOf('unknown')).toBeUndefined();
+    const operatorPrice: ModelPrice = {
+      modelId: 'listed',
+      inputPerMillion: 7,
+      cachedInputPerMillion: 7,
+      cacheWritePerMillion: 7,
+      outputPerMillion: 9,
+      imagePrices: {},
+      audioPerMinute: 0,
+      videoPerSecond: 0,
+    };
     memory.load(snapshot({ prices: [operatorPrice] }), new Map(), new Map());
     expect(memory.priceOf('listed')).toEqual(operatorPrice);
     expect(memory.priceRatioOf('g1')).toBe(1_500_000);
@@ -70,7 +79,7 @@ describe('BillingMemory', () => {
       modelId: 'listed-latest',
       inputPerMillion: 3_000_000,
     });
-    expect(memory.priceOf('listed', catalogModel).inputPerMillion).toBe(2_500_000);
+    expect(memory.priceOf('listed', catalogModel)?.inputPerMillion).toBe(2_500_000);
   });
 
   it('subtracts unwritten charges from reloaded balances and keeps holds across reloads', () => {

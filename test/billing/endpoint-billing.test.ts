@@ -71,15 +71,16 @@ describe('every endpoint is held and settled', () => {
     expect(log).toMatchObject({ endpoint: 'images.generations', cost: 2_000 });
   });
 
-  it('bills transcriptions by the audio duration', async () => {
+  it("bills transcriptions by the vendor's billed seconds", async () => {
     const { user, secret } = await billedUser();
     await gateway.client(secret).audio.transcriptions.create({
       model: audioModel,
       file: await toFile(createWav(1.5, { sampleRate }), 'speech.wav'),
       response_format: 'verbose_json',
     });
+    // 1.5 s of audio: verbose_json's duration is 1.5, its usage (what the vendor bills) 2 whole seconds.
     const log = await onlyLog(user.id);
-    expect(log).toMatchObject({ endpoint: 'audio.transcriptions', cost: 1_500 });
+    expect(log).toMatchObject({ endpoint: 'audio.transcriptions', cost: 2_000 });
   });
 
   it('records a rejected request (429) in the usage log without charging', async () => {

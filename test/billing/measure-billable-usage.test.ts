@@ -133,23 +133,43 @@ describe('measureBillableUsage: transcriptions', () => {
     responseText: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
-  it('bills the larger of the decoded upload and the duration the vendor reports', () => {
+  it('bills the duration the vendor reports, and the decoded upload only when it reports none', () => {
     const decoded = meteredRequest('audio.transcriptions', {}, { uploadedAudioSeconds: 1, uploadedBytes: 16_044 });
     expect(measureBillableUsage(decoded, answered('plain transcript'), 0).audioMilliseconds).toBe(1_000);
-    expect(measureBillableUsage(decoded, answered({ text: 'x', duration: 0.001 }), 0).audioMilliseconds).toBe(1_000);
+    expect(measureBillableUsage(decoded, answered({ text: 'x', duration: 0.001 }), 0).audioMilliseconds).toBe(1);
     expect(measureBillableUsage(decoded, answered({ text: 'x', duration: 2.5 }), 0).audioMilliseconds).toBe(2_500);
   });
 
-  it('bills an upload it cannot decode by the bytes-based ceiling unless the vendor reports more', () => {
+  it("prefers the vendor's billed seconds (usage) over verbose_json's exact duration, so every format costs the same", () => {
+    const decoded = meteredRequest('audio.transcriptions', {}, { uploadedAudioSeconds: 8.47 });
+    const verbose = { text: 'x', duration: 8.47, usage: { type: 'duration', seconds: 9 } };
+    expect(measureBillableUsage(decoded, answered(verbose), 0).audioMilliseconds).toBe(9_000);
+    expect(
+      measureBillableUsage(decoded, answered({ text: 'x', usage: { type: 'duration', seconds: 9 } }), 0)
+        .audioMilliseconds,
+    ).toBe(9_000);
+  });
+
+  it('bills an upload it cannot decode by the duration the vendor reports, never by the bytes-based floor', () => {
+    // 20 MB of compressed audio: 10,000 s by the 2,000-bytes-a-second floor that sizes its hold.
+    const undecoded = meteredRequest('audio.transcriptions', {}, { uploadedBytes: 20_000_000 });
+    expect(
+      measureBillableUsage(undecoded, answered({ text: 'x', usage: { type: 'duration', seconds: 9 } }), 0)
+        .audioMilliseconds,
+    ).toBe(9_000);
+    expect(
+      measureBillableUsage(undecoded, answered({ text: 'x', duration: 9, segments: [] }), 0).audioMilliseconds,
+    ).toBe(9_000);
+    expect(
+      measureBillableUsage(undecoded, answered({ text: 'x', usage: { type: 'duration', seconds: 20_000 } }), 0)
+        .audioMilliseconds,
+    ).toBe(20_000_000);
+  });
+
+  it('charges the hold (the bytes-based ceiling) for an undecodable upload the vendor reports no usage for', () => {
     const undecoded = meteredRequest('audio.transcriptions', {}, { uploadedBytes: 10_000 });
-    expect(
-      measureBillableUsage(undecoded, answered({ text: 'x', usage: { type: 'duration', seconds: 1 } }), 0)
-        .audioMilliseconds,
-    ).toBe(5_000);
-    expect(
-      measureBillableUsage(undecoded, answered({ text: 'x', usage: { type: 'duration', seconds: 60 } }), 0)
-        .audioMilliseconds,
-    ).toBe(60_000);
+    expect(measureBillableUsage(undecoded, answered('plain transcript'), 0).audioMilliseconds).toBe(5_000);
+    expect(estimateWorstCaseUsage(undecoded).usage.audioMilliseconds).toBe(5_000);
   });
 
   it('prices token-typed usage by its tokens, not by the minute', () => {

@@ -1,11 +1,12 @@
-// POST /v1/audio/transcriptions (multipart): a fixed transcript whose timing follows the uploaded WAV's duration.
+// POST /v1/audio/transcriptions (multipart): a fixed transcript whose timing follows the uploaded WAV's or MP3's duration.
 // Models named `*transcribe*` (gpt-4o-transcribe, gpt-4o-mini-transcribe) report token usage, as OpenAI bills them.
 import type { EndpointAnswer, EndpointHandler } from './openai-simulator-endpoint.js';
 import { invalidRequest } from './openai-simulator-errors.js';
+import { mp3DurationSeconds } from './mp3-duration-seconds.js';
 import { textField } from './openai-simulator-multipart.js';
 import type { RequestBody } from './openai-simulator-validation.js';
 
-/** Duration assumed for anything that is not a readable RIFF/WAVE file. */
+/** Duration assumed for anything that is neither a readable RIFF/WAVE file nor an MPEG-1 Layer III file. */
 const defaultDurationSeconds = 1;
 const responseFormats = ['json', 'verbose_json', 'text', 'srt', 'vtt'] as const;
 const plainText = 'text/plain; charset=utf-8';
@@ -16,7 +17,7 @@ export const handleTranscription: EndpointHandler = ({ body, files }) => {
   if (!file) throw invalidRequest("Missing required parameter: 'file'.", 'file', 'missing_required_parameter');
   if (!textField(body, 'model'))
     throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
-  const duration = wavDurationSeconds(file.content) ?? defaultDurationSeconds;
+  const duration = wavDurationSeconds(file.content) ?? mp3DurationSeconds(file.content) ?? defaultDurationSeconds;
   const text = `Simulated transcript of ${file.filename || 'audio'}`;
   const model = textField(body, 'model') ?? '';
   const usage = model.includes('transcribe')

@@ -7,7 +7,7 @@ import type { ApiRouteContext } from './api-routes.js';
 
 /**
  * `GET /api/me/groups`: the groups the caller holds, each with its models (`*` expanded to the models channels
- * serve now) and each model's prices after the group's price ratio, in micro-units.
+ * serve now) and each model's prices after the group's price ratio, in micro-units; models without a price are left out.
  */
 export function registerApiMyGroupRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { billing, gatewayStore } = api;
@@ -28,13 +28,11 @@ export function registerApiMyGroupRoutes(app: FastifyInstance, { services, api }
           name: group.name,
           description: group.description,
           priceRatioMillionths: ratio,
-          models: modelIds.map((modelId) =>
-            presentModel(
-              modelId,
-              served.get(modelId),
-              applyPriceRatio(billing.memory.priceOf(modelId, served.get(modelId)), ratio),
-            ),
-          ),
+          // A model without any price is refused (docs/BILLING.md, prices), so it is not offered here.
+          models: modelIds.flatMap((modelId) => {
+            const price = billing.memory.priceOf(modelId, served.get(modelId));
+            return price ? [presentModel(modelId, served.get(modelId), applyPriceRatio(price, ratio))] : [];
+          }),
         };
       }),
     };

@@ -66,10 +66,12 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
     const { modelId } = request.params;
     return {
       modelId,
-      price: billing.memory.priceOf(
-        modelId,
-        routing.catalogModels.find((model) => model.id === modelId),
-      ),
+      // null: the model now has no price at all and is refused until it gets one.
+      price:
+        billing.memory.priceOf(
+          modelId,
+          routing.catalogModels.find((model) => model.id === modelId),
+        ) ?? null,
     };
   });
 

@@ -18,7 +18,8 @@ export function registerAudioTranscriptionsRoute(app: FastifyInstance, services:
       throw new GatewayError('invalid_request_error', "Missing required parameter: 'file'.", { param: 'file' });
     }
     const model = resolveModel(services.routing.current, request.principal, fields.model, ['audio']);
-    // Billed from what was really uploaded, never from header fields that could lie (docs/BILLING.md, audio).
+    // Held by what was really uploaded, never by header fields that could lie; charged by the vendor's reported
+    // duration or tokens, this measure only when it reports none (docs/BILLING.md, audio).
     const audio = readWavDuration(audioFile.data);
     if (audio.kind === 'implausible') {
       throw new GatewayError(
