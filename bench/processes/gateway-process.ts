@@ -1,11 +1,12 @@
 // Child process: the gateway as `gateway start` runs it (billing and metrics on), with a temporary SQLite database
-// holding one user with a large balance and request limits, one group, one channel (the simulator) and one key, all
-// created through the store, the billing runtime and the secret box.
+// holding one user with a large balance and request limits, a default price for the simulator's made-up models, one
+// group, one channel (the simulator) and one key, all created through the store, the billing runtime and the secret box.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../src/accounts/api-key-secret.js';
 import { createSecretBox, resolveSecretPassphrase } from '../../src/accounts/secret-box.js';
+import { defaultPriceModelId } from '../../src/billing/default-price-model-id.js';
 import { parseCurrencyAmount } from '../../src/billing/money.js';
 import { loadGatewayConfig } from '../../src/config/gateway-config.js';
 import { createLogger } from '../../src/observability/create-logger.js';
@@ -77,6 +78,21 @@ async function seedGateway(
       requestsPerMinute: 100_000_000,
       tokensPerMinute: 100_000_000_000,
       maxConcurrentRequests: 100_000,
+    }),
+  );
+  // The simulator's made-up models (`bench-model`, `sim-paced-...`) have no catalog price: without the operator's default
+  // price `*` they would be refused (404 model_not_found). 1 and 2 per million tokens, 0.04 an image, 0.006 an audio
+  // minute, 0.1 a video second: the prices they were billed at before unpriced models were refused.
+  await gateway.billing.exclusive(() =>
+    gateway.billing.store.setModelPrice({
+      modelId: defaultPriceModelId,
+      inputPerMillion: 1_000_000,
+      cachedInputPerMillion: 1_000_000,
+      cacheWritePerMillion: 1_000_000,
+      outputPerMillion: 2_000_000,
+      imagePrices: { default: 40_000 },
+      audioPerMinute: 6_000,
+      videoPerSecond: 100_000,
     }),
   );
   await gateway.billing.announceChange();
