@@ -14,6 +14,8 @@ export interface BillingConfig {
   flushIntervalMs: number;
   /** milliseconds between full reloads of balances even when the billing revision did not move (several nodes) */
   reloadIntervalMs: number;
+  /** milliseconds between rewrites of this node's share of the Redis wallet from its books; 0 turns them off (GATEWAY_WALLET_RECONCILE_INTERVAL_MS) */
+  walletReconcileIntervalMs: number;
   /** output tokens held when neither the request nor the catalog caps them */
   defaultMaxOutputTokens: number;
   /** settled requests waiting to be written at most; beyond it new requests get 503 (GATEWAY_SETTLEMENT_QUEUE_LIMIT) */
@@ -42,6 +44,7 @@ export function loadBillingConfig(environment: NodeJS.ProcessEnv = process.env):
     redisConnectTimeoutMs: readInteger(environment, 'GATEWAY_REDIS_CONNECT_TIMEOUT_MS', 2_000) || 2_000,
     flushIntervalMs: Math.min(readInteger(environment, 'GATEWAY_BILLING_FLUSH_INTERVAL_MS', 250), 250) || 250,
     reloadIntervalMs: readInteger(environment, 'GATEWAY_BILLING_RELOAD_INTERVAL_MS', 10_000),
+    walletReconcileIntervalMs: readInteger(environment, 'GATEWAY_WALLET_RECONCILE_INTERVAL_MS', 5_000),
     defaultMaxOutputTokens: readInteger(environment, 'GATEWAY_DEFAULT_MAX_OUTPUT_TOKENS', 4_096) || 4_096,
     settlementQueueLimit: readInteger(environment, 'GATEWAY_SETTLEMENT_QUEUE_LIMIT', 100_000) || 100_000,
     usageLogRetentionDays: readInteger(environment, 'GATEWAY_USAGE_LOG_RETENTION_DAYS', 90),

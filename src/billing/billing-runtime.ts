@@ -9,7 +9,7 @@ import type { BillingConfig } from './billing-config.js';
 import { BillingMemory } from './billing-memory.js';
 import { createRedisClient, watchRedisErrors } from './create-redis-client.js';
 import { createRateLimitedLog } from './rate-limited-log.js';
-import { RedisWallet } from './redis-wallet.js';
+import { RedisWallet, type WalletDrift } from './redis-wallet.js';
 import { LocalRequestRateLimiter } from './local-request-rate-limiter.js';
 import type { RequestRateLimiter } from './request-rate-limiter.js';
 import { SettlementBatchWriter } from './settlement-batch-writer.js';
@@ -67,8 +67,16 @@ export class BillingRuntime {
           role: 'commands',
         })
       : undefined;
-    const wallet = this.redis ? new RedisWallet(this.redis, `node_${randomUUID().replaceAll('-', '')}`) : undefined;
-    this.wallet = wallet;
+    this.wallet = this.redis
+      ? new RedisWallet(this.redis, `node_${randomUUID().replaceAll('-', '')}`, {
+          unwritten: (userId) => {
+            const pending = this.writer.pendingAmounts();
+            return { charged: pending.byUser.get(userId) ?? 0, debt: pending.debtByUser.get(userId) ?? 0 };
+          },
+          readStoredBalance: (userId) => options.store.readStoredBalance(userId),
+          reconcileAll: () => this.refresh(true),
+        })
+      : undefined;
     this.writer = new SettlementBatchWriter({
       store: options.store,
       intervalMs: options.config.flushIntervalMs,
@@ -88,6 +96,7 @@ export class BillingRuntime {
     const runtime = new BillingRuntime(options);
     try {
       await runtime.redis?.connect();
+      await runtime.wallet?.join();
       await runtime.wallet?.beat();
       await runtime.refresh(true);
       await runtime.subscribeToInvalidations();
@@ -107,6 +116,18 @@ export class BillingRuntime {
     if (wallet) {
       runtime.every(heartbeatIntervalMs, 'redis heartbeat failed', () => wallet.beat());
       runtime.every(deadNodeSweepIntervalMs, 'removing dead nodes failed', () => runtime.removeDeadNodes());
+      if (options.config.walletReconcileIntervalMs > 0)
+        runtime.every(options.config.walletReconcileIntervalMs, 'reconciling the shared wallet failed', () =>
+          runtime.reconcileWallet(),
+        );
+      // Back from an outage: holds and charges of the outage may have run late or not at all; rewrite them now.
+      runtime.redis?.on('ready', () => {
+        runtime
+          .reconcileWallet()
+          .catch((error: unknown) =>
+            options.logger.warn({ err: error }, 'reconciling the shared wallet after a reconnection failed'),
+          );
+      });
     }
     if (options.config.usageLogRetentionDays > 0)
       runtime.every(retentionSweepIntervalMs, 'usage log retention failed', () => runtime.deleteExpiredUsageLogs());
@@ -156,7 +177,7 @@ export class BillingRuntime {
       const pending = this.writer.pendingAmounts();
       this.memory.load(snapshot, pending.byUser, pending.byKey, pending.debtByUser);
       await this.wallet
-        ?.applyAll(snapshot.users)
+        ?.reconcile(snapshot.users, this.options.clock())
         .catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying balances to redis failed'));
     });
     const shared = refresh.finally(() => {
@@ -164,6 +185,26 @@ export class BillingRuntime {
     });
     this.pendingRefresh = shared;
     return shared;
+  }
+
+  /**
+   * Rewrites the shared wallet for every user this node has holds or unwritten charges for, or had fields for in
+   * Redis: their stored balances from the database, this node's fields from its books. Runs while no batch is being
+   * written, so the settlement queue and Redis's copy of it agree. Returns the corrections made.
+   */
+  async reconcileWallet(): Promise<WalletDrift | undefined> {
+    const wallet = this.wallet;
+    if (!wallet) return undefined;
+    return this.writer.runExclusive(async () => {
+      const pending = this.writer.pendingAmounts();
+      const userIds = new Set([...(await wallet.usersWithFields()), ...wallet.usersHeld(), ...pending.byUser.keys()]);
+      for (const userId of pending.debtByUser.keys()) userIds.add(userId);
+      const balances = await this.options.store.readStoredBalances([...userIds]);
+      const drift = await wallet.reconcile(balances, this.options.clock());
+      if (drift.nodeFields > 0 || drift.durable > 0 || drift.recreated > 0)
+        this.options.logger.warn({ drift }, 'the shared wallet differed from the books and the database; corrected');
+      return drift;
+    });
   }
 
   /** Resolves once a revision check that started after `since` has finished, so a top-up made just before counts. */

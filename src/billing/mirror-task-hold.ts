@@ -1,26 +1,60 @@
+import { GatewayError } from '../core/gateway-error.js';
 import { formatMicroUnits } from './money.js';
 import type { StoredBalance } from '../storage/billing-records.js';
 import type { BillingRuntime } from './billing-runtime.js';
 
+const debtRefusal = (debt: number): string =>
+  `You exceeded your current quota: your account has an unpaid debt${debt > 0 ? ` of ${formatMicroUnits(debt)}` : ''}. Top up your balance: the debt is paid first, then requests are accepted again.`;
+const balanceRefusal =
+  'You exceeded your current quota: the balance cannot cover this video. Top up your balance or ask for a shorter video.';
+const capRefusal = 'You exceeded your current quota: this API key reached its spending cap.';
+
+/** A task's money reserved until its durable hold is written; `release` gives it back (after the write, either way). */
+export interface TaskReservation {
+  release(): Promise<void>;
+}
+
 /**
- * Why a task hold of `amount` micro-units cannot be taken as this node sees the money (debt, balance after the holds
- * of requests in flight, the key's cap), else undefined. The store's conditional update is the durable check.
+ * Reserves `amount` micro-units for a task about to be held durably, by the same rule as a request's hold: in this
+ * node's memory (debt, balance after the holds of requests in flight, the key's cap), and with Redis in the shared
+ * wallet too, so holds of requests on other nodes count. Throws 429 `insufficient_quota` when it cannot be covered.
+ * The store's conditional update stays the durable check; release the reservation once the hold is written (the
+ * wallet then has the new stored balance) or refused.
  */
-export function taskHoldShortfall(
+export async function reserveTaskHold(
   runtime: BillingRuntime,
   subject: { userId: string; apiKeyId: string },
   amount: number,
-): string | undefined {
+): Promise<TaskReservation> {
   const user = runtime.memory.user(subject.userId);
-  if (user.debt > 0) {
-    return `You exceeded your current quota: your account has an unpaid debt of ${formatMicroUnits(user.debt)}. Top up your balance: the debt is paid first, then requests are accepted again.`;
-  }
-  if (user.balance - user.held < amount)
-    return 'You exceeded your current quota: the balance cannot cover this video. Top up your balance or ask for a shorter video.';
   const key = runtime.memory.key(subject.apiKeyId);
   if (key && key.spendingCap !== null && key.spent + key.held + amount > key.spendingCap)
-    return 'You exceeded your current quota: this API key reached its spending cap.';
-  return undefined;
+    throw new GatewayError('insufficient_quota', capRefusal);
+  const wallet = runtime.wallet;
+  if (!wallet) {
+    if (user.debt > 0) throw new GatewayError('insufficient_quota', debtRefusal(user.debt));
+    if (user.balance - user.held < amount) throw new GatewayError('insufficient_quota', balanceRefusal);
+    return { release: () => Promise.resolve() };
+  }
+  let outcome = await wallet.hold(subject.userId, amount);
+  if (outcome === 'insufficient' || outcome === 'debt') {
+    // A top-up made a moment ago may not have reached Redis yet.
+    await runtime.refresh(false);
+    outcome = await wallet.hold(subject.userId, amount);
+  }
+  if (outcome === 'debt') throw new GatewayError('insufficient_quota', debtRefusal(user.debt));
+  if (outcome !== 'held') throw new GatewayError('insufficient_quota', balanceRefusal);
+  return {
+    release: () =>
+      wallet
+        .release(subject.userId, amount)
+        .catch((error: unknown) =>
+          runtime.options.logger.warn(
+            { err: error },
+            'releasing a task reservation in redis failed; reconciliation releases it',
+          ),
+        ),
+  };
 }
 
 /**

@@ -1,123 +1,244 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoredBalance } from '../storage/billing-records.js';
 import { StoreUnavailableError } from '../storage/store-unavailable-error.js';
+import { walletEpochKey, walletKey, nodeKey, nodeWalletsKey } from './redis-wallet-keys.js';
+import { walletScripts, walletStale, walletMissing } from './redis-wallet-scripts.js';
 
-// Wallet hash fields: `durable` and `debt` (the stored balance and debt at `sequence`), and per node `held:<node>`
-// (live holds), `pending:<node>` (settled charges that node has not written yet) and `debt:<node>` (debt it has
-// not written yet). Spendable = durable − Σ held − Σ pending; owed = debt + Σ debt:<node>.
-const spendableLua = `
-local fields = redis.call('HGETALL', KEYS[1])
-local spendable = 0
-local owed = 0
-for index = 1, #fields, 2 do
-  local name = fields[index]
-  local value = tonumber(fields[index + 1])
-  if name == 'durable' then spendable = spendable + value
-  elseif name == 'debt' or string.sub(name, 1, 5) == 'debt:' then owed = owed + value
-  elseif string.sub(name, 1, 5) == 'held:' or string.sub(name, 1, 8) == 'pending:' then spendable = spendable - value end
-end
-`;
+/** What this node owes the shared wallet from its own books, which reconciliation writes back into Redis. */
+export interface NodeWalletBooks {
+  /** micro-units of this node's settled charges and debt to the user not yet written to the database */
+  unwritten(userId: string): { charged: number; debt: number };
+  /** the stored balance, from the database, to create a wallet Redis does not have */
+  readStoredBalance(userId: string): Promise<StoredBalance | undefined>;
+  /** reloads stored balances and calls `reconcile` with them: run when Redis lost its data (a new epoch) */
+  reconcileAll(): Promise<void>;
+}
 
-// Returns -1 (no wallet), 0 (insufficient), 1 (held) or 2 (an unpaid debt stands: nothing may be held).
-const holdScript = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-${spendableLua}
-if owed > 0 then return 2 end
-if spendable < tonumber(ARGV[2]) then return 0 end
-redis.call('HINCRBY', KEYS[1], 'held:' .. ARGV[1], ARGV[2])
-redis.call('SADD', KEYS[2], ARGV[3])
-return 1
-`;
+/** What a settlement did: `charged` came from the spendable balance, `uncovered` became this node's unwritten debt. */
+export interface WalletSettlement {
+  charged: number;
+  uncovered: number;
+}
 
-// Releases the hold, charges what is spendable (never below zero) and records the rest as this node's unwritten
-// debt; returns {charged, uncovered}, or -1 when Redis lost the wallet.
-const settleScript = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-redis.call('HINCRBY', KEYS[1], 'held:' .. ARGV[1], -tonumber(ARGV[2]))
-${spendableLua}
-local cost = tonumber(ARGV[3])
-local charge = math.min(cost, math.max(0, spendable))
-redis.call('HINCRBY', KEYS[1], 'pending:' .. ARGV[1], charge)
-if cost > charge then redis.call('HINCRBY', KEYS[1], 'debt:' .. ARGV[1], cost - charge) end
-return {charge, cost - charge}
-`;
-
-// A newer stored balance (higher sequence) replaces `durable` and `debt`; the node's written charge and debt leave
-// `pending` and `debt:<node>`.
-const applyScript = `
-local sequence = tonumber(redis.call('HGET', KEYS[1], 'sequence') or '-1')
-if sequence < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], 'durable', ARGV[1], 'sequence', ARGV[2], 'debt', ARGV[5]) end
-if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBY', KEYS[1], 'pending:' .. ARGV[3], -tonumber(ARGV[4])) end
-if tonumber(ARGV[6]) ~= 0 then redis.call('HINCRBY', KEYS[1], 'debt:' .. ARGV[3], -tonumber(ARGV[6])) end
-return 1
-`;
+/** How far Redis was from the books and the database at the last reconciliation, in micro-units (all corrected). */
+export interface WalletDrift {
+  /** Σ |Redis's field − this node's books| over this node's held, pending and debt fields */
+  nodeFields: number;
+  /** Σ |Redis's durable balance and debt − the database's| where both had the same sequence */
+  durable: number;
+  /** wallets Redis no longer had, created again from the database */
+  recreated: number;
+  /** Unix milliseconds of the reconciliation */
+  at: number;
+}
 
 const heartbeatSeconds = 30;
+/** Attempts of one hold or settlement across a lost wallet or a new epoch before it counts as failed. */
+const attemptsPerCall = 3;
 
 /**
  * Balances shared by several gateway nodes through Redis: each hold is one atomic script call that checks the
  * spendable amount across every node's holds and unwritten charges. The database stays the truth: its balance
- * and sequence number overwrite Redis's copy whenever a newer one is known.
+ * and sequence number overwrite Redis's copy whenever a newer one is known, and each node's fields are rewritten
+ * from its own books (confirmed holds, the settlement queue) by `reconcile`, so a Redis that lost data, froze or ran
+ * commands late heals at the next reconciliation. An epoch key marks Redis's data: a node that finds it changed
+ * (Redis came back empty) rewrites everything it owes before it holds again.
  */
 export class RedisWallet {
+  /** micro-units held per user that Redis confirmed and no settlement has released */
+  private readonly confirmedHeld = new Map<string, number>();
+  /** wallet commands per user sent and not yet answered: reconciliation leaves their node fields alone */
+  private readonly commandsInFlight = new Map<string, number>();
+  private epoch: string | undefined;
+  private rejoining: Promise<void> | undefined;
+  /** the last reconciliation's corrections, for `/metrics` */
+  lastDrift: WalletDrift | undefined;
+  /** micro-units of drift corrected by every reconciliation since start */
+  correctedMicroUnits = 0;
+
   constructor(
     private readonly redis: Redis,
     /** unique id of this gateway process */
     readonly nodeId: string,
+    private readonly books: NodeWalletBooks = {
+      unwritten: () => ({ charged: 0, debt: 0 }),
+      readStoredBalance: () => Promise.resolve(undefined),
+      reconcileAll: () => Promise.resolve(),
+    },
   ) {}
+
+  /** Adopts Redis's epoch (creating one on an empty Redis); call before the first hold. */
+  async join(): Promise<void> {
+    await reachRedis(async () => {
+      await this.redis.set(walletEpochKey, randomUUID(), 'NX');
+      this.epoch = (await this.redis.get(walletEpochKey)) ?? undefined;
+    });
+  }
 
   /**
    * Takes `amount` from the user's spendable balance: `held`, `insufficient`, `debt` (an unpaid debt stands, on
-   * any node), or `missing` when Redis has no copy yet.
+   * any node), or `missing` when neither Redis nor the database knows the user.
    */
   async hold(userId: string, amount: number): Promise<'held' | 'insufficient' | 'debt' | 'missing'> {
-    const result = Number(
-      await reachRedis(() =>
-        this.redis.eval(
-          holdScript,
-          2,
-          walletKey(userId),
-          nodeWalletsKey(this.nodeId),
-          this.nodeId,
-          String(amount),
-          userId,
+    for (let attempt = 0; attempt < attemptsPerCall; attempt++) {
+      const result = Number(
+        await this.send(userId, (epoch) =>
+          this.redis.eval(
+            walletScripts.hold,
+            3,
+            walletKey(userId),
+            walletEpochKey,
+            nodeWalletsKey(this.nodeId),
+            epoch,
+            this.nodeId,
+            String(amount),
+            userId,
+          ),
         ),
-      ),
-    );
-    return result === 1 ? 'held' : result === 0 ? 'insufficient' : result === 2 ? 'debt' : 'missing';
+      );
+      if (result === 1) this.addConfirmedHeld(userId, amount);
+      if (result === walletStale) await this.rejoin();
+      else if (result === walletMissing) {
+        if (!(await this.create(userId))) return 'missing';
+      } else return result === 1 ? 'held' : result === 0 ? 'insufficient' : 'debt';
+    }
+    throw new StoreUnavailableError('redis', new Error('the shared wallet kept changing under a hold'));
   }
 
   /**
    * Releases a hold and records the charge as unwritten: `charged` is what the spendable balance covered (never
-   * below zero), `uncovered` the rest, recorded as this node's unwritten debt. Undefined when Redis lost the wallet.
+   * below zero), `uncovered` the rest, recorded as this node's unwritten debt. `record` runs at once with the outcome
+   * (undefined when Redis could not settle: the caller charges from memory), before any reconciliation can look at
+   * this node's books, so the charge it queues and Redis's copy never disagree.
    */
   async settle(
     userId: string,
     held: number,
     cost: number,
-  ): Promise<{ charged: number; uncovered: number } | undefined> {
-    const result = await reachRedis(() =>
-      this.redis.eval(settleScript, 1, walletKey(userId), this.nodeId, String(held), String(cost)),
-    );
-    if (!Array.isArray(result)) return undefined;
-    return { charged: Number(result[0]), uncovered: Number(result[1]) };
+    record: (settlement: WalletSettlement | undefined) => void,
+  ): Promise<void> {
+    try {
+      for (let attempt = 0; attempt < attemptsPerCall; attempt++) {
+        const result = await this.send(userId, (epoch) =>
+          this.redis.eval(
+            walletScripts.settle,
+            2,
+            walletKey(userId),
+            walletEpochKey,
+            epoch,
+            this.nodeId,
+            String(held),
+            String(cost),
+          ),
+        );
+        if (Array.isArray(result)) {
+          this.addConfirmedHeld(userId, -held);
+          record({ charged: Number(result[0]), uncovered: Number(result[1]) });
+          return;
+        }
+        if (Number(result) === walletStale) await this.rejoin();
+        else if (!(await this.create(userId))) break;
+      }
+    } catch (error) {
+      // The request is over whatever Redis says: its hold leaves the books, and reconciliation writes that back.
+      this.addConfirmedHeld(userId, -held);
+      record(undefined);
+      throw error;
+    }
+    this.addConfirmedHeld(userId, -held);
+    record(undefined);
   }
 
-  /** Copies a stored balance and debt into Redis if newer, and removes this node's now-written charge and debt. */
+  /** Releases a hold with nothing charged (a refused or failed task submission). */
+  async release(userId: string, held: number): Promise<void> {
+    await this.settle(userId, held, 0, () => undefined);
+  }
+
+  /**
+   * Copies a stored balance and debt into Redis if newer, and removes this node's now-written charge and debt. A
+   * wallet Redis does not have is left for the next hold to create; a new epoch is left for reconciliation.
+   */
   async apply(
     stored: StoredBalance,
     written: { charged: number; debtAdded: number } = { charged: 0, debtAdded: 0 },
   ): Promise<void> {
-    await reachRedis(() => this.redis.eval(applyScript, 1, ...applyArguments(stored, this.nodeId, written)));
+    const epoch = this.epoch ?? '';
+    await reachRedis(() =>
+      this.redis.eval(walletScripts.apply, 2, ...applyArguments(stored, epoch, this.nodeId, written)),
+    );
   }
 
-  /** Applies many stored balances in one round trip. */
-  async applyAll(balances: readonly StoredBalance[]): Promise<void> {
-    if (balances.length === 0) return;
+  /**
+   * Rewrites Redis from the truth: each user's durable balance and debt from the database (a newer sequence, or the
+   * same sequence with other values), and this node's held, pending and debt fields from its books, for every user
+   * with no wallet command in flight (those are reconciled next time). Wallets Redis lost are created again. Returns
+   * and keeps (`lastDrift`) how much it corrected.
+   */
+  async reconcile(balances: readonly StoredBalance[], now: number): Promise<WalletDrift> {
+    const epoch = this.epoch ?? '';
     const pipeline = this.redis.pipeline();
-    for (const stored of balances)
-      pipeline.eval(applyScript, 1, ...applyArguments(stored, this.nodeId, { charged: 0, debtAdded: 0 }));
-    await reachRedis(() => pipeline.exec());
+    const users: string[] = [];
+    const expected: Array<[held: number, pending: number, debt: number]> = [];
+    // Computed and queued with no await in between: nothing of this node's books can change while it is built.
+    for (const stored of balances) {
+      const settled = (this.commandsInFlight.get(stored.userId) ?? 0) === 0;
+      const held = this.confirmedHeld.get(stored.userId) ?? 0;
+      const { charged, debt } = this.books.unwritten(stored.userId);
+      users.push(stored.userId);
+      expected.push([held, charged, debt]);
+      pipeline.eval(
+        walletScripts.reconcile,
+        3,
+        walletKey(stored.userId),
+        walletEpochKey,
+        nodeWalletsKey(this.nodeId),
+        epoch,
+        String(stored.balance),
+        String(stored.sequence),
+        String(stored.debt),
+        this.nodeId,
+        String(held),
+        String(charged),
+        String(debt),
+        settled ? '1' : '0',
+        stored.userId,
+      );
+    }
+    const drift: WalletDrift = { nodeFields: 0, durable: 0, recreated: 0, at: now };
+    if (users.length === 0) return (this.lastDrift = drift);
+    const results = (await reachRedis(() => pipeline.exec())) ?? [];
+    let stale = false;
+    results.forEach(([error, result], index) => {
+      if (error) throw new StoreUnavailableError('redis', error);
+      if (!Array.isArray(result)) {
+        stale ||= Number(result) === walletStale;
+        return;
+      }
+      const [existed, durableDrift, held, pending, debt] = result.map(Number);
+      const [expectedHeld, expectedPending, expectedDebt] = expected[index]!;
+      if (existed === 0) drift.recreated += 1;
+      drift.durable += durableDrift ?? 0;
+      if (result[5] === 1)
+        drift.nodeFields +=
+          Math.abs((held ?? 0) - expectedHeld) +
+          Math.abs((pending ?? 0) - expectedPending) +
+          Math.abs((debt ?? 0) - expectedDebt);
+    });
+    this.lastDrift = drift;
+    this.correctedMicroUnits += drift.nodeFields + drift.durable;
+    if (stale) void this.rejoin().catch(() => undefined);
+    return drift;
+  }
+
+  /** The users this node has fields for in Redis (its user set), to reconcile them even when its books are empty. */
+  async usersWithFields(): Promise<string[]> {
+    return reachRedis(() => this.redis.smembers(nodeWalletsKey(this.nodeId)));
+  }
+
+  /** The users this node holds money for (confirmed by Redis). */
+  usersHeld(): IterableIterator<string> {
+    return this.confirmedHeld.keys();
   }
 
   /** Marks this node alive; a node silent for 30 s is presumed dead and its holds are dropped by `removeDeadNodes`. */
@@ -153,6 +274,53 @@ export class RedisWallet {
       await this.redis.hdel(walletKey(userId), `held:${this.nodeId}`, `pending:${this.nodeId}`, `debt:${this.nodeId}`);
     await this.redis.del(key, nodeKey(this.nodeId));
   }
+
+  /**
+   * Sends one wallet command for `userId` with this node's epoch, counted in flight until answered.
+   */
+  private async send(userId: string, command: (epoch: string) => Promise<unknown>): Promise<unknown> {
+    if (this.epoch === undefined) await this.join();
+    this.commandsInFlight.set(userId, (this.commandsInFlight.get(userId) ?? 0) + 1);
+    try {
+      return await reachRedis(() => command(this.epoch ?? ''));
+    } finally {
+      const left = (this.commandsInFlight.get(userId) ?? 1) - 1;
+      if (left === 0) this.commandsInFlight.delete(userId);
+      else this.commandsInFlight.set(userId, left);
+    }
+  }
+
+  /**
+   * Creates the user's wallet from the database's stored balance and this node's books (other nodes add theirs when
+   * they reconcile or find the epoch changed). False when the database does not know the user.
+   */
+  private async create(userId: string): Promise<boolean> {
+    const stored = await this.books.readStoredBalance(userId);
+    if (!stored) return false;
+    await this.reconcile([stored], Date.now());
+    return true;
+  }
+
+  /** Redis came back without this node's epoch: adopt the new one and write everything this node owes again. */
+  private rejoin(): Promise<void> {
+    this.rejoining ??= (async () => {
+      try {
+        await this.join();
+        // The heartbeat went with the data: beat before another node's sweep takes this node for dead.
+        await this.beat();
+        await this.books.reconcileAll();
+      } finally {
+        this.rejoining = undefined;
+      }
+    })();
+    return this.rejoining;
+  }
+
+  private addConfirmedHeld(userId: string, change: number): void {
+    const held = (this.confirmedHeld.get(userId) ?? 0) + change;
+    if (held === 0) this.confirmedHeld.delete(userId);
+    else this.confirmedHeld.set(userId, held);
+  }
 }
 
 /**
@@ -169,11 +337,14 @@ async function reachRedis<Result>(work: () => Promise<Result>): Promise<Result> 
 
 function applyArguments(
   stored: StoredBalance,
+  epoch: string,
   nodeId: string,
   written: { charged: number; debtAdded: number },
 ): string[] {
   return [
     walletKey(stored.userId),
+    walletEpochKey,
+    epoch,
     String(stored.balance),
     String(stored.sequence),
     nodeId,
@@ -181,16 +352,4 @@ function applyArguments(
     String(stored.debt),
     String(written.debtAdded),
   ];
-}
-
-function walletKey(userId: string): string {
-  return `gateway:wallet:${userId}`;
-}
-
-function nodeWalletsKey(nodeId: string): string {
-  return `gateway:node-wallets:${nodeId}`;
-}
-
-function nodeKey(nodeId: string): string {
-  return `gateway:node:${nodeId}`;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { planVideoJob } from '../providers/video/plan-video-job.js';
 import { isPortraitSize } from '../providers/video/video-size.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { taskHoldShortfall, writeTaskHoldChange } from '../billing/mirror-task-hold.js';
+import { reserveTaskHold, writeTaskHoldChange } from '../billing/mirror-task-hold.js';
 import { costOfVideoSeconds, lookUpVideoSecondPrice, type VideoSecondPrice } from '../billing/price-video-seconds.js';
 import { createVideoTaskUsageLog, videoSubmitEndpoint } from '../billing/video-task-usage-log.js';
 import { redactChannelSecrets } from '../dispatch/redact-channel-secrets.js';
@@ -101,10 +101,8 @@ export function createVideoTaskService(
     const now = clock();
     const { principal } = submission;
     const billing = context.billing;
-    if (billing) {
-      const shortfall = taskHoldShortfall(billing, principal, amount);
-      if (shortfall !== undefined) throw new GatewayError('insufficient_quota', shortfall);
-    }
+    // Reserved like a request's hold (in Redis too, with several nodes) until the durable hold below is written.
+    const reservation = billing ? await reserveTaskHold(billing, principal, amount) : undefined;
     const newTask = {
       id: `task_${randomBytes(16).toString('hex')}`,
       userId: principal.userId,
@@ -128,19 +126,25 @@ export function createVideoTaskService(
       requestId: submission.requestId,
     };
     const write = () => store.createWithHold(newTask);
-    const outcome: VideoTaskHoldOutcome = billing
-      ? await writeTaskHoldChange(billing, write, (written) =>
-          written.outcome === 'held'
-            ? {
-                userId: principal.userId,
-                apiKeyId: principal.apiKeyId,
-                balanceChange: -amount,
-                keySpendChange: amount,
-                stored: written.balance,
-              }
-            : undefined,
-        )
-      : await write();
+    let outcome: VideoTaskHoldOutcome;
+    try {
+      outcome = billing
+        ? await writeTaskHoldChange(billing, write, (written) =>
+            written.outcome === 'held'
+              ? {
+                  userId: principal.userId,
+                  apiKeyId: principal.apiKeyId,
+                  balanceChange: -amount,
+                  keySpendChange: amount,
+                  stored: written.balance,
+                }
+              : undefined,
+          )
+        : await write();
+    } finally {
+      // After the write, so the wallet already has the lower stored balance when the reservation leaves it.
+      await reservation?.release();
+    }
     if (outcome.outcome !== 'held') throw new GatewayError('insufficient_quota', refusalMessage(outcome.outcome));
     billing?.writer.enqueue(
       undefined,

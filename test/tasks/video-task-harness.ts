@@ -84,10 +84,13 @@ function channel(id: string, baseUrl: string, priority: number): RoutableChannel
   };
 }
 
-/** Opens a fresh database on the engine, a user with `startingBalance`, a priced model, and one node (videos capped at `maxBytes`, default 1 MiB). */
+/**
+ * Opens a fresh database on the engine, a user with `startingBalance`, a priced model, and one node (videos capped at
+ * `maxBytes`, default 1 MiB; nodes share a Redis wallet when `redisUrl` is given).
+ */
 export async function createTaskHarness(
   testDatabase: TestDatabase,
-  options: { maxBytes?: number } = {},
+  options: { maxBytes?: number; redisUrl?: string } = {},
 ): Promise<TaskHarness> {
   const database = createDatabase(testDatabase.url);
   const gatewayStore = createGatewayStore({ database });
@@ -133,7 +136,7 @@ export async function createTaskHarness(
   const nodes: TaskNode[] = [];
 
   async function startNode(): Promise<TaskNode> {
-    const config = { ...loadBillingConfig({}), reloadIntervalMs: 0 };
+    const config = { ...loadBillingConfig({}), reloadIntervalMs: 0, redisUrl: options.redisUrl };
     const billing = await BillingRuntime.start({
       store: billingStore,
       config,
