@@ -172,8 +172,12 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     takeHold(request, worstCost);
     try {
       const userId = request.principal.userId;
-      // A wallet Redis lost is created again from the database inside `hold`; `missing` means no such user.
       let outcome = await wallet.hold(userId, worstCost);
+      if (outcome === 'missing') {
+        const stored = await runtime.store.readStoredBalance(userId);
+        if (stored) await wallet.apply(stored);
+        outcome = await wallet.hold(userId, worstCost);
+      }
       if (outcome === 'insufficient' || outcome === 'debt') {
         await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
         outcome = await wallet.hold(userId, worstCost);
@@ -285,7 +289,11 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   ): Promise<void> | undefined {
     const { request } = ticket;
     releaseHold(request, ticket.held);
-    const usage = measureBillableUsage(request, result, ticket.inputTokens, ticket.price, answerTextTokens);
+    // Usage unknown though the vendor worked (an abandoned stream cut before its usage): the hold's worst case is charged.
+    const holdUsage = result.usageUnknown
+      ? estimateWorstCaseUsage(request, config.defaultMaxOutputTokens).usage
+      : undefined;
+    const usage = measureBillableUsage(request, result, ticket.inputTokens, ticket.price, answerTextTokens, holdUsage);
     // The cost is computed from exactly the pricing the usage log keeps, so the log's breakdown always adds up to it.
     const pricing = priceRequest(
       usage,
@@ -311,16 +319,16 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       record(ticket, result, usage, { cost, pricing }, memoryCharge);
       return undefined;
     }
-    return wallet
-      .settle(request.principal.userId, ticket.held, cost, (walletSettlement) =>
-        record(ticket, result, usage, { cost, pricing }, walletSettlement?.charged ?? memoryCharge),
-      )
-      .catch((error: unknown) =>
+    return wallet.settle(request.principal.userId, ticket.held, cost).then(
+      (walletSettlement) => record(ticket, result, usage, { cost, pricing }, walletSettlement?.charged ?? memoryCharge),
+      (error: unknown) => {
         logWalletFailure(
           error,
-          'settling in redis failed; charged from memory (the wallet copy heals at the next reconciliation)',
-        ),
-      );
+          'settling in redis failed; charging from memory (the wallet copy heals at the next reload)',
+        );
+        record(ticket, result, usage, { cost, pricing }, memoryCharge);
+      },
+    );
   }
 
   /** Charges `charge` (what the balance covered) and records the rest of `cost` as the user's debt. */

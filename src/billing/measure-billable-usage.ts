@@ -12,7 +12,9 @@ import type { ModelPrice } from './model-price.js';
  * generated so far plus the estimated input: the caller counts that text (`findUncountedAnswerText`, in the tokenizer
  * worker) and passes its tokens as `answerTextTokens`, so this stays pure and synchronous. A request the vendor
  * received whose client left (or that shutdown cut) costs at least its estimated input when no usage can be had
- * (vendor error, unreadable answer, timeout); a failure with nothing sent or nothing generated costs nothing.
+ * (vendor error, unreadable answer, timeout); a failure with nothing sent or nothing generated costs nothing. A
+ * request whose usage is unknown though the vendor worked on it (`result.usageUnknown`: a stream its client left, cut
+ * before its usage) costs its hold: `holdUsage`, the worst case it held.
  *
  * `price` tells whether a transcription model has token prices; without one, token-typed transcription usage is
  * priced by tokens.
@@ -23,7 +25,9 @@ export function measureBillableUsage(
   inputTokens: number,
   price?: ModelPrice,
   answerTextTokens?: number,
+  holdUsage?: BillableUsage,
 ): BillableUsage {
+  if (result.usageUnknown === true && result.usage === undefined && holdUsage) return holdUsage;
   const measured = measureAnswer(request, result, inputTokens, price, answerTextTokens);
   if (measured) return measured;
   // The vendor got the request and may bill it, but no usage can be had: the estimated input is the least it did.

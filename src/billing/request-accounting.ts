@@ -62,6 +62,8 @@ export interface MeteredResult {
   clientAborted: boolean;
   /** true once the request was sent to a vendor, which may then bill it: a client that left is charged at least the estimated input (absent: false) */
   sentUpstream?: boolean;
+  /** true when the vendor worked on the request but its usage cannot be had (a stream its client left, cut before its usage): it is charged its hold (absent: false) */
+  usageUnknown?: boolean;
   /** the upstream's JSON body for non-streamed answers whose billing depends on it (images, transcriptions) */
   responseText: string | undefined;
 }

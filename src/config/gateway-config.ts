@@ -37,6 +37,10 @@ export interface GatewayConfig {
   modelCatalogFile: string | undefined;
   /** on shutdown, how long in-flight requests may finish before remaining connections are closed, in milliseconds */
   shutdownGraceMs: number;
+  /** streams read on at once per node after their client left, to bill the vendor's usage (0 = none: cut, charged the hold; `GATEWAY_ABANDONED_STREAM_DRAINS`) */
+  abandonedStreamDrains: number;
+  /** the most bytes of one stream read after its client left; past it the stream is cut and charged its hold (`GATEWAY_ABANDONED_STREAM_DRAIN_MAX_BYTES`) */
+  abandonedStreamDrainMaxBytes: number;
   /** whether image URLs may point at loopback, private, link-local and other non-public addresses (off: public only) */
   imageFetchAllowPrivateAddresses: boolean;
   /** largest image fetched from an image URL, in bytes */
@@ -120,6 +124,12 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     upstreamConnectionsPerOrigin: readInteger(environment, 'GATEWAY_UPSTREAM_CONNECTIONS', 256),
     modelCatalogFile: environment.GATEWAY_MODEL_CATALOG_FILE || undefined,
     shutdownGraceMs: readInteger(environment, 'GATEWAY_SHUTDOWN_GRACE_MS', 10_000),
+    abandonedStreamDrains: readInteger(environment, 'GATEWAY_ABANDONED_STREAM_DRAINS', 64),
+    abandonedStreamDrainMaxBytes: readInteger(
+      environment,
+      'GATEWAY_ABANDONED_STREAM_DRAIN_MAX_BYTES',
+      32 * 1024 * 1024,
+    ),
     imageFetchAllowPrivateAddresses: readSwitch(environment, 'GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES', false),
     imageFetchMaxBytes: readInteger(environment, 'GATEWAY_IMAGE_FETCH_MAX_BYTES', 20 * 1024 * 1024),
     imageFetchTimeoutMs: readInteger(environment, 'GATEWAY_IMAGE_FETCH_TIMEOUT_MS', 10_000),

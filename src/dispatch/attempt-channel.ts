@@ -142,6 +142,8 @@ async function sendAndAnswer(
   }
   deadline?.watch(response.body);
   const status = response.statusCode;
+  // A refusal is no work the vendor bills: a client that left meanwhile is charged its estimated input, not its hold.
+  if (status >= 300) control.markRefused();
   if (status >= 300 && status < 400) {
     // Never followed (the key must not go to another origin) nor relayed: a vendor fault, and another channel may answer.
     discardUpstreamBody(response.body);
@@ -485,6 +487,7 @@ function createStreamWriter(attempt: ChannelAttempt): ClientStreamWriter {
     responseHeaders: request.responseHeaders,
     clock: services.clock,
     clientDrainTimeoutMs: services.config.streamWriteTimeoutMs,
+    drain: attempt.control,
   });
 }
 

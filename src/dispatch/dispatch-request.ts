@@ -57,6 +57,11 @@ export interface DispatchOutcome {
   clientAborted: boolean;
   /** true once the request was sent to a vendor: from then on it is billed for what the vendor did */
   sentUpstream: boolean;
+  /**
+   * true when a stream whose client left (or that shutdown cut) ended without the vendor's usage although the vendor
+   * worked on it (drain cut, vendor cut or stalled, no usage on its wire): billing then charges the request's hold
+   */
+  usageUnknown: boolean;
   /** generated text of a stream that ended without usage */
   generatedText: string | undefined;
   /** the upstream body of a non-streamed answer */

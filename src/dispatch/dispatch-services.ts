@@ -19,6 +19,8 @@ export interface DispatchServices {
     upstreamAnswerTimeoutMs?: number;
     /** how long a client that stopped reading may stall a stream before it is cut, in milliseconds (0 = forever) */
     streamWriteTimeoutMs: number;
+    /** the most bytes of a stream read after its client left, for its usage; past it the stream is cut (default 32 MiB when absent) */
+    abandonedStreamDrainMaxBytes?: number;
   };
   routing: { current: { channelsFor(modelId: string): readonly RoutableChannel[] } };
   /** connection pools to upstreams */

@@ -33,7 +33,12 @@ export async function dispatchToChannels(
   client: ClientSink,
   services: DispatchServices,
 ): Promise<DispatchOutcome> {
-  const control = new ForwardingControl({ client, stream: request.stream, stop: services.inFlight });
+  const control = new ForwardingControl({
+    client,
+    stream: request.stream,
+    stop: services.inFlight,
+    drainMaxBytes: services.config.abandonedStreamDrainMaxBytes,
+  });
   const servingChannels = services.routing.current.channelsFor(request.modelId);
   const breakerGate = new ChannelBreakerGate(services.channelHealth, request.modelId);
   const channels = breakerGate.choose(
@@ -48,7 +53,11 @@ export async function dispatchToChannels(
       let outcome: ChannelOutcome = { kind: 'inconclusive' };
       try {
         const result = await attemptChannel({ request, channel, client, services, control });
-        outcome = channelOutcomeOfAttempt(result, control.abandoned);
+        // A stream its client left says nothing of the channel, however its drain ended (a stall, the byte cap).
+        outcome =
+          request.stream && control.abandoned && control.sentUpstream
+            ? { kind: 'cancelled' }
+            : channelOutcomeOfAttempt(result, control.abandoned);
         // A client that left must not make the gateway try (and pay for) further channels.
         if (result.kind === 'retryable-failure' && control.abandoned)
           return { kind: 'final-failure', error: result.error };
@@ -57,18 +66,36 @@ export async function dispatchToChannels(
         breakerGate.record(channel, outcome);
       }
     });
-    if (control.abandoned)
+    if (control.abandoned) {
+      const usageUnknown = abandonedWithoutUsage(request, control, success.value.usage);
       return {
         channelId,
         ...success.value,
         ...clientClosedStatus,
         clientAborted: true,
         sentUpstream: control.sentUpstream,
+        usageUnknown,
+        // Its text is not counted: the bill is the vendor's usage or the hold.
+        generatedText: usageUnknown ? undefined : success.value.generatedText,
       };
-    return { channelId, ...success.value, clientAborted: false, sentUpstream: control.sentUpstream };
+    }
+    return {
+      channelId,
+      ...success.value,
+      clientAborted: false,
+      sentUpstream: control.sentUpstream,
+      usageUnknown: false,
+    };
   } catch (error) {
     if (control.abandoned) {
-      return { channelId, ...clientClosedStatus, clientAborted: true, sentUpstream: control.sentUpstream, ...noAnswer };
+      return {
+        channelId,
+        ...clientClosedStatus,
+        clientAborted: true,
+        sentUpstream: control.sentUpstream,
+        ...noAnswer,
+        usageUnknown: abandonedWithoutUsage(request, control, undefined),
+      };
     }
     if (!client.streaming) throw error;
     // The response was taken over for a stream that then failed over and ran out of channels: answer by hand.
@@ -84,9 +111,22 @@ export async function dispatchToChannels(
       errorCode: gatewayError.code,
       clientAborted: false,
       sentUpstream: control.sentUpstream,
+      usageUnknown: false,
       ...noAnswer,
     };
   } finally {
     control.dispose();
   }
+}
+
+/**
+ * True when an abandoned stream must be charged its hold: the vendor got it and did not refuse it, and no usage came
+ * (the drain was cut or refused a slot, the vendor cut or stalled, or its wire reports none).
+ */
+function abandonedWithoutUsage(
+  request: DispatchRequest,
+  control: ForwardingControl,
+  usage: DispatchOutcome['usage'],
+): boolean {
+  return request.stream && control.sentUpstream && !control.refusedByVendor && usage === undefined;
 }

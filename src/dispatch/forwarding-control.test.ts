@@ -19,6 +19,27 @@ function fakeClient(state: { gone?: boolean } = {}) {
   return { client: client as unknown as ClientSink, clientLeaves, listenerCount: () => listeners.size };
 }
 
+/** A shutdown with `slots` drain slots, as InFlightForwardings hands them out. */
+function drainSlots(slots: number) {
+  let inUse = 0;
+  const stopListeners = new Set<() => void>();
+  const stop = {
+    stopped: false,
+    onStop: (listener: () => void) => (stopListeners.add(listener), () => stopListeners.delete(listener)),
+    startDrain: () => {
+      if (inUse >= slots) return undefined;
+      inUse++;
+      return () => {
+        inUse--;
+      };
+    },
+  };
+  const endGrace = () => {
+    for (const listener of stopListeners) listener();
+  };
+  return { stop, slotsInUse: () => inUse, endGrace };
+}
+
 describe('ForwardingControl', () => {
   it('cancels everything when the client leaves before the request was sent', () => {
     const { client, clientLeaves } = fakeClient();
@@ -38,7 +59,7 @@ describe('ForwardingControl', () => {
     expect(control).toMatchObject({ abandoned: true, sentUpstream: true });
   });
 
-  it('aborts a sent stream when the client leaves', () => {
+  it('aborts a sent stream when the client leaves and no drain slot can be had (no shutdown to hand one out)', () => {
     const { client, clientLeaves } = fakeClient();
     const control = new ForwardingControl({ client, stream: true });
     control.markSent();
@@ -100,6 +121,58 @@ describe('ForwardingControl', () => {
     expect(control.upstreamSignal.aborted).toBe(true);
     expect(control.upstreamSignal.reason).toBeInstanceOf(DOMException);
     expect(fetchSignal.aborted).toBe(true);
+  });
+
+  it('drains a sent stream when the client leaves and a drain slot is free, and gives the slot back once disposed', () => {
+    const { client, clientLeaves } = fakeClient();
+    const { stop, slotsInUse } = drainSlots(1);
+    const control = new ForwardingControl({ client, stream: true, stop });
+    control.markSent();
+    clientLeaves();
+    expect(control).toMatchObject({ aborted: false, draining: true, abandoned: true, sentUpstream: true });
+    expect(slotsInUse()).toBe(1);
+    control.dispose();
+    expect(slotsInUse()).toBe(0);
+  });
+
+  it('cuts a stream whose client left when every drain slot is taken', () => {
+    const { client, clientLeaves } = fakeClient();
+    const control = new ForwardingControl({ client, stream: true, stop: drainSlots(0).stop });
+    control.markSent();
+    clientLeaves();
+    expect(control).toMatchObject({ aborted: true, draining: false, abandoned: true });
+  });
+
+  it('cuts a drain once it read more than its byte cap, and counts nothing while the client is there', () => {
+    const { client, clientLeaves } = fakeClient();
+    const control = new ForwardingControl({ client, stream: true, stop: drainSlots(1).stop, drainMaxBytes: 100 });
+    control.markSent();
+    control.countDrainedBytes(1_000);
+    clientLeaves();
+    control.countDrainedBytes(60);
+    expect(control.draining).toBe(true);
+    control.countDrainedBytes(60);
+    expect(control).toMatchObject({ aborted: true, draining: false });
+  });
+
+  it('cuts a drain when shutdown ends its grace period', () => {
+    const { client, clientLeaves } = fakeClient();
+    const { stop, endGrace } = drainSlots(1);
+    const control = new ForwardingControl({ client, stream: true, stop });
+    control.markSent();
+    clientLeaves();
+    endGrace();
+    expect(control).toMatchObject({ aborted: true, draining: false });
+  });
+
+  it('knows whether the last vendor sent to refused the request', () => {
+    const { client } = fakeClient();
+    const control = new ForwardingControl({ client, stream: true });
+    control.markSent();
+    control.markRefused();
+    expect(control.refusedByVendor).toBe(true);
+    control.markSent();
+    expect(control.refusedByVendor).toBe(false);
   });
 
   it('makes a fetch signal asked for after the abort already aborted', () => {

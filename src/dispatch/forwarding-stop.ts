@@ -4,4 +4,9 @@ export interface ForwardingStop {
   readonly stopped: boolean;
   /** Calls `listener` when the grace period ends; returns the function that stops listening. */
   onStop(listener: () => void): () => void;
+  /**
+   * A slot for reading on a stream its client left (so it is billed from the vendor's usage): the function that gives
+   * it back, or undefined when every slot is taken or shutdown began (the stream is then cut and charged its hold).
+   */
+  startDrain?(): (() => void) | undefined;
 }

@@ -56,19 +56,27 @@ export async function relayCanonicalStream(options: {
       }
       if (part.type === 'usage') outcome.usage = tokenUsageOfCanonical(part.usage);
       if (part.type === 'finish') finished = true;
+      if (writer.clientGone) {
+        // Drained after its client left: parsed for its usage, its parts dropped (the decoder reads the bytes).
+        generatedParts.length = 0;
+        writer.countReadBytes(partSizeOf(part));
+        // Read to the end: Bedrock's usage (its metadata event) follows the finish.
+        if (writer.mustStopReading) break;
+        continue;
+      }
       collectGeneratedText(part, generatedParts);
       const frames = encoder.push(part);
       if (frames.length === 0) continue;
       writer.writeFrames(openingFrames ? [...openingFrames, ...frames] : frames);
       openingFrames = undefined;
       await writer.waitWhileClientIsFull();
-      if (writer.clientGone) break;
+      if (writer.mustStopReading) break;
     }
   } catch {
     // The upstream connection broke or sent something unreadable: handled below like an early end.
   }
   // A complete answer lets the vendor's connection be reused; anything else closes it.
-  if (finished && !upstreamFailure && !writer.clientGone) releaseUpstreamBody(upstreamBody);
+  if (finished && !upstreamFailure && !writer.mustStopReading) releaseUpstreamBody(upstreamBody);
   else discardUpstreamBody(upstreamBody);
   if (!outcome.usage) outcome.generatedText = generatedParts.join('');
   outcome.firstEventAt = writer.firstEventAt;
@@ -94,6 +102,14 @@ export async function relayCanonicalStream(options: {
   await options.beforeLastBytes?.();
   writer.endWithFrames(failureFrames);
   return { kind: 'relayed', outcome };
+}
+
+/** Bytes a decoded part stands for, near enough for a drain's byte cap: its text and a little framing. */
+function partSizeOf(part: CanonicalStreamPart): number {
+  const framing = 32;
+  if (part.type === 'text-delta' || part.type === 'reasoning-delta') return framing + part.text.length;
+  if (part.type === 'tool-call-delta') return framing + part.argumentsDelta.length;
+  return framing;
 }
 
 function collectGeneratedText(part: CanonicalStreamPart, into: string[]): void {

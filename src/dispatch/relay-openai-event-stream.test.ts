@@ -38,6 +38,62 @@ function recordingClient() {
 const chunk = (content: string) => `data: {"choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
 
 describe('relayOpenAiEventStream', () => {
+  it('reads a stream its client left on to its end while it drains, writing nothing and keeping no text', async () => {
+    const writes: string[] = [];
+    const client = { gone: false, needsDrain: false, startStream() {}, writeHead() {}, end() {} };
+    const drained: number[] = [];
+    const writer = new ClientStreamWriter({
+      client: {
+        ...client,
+        get gone() {
+          return writes.length > 0;
+        },
+        write: (text: string) => writes.push(text),
+      } as unknown as ClientSink,
+      responseHeaders: {},
+      clock: () => 1_000,
+      clientDrainTimeoutMs: 0,
+      drain: { draining: true, countDrainedBytes: (bytes) => drained.push(bytes) },
+    });
+    const usage = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":500,"total_tokens":503}}\n\n';
+    const upstreamBody = Readable.from([
+      Buffer.from(chunk('a')),
+      Buffer.from(chunk('b')),
+      Buffer.from(usage),
+      Buffer.from('data: [DONE]\n\n'),
+    ]);
+    const outcome = await relayOpenAiEventStream({ upstreamBody, writer, clientWantsUsage: false, knownSecrets: [] });
+    // The first write made the (recorded) client leave: nothing more was written, yet the usage was read.
+    expect(writes).toEqual([chunk('a')]);
+    expect(outcome).toMatchObject({ completed: true, usage: { promptTokens: 3, completionTokens: 500 } });
+    expect(outcome.generatedText).toBeUndefined();
+    expect(drained).toEqual([chunk('b').length, usage.length, 'data: [DONE]\n\n'.length]);
+  });
+
+  it('stops reading a stream its client left when it is not drained', async () => {
+    let gone = false;
+    const writer = new ClientStreamWriter({
+      client: {
+        get gone() {
+          return gone;
+        },
+        needsDrain: false,
+        startStream() {},
+        writeHead() {},
+        write: () => (gone = true),
+        end() {},
+      } as unknown as ClientSink,
+      responseHeaders: {},
+      clock: () => 1_000,
+      clientDrainTimeoutMs: 0,
+      drain: { draining: false, countDrainedBytes: () => undefined },
+    });
+    const usage = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":500,"total_tokens":503}}\n\n';
+    const upstreamBody = Readable.from([Buffer.from(chunk('a')), Buffer.from(usage), Buffer.from('data: [DONE]\n\n')]);
+    const outcome = await relayOpenAiEventStream({ upstreamBody, writer, clientWantsUsage: false, knownSecrets: [] });
+    expect(outcome).toMatchObject({ completed: false, usage: undefined });
+  });
+
   it('writes the first event at once, then the events of one upstream read in one client write', async () => {
     const { writer, writes } = recordingClient();
     const upstreamBody = Readable.from([

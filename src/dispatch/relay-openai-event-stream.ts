@@ -99,9 +99,11 @@ export async function relayOpenAiEventStream(options: {
       const usage = parseOpenAiUsage(chunk.usage);
       if (usage) outcome.usage = usage;
       if (usage && !clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return;
-    } else if (!outcome.usage) {
+    } else if (!outcome.usage && !writer.clientGone) {
       eventsBeforeUsage.push(data);
     }
+    // A stream drained after its client left is parsed for its usage and its events dropped.
+    if (writer.clientGone) return;
     eventsOfThisRead.push(data);
     // The first event leaves at once, not after the rest of its read is parsed: time to first token is what a user waits on.
     if (writer.firstEventAt === undefined) {
@@ -122,12 +124,15 @@ export async function relayOpenAiEventStream(options: {
   const decoder = new StreamTextDecoder();
   const onChunk = (bytes: Buffer): ChunkVerdict | Promise<ChunkVerdict> => {
     if (upstreamError) return 'stop';
+    writer.countReadBytes(bytes.length);
     parser.feed(decoder.decode(bytes));
     writer.writeEvents(eventsOfThisRead);
     eventsOfThisRead.length = 0;
-    if (outcome.completed || upstreamError || writer.clientGone) return 'stop';
+    // The text kept for a stream without usage is dropped once its client left: its bill is the usage or the hold.
+    if (writer.clientGone) eventsBeforeUsage.length = 0;
+    if (outcome.completed || upstreamError || writer.mustStopReading) return 'stop';
     if (writer.clientIsFull)
-      return writer.waitWhileClientIsFull().then(() => (writer.clientGone ? 'stop' : 'continue'));
+      return writer.waitWhileClientIsFull().then(() => (writer.mustStopReading ? 'stop' : 'continue'));
     return 'continue';
   };
   try {
@@ -139,7 +144,7 @@ export async function relayOpenAiEventStream(options: {
   outcome.firstEventAt = writer.firstEventAt;
   if (!outcome.usage) outcome.generatedText = generatedTextOf(eventsBeforeUsage);
   // A complete answer lets the vendor's connection be reused; anything else closes it.
-  if (outcome.completed && !writer.clientGone) releaseUpstreamBody(upstreamBody);
+  if (outcome.completed && !writer.mustStopReading) releaseUpstreamBody(upstreamBody);
   else discardUpstreamBody(upstreamBody);
   if (writer.clientGone) return outcome;
   if (writer.firstEventAt === undefined && !outcome.completed) {

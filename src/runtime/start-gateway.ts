@@ -156,7 +156,7 @@ export async function startGateway(
     maxBytes: config.imageFetchMaxBytes,
     timeoutMs: config.imageFetchTimeoutMs,
   });
-  const inFlight = new InFlightForwardings();
+  const inFlight = new InFlightForwardings({ maxAbandonedStreamDrains: config.abandonedStreamDrains });
   const accountAdmin = createAccountAdminStore(database.database);
   const firstRun =
     (await accountAdmin.countAdmins()) === 0

@@ -113,6 +113,7 @@ function failedOutcome(error: unknown): DispatchOutcome {
     errorCode: gatewayError?.code ?? 'server_error',
     clientAborted: false,
     sentUpstream: false,
+    usageUnknown: false,
     usage: undefined,
     firstByteAt: undefined,
     generatedText: undefined,

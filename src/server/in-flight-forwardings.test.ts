@@ -31,4 +31,24 @@ describe('InFlightForwardings', () => {
     await draining;
     expect(inFlight.size).toBe(0);
   });
+
+  it('hands out at most its drain slots at once, each given back once, and none once stopped', () => {
+    const inFlight = new InFlightForwardings({ maxAbandonedStreamDrains: 2 });
+    const first = inFlight.startDrain();
+    const second = inFlight.startDrain();
+    expect(first).toBeTypeOf('function');
+    expect(second).toBeTypeOf('function');
+    expect(inFlight.startDrain()).toBeUndefined();
+    first!();
+    first!();
+    expect(inFlight.drainCount).toBe(1);
+    expect(inFlight.startDrain()).toBeTypeOf('function');
+    inFlight.stop();
+    second!();
+    expect(inFlight.startDrain()).toBeUndefined();
+  });
+
+  it('drains no stream when its limit is 0', () => {
+    expect(new InFlightForwardings({ maxAbandonedStreamDrains: 0 }).startDrain()).toBeUndefined();
+  });
 });

@@ -1,6 +1,7 @@
 // Once a request was sent upstream, it is charged for what the vendor did, whenever the client hangs up: a non-streamed
 // answer is still read and billed from its usage (usage log 499), at least the estimated input when no usage can be
-// had; a stream is billed for what it generated plus the estimated input. Before anything was sent, leaving costs nothing.
+// had; a stream is read on (drained) and billed from the vendor's usage, its hold when none can be had
+// (abandoned-stream-billing.test.ts has every wire). Before anything was sent, leaving costs nothing.
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { countTextTokens } from '../../src/billing/count-text-tokens.js';
@@ -176,21 +177,7 @@ describe('a client that hangs up on a non-streamed request', () => {
 });
 
 describe('a client that hangs up on a stream', () => {
-  it('is charged the estimated input when the vendor had not sent its first event yet (not 0)', async () => {
-    const { userId, client } = await createBilledClient(gateway, startingBalance);
-    const body = { model: 'sim-hang', messages: question, stream: true as const };
-    await hangUpAfterArrival(client, body, arrivedAt(gateway.simulator));
-    const log = await waitForSettledLog(gateway, userId, startingBalance);
-    expect(estimatedChatInput(body)).toBeGreaterThan(0);
-    expect(log).toMatchObject({
-      status: 499,
-      errorCode: 'client_closed_request',
-      completionTokens: 0,
-      cost: estimatedChatInput(body),
-    });
-  });
-
-  it('is charged the estimated input and the text generated so far on a translated vendor (Anthropic)', async () => {
+  it('is charged the usage the vendor reported at its end on a translated vendor (Anthropic), not the text it saw', async () => {
     const { userId, client } = await createBilledClient(gateway, startingBalance);
     const words = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
     const body = {
@@ -200,10 +187,9 @@ describe('a client that hangs up on a stream', () => {
     };
     await cutStreamAfterFirstWords(client, body);
     const log = await waitForSettledLog(gateway, userId, startingBalance);
-    expect(log.status).toBe(499);
-    expect(log.completionTokens).toBeGreaterThan(0);
-    expect(log.completionTokens).toBeLessThan(40);
-    expect(log.cost).toBe(estimatedChatInput(body) + log.completionTokens);
+    // The simulator counts a token a word: the forty prompt words, and "Echo:" with the forty words echoed.
+    expect(log).toMatchObject({ status: 499, promptTokens: 40, completionTokens: 41, cost: 81 });
+    expect(anthropic.abortedRequestCount()).toBe(0);
   });
 });
 
@@ -222,13 +208,32 @@ describe('a vendor that never answers a client who left', () => {
     await timeoutGateway?.close();
   });
 
+  it('is charged its hold for a stream the vendor had not begun: given up at the upstream headers timeout', async () => {
+    const { userId, client } = await createBilledClient(timeoutGateway, startingBalance);
+    const abortedBefore = timeoutGateway.simulator.abortedRequestCount();
+    const body = { model: 'sim-hang', messages: question, max_tokens: 100, stream: true as const };
+    await hangUpAfterArrival(client, body, arrivedAt(timeoutGateway.simulator));
+    const log = await waitForSettledLog(timeoutGateway, userId, startingBalance);
+    expect(log).toMatchObject({
+      status: 499,
+      errorCode: 'client_closed_request',
+      cost: estimatedChatInput(body) + 100,
+    });
+    await vi.waitFor(() => expect(timeoutGateway.simulator.abortedRequestCount()).toBe(abortedBefore + 1), {
+      timeout: 5_000,
+    });
+  });
+
   it('is given up at the upstream headers timeout and charged the estimated input', async () => {
     const { userId, client } = await createBilledClient(timeoutGateway, startingBalance);
+    const abortedBefore = timeoutGateway.simulator.abortedRequestCount();
     const body = { model: 'sim-hang', messages: question };
     await hangUpAfterArrival(client, body, arrivedAt(timeoutGateway.simulator));
     const log = await waitForSettledLog(timeoutGateway, userId, startingBalance);
     expect(log).toMatchObject({ status: 499, errorCode: 'client_closed_request', cost: estimatedChatInput(body) });
     // The gateway closed the vendor's connection at its timeout, not when the client left.
-    await vi.waitFor(() => expect(timeoutGateway.simulator.abortedRequestCount()).toBe(1), { timeout: 5_000 });
+    await vi.waitFor(() => expect(timeoutGateway.simulator.abortedRequestCount()).toBe(abortedBefore + 1), {
+      timeout: 5_000,
+    });
   });
 });

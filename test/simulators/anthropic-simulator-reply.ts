@@ -1,4 +1,5 @@
 // The simulated Claude: deterministic echo replies, tool_use when tools are offered, stop/length cuts, usage with cache counts.
+import { hiddenReasoningTokensOf } from './openai-simulator-behaviour.js';
 import { countWords, splitIntoWordPieces } from './openai-simulator-text.js';
 import type {
   AnthropicBlock,
@@ -59,7 +60,8 @@ export function createAnthropicReply(request: AnthropicSimulatorRequest): Anthro
     content: [{ type: 'text', text }],
     stop_reason,
     stop_sequence: cut ? null : stopped.sequence,
-    usage: { ...usage, output_tokens: countWords(text) },
+    // Extended thinking is billed as output: `sim-reasoning-<N>` adds N hidden tokens, as a thinking model reports them.
+    usage: { ...usage, output_tokens: countWords(text) + hiddenReasoningTokensOf(request.model) },
   };
 }
 

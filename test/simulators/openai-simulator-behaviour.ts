@@ -21,12 +21,18 @@ export type ModelBehaviour =
   /** answer normally but report half the prompt as read from the prompt cache (`sim-cached-prompt`) */
   | { kind: 'cached-prompt' }
   /** answer normally but without any `usage` (`sim-no-usage`), as some OpenAI-compatible vendors do */
-  | { kind: 'no-usage' };
+  | { kind: 'no-usage' }
+  /** answer normally, but the usage counts this many hidden reasoning tokens in the output (`sim-reasoning-<N>`), as reasoning models do */
+  | { kind: 'reasoning'; reasoningTokens: number }
+  /** stream this many content chunks, then send nothing more and keep the connection open (`sim-stall-after-<N>`) */
+  | { kind: 'stall'; contentChunks: number };
 
 const slowStreamDelayMs = 50;
 const errorModelPattern = /^sim-error-([45]\d\d)$/;
 const retryAfterErrorModelPattern = /^sim-error-([45]\d\d)-retry-after-(\d+)$/;
 const pacedModelPattern = /^sim-paced-(\d+)x(\d+)$/;
+const reasoningModelPattern = /^sim-reasoning-(\d+)$/;
+const stallModelPattern = /^sim-stall-after-(\d+)$/;
 
 /** Reads the behaviour out of a model name; anything unknown (or not a string) is normal. */
 export function behaviourForModel(model: unknown): ModelBehaviour {
@@ -45,6 +51,10 @@ export function behaviourForModel(model: unknown): ModelBehaviour {
     return { kind: 'error', status: Number(retryAfterMatch[1]), retryAfterSeconds: Number(retryAfterMatch[2]) };
   const pacedMatch = pacedModelPattern.exec(model);
   if (pacedMatch) return { kind: 'paced', chunkCount: Number(pacedMatch[1]), intervalMs: Number(pacedMatch[2]) };
+  const reasoningMatch = reasoningModelPattern.exec(model);
+  if (reasoningMatch) return { kind: 'reasoning', reasoningTokens: Number(reasoningMatch[1]) };
+  const stallMatch = stallModelPattern.exec(model);
+  if (stallMatch) return { kind: 'stall', contentChunks: Number(stallMatch[1]) };
   return { kind: 'normal' };
 }
 
@@ -54,4 +64,10 @@ const delayedModelPattern = /^sim-delay-(\d+)-(.+)$/;
 export function readModelDelay(model: unknown): { delayMs: number; model: string } | undefined {
   const match = typeof model === 'string' ? delayedModelPattern.exec(model) : null;
   return match ? { delayMs: Number(match[1]), model: match[2] as string } : undefined;
+}
+
+/** The hidden reasoning tokens a model name makes the usage report (`sim-reasoning-<N>`), 0 for any other name. */
+export function hiddenReasoningTokensOf(model: unknown): number {
+  const behaviour = behaviourForModel(model);
+  return behaviour.kind === 'reasoning' ? behaviour.reasoningTokens : 0;
 }

@@ -115,16 +115,18 @@ function chatUsage(promptTokens: number, outputs: ChoiceOutput[], behaviour: Mod
       total + (output.kind === 'text' ? countWords(output.text) : output.calls.length * completionTokensPerToolCall),
     0,
   );
+  // A reasoning model counts its hidden reasoning in the output, produced before the first visible token.
+  const reasoningTokens = behaviour.kind === 'reasoning' ? behaviour.reasoningTokens : 0;
   return {
     prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
-    total_tokens: promptTokens + completionTokens,
+    completion_tokens: completionTokens + reasoningTokens,
+    total_tokens: promptTokens + completionTokens + reasoningTokens,
     prompt_tokens_details: {
       cached_tokens: behaviour.kind === 'cached-prompt' ? Math.floor(promptTokens / 2) : 0,
       audio_tokens: 0,
     },
     completion_tokens_details: {
-      reasoning_tokens: 0,
+      reasoning_tokens: reasoningTokens,
       audio_tokens: 0,
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,

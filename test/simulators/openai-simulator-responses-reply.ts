@@ -44,7 +44,9 @@ export function generateOutput(
   checkToolPairing(context);
   const source = replySource(context);
   const reasoning = wantsReasoning(request) ? reasoningItem(request, source.text) : undefined;
-  const reasoningTokens = reasoning === undefined ? 0 : countWords(summaryText(reasoning));
+  // `sim-reasoning-<N>` adds N hidden reasoning tokens (no summary item), as a reasoning model reports them.
+  const hiddenReasoningTokens = behaviour.kind === 'reasoning' ? behaviour.reasoningTokens : 0;
+  const reasoningTokens = (reasoning === undefined ? 0 : countWords(summaryText(reasoning))) + hiddenReasoningTokens;
   const items: ResponseItem[] = reasoning === undefined ? [] : [reasoning];
   let visibleTokens: number;
   let status: GeneratedOutput['status'] = 'completed';

@@ -31,11 +31,16 @@ export interface StreamPacing {
   chunkDelayMs: number;
   /** stop after this many content chunks (no [DONE]); null streams to the end */
   breakAfterContentChunks: number | null;
+  /** after this many content chunks send nothing more and keep the connection open until the client leaves (a stalled vendor) */
+  stallAfterContentChunks?: number;
   /** how a stopped stream ends: a destroyed socket, or OpenAI's error event and a clean end of the body */
   breakWith?: 'destroyed-socket' | 'error-event';
   /** put each content chunk's send time in its `system_fingerprint` (`fp_sent_<Unix ms>`), so the benchmark can tell how long a path in the middle held it */
   stampSendTime?: boolean;
 }
+
+/** How long a stalled stream stays silent: longer than any test, ended early by the client leaving. */
+const stallMs = 3_600_000;
 
 /** The event OpenAI sends when it fails mid-stream. */
 const midStreamErrorEvent = {
@@ -90,6 +95,10 @@ async function sendContentChunks(
       : chunk;
     await connection.write(format(sent), isLastBeforeBreak);
     if (isLastBeforeBreak) break;
+    if (pacing.stallAfterContentChunks === index + 1) {
+      await connection.wait(stallMs);
+      return false;
+    }
   }
   if (breakAfter === null) return true;
   if (pacing.breakWith === 'error-event') {

@@ -275,6 +275,12 @@ function streamPacing(behaviour: ModelBehaviour, options: OpenAiSimulatorOptions
       return { chunkDelayMs: behaviour.intervalMs, breakAfterContentChunks: null, stampSendTime: true };
     case 'broken-stream':
       return { chunkDelayMs: defaultDelay, breakAfterContentChunks: brokenStreamContentChunks };
+    case 'stall':
+      return {
+        chunkDelayMs: defaultDelay,
+        breakAfterContentChunks: null,
+        stallAfterContentChunks: behaviour.contentChunks,
+      };
     case 'stream-error-event':
       return {
         chunkDelayMs: defaultDelay,

@@ -68,6 +68,7 @@ export function planPassThroughAttempt(
           responseHeaders: request.responseHeaders,
           clock: services.clock,
           clientDrainTimeoutMs: services.config.streamWriteTimeoutMs,
+          drain: control,
         });
         const relayed = await relayPassThroughStream({
           upstreamBody: response.body,

@@ -71,6 +71,7 @@ export async function relayPassThroughStream(options: {
         finished = true;
         return;
       }
+      // Once the client left the frames are dropped: a drained stream is read for its usage only.
       writer.writeFrames(step.frames);
       if (step.terminal) finished = true;
     }
@@ -79,6 +80,7 @@ export async function relayPassThroughStream(options: {
   let readFailed = false;
   try {
     await readUpstreamBody(upstreamBody, async (bytes) => {
+      writer.countReadBytes(bytes.length);
       parser.feed(decoder.decode(bytes));
       await relayPending();
       if (oversized && !finished) {
@@ -87,7 +89,7 @@ export async function relayPassThroughStream(options: {
       }
       if (finished) return 'stop';
       await writer.waitWhileClientIsFull();
-      return writer.clientGone ? 'stop' : 'continue';
+      return writer.mustStopReading ? 'stop' : 'continue';
     });
   } catch {
     readFailed = true;
