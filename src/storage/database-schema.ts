@@ -356,6 +356,7 @@ export interface DatabaseSchema {
   identities: IdentitiesTable;
   usage_hourly_rollups: UsageHourlyRollupsTable;
   topup_orders: TopupOrdersTable;
+  topup_disputes: TopupDisputesTable;
   payment_webhook_deliveries: PaymentWebhookDeliveriesTable;
   stored_responses: StoredResponsesTable;
   video_tasks: VideoTasksTable;
@@ -382,7 +383,7 @@ export interface TopupOrdersTable {
   user_id: string;
   /** `stripe` or `alipay` */
   method: string;
-  /** `pending`, `paid`, `failed`, `expired` or `refunded` */
+  /** `pending`, `paid`, `failed`, `expired`, `partially-refunded`, `refunded` or `disputed` */
   status: string;
   /** what the payer pays, in the currency's minor unit (cents, fen) */
   amount_paid_minor: number;
@@ -398,6 +399,26 @@ export interface TopupOrdersTable {
   /** Unix milliseconds */
   created_at: number;
   paid_at: number | null;
+  updated_at: number;
+  /** minor units the provider refunded so far, cumulative (migration 0018) */
+  refunded_minor: number;
+  /** micro-units of the credit taken back by refunds and disputes so far (migration 0018) */
+  reversed_credit_micro_units: number;
+  /** micro-units of the bonus taken back by refunds and disputes so far (migration 0018) */
+  reversed_bonus_micro_units: number;
+}
+
+/** Row of `topup_disputes` (migration 0018): one provider dispute (chargeback) of a paid top-up order. */
+export interface TopupDisputesTable {
+  /** `<method>:<provider dispute id>` */
+  id: string;
+  order_id: string;
+  /** minor units disputed */
+  amount_minor: number;
+  /** `open`, `won` or `lost` */
+  status: string;
+  /** Unix milliseconds */
+  created_at: number;
   updated_at: number;
 }
 

@@ -1,11 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseSchema, TopupOrdersTable } from './database-schema.js';
 import { creditUserInTransaction } from './credit-user-in-transaction.js';
-import type {
-  PaymentMethod,
-  TopupOrderRecord,
-  TopupOrderStatus,
-  WebhookDeliveryOutcome,
+import { reverseTopupOrder } from './reverse-topup-order.js';
+import {
+  paidOrderStatuses,
+  type PaymentMethod,
+  type TopupOrderRecord,
+  type TopupOrderStatus,
+  type WebhookDeliveryOutcome,
 } from './topup-order-records.js';
 import type { TopupOrderStore } from './topup-order-store.js';
 import { writeWithRevision } from './write-with-revision.js';
@@ -150,7 +152,7 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
           .selectFrom('topup_orders')
           .select('id')
           .where('user_id', '=', order.userId)
-          .where('status', 'in', ['paid', 'refunded'])
+          .where('status', 'in', [...paidOrderStatuses])
           .where('id', '!=', order.id)
           .executeTakeFirst();
         const bonus = earlierPaid === undefined ? order.bonusMicroUnits : 0;
@@ -172,6 +174,23 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
         return { outcome: 'credited', order: { ...order, bonusMicroUnits: bonus }, ...money };
       });
     },
+
+    reverseOrder(orderId, reversal, details) {
+      return writeWithRevision(database, 'billing_revision', (transaction) =>
+        reverseTopupOrder(transaction, orderId, reversal, details.now, decodeOrder),
+      );
+    },
+
+    async hasPaidOrder(userId) {
+      const row = await database
+        .selectFrom('topup_orders')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('status', 'in', [...paidOrderStatuses])
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
   };
 }
 
@@ -190,6 +209,9 @@ function encodeOrder(order: TopupOrderRecord): Selectable<TopupOrdersTable> {
     created_at: order.createdAt,
     paid_at: order.paidAt,
     updated_at: order.updatedAt,
+    refunded_minor: order.refundedMinor,
+    reversed_credit_micro_units: order.reversedCreditMicroUnits,
+    reversed_bonus_micro_units: order.reversedBonusMicroUnits,
   };
 }
 
@@ -208,5 +230,8 @@ function decodeOrder(row: Selectable<TopupOrdersTable>): TopupOrderRecord {
     createdAt: Number(row.created_at),
     paidAt: row.paid_at === null ? null : Number(row.paid_at),
     updatedAt: Number(row.updated_at),
+    refundedMinor: Number(row.refunded_minor),
+    reversedCreditMicroUnits: Number(row.reversed_credit_micro_units),
+    reversedBonusMicroUnits: Number(row.reversed_bonus_micro_units),
   };
 }

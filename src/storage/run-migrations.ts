@@ -17,6 +17,7 @@ import { usageLogPricingMigration } from './migrations/0013-usage-log-pricing.js
 import { paymentWebhookDeliveriesMigration } from './migrations/0014-payment-webhook-deliveries.js';
 import { storedResponsesMigration } from './migrations/0015-stored-responses.js';
 import { videoTasksMigration } from './migrations/0016-video-tasks.js';
+import { topupReversalsMigration } from './migrations/0018-topup-reversals.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0014-payment-webhook-deliveries': paymentWebhookDeliveriesMigration,
   '0015-stored-responses': storedResponsesMigration,
   '0016-video-tasks': videoTasksMigration,
+  '0018-topup-reversals': topupReversalsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -1,6 +1,8 @@
 import type {
   FulfilOrderResult,
+  OrderReversal,
   PaymentMethod,
+  ReverseOrderResult,
   TopupOrderFilter,
   TopupOrderRecord,
   TopupOrderStatus,
@@ -29,6 +31,15 @@ export interface TopupOrderStore {
    * entry when this is the user's first paid order; the credit repays debt first. Anything else changes nothing.
    */
   fulfilOrder(orderId: string, details: { providerReference: string | null; now: number }): Promise<FulfilOrderResult>;
+  /**
+   * In one transaction: applies a refund or dispute to a paid order. The credit and bonus shares of everything
+   * reversed (refunds, open and lost disputes) are taken back, what the balance covers from the balance and the rest
+   * as debt, in one `topup-reversal` ledger entry (a dispute won gives its share back the same way, paying debt
+   * first); the order's status and an audit entry follow. A repeat, an unknown or an unpaid order changes nothing.
+   */
+  reverseOrder(orderId: string, reversal: OrderReversal, details: { now: number }): Promise<ReverseOrderResult>;
+  /** whether the user has an order that was ever paid (the first-top-up bonus rule) */
+  hasPaidOrder(userId: string): Promise<boolean>;
   /** remembers one provider message received (the status page shows the last of each method) */
   recordWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<void>;
   /** the newest delivery of a method, or undefined when none came */

@@ -176,6 +176,9 @@ describe('Alipay top-up', () => {
       createdAt: 0,
       paidAt: null,
       updatedAt: 0,
+      refundedMinor: 0,
+      reversedCreditMicroUnits: 0,
+      reversedBonusMicroUnits: 0,
     };
     expect(await provider.queryOrder(order)).toEqual({
       orderId: order.id,

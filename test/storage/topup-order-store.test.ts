@@ -1,5 +1,6 @@
-// Fulfilling a top-up order on SQLite and PostgreSQL: one transaction, exactly once under concurrency, the first
-// paid order alone gets its bonus, and a credit to a user in debt pays the debt first.
+// Fulfilling and reversing a top-up order on SQLite and PostgreSQL: one transaction, exactly once under concurrency,
+// the first paid order alone gets its bonus, a credit to a user in debt pays the debt first, and a refund beyond the
+// balance becomes debt.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseDialect } from '../../src/storage/create-database.js';
 import type { DatabaseSchema } from '../../src/storage/database-schema.js';
@@ -30,6 +31,9 @@ function pendingOrder(userId: string, credit: number, bonus: number): TopupOrder
     createdAt: 1_000 + counter,
     paidAt: null,
     updatedAt: 1_000 + counter,
+    refundedMinor: 0,
+    reversedCreditMicroUnits: 0,
+    reversedBonusMicroUnits: 0,
   };
 }
 
@@ -129,6 +133,86 @@ for (const engine of engines) {
       });
       expect(await store.listPendingOrdersBefore(10_000, 10)).toEqual([]);
       expect(await createBillingStore({ database: opened }).findBalanceMismatches()).toEqual([]);
+    });
+
+    it('takes a refund back once when many deliveries of it arrive at once, the uncovered rest as debt', async () => {
+      const store = createTopupOrderStore(opened.database);
+      const billing = createBillingStore({ database: opened });
+      const order = pendingOrder(userId, 5_000_000, 700_000); // 500 cents
+      await store.createOrder(order);
+      await store.fulfilOrder(order.id, { providerReference: null, now: 2_000 });
+      await billing.changeBalance({ userId, kind: 'adjustment', amount: -5_200_000, description: 'spent' });
+      const refund = {
+        kind: 'refund',
+        method: 'stripe',
+        eventId: 'evt_1',
+        refundedMinor: 300,
+        currency: 'USD',
+      } as const;
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => store.reverseOrder(order.id, refund, { now: 3_000 })),
+      );
+      expect(results.filter((result) => result.outcome === 'reversed')).toHaveLength(1);
+      expect(results.filter((result) => result.outcome === 'unchanged')).toHaveLength(19);
+      // 3/5 of 5,000,000 and of 700,000: 3,420,000, of which the balance (500,000) covers 500,000.
+      expect(await billing.readStoredBalance(userId)).toMatchObject({ balance: 0, debt: 2_920_000 });
+      expect(await store.findOrder(order.id)).toMatchObject({
+        status: 'partially-refunded',
+        refundedMinor: 300,
+        reversedCreditMicroUnits: 3_000_000,
+        reversedBonusMicroUnits: 420_000,
+      });
+      const entries = await billing.listLedgerEntries(userId, { limit: 10 });
+      expect(entries.filter((entry) => entry.kind === 'topup-reversal')).toHaveLength(1);
+      expect(entries.find((entry) => entry.kind === 'topup-reversal')).toMatchObject({
+        kind: 'topup-reversal',
+        amount: -500_000,
+        debtChange: 2_920_000,
+        reference: order.id,
+      });
+
+      // A dispute of the rest, won: given back as a credit, which pays the debt first.
+      const dispute = {
+        kind: 'dispute',
+        method: 'stripe',
+        eventId: 'evt_2',
+        disputeId: 'dp_1',
+        amountMinor: 200,
+        currency: 'usd',
+        status: 'open',
+      } as const;
+      expect(await store.reverseOrder(order.id, dispute, { now: 4_000 })).toMatchObject({
+        outcome: 'reversed',
+        order: { status: 'disputed' },
+        debt: 2_920_000 + 2_280_000,
+      });
+      expect(
+        await store.reverseOrder(order.id, { ...dispute, eventId: 'evt_3', status: 'won' }, { now: 5_000 }),
+      ).toMatchObject({ outcome: 'restored', order: { status: 'partially-refunded' }, balance: 0, debt: 2_920_000 });
+      // A late `created` for the closed dispute changes nothing.
+      expect((await store.reverseOrder(order.id, dispute, { now: 6_000 })).outcome).toBe('unchanged');
+      expect(await billing.findBalanceMismatches()).toEqual([]);
+    });
+
+    it('changes nothing for an unpaid order, an order of another method, or another currency', async () => {
+      const store = createTopupOrderStore(opened.database);
+      const order = pendingOrder(userId, 1_000_000, 0);
+      await store.createOrder(order);
+      const refund = { kind: 'refund', method: 'stripe', eventId: 'e', refundedMinor: 100, currency: 'usd' } as const;
+      expect((await store.reverseOrder(order.id, refund, { now: 2_000 })).outcome).toBe('not-paid');
+      expect((await store.reverseOrder('top_missing', refund, { now: 2_000 })).outcome).toBe('unknown-order');
+      await store.fulfilOrder(order.id, { providerReference: null, now: 2_000 });
+      expect((await store.reverseOrder(order.id, { ...refund, method: 'alipay' }, { now: 3_000 })).outcome).toBe(
+        'unknown-order',
+      );
+      expect((await store.reverseOrder(order.id, { ...refund, currency: 'eur' }, { now: 3_000 })).outcome).toBe(
+        'currency-mismatch',
+      );
+      expect(await createBillingStore({ database: opened }).readStoredBalance(userId)).toMatchObject({
+        balance: 1_000_000,
+        debt: 0,
+      });
+      expect(await store.hasPaidOrder(userId)).toBe(true);
     });
   });
 }

@@ -1,4 +1,4 @@
-import type { PaymentMethod, TopupOrderRecord } from '../../storage/topup-order-records.js';
+import type { DisputeStatus, PaymentMethod, TopupOrderRecord } from '../../storage/topup-order-records.js';
 
 /** Where the payer goes next: a hosted payment page, or a QR code to scan with the wallet app. */
 export type PaymentInstruction = { kind: 'redirect'; redirectUrl: string } | { kind: 'qr'; qrCode: string };
@@ -17,7 +17,29 @@ export interface StartedCheckout {
 export type PaymentReport =
   | { orderId: string; outcome: 'paid'; providerReference: string | null; amountPaidMinor: number; currency: string }
   | { orderId: string; outcome: 'failed' | 'expired'; providerReference: string | null; reason: string }
-  | { orderId: string; outcome: 'pending'; providerReference: string | null };
+  | { orderId: string; outcome: 'pending'; providerReference: string | null }
+  | {
+      orderId: string;
+      outcome: 'refunded';
+      providerReference: string | null;
+      /** the provider's event (Stripe event id, Alipay `out_biz_no` or `notify_id`) */
+      eventId: string;
+      /** minor units refunded so far in all, as the provider reports it (Stripe `amount_refunded`, Alipay `refund_fee`) */
+      refundedMinor: number;
+      currency: string;
+    }
+  | {
+      orderId: string;
+      outcome: 'disputed';
+      providerReference: string | null;
+      eventId: string;
+      disputeId: string;
+      /** minor units disputed */
+      amountMinor: number;
+      currency: string;
+      /** `open` when the dispute is created, `won` or `lost` when the provider closes it */
+      disputeStatus: DisputeStatus;
+    };
 
 /** One payment method: starts checkouts and asks the provider about an order. Never writes to an HTTP response. */
 export interface PaymentProvider {

@@ -3,7 +3,12 @@ import type { BillingRuntime } from '../../billing/billing-runtime.js';
 import { formatMicroUnits, parseCurrencyAmount } from '../../billing/money.js';
 import { createRecordId } from '../../core/create-record-id.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { PaymentMethod, TopupOrderFilter, TopupOrderRecord } from '../../storage/topup-order-records.js';
+import type {
+  OrderReversal,
+  PaymentMethod,
+  TopupOrderFilter,
+  TopupOrderRecord,
+} from '../../storage/topup-order-records.js';
 import type { TopupOrderStore } from '../../storage/topup-order-store.js';
 import type { AlipayPaymentProvider } from './alipay/alipay-payment-provider.js';
 import type { PaymentConfig } from './payment-config.js';
@@ -13,7 +18,17 @@ import { computeTopupBonus, quoteTopup } from './quote-topup.js';
 
 /** What applying a provider report did to its order. */
 export type ReportOutcome =
-  'credited' | 'unchanged' | 'failed' | 'expired' | 'pending' | 'amount-mismatch' | 'unknown-order';
+  | 'credited'
+  | 'unchanged'
+  | 'failed'
+  | 'expired'
+  | 'pending'
+  | 'amount-mismatch'
+  | 'unknown-order'
+  | 'reversed'
+  | 'restored'
+  | 'not-paid'
+  | 'currency-mismatch';
 
 /** The methods, presets, minimum and bonus rule the console shows before a top-up. */
 export interface TopupOptions {
@@ -156,6 +171,9 @@ export class TopupService {
       createdAt: now,
       paidAt: null,
       updatedAt: now,
+      refundedMinor: 0,
+      reversedCreditMicroUnits: 0,
+      reversedBonusMicroUnits: 0,
     };
     await this.options.store.createOrder(order);
     let started;
@@ -223,6 +241,24 @@ export class TopupService {
         if (report.providerReference !== null && order.providerReference === null)
           await store.setProviderReference(order.id, report.providerReference, clock());
         return 'pending';
+      case 'refunded':
+        return this.reverse(order.id, {
+          kind: 'refund',
+          method,
+          eventId: report.eventId,
+          refundedMinor: report.refundedMinor,
+          currency: report.currency,
+        });
+      case 'disputed':
+        return this.reverse(order.id, {
+          kind: 'dispute',
+          method,
+          eventId: report.eventId,
+          disputeId: report.disputeId,
+          amountMinor: report.amountMinor,
+          currency: report.currency,
+          status: report.disputeStatus,
+        });
       default: {
         const unreachable: never = report;
         throw new Error(`unknown report ${JSON.stringify(unreachable)}`);
@@ -299,9 +335,73 @@ export class TopupService {
     return 'credited';
   }
 
-  private async hasPaidOrder(userId: string): Promise<boolean> {
-    const paid = await this.options.store.listOrders({ userId, status: 'paid', limit: 1 });
-    return paid.length > 0;
+  /**
+   * Applies a refund or dispute in one transaction (see TopupOrderStore.reverseOrder); then this node's memory and
+   * the shared wallet learn the new balance and debt, as after a credit, so a debt stops spending on every node.
+   */
+  private async reverse(orderId: string, reversal: OrderReversal): Promise<ReportOutcome> {
+    const { billing, store, clock, logger } = this.options;
+    const result = await billing.exclusive(() => store.reverseOrder(orderId, reversal, { now: clock() }));
+    switch (result.outcome) {
+      case 'unknown-order':
+        logger.warn(
+          { orderId, method: reversal.method },
+          'a refund or dispute names an order this gateway does not have',
+        );
+        return result.outcome;
+      case 'not-paid':
+        logger.warn(
+          { orderId, method: reversal.method, status: result.order.status },
+          'a refund or dispute names an order that was never paid; nothing taken back',
+        );
+        return result.outcome;
+      case 'currency-mismatch':
+        logger.error(
+          { orderId, method: reversal.method, reported: reversal.currency, expected: result.order.currency },
+          'a refund or dispute is in another currency than the order; nothing taken back',
+        );
+        return result.outcome;
+      case 'unchanged':
+        // A status-only change (a dispute on an amount already refunded) moved no money, but the order did change.
+        await billing.announceChange();
+        return result.outcome;
+      case 'reversed':
+      case 'restored':
+        logger.warn(
+          {
+            orderId,
+            userId: result.order.userId,
+            kind: reversal.kind,
+            event: reversal.eventId,
+            status: result.order.status,
+            creditChange: result.creditChange,
+            bonusChange: result.bonusChange,
+            balance: result.balance,
+            debt: result.debt,
+          },
+          result.outcome === 'reversed'
+            ? 'top-up reversed: credit taken back'
+            : 'top-up reversal undone: credit given back',
+        );
+        await billing.wallet
+          ?.apply({
+            userId: result.order.userId,
+            balance: result.balance,
+            debt: result.debt,
+            sequence: result.sequence,
+          })
+          .catch((error: unknown) => logger.warn({ err: error }, 'copying a reversal to redis failed'));
+        await billing.announceChange();
+        return result.outcome;
+      default: {
+        const unreachable: never = result;
+        throw new Error(`unknown reversal result ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  private hasPaidOrder(userId: string): Promise<boolean> {
+    return this.options.store.hasPaidOrder(userId);
   }
 }
 

@@ -19,6 +19,11 @@ export function presentTopupOrder(order: TopupOrderRecord) {
     /** micro-units */
     bonus: order.bonusMicroUnits,
     bonusText: formatMicroUnits(order.bonusMicroUnits),
+    /** minor units the provider refunded so far (cumulative) */
+    refundedMinor: order.refundedMinor,
+    /** micro-units of the credit and of the bonus taken back by refunds and disputes so far */
+    reversedCredit: order.reversedCreditMicroUnits,
+    reversedBonus: order.reversedBonusMicroUnits,
     providerReference: order.providerReference,
     failureReason: order.failureReason,
     createdAt: order.createdAt,

@@ -25,7 +25,11 @@ export async function registerApiPaymentWebhookRoutes(app: FastifyInstance, { ap
       const header = request.headers['stripe-signature'];
       let report;
       try {
-        report = provider.readWebhook(body, typeof header === 'string' ? header : undefined, service.options.clock());
+        report = await provider.readWebhook(
+          body,
+          typeof header === 'string' ? header : undefined,
+          service.options.clock(),
+        );
       } catch (error) {
         if (!(error instanceof ForgedPaymentMessageError)) throw error;
         request.log.warn(

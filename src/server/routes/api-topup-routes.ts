@@ -20,7 +20,7 @@ const pageSchema = z.object({
   cursor: z.string().optional(),
 });
 const adminFilterSchema = pageSchema.extend({
-  status: z.enum(['pending', 'paid', 'failed', 'expired', 'refunded']).optional(),
+  status: z.enum(['pending', 'paid', 'failed', 'expired', 'partially-refunded', 'refunded', 'disputed']).optional(),
   method: methodSchema.optional(),
   user: z.string().max(200).optional(),
 });

@@ -1,6 +1,8 @@
 // A loopback stand-in for the Alipay open platform: the classic gateway (page pay, request signature checked with
 // the app's public key), the v3 API (precreate, trade query; authorization header checked, answers signed), and
-// async notifications signed with the platform's private key, retried until the answer is exactly `success`.
+// async notifications signed with the platform's private key, retried until the answer is exactly `success`;
+// refunds notify the same URL the way Alipay does (`refund_fee` = total refunded so far, `gmt_refund`, `out_biz_no`,
+// TRADE_SUCCESS for a partial refund, TRADE_CLOSED with `gmt_close` once all of it is refunded).
 import { createSign, createVerify, generateKeyPairSync, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
@@ -29,6 +31,10 @@ export interface FakeTrade {
   status: 'WAIT_BUYER_PAY' | 'TRADE_SUCCESS' | 'TRADE_CLOSED';
   notifyUrl: string;
   returnUrl: string | undefined;
+  /** fen refunded so far */
+  refundedFen: number;
+  /** the last refund's `out_biz_no` (the merchant's refund request number), once refunded */
+  lastRefundNumber: string | undefined;
 }
 
 /** What a notification carries and how it is signed. */
@@ -66,6 +72,8 @@ export interface AlipayFake {
   notify(outTradeNo: string, options?: NotifyOptions): Promise<{ status: number; body: string }>;
   /** the same notification delivered `times` times at once */
   notifyConcurrently(outTradeNo: string, times: number): Promise<string[]>;
+  /** refunds `amountFen` of a paid trade (as alipay.trade.refund does) and delivers the refund notification */
+  refund(outTradeNo: string, amountFen: number): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
 }
 
@@ -128,8 +136,20 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
         }),
       );
     },
+    async refund(outTradeNo, amountFen) {
+      const trade = requireTrade(outTradeNo);
+      const total = parseFen(trade.totalAmount);
+      if (trade.status !== 'TRADE_SUCCESS' || trade.refundedFen + amountFen > total)
+        throw new Error(`trade ${outTradeNo} cannot refund ${amountFen} fen`);
+      trade.refundedFen += amountFen;
+      refundCounter += 1;
+      trade.lastRefundNumber = `refund-${refundCounter}`;
+      if (trade.refundedFen === total) trade.status = 'TRADE_CLOSED';
+      return fake.notify(outTradeNo);
+    },
     close: () => app.close(),
   };
+  let refundCounter = 0;
 
   function requireTrade(outTradeNo: string): FakeTrade {
     const trade = fake.trades.get(outTradeNo);
@@ -155,6 +175,8 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
       status: 'WAIT_BUYER_PAY',
       notifyUrl,
       returnUrl,
+      refundedFen: 0,
+      lastRefundNumber: undefined,
     };
     fake.trades.set(outTradeNo, trade);
     return trade;
@@ -183,6 +205,12 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
       // Percent signs and plus signs in values catch a second URL-decoding before verification.
       subject: `${trade.subject} 100%+ok`,
     };
+    if (trade.lastRefundNumber !== undefined) {
+      fields['refund_fee'] = formatFen(trade.refundedFen);
+      fields['gmt_refund'] = `${now}.000`;
+      fields['out_biz_no'] = trade.lastRefundNumber;
+      if (trade.status === 'TRADE_CLOSED') fields['gmt_close'] = now;
+    }
     const content = Object.keys(fields)
       .sort()
       .map((key) => `${key}=${fields[key]}`)
@@ -291,4 +319,15 @@ export async function startAlipayFake(options: { appId?: string; sellerId?: stri
 
   fake.url = await app.listen({ host: '127.0.0.1', port: 0 });
   return fake;
+}
+
+/** `71.43` -> 7143 */
+function parseFen(amount: string): number {
+  const [yuan = '0', fen = ''] = amount.split('.');
+  return Number(yuan) * 100 + Number(fen.padEnd(2, '0'));
+}
+
+/** 7143 -> `71.43` */
+function formatFen(fen: number): string {
+  return `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
 }

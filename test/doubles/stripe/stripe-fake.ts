@@ -1,5 +1,6 @@
-// A loopback stand-in for the Stripe API (Checkout Sessions) and its hosted page, with webhook delivery signed
-// exactly as Stripe signs (stripe.webhooks.generateTestHeaderString). Driven by the real `stripe` client.
+// A loopback stand-in for the Stripe API (Checkout Sessions, the charges they make, refunds and disputes of them) and
+// its hosted page, with webhook delivery signed exactly as Stripe signs (stripe.webhooks.generateTestHeaderString).
+// Driven by the real `stripe` client.
 import Fastify, { type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import Stripe from 'stripe';
@@ -20,6 +21,33 @@ export interface FakeCheckoutSession {
   cancel_url: string;
   expires_at: number;
   mode: string;
+  /** the PaymentIntent once paid, else null */
+  payment_intent: string | null;
+}
+
+/** The charge a paid session made (the fields the gateway reads). */
+export interface FakeCharge {
+  id: string;
+  object: 'charge';
+  amount: number;
+  amount_refunded: number;
+  refunded: boolean;
+  currency: string;
+  /** the session's `payment_intent_data.metadata` */
+  metadata: Record<string, string>;
+  payment_intent: string;
+  disputed: boolean;
+}
+
+/** A dispute (chargeback) of a charge. */
+export interface FakeDispute {
+  id: string;
+  object: 'dispute';
+  amount: number;
+  charge: string;
+  currency: string;
+  payment_intent: string;
+  status: string;
 }
 
 /** How a webhook delivery is signed and what it carries. */
@@ -28,6 +56,12 @@ export interface DeliveryOptions {
   signature?: 'valid' | 'bad' | 'stale' | 'none';
   /** report this amount instead of the session's */
   amountTotal?: number;
+}
+
+/** An event body and its `Stripe-Signature` header, as delivered. */
+export interface SignedEvent {
+  payload: string;
+  header: string | undefined;
 }
 
 /** The running fake and its switches. */
@@ -47,6 +81,24 @@ export interface StripeFake {
   failNextCreate: number | undefined;
   /** payments complete `unpaid` (a delayed method) and settle later with async events */
   delayedPayments: boolean;
+  /** charges by id, made when a session is paid */
+  charges: Map<string, FakeCharge>;
+  /** charges carry no metadata (orders created before the gateway set it): the order is found through the session */
+  omitChargeMetadata: boolean;
+  /** the charge a paid session made */
+  chargeOf(sessionId: string): FakeCharge;
+  /** refunds `amount` minor units of the session's charge (as from the dashboard) and delivers `charge.refunded` */
+  refund(sessionId: string, amount: number): Promise<number>;
+  /** opens a dispute of `amount` minor units on the session's charge and delivers `charge.dispute.created` */
+  openDispute(sessionId: string, amount: number): Promise<{ status: number; disputeId: string }>;
+  /** closes the dispute with Stripe's status (`won`, `lost`, `warning_closed`) and delivers `charge.dispute.closed` */
+  closeDispute(disputeId: string, status: string): Promise<number>;
+  /** delivers the last event again, same id and signature; returns the gateway's HTTP status */
+  redeliverLast(): Promise<number>;
+  /** the last event delivered, as signed (to deliver it again later with `redeliver`) */
+  lastEvent(): SignedEvent;
+  /** delivers a signed event again; returns the gateway's HTTP status */
+  redeliver(event: SignedEvent): Promise<number>;
   /** the hosted page's Pay: marks the session paid (unless delayed), delivers checkout.session.completed, returns the redirect */
   pay(sessionId: string, options?: DeliveryOptions): Promise<{ webhookStatus: number; redirect: string }>;
   /** marks the session paid silently: the webhook is lost (reconciliation must find it) */
@@ -71,7 +123,12 @@ export async function startStripeFake(
     done(null, qs.parse(body as string)),
   );
   const sessionsByKey = new Map<string, string>();
+  const intentMetadata = new Map<string, Record<string, string>>();
+  const disputes = new Map<string, FakeDispute>();
   let sessionCounter = 0;
+  let chargeCounter = 0;
+  let disputeCounter = 0;
+  let lastEvent: SignedEvent | undefined;
 
   const fake: StripeFake = {
     url: '',
@@ -83,10 +140,58 @@ export async function startStripeFake(
     idempotencyKeys: [],
     failNextCreate: undefined,
     delayedPayments: false,
+    charges: new Map(),
+    omitChargeMetadata: false,
+    chargeOf(sessionId) {
+      const intent = requireSession(sessionId).payment_intent;
+      const charge = [...fake.charges.values()].find((candidate) => candidate.payment_intent === intent);
+      if (!charge) throw new Error(`session ${sessionId} made no charge`);
+      return charge;
+    },
+    async refund(sessionId, amount) {
+      const charge = fake.chargeOf(sessionId);
+      if (charge.amount_refunded + amount > charge.amount) throw new Error('refund above the charge');
+      charge.amount_refunded += amount;
+      charge.refunded = charge.amount_refunded === charge.amount;
+      return post(...signObject('charge.refunded', charge));
+    },
+    async openDispute(sessionId, amount) {
+      const charge = fake.chargeOf(sessionId);
+      disputeCounter += 1;
+      const dispute: FakeDispute = {
+        id: `dp_test_${disputeCounter}`,
+        object: 'dispute',
+        amount,
+        charge: charge.id,
+        currency: charge.currency,
+        payment_intent: charge.payment_intent,
+        status: 'needs_response',
+      };
+      disputes.set(dispute.id, dispute);
+      charge.disputed = true;
+      return { status: await post(...signObject('charge.dispute.created', dispute)), disputeId: dispute.id };
+    },
+    async closeDispute(disputeId, status) {
+      const dispute = disputes.get(disputeId);
+      if (!dispute) throw new Error(`no dispute ${disputeId}`);
+      dispute.status = status;
+      return post(...signObject('charge.dispute.closed', dispute));
+    },
+    async redeliverLast() {
+      return fake.redeliver(fake.lastEvent());
+    },
+    lastEvent() {
+      if (!lastEvent) throw new Error('no event delivered yet');
+      return lastEvent;
+    },
+    redeliver: (event) => post(event.payload, event.header),
     async pay(sessionId, delivery = {}) {
       const session = requireSession(sessionId);
       session.status = 'complete';
-      if (!fake.delayedPayments) session.payment_status = 'paid';
+      if (!fake.delayedPayments) {
+        session.payment_status = 'paid';
+        makeCharge(session);
+      }
       const webhookStatus = await fake.deliver('checkout.session.completed', sessionId, delivery);
       return { webhookStatus, redirect: session.success_url };
     },
@@ -94,9 +199,11 @@ export async function startStripeFake(
       const session = requireSession(sessionId);
       session.status = 'complete';
       session.payment_status = 'paid';
+      makeCharge(session);
     },
     async deliver(type, sessionId, delivery = {}) {
       const { payload, header } = signEvent(type, sessionId, delivery);
+      lastEvent = { payload, header };
       return post(payload, header);
     },
     async deliverConcurrently(type, sessionId, times) {
@@ -105,6 +212,45 @@ export async function startStripeFake(
     },
     close: () => app.close(),
   };
+
+  /** The session's payment succeeded: a PaymentIntent and its charge (once). */
+  function makeCharge(session: FakeCheckoutSession): void {
+    if (session.payment_intent !== null) return;
+    chargeCounter += 1;
+    session.payment_intent = `pi_test_${chargeCounter}`;
+    const made: FakeCharge = {
+      id: `ch_test_${chargeCounter}`,
+      object: 'charge',
+      amount: session.amount_total,
+      amount_refunded: 0,
+      refunded: false,
+      currency: session.currency,
+      metadata: fake.omitChargeMetadata ? {} : (intentMetadata.get(session.id) ?? {}),
+      payment_intent: session.payment_intent,
+      disputed: false,
+    };
+    fake.charges.set(made.id, made);
+  }
+
+  /** Signs an event about any object (a charge, a dispute) and remembers it for redeliverLast. */
+  function signObject(type: string, object: object): [string, string] {
+    eventCounter += 1;
+    const payload = JSON.stringify({
+      id: `evt_test_${eventCounter}`,
+      object: 'event',
+      type,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object: { ...object } },
+    });
+    const header = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: webhookSecret,
+      timestamp: Math.floor(Date.now() / 1000),
+    });
+    lastEvent = { payload, header };
+    return [payload, header];
+  }
 
   function requireSession(sessionId: string): FakeCheckoutSession {
     const session = fake.sessions.get(sessionId);
@@ -118,7 +264,10 @@ export async function startStripeFake(
     delivery: DeliveryOptions,
   ): { payload: string; header: string | undefined } {
     const session = requireSession(sessionId);
-    if (type === 'checkout.session.async_payment_succeeded') session.payment_status = 'paid';
+    if (type === 'checkout.session.async_payment_succeeded') {
+      session.payment_status = 'paid';
+      makeCharge(session);
+    }
     if (type === 'checkout.session.expired') session.status = 'expired';
     const object = { ...session, amount_total: delivery.amountTotal ?? session.amount_total };
     eventCounter += 1;
@@ -193,10 +342,32 @@ export async function startStripeFake(
       cancel_url: String(field(body, 'cancel_url')),
       expires_at: Number(field(body, 'expires_at') ?? Math.floor(Date.now() / 1000) + 86_400),
       mode: 'payment',
+      payment_intent: null,
     };
     fake.sessions.set(id, session);
+    intentMetadata.set(
+      id,
+      (field(body, 'payment_intent_data', 'metadata') as Record<string, string> | undefined) ?? {},
+    );
     if (typeof key === 'string') sessionsByKey.set(key, id);
     return session;
+  });
+
+  app.get<{ Querystring: { payment_intent?: string } }>('/v1/checkout/sessions', async (incoming) => {
+    const intent = incoming.query.payment_intent;
+    const data = [...fake.sessions.values()].filter(
+      (session) => intent === undefined || session.payment_intent === intent,
+    );
+    return { object: 'list', url: '/v1/checkout/sessions', has_more: false, data };
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/charges/:id', async (incoming, reply) => {
+    const found = fake.charges.get(incoming.params.id);
+    if (!found)
+      return reply.code(404).send({
+        error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such charge' },
+      });
+    return found;
   });
 
   app.get<{ Params: { id: string } }>('/v1/checkout/sessions/:id', async (incoming, reply) => {

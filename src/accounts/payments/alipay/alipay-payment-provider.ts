@@ -8,7 +8,7 @@ const alipayCurrency = 'cny';
 
 /** Alipay page pay or face-to-face QR as a payment method, plus verification of its async notifications. */
 export interface AlipayPaymentProvider extends PaymentProvider {
-  /** verifies an async notification's RSA2 signature, app id and seller and maps it; throws ForgedPaymentMessageError */
+  /** verifies an async notification's RSA2 signature, app id and seller and maps it (payments and refunds); throws ForgedPaymentMessageError */
   readNotification(fields: Record<string, string>): PaymentReport | undefined;
 }
 
@@ -95,6 +95,21 @@ export function createAlipayPaymentProvider(config: AlipayConfig): AlipayPayment
         throw new ForgedPaymentMessageError(`the Alipay notification is for seller ${fields['seller_id'] ?? '(none)'}`);
       const orderId = fields['out_trade_no'];
       if (orderId === undefined) return undefined;
+      // A refund notifies the same URL: TRADE_SUCCESS (partial) or TRADE_CLOSED (full) with the total refunded so far
+      // in `refund_fee` and its time in `gmt_refund`; a trade closed unpaid has neither.
+      const refundFee = fields['refund_fee'];
+      if ((refundFee !== undefined && refundFee !== '') || fields['gmt_refund'] !== undefined) {
+        const refundedMinor = parseMinorUnits(refundFee ?? '');
+        if (refundedMinor === undefined) return undefined;
+        return {
+          orderId,
+          outcome: 'refunded',
+          providerReference: fields['trade_no'] ?? null,
+          eventId: fields['out_biz_no'] ?? fields['notify_id'] ?? '',
+          refundedMinor,
+          currency: alipayCurrency,
+        };
+      }
       return reportFromTrade(
         orderId,
         fields['trade_status'] ?? '',
@@ -120,7 +135,7 @@ function reportFromTrade(
       currency: alipayCurrency,
     };
   }
-  // Closed unpaid (timed out or cancelled); a refunded trade also closes, but it was paid first and stays paid here.
+  // Closed unpaid (timed out or cancelled); a refunded trade closes too, but its notification carries the refund.
   if (tradeStatus === 'TRADE_CLOSED')
     return { orderId, outcome: 'expired', providerReference: tradeNumber, reason: 'the Alipay trade closed unpaid' };
   return { orderId, outcome: 'pending', providerReference: tradeNumber };

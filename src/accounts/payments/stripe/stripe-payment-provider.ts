@@ -9,8 +9,12 @@ const minimumSessionLifetimeSeconds = 30 * 60 + 60;
 
 /** Stripe Checkout as a payment method, plus verification of its webhook events. */
 export interface StripePaymentProvider extends PaymentProvider {
-  /** verifies `Stripe-Signature` over the raw body and maps the event; throws ForgedPaymentMessageError; undefined for events not about top-ups */
-  readWebhook(rawBody: Buffer, signatureHeader: string | undefined, now: number): PaymentReport | undefined;
+  /**
+   * Verifies `Stripe-Signature` over the raw body and maps the event (a refund or dispute is traced to its order
+   * through the charge's metadata, else its Checkout Session); rejects with ForgedPaymentMessageError; undefined
+   * for events not about top-ups.
+   */
+  readWebhook(rawBody: Buffer, signatureHeader: string | undefined, now: number): Promise<PaymentReport | undefined>;
 }
 
 /** Builds the Stripe method; `apiUrl` sends every API call to another host (a loopback fake in tests). */
@@ -50,6 +54,8 @@ export function createStripePaymentProvider(config: StripeConfig): StripePayment
               },
             },
           ],
+          // The charge carries the order id too, so a refund or dispute of it finds its order.
+          payment_intent_data: { metadata: { orderId: order.id } },
           success_url: urls.returnUrl,
           cancel_url: urls.returnUrl,
           expires_at: Math.floor(order.createdAt / 1000) + minimumSessionLifetimeSeconds,
@@ -72,7 +78,7 @@ export function createStripePaymentProvider(config: StripeConfig): StripePayment
       );
     },
 
-    readWebhook(rawBody, signatureHeader, now) {
+    async readWebhook(rawBody, signatureHeader, now) {
       let event: Stripe.Event;
       try {
         event = stripe.webhooks.constructEvent(
@@ -94,11 +100,72 @@ export function createStripePaymentProvider(config: StripeConfig): StripePayment
         case 'checkout.session.async_payment_failed':
         case 'checkout.session.expired':
           return reportFromSession(event.data.object, event.type);
+        case 'charge.refunded': {
+          const charge = event.data.object;
+          const orderId = await orderIdOfCharge(charge);
+          if (orderId === undefined || !Number.isSafeInteger(charge.amount_refunded)) return undefined;
+          return {
+            orderId,
+            outcome: 'refunded',
+            providerReference: charge.id,
+            eventId: event.id,
+            refundedMinor: charge.amount_refunded,
+            currency: charge.currency,
+          };
+        }
+        case 'charge.dispute.created':
+        case 'charge.dispute.closed': {
+          const dispute = event.data.object;
+          const disputeStatus = event.type === 'charge.dispute.created' ? 'open' : closedDisputeStatus(dispute.status);
+          if (disputeStatus === undefined || !Number.isSafeInteger(dispute.amount)) return undefined;
+          const charge =
+            typeof dispute.charge === 'string' ? await stripe.charges.retrieve(dispute.charge) : dispute.charge;
+          const orderId = await orderIdOfCharge(charge);
+          if (orderId === undefined) return undefined;
+          return {
+            orderId,
+            outcome: 'disputed',
+            providerReference: charge.id,
+            eventId: event.id,
+            disputeId: dispute.id,
+            amountMinor: dispute.amount,
+            currency: dispute.currency,
+            disputeStatus,
+          };
+        }
         default:
           return undefined;
       }
     },
   };
+
+  /** The gateway order a charge paid: its metadata (set at checkout), else the Checkout Session of its PaymentIntent. */
+  async function orderIdOfCharge(charge: Stripe.Charge): Promise<string | undefined> {
+    const fromMetadata = charge.metadata['orderId'];
+    if (fromMetadata !== undefined && fromMetadata !== '') return fromMetadata;
+    const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+    if (intent === undefined) return undefined;
+    const sessions = await stripe.checkout.sessions.list({ payment_intent: intent, limit: 1 });
+    const session = sessions.data[0];
+    return session?.client_reference_id ?? session?.metadata?.['orderId'] ?? undefined;
+  }
+}
+
+/**
+ * How a closed dispute ended for the money: `lost` keeps it taken back; `won`, an inquiry closed without a dispute
+ * (`warning_closed`) and a `prevented` one give it back. Anything else is not a close.
+ */
+function closedDisputeStatus(status: Stripe.Dispute.Status): 'won' | 'lost' | undefined {
+  switch (status) {
+    case 'lost':
+      return 'lost';
+    case 'won':
+    case 'warning_closed':
+    case 'prevented':
+      return 'won';
+    default:
+      return undefined;
+  }
 }
 
 type SessionSource =
