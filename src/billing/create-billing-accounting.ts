@@ -69,8 +69,15 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   const logWalletFailure = createRateLimitedLog(logger, 'error');
 
   function recordRejection(request: MeteredRequest, error: GatewayError): void {
-    // A full queue keeps no logs of refusals: they would grow it without bound while the database lags.
-    writer.enqueueIfRoom(createUsageLog(request, { status: error.status, errorCode: error.code, finishedAt: clock() }));
+    // Counted per minute, key, model and code, not one usage row each; a full queue counts none (refused-request-counter.ts).
+    writer.countRefusal({
+      receivedAt: request.receivedAt,
+      userId: request.principal.userId,
+      apiKeyId: request.principal.apiKeyId,
+      model: request.model.id,
+      status: error.status,
+      errorCode: error.code,
+    });
   }
 
   /**

@@ -1,8 +1,15 @@
 import type { Logger } from 'pino';
-import type { SettledBalance, SettledCharge, UsageLogRecord } from '../storage/billing-records.js';
+import type {
+  RefusedRequestCount,
+  SettledBalance,
+  SettledCharge,
+  SettlementBatch,
+  UsageLogRecord,
+} from '../storage/billing-records.js';
 import type { BillingStore } from '../storage/billing-store.js';
 import { StoreUnavailableError } from '../storage/store-unavailable-error.js';
 import { createRateLimitedLog, type RateLimitedLog } from './rate-limited-log.js';
+import { RefusedRequestCounter, type RefusedRequest } from './refused-request-counter.js';
 
 /** A settled charge waiting to be written. */
 export type PendingCharge = SettledCharge;
@@ -37,6 +44,8 @@ const maximumRetryDelayMs = 60_000;
 /** Pause after a flush that wrote nothing (the database is down), doubled up to `maximumPauseMs`. */
 const firstPauseMs = 500;
 const maximumPauseMs = 5_000;
+/** Groups of refused requests (minute, key, model, status, code) counted in memory at most, between two flushes. */
+const defaultRefusedGroupLimit = 10_000;
 
 /** Charges not yet durable, in micro-units. */
 export interface PendingAmounts {
@@ -59,6 +68,8 @@ export interface SettlementBatchWriterOptions {
   clock?: () => number;
   /** called after each committed batch with the users' new stored balances (to update memory and shared copies) */
   onWritten?: (settled: SettledBalance[]) => Promise<void>;
+  /** groups of refused requests counted in memory at most (default 10,000); refusals past it are left out */
+  refusedGroupLimit?: number;
 }
 
 /**
@@ -83,9 +94,11 @@ export class SettlementBatchWriter {
   private readonly clock: () => number;
   private readonly logUnavailable: RateLimitedLog;
   private readonly logBookkeepingFailure: RateLimitedLog;
+  private readonly refusals: RefusedRequestCounter;
 
   constructor(private readonly options: SettlementBatchWriterOptions) {
     this.clock = options.clock ?? Date.now;
+    this.refusals = new RefusedRequestCounter(options.refusedGroupLimit ?? defaultRefusedGroupLimit);
     this.logUnavailable = createRateLimitedLog(options.logger, 'warn');
     this.logBookkeepingFailure = createRateLimitedLog(options.logger, 'warn');
   }
@@ -114,11 +127,20 @@ export class SettlementBatchWriter {
       );
   }
 
-  /** Queues a usage log of a refused request unless the queue is full; false when it was left out. */
-  enqueueIfRoom(usageLog: UsageLogRecord): boolean {
+  /**
+   * Counts a request refused before any upstream call: written with the next batch as one row per minute, key, model,
+   * status and error code (and added to the rollups' request and error counts), never one usage row per refusal.
+   * False when it was left out: the queue is full (refusals must not grow it while the database lags) or the counter
+   * holds its limit of groups.
+   */
+  countRefusal(refusal: RefusedRequest): boolean {
     if (this.isFull()) return false;
-    this.enqueue(undefined, usageLog);
-    return true;
+    return this.refusals.count(refusal);
+  }
+
+  /** Groups of refused requests counted and not yet written. */
+  get refusedGroups(): number {
+    return this.refusals.size;
   }
 
   /** Rows waiting to be written (one per request). */
@@ -169,7 +191,7 @@ export class SettlementBatchWriter {
     this.timer = undefined;
     await this.runExclusive(async () => {
       // Shutdown does not wait for backoff: every row gets its last chances now.
-      for (let round = 0; round < 3 && this.queue.length > 0; round++) {
+      for (let round = 0; round < 3 && (this.queue.length > 0 || this.refusals.size > 0); round++) {
         this.pausedUntil = 0;
         for (const row of this.queue) row.retryAt = 0;
         await this.writeQueued();
@@ -180,28 +202,39 @@ export class SettlementBatchWriter {
           'a settled request could not be written before shutdown; its charge and usage log are lost with this process',
         );
       }
+      if (this.refusals.size > 0)
+        this.options.logger.warn(
+          { groups: this.refusals.drain() },
+          'counts of refused requests could not be written before shutdown',
+        );
     });
   }
 
   private async writeQueued(): Promise<void> {
     const now = this.clock();
-    if (this.queue.length === 0 || now < this.pausedUntil) return;
+    if ((this.queue.length === 0 && this.refusals.size === 0) || now < this.pausedUntil) return;
     const due = this.queue.filter((row) => row.retryAt <= now);
-    if (due.length === 0) return;
+    if (due.length === 0 && this.refusals.size === 0) return;
     this.queue = this.queue.filter((row) => row.retryAt > now);
     this.rowsInFlush = due.length;
     try {
-      await this.writeDue(due, now);
+      await this.writeDue(due, now, this.refusals.drain());
     } finally {
       this.rowsInFlush = 0;
     }
   }
 
-  /** Writes rows taken off the queue, in transactions of `rowsPerTransaction`; what fails goes back to the queue. */
-  private async writeDue(due: QueuedRow[], now: number): Promise<void> {
+  /**
+   * Writes rows taken off the queue, in transactions of `rowsPerTransaction`; what fails goes back to the queue. The
+   * refused-request counts ride with the first transaction (alone when no row is due) and go back to the counter if
+   * it fails.
+   */
+  private async writeDue(due: QueuedRow[], now: number, refusals: RefusedRequestCount[]): Promise<void> {
     const stack: QueuedRow[][] = [];
     for (let start = due.length; start > 0; start -= rowsPerTransaction)
       stack.push(due.slice(Math.max(0, start - rowsPerTransaction), start));
+    if (stack.length === 0 && refusals.length > 0) stack.push([]);
+    let unwrittenRefusals = refusals;
     let attempts = 0;
     let wroteAny = false;
     let failedAny = false;
@@ -212,13 +245,16 @@ export class SettlementBatchWriter {
         continue;
       }
       attempts++;
-      const error = await this.write(batch);
+      const carried = unwrittenRefusals;
+      unwrittenRefusals = [];
+      const error = await this.write(batch, carried);
       if (error === undefined) {
         this.rowsInFlush -= batch.length;
         wroteAny = true;
         continue;
       }
       failedAny = true;
+      this.refusals.restore(carried);
       if (error instanceof StoreUnavailableError) {
         // The database is down, not a row at fault: keep every row as it is (no split, no row backoff) and pause;
         // the rows are written once it is back (a batch that committed unseen is skipped row by row then).
@@ -233,6 +269,7 @@ export class SettlementBatchWriter {
       }
       this.handleFailure(batch, error, stack, now);
     }
+    this.refusals.restore(unwrittenRefusals);
     this.failedFlushes = failedAny && !wroteAny ? this.failedFlushes + 1 : 0;
     // Nothing could be written: the database itself is failing, so wait before hammering it again.
     if (this.failedFlushes > 0)
@@ -272,12 +309,14 @@ export class SettlementBatchWriter {
   }
 
   /** Writes one batch; returns the error when it failed (the batch may still have been committed). */
-  private async write(batch: QueuedRow[]): Promise<unknown> {
+  private async write(batch: QueuedRow[], refusedCounts: RefusedRequestCount[]): Promise<unknown> {
     const charges: PendingCharge[] = [];
     for (const row of batch) if (row.charge) charges.push(row.charge);
+    const written: SettlementBatch = { charges, usageLogs: batch.map((row) => row.usageLog) };
+    if (refusedCounts.length > 0) written.refusedCounts = refusedCounts;
     let settled: SettledBalance[];
     try {
-      settled = await this.options.store.writeSettlementBatch({ charges, usageLogs: batch.map((row) => row.usageLog) });
+      settled = await this.options.store.writeSettlementBatch(written);
     } catch (error) {
       return error ?? new Error('writing a settlement batch failed');
     }

@@ -113,6 +113,33 @@ export interface SettlementBatch {
   /** charges of settled requests; each becomes a `settlement` ledger row */
   charges: SettledCharge[];
   usageLogs: UsageLogRecord[];
+  /**
+   * refused requests, counted per minute, key, model, status and error code: each adds its count to its
+   * `refused_request_counts` row and to the rollups' request and error counts (not idempotent: a batch retried after
+   * a commit that reported an error may count its refusals twice; refusals are not money)
+   */
+  refusedCounts?: RefusedRequestCount[];
+}
+
+/** Requests refused before any upstream call, counted per UTC minute, user, key, model, status and error code. */
+export interface RefusedRequestCount {
+  /** Unix milliseconds of the start of the UTC minute */
+  minute: number;
+  userId: string;
+  apiKeyId: string;
+  model: string;
+  /** HTTP status the client received */
+  status: number;
+  errorCode: string;
+  count: number;
+}
+
+/** Filters of a refused-request count query; minutes are Unix milliseconds, the range is [from, to). */
+export interface RefusedRequestCountFilter {
+  userId?: string;
+  apiKeyId?: string;
+  from: number;
+  to: number;
 }
 
 /** Per-request limits of a user or key; null means the configured default. */

@@ -16,6 +16,8 @@ import type {
   UsageSummaryRecord,
   HourlyUsageFilter,
   HourlyUsageRecord,
+  RefusedRequestCount,
+  RefusedRequestCountFilter,
 } from './billing-records.js';
 import type { UserRecord } from './store-records.js';
 
@@ -41,6 +43,8 @@ export interface BillingStore {
   writeSettlementBatch(batch: SettlementBatch): Promise<SettledBalance[]>;
   /** a user's stored balance, debt and sequence, or undefined */
   readStoredBalance(userId: string): Promise<StoredBalance | undefined>;
+  /** The stored balances of the given users (unknown ids are left out), for the shared wallet's reconciliation. */
+  readStoredBalances(userIds: readonly string[]): Promise<StoredBalance[]>;
   /** users whose balance or debt differs from the sum of their ledger, or is negative */
   findBalanceMismatches(): Promise<BalanceMismatch[]>;
   readBalance(userId: string): Promise<number | undefined>;
@@ -66,9 +70,11 @@ export interface BillingStore {
   listUsageSummaries(filter: UsageSummaryFilter): Promise<UsageSummaryRecord[]>;
   /** hourly rollups (written with the usage logs) in [from, to), oldest hour first */
   listHourlyUsage(filter: HourlyUsageFilter): Promise<HourlyUsageRecord[]>;
+  /** requests refused before any upstream call, per minute, key, model, status and code, in [from, to), oldest first */
+  listRefusedRequestCounts(filter: RefusedRequestCountFilter): Promise<RefusedRequestCount[]>;
   /** key id -> Unix milliseconds of its newest written request, for the keys used at least once (one user's, or all) */
   listApiKeyLastUsedTimes(filter?: { userId?: string }): Promise<Map<string, number>>;
-  /** deletes usage logs and hourly rollups (not daily rollups) from before the given Unix milliseconds; returns how many logs */
+  /** deletes usage logs, refused-request counts and hourly rollups (not daily rollups) from before the given Unix milliseconds; returns how many logs */
   deleteUsageLogsBefore(time: number): Promise<number>;
 
   /** `expiresAt` (Unix ms) defaults to 90 days from now; SignInStore lists, finds and revokes admin tokens */

@@ -330,6 +330,19 @@ export interface UsageHourlyRollupsTable {
   cost: number;
 }
 
+/** Row of `refused_request_counts` (migration 0017): requests refused before any upstream call, per UTC minute, key, model, status and error code. */
+export interface RefusedRequestCountsTable {
+  /** Unix milliseconds of the start of the UTC minute */
+  minute: number;
+  user_id: string;
+  api_key_id: string;
+  model: string;
+  /** HTTP status the client received */
+  status: number;
+  error_code: string;
+  count: number;
+}
+
 /** Columns of `api_keys` added by migration 0012. */
 export interface ApiKeyLastUsedColumns {
   /** Unix milliseconds of the newest request written for the key (set by the settlement batch writer), or null */
@@ -355,6 +368,7 @@ export interface DatabaseSchema {
   redemption_codes: RedemptionCodesTable;
   identities: IdentitiesTable;
   usage_hourly_rollups: UsageHourlyRollupsTable;
+  refused_request_counts: RefusedRequestCountsTable;
   topup_orders: TopupOrdersTable;
   topup_disputes: TopupDisputesTable;
   payment_webhook_deliveries: PaymentWebhookDeliveriesTable;

@@ -12,6 +12,7 @@ import type {
   UsageLogRecord,
   UsageSummaryRecord,
   HourlyUsageRecord,
+  RefusedRequestCount,
 } from './billing-records.js';
 import type { BillingStore } from './billing-store.js';
 import { createDatabase, type CreatedDatabase } from './create-database.js';
@@ -397,6 +398,26 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       }));
     },
 
+    async listRefusedRequestCounts(filter) {
+      let query = database
+        .selectFrom('refused_request_counts')
+        .selectAll()
+        .where('minute', '>=', filter.from)
+        .where('minute', '<', filter.to);
+      if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+      if (filter.apiKeyId !== undefined) query = query.where('api_key_id', '=', filter.apiKeyId);
+      const rows = await query.orderBy('minute').orderBy('api_key_id').orderBy('model').limit(10_000).execute();
+      return rows.map((row): RefusedRequestCount => ({
+        minute: Number(row.minute),
+        userId: row.user_id,
+        apiKeyId: row.api_key_id,
+        model: row.model,
+        status: Number(row.status),
+        errorCode: row.error_code,
+        count: Number(row.count),
+      }));
+    },
+
     async listApiKeyLastUsedTimes(filter = {}) {
       let query = database.selectFrom('api_keys').select(['id', 'last_used_at']).where('last_used_at', 'is not', null);
       if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
@@ -412,6 +433,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
           .deleteFrom('usage_hourly_rollups')
           .where('hour', '<', time - 3_600_000)
           .execute();
+        await connection.deleteFrom('refused_request_counts').where('minute', '<', time).execute();
         const result = await connection.deleteFrom('usage_logs').where('created_at', '<', time).executeTakeFirst();
         return Number(result.numDeletedRows);
       });

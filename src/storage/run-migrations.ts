@@ -17,6 +17,7 @@ import { usageLogPricingMigration } from './migrations/0013-usage-log-pricing.js
 import { paymentWebhookDeliveriesMigration } from './migrations/0014-payment-webhook-deliveries.js';
 import { storedResponsesMigration } from './migrations/0015-stored-responses.js';
 import { videoTasksMigration } from './migrations/0016-video-tasks.js';
+import { balanceFloorAndRefusedRequestCountsMigration } from './migrations/0017-balance-floor-and-refused-request-counts.js';
 import { topupReversalsMigration } from './migrations/0018-topup-reversals.js';
 
 /**
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0014-payment-webhook-deliveries': paymentWebhookDeliveriesMigration,
   '0015-stored-responses': storedResponsesMigration,
   '0016-video-tasks': videoTasksMigration,
+  '0017-balance-floor-and-refused-request-counts': balanceFloorAndRefusedRequestCountsMigration,
   '0018-topup-reversals': topupReversalsMigration,
 };
 

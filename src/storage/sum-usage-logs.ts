@@ -1,4 +1,4 @@
-import type { UsageLogRecord } from './billing-records.js';
+import type { RefusedRequestCount, UsageLogRecord } from './billing-records.js';
 
 /** What a rollup row adds up for one time bucket, user, key and model. */
 export interface UsageSums {
@@ -14,22 +14,25 @@ export interface UsageSums {
   cost: number;
 }
 
-/** Sums usage log rows per time bucket (a UTC day, an hour, ...), user, key and model; `bucketOf` names each row's bucket. */
+/**
+ * Sums usage log rows per time bucket (a UTC day, an hour, ...), user, key and model; `bucketOf` names each row's
+ * bucket. Refused requests, counted without a log row each, add their count to the request and error counts.
+ */
 export function sumUsageLogs<Bucket extends string | number>(
   logs: readonly UsageLogRecord[],
   bucketOf: (createdAt: number) => Bucket,
+  refusals: readonly RefusedRequestCount[] = [],
 ): Array<UsageSums & { bucket: Bucket }> {
   const sums = new Map<string, UsageSums & { bucket: Bucket }>();
-  for (const log of logs) {
-    const bucket = bucketOf(log.createdAt);
-    const key = `${bucket}\u0000${log.userId}\u0000${log.apiKeyId}\u0000${log.model}`;
+  const sumOf = (bucket: Bucket, userId: string, apiKeyId: string, model: string): UsageSums & { bucket: Bucket } => {
+    const key = `${bucket}\u0000${userId}\u0000${apiKeyId}\u0000${model}`;
     let sum = sums.get(key);
     if (!sum) {
       sum = {
         bucket,
-        user_id: log.userId,
-        api_key_id: log.apiKeyId,
-        model: log.model,
+        user_id: userId,
+        api_key_id: apiKeyId,
+        model,
         request_count: 0,
         error_count: 0,
         prompt_tokens: 0,
@@ -39,6 +42,15 @@ export function sumUsageLogs<Bucket extends string | number>(
       };
       sums.set(key, sum);
     }
+    return sum;
+  };
+  for (const refusal of refusals) {
+    const sum = sumOf(bucketOf(refusal.minute), refusal.userId, refusal.apiKeyId, refusal.model);
+    sum.request_count += refusal.count;
+    sum.error_count += refusal.count;
+  }
+  for (const log of logs) {
+    const sum = sumOf(bucketOf(log.createdAt), log.userId, log.apiKeyId, log.model);
     sum.request_count += 1;
     if (log.status >= 400) sum.error_count += 1;
     sum.prompt_tokens += log.promptTokens;

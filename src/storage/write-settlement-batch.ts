@@ -6,7 +6,13 @@ import {
   type RawBuilder,
   type Transaction,
 } from 'kysely';
-import type { SettledBalance, SettledCharge, SettlementBatch, UsageLogRecord } from './billing-records.js';
+import type {
+  RefusedRequestCount,
+  SettledBalance,
+  SettledCharge,
+  SettlementBatch,
+  UsageLogRecord,
+} from './billing-records.js';
 import type { DatabaseSchema, LedgerEntriesTable } from './database-schema.js';
 import type { BuiltStatement, CompiledStatements } from './compiled-statements.js';
 import { encodeUsageLog } from './encode-usage-log.js';
@@ -113,11 +119,49 @@ export async function writeSettlementBatch(
       .onConflict((conflict) => conflict.column('id').doNothing()),
   );
   const newLogs = batch.usageLogs.filter((log) => insertedLogIds.has(log.id));
-  for (const rollup of sumUsageLogs(newLogs, hourOf))
+  const refusals = sortedRefusals(batch.refusedCounts ?? []);
+  for (const refusal of refusals)
+    await execute('refused_request_counts.add', addRefusedCount, [
+      refusal.minute,
+      refusal.userId,
+      refusal.apiKeyId,
+      refusal.model,
+      refusal.status,
+      refusal.errorCode,
+      refusal.count,
+    ]);
+  for (const rollup of sumUsageLogs(newLogs, hourOf, refusals))
     await execute('usage_hourly_rollups.add', addToHourlyRollup, rollupArguments(rollup));
-  for (const rollup of sumUsageLogs(newLogs, dayOf))
+  for (const rollup of sumUsageLogs(newLogs, dayOf, refusals))
     await execute('usage_daily_rollups.add', addToDailyRollup, rollupArguments(rollup));
   return settled;
+
+  function addRefusedCount(
+    minute: number,
+    userId: string,
+    apiKeyId: string,
+    model: string,
+    status: number,
+    errorCode: string,
+    count: number,
+  ) {
+    return transaction
+      .insertInto('refused_request_counts')
+      .values({
+        minute,
+        user_id: userId,
+        api_key_id: apiKeyId,
+        model,
+        status,
+        error_code: errorCode,
+        count,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['minute', 'user_id', 'api_key_id', 'model', 'status', 'error_code']).doUpdateSet({
+          count: sql<number>`${sql.ref('refused_request_counts.count')} + ${sql.ref('excluded.count')}`,
+        }),
+      );
+  }
 
   function addToHourlyRollup(
     ...[
@@ -415,6 +459,17 @@ async function applyUserCharges(
   return row === undefined
     ? undefined
     : { balance: Number(row.balance), debt: Number(row.debt), sequence: Number(row.balance_sequence) };
+}
+
+/** Refused counts in key order (minute, user, key, model, status, code), so concurrent batches lock their rows alike. */
+function sortedRefusals(refusals: readonly RefusedRequestCount[]): RefusedRequestCount[] {
+  const keyOf = (refusal: RefusedRequestCount) =>
+    [refusal.minute, refusal.userId, refusal.apiKeyId, refusal.model, refusal.status, refusal.errorCode].join('\u0000');
+  return refusals
+    .filter((refusal) => refusal.count > 0)
+    .map((refusal) => ({ refusal, key: keyOf(refusal) }))
+    .sort((left, right) => (left.key < right.key ? -1 : left.key > right.key ? 1 : 0))
+    .map(({ refusal }) => refusal);
 }
 
 /** Groups by key, in key order. */

@@ -83,7 +83,7 @@ describe('every endpoint is held and settled', () => {
     expect(log).toMatchObject({ endpoint: 'audio.transcriptions', cost: 2_000 });
   });
 
-  it('records a rejected request (429) in the usage log without charging', async () => {
+  it('counts a rejected request (429) per minute and key without charging, and writes it no usage log row', async () => {
     const user = await gateway.createUser();
     const key = await gateway.createKey(user);
     await gateway
@@ -91,9 +91,17 @@ describe('every endpoint is held and settled', () => {
       .chat.completions.create({ model: chatModel, messages: [{ role: 'user', content: 'hi' }] })
       .catch(() => undefined);
     await gateway.running.billing.writer.flush();
-    const logs = await gateway.running.billing.store.listUsageLogs({ userId: user.id, limit: 10 });
-    expect(logs.map((log) => [log.status, log.errorCode, log.cost, log.clientIp])).toEqual([
-      [429, 'insufficient_quota', 0, '127.0.0.1'],
+    const { store } = gateway.running.billing;
+    expect(await store.listUsageLogs({ userId: user.id, limit: 10 })).toEqual([]);
+    expect(await store.listRefusedRequestCounts({ userId: user.id, from: 0, to: Date.now() + 60_000 })).toEqual([
+      expect.objectContaining({
+        apiKeyId: key.apiKeyId,
+        model: chatModel,
+        status: 429,
+        errorCode: 'insufficient_quota',
+        count: 1,
+      }),
     ]);
+    expect(await store.readBalance(user.id)).toBe(0);
   });
 });

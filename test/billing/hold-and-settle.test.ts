@@ -59,7 +59,16 @@ describe('hold and settle', () => {
     expect(gateway.simulator.requests).toHaveLength(0);
     const state = await settledState(user.id);
     expect(state.balance).toBe(worstCaseCost() - 1);
-    expect(state.logs.map((log) => [log.status, log.errorCode, log.cost])).toEqual([[429, 'insufficient_quota', 0]]);
+    // Refused requests are counted per minute and key, not logged one row each.
+    expect(state.logs).toEqual([]);
+    const refused = await gateway.running.billing.store.listRefusedRequestCounts({
+      userId: user.id,
+      from: 0,
+      to: Date.now() + 60_000,
+    });
+    expect(refused.map((group) => [group.status, group.errorCode, group.count])).toEqual([
+      [429, 'insufficient_quota', 1],
+    ]);
   });
 
   it('charges the vendor-reported usage, releases the rest, and bills streamed and plain answers the same', async () => {

@@ -305,7 +305,7 @@ for (const engine of engines) {
       expect(await storedState()).toMatchObject({ logs: 6, ledgerRows: 7, requestsInRollups: 6, mismatches: [] });
     });
 
-    it('reports a full queue and keeps no logs of refused requests while it is full', async () => {
+    it('reports a full queue and counts no refused requests while it is full', async () => {
       const writer = new SettlementBatchWriter({
         store,
         intervalMs: 250,
@@ -313,11 +313,14 @@ for (const engine of engines) {
         clock: () => now,
         queueLimit: 2,
       });
+      const refusal = { receivedAt: now, userId, apiKeyId, model: 'm', status: 429, errorCode: 'insufficient_quota' };
       const first = settledRequest(1);
       writer.enqueue(first.charge, first.usageLog);
-      expect(writer.enqueueIfRoom(settledRequest(0).usageLog)).toBe(true);
+      expect(writer.countRefusal(refusal)).toBe(true);
+      const second = settledRequest(1);
+      writer.enqueue(second.charge, second.usageLog);
       expect(writer.isFull()).toBe(true);
-      expect(writer.enqueueIfRoom(settledRequest(0).usageLog)).toBe(false);
+      expect(writer.countRefusal(refusal)).toBe(false);
       // A settled request is always kept: its money was already taken.
       const settled = settledRequest(2);
       writer.enqueue(settled.charge, settled.usageLog);
@@ -325,6 +328,9 @@ for (const engine of engines) {
       expect(writer.retryAfterSeconds()).toBeGreaterThanOrEqual(1);
       await writer.flush();
       expect(writer.isFull()).toBe(false);
+      expect(await store.listRefusedRequestCounts({ userId, from: 0, to: now + 60_000 })).toEqual([
+        expect.objectContaining({ status: 429, errorCode: 'insufficient_quota', count: 1 }),
+      ]);
     });
   });
 }
