@@ -1,4 +1,4 @@
-import type { ModelPrice } from './model-price.js';
+import { oneHourCacheWritePerMillion, type ModelPrice } from './model-price.js';
 
 const ratioDenominator = 1_000_000n;
 
@@ -17,6 +17,7 @@ export function applyPriceRatio(price: ModelPrice, priceRatioMillionths: number)
     inputPerMillion: scale(price.inputPerMillion),
     cachedInputPerMillion: scale(price.cachedInputPerMillion),
     cacheWritePerMillion: scale(price.cacheWritePerMillion),
+    cacheWriteOneHourPerMillion: scale(oneHourCacheWritePerMillion(price)),
     outputPerMillion: scale(price.outputPerMillion),
     imagePrices: Object.fromEntries(Object.entries(price.imagePrices).map(([key, amount]) => [key, scale(amount)])),
     audioPerMinute: scale(price.audioPerMinute),

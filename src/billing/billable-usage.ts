@@ -4,8 +4,10 @@ export interface BillableUsage {
   promptTokens: number;
   /** input tokens read from the vendor's prompt cache (part of promptTokens) */
   cachedPromptTokens: number;
-  /** input tokens written to the vendor's prompt cache (part of promptTokens) */
+  /** input tokens written to the vendor's prompt cache (part of promptTokens), at every TTL */
   cacheWritePromptTokens: number;
+  /** of cacheWritePromptTokens, those written with a 1-hour TTL (Anthropic `ephemeral_1h_input_tokens`), priced apart */
+  cacheWriteOneHourPromptTokens: number;
   /** output tokens, reasoning included */
   completionTokens: number;
   /** generated images, each with its size and quality */
@@ -21,6 +23,7 @@ export const emptyBillableUsage: BillableUsage = {
   promptTokens: 0,
   cachedPromptTokens: 0,
   cacheWritePromptTokens: 0,
+  cacheWriteOneHourPromptTokens: 0,
   completionTokens: 0,
   images: [],
   audioMilliseconds: 0,

@@ -20,6 +20,7 @@ export function calculateRequestCost(
       promptTokens: usage.promptTokens,
       cachedTokens: usage.cachedPromptTokens,
       cacheWriteTokens: usage.cacheWritePromptTokens,
+      cacheWriteOneHourTokens: usage.cacheWriteOneHourPromptTokens,
       completionTokens: usage.completionTokens,
     },
     priceRequest(usage, price, priceRatioMillionths),

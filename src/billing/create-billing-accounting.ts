@@ -312,6 +312,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
         promptTokens: usage.promptTokens,
         cachedTokens: usage.cachedPromptTokens,
         cacheWriteTokens: usage.cacheWritePromptTokens,
+        cacheWriteOneHourTokens: usage.cacheWriteOneHourPromptTokens,
         completionTokens: usage.completionTokens,
       },
       pricing,
@@ -368,6 +369,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       completionTokens: usage.completionTokens,
       cachedTokens: usage.cachedPromptTokens,
       cacheWriteTokens: usage.cacheWritePromptTokens,
+      cacheWriteOneHourTokens: usage.cacheWriteOneHourPromptTokens,
       cost,
       pricing,
     });
@@ -397,6 +399,7 @@ interface UsageLogDetails {
   completionTokens?: number;
   cachedTokens?: number;
   cacheWriteTokens?: number;
+  cacheWriteOneHourTokens?: number;
   cost?: number;
   /** what the cost was computed from; absent for requests refused before they were priced */
   pricing?: RequestPricing;
@@ -415,6 +418,7 @@ function createUsageLog(request: MeteredRequest, details: UsageLogDetails): Usag
     completionTokens: details.completionTokens ?? 0,
     cachedTokens: details.cachedTokens ?? 0,
     cacheWriteTokens: details.cacheWriteTokens ?? 0,
+    cacheWriteOneHourTokens: details.cacheWriteOneHourTokens ?? 0,
     cost: details.cost ?? 0,
     status: details.status,
     errorCode: details.errorCode ?? null,

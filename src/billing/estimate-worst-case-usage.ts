@@ -44,7 +44,15 @@ export function estimateWorstCaseUsage(
     case 'messages': {
       const canonical = requireCanonicalRequest(request);
       const outputCap = canonical.maxOutputTokens ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
-      return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap } };
+      return {
+        inputTokens,
+        usage: {
+          ...emptyBillableUsage,
+          ...promptCacheWritesHeld(request, inputTokens),
+          promptTokens: inputTokens,
+          completionTokens: outputCap,
+        },
+      };
     }
     case 'embeddings':
       return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens } };
@@ -57,6 +65,28 @@ export function estimateWorstCaseUsage(
       return { inputTokens, usage: estimateTranscriptionUsage(request) };
     default: {
       const unreachable: never = endpoint;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * A request that asks the vendor to cache its prompt may have all of it written: held at the write price of its
+ * longest TTL (a 1-hour TTL at the 1-hour price, 2× input at list prices; 5 minutes at 1.25×).
+ */
+function promptCacheWritesHeld(
+  request: MeteredRequest,
+  inputTokens: number,
+): Pick<BillableUsage, 'cacheWritePromptTokens' | 'cacheWriteOneHourPromptTokens'> {
+  switch (request.promptCacheTtl) {
+    case undefined:
+      return { cacheWritePromptTokens: 0, cacheWriteOneHourPromptTokens: 0 };
+    case 'five-minutes':
+      return { cacheWritePromptTokens: inputTokens, cacheWriteOneHourPromptTokens: 0 };
+    case 'one-hour':
+      return { cacheWritePromptTokens: inputTokens, cacheWriteOneHourPromptTokens: inputTokens };
+    default: {
+      const unreachable: never = request.promptCacheTtl;
       return unreachable;
     }
   }

@@ -86,6 +86,7 @@ function billTokenUsage(usage: TokenUsage): BillableUsage {
     promptTokens: usage.promptTokens,
     cachedPromptTokens: usage.cachedPromptTokens,
     cacheWritePromptTokens: usage.cacheWritePromptTokens ?? 0,
+    cacheWriteOneHourPromptTokens: usage.cacheWriteOneHourPromptTokens ?? 0,
     completionTokens: usage.completionTokens,
   };
 }

@@ -10,6 +10,11 @@ export interface ModelPrice {
   cachedInputPerMillion: number;
   /** micro-units per million input tokens written to the vendor's prompt cache */
   cacheWritePerMillion: number;
+  /**
+   * micro-units per million input tokens written to the prompt cache with a 1-hour TTL (Anthropic `ttl: "1h"`);
+   * absent: twice `inputPerMillion`, Anthropic's list rule (see oneHourCacheWritePerMillion)
+   */
+  cacheWriteOneHourPerMillion?: number;
   /** micro-units per million output tokens (reasoning included) */
   outputPerMillion: number;
   /** micro-units per generated image, keyed `<size>:<quality>`, `<size>` or `default` (see findImagePrice) */
@@ -18,6 +23,14 @@ export interface ModelPrice {
   audioPerMinute: number;
   /** micro-units per second of generated video */
   videoPerSecond: number;
+}
+
+/** Anthropic's list rule for a price without its own 1-hour cache-write rate: 1-hour writes cost twice the input. */
+const oneHourWriteInputMultiple = 2;
+
+/** The price of a million tokens written to the prompt cache with a 1-hour TTL: the model's own, else 2 × input. */
+export function oneHourCacheWritePerMillion(price: ModelPrice): number {
+  return price.cacheWriteOneHourPerMillion ?? price.inputPerMillion * oneHourWriteInputMultiple;
 }
 
 /** Key of `imagePrices` used when no size-specific price exists. */
@@ -49,13 +62,16 @@ export function findImagePrice(
   return all.length > 0 ? Math.max(...all) : undefined;
 }
 
-/** A catalog model's list prices as a ModelPrice; cache rates default to the input rate. */
+/** A catalog model's list prices as a ModelPrice; cache rates default to the input rate (1-hour writes to 2 × input). */
 export function mapCatalogPrices(modelId: string, prices: ModelPrices): ModelPrice {
   return {
     modelId,
     inputPerMillion: prices.inputPerMillion,
     cachedInputPerMillion: prices.cachedInputPerMillion ?? prices.inputPerMillion,
     cacheWritePerMillion: prices.cacheWritePerMillion ?? prices.inputPerMillion,
+    ...(prices.cacheWriteOneHourPerMillion === undefined
+      ? {}
+      : { cacheWriteOneHourPerMillion: prices.cacheWriteOneHourPerMillion }),
     outputPerMillion: prices.outputPerMillion,
     imagePrices: { ...(prices.perImage ?? {}) },
     audioPerMinute: prices.perAudioMinute ?? 0,

@@ -30,6 +30,7 @@ export function priceVideoSeconds(price: VideoSecondPrice, seconds: number): Req
     inputPerMillion: 0,
     cachedInputPerMillion: 0,
     cacheWritePerMillion: 0,
+    cacheWriteOneHourPerMillion: 0,
     outputPerMillion: 0,
     priceRatioMillionths: price.priceRatioMillionths,
     imageCost: 0,

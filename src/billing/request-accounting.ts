@@ -44,7 +44,12 @@ export interface MeteredRequest {
    * serving channel's
    */
   premiumPriceRatios?: ReadonlyMap<string, number>;
+  /** the longest prompt-cache TTL a Messages request asks for (`cache_control.ttl`); `one-hour` holds its input at the 1-hour write price */
+  promptCacheTtl?: PromptCacheTtl;
 }
+
+/** The prompt-cache TTLs Anthropic writes at, each with its own price: 5 minutes (the default) and 1 hour. */
+export type PromptCacheTtl = 'five-minutes' | 'one-hour';
 
 /** How a forwarded request ended, as accounting sees it. */
 export interface MeteredResult {

@@ -22,6 +22,7 @@ const tokenPricing = (pricing: Partial<RequestPricing>): RequestPricing => ({
   inputPerMillion: 2_500_000,
   cachedInputPerMillion: 1_250_000,
   cacheWritePerMillion: 3_125_000,
+  cacheWriteOneHourPerMillion: 5_000_000,
   outputPerMillion: 10_000_000,
   priceRatioMillionths: 1_000_000,
   imageCost: 0,

@@ -1,6 +1,6 @@
 import type { BillableUsage } from './billable-usage.js';
 import { fallbackImagePrice } from './fallback-image-price.js';
-import { findImagePrice, type ModelPrice } from './model-price.js';
+import { findImagePrice, oneHourCacheWritePerMillion, type ModelPrice } from './model-price.js';
 
 /**
  * What a settled request was priced with, kept in its usage log so the bill can be explained: the token prices
@@ -11,8 +11,10 @@ export interface RequestPricing {
   inputPerMillion: number;
   /** micro-units per million input tokens read from the prompt cache, before the ratio */
   cachedInputPerMillion: number;
-  /** micro-units per million input tokens written to the prompt cache, before the ratio */
+  /** micro-units per million input tokens written to the prompt cache (5-minute TTL), before the ratio */
   cacheWritePerMillion: number;
+  /** micro-units per million input tokens written to the prompt cache with a 1-hour TTL, before the ratio */
+  cacheWriteOneHourPerMillion: number;
   /** micro-units per million output tokens, before the ratio */
   outputPerMillion: number;
   /** the price ratio applied, in millionths (group ratio × premium ratio) */
@@ -31,13 +33,16 @@ export interface RequestPricing {
 export interface PricedTokens {
   promptTokens: number;
   cachedTokens: number;
+  /** cache writes at every TTL */
   cacheWriteTokens: number;
+  /** of cacheWriteTokens, those written with a 1-hour TTL (absent: none) */
+  cacheWriteOneHourTokens?: number;
   completionTokens: number;
 }
 
 /** One priced part of a request: an exact amount of micro-units, `numerator / costDenominator`, after the ratio. */
 export interface CostComponent {
-  kind: 'input' | 'cachedInput' | 'cacheWrite' | 'output' | 'image' | 'audio' | 'video';
+  kind: 'input' | 'cachedInput' | 'cacheWrite' | 'cacheWriteOneHour' | 'output' | 'image' | 'audio' | 'video';
   numerator: bigint;
 }
 
@@ -56,6 +61,7 @@ export function priceRequest(usage: BillableUsage, price: ModelPrice, priceRatio
     inputPerMillion: price.inputPerMillion,
     cachedInputPerMillion: price.cachedInputPerMillion,
     cacheWritePerMillion: price.cacheWritePerMillion,
+    cacheWriteOneHourPerMillion: oneHourCacheWritePerMillion(price),
     outputPerMillion: price.outputPerMillion,
     priceRatioMillionths,
     imageCost,
@@ -65,21 +71,41 @@ export function priceRequest(usage: BillableUsage, price: ModelPrice, priceRatio
   };
 }
 
+/** The prompt split into its priced parts: counts above the prompt are capped (cache reads first, then writes). */
+function splitPrompt(tokens: PricedTokens): {
+  uncached: number;
+  cached: number;
+  fiveMinuteWrites: number;
+  oneHourWrites: number;
+} {
+  const cached = Math.min(tokens.cachedTokens, tokens.promptTokens);
+  const writes = Math.min(tokens.cacheWriteTokens, tokens.promptTokens - cached);
+  const oneHourWrites = Math.min(tokens.cacheWriteOneHourTokens ?? 0, writes);
+  return {
+    uncached: tokens.promptTokens - cached - writes,
+    cached,
+    fiveMinuteWrites: writes - oneHourWrites,
+    oneHourWrites,
+  };
+}
+
 /**
- * Each priced part of a request as an exact fraction of a micro-unit after the ratio: uncached, cached and
- * cache-write input tokens, output tokens, images, audio and video (tokens × price per million × ratio, ...).
+ * Each priced part of a request as an exact fraction of a micro-unit after the ratio: uncached, cached, 5-minute and
+ * 1-hour cache-write input tokens, output tokens, images, audio and video (tokens × price per million × ratio, ...).
  */
 export function listCostComponents(tokens: PricedTokens, pricing: RequestPricing): CostComponent[] {
-  const cachedTokens = BigInt(Math.min(tokens.cachedTokens, tokens.promptTokens));
-  const cacheWriteTokens = BigInt(Math.min(tokens.cacheWriteTokens, tokens.promptTokens - Number(cachedTokens)));
-  const uncachedTokens = BigInt(tokens.promptTokens) - cachedTokens - cacheWriteTokens;
+  const prompt = splitPrompt(tokens);
   const ratio = BigInt(pricing.priceRatioMillionths);
   const perToken = (count: bigint, perMillion: number) => count * BigInt(perMillion) * millisecondsPerMinute * ratio;
   const whole = (microUnits: number) => BigInt(microUnits) * tokensPerPriceUnit * millisecondsPerMinute * ratio;
   return [
-    { kind: 'input', numerator: perToken(uncachedTokens, pricing.inputPerMillion) },
-    { kind: 'cachedInput', numerator: perToken(cachedTokens, pricing.cachedInputPerMillion) },
-    { kind: 'cacheWrite', numerator: perToken(cacheWriteTokens, pricing.cacheWritePerMillion) },
+    { kind: 'input', numerator: perToken(BigInt(prompt.uncached), pricing.inputPerMillion) },
+    { kind: 'cachedInput', numerator: perToken(BigInt(prompt.cached), pricing.cachedInputPerMillion) },
+    { kind: 'cacheWrite', numerator: perToken(BigInt(prompt.fiveMinuteWrites), pricing.cacheWritePerMillion) },
+    {
+      kind: 'cacheWriteOneHour',
+      numerator: perToken(BigInt(prompt.oneHourWrites), pricing.cacheWriteOneHourPerMillion),
+    },
     { kind: 'output', numerator: perToken(BigInt(tokens.completionTokens), pricing.outputPerMillion) },
     { kind: 'image', numerator: whole(pricing.imageCost) },
     {
@@ -112,19 +138,19 @@ const tokenCostDenominator = 1e12;
  */
 function tokenCostInSafeIntegers(tokens: PricedTokens, pricing: RequestPricing): number | undefined {
   if (pricing.imageCost !== 0 || pricing.audioMilliseconds !== 0 || pricing.videoCost !== 0) return undefined;
-  const cachedTokens = Math.min(tokens.cachedTokens, tokens.promptTokens);
-  const cacheWriteTokens = Math.min(tokens.cacheWriteTokens, tokens.promptTokens - cachedTokens);
-  const uncachedTokens = tokens.promptTokens - cachedTokens - cacheWriteTokens;
+  const prompt = splitPrompt(tokens);
   // cost = ceil(ratio × Σ tokens × price per million / 10^12), the components' common factors cancelled.
-  const uncachedInput = uncachedTokens * pricing.inputPerMillion;
-  const cachedInput = cachedTokens * pricing.cachedInputPerMillion;
-  const cacheWrite = cacheWriteTokens * pricing.cacheWritePerMillion;
+  const uncachedInput = prompt.uncached * pricing.inputPerMillion;
+  const cachedInput = prompt.cached * pricing.cachedInputPerMillion;
+  const cacheWrite = prompt.fiveMinuteWrites * pricing.cacheWritePerMillion;
+  const cacheWriteOneHour = prompt.oneHourWrites * pricing.cacheWriteOneHourPerMillion;
   const output = tokens.completionTokens * pricing.outputPerMillion;
-  const perMillionSum = uncachedInput + cachedInput + cacheWrite + output;
+  const perMillionSum = uncachedInput + cachedInput + cacheWrite + cacheWriteOneHour + output;
   const exact =
     Number.isSafeInteger(uncachedInput) &&
     Number.isSafeInteger(cachedInput) &&
     Number.isSafeInteger(cacheWrite) &&
+    Number.isSafeInteger(cacheWriteOneHour) &&
     Number.isSafeInteger(output);
   if (!exact || !Number.isSafeInteger(perMillionSum)) return undefined;
   const numerator = perMillionSum * pricing.priceRatioMillionths;

@@ -11,4 +11,6 @@ export interface TokenUsage {
   reasoningTokens: number;
   /** input tokens written to the vendor's prompt cache (Anthropic cache creation), included in promptTokens; absent when the vendor reports none */
   cacheWritePromptTokens?: number;
+  /** of cacheWritePromptTokens, those written with a 1-hour TTL (Anthropic `ephemeral_1h_input_tokens`); absent when none */
+  cacheWriteOneHourPromptTokens?: number;
 }

@@ -13,5 +13,8 @@ export function tokenUsageOfCanonical(usage: CanonicalUsage): TokenUsage {
     cachedPromptTokens: usage.cacheReadInputTokens,
     reasoningTokens: usage.reasoningTokens,
     ...(usage.cacheWriteInputTokens > 0 ? { cacheWritePromptTokens: usage.cacheWriteInputTokens } : {}),
+    ...(usage.cacheWriteOneHourInputTokens
+      ? { cacheWriteOneHourPromptTokens: usage.cacheWriteOneHourInputTokens }
+      : {}),
   };
 }

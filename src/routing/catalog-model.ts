@@ -13,6 +13,8 @@ export interface ModelPrices {
   cachedInputPerMillion?: number;
   /** per million input tokens written to the prompt cache (Anthropic-style explicit caching, 5-minute TTL) */
   cacheWritePerMillion?: number;
+  /** per million input tokens written to the prompt cache with a 1-hour TTL (Anthropic `cache_control.ttl: "1h"`) */
+  cacheWriteOneHourPerMillion?: number;
   /** per million output tokens, reasoning included */
   outputPerMillion: number;
   /** per generated image, keyed `<width>x<height>:<quality>` (e.g. `1024x1024:hd`) */

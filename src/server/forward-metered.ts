@@ -9,7 +9,7 @@ import type { CatalogModel } from '../routing/catalog-model.js';
 import { FastifyClientSink } from './fastify-client-sink.js';
 import type { GatewayServices } from './gateway-services.js';
 import { recordForwardingOutcome } from './record-forwarding-outcome.js';
-import type { MeteredEndpoint, MeteredResult } from '../billing/request-accounting.js';
+import type { MeteredEndpoint, MeteredResult, PromptCacheTtl } from '../billing/request-accounting.js';
 
 /** A /v1 request ready to be admitted, forwarded and settled. */
 export interface MeteredForwarding extends Omit<DispatchRequest, 'responseHeaders' | 'modelId'> {
@@ -26,6 +26,8 @@ export interface MeteredForwarding extends Omit<DispatchRequest, 'responseHeader
   canonicalRequest?: CanonicalRequest;
   /** channel id -> premium price ratio (millionths) when the request uses a price-changing field (see MeteredRequest) */
   premiumPriceRatios?: ReadonlyMap<string, number>;
+  /** the longest prompt-cache TTL a Messages request asks for (see MeteredRequest) */
+  promptCacheTtl?: PromptCacheTtl;
 }
 
 /**
@@ -55,6 +57,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
     requestId: String(request.id),
     receivedAt: request.receivedAt,
     premiumPriceRatios: forwarding.premiumPriceRatios,
+    promptCacheTtl: forwarding.promptCacheTtl,
     canonicalRequest: forwarding.canonicalRequest,
     documentPages,
   });

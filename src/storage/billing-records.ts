@@ -71,8 +71,10 @@ export interface UsageLogRecord {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
-  /** input tokens written to the vendor's prompt cache (part of promptTokens), priced at the cache-write price */
+  /** input tokens written to the vendor's prompt cache at every TTL (part of promptTokens) */
   cacheWriteTokens: number;
+  /** of cacheWriteTokens, those written with a 1-hour TTL, priced at the 1-hour write price (absent: none) */
+  cacheWriteOneHourTokens?: number;
   /** micro-units charged */
   cost: number;
   /** HTTP status the client received */

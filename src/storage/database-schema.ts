@@ -129,6 +129,8 @@ export interface ModelPricesTable {
   cached_input_per_million: number;
   /** micro-units per million input tokens written to the vendor's cache */
   cache_write_per_million: number;
+  /** micro-units per million input tokens written to the cache with a 1-hour TTL; null = twice the input price (migration 0019) */
+  cache_write_one_hour_per_million: number | null;
   /** micro-units per million output tokens */
   output_per_million: number;
   /** JSON object: `<size>:<quality>`, `<size>` or `default` -> micro-units per image */
@@ -312,6 +314,10 @@ export interface UsageLogPricingColumns {
   price_audio_per_minute: number | null;
   /** micro-units of video, before the ratio */
   video_cost: number | null;
+  /** of cache_write_tokens, those written with a 1-hour TTL (migration 0019; null before it) */
+  cache_write_one_hour_tokens: number | null;
+  /** micro-units per million 1-hour cache writes, before the ratio (migration 0019) */
+  price_cache_write_one_hour_per_million: number | null;
 }
 
 /** Row of `usage_hourly_rollups` (migration 0012): sums per UTC hour, user, key and model. */

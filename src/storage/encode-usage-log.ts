@@ -35,5 +35,7 @@ export function encodeUsageLog(
     audio_milliseconds: pricing?.audioMilliseconds ?? null,
     price_audio_per_minute: pricing?.audioPerMinute ?? null,
     video_cost: pricing?.videoCost ?? null,
+    cache_write_one_hour_tokens: record.cacheWriteOneHourTokens ?? 0,
+    price_cache_write_one_hour_per_million: pricing?.cacheWriteOneHourPerMillion ?? null,
   };
 }

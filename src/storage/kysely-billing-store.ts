@@ -540,6 +540,7 @@ function encodeModelPrice(price: ModelPrice, now: number): ModelPricesTable {
     input_per_million: price.inputPerMillion,
     cached_input_per_million: price.cachedInputPerMillion,
     cache_write_per_million: price.cacheWritePerMillion,
+    cache_write_one_hour_per_million: price.cacheWriteOneHourPerMillion ?? null,
     output_per_million: price.outputPerMillion,
     image_prices: JSON.stringify(price.imagePrices),
     audio_per_minute: price.audioPerMinute,
@@ -554,6 +555,9 @@ function decodeModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
     inputPerMillion: Number(row.input_per_million),
     cachedInputPerMillion: Number(row.cached_input_per_million),
     cacheWritePerMillion: Number(row.cache_write_per_million),
+    ...(row.cache_write_one_hour_per_million === null
+      ? {}
+      : { cacheWriteOneHourPerMillion: Number(row.cache_write_one_hour_per_million) }),
     outputPerMillion: Number(row.output_per_million),
     imagePrices: JSON.parse(row.image_prices) as Record<string, number>,
     audioPerMinute: Number(row.audio_per_minute),
@@ -576,6 +580,7 @@ function decodeUsageLog(
     completionTokens: Number(row.completion_tokens),
     cachedTokens: Number(row.cached_tokens),
     cacheWriteTokens: Number(row.cache_write_tokens),
+    cacheWriteOneHourTokens: Number(row.cache_write_one_hour_tokens ?? 0),
     cost: Number(row.cost),
     status: Number(row.status),
     errorCode: row.error_code,
@@ -595,6 +600,7 @@ function decodeUsageLogPricing(row: Selectable<UsageLogPricingColumns>): Request
     inputPerMillion: Number(row.price_input_per_million ?? 0),
     cachedInputPerMillion: Number(row.price_cached_input_per_million ?? 0),
     cacheWritePerMillion: Number(row.price_cache_write_per_million ?? 0),
+    cacheWriteOneHourPerMillion: Number(row.price_cache_write_one_hour_per_million ?? 0),
     outputPerMillion: Number(row.price_output_per_million ?? 0),
     priceRatioMillionths: Number(row.price_ratio_millionths),
     imageCost: Number(row.image_cost ?? 0),

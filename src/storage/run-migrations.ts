@@ -19,6 +19,7 @@ import { storedResponsesMigration } from './migrations/0015-stored-responses.js'
 import { videoTasksMigration } from './migrations/0016-video-tasks.js';
 import { balanceFloorAndRefusedRequestCountsMigration } from './migrations/0017-balance-floor-and-refused-request-counts.js';
 import { topupReversalsMigration } from './migrations/0018-topup-reversals.js';
+import { oneHourCacheWritesMigration } from './migrations/0019-one-hour-cache-writes.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0016-video-tasks': videoTasksMigration,
   '0017-balance-floor-and-refused-request-counts': balanceFloorAndRefusedRequestCountsMigration,
   '0018-topup-reversals': topupReversalsMigration,
+  '0019-one-hour-cache-writes': oneHourCacheWritesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

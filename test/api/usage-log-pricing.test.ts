@@ -117,6 +117,8 @@ describe('the usage log’s cost breakdown', () => {
       inputPerMillion: 2_500_003,
       cachedInputPerMillion: 1_250_001,
       cacheWritePerMillion: 3_125_007,
+      // no 1-hour price of its own: twice the input price
+      cacheWriteOneHourPerMillion: 5_000_006,
       outputPerMillion: 10_000_019,
       priceRatioMillionths: groupRatio,
       imageCost: 0,

@@ -16,6 +16,8 @@ export interface AnthropicReplyUsage {
   input_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+  /** cache writes by TTL; reported when the request asked for a 1-hour TTL */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
   output_tokens: number;
 }
 
@@ -82,9 +84,23 @@ export function countAnthropicPromptTokens(request: AnthropicSimulatorRequest): 
   );
 }
 
-/** Prompt words, split into cache reads and writes when the request uses cache_control or the model name says `cache`. */
+/**
+ * Prompt words, split into cache reads and writes when the request uses cache_control or the model name says `cache`.
+ * A request asking for a 1-hour TTL writes half its words at 1 hour and a quarter at 5 minutes (reads none), reported
+ * by TTL in `cache_creation` as Anthropic does.
+ */
 function promptUsage(request: AnthropicSimulatorRequest): Omit<AnthropicReplyUsage, 'output_tokens'> {
   const promptWords = countAnthropicPromptTokens(request);
+  if (request.hasOneHourCacheTtl) {
+    const oneHour = Math.floor(promptWords / 2);
+    const fiveMinutes = Math.floor(promptWords / 4);
+    return {
+      input_tokens: promptWords - oneHour - fiveMinutes,
+      cache_creation_input_tokens: oneHour + fiveMinutes,
+      cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: fiveMinutes, ephemeral_1h_input_tokens: oneHour },
+    };
+  }
   if (!request.hasCacheControl && !request.model.includes('cache'))
     return { input_tokens: promptWords, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const cacheRead = Math.max(1, Math.floor(promptWords / 2));

@@ -103,6 +103,7 @@ function planEvents(reply: AnthropicReply, messageId: string, model: string): Pl
         input_tokens: reply.usage.input_tokens,
         cache_creation_input_tokens: reply.usage.cache_creation_input_tokens,
         cache_read_input_tokens: reply.usage.cache_read_input_tokens,
+        ...(reply.usage.cache_creation ? { cache_creation: reply.usage.cache_creation } : {}),
       },
     }),
     event('message_stop', {}),

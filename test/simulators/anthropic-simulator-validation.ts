@@ -22,6 +22,8 @@ export interface AnthropicSimulatorRequest {
   tool_choice: { type: string; name?: string; disable_parallel_tool_use?: boolean } | undefined;
   /** true when any block, tool or the top level carries `cache_control` */
   hasCacheControl: boolean;
+  /** true when some `cache_control` asks for a 1-hour TTL (`"ttl": "1h"`) */
+  hasOneHourCacheTtl: boolean;
   raw: Record<string, unknown>;
 }
 
@@ -133,6 +135,7 @@ export function validateAnthropicRequest(
     tools,
     tool_choice: toolChoice,
     hasCacheControl: JSON.stringify(raw).includes('"cache_control"'),
+    hasOneHourCacheTtl: /"ttl":\s*"1h"/.test(JSON.stringify(raw)),
     raw,
   };
 }

@@ -7,8 +7,10 @@ export interface CanonicalUsage {
   inputTokens: number;
   /** input tokens served from the vendor's prompt cache */
   cacheReadInputTokens: number;
-  /** input tokens written to the vendor's prompt cache (Anthropic cache creation) */
+  /** input tokens written to the vendor's prompt cache (Anthropic cache creation), at every TTL */
   cacheWriteInputTokens: number;
+  /** of cacheWriteInputTokens, those written with a 1-hour TTL (priced apart); absent when the vendor tells none apart */
+  cacheWriteOneHourInputTokens?: number;
   /** all output tokens, reasoning included */
   outputTokens: number;
   /** output tokens spent on reasoning (hidden or shown) */

@@ -25,7 +25,6 @@ function unsealArtefact(signature: string): VendorArtefact | null {
 function passThrough(overrides: Partial<MessagesPassThroughOptions> = {}) {
   return createMessagesPassThrough({
     body: { model: 'public-claude', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] },
-    queryString: 'beta=true',
     anthropicVersion: '2026-10-21',
     anthropicBeta: 'interleaved-thinking-2025-05-14',
     messageId: 'msg_gateway',
@@ -36,9 +35,9 @@ function passThrough(overrides: Partial<MessagesPassThroughOptions> = {}) {
 }
 
 describe('the Messages pass-through to Anthropic channels', () => {
-  it("forwards the client's version, beta header and query string, presenting the key as that version wants", () => {
+  it("forwards the client's version and the planned betas, never a query string, presenting the key as that version wants", () => {
     const request = passThrough().encode(channel, 'claude-upstream');
-    expect(request.url).toBe('http://vendor.test/v1/messages?beta=true');
+    expect(request.url).toBe('http://vendor.test/v1/messages');
     expect(request.headers).toMatchObject({
       'anthropic-version': '2026-10-21',
       'anthropic-beta': 'interleaved-thinking-2025-05-14',

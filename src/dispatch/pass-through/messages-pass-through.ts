@@ -23,11 +23,9 @@ import {
 export interface MessagesPassThroughOptions {
   /** the client's validated request body */
   body: Record<string, unknown>;
-  /** the client's query string without `?` (Claude Code sends `beta=true`), forwarded as it came */
-  queryString: string;
   /** the client's `anthropic-version` header, forwarded unchanged; the channel's setting when absent */
   anthropicVersion: string | undefined;
-  /** the client's `anthropic-beta` header, forwarded unchanged */
+  /** the betas to send (planAnthropicForwarding: free or enabled on the channels that may serve the request) */
   anthropicBeta: string | undefined;
   /** the gateway's `msg_...` id shown instead of the vendor's */
   messageId: string;
@@ -38,8 +36,8 @@ export interface MessagesPassThroughOptions {
 }
 
 /**
- * Messages to Anthropic channels: the client's body goes through with `model` rewritten, its `anthropic-version` and
- * `anthropic-beta` headers and query string forwarded unchanged; thinking blocks whose signature the gateway sealed
+ * Messages to Anthropic channels: the client's body goes through with `model` rewritten, its `anthropic-version`
+ * forwarded, the betas the forwarding plan allowed, never a query string; thinking blocks whose signature the gateway sealed
  * (reasoning another vendor produced) are dropped, or given back their raw Anthropic signature. The vendor's message
  * id and model name are replaced by the gateway's; usage is read for billing.
  */
@@ -65,12 +63,12 @@ export function createMessagesPassThrough(options: MessagesPassThroughOptions): 
 /** What a Messages-shaped request (`/messages`, `/messages/count_tokens`) needs to go through to an Anthropic channel. */
 export type AnthropicPassThroughRequest = Pick<
   MessagesPassThroughOptions,
-  'body' | 'queryString' | 'anthropicVersion' | 'anthropicBeta' | 'unsealArtefact'
+  'body' | 'anthropicVersion' | 'anthropicBeta' | 'unsealArtefact'
 >;
 
 /**
  * The client's Messages-shaped body for an Anthropic channel at `path`: model replaced, signatures resolved, the
- * client's version, beta header and query string forwarded; the key presented as that version wants (bearer from
+ * client's version and the allowed betas forwarded, no query string (the gateway decides the URL); the key presented as that version wants (bearer from
  * 2026-10-21 on), so both follow the client's.
  */
 export function encodeAnthropicPassThrough(
@@ -87,13 +85,12 @@ export function encodeAnthropicPassThrough(
     'content-type': 'application/json',
   };
   if (request.anthropicBeta) headers['anthropic-beta'] = request.anthropicBeta;
-  const query = request.queryString ? `?${request.queryString}` : '';
   const body = {
     ...request.body,
     model: upstreamModelId,
     messages: withVendorSignatures(request.body.messages, request),
   };
-  return { url: `${channel.baseUrl}${path}${query}`, headers, body: JSON.stringify(body) };
+  return { url: `${channel.baseUrl}${path}`, headers, body: JSON.stringify(body) };
 }
 
 /** The conversation with gateway-sealed signatures resolved: Anthropic's own restored, every other vendor's block dropped. */

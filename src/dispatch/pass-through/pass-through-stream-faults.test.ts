@@ -43,7 +43,6 @@ function responsesPassThrough() {
 function messagesPassThrough() {
   return createMessagesPassThrough({
     body: { model: 'claude-public', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] },
-    queryString: '',
     anthropicVersion: undefined,
     anthropicBeta: undefined,
     messageId: 'msg_gateway',

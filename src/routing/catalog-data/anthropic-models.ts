@@ -5,16 +5,20 @@ import { tokenPrices } from './token-prices.js';
 
 const a = 'anthropic';
 
-/** Anthropic's list prices per million tokens: cache writes cost 1.25x input (5-minute TTL), cache reads 0.1x. Nov 2025. */
+/** Anthropic's list prices per million tokens: cache writes cost 1.25x input (5-minute TTL) or 2x (1-hour TTL), cache reads 0.1x. Nov 2025. */
 function claudePrices(input: number, output: number): ModelPrices {
-  return tokenPrices(input, output, { cachedInput: input / 10, cacheWrite: input * 1.25 });
+  return tokenPrices(input, output, {
+    cachedInput: input / 10,
+    cacheWrite: input * 1.25,
+    cacheWriteOneHour: input * 2,
+  });
 }
 
 const opusPrices = claudePrices(15, 75);
 const sonnetPrices = claudePrices(3, 15);
 const haikuThreePointFivePrices = claudePrices(0.8, 4);
 const haikuFourPointFivePrices = claudePrices(1, 5);
-const haikuThreePrices = tokenPrices(0.25, 1.25, { cachedInput: 0.03, cacheWrite: 0.3 });
+const haikuThreePrices = tokenPrices(0.25, 1.25, { cachedInput: 0.03, cacheWrite: 0.3, cacheWriteOneHour: 0.5 });
 
 /**
  * Claude on Anthropic's API (date-pinned ids, with Anthropic's own aliases) and on AWS Bedrock (`anthropic.*` ids).

@@ -12,7 +12,7 @@ export function toMicroUnits(units: number): number {
 export function tokenPrices(
   inputPerMillion: number,
   outputPerMillion: number,
-  cache: { cachedInput?: number; cacheWrite?: number } = {},
+  cache: { cachedInput?: number; cacheWrite?: number; cacheWriteOneHour?: number } = {},
 ): ModelPrices {
   const prices: ModelPrices = {
     inputPerMillion: toMicroUnits(inputPerMillion),
@@ -20,6 +20,7 @@ export function tokenPrices(
   };
   if (cache.cachedInput !== undefined) prices.cachedInputPerMillion = toMicroUnits(cache.cachedInput);
   if (cache.cacheWrite !== undefined) prices.cacheWritePerMillion = toMicroUnits(cache.cacheWrite);
+  if (cache.cacheWriteOneHour !== undefined) prices.cacheWriteOneHourPerMillion = toMicroUnits(cache.cacheWriteOneHour);
   return prices;
 }
 

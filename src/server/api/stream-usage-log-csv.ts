@@ -25,6 +25,8 @@ export const usageLogCsvColumns = [
   'firstTokenMs',
   'streamed',
   'clientIp',
+  // added with 1-hour cache-write prices (migration 0019): of cacheWriteTokens, the 1-hour ones
+  'cacheWriteOneHourTokens',
 ] as const satisfies ReadonlyArray<keyof UsageLogRecord>;
 
 /** Then the log's `pricing`, one column per field (empty when the row has none). */
@@ -38,6 +40,7 @@ export const usageLogPricingCsvColumns = [
   'audioMilliseconds',
   'audioPerMinute',
   'videoCost',
+  'cacheWriteOneHourPerMillion',
 ] as const satisfies ReadonlyArray<keyof RequestPricing>;
 
 // Rows read from the database per query: one page of the newest-first cursor.
@@ -84,6 +87,6 @@ async function* readCsvLines(
 }
 
 function encodeCell(value: UsageLogRecord[(typeof usageLogCsvColumns)[number]]): string {
-  if (value === null) return '';
+  if (value === null || value === undefined) return '';
   return String(value);
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { applyPriceRatio } from '../../billing/apply-price-ratio.js';
-import type { ModelPrice } from '../../billing/model-price.js';
+import { oneHourCacheWritePerMillion, type ModelPrice } from '../../billing/model-price.js';
 import type { CatalogModel } from '../../routing/catalog-model.js';
 import { requireUser } from '../api/authenticate-api-caller.js';
 import type { ApiRouteContext } from './api-routes.js';
@@ -51,6 +51,7 @@ function presentModel(modelId: string, model: CatalogModel | undefined, price: M
       outputPerMillion: price.outputPerMillion,
       cachedInputPerMillion: price.cachedInputPerMillion,
       cacheWritePerMillion: price.cacheWritePerMillion,
+      cacheWriteOneHourPerMillion: oneHourCacheWritePerMillion(price),
       ...(Object.keys(price.imagePrices).length > 0 ? { imagePrices: price.imagePrices } : {}),
       ...(price.audioPerMinute > 0 ? { audioPerMinute: price.audioPerMinute } : {}),
       ...(price.videoPerSecond > 0 ? { videoPerSecond: price.videoPerSecond } : {}),

@@ -11,6 +11,8 @@ const priceSchema = z.object({
   inputPerMillion: microUnits,
   cachedInputPerMillion: microUnits.optional(),
   cacheWritePerMillion: microUnits.optional(),
+  // absent: 1-hour cache writes cost twice the input price (Anthropic's list rule)
+  cacheWriteOneHourPerMillion: microUnits.optional(),
   outputPerMillion: microUnits,
   imagePrices: z.record(z.string(), microUnits).default({}),
   audioPerMinute: microUnits.default(0),
@@ -37,6 +39,9 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
       inputPerMillion: input.inputPerMillion,
       cachedInputPerMillion: input.cachedInputPerMillion ?? input.inputPerMillion,
       cacheWritePerMillion: input.cacheWritePerMillion ?? input.inputPerMillion,
+      ...(input.cacheWriteOneHourPerMillion === undefined
+        ? {}
+        : { cacheWriteOneHourPerMillion: input.cacheWriteOneHourPerMillion }),
       outputPerMillion: input.outputPerMillion,
       imagePrices: input.imagePrices,
       audioPerMinute: input.audioPerMinute,

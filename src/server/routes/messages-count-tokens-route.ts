@@ -4,6 +4,7 @@ import { countTextTokens } from '../../billing/count-text-tokens.js';
 import { collectRequestDocuments, estimateDocumentPages } from '../../billing/estimate-document-pages.js';
 import { countAnthropicTokens } from '../../dispatch/count-anthropic-tokens.js';
 import { parseCountTokensRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
+import { countTokensAnthropicBeta } from '../forwarded-fields/plan-anthropic-forwarding.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { createMessagesArtefactSealer } from '../messages-artefact-sealer.js';
 import { readAnthropicForwarding } from '../read-anthropic-forwarding.js';
@@ -32,12 +33,16 @@ export function registerMessagesCountTokensRoute(app: FastifyInstance, services:
     { bodyLimit: services.config.countTokensBodyLimitBytes, onRequest },
     async (request) => {
       const canonicalRequest = parseCountTokensRequest(request.body, { unsealArtefact: sealer.unseal });
-      const model = resolveModel(services.routing.current, request.principal, canonicalRequest.model, ['chat']);
+      const routing = services.routing.current;
+      const model = resolveModel(routing, request.principal, canonicalRequest.model, ['chat']);
+      const forwarding = readAnthropicForwarding(request);
       const exact = await countAnthropicTokens(
         model.id,
         {
           body: request.body as Record<string, unknown>,
-          ...readAnthropicForwarding(request),
+          anthropicVersion: forwarding.anthropicVersion,
+          // Counting is free: a beta no channel offers is dropped here, not refused (it is refused on /v1/messages).
+          anthropicBeta: countTokensAnthropicBeta(forwarding.anthropicBeta, routing.channelsFor(model.id)),
           unsealArtefact: (signature) => sealer.unseal(signature)?.artefact ?? null,
         },
         services,

@@ -4,6 +4,7 @@ import { createMessagesPassThrough } from '../../dispatch/pass-through/messages-
 import { createMessagesAnswerCodec } from '../../protocols/anthropic-messages/messages-answer-codec.js';
 import { parseMessagesRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
 import { forwardMetered } from '../forward-metered.js';
+import { planAnthropicForwarding } from '../forwarded-fields/plan-anthropic-forwarding.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { createMessagesArtefactSealer } from '../messages-artefact-sealer.js';
 import { rejectUnsupportedMessageImages } from '../reject-unsupported-message-images.js';
@@ -11,25 +12,35 @@ import { readAnthropicForwarding } from '../read-anthropic-forwarding.js';
 import { resolveModel } from '../resolve-model.js';
 
 /**
- * `POST /v1/messages` (Anthropic Messages; any query string, e.g. Claude Code's `?beta=true`), streamed or not. The body
- * is parsed into the canonical request, which holds the cost and which dispatch serves through any channel protocol,
- * written back with the Messages codec; Anthropic channels get the client's body as it came (model name replaced, its
- * `anthropic-version` and `anthropic-beta` headers forwarded: see createMessagesPassThrough).
+ * `POST /v1/messages` (Anthropic Messages; any query string, e.g. Claude Code's `?beta=true`, is accepted and never
+ * forwarded), streamed or not. The body is parsed into the canonical request, which holds the cost and which dispatch
+ * serves through any channel protocol, written back with the Messages codec; Anthropic channels get the client's body
+ * as it came (model name replaced, its `anthropic-version` forwarded: see createMessagesPassThrough). Betas, premium
+ * fields and 1-hour cache TTLs go only to channels that allow and price them, else 400 (planAnthropicForwarding).
  */
 export function registerMessagesRoute(app: FastifyInstance, services: GatewayServices): void {
   const sealer = createMessagesArtefactSealer(services.config);
   app.post('/v1/messages', async (request, reply) => {
     const parsed = parseMessagesRequest(request.body, { unsealArtefact: sealer.unseal });
-    const model = resolveModel(services.routing.current, request.principal, parsed.request.model, ['chat']);
+    const routing = services.routing.current;
+    const model = resolveModel(routing, request.principal, parsed.request.model, ['chat']);
     if (parsed.ignoredFields.length > 0)
       request.log.debug({ ignoredFields: parsed.ignoredFields }, 'messages fields accepted but not translated');
     const body = request.body as Record<string, unknown>;
     rejectUnsupportedMessageImages(model, body);
+    const forwarding = readAnthropicForwarding(request);
+    const plan = planAnthropicForwarding({
+      body,
+      anthropicBeta: forwarding.anthropicBeta,
+      modelId: model.id,
+      channels: routing.channelsFor(model.id),
+    });
     const messageId = `msg_${randomUUID().replaceAll('-', '')}`;
     const codec = createMessagesAnswerCodec({ messageId, model: model.id, sealArtefact: sealer.seal });
     const passThrough = createMessagesPassThrough({
       body,
-      ...readAnthropicForwarding(request),
+      anthropicVersion: forwarding.anthropicVersion,
+      anthropicBeta: plan.anthropicBeta,
       messageId,
       model: model.id,
       unsealArtefact: (signature) => sealer.unseal(signature)?.artefact ?? null,
@@ -42,6 +53,9 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       endpoint: 'messages',
       body,
       passThrough,
+      acceptsChannel: plan.acceptsChannel,
+      premiumPriceRatios: plan.premiumPriceRatios,
+      promptCacheTtl: plan.promptCacheTtl,
       stream: parsed.request.stream,
       clientWantsUsage: false,
       canonicalRequest: parsed.request,
