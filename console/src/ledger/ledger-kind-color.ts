@@ -15,6 +15,7 @@ export function ledgerKindColor(kind: LedgerKind): string {
       return 'grape';
     case 'debt-repayment':
     case 'debt-from-shortfall':
+    case 'topup-reversal':
       return 'orange';
     default: {
       const unexpected: never = kind;

@@ -1,7 +1,7 @@
 // The /api answers the ledger page reads (docs/API.md "Console API", docs/BILLING.md "Ledger").
 
 /** What a ledger entry records (`hold` is in the vocabulary but never written). */
-export type LedgerKind = 'top-up' | 'bonus' | 'hold' | 'settlement' | 'refund' | 'adjustment' | 'redemption' | 'debt-repayment' | 'debt-from-shortfall';
+export type LedgerKind = 'top-up' | 'bonus' | 'hold' | 'settlement' | 'refund' | 'adjustment' | 'redemption' | 'debt-repayment' | 'debt-from-shortfall' | 'topup-reversal';
 
 /** One entry of GET /api/ledger, newest first. */
 export interface LedgerEntry {

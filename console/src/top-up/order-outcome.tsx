@@ -42,7 +42,9 @@ function FinalOutcome({ order }: { order: TopUpOrder }) {
   const money = (amount: number) => formatMicroUnits(amount, i18n.language);
   switch (order.status) {
     case 'paid':
+    case 'partially-refunded':
     case 'refunded':
+    case 'disputed':
       return (
         <Alert color="teal" icon={<IconCircleCheck size={18} />} title={t(`topUp.outcome.${order.status}Title`)}>
           <Stack gap={4}>

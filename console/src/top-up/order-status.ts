@@ -8,7 +8,9 @@ export function isFinalStatus(status: TopUpOrderStatus): boolean {
     case 'paid':
     case 'failed':
     case 'expired':
+    case 'partially-refunded':
     case 'refunded':
+    case 'disputed':
       return true;
     default: {
       const unexpected: never = status;
@@ -28,8 +30,11 @@ export function orderStatusColor(status: TopUpOrderStatus): string {
       return 'red';
     case 'expired':
       return 'gray';
+    case 'partially-refunded':
     case 'refunded':
       return 'violet';
+    case 'disputed':
+      return 'orange';
     default: {
       const unexpected: never = status;
       return unexpected;

@@ -35,7 +35,7 @@ export interface TopUpOptions {
 }
 
 /** Where an order stands. */
-export type TopUpOrderStatus = 'pending' | 'paid' | 'failed' | 'expired' | 'refunded';
+export type TopUpOrderStatus = 'pending' | 'paid' | 'failed' | 'expired' | 'partially-refunded' | 'refunded' | 'disputed';
 
 /** A top-up order (GET /api/topup/orders/:id). */
 export interface TopUpOrder {

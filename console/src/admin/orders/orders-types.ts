@@ -3,7 +3,15 @@
 import type { PaymentMethod, TopUpOrder, TopUpOrderStatus } from '../../top-up/top-up-types';
 
 /** Every order status, in the order the status filter offers them. */
-export const orderStatuses: readonly TopUpOrderStatus[] = ['pending', 'paid', 'failed', 'expired', 'refunded'];
+export const orderStatuses: readonly TopUpOrderStatus[] = [
+  'pending',
+  'paid',
+  'failed',
+  'expired',
+  'partially-refunded',
+  'refunded',
+  'disputed',
+];
 
 /** Every payment method, in the order the method filter offers them. */
 export const paymentMethods: readonly PaymentMethod[] = ['stripe', 'alipay'];

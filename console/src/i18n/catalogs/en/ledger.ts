@@ -18,5 +18,6 @@ export const ledgerEnglish = {
     redemption: 'Redeemed code',
     'debt-repayment': 'Debt repayment',
     'debt-from-shortfall': 'Charge added to debt',
+    'topup-reversal': 'Top-up refunded or disputed',
   },
 } as const;

@@ -20,7 +20,9 @@ export const ordersEnglish = {
     paid: 'Paid',
     failed: 'Failed',
     expired: 'Expired',
+    'partially-refunded': 'Partly refunded',
     refunded: 'Refunded',
+    disputed: 'Disputed',
   },
   method: {
     stripe: 'Stripe',

@@ -6,7 +6,7 @@ export const topUpEnglish = {
   debt: 'Unpaid debt: {{debt}} (paid first from any top-up)',
   notConfigured: 'Online payment is not set up on this gateway. Redeem a code, or ask the operator.',
   methods: { stripe: 'Stripe', alipay: 'Alipay' },
-  status: { pending: 'Pending', paid: 'Paid', failed: 'Failed', expired: 'Expired', refunded: 'Refunded' },
+  status: { pending: 'Pending', paid: 'Paid', failed: 'Failed', expired: 'Expired', 'partially-refunded': 'Partly refunded', refunded: 'Refunded', disputed: 'Disputed' },
   form: {
     title: 'Top up',
     method: 'Payment method',
@@ -56,6 +56,8 @@ export const topUpEnglish = {
     checkAgain: 'Check again',
     paidTitle: 'Payment received',
     refundedTitle: 'Paid, then refunded',
+    'partially-refundedTitle': 'Paid, then partly refunded',
+    disputedTitle: 'Paid, now disputed',
     credited: 'Credited:',
     bonus: 'First top-up bonus:',
     newBalance: 'New balance:',

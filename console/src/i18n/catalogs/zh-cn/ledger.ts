@@ -20,5 +20,6 @@ export const ledgerChinese: Catalog['ledger'] = {
     redemption: '兑换充值码',
     'debt-repayment': '偿还欠款',
     'debt-from-shortfall': '扣费转为欠款',
+    'topup-reversal': '充值退款或争议',
   },
 };

@@ -22,7 +22,9 @@ export const ordersChinese: Catalog['orders'] = {
     paid: '已支付',
     failed: '失败',
     expired: '已过期',
+    'partially-refunded': '部分退款',
     refunded: '已退款',
+    disputed: '争议中',
   },
   method: {
     stripe: 'Stripe',

@@ -8,7 +8,7 @@ export const topUpChinese: Catalog['topUp'] = {
   debt: '未还欠款：{{debt}}（任何充值都会先还欠款）',
   notConfigured: '本网关未开通在线支付。请兑换充值码，或联系管理员。',
   methods: { stripe: 'Stripe', alipay: '支付宝' },
-  status: { pending: '待支付', paid: '已支付', failed: '失败', expired: '已过期', refunded: '已退款' },
+  status: { pending: '待支付', paid: '已支付', failed: '失败', expired: '已过期', 'partially-refunded': '部分退款', refunded: '已退款', disputed: '争议中' },
   form: {
     title: '充值',
     method: '支付方式',
@@ -58,6 +58,8 @@ export const topUpChinese: Catalog['topUp'] = {
     checkAgain: '再次查询',
     paidTitle: '付款成功',
     refundedTitle: '已支付，后已退款',
+    'partially-refundedTitle': '已支付，后部分退款',
+    disputedTitle: '已支付，现有争议',
     credited: '到账：',
     bonus: '首充奖励：',
     newBalance: '当前余额：',
