@@ -19,6 +19,7 @@ export function CostBreakdownTable({ log }: { log: UsageLog }) {
       case 'input':
       case 'cachedInput':
       case 'cacheWrite':
+      case 'cacheWriteOneHour':
       case 'output':
         return t('usageLogs.detail.tokens', { value: number.format(component.quantity) });
       case 'audio':
@@ -37,6 +38,7 @@ export function CostBreakdownTable({ log }: { log: UsageLog }) {
       case 'input':
       case 'cachedInput':
       case 'cacheWrite':
+      case 'cacheWriteOneHour':
       case 'output':
         return t('usageLogs.detail.perMillion', { price: money(component.unitPrice) });
       case 'audio':

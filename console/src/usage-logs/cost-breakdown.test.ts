@@ -26,6 +26,24 @@ describe('explainCost', () => {
     expect(explainCost({ promptTokens: 100, cachedTokens: 30, cacheWriteTokens: 10, completionTokens: 7, cost: 434, pricing })!.matchesCost).toBe(true);
   });
 
+  it('prices 1-hour cache writes on their own line, at their own price, so the breakdown adds up to the cost', () => {
+    const oneHourPricing: UsageLogPricing = {
+      ...pricing, inputPerMillion: 1_000_000, cachedInputPerMillion: 1_000_000, cacheWritePerMillion: 2_000_000,
+      cacheWriteOneHourPerMillion: 3_000_000, outputPerMillion: 4_000_000, priceRatioMillionths: 1_000_000,
+    };
+    const log = { promptTokens: 12, cachedTokens: 0, cacheWriteTokens: 9, cacheWriteOneHourTokens: 6, completionTokens: 5, cost: 47 };
+    const breakdown = explainCost({ ...log, pricing: oneHourPricing })!;
+    expect(breakdown.components.map((component) => [component.kind, component.quantity, component.unitPrice])).toEqual([
+      ['input', 3, 1_000_000],
+      ['cacheWrite', 3, 2_000_000],
+      ['cacheWriteOneHour', 6, 3_000_000],
+      ['output', 5, 4_000_000],
+    ]);
+    // 3 × 1 + 3 × 2 + 6 × 3 + 5 × 4 = 47 micro-units, the cost the gateway charged
+    expect(breakdown.roundedUp).toBe(47);
+    expect(breakdown.matchesCost).toBe(true);
+  });
+
   it('adds images, audio and video at ratio and leaves out what was not used', () => {
     const withMedia = { ...pricing, imageCost: 80_000, audioMilliseconds: 90_000, audioPerMinute: 6_000, videoCost: 0 };
     const breakdown = explainCost({ promptTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, cost: 133_500, pricing: withMedia })!;

@@ -1,7 +1,7 @@
 import type { UsageLog, UsageLogPricing } from './usage-logs-types';
 
 /** A priced part of a request. */
-export type CostComponentKind = 'input' | 'cachedInput' | 'cacheWrite' | 'output' | 'image' | 'audio' | 'video';
+export type CostComponentKind = 'input' | 'cachedInput' | 'cacheWrite' | 'cacheWriteOneHour' | 'output' | 'image' | 'audio' | 'video';
 
 /** One line of a breakdown: what was used, at which price before the ratio, and its exact amount after the ratio. */
 export interface CostComponent {
@@ -34,14 +34,16 @@ const ratioDenominator = 1_000_000n;
 export const costDenominator = tokensPerPriceUnit * millisecondsPerMinute * ratioDenominator;
 
 /**
- * The cost breakdown of a usage log: uncached, cached and cache-write input tokens, output tokens, images, audio
- * and video, each = quantity × price × ratio, summed exactly and rounded up once. Null when the log has no pricing.
+ * The cost breakdown of a usage log: uncached, cached, 5-minute and 1-hour cache-write input tokens, output tokens,
+ * images, audio and video, each = quantity × price × ratio, summed exactly and rounded up once. Null when the log has
+ * no pricing.
  */
-export function explainCost(log: Pick<UsageLog, 'promptTokens' | 'cachedTokens' | 'cacheWriteTokens' | 'completionTokens' | 'cost' | 'pricing'>): CostBreakdown | null {
+export function explainCost(log: Pick<UsageLog, 'promptTokens' | 'cachedTokens' | 'cacheWriteTokens' | 'cacheWriteOneHourTokens' | 'completionTokens' | 'cost' | 'pricing'>): CostBreakdown | null {
   const pricing: UsageLogPricing | null = log.pricing;
   if (pricing === null) return null;
   const cached = Math.min(log.cachedTokens, log.promptTokens);
   const cacheWrite = Math.min(log.cacheWriteTokens, log.promptTokens - cached);
+  const oneHourWrite = Math.min(log.cacheWriteOneHourTokens ?? 0, cacheWrite);
   const ratio = BigInt(pricing.priceRatioMillionths);
   const tokenLine = (kind: CostComponentKind, tokens: number, perMillion: number): CostComponent => ({
     kind, quantity: tokens, unitPrice: perMillion, numerator: BigInt(tokens) * BigInt(perMillion) * millisecondsPerMinute * ratio,
@@ -52,7 +54,8 @@ export function explainCost(log: Pick<UsageLog, 'promptTokens' | 'cachedTokens' 
   const components = [
     tokenLine('input', log.promptTokens - cached - cacheWrite, pricing.inputPerMillion),
     tokenLine('cachedInput', cached, pricing.cachedInputPerMillion),
-    tokenLine('cacheWrite', cacheWrite, pricing.cacheWritePerMillion),
+    tokenLine('cacheWrite', cacheWrite - oneHourWrite, pricing.cacheWritePerMillion),
+    tokenLine('cacheWriteOneHour', oneHourWrite, pricing.cacheWriteOneHourPerMillion ?? 0),
     tokenLine('output', log.completionTokens, pricing.outputPerMillion),
     wholeLine('image', pricing.imageCost),
     {

@@ -6,8 +6,10 @@ export interface UsageLogPricing {
   inputPerMillion: number;
   /** micro-units per million input tokens read from the prompt cache, before the ratio */
   cachedInputPerMillion: number;
-  /** micro-units per million input tokens written to the prompt cache, before the ratio */
+  /** micro-units per million input tokens written to the prompt cache (5-minute TTL), before the ratio */
   cacheWritePerMillion: number;
+  /** micro-units per million input tokens written with a 1-hour TTL, before the ratio (absent on older gateways) */
+  cacheWriteOneHourPerMillion?: number;
   /** micro-units per million output tokens, before the ratio */
   outputPerMillion: number;
   /** the ratio applied (group × premium), millionths: 1,500,000 = ×1.5 */
@@ -35,7 +37,10 @@ export interface UsageLog {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  /** cache writes at every TTL (part of promptTokens) */
   cacheWriteTokens: number;
+  /** of cacheWriteTokens, those written with a 1-hour TTL */
+  cacheWriteOneHourTokens?: number;
   /** micro-units charged */
   cost: number;
   status: number;

@@ -37,6 +37,7 @@ describe('ratio, price and catalog form values', () => {
     expect(readPriceForm({ input: '0.15', output: '0.6', cachedInput: '', cacheWrite: '' })).toEqual({ body: { inputPerMillion: 150_000, outputPerMillion: 600_000 } });
     expect(readPriceForm({ input: '2.5', output: '10', cachedInput: '1.25', cacheWrite: '0.1' })).toEqual({ body: { inputPerMillion: 2_500_000, outputPerMillion: 10_000_000, cachedInputPerMillion: 1_250_000, cacheWritePerMillion: 100_000 } });
     expect(readPriceForm({ input: '', output: 'x', cachedInput: '-1', cacheWrite: '' })).toEqual({ errors: { input: true, output: true, cachedInput: true } });
+    expect(readPriceForm({ input: '3', output: '15', cachedInput: '', cacheWrite: '3.75', cacheWriteOneHour: '6' })).toEqual({ body: { inputPerMillion: 3_000_000, outputPerMillion: 15_000_000, cacheWritePerMillion: 3_750_000, cacheWriteOneHourPerMillion: 6_000_000 } });
   });
 
   it('keeps a catalog entry’s other fields, drops emptied ones and wants both default prices', () => {

@@ -19,6 +19,8 @@ export interface ModelPrice {
   inputPerMillion: number;
   cachedInputPerMillion: number;
   cacheWritePerMillion: number;
+  /** 1-hour cache writes; absent: twice the input price */
+  cacheWriteOneHourPerMillion?: number;
   outputPerMillion: number;
   imagePrices: Record<string, number>;
   audioPerMinute: number;

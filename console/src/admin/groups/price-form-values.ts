@@ -7,6 +7,8 @@ export interface PriceFormValues {
   output: string;
   cachedInput: string;
   cacheWrite: string;
+  /** 1-hour cache writes (Anthropic `ttl: "1h"`); empty: twice the input price */
+  cacheWriteOneHour?: string;
 }
 
 /** The body of PUT /api/prices/:modelId: integer micro-units per million tokens. */
@@ -15,6 +17,7 @@ export interface PriceOverrideBody {
   outputPerMillion: number;
   cachedInputPerMillion?: number;
   cacheWritePerMillion?: number;
+  cacheWriteOneHourPerMillion?: number;
 }
 
 /** Which price fields did not parse as amounts. */
@@ -29,13 +32,14 @@ export function microUnitsToDecimal(amount: number): string {
 
 /**
  * Reads the price form into the PUT body exactly (no floats): input and output are required; the cached and
- * cache-write prices are sent only when filled in (the gateway then uses the input price).
+ * cache-write prices are sent only when filled in (the gateway then uses the input price; for 1-hour writes twice it).
  */
 export function readPriceForm(values: PriceFormValues): { body: PriceOverrideBody } | { errors: PriceFormErrors } {
   const errors: PriceFormErrors = {};
   const read = (field: keyof PriceFormValues, required: boolean): number | undefined => {
-    if (!required && values[field].trim() === '') return undefined;
-    const parsed = parseAmountToMicroUnits(values[field]);
+    const value = values[field] ?? '';
+    if (!required && value.trim() === '') return undefined;
+    const parsed = parseAmountToMicroUnits(value);
     if (parsed === null) errors[field] = true;
     return parsed ?? undefined;
   };
@@ -43,6 +47,7 @@ export function readPriceForm(values: PriceFormValues): { body: PriceOverrideBod
   const outputPerMillion = read('output', true);
   const cachedInputPerMillion = read('cachedInput', false);
   const cacheWritePerMillion = read('cacheWrite', false);
+  const cacheWriteOneHourPerMillion = read('cacheWriteOneHour', false);
   if (Object.keys(errors).length > 0 || inputPerMillion === undefined || outputPerMillion === undefined) return { errors };
   return {
     body: {
@@ -50,6 +55,7 @@ export function readPriceForm(values: PriceFormValues): { body: PriceOverrideBod
       outputPerMillion,
       ...(cachedInputPerMillion === undefined ? {} : { cachedInputPerMillion }),
       ...(cacheWritePerMillion === undefined ? {} : { cacheWritePerMillion }),
+      ...(cacheWriteOneHourPerMillion === undefined ? {} : { cacheWriteOneHourPerMillion }),
     },
   };
 }

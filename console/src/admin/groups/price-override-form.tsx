@@ -16,6 +16,7 @@ export function PriceOverrideForm({ price, onDone }: { price?: ModelPrice; onDon
     output: price ? microUnitsToDecimal(price.outputPerMillion) : '',
     cachedInput: price ? microUnitsToDecimal(price.cachedInputPerMillion) : '',
     cacheWrite: price ? microUnitsToDecimal(price.cacheWritePerMillion) : '',
+    cacheWriteOneHour: price?.cacheWriteOneHourPerMillion === undefined ? '' : microUnitsToDecimal(price.cacheWriteOneHourPerMillion),
   });
   const [errors, setErrors] = useState<PriceFormErrors>({});
   const [submitted, setSubmitted] = useState(false);
@@ -41,7 +42,7 @@ export function PriceOverrideForm({ price, onDone }: { price?: ModelPrice; onDon
       label={t(`groups.prices.fields.${name}`)}
       required={required}
       inputMode="decimal"
-      value={values[name]}
+      value={values[name] ?? ''}
       onChange={(event) => {
         const value = event.currentTarget.value;
         setValues((current) => ({ ...current, [name]: value }));
@@ -59,6 +60,7 @@ export function PriceOverrideForm({ price, onDone }: { price?: ModelPrice; onDon
           {field('output', true)}
           {field('cachedInput', false)}
           {field('cacheWrite', false)}
+          {field('cacheWriteOneHour', false)}
         </SimpleGrid>
         <Button type="submit" loading={save.isPending}>{t('groups.save')}</Button>
       </Stack>

@@ -56,7 +56,7 @@ export const groupsEnglish = {
     modelRequired: 'Give the model id.',
     invalidAmount: 'Enter an amount such as 2.50 (at most six decimals).',
     columns: { model: 'Model', input: 'Input / 1M', cachedInput: 'Cached input / 1M', cacheWrite: 'Cache write / 1M', output: 'Output / 1M', actions: 'Actions' },
-    fields: { input: 'Input per 1M tokens', output: 'Output per 1M tokens', cachedInput: 'Cached input per 1M tokens (default: input)', cacheWrite: 'Cache write per 1M tokens (default: input)' },
+    fields: { input: 'Input per 1M tokens', output: 'Output per 1M tokens', cachedInput: 'Cached input per 1M tokens (default: input)', cacheWrite: 'Cache write per 1M tokens (default: input)', cacheWriteOneHour: '1-hour cache write per 1M tokens (default: 2 × input)' },
   },
   catalog: {
     title: 'Catalog entries',

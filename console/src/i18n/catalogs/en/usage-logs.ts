@@ -94,7 +94,8 @@ export const usageLogsEnglish = {
     components: {
       input: 'Input tokens',
       cachedInput: 'Cached input tokens',
-      cacheWrite: 'Cache-write input tokens',
+      cacheWrite: 'Cache-write input tokens (5 min)',
+      cacheWriteOneHour: 'Cache-write input tokens (1 hour)',
       output: 'Output tokens',
       image: 'Images',
       audio: 'Audio',

@@ -58,7 +58,7 @@ export const groupsChinese: Catalog['groups'] = {
     modelRequired: '请填写模型 ID。',
     invalidAmount: '请输入金额，例如 2.50（最多六位小数）。',
     columns: { model: '模型', input: '输入 / 百万', cachedInput: '缓存输入 / 百万', cacheWrite: '缓存写入 / 百万', output: '输出 / 百万', actions: '操作' },
-    fields: { input: '每百万输入 token 价格', output: '每百万输出 token 价格', cachedInput: '每百万缓存输入 token 价格（默认同输入）', cacheWrite: '每百万缓存写入 token 价格（默认同输入）' },
+    fields: { input: '每百万输入 token 价格', output: '每百万输出 token 价格', cachedInput: '每百万缓存输入 token 价格（默认同输入）', cacheWrite: '每百万缓存写入 token 价格（默认同输入）', cacheWriteOneHour: '每百万 1 小时缓存写入 token 价格（默认为输入的 2 倍）' },
   },
   catalog: {
     title: '目录条目',

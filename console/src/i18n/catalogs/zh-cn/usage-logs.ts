@@ -96,7 +96,8 @@ export const usageLogsChinese: Catalog['usageLogs'] = {
     components: {
       input: '输入令牌',
       cachedInput: '缓存读取的输入令牌',
-      cacheWrite: '写入缓存的输入令牌',
+      cacheWrite: '写入缓存的输入令牌（5 分钟）',
+      cacheWriteOneHour: '写入缓存的输入令牌（1 小时）',
       output: '输出令牌',
       image: '图像',
       audio: '音频',
