@@ -12,7 +12,7 @@ import { createRateLimitedLog } from './rate-limited-log.js';
 import { RedisWallet, type WalletDrift } from './redis-wallet.js';
 import { LocalRequestRateLimiter } from './local-request-rate-limiter.js';
 import type { RequestRateLimiter } from './request-rate-limiter.js';
-import { SettlementBatchWriter } from './settlement-batch-writer.js';
+import { SettlementBatchWriter, type PendingCharge } from './settlement-batch-writer.js';
 import { SharedRequestRateLimiter } from './shared-request-rate-limiter.js';
 import { TokenizerWorkerClient } from './tokenizer-worker/tokenizer-worker-client.js';
 
@@ -75,6 +75,11 @@ export class BillingRuntime {
           },
           readStoredBalance: (userId) => options.store.readStoredBalance(userId),
           reconcileAll: () => this.refresh(true),
+          keySpend: (apiKeyId) => {
+            const unwritten = this.writer.pendingAmounts().byKey.get(apiKeyId) ?? 0;
+            // Memory's spend is the last stored one plus this node's charges since.
+            return { stored: (this.memory.key(apiKeyId)?.spent ?? unwritten) - unwritten, unwritten };
+          },
         })
       : undefined;
     this.writer = new SettlementBatchWriter({
@@ -83,7 +88,7 @@ export class BillingRuntime {
       logger: options.logger,
       queueLimit: options.config.settlementQueueLimit,
       clock: options.clock,
-      onWritten: (settled) => this.applyWrittenBatch(settled),
+      onWritten: (settled, charges) => this.applyWrittenBatch(settled, charges),
     });
     this.rateLimiter = this.redis
       ? new SharedRequestRateLimiter(this.redis)
@@ -176,9 +181,12 @@ export class BillingRuntime {
       // Runs while no batch is being written, so the queue holds exactly the charges the snapshot lacks.
       const pending = this.writer.pendingAmounts();
       this.memory.load(snapshot, pending.byUser, pending.byKey, pending.debtByUser);
-      await this.wallet
-        ?.reconcile(snapshot.users, this.options.clock())
-        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying balances to redis failed'));
+      const wallet = this.wallet;
+      if (wallet)
+        await Promise.all([
+          wallet.reconcile(snapshot.users, this.options.clock()),
+          wallet.reconcileKeys(snapshot.apiKeys.map(({ apiKeyId, spent }) => ({ apiKeyId, spent }))),
+        ]).catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying balances to redis failed'));
     });
     const shared = refresh.finally(() => {
       if (this.pendingRefresh === shared) this.pendingRefresh = undefined;
@@ -201,6 +209,9 @@ export class BillingRuntime {
       for (const userId of pending.debtByUser.keys()) userIds.add(userId);
       const balances = await this.options.store.readStoredBalances([...userIds]);
       const drift = await wallet.reconcile(balances, this.options.clock());
+      drift.nodeFields += await wallet.reconcileKeys(
+        [...new Set([...wallet.keysHeld(), ...pending.byKey.keys()])].map((apiKeyId) => ({ apiKeyId })),
+      );
       if (drift.nodeFields > 0 || drift.durable > 0 || drift.recreated > 0)
         this.options.logger.warn({ drift }, 'the shared wallet differed from the books and the database; corrected');
       return drift;
@@ -290,7 +301,7 @@ export class BillingRuntime {
    * After a batch committed: a debt the database paid from the balance (a credit came before the debt was written)
    * is mirrored in memory at once, and the shared wallet gets the new stored balances.
    */
-  private async applyWrittenBatch(settled: SettledBalance[]): Promise<void> {
+  private async applyWrittenBatch(settled: SettledBalance[], charges: readonly PendingCharge[]): Promise<void> {
     for (const entry of settled) {
       if (entry.repaid === 0) continue;
       const user = this.memory.user(entry.userId);
@@ -298,7 +309,14 @@ export class BillingRuntime {
       user.debt -= entry.repaid;
     }
     const wallet = this.wallet;
-    if (wallet) await Promise.all(settled.map((entry) => wallet.apply(entry, entry)));
+    if (!wallet) return;
+    const writtenByKey = new Map<string, number>();
+    for (const charge of charges)
+      writtenByKey.set(charge.apiKeyId, (writtenByKey.get(charge.apiKeyId) ?? 0) + charge.amount + charge.debt);
+    await Promise.all([
+      ...settled.map((entry) => wallet.apply(entry, entry)),
+      ...[...writtenByKey].map(([apiKeyId, written]) => wallet.applyKeySpend(apiKeyId, written)),
+    ]);
   }
 
   private async removeDeadNodes(): Promise<void> {

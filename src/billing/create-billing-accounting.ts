@@ -44,6 +44,8 @@ interface HoldEstimate {
 const balanceShortfallMessage =
   'You exceeded your current quota: the balance cannot cover this request. Top up your balance or lower max_tokens.';
 
+const keyCapMessage = 'You exceeded your current quota: this API key reached its spending cap.';
+
 /** The refusal while a debt stands: says what is owed and how it is paid. */
 function debtMessage(debt: number): string {
   // With several nodes, the debt may have been recorded by another node whose batch this one has not read yet.
@@ -179,17 +181,19 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     takeHold(request, worstCost);
     try {
       const userId = request.principal.userId;
-      let outcome = await wallet.hold(userId, worstCost);
-      if (outcome === 'missing') {
-        const stored = await runtime.store.readStoredBalance(userId);
-        if (stored) await wallet.apply(stored);
-        outcome = await wallet.hold(userId, worstCost);
-      }
+      // A wallet Redis lost is created again from the database inside `hold`; `missing` means no such user.
+      const walletKey = {
+        apiKeyId: request.principal.apiKeyId,
+        spendingCap: memory.key(request.principal.apiKeyId)?.spendingCap ?? null,
+      };
+      let outcome = await wallet.hold(userId, worstCost, walletKey);
       if (outcome === 'insufficient' || outcome === 'debt') {
         await runtime.refreshStartedAfter(request.receivedAt, shortBalanceCheckGapMs);
-        outcome = await wallet.hold(userId, worstCost);
+        outcome = await wallet.hold(userId, worstCost, walletKey);
       }
       if (outcome === 'debt') throw new GatewayError('insufficient_quota', debtMessage(memory.user(userId).debt));
+      // The key's spend on every node (its cap is global with Redis), not only this node's.
+      if (outcome === 'cap') throw new GatewayError('insufficient_quota', keyCapMessage);
       if (outcome !== 'held') throw new GatewayError('insufficient_quota', balanceShortfallMessage);
     } catch (error) {
       releaseHold(request, worstCost);
@@ -225,7 +229,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   function capShortfallOf(request: MeteredRequest, worstCost: number): string | undefined {
     const key = memory.key(request.principal.apiKeyId);
     if (key && key.spendingCap !== null && key.spent + key.held + worstCost > key.spendingCap) {
-      return 'You exceeded your current quota: this API key reached its spending cap.';
+      return keyCapMessage;
     }
     return undefined;
   }
@@ -327,16 +331,16 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       record(ticket, result, usage, { cost, pricing }, memoryCharge);
       return undefined;
     }
-    return wallet.settle(request.principal.userId, ticket.held, cost).then(
-      (walletSettlement) => record(ticket, result, usage, { cost, pricing }, walletSettlement?.charged ?? memoryCharge),
-      (error: unknown) => {
+    return wallet
+      .settle(request.principal.userId, ticket.held, cost, request.principal.apiKeyId, (walletSettlement) =>
+        record(ticket, result, usage, { cost, pricing }, walletSettlement?.charged ?? memoryCharge),
+      )
+      .catch((error: unknown) =>
         logWalletFailure(
           error,
-          'settling in redis failed; charging from memory (the wallet copy heals at the next reload)',
-        );
-        record(ticket, result, usage, { cost, pricing }, memoryCharge);
-      },
-    );
+          'settling in redis failed; charged from memory (the wallet copy heals at the next reconciliation)',
+        ),
+      );
   }
 
   /** Charges `charge` (what the balance covered) and records the rest of `cost` as the user's debt. */

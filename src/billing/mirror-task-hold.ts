@@ -36,18 +36,20 @@ export async function reserveTaskHold(
     if (user.balance - user.held < amount) throw new GatewayError('insufficient_quota', balanceRefusal);
     return { release: () => Promise.resolve() };
   }
-  let outcome = await wallet.hold(subject.userId, amount);
+  const walletKey = { apiKeyId: subject.apiKeyId, spendingCap: key?.spendingCap ?? null };
+  let outcome = await wallet.hold(subject.userId, amount, walletKey);
   if (outcome === 'insufficient' || outcome === 'debt') {
     // A top-up made a moment ago may not have reached Redis yet.
     await runtime.refresh(false);
-    outcome = await wallet.hold(subject.userId, amount);
+    outcome = await wallet.hold(subject.userId, amount, walletKey);
   }
   if (outcome === 'debt') throw new GatewayError('insufficient_quota', debtRefusal(user.debt));
+  if (outcome === 'cap') throw new GatewayError('insufficient_quota', capRefusal);
   if (outcome !== 'held') throw new GatewayError('insufficient_quota', balanceRefusal);
   return {
     release: () =>
       wallet
-        .release(subject.userId, amount)
+        .release(subject.userId, amount, subject.apiKeyId)
         .catch((error: unknown) =>
           runtime.options.logger.warn(
             { err: error },

@@ -18,3 +18,8 @@ export function nodeKey(nodeId: string): string {
 
 /** The Redis key whose random value names Redis's current wallet data; an empty Redis gets a new one. */
 export const walletEpochKey = 'gateway:wallet-epoch';
+
+/** The Redis key of an API key's spend hash (`spent`, and per node `held:` and `pending:`), checked against its cap. */
+export function keySpendKey(apiKeyId: string): string {
+  return `gateway:key-spend:${apiKeyId}`;
+}

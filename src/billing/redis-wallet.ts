@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoredBalance } from '../storage/billing-records.js';
 import { StoreUnavailableError } from '../storage/store-unavailable-error.js';
-import { walletEpochKey, walletKey, nodeKey, nodeWalletsKey } from './redis-wallet-keys.js';
-import { walletScripts, walletStale, walletMissing } from './redis-wallet-scripts.js';
+import { keySpendKey, walletEpochKey, walletKey, nodeKey, nodeWalletsKey } from './redis-wallet-keys.js';
+import { keySpendMissing, walletScripts, walletStale, walletMissing } from './redis-wallet-scripts.js';
 
 /** What this node owes the shared wallet from its own books, which reconciliation writes back into Redis. */
 export interface NodeWalletBooks {
@@ -13,6 +13,14 @@ export interface NodeWalletBooks {
   readStoredBalance(userId: string): Promise<StoredBalance | undefined>;
   /** reloads stored balances and calls `reconcile` with them: run when Redis lost its data (a new epoch) */
   reconcileAll(): Promise<void>;
+  /** micro-units of the key's stored spend as this node last read it, and of its settled costs not yet written */
+  keySpend(apiKeyId: string): { stored: number; unwritten: number };
+}
+
+/** The API key a hold or settlement is for, and its spending cap in micro-units (null: none). */
+export interface WalletKey {
+  apiKeyId: string;
+  spendingCap: number | null;
 }
 
 /** What a settlement did: `charged` came from the spendable balance, `uncovered` became this node's unwritten debt. */
@@ -48,6 +56,8 @@ const attemptsPerCall = 3;
 export class RedisWallet {
   /** micro-units held per user that Redis confirmed and no settlement has released */
   private readonly confirmedHeld = new Map<string, number>();
+  /** the same per API key */
+  private readonly confirmedKeyHeld = new Map<string, number>();
   /** wallet commands per user sent and not yet answered: reconciliation leaves their node fields alone */
   private readonly commandsInFlight = new Map<string, number>();
   private epoch: string | undefined;
@@ -61,11 +71,7 @@ export class RedisWallet {
     private readonly redis: Redis,
     /** unique id of this gateway process */
     readonly nodeId: string,
-    private readonly books: NodeWalletBooks = {
-      unwritten: () => ({ charged: 0, debt: 0 }),
-      readStoredBalance: () => Promise.resolve(undefined),
-      reconcileAll: () => Promise.resolve(),
-    },
+    private readonly books: NodeWalletBooks,
   ) {}
 
   /** Adopts Redis's epoch (creating one on an empty Redis); call before the first hold. */
@@ -77,31 +83,42 @@ export class RedisWallet {
   }
 
   /**
-   * Takes `amount` from the user's spendable balance: `held`, `insufficient`, `debt` (an unpaid debt stands, on
-   * any node), or `missing` when neither Redis nor the database knows the user.
+   * Takes `amount` from the user's spendable balance and adds it to the key's spend: `held`, `insufficient`, `debt`
+   * (an unpaid debt stands, on any node), `cap` (the key's spend on every node would pass its cap), or `missing` when
+   * neither Redis nor the database knows the user.
    */
-  async hold(userId: string, amount: number): Promise<'held' | 'insufficient' | 'debt' | 'missing'> {
+  async hold(
+    userId: string,
+    amount: number,
+    key: WalletKey,
+  ): Promise<'held' | 'insufficient' | 'debt' | 'cap' | 'missing'> {
     for (let attempt = 0; attempt < attemptsPerCall; attempt++) {
       const result = Number(
-        await this.send(userId, (epoch) =>
+        await this.send([userId, keyFlight(key.apiKeyId)], (epoch) =>
           this.redis.eval(
             walletScripts.hold,
-            3,
+            4,
             walletKey(userId),
             walletEpochKey,
             nodeWalletsKey(this.nodeId),
+            keySpendKey(key.apiKeyId),
             epoch,
             this.nodeId,
             String(amount),
             userId,
+            String(key.spendingCap ?? -1),
           ),
         ),
       );
-      if (result === 1) this.addConfirmedHeld(userId, amount);
+      if (result === 1) {
+        addTo(this.confirmedHeld, userId, amount);
+        addTo(this.confirmedKeyHeld, key.apiKeyId, amount);
+      }
       if (result === walletStale) await this.rejoin();
       else if (result === walletMissing) {
         if (!(await this.create(userId))) return 'missing';
-      } else return result === 1 ? 'held' : result === 0 ? 'insufficient' : 'debt';
+      } else if (result === keySpendMissing) await this.reconcileKeys([{ apiKeyId: key.apiKeyId }]);
+      else return result === 1 ? 'held' : result === 0 ? 'insufficient' : result === 3 ? 'cap' : 'debt';
     }
     throw new StoreUnavailableError('redis', new Error('the shared wallet kept changing under a hold'));
   }
@@ -116,16 +133,22 @@ export class RedisWallet {
     userId: string,
     held: number,
     cost: number,
+    apiKeyId: string,
     record: (settlement: WalletSettlement | undefined) => void,
   ): Promise<void> {
+    const released = () => {
+      addTo(this.confirmedHeld, userId, -held);
+      addTo(this.confirmedKeyHeld, apiKeyId, -held);
+    };
     try {
       for (let attempt = 0; attempt < attemptsPerCall; attempt++) {
-        const result = await this.send(userId, (epoch) =>
+        const result = await this.send([userId, keyFlight(apiKeyId)], (epoch) =>
           this.redis.eval(
             walletScripts.settle,
-            2,
+            3,
             walletKey(userId),
             walletEpochKey,
+            keySpendKey(apiKeyId),
             epoch,
             this.nodeId,
             String(held),
@@ -133,7 +156,7 @@ export class RedisWallet {
           ),
         );
         if (Array.isArray(result)) {
-          this.addConfirmedHeld(userId, -held);
+          released();
           record({ charged: Number(result[0]), uncovered: Number(result[1]) });
           return;
         }
@@ -142,17 +165,17 @@ export class RedisWallet {
       }
     } catch (error) {
       // The request is over whatever Redis says: its hold leaves the books, and reconciliation writes that back.
-      this.addConfirmedHeld(userId, -held);
+      released();
       record(undefined);
       throw error;
     }
-    this.addConfirmedHeld(userId, -held);
+    released();
     record(undefined);
   }
 
   /** Releases a hold with nothing charged (a refused or failed task submission). */
-  async release(userId: string, held: number): Promise<void> {
-    await this.settle(userId, held, 0, () => undefined);
+  async release(userId: string, held: number, apiKeyId: string): Promise<void> {
+    await this.settle(userId, held, 0, apiKeyId, () => undefined);
   }
 
   /**
@@ -167,6 +190,69 @@ export class RedisWallet {
     await reachRedis(() =>
       this.redis.eval(walletScripts.apply, 2, ...applyArguments(stored, epoch, this.nodeId, written)),
     );
+  }
+
+  /** After a batch is written: the key's written cost leaves this node's unwritten spend and joins its stored spend. */
+  async applyKeySpend(apiKeyId: string, written: number): Promise<void> {
+    if (written === 0) return;
+    const epoch = this.epoch ?? '';
+    await reachRedis(() =>
+      this.redis.eval(
+        walletScripts.applyKeySpend,
+        2,
+        keySpendKey(apiKeyId),
+        walletEpochKey,
+        epoch,
+        this.nodeId,
+        String(written),
+      ),
+    );
+  }
+
+  /**
+   * Rewrites keys' spend in Redis: the stored spend when given (a snapshot of the database) or when Redis lacks it
+   * (this node's last reading), and this node's held and unwritten spend from its books, for keys with no command in
+   * flight. Returns the micro-units of the node's fields corrected.
+   */
+  async reconcileKeys(keys: ReadonlyArray<{ apiKeyId: string; spent?: number }>): Promise<number> {
+    if (keys.length === 0) return 0;
+    const epoch = this.epoch ?? '';
+    const pipeline = this.redis.pipeline();
+    const expected: Array<[held: number, pending: number]> = [];
+    for (const { apiKeyId, spent } of keys) {
+      const settled = (this.commandsInFlight.get(keyFlight(apiKeyId)) ?? 0) === 0;
+      const books = this.books.keySpend(apiKeyId);
+      const held = this.confirmedKeyHeld.get(apiKeyId) ?? 0;
+      expected.push([held, books.unwritten]);
+      pipeline.eval(
+        walletScripts.reconcileKeySpend,
+        2,
+        keySpendKey(apiKeyId),
+        walletEpochKey,
+        epoch,
+        this.nodeId,
+        spent === undefined ? '' : String(spent),
+        String(held),
+        String(books.unwritten),
+        settled ? '1' : '0',
+        String(books.stored),
+      );
+    }
+    const results = (await reachRedis(() => pipeline.exec())) ?? [];
+    let corrected = 0;
+    results.forEach(([error, result], index) => {
+      if (error) throw new StoreUnavailableError('redis', error);
+      if (!Array.isArray(result) || result[2] !== 1) return;
+      const [expectedHeld, expectedPending] = expected[index]!;
+      corrected += Math.abs(Number(result[0]) - expectedHeld) + Math.abs(Number(result[1]) - expectedPending);
+    });
+    this.correctedMicroUnits += corrected;
+    return corrected;
+  }
+
+  /** The keys this node holds money for (confirmed by Redis). */
+  keysHeld(): IterableIterator<string> {
+    return this.confirmedKeyHeld.keys();
   }
 
   /**
@@ -278,15 +364,13 @@ export class RedisWallet {
   /**
    * Sends one wallet command for `userId` with this node's epoch, counted in flight until answered.
    */
-  private async send(userId: string, command: (epoch: string) => Promise<unknown>): Promise<unknown> {
+  private async send(flights: readonly string[], command: (epoch: string) => Promise<unknown>): Promise<unknown> {
     if (this.epoch === undefined) await this.join();
-    this.commandsInFlight.set(userId, (this.commandsInFlight.get(userId) ?? 0) + 1);
+    for (const flight of flights) addTo(this.commandsInFlight, flight, 1);
     try {
       return await reachRedis(() => command(this.epoch ?? ''));
     } finally {
-      const left = (this.commandsInFlight.get(userId) ?? 1) - 1;
-      if (left === 0) this.commandsInFlight.delete(userId);
-      else this.commandsInFlight.set(userId, left);
+      for (const flight of flights) addTo(this.commandsInFlight, flight, -1);
     }
   }
 
@@ -315,12 +399,6 @@ export class RedisWallet {
     })();
     return this.rejoining;
   }
-
-  private addConfirmedHeld(userId: string, change: number): void {
-    const held = (this.confirmedHeld.get(userId) ?? 0) + change;
-    if (held === 0) this.confirmedHeld.delete(userId);
-    else this.confirmedHeld.set(userId, held);
-  }
 }
 
 /**
@@ -333,6 +411,18 @@ async function reachRedis<Result>(work: () => Promise<Result>): Promise<Result> 
   } catch (error) {
     throw new StoreUnavailableError('redis', error);
   }
+}
+
+/** Adds `change` to a per-id amount, removing the entry at zero. */
+function addTo(amounts: Map<string, number>, id: string, change: number): void {
+  const amount = (amounts.get(id) ?? 0) + change;
+  if (amount === 0) amounts.delete(id);
+  else amounts.set(id, amount);
+}
+
+/** The in-flight counter name of a key's commands (users are counted by their id). */
+function keyFlight(apiKeyId: string): string {
+  return `key:${apiKeyId}`;
 }
 
 function applyArguments(

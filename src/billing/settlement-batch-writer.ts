@@ -67,7 +67,7 @@ export interface SettlementBatchWriterOptions {
   /** Unix milliseconds; injected so backoff is testable */
   clock?: () => number;
   /** called after each committed batch with the users' new stored balances (to update memory and shared copies) */
-  onWritten?: (settled: SettledBalance[]) => Promise<void>;
+  onWritten?: (settled: SettledBalance[], charges: readonly PendingCharge[]) => Promise<void>;
   /** groups of refused requests counted in memory at most (default 10,000); refusals past it are left out */
   refusedGroupLimit?: number;
 }
@@ -323,7 +323,7 @@ export class SettlementBatchWriter {
     for (const charge of charges) this.addPending(charge, -1);
     // Bounded by Redis's command timeout; on failure the shared copies heal at the next reload (the batch is durable).
     await this.options
-      .onWritten?.(settled)
+      .onWritten?.(settled, charges)
       .catch((error: unknown) => this.logBookkeepingFailure(error, 'updating balances after a batch failed'));
     return undefined;
   }

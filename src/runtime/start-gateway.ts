@@ -7,6 +7,7 @@ import { createLogger } from '../observability/create-logger.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { registerChannelHealthMetrics } from '../routing/channel-health/register-channel-health-metrics.js';
 import { registerSettlementMetrics } from '../observability/settlement-metrics.js';
+import { registerWalletDriftMetrics } from '../observability/wallet-drift-metrics.js';
 import { createChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import { defaultChannelHealthSettings } from '../config/channel-health-settings.js';
 import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
@@ -168,6 +169,7 @@ export async function startGateway(
     const metrics = createGatewayMetrics();
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
     registerSettlementMetrics(metrics.registry, billing.writer);
+    if (billing.wallet) registerWalletDriftMetrics(metrics.registry, billing.wallet);
     app = await createGatewayApp({
       config,
       routing,

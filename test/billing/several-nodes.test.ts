@@ -173,6 +173,47 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     expect(outstanding).toEqual([]);
   });
 
+  it('caps a key across nodes: 60 concurrent requests on two nodes never spend past its cap', async () => {
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hello there world' }];
+    const worstCost = calculateRequestCost(
+      estimateWorstCaseUsage({
+        endpoint: 'chat.completions',
+        body: { model, messages, max_tokens: 20 },
+        model: { id: model },
+      } as unknown as MeteredRequest).usage,
+      createUnitPrice(model),
+    );
+    const user = await first.createUser();
+    await first.topUp(user, 1_000 * worstCost);
+    const key = await first.createKey(user);
+    const cap = 10 * worstCost;
+    await first.running.billing.store.setApiKeyBilling(key.apiKeyId, {
+      spendingCap: cap,
+      allowedIps: [],
+      limits: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null },
+    });
+    await first.running.billing.announceChange();
+    await second.running.routing.refresh();
+    await second.running.billing.refresh(true);
+    const clients = [first.client(key.secret), second.client(key.secret)];
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        clients[index % 2]!.chat.completions.create({ model, messages, max_tokens: 20 }).then(
+          () => 200,
+          (error: { status: number }) => error.status,
+        ),
+      ),
+    );
+    expect(outcomes.filter((status) => status === 200).length).toBeGreaterThanOrEqual(10);
+    expect(outcomes.every((status) => status === 200 || status === 429)).toBe(true);
+    await settleEverything([first.running, second.running], user.id);
+    const snapshot = await first.running.billing.store.loadBillingSnapshot();
+    const spent = snapshot.apiKeys.find((entry) => entry.apiKeyId === key.apiKeyId)!.spent;
+    // Each node alone would have let the key spend its whole cap: the fleet spends it once.
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(cap);
+  });
+
   it('turns a cost the shared balance cannot cover into debt that every node refuses on, until a top-up pays it', async () => {
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hello' }];
     const user = await first.createUser();

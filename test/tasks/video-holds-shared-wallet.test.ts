@@ -30,9 +30,10 @@ describe.runIf(Boolean(redisUrl) && postgres.run)('video holds in the shared wal
   it('refuses a video whose hold the balance cannot cover beside chat holds on another node, and accepts it once they settle', async () => {
     const chatNode = await harness.startNode();
     const { userId } = harness.principal;
+    const key = { apiKeyId: 'key_of_chat_requests', spendingCap: null };
     // Requests in flight on the other node hold all but 1,000,000 of the balance there.
     const chatHold = startingBalance - 1_000_000;
-    expect(await chatNode.billing.wallet!.hold(userId, chatHold)).toBe('held');
+    expect(await chatNode.billing.wallet!.hold(userId, chatHold, key)).toBe('held');
     const refused = await harness.node.service.submit(harness.submission({ requestedSeconds: 8 })).then(
       () => undefined,
       (error: unknown) => error,
@@ -41,14 +42,16 @@ describe.runIf(Boolean(redisUrl) && postgres.run)('video holds in the shared wal
     expect((refused as GatewayError).code).toBe('insufficient_quota');
     expect((await harness.billingStore.readStoredBalance(userId))!.balance).toBe(startingBalance);
     // Nothing of the refused video stays held: once the chat requests settle, the same video is accepted.
-    await chatNode.billing.wallet!.release(userId, chatHold);
+    await chatNode.billing.wallet!.release(userId, chatHold, key.apiKeyId);
     const view = await harness.node.service.submit(harness.submission({ requestedSeconds: 8 }));
     expect(view.state).toBe('queued');
     expect((await harness.billingStore.readStoredBalance(userId))!.balance).toBe(startingBalance - heldFor8Seconds);
     // The video's hold is durable in the database; the wallet copied it and holds nothing else for it.
-    expect(await chatNode.billing.wallet!.hold(userId, startingBalance - heldFor8Seconds + 1)).toBe('insufficient');
-    expect(await chatNode.billing.wallet!.hold(userId, startingBalance - heldFor8Seconds)).toBe('held');
-    await chatNode.billing.wallet!.release(userId, startingBalance - heldFor8Seconds);
+    expect(await chatNode.billing.wallet!.hold(userId, startingBalance - heldFor8Seconds + 1, key)).toBe(
+      'insufficient',
+    );
+    expect(await chatNode.billing.wallet!.hold(userId, startingBalance - heldFor8Seconds, key)).toBe('held');
+    await chatNode.billing.wallet!.release(userId, startingBalance - heldFor8Seconds, key.apiKeyId);
     expect(await harness.billingStore.findBalanceMismatches()).toEqual([]);
   });
 });
