@@ -12,6 +12,8 @@ const startingBalance = 10_000_000;
 const plainModel = 'claude-plain';
 const longContextModel = 'claude-long-context';
 const noOneHourModel = 'claude-no-one-hour';
+// The simulator streams this upstream model slowly (5 words, 50 ms apart), so a hold can be read while it streams.
+const pacedModel = 'claude-paced';
 
 /** Whole micro-units per token, so every cost is exact: input 1, cache reads 1, 5-minute writes 2, 1-hour writes 3, output 4. */
 function price(modelId: string): ModelPrice {
@@ -34,20 +36,21 @@ let anthropic: AnthropicSimulator;
 beforeAll(async () => {
   gateway = await startBillingTestGateway({
     models: [],
-    prices: [price(plainModel), price(longContextModel), price(noOneHourModel)],
+    prices: [price(plainModel), price(longContextModel), price(noOneHourModel), price(pacedModel)],
   });
   anthropic = await startAnthropicSimulator({ apiKey: anthropicSecret });
-  const channel = (model: string, settings: Record<string, string>) =>
+  const channel = (model: string, settings: Record<string, string>, upstreamModel = 'claude-sim') =>
     gateway.createChannel({
       protocol: 'anthropic',
       baseUrl: anthropic.url,
       secret: anthropicSecret,
-      models: { [model]: 'claude-sim' },
+      models: { [model]: upstreamModel },
       settings,
     });
   await channel(plainModel, {});
   await channel(longContextModel, { anthropicBetas: 'context-1m-2025-08-07', premiumPriceRatio: '2' });
   await channel(noOneHourModel, { cacheTtlOneHour: 'off' });
+  await channel(pacedModel, {}, 'sim-paced-5x50');
 });
 
 afterAll(async () => {
@@ -188,6 +191,32 @@ describe('1-hour prompt-cache writes', () => {
     }
     expect(logs.map((log) => log.streamed).sort()).toEqual([false, true]);
     expect(await gateway.running.billing.store.readBalance(userId)).toBe(startingBalance - 94);
+  });
+
+  it('are held at the 1-hour write price: the whole input may be written at it', async () => {
+    const heldWhileStreaming = async (ttl: '5m' | '1h' | undefined): Promise<number> => {
+      const { claude, userId } = await billedClient();
+      const system = [
+        {
+          type: 'text' as const,
+          text: cachedSystem[0]!.text,
+          ...(ttl ? { cache_control: { type: 'ephemeral' as const, ttl } } : {}),
+        },
+      ];
+      let held: number | undefined;
+      const stream = claude.messages.stream({ model: pacedModel, ...question, system });
+      for await (const _event of stream) held ??= gateway.running.billing.memory.user(userId).held;
+      return held ?? 0;
+    };
+    const plain = await heldWhileStreaming(undefined);
+    const fiveMinutes = await heldWhileStreaming('5m');
+    const oneHour = await heldWhileStreaming('1h');
+    // The estimated input I is held at 1 (input), 2 (5-minute writes) or 3 (1-hour writes) micro-units a token, beside
+    // the 50 output tokens allowed at 4.
+    const inputTokens = plain - 50 * 4;
+    expect(inputTokens).toBeGreaterThan(0);
+    expect(fiveMinutes).toBe(2 * inputTokens + 200);
+    expect(oneHour).toBe(3 * inputTokens + 200);
   });
 
   it('are refused with a 400 naming the field on a channel that does not allow them, before any vendor call', async () => {

@@ -32,9 +32,11 @@ export async function sendAnthropicEventStream(options: {
     return;
   }
   let contentEvents = 0;
+  // A paced model (`sim-paced-<N>x<M>`) waits its interval between content events when no delay is set for all.
+  const chunkDelayMs = options.chunkDelayMs || (behaviour.kind === 'paced' ? behaviour.intervalMs : 0);
   for (const event of planEvents(options.reply, options.messageId, options.model)) {
     if (event.isContent) {
-      await connection.wait(options.chunkDelayMs);
+      await connection.wait(chunkDelayMs);
       if (contentEvents === contentEventsBeforeBreak && behaviour.kind === 'broken-stream') {
         connection.breakOnPurpose();
         return;
