@@ -2,7 +2,10 @@
 // servers of the test's own: no node exits; every request is answered within about a second (served, or 503 with
 // Retry-After; never held for the freeze); /readyz says 503 while Redis is down; everything recovers by itself; and
 // every acknowledged request has its usage row and ledger entry, with the balances verifying.
+import { Redis } from 'ioredis';
 import pg from 'pg';
+import { findWalletDrift } from '../../src/billing/find-wallet-drift.js';
+import { walletKey } from '../../src/billing/redis-wallet-keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/storage/store-records.js';
 import {
@@ -190,5 +193,22 @@ describe.runIf(canStartPrivatePostgres() && canStartPrivateRedis())('a Redis out
     const rows = await countRows();
     expect(rows).toEqual({ acknowledgedLogs: acknowledged.length, settlementEntries: acknowledged.length });
     expect(await nodes[0]!.running.billing.store.findBalanceMismatches()).toEqual([]);
+    // The shared wallet equals the database again: a freeze, a stop and a FLUSHALL left no hold, unwritten charge or
+    // stale balance behind once every node reconciled (they do every 5 s and on reconnection; here at once).
+    for (const node of nodes) await node.running.billing.reconcileWallet();
+    const client = new Redis(redis.url);
+    try {
+      const store = nodes[0]!.running.billing.store;
+      const report = await findWalletDrift(client, (userIds) => store.readStoredBalances(userIds));
+      expect(report).toMatchObject({ drift: [], liveHeld: 0, livePending: 0 });
+      const stored = (await store.readStoredBalance(user.id))!;
+      expect(await client.hgetall(walletKey(user.id))).toEqual({
+        durable: String(stored.balance),
+        debt: String(stored.debt),
+        sequence: String(stored.sequence),
+      });
+    } finally {
+      await client.quit();
+    }
   }, 30_000);
 });
