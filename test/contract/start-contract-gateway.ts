@@ -51,8 +51,9 @@ export async function startContractGateway(configOverrides: Partial<GatewayConfi
       databaseUrl: `sqlite:${path.join(dataDirectory, 'gateway.db')}`,
       secretKey: 'contract-suite-secret-key',
     },
-    // The suite serves its image URLs from loopback, which the default refuses.
-    { imageFetchAllowPrivateAddresses: true, ...configOverrides },
+    // The suite serves its image URLs from loopback, which the default refuses. Without billing nothing needs a stream
+    // its client left to be read on for its usage: no drains, so a client's abort reaches the upstream at once.
+    { imageFetchAllowPrivateAddresses: true, abandonedStreamDrains: 0, ...configOverrides },
   );
   const running = await startGateway(config, undefined, { billing: { enabled: false } });
   const secretBox = createSecretBox(resolveSecretPassphrase(config));
