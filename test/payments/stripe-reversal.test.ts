@@ -294,6 +294,22 @@ describe('Stripe refunds and disputes', () => {
     expect(status.body.payments[0].lastDelivery).toMatchObject({ verified: true, outcome: 'unknown-order' });
     await expectLedgerReconciles();
   });
+  it('acknowledges a dispute of a charge Stripe no longer knows (no retry storm) and changes nothing', async () => {
+    const { user, token } = await createSignedInUser(gateway);
+    const { orderId, sessionId } = await paidOrder(token, '2'); // 2 + 0.7 bonus
+    const opened = await stripe.openDispute(sessionId, 200);
+    expect(opened.status).toBe(200);
+    expect(await money(user)).toEqual({ balance: 0, debt: 0 });
+    // The close names a charge Stripe answers 404 for: acknowledged and ignored, not a 500 Stripe would retry.
+    stripe.charges.delete(stripe.chargeOf(sessionId).id);
+    expect(await stripe.closeDispute(opened.disputeId, 'won')).toBe(200);
+    const statusPage = await callApi(gateway, 'GET', '/admin/status', adminToken);
+    expect(statusPage.body.payments[0].lastDelivery).toMatchObject({ verified: true, outcome: 'ignored' });
+    expect(await order(token, orderId)).toMatchObject({ status: 'disputed' });
+    expect(await money(user)).toEqual({ balance: 0, debt: 0 });
+    await expectLedgerReconciles();
+  });
+
   it('leaves every balance and debt equal to its ledger (`gateway billing verify`)', async () => {
     await gateway.running.billing.writer.flush();
     const verified = await promisify(execFile)(

@@ -362,8 +362,7 @@ export class TopupService {
         );
         return result.outcome;
       case 'unchanged':
-        // A status-only change (a dispute on an amount already refunded) moved no money, but the order did change.
-        await billing.announceChange();
+        // A repeat, or a status-only change (a dispute of an amount already refunded): no money moved.
         return result.outcome;
       case 'reversed':
       case 'restored':

@@ -118,8 +118,8 @@ export function createStripePaymentProvider(config: StripeConfig): StripePayment
           const dispute = event.data.object;
           const disputeStatus = event.type === 'charge.dispute.created' ? 'open' : closedDisputeStatus(dispute.status);
           if (disputeStatus === undefined || !Number.isSafeInteger(dispute.amount)) return undefined;
-          const charge =
-            typeof dispute.charge === 'string' ? await stripe.charges.retrieve(dispute.charge) : dispute.charge;
+          const charge = typeof dispute.charge === 'string' ? await retrieveCharge(dispute.charge) : dispute.charge;
+          if (charge === undefined) return undefined;
           const orderId = await orderIdOfCharge(charge);
           if (orderId === undefined) return undefined;
           return {
@@ -138,6 +138,17 @@ export function createStripePaymentProvider(config: StripeConfig): StripePayment
       }
     },
   };
+
+  /** The charge, or undefined when Stripe has none by that id (answering 500 would only make Stripe retry for days). */
+  async function retrieveCharge(chargeId: string): Promise<Stripe.Charge | undefined> {
+    try {
+      return await stripe.charges.retrieve(chargeId);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+        return undefined;
+      throw error;
+    }
+  }
 
   /** The gateway order a charge paid: its metadata (set at checkout), else the Checkout Session of its PaymentIntent. */
   async function orderIdOfCharge(charge: Stripe.Charge): Promise<string | undefined> {
