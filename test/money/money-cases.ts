@@ -1,0 +1,204 @@
+// The money conformance matrix as one table: which vendor models report which usage, which endpoints reach each
+// vendor, and which exit modes each combination has. Combinations that do not exist are absent from the table.
+import type { ReportedUsage } from './money-price.js';
+
+/** The vendors the matrix runs against: the simulators, the OpenAI one behind both of its wires. */
+export type MoneyVendor = 'openai-chat-wire' | 'openai-responses-wire' | 'anthropic' | 'gemini' | 'bedrock';
+
+/** The token-billed client endpoints. */
+export type TokenEndpoint = 'chat' | 'completions' | 'responses' | 'messages';
+
+/** How a token case is asked and ended. */
+export type TokenMode = 'non-streamed' | 'streamed' | 'client-abort';
+
+/** A vendor model of the matrix and the usage its simulator reports for the matrix's prompt. */
+export interface UsageVariant {
+  vendor: MoneyVendor;
+  /** what is special about its usage */
+  variant: 'plain' | 'cache-read' | 'cache-read-and-write' | 'cache-write-one-hour' | 'reasoning';
+  /** the model name the vendor receives */
+  vendorModel: string;
+  /** the endpoints whose requests reach this model (a 1-hour cache TTL can only be asked for on Messages) */
+  endpoints: readonly TokenEndpoint[];
+  /** what the vendor reports for the matrix's prompt */
+  usage: ReportedUsage;
+}
+
+/** The prompt every token case sends: eight words, eight tokens for every simulator. */
+export const matrixPrompt = 'one two three four five six seven eight';
+/** The simulators echo the prompt: "Echo: one … eight", nine words, nine tokens, nine content events. */
+const answerTokens = 9;
+/** Hidden reasoning the reasoning models report on top of the answer. */
+export const hiddenReasoningTokens = 7;
+/** The Gemini simulator's thinking models report this many thought tokens. */
+const geminiThoughtTokens = 3;
+
+function usage(parts: Partial<ReportedUsage> & { outputTokens?: number } = {}): ReportedUsage {
+  return {
+    promptTokens: 8,
+    cacheReadTokens: 0,
+    cacheWriteFiveMinuteTokens: 0,
+    cacheWriteOneHourTokens: 0,
+    outputTokens: answerTokens,
+    ...parts,
+  };
+}
+
+const everyChatLikeEndpoint = ['chat', 'responses', 'messages'] as const;
+
+/** Every vendor model of the matrix. */
+export const usageVariants: readonly UsageVariant[] = [
+  {
+    vendor: 'openai-chat-wire',
+    variant: 'plain',
+    vendorModel: 'money-gpt',
+    endpoints: [...everyChatLikeEndpoint, 'completions'],
+    usage: usage(),
+  },
+  // The simulator reports half the prompt read from the cache.
+  {
+    vendor: 'openai-chat-wire',
+    variant: 'cache-read',
+    vendorModel: 'sim-cached-prompt',
+    endpoints: everyChatLikeEndpoint,
+    usage: usage({ cacheReadTokens: 4 }),
+  },
+  {
+    vendor: 'openai-chat-wire',
+    variant: 'reasoning',
+    vendorModel: `sim-reasoning-${hiddenReasoningTokens}`,
+    endpoints: everyChatLikeEndpoint,
+    usage: usage({ outputTokens: answerTokens + hiddenReasoningTokens }),
+  },
+  {
+    vendor: 'openai-responses-wire',
+    variant: 'plain',
+    vendorModel: 'money-gpt',
+    endpoints: everyChatLikeEndpoint,
+    usage: usage(),
+  },
+  {
+    vendor: 'openai-responses-wire',
+    variant: 'cache-read',
+    vendorModel: 'sim-cached-prompt',
+    endpoints: everyChatLikeEndpoint,
+    usage: usage({ cacheReadTokens: 4 }),
+  },
+  {
+    vendor: 'openai-responses-wire',
+    variant: 'reasoning',
+    vendorModel: `sim-reasoning-${hiddenReasoningTokens}`,
+    endpoints: everyChatLikeEndpoint,
+    usage: usage({ outputTokens: answerTokens + hiddenReasoningTokens }),
+  },
+  {
+    vendor: 'anthropic',
+    variant: 'plain',
+    vendorModel: 'claude-money',
+    endpoints: everyChatLikeEndpoint,
+    usage: usage(),
+  },
+  // A model named `cache` reads half the prompt from the cache and writes one token to it (5-minute TTL).
+  {
+    vendor: 'anthropic',
+    variant: 'cache-read-and-write',
+    vendorModel: 'claude-cache-money',
+    endpoints: everyChatLikeEndpoint,
+    usage: usage({ cacheReadTokens: 4, cacheWriteFiveMinuteTokens: 1 }),
+  },
+  // `cache_control: { ttl: '1h' }` writes half the prompt at 1 hour and a quarter at 5 minutes.
+  {
+    vendor: 'anthropic',
+    variant: 'cache-write-one-hour',
+    vendorModel: 'claude-money',
+    endpoints: ['messages'],
+    usage: usage({ cacheWriteOneHourTokens: 4, cacheWriteFiveMinuteTokens: 2 }),
+  },
+  {
+    vendor: 'anthropic',
+    variant: 'reasoning',
+    vendorModel: `sim-reasoning-${hiddenReasoningTokens}`,
+    endpoints: everyChatLikeEndpoint,
+    usage: usage({ outputTokens: answerTokens + hiddenReasoningTokens }),
+  },
+  { vendor: 'gemini', variant: 'plain', vendorModel: 'gemini-money', endpoints: everyChatLikeEndpoint, usage: usage() },
+  {
+    vendor: 'gemini',
+    variant: 'cache-read',
+    vendorModel: 'gemini-cache-money',
+    endpoints: everyChatLikeEndpoint,
+    usage: usage({ cacheReadTokens: 4 }),
+  },
+  {
+    vendor: 'gemini',
+    variant: 'reasoning',
+    vendorModel: 'gemini-thinking-money',
+    endpoints: everyChatLikeEndpoint,
+    usage: usage({ outputTokens: answerTokens + geminiThoughtTokens }),
+  },
+  {
+    vendor: 'bedrock',
+    variant: 'plain',
+    vendorModel: 'anthropic.claude-money-v1:0',
+    endpoints: everyChatLikeEndpoint,
+    usage: usage(),
+  },
+  // Half the prompt read, two tokens written (Bedrock reports no TTL: 5-minute writes).
+  {
+    vendor: 'bedrock',
+    variant: 'cache-read-and-write',
+    vendorModel: 'sim-cached-prompt',
+    endpoints: everyChatLikeEndpoint,
+    usage: usage({ cacheReadTokens: 4, cacheWriteFiveMinuteTokens: 2 }),
+  },
+];
+
+/** The public model id the gateway serves a variant under. */
+export function publicModelOf(variant: Pick<UsageVariant, 'vendor' | 'variant'>): string {
+  return `money-${variant.vendor}-${variant.variant}`;
+}
+
+/** One token case of the matrix. */
+export interface TokenCase {
+  name: string;
+  endpoint: TokenEndpoint;
+  mode: TokenMode;
+  variant: UsageVariant;
+  /** for a client abort: after how many text events the client leaves (1 … 4 of the nine), from a seeded generator */
+  leaveAfterEvents: number;
+}
+
+/** A small deterministic generator (mulberry32), so "a random event" is the same event on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * A client leaves after one of the first four text events: at least five more events (one simulator delay each) are
+ * still to come, so it has left while the gateway is still relaying (logged 499) and not after the stream ended.
+ */
+const latestLeavingEvent = 4;
+
+const tokenModes: readonly TokenMode[] = ['non-streamed', 'streamed', 'client-abort'];
+
+/** Every endpoint × vendor model × mode of the token slice. */
+export function listTokenCases(): TokenCase[] {
+  const random = seededRandom(38);
+  return usageVariants.flatMap((variant) =>
+    variant.endpoints.flatMap((endpoint) =>
+      tokenModes.map((mode) => ({
+        name: `${endpoint} × ${variant.vendor} (${variant.variant}) × ${mode}`,
+        endpoint,
+        mode,
+        variant,
+        leaveAfterEvents: 1 + Math.floor(random() * latestLeavingEvent),
+      })),
+    ),
+  );
+}
