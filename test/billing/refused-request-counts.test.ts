@@ -2,6 +2,7 @@
 // signed up could otherwise write rows at request rate. The counts still reach the rollups, so the console's request
 // and error counts stay honest.
 import pino from 'pino';
+import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RefusedRequestCounter } from '../../src/billing/refused-request-counter.js';
 import { SettlementBatchWriter } from '../../src/billing/settlement-batch-writer.js';
@@ -219,5 +220,40 @@ describe('refused requests through a gateway', () => {
     expect(await store.listUsageLogs({ userId: user.id, limit: 10 })).toEqual([]);
     const summaries = await store.listUsageSummaries({ userId: user.id });
     expect(summaries.reduce((total, row) => total + row.errorCount, 0)).toBe(500);
+  });
+
+  it("shows a user their own refusals through GET /api/usage/refusals, and no one else's", async () => {
+    const password = 'refusals password';
+    const signIn = async (email: string) => {
+      const answer = await request(`${gateway.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+      return ((await answer.body.json()) as { token: string }).token;
+    };
+    const refusals = async (token: string) => {
+      const answer = await request(`${gateway.url}/api/usage/refusals`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(answer.statusCode).toBe(200);
+      return (await answer.body.json()) as { total: number; data: Array<{ apiKeyId: string; errorCode: string }> };
+    };
+    const refused = await gateway.createUser('user', password);
+    const bystander = await gateway.createUser('user', password);
+    const key = await gateway.createKey(refused);
+    await gateway.topUp(refused, 1);
+    for (let index = 0; index < 3; index++)
+      await gateway
+        .client(key.secret)
+        .chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 })
+        .catch(() => undefined);
+    await gateway.running.billing.writer.flush();
+    const own = await refusals(await signIn(refused.email));
+    expect(own.total).toBe(3);
+    expect(own.data).toEqual([
+      expect.objectContaining({ apiKeyId: key.apiKeyId, errorCode: 'insufficient_quota', count: 3 }),
+    ]);
+    expect((await refusals(await signIn(bystander.email))).total).toBe(0);
   });
 });

@@ -28,6 +28,15 @@ const summaryQuerySchema = z.object({
   userId: z.string().optional(),
 });
 
+const refusalsQuerySchema = z.object({
+  /** Unix milliseconds, inclusive; default 24 hours before `to` */
+  from: z.coerce.number().int().min(0).optional(),
+  /** Unix milliseconds, exclusive; default now */
+  to: z.coerce.number().int().min(0).optional(),
+  keyId: z.string().optional(),
+  userId: z.string().optional(),
+});
+
 /** Usage logs (own, or everyone's for admins; filtered, paginated or exported as CSV) and daily or hourly usage summaries. */
 export function registerApiUsageRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { billing } = api;
@@ -51,6 +60,20 @@ export function registerApiUsageRoutes(app: FastifyInstance, { services, api }: 
   });
 
   app.get('/usage/logs.csv', async (request, reply) => sendCsv(request, reply));
+
+  // Requests refused before any upstream call are counted per minute, key, model, status and code, not logged one row each.
+  app.get('/usage/refusals', async (request) => {
+    const caller = request.apiCaller;
+    const query = parseApiInput(refusalsQuerySchema, request.query);
+    const userId = caller.isAdmin ? query.userId : requireUser(caller).id;
+    const to = query.to ?? services.clock() + 1;
+    const from = query.from ?? to - 24 * millisecondsPerHour;
+    if (from >= to) throw new GatewayError('invalid_request_error', 'from must be before to.', { param: 'from' });
+    if (to - from > longestHourlyRange)
+      throw new GatewayError('invalid_request_error', 'The refusals view covers at most 31 days.', { param: 'from' });
+    const rows = await billing.store.listRefusedRequestCounts({ userId, apiKeyId: query.keyId, from, to });
+    return { from, to, data: rows, total: rows.reduce((sum, row) => sum + row.count, 0) };
+  });
 
   app.get('/usage/summary', async (request) => {
     const caller = request.apiCaller;
