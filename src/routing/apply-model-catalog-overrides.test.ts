@@ -32,6 +32,27 @@ describe('applyModelCatalogOverrides', () => {
     expect(models).toHaveLength(modelCatalogData.length + 1);
   });
 
+  it('takes a 1-hour cache-write list price; the built-in Claude prices have one at twice the input', () => {
+    const models = applyModelCatalogOverrides(
+      modelCatalogData,
+      catalogFile([
+        {
+          id: 'in-house-claude',
+          ownedBy: 'acme',
+          kind: 'chat',
+          defaultPrices: { inputPerMillion: 1, outputPerMillion: 2, cacheWriteOneHourPerMillion: 3 },
+        },
+      ]),
+    );
+    const catalog = createModelCatalog(models);
+    expect(catalog.find('in-house-claude')?.defaultPrices).toMatchObject({ cacheWriteOneHourPerMillion: 3 });
+    expect(catalog.find('claude-sonnet-4-5')?.defaultPrices).toMatchObject({
+      inputPerMillion: 3_000_000,
+      cacheWritePerMillion: 3_750_000,
+      cacheWriteOneHourPerMillion: 6_000_000,
+    });
+  });
+
   it("lets an operator name a video model's upstream model and orientation, and refuses an unknown orientation", () => {
     const entry = {
       id: 'veo-3.1-generate-preview-landscape',

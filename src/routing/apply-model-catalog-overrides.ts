@@ -23,6 +23,7 @@ export const modelCatalogFieldsSchema = z.strictObject({
       inputPerMillion: priceSchema,
       cachedInputPerMillion: priceSchema.optional(),
       cacheWritePerMillion: priceSchema.optional(),
+      cacheWriteOneHourPerMillion: priceSchema.optional(),
       outputPerMillion: priceSchema,
       perImage: z.record(z.string(), priceSchema).optional(),
       perAudioMinute: priceSchema.optional(),
