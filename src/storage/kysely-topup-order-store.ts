@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseSchema, TopupOrdersTable } from './database-schema.js';
 import { creditUserInTransaction } from './credit-user-in-transaction.js';
-import { reverseTopupOrder } from './reverse-topup-order.js';
+import { applyStandingReversals, reverseTopupOrder } from './reverse-topup-order.js';
 import {
   paidOrderStatuses,
   type PaymentMethod,
@@ -171,7 +171,10 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
             .set({ bonus_micro_units: bonus })
             .where('id', '=', order.id)
             .execute();
-        return { outcome: 'credited', order: { ...order, bonusMicroUnits: bonus }, ...money };
+        // A refund or dispute reported before this payment was seen is taken back in the same transaction.
+        const standing = await applyStandingReversals(transaction, { ...order, bonusMicroUnits: bonus }, details.now);
+        if (standing?.money) money = standing.money;
+        return { outcome: 'credited', order: standing?.order ?? { ...order, bonusMicroUnits: bonus }, ...money };
       });
     },
 

@@ -87,8 +87,11 @@ export async function reverseTopupOrder(
     .executeTakeFirst();
   if (lockedRow === undefined || lockedRow.method !== reversal.method) return { outcome: 'unknown-order' };
   const before = decodeOrder(lockedRow);
-  if (!paidOrderStatuses.includes(before.status)) return { outcome: 'not-paid', order: before };
   if (reversal.currency.toLowerCase() !== before.currency) return { outcome: 'currency-mismatch', order: before };
+  if (!paidOrderStatuses.includes(before.status)) {
+    await rememberForLaterPayment(transaction, before, reversal, now);
+    return { outcome: 'not-paid', order: before };
+  }
 
   let refundedMinor = before.refundedMinor;
   let disputeChanged = false;
@@ -143,8 +146,9 @@ export async function reverseTopupOrder(
 
   const total = creditChange + bonusChange;
   let moved: { entry: LedgerEntryRecord; money: UserMoneyRow } | undefined;
-  if (total > 0) moved = await takeBack(transaction, before, reversal, creditChange, bonusChange, now);
-  if (total < 0) moved = await giveBack(transaction, before, reversal, -total, now);
+  if (total > 0)
+    moved = await takeBack(transaction, before, describeReversal(reversal), creditChange, bonusChange, now);
+  if (total < 0) moved = await giveBack(transaction, before, describeReversal(reversal), -total, now);
 
   await transaction
     .insertInto('audit_log')
@@ -182,6 +186,85 @@ export async function reverseTopupOrder(
     entry: moved.entry,
     ...moved.money,
   };
+}
+
+/**
+ * A refund or dispute of an order the gateway has not seen paid yet (its paid webhook late or lost) moves no money,
+ * but is remembered on a pending or expired order, so the payment, when it is credited, is reversed in the same
+ * transaction (`applyStandingReversals`) instead of the refund being lost.
+ */
+async function rememberForLaterPayment(
+  transaction: Transaction<DatabaseSchema>,
+  order: TopupOrderRecord,
+  reversal: OrderReversal,
+  now: number,
+): Promise<void> {
+  if (order.status !== 'pending' && order.status !== 'expired') return;
+  switch (reversal.kind) {
+    case 'refund':
+      if (reversal.refundedMinor <= order.refundedMinor) return;
+      await transaction
+        .updateTable('topup_orders')
+        .set({ refunded_minor: Math.min(reversal.refundedMinor, order.amountPaidMinor) })
+        .where('id', '=', order.id)
+        .execute();
+      return;
+    case 'dispute':
+      await recordDispute(transaction, order.id, reversal, now);
+      return;
+    default: {
+      const unreachable: never = reversal;
+      throw new Error(`unknown reversal ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * Inside the transaction that credits an order: takes back the share of the refunds and disputes reported before the
+ * payment was (see `rememberForLaterPayment`), updating the order; returns the order and the user's money after it
+ * (undefined when no money moved), or undefined when nothing stood against the order.
+ */
+export async function applyStandingReversals(
+  transaction: Transaction<DatabaseSchema>,
+  order: TopupOrderRecord,
+  now: number,
+): Promise<{ order: TopupOrderRecord; money: UserMoneyRow | undefined } | undefined> {
+  const disputes = await transaction
+    .selectFrom('topup_disputes')
+    .select(['amount_minor', 'status'])
+    .where('order_id', '=', order.id)
+    .execute();
+  if (order.refundedMinor <= 0 && disputes.length === 0) return undefined;
+  const share = computeReversedShare(
+    order,
+    order.refundedMinor,
+    disputes.map((row) => ({ amountMinor: Number(row.amount_minor), status: row.status as DisputeStatus })),
+  );
+  const after: TopupOrderRecord = {
+    ...order,
+    status: share.status,
+    reversedCreditMicroUnits: share.credit,
+    reversedBonusMicroUnits: share.bonus,
+  };
+  await transaction
+    .updateTable('topup_orders')
+    .set({
+      status: after.status,
+      reversed_credit_micro_units: after.reversedCreditMicroUnits,
+      reversed_bonus_micro_units: after.reversedBonusMicroUnits,
+    })
+    .where('id', '=', order.id)
+    .execute();
+  if (share.credit + share.bonus <= 0) return { order: after, money: undefined };
+  const moved = await takeBack(
+    transaction,
+    order,
+    'refund or dispute reported before the payment',
+    share.credit,
+    share.bonus,
+    now,
+  );
+  return { order: after, money: moved.money };
 }
 
 /** Inserts or closes the dispute's row; returns whether it changed (a closed dispute stays as it closed). */
@@ -225,7 +308,7 @@ async function recordDispute(
 async function takeBack(
   transaction: Transaction<DatabaseSchema>,
   order: TopupOrderRecord,
-  reversal: OrderReversal,
+  cause: string,
   creditChange: number,
   bonusChange: number,
   now: number,
@@ -255,7 +338,7 @@ async function takeBack(
     kind: 'topup-reversal',
     amount: -covered,
     debtChange: uncovered,
-    description: `${describeReversal(reversal)}: ${parts.join(' and ')} taken back`,
+    description: `${cause}: ${parts.join(' and ')} taken back`,
     reference: order.id,
     createdAt: now,
   });
@@ -273,7 +356,7 @@ async function takeBack(
 async function giveBack(
   transaction: Transaction<DatabaseSchema>,
   order: TopupOrderRecord,
-  reversal: OrderReversal,
+  cause: string,
   amount: number,
   now: number,
 ): Promise<{ entry: LedgerEntryRecord; money: UserMoneyRow }> {
@@ -293,7 +376,7 @@ async function giveBack(
     kind: 'topup-reversal',
     amount,
     debtChange: 0,
-    description: `${describeReversal(reversal)}: ${formatMicro(amount)} given back`,
+    description: `${cause}: ${formatMicro(amount)} given back`,
     reference: order.id,
     createdAt: now,
   });

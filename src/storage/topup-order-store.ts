@@ -28,14 +28,16 @@ export interface TopupOrderStore {
   ): Promise<boolean>;
   /**
    * In one transaction: pending (or expired) -> paid, a `top-up` ledger entry referencing the order, and the `bonus`
-   * entry when this is the user's first paid order; the credit repays debt first. Anything else changes nothing.
+   * entry when this is the user's first paid order; the credit repays debt first; a refund or dispute reported
+   * before the payment was seen is taken back in the same transaction. Anything else changes nothing.
    */
   fulfilOrder(orderId: string, details: { providerReference: string | null; now: number }): Promise<FulfilOrderResult>;
   /**
    * In one transaction: applies a refund or dispute to a paid order. The credit and bonus shares of everything
    * reversed (refunds, open and lost disputes) are taken back, what the balance covers from the balance and the rest
    * as debt, in one `topup-reversal` ledger entry (a dispute won gives its share back the same way, paying debt
-   * first); the order's status and an audit entry follow. A repeat, an unknown or an unpaid order changes nothing.
+   * first); the order's status and an audit entry follow. A repeat or an unknown order changes nothing; one of an
+   * order not paid yet moves no money but is remembered on a pending or expired order for `fulfilOrder`.
    */
   reverseOrder(orderId: string, reversal: OrderReversal, details: { now: number }): Promise<ReverseOrderResult>;
   /** whether the user has an order that was ever paid (the first-top-up bonus rule) */

@@ -276,24 +276,45 @@ describe('Stripe refunds and disputes', () => {
     await expectLedgerReconciles();
   });
 
-  it('acknowledges a refund of an unpaid or unknown order and changes nothing', async () => {
+  it('acknowledges a refund of an unpaid or unknown order without moving money; a late payment is credited net of it', async () => {
     const { user, token } = await createSignedInUser(gateway);
     const created = await callApi(gateway, 'POST', '/topup/orders', token, { method: 'stripe', amount: '3' });
     const orderId: string = created.body.order.id;
     const sessionId: string = created.body.order.providerReference;
-    // Paid at Stripe, but the gateway has not heard of it yet: the refund is acknowledged and ignored.
+    // Paid at Stripe, but the paid webhook is lost: the refund is acknowledged, moves nothing, and is remembered.
     stripe.payWithoutWebhook(sessionId);
     expect(await stripe.refund(sessionId, 100)).toBe(200);
-    expect(await order(token, orderId)).toMatchObject({ status: 'pending', refundedMinor: 0 });
+    expect(await order(token, orderId)).toMatchObject({ status: 'pending', refundedMinor: 100 });
+    expect(await money(user)).toEqual({ balance: 0, debt: 0 });
+    let statusPage = await callApi(gateway, 'GET', '/admin/status', adminToken);
+    expect(statusPage.body.payments[0].lastDelivery).toMatchObject({ verified: true, outcome: 'not-paid' });
 
-    stripe.chargeOf(sessionId).metadata['orderId'] = 'top_no_such_order';
+    // A charge naming an order this gateway does not have.
+    const charge = stripe.chargeOf(sessionId);
+    charge.metadata['orderId'] = 'top_no_such_order';
     expect(await stripe.refund(sessionId, 100)).toBe(200);
+    statusPage = await callApi(gateway, 'GET', '/admin/status', adminToken);
+    expect(statusPage.body.payments[0].lastDelivery).toMatchObject({ verified: true, outcome: 'unknown-order' });
     expect(await money(user)).toEqual({ balance: 0, debt: 0 });
     expect(await reversals(user)).toEqual([]);
-    const status = await callApi(gateway, 'GET', '/admin/status', adminToken);
-    expect(status.body.payments[0].lastDelivery).toMatchObject({ verified: true, outcome: 'unknown-order' });
+
+    // The sweeper finds the payment: credit and bonus (3 + 0.8) less the third refunded, in one transaction.
+    charge.metadata['orderId'] = orderId;
+    await gateway.running.topup.sweep();
+    expect(await order(token, orderId)).toMatchObject({
+      status: 'partially-refunded',
+      refundedMinor: 100,
+      reversedCredit: 1_000_000,
+      reversedBonus: 266_666,
+    });
+    expect(await money(user)).toEqual({ balance: 3_800_000 - 1_266_666, debt: 0 });
+    // Stripe's next report says 200 of 300 refunded in all: the second third follows.
+    expect(await stripe.refund(sessionId, 0)).toBe(200);
+    expect(await order(token, orderId)).toMatchObject({ refundedMinor: 200, reversedCredit: 2_000_000 });
+    expect(await money(user)).toEqual({ balance: 3_800_000 - 2_533_333, debt: 0 });
     await expectLedgerReconciles();
   });
+
   it('acknowledges a dispute of a charge Stripe no longer knows (no retry storm) and changes nothing', async () => {
     const { user, token } = await createSignedInUser(gateway);
     const { orderId, sessionId } = await paidOrder(token, '2'); // 2 + 0.7 bonus

@@ -194,25 +194,36 @@ for (const engine of engines) {
       expect(await billing.findBalanceMismatches()).toEqual([]);
     });
 
-    it('changes nothing for an unpaid order, an order of another method, or another currency', async () => {
+    it('remembers a refund of an order not seen paid yet and takes it back when the payment is credited', async () => {
       const store = createTopupOrderStore(opened.database);
-      const order = pendingOrder(userId, 1_000_000, 0);
+      const billing = createBillingStore({ database: opened });
+      const order = pendingOrder(userId, 1_000_000, 500_000); // 100 cents
       await store.createOrder(order);
-      const refund = { kind: 'refund', method: 'stripe', eventId: 'e', refundedMinor: 100, currency: 'usd' } as const;
+      const refund = { kind: 'refund', method: 'stripe', eventId: 'e', refundedMinor: 40, currency: 'usd' } as const;
       expect((await store.reverseOrder(order.id, refund, { now: 2_000 })).outcome).toBe('not-paid');
       expect((await store.reverseOrder('top_missing', refund, { now: 2_000 })).outcome).toBe('unknown-order');
-      await store.fulfilOrder(order.id, { providerReference: null, now: 2_000 });
-      expect((await store.reverseOrder(order.id, { ...refund, method: 'alipay' }, { now: 3_000 })).outcome).toBe(
-        'unknown-order',
-      );
-      expect((await store.reverseOrder(order.id, { ...refund, currency: 'eur' }, { now: 3_000 })).outcome).toBe(
-        'currency-mismatch',
-      );
-      expect(await createBillingStore({ database: opened }).readStoredBalance(userId)).toMatchObject({
-        balance: 1_000_000,
+      expect(await billing.readStoredBalance(userId)).toMatchObject({ balance: 0, debt: 0 });
+      expect(await store.findOrder(order.id)).toMatchObject({ status: 'pending', refundedMinor: 40 });
+
+      // The paid message arrives late: credit, bonus and the 40 % refunded go in one transaction.
+      expect(await store.fulfilOrder(order.id, { providerReference: null, now: 3_000 })).toMatchObject({
+        outcome: 'credited',
+        order: { status: 'partially-refunded', reversedCreditMicroUnits: 400_000, reversedBonusMicroUnits: 200_000 },
+        balance: 900_000,
         debt: 0,
       });
+      expect(await billing.readStoredBalance(userId)).toMatchObject({ balance: 900_000, debt: 0 });
+      // The same refund delivered again changes nothing; another method's or another currency's neither.
+      expect((await store.reverseOrder(order.id, refund, { now: 4_000 })).outcome).toBe('unchanged');
+      expect((await store.reverseOrder(order.id, { ...refund, method: 'alipay' }, { now: 4_000 })).outcome).toBe(
+        'unknown-order',
+      );
+      expect((await store.reverseOrder(order.id, { ...refund, currency: 'eur' }, { now: 4_000 })).outcome).toBe(
+        'currency-mismatch',
+      );
+      expect(await billing.readStoredBalance(userId)).toMatchObject({ balance: 900_000, debt: 0 });
       expect(await store.hasPaidOrder(userId)).toBe(true);
+      expect(await billing.findBalanceMismatches()).toEqual([]);
     });
   });
 }
