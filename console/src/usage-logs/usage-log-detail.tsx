@@ -33,6 +33,9 @@ export function UsageLogDetail({ log, names, onClose }: { log: UsageLog | null; 
       ['completionTokens', number.format(log.completionTokens)],
       ['cachedTokens', number.format(log.cachedTokens)],
       ['cacheWriteTokens', number.format(log.cacheWriteTokens)],
+      ...((log.cacheWriteOneHourTokens ?? 0) > 0
+        ? [['cacheWriteOneHourTokens', number.format(log.cacheWriteOneHourTokens ?? 0)] as [string, ReactNode]]
+        : []),
       ['cost', formatMicroUnits(log.cost, locale)],
       ['status', <UsageLogStatusBadge key="status" log={log} />],
       ['errorCode', monospace(log.errorCode)],

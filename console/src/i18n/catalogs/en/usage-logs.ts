@@ -75,6 +75,7 @@ export const usageLogsEnglish = {
       completionTokens: 'Completion tokens',
       cachedTokens: 'Cached prompt tokens',
       cacheWriteTokens: 'Cache-write prompt tokens',
+      cacheWriteOneHourTokens: 'of them written for 1 hour',
       cost: 'Cost',
       status: 'Status',
       errorCode: 'Error code',

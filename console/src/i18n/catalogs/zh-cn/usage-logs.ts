@@ -77,6 +77,7 @@ export const usageLogsChinese: Catalog['usageLogs'] = {
       completionTokens: '补全令牌',
       cachedTokens: '缓存读取的提示令牌',
       cacheWriteTokens: '写入缓存的提示令牌',
+      cacheWriteOneHourTokens: '其中缓存 1 小时的',
       cost: '费用',
       status: '状态',
       errorCode: '错误码',
