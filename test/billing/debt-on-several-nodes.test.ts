@@ -70,7 +70,7 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())(
       );
       const [first] = nodes;
       const users = [await first!.createUser(), await first!.createUser(), await first!.createUser()];
-      const keys = [];
+      const keys: Array<{ secret: string }> = [];
       for (const user of users) keys.push(await first!.createKey(user));
       for (const node of nodes) {
         await node.running.routing.refresh();
