@@ -1,29 +1,8 @@
+import type { ModelPriceRecord } from '../storage/price-records.js';
 import type { ModelPrices } from '../routing/catalog-model.js';
 
 /** What one model costs; every amount is an integer number of micro-units (see docs/BILLING.md). */
-export interface ModelPrice {
-  /** the public model id */
-  modelId: string;
-  /** micro-units per million uncached input tokens */
-  inputPerMillion: number;
-  /** micro-units per million input tokens read from the vendor's prompt cache */
-  cachedInputPerMillion: number;
-  /** micro-units per million input tokens written to the vendor's prompt cache */
-  cacheWritePerMillion: number;
-  /**
-   * micro-units per million input tokens written to the prompt cache with a 1-hour TTL (Anthropic `ttl: "1h"`);
-   * absent: twice `inputPerMillion`, Anthropic's list rule (see oneHourCacheWritePerMillion)
-   */
-  cacheWriteOneHourPerMillion?: number;
-  /** micro-units per million output tokens (reasoning included) */
-  outputPerMillion: number;
-  /** micro-units per generated image, keyed `<size>:<quality>`, `<size>` or `default` (see findImagePrice) */
-  imagePrices: Record<string, number>;
-  /** micro-units per minute of transcribed audio */
-  audioPerMinute: number;
-  /** micro-units per second of generated video */
-  videoPerSecond: number;
-}
+export type ModelPrice = ModelPriceRecord;
 
 /** Anthropic's list rule for a price without its own 1-hour cache-write rate: 1-hour writes cost twice the input. */
 const oneHourWriteInputMultiple = 2;

@@ -1,33 +1,10 @@
+import type { RequestPricingRecord } from '../storage/price-records.js';
 import type { BillableUsage } from './billable-usage.js';
 import { fallbackImagePrice } from './fallback-image-price.js';
 import { findImagePrice, oneHourCacheWritePerMillion, type ModelPrice } from './model-price.js';
 
-/**
- * What a settled request was priced with, kept in its usage log so the bill can be explained: the token prices
- * before the ratio, the ratio applied (group × premium) and the other components before the ratio. Plain integers.
- */
-export interface RequestPricing {
-  /** micro-units per million uncached input tokens, before the ratio */
-  inputPerMillion: number;
-  /** micro-units per million input tokens read from the prompt cache, before the ratio */
-  cachedInputPerMillion: number;
-  /** micro-units per million input tokens written to the prompt cache (5-minute TTL), before the ratio */
-  cacheWritePerMillion: number;
-  /** micro-units per million input tokens written to the prompt cache with a 1-hour TTL, before the ratio */
-  cacheWriteOneHourPerMillion: number;
-  /** micro-units per million output tokens, before the ratio */
-  outputPerMillion: number;
-  /** the price ratio applied, in millionths (group ratio × premium ratio) */
-  priceRatioMillionths: number;
-  /** micro-units of generated images, before the ratio */
-  imageCost: number;
-  /** milliseconds of transcribed audio */
-  audioMilliseconds: number;
-  /** micro-units per minute of audio, before the ratio */
-  audioPerMinute: number;
-  /** micro-units of generated video, before the ratio */
-  videoCost: number;
-}
+/** What a settled request was priced with, kept in its usage log so the bill can be explained (plain integers). */
+export type RequestPricing = RequestPricingRecord;
 
 /** The token counts of a request as its usage log keeps them (cached and cache-write tokens are part of prompt tokens). */
 export interface PricedTokens {

@@ -1,5 +1,5 @@
-import type { RequestPricing } from '../billing/request-pricing.js';
-import type { ModelPrice } from '../billing/model-price.js';
+import type { RequestPricingRecord as RequestPricing } from './price-records.js';
+import type { ModelPriceRecord as ModelPrice } from './price-records.js';
 
 /**
  * Kinds of ledger entry. Requests only ever write `settlement` rows: holds live in memory (docs/BILLING.md);

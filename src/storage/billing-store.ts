@@ -1,4 +1,4 @@
-import type { ModelPrice } from '../billing/model-price.js';
+import type { ModelPriceRecord as ModelPrice } from './price-records.js';
 import type {
   ApiKeyBillingRecord,
   BalanceChangeResult,

@@ -1,8 +1,8 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { createRecordId } from '../core/create-record-id.js';
 import { writeWithRevision } from './write-with-revision.js';
-import type { ModelPrice } from '../billing/model-price.js';
-import type { RequestPricing } from '../billing/request-pricing.js';
+import type { ModelPriceRecord as ModelPrice } from './price-records.js';
+import type { RequestPricingRecord as RequestPricing } from './price-records.js';
 import type {
   LedgerEntryRecord,
   LedgerKind,

@@ -140,7 +140,6 @@ const allowedLayers: Readonly<Record<string, readonly string[]>> = {
 /** Imports across the layering that stay, each with its reason; `typeOnly` ones may import types and nothing else. */
 const allowedExceptions: readonly { from: string; to: string; typeOnly: boolean; reason: string }[] = [
   // The billing store persists billing's price and pricing records; the record types are declared once, in billing.
-  { from: 'storage', to: 'billing', typeOnly: true, reason: 'price and pricing records' },
   // Prices are read off catalog models, and holds are taken for the key principal routing resolved (a sibling layer).
   { from: 'billing', to: 'routing', typeOnly: true, reason: 'catalog models and key principals' },
   // The video poller reaches vendors through dispatch's video sender and redaction, the one code that talks to vendors.
@@ -200,10 +199,17 @@ describe('layer dependencies', () => {
       ),
     ).toEqual(['observability/probe.ts -> routing/channel-health/channel-health.ts']);
     expect(
-      layeringViolations('storage/probe.ts', "import type { ModelPrice } from '../billing/model-price.js';"),
+      layeringViolations('billing/probe.ts', "import type { CatalogModel } from '../routing/catalog-model.js';"),
     ).toEqual([]);
     expect(
-      layeringViolations('storage/probe.ts', "import { findImagePrice } from '../billing/model-price.js';"),
+      layeringViolations(
+        'billing/probe.ts',
+        "import { ChannelHealth } from '../routing/channel-health/channel-health.js';",
+      ),
+    ).toEqual(['billing/probe.ts -> routing/channel-health/channel-health.ts']);
+    // Storage keeps its own price records: not even a type comes from billing.
+    expect(
+      layeringViolations('storage/probe.ts', "import type { ModelPrice } from '../billing/model-price.js';"),
     ).toEqual(['storage/probe.ts -> billing/model-price.ts']);
   });
 
