@@ -202,3 +202,87 @@ export function listTokenCases(): TokenCase[] {
     ),
   );
 }
+
+/** The exit paths where the vendor, not the client, ends the answer early. */
+export type VendorExitMode = 'vendor-error-mid-stream' | 'vendor-timeout';
+
+/** What the documented rule charges on a vendor exit path (docs/BILLING.md, Settle and Failure). */
+export type VendorExitCharge =
+  /** a stream cut after some text without usage: the text the client got, counted (o200k), plus the estimated input */
+  | 'generated-text-and-estimated-input'
+  /** the vendor never answered: nothing was generated, the hold is released, nothing is charged */
+  | 'nothing';
+
+/** One vendor exit case of the matrix. */
+export interface VendorExitCase {
+  name: string;
+  vendor: MoneyVendor;
+  endpoint: Exclude<TokenEndpoint, 'completions'>;
+  mode: VendorExitMode;
+  streamed: boolean;
+  /** the simulator model that misbehaves this way */
+  vendorModel: string;
+  charge: VendorExitCharge;
+}
+
+const everyVendor: readonly MoneyVendor[] = [
+  'openai-chat-wire',
+  'openai-responses-wire',
+  'anthropic',
+  'gemini',
+  'bedrock',
+];
+
+/**
+ * How each vendor misbehaves: every simulator can send two content events then its own mid-stream error event, and
+ * can never answer (the gateway's upstream timeout ends it); only the OpenAI simulator can fall silent mid-stream
+ * (`sim-stall-after-<N>`), so the mid-stream timeout exists for its two wires only. A non-streamed answer has no
+ * middle, so a mid-stream failure is streamed only.
+ */
+const vendorExits: ReadonlyArray<{
+  vendors: readonly MoneyVendor[];
+  mode: VendorExitMode;
+  streamed: readonly boolean[];
+  vendorModel: string;
+  charge: VendorExitCharge;
+}> = [
+  {
+    vendors: everyVendor,
+    mode: 'vendor-error-mid-stream',
+    streamed: [true],
+    vendorModel: 'sim-stream-error-event',
+    charge: 'generated-text-and-estimated-input',
+  },
+  {
+    vendors: ['openai-chat-wire', 'openai-responses-wire'],
+    mode: 'vendor-timeout',
+    streamed: [true],
+    vendorModel: 'sim-stall-after-3',
+    charge: 'generated-text-and-estimated-input',
+  },
+  { vendors: everyVendor, mode: 'vendor-timeout', streamed: [false, true], vendorModel: 'sim-hang', charge: 'nothing' },
+];
+
+/** The public model id a vendor exit is served under. */
+export function exitModelOf(vendor: MoneyVendor, vendorModel: string): string {
+  return `money-exit-${vendor}-${vendorModel}`;
+}
+
+/** Every endpoint × vendor × vendor exit of the matrix. */
+export function listVendorExitCases(): VendorExitCase[] {
+  return vendorExits.flatMap((exit) =>
+    exit.vendors.flatMap((vendor) =>
+      everyChatLikeEndpoint.flatMap((endpoint) =>
+        exit.streamed.map((streamed) => ({
+          name: `${endpoint} × ${vendor} × ${exit.mode} (${exit.vendorModel}, ${streamed ? 'streamed' : 'non-streamed'})`,
+          vendor,
+          endpoint,
+          mode: exit.mode,
+          streamed,
+          vendorModel: exit.vendorModel,
+          charge: exit.charge,
+        })),
+      ),
+    ),
+  );
+}

@@ -4,7 +4,11 @@ import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/
 import { startBedrockSimulator, type BedrockSimulator } from '../simulators/bedrock-simulator.js';
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
-import { startBillingTestGateway, type BillingTestGateway } from '../billing/start-billing-test-gateway.js';
+import {
+  startBillingTestGateway,
+  type BillingTestChannel,
+  type BillingTestGateway,
+} from '../billing/start-billing-test-gateway.js';
 import type { MoneyVendor } from './money-cases.js';
 import { moneyPrice } from './money-price.js';
 
@@ -53,7 +57,7 @@ export async function startMoneyGateway(options: {
   const anthropic = await startAnthropicSimulator({ apiKey: anthropicSecret, streamChunkDelayMs: eventDelayMs });
   const gemini = await startGeminiSimulator({ apiKey: geminiSecret, streamChunkDelayMs: eventDelayMs });
   const bedrock = await startBedrockSimulator({ streamFrameDelayMs: eventDelayMs });
-  const channelOf = (vendor: MoneyVendor) => {
+  const channelOf = (vendor: MoneyVendor): Omit<BillingTestChannel, 'models'> => {
     switch (vendor) {
       case 'openai-chat-wire':
         return { protocol: 'openai', baseUrl: openAi.url, secret: 'upstream' };

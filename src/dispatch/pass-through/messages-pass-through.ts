@@ -156,6 +156,8 @@ function createRelay(options: MessagesPassThroughOptions, channel: RoutableChann
             : [];
           return { frames, terminal: framesSent, failure };
         }
+        case 'content_block_delta':
+          return sent({ frames: [frame(type, data)], ...generatedTextOf(data.delta) });
         default:
           return sent({ frames: [frame(type, data)] });
       }
@@ -175,6 +177,13 @@ function createRelay(options: MessagesPassThroughOptions, channel: RoutableChann
     framesSent = true;
     return step;
   }
+}
+
+/** The text a Messages delta generated (answer, thinking, tool input), kept to bill a stream that ends without usage. */
+function generatedTextOf(delta: unknown): { generatedText?: string } {
+  if (!isObject(delta)) return {};
+  const text = delta.text ?? delta.thinking ?? delta.partial_json;
+  return typeof text === 'string' && text.length > 0 ? { generatedText: text } : {};
 }
 
 /** Anthropic's usage as billing reads it: input totals include cache reads and writes. */

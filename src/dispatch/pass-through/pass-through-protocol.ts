@@ -26,6 +26,8 @@ export interface PassThroughRelayStep {
   terminal?: boolean;
   /** set when the event reported a vendor failure; before any frame was sent another channel is tried, after it the relay reads on to the terminal event */
   failure?: GatewayError;
+  /** text the event generated (answer, reasoning, tool arguments): a stream that ends without usage is billed it, counted */
+  generatedText?: string;
 }
 
 /** The state of one relayed stream: maps each upstream event, and ends a stream the upstream cut off. */

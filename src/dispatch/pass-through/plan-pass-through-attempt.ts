@@ -88,7 +88,8 @@ export function planPassThroughAttempt(
             usage: outcome.usage,
             firstByteAt: outcome.firstEventAt,
             errorCode: outcome.error?.code,
-            generatedText: undefined,
+            // A stream that ended without usage (a vendor failure mid-stream) is billed its text and estimated input.
+            generatedText: outcome.generatedText,
             responseText: undefined,
           },
         };

@@ -21,6 +21,8 @@ export interface PassThroughStreamOutcome {
   firstEventAt: number | undefined;
   /** the failure the stream ended with (a vendor failure event, or a cut-off upstream), if any */
   error: GatewayError | undefined;
+  /** the text generated while no usage had arrived: what a stream that ends without usage is billed (plus its input) */
+  generatedText: string | undefined;
 }
 
 /** How relaying went: failed before any byte reached the client (another channel may be tried), or relayed. */
@@ -44,7 +46,13 @@ export async function relayPassThroughStream(options: {
   maxEventCharacters?: number;
 }): Promise<PassThroughStreamResult> {
   const { upstreamBody, writer, relay } = options;
-  const outcome: PassThroughStreamOutcome = { usage: undefined, firstEventAt: undefined, error: undefined };
+  const outcome: PassThroughStreamOutcome = {
+    usage: undefined,
+    firstEventAt: undefined,
+    error: undefined,
+    generatedText: undefined,
+  };
+  const generatedText: string[] = [];
   const pending: EventSourceMessage[] = [];
   let finished = false;
   let oversized = false;
@@ -65,6 +73,7 @@ export async function relayPassThroughStream(options: {
       if (!event) break;
       const step = await relay.relayEvent(event);
       if (step.usage) outcome.usage = step.usage;
+      if (step.generatedText) generatedText.push(step.generatedText);
       if (step.failure) outcome.error = step.failure;
       // A failure reported before anything reached the client is left unwritten so another channel can answer.
       if (step.failure && writer.firstEventAt === undefined) {
@@ -98,6 +107,7 @@ export async function relayPassThroughStream(options: {
   if (finished && !outcome.error && !readFailed) releaseUpstreamBody(upstreamBody);
   else discardUpstreamBody(upstreamBody);
   outcome.firstEventAt = writer.firstEventAt;
+  if (!outcome.usage) outcome.generatedText = generatedText.join('');
   if (writer.clientGone) return { kind: 'relayed', outcome };
   if (writer.firstEventAt === undefined)
     return { kind: 'failed-before-first-byte', error: failureBeforeFirstByte(outcome.error ?? cutOffError()) };

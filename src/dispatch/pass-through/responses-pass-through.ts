@@ -184,7 +184,11 @@ function createRelay(
       if (response) lastResponse = response;
       if (!terminalTypes.has(type)) {
         framesSent = true;
-        return { frames: [vendorFrame(type, event)] };
+        const generatedText = generatedTextTypes.has(type) ? event.delta : undefined;
+        return {
+          frames: [vendorFrame(type, event)],
+          ...(typeof generatedText === 'string' && generatedText.length > 0 ? { generatedText } : {}),
+        };
       }
       const usage = readResponsesUsage(response?.usage);
       const failure =
@@ -204,6 +208,15 @@ function createRelay(
     cutOff: (failure) => [failedFrame(failure)],
   };
 }
+
+/** The delta events whose `delta` is generated text (answer, tool arguments, reasoning): billed, counted, when no usage arrives. */
+const generatedTextTypes: ReadonlySet<string> = new Set([
+  'response.output_text.delta',
+  'response.function_call_arguments.delta',
+  'response.reasoning_text.delta',
+  'response.reasoning_summary_text.delta',
+  'response.refusal.delta',
+]);
 
 function parseJson(text: string): unknown {
   try {
