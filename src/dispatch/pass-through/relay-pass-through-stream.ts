@@ -73,7 +73,8 @@ export async function relayPassThroughStream(options: {
       if (!event) break;
       const step = await relay.relayEvent(event);
       if (step.usage) outcome.usage = step.usage;
-      if (step.generatedText) generatedText.push(step.generatedText);
+      // Text is kept to count tokens of a stream the vendor cut; a drained stream is charged its usage or its hold.
+      if (step.generatedText && !writer.clientGone) generatedText.push(step.generatedText);
       if (step.failure) outcome.error = step.failure;
       // A failure reported before anything reached the client is left unwritten so another channel can answer.
       if (step.failure && writer.firstEventAt === undefined) {
