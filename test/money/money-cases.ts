@@ -286,3 +286,77 @@ export function listVendorExitCases(): VendorExitCase[] {
     ),
   );
 }
+
+/** The media and embedding endpoints: billed per image, per second of audio, or per input token, never streamed. */
+export type MediaEndpoint = 'embeddings' | 'images' | 'edits' | 'transcription';
+
+/** What a media case's vendor reports, and so what it must be charged. */
+export type MediaUsage =
+  /** input tokens only (embeddings) */
+  | { kind: 'input-tokens'; tokens: number }
+  /** images returned, each at the model's image price */
+  | { kind: 'images'; count: number }
+  /** seconds of audio the vendor billed, at the per-minute price */
+  | { kind: 'audio-seconds'; seconds: number }
+  /** token-typed transcription usage: audio input tokens, and one output token per word of the transcript */
+  | { kind: 'transcription-tokens'; inputTokens: number };
+
+/** One media case of the matrix (only the vendors that have the endpoint are listed). */
+export interface MediaCase {
+  name: string;
+  endpoint: MediaEndpoint;
+  vendor: MoneyVendor;
+  vendorModel: string;
+  usage: MediaUsage;
+}
+
+/** The embedding inputs every embeddings case sends: five words in two texts of 13 and 9 characters. */
+export const embeddingInputs = ['one two three', 'four five'];
+/** Seconds of the WAV every transcription sends: OpenAI bills whole seconds (2), tokens by the second (15). */
+export const transcriptionSeconds = 1.5;
+
+/**
+ * Embeddings exist on the OpenAI wire and Gemini (whose batchEmbedContents reports no usage: the documented estimate
+ * is a token per four characters of each text, at least one); images, edits and transcriptions on the OpenAI wire only.
+ */
+const mediaEntries: ReadonlyArray<Omit<MediaCase, 'name'>> = [
+  {
+    endpoint: 'embeddings',
+    vendor: 'openai-chat-wire',
+    vendorModel: 'text-embedding-3-small',
+    usage: { kind: 'input-tokens', tokens: 5 },
+  },
+  {
+    endpoint: 'embeddings',
+    vendor: 'gemini',
+    vendorModel: 'gemini-embedding-001',
+    usage: { kind: 'input-tokens', tokens: 4 + 3 },
+  },
+  { endpoint: 'images', vendor: 'openai-chat-wire', vendorModel: 'dall-e-3', usage: { kind: 'images', count: 2 } },
+  // gpt-image reports token usage too; the gateway's rule is a price per returned image.
+  { endpoint: 'images', vendor: 'openai-chat-wire', vendorModel: 'gpt-image-1', usage: { kind: 'images', count: 2 } },
+  { endpoint: 'edits', vendor: 'openai-chat-wire', vendorModel: 'dall-e-2', usage: { kind: 'images', count: 2 } },
+  {
+    endpoint: 'transcription',
+    vendor: 'openai-chat-wire',
+    vendorModel: 'whisper-1',
+    usage: { kind: 'audio-seconds', seconds: 2 },
+  },
+  {
+    endpoint: 'transcription',
+    vendor: 'openai-chat-wire',
+    vendorModel: 'gpt-4o-transcribe',
+    usage: { kind: 'transcription-tokens', inputTokens: 15 },
+  },
+];
+
+/** Every media case, named. */
+export const mediaCases: readonly MediaCase[] = mediaEntries.map((entry) => ({
+  ...entry,
+  name: `${entry.endpoint} × ${entry.vendor} (${entry.vendorModel}) × non-streamed`,
+}));
+
+/** The public model id a media case is served under. */
+export function mediaModelOf(entry: Pick<MediaCase, 'vendor' | 'vendorModel'>): string {
+  return `money-media-${entry.vendor}-${entry.vendorModel}`;
+}
