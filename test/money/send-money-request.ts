@@ -15,6 +15,8 @@ export interface MoneyRequest {
   leaveAfterEvents?: number;
   /** mark the Messages prompt for the cache with a 1-hour TTL */
   oneHourCacheTtl?: boolean;
+  /** the output allowance asked for (default matrixMaxTokens); null: none on chat and Responses (the gateway's default holds) */
+  maxTokens?: number | null;
 }
 
 /** What the client saw: the text, how many text events, and the error that ended it, if any. */
@@ -62,18 +64,17 @@ async function sendWith(
     timeout: 20_000,
   });
   const { model } = request;
+  const maxTokens = request.maxTokens === null ? undefined : (request.maxTokens ?? matrixMaxTokens);
+  const chatLimit = maxTokens === undefined ? {} : { max_tokens: maxTokens };
   switch (request.endpoint) {
     case 'chat': {
       const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: matrixPrompt }];
       if (!request.streamed) {
-        const completion = await openai.chat.completions.create({ model, messages, max_tokens: matrixMaxTokens });
+        const completion = await openai.chat.completions.create({ model, messages, ...chatLimit });
         receive(completion.choices[0]?.message.content);
         return;
       }
-      const stream = await openai.chat.completions.create(
-        { model, messages, max_tokens: matrixMaxTokens, stream: true },
-        { signal },
-      );
+      const stream = await openai.chat.completions.create({ model, messages, ...chatLimit, stream: true }, { signal });
       for await (const chunk of stream) if (receive(chunk.choices[0]?.delta.content)) return;
       return;
     }
@@ -95,7 +96,12 @@ async function sendWith(
       return;
     }
     case 'responses': {
-      const body = { model, input: matrixPrompt, max_output_tokens: matrixMaxTokens, store: false };
+      const body = {
+        model,
+        input: matrixPrompt,
+        store: false,
+        ...(maxTokens === undefined ? {} : { max_output_tokens: maxTokens }),
+      };
       if (!request.streamed) {
         const response = await openai.responses.create(body);
         receive(response.output_text);
@@ -123,7 +129,8 @@ async function sendWith(
           ...(request.oneHourCacheTtl ? { cache_control: { type: 'ephemeral', ttl: '1h' } } : {}),
         },
       ];
-      const body = { model, max_tokens: matrixMaxTokens, messages: [{ role: 'user' as const, content }] };
+      // Messages requires max_tokens: without one asked for, the matrix's allowance.
+      const body = { model, max_tokens: maxTokens ?? matrixMaxTokens, messages: [{ role: 'user' as const, content }] };
       if (!request.streamed) {
         const message = await claude.messages.create(body);
         for (const block of message.content) if (block.type === 'text') receive(block.text);

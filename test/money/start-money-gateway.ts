@@ -1,5 +1,7 @@
 // The matrix's gateway: billing on, every simulator behind its own channel, every public model at the matrix's price.
+import type { BillingConfig } from '../../src/billing/billing-config.js';
 import { defaultChannelHealthSettings } from '../../src/config/channel-health-settings.js';
+import type { GatewayConfig } from '../../src/config/gateway-config.js';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.js';
 import { startBedrockSimulator, type BedrockSimulator } from '../simulators/bedrock-simulator.js';
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.js';
@@ -41,17 +43,18 @@ const eventDelayMs = 25;
 export async function startMoneyGateway(options: {
   channelSets: MoneyModel[][];
   upstreamTimeoutMs: number;
+  /** billing settings, e.g. a shared Redis wallet */
+  billing?: Partial<BillingConfig>;
+  /** a shared database (PostgreSQL) instead of a new SQLite file */
+  databaseUrl?: string;
 }): Promise<MoneyGateway> {
   const models = options.channelSets.flat();
   const gateway = await startBillingTestGateway({
     models: [],
     prices: models.map((model) => moneyPrice(model.publicModel)),
-    config: {
-      upstreamHeadersTimeoutMs: options.upstreamTimeoutMs,
-      upstreamBodyTimeoutMs: options.upstreamTimeoutMs,
-      upstreamAnswerTimeoutMs: options.upstreamTimeoutMs,
-      channelHealth: { ...defaultChannelHealthSettings, consecutiveFailures: 1_000 },
-    },
+    config: moneyGatewayConfig(options.upstreamTimeoutMs),
+    ...(options.billing ? { billing: options.billing } : {}),
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
   });
   const openAi = await startOpenAiSimulator({ streamChunkDelayMs: eventDelayMs });
   const anthropic = await startAnthropicSimulator({ apiKey: anthropicSecret, streamChunkDelayMs: eventDelayMs });
@@ -103,4 +106,31 @@ export async function startMoneyGateway(options: {
       await bedrock.close();
     },
   };
+}
+
+/** The matrix's gateway settings: a short bound on silent vendors, and breakers that never open during a run. */
+function moneyGatewayConfig(upstreamTimeoutMs: number): Partial<GatewayConfig> {
+  return {
+    upstreamHeadersTimeoutMs: upstreamTimeoutMs,
+    upstreamBodyTimeoutMs: upstreamTimeoutMs,
+    upstreamAnswerTimeoutMs: upstreamTimeoutMs,
+    channelHealth: { ...defaultChannelHealthSettings, consecutiveFailures: 1_000 },
+  };
+}
+
+/** Another gateway node on the first one's database (its channels, prices, users and keys), e.g. sharing Redis too. */
+export async function startMoneyNode(options: {
+  databaseUrl: string;
+  billing: Partial<BillingConfig>;
+  upstreamTimeoutMs: number;
+}): Promise<BillingTestGateway> {
+  const node = await startBillingTestGateway({
+    models: [],
+    billing: options.billing,
+    databaseUrl: options.databaseUrl,
+    config: moneyGatewayConfig(options.upstreamTimeoutMs),
+  });
+  await node.running.routing.refresh();
+  await node.running.billing.refresh(true);
+  return node;
 }
