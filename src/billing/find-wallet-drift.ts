@@ -5,9 +5,8 @@ import { nodeKey, walletKey, walletKeyPattern } from './redis-wallet-keys.js';
 /** One way a user's wallet in Redis disagrees with the database or with the nodes alive. */
 export interface WalletDriftEntry {
   userId: string;
-  /** `durable`/`debt` (differs from the database at the same sequence), `negative` (a field below zero), `dead-node`
-   * (a field of a node whose heartbeat stopped), `unknown-user` (no such user in the database) */
-  problem: 'durable' | 'debt' | 'negative' | 'dead-node' | 'unknown-user';
+  /** `durable`/`debt` (differs from the database at the same sequence) or `negative` (a field below zero) */
+  problem: 'durable' | 'debt' | 'negative';
   /** the wallet field, e.g. `durable` or `held:node_…` */
   field: string;
   /** micro-units in Redis */
@@ -24,19 +23,31 @@ export interface WalletDriftReport {
   liveHeld: number;
   /** micro-units live nodes have settled and not written yet (not drift) */
   livePending: number;
+  /** micro-units still counted for nodes whose heartbeat stopped (a killed node): the next dead-node sweep removes them */
+  deadNodeAmounts: number;
+  /** wallets of users this database does not know (another database shares the Redis, or a deleted user): ignored */
+  foreignWallets: number;
 }
 
 /**
  * Compares every wallet in Redis with the stored balances: the durable balance and debt must equal the database's
- * where the sequence is the same (a newer stored sequence is a copy not made yet, not drift), no field may be below
- * zero, and no field may belong to a node without a heartbeat. What live nodes hold or have not written is reported
- * apart: it is money in flight, which reconciliation keeps equal to each node's books.
+ * where the sequence is the same (a newer stored sequence is a copy not made yet, not drift), and no field may be below
+ * zero. What live nodes hold or have not written is reported apart: it is money in flight, which reconciliation keeps
+ * equal to each node's books; so is what dead nodes left, which the dead-node sweep removes (it only ever made the
+ * spendable balance lower).
  */
 export async function findWalletDrift(
   redis: Redis,
   readStoredBalances: (userIds: string[]) => Promise<StoredBalance[]>,
 ): Promise<WalletDriftReport> {
-  const report: WalletDriftReport = { wallets: 0, drift: [], liveHeld: 0, livePending: 0 };
+  const report: WalletDriftReport = {
+    wallets: 0,
+    drift: [],
+    liveHeld: 0,
+    livePending: 0,
+    deadNodeAmounts: 0,
+    foreignWallets: 0,
+  };
   const aliveNodes = new Map<string, boolean>();
   let cursor = '0';
   do {
@@ -48,22 +59,19 @@ export async function findWalletDrift(
     for (const userId of userIds) {
       const fields = await redis.hgetall(walletKey(userId));
       if (Object.keys(fields).length === 0) continue;
+      const balance = stored.get(userId);
+      if (!balance) {
+        report.foreignWallets += 1;
+        continue;
+      }
       report.wallets += 1;
-      await checkWallet(userId, fields, stored.get(userId));
+      await checkWallet(userId, fields, balance);
     }
   } while (cursor !== '0');
   return report;
 
-  async function checkWallet(
-    userId: string,
-    fields: Record<string, string>,
-    stored: StoredBalance | undefined,
-  ): Promise<void> {
+  async function checkWallet(userId: string, fields: Record<string, string>, stored: StoredBalance): Promise<void> {
     const value = (name: string) => Number(fields[name] ?? '0');
-    if (!stored) {
-      report.drift.push({ userId, problem: 'unknown-user', field: 'durable', redis: value('durable'), expected: 0 });
-      return;
-    }
     if (value('sequence') === stored.sequence) {
       if (value('durable') !== stored.balance)
         report.drift.push({
@@ -87,7 +95,7 @@ export async function findWalletDrift(
         alive = (await redis.exists(nodeKey(nodeId))) === 1;
         aliveNodes.set(nodeId, alive);
       }
-      if (!alive) report.drift.push({ userId, problem: 'dead-node', field, redis: amount, expected: 0 });
+      if (!alive) report.deadNodeAmounts += amount;
       else if (field.startsWith('held:')) report.liveHeld += amount;
       else if (field.startsWith('pending:')) report.livePending += amount;
     }

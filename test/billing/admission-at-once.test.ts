@@ -109,12 +109,13 @@ describe('admission on one node', () => {
     const second = accounting.open(chatRequest());
     expect(second).toBeInstanceOf(Promise);
     await expect(second).rejects.toMatchObject({ code: 'insufficient_quota', status: 429 });
-    // The refusal took nothing and was logged.
+    // The refusal took nothing and was counted (refusals write no usage row).
     expect(runtime.memory.user(principal.userId).held).toBe((first as MeteredTicket & { held: number }).held);
-    expect(runtime.writer.queuedRows).toBe(1);
+    expect(runtime.writer.queuedRows).toBe(0);
+    expect(runtime.writer.refusedGroups).toBe(1);
   });
 
-  it('refuses a request over its rate limit at once, with the limit headers, and logs the refusal', async () => {
+  it('refuses a request over its rate limit at once, with the limit headers, and counts the refusal', async () => {
     const accounting = await start({ GATEWAY_KEY_REQUESTS_PER_MINUTE: '1' });
     const first = accounting.open(chatRequest()) as MeteredTicket;
     expect(first.responseHeaders['x-ratelimit-remaining-requests']).toBe('0');
@@ -141,7 +142,8 @@ describe('admission on one node', () => {
     expect(refusal).toBeInstanceOf(GatewayError);
     expect(refusal).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
     expect((refusal as GatewayError).headers['x-ratelimit-limit-requests']).toBe('1');
-    // The settled request and the refusal.
-    expect(runtime.writer.queuedRows).toBe(2);
+    // The settled request is queued; the refusal is counted.
+    expect(runtime.writer.queuedRows).toBe(1);
+    expect(runtime.writer.refusedGroups).toBe(1);
   });
 });

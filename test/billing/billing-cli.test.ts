@@ -60,7 +60,7 @@ describe('billing commands', () => {
     const store = createBillingStore({ databaseUrl });
     expect(await store.findBalanceMismatches()).toHaveLength(1);
     await store.close();
-  });
+  }, 120_000);
 
   it('verifies debts too: a debt that left the sum of its ledger debt changes fails the check', async () => {
     const gatewayStore = createGatewayStore({ databaseUrl });

@@ -32,7 +32,7 @@ export function registerBillingCommands(program: Command): void {
         const wallet = await checkSharedWallet(store);
         const ok = mismatches.length === 0 && taskHoldMismatches.length === 0 && (wallet?.drift.length ?? 0) === 0;
         const walletLine = wallet
-          ? `The shared wallet: ${wallet.wallets} wallets, ${wallet.drift.length} disagreements; live nodes hold ${formatMicroUnits(wallet.liveHeld)} and have ${formatMicroUnits(wallet.livePending)} not written yet.`
+          ? `The shared wallet: ${wallet.wallets} wallets, ${wallet.drift.length} disagreements; live nodes hold ${formatMicroUnits(wallet.liveHeld)} and have ${formatMicroUnits(wallet.livePending)} not written yet; stopped nodes left ${formatMicroUnits(wallet.deadNodeAmounts)} (removed by the next sweep).`
           : undefined;
         printResult(
           options.json,
