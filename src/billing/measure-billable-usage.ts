@@ -1,5 +1,5 @@
+import type { TranscriptionUsage } from '../core/answer-usage.js';
 import type { TokenUsage } from '../core/token-usage.js';
-import { findUsageObject } from '../providers/openai/parse-openai-usage.js';
 import type { MeteredRequest, MeteredResult } from './request-accounting.js';
 import { emptyBillableUsage, type BillableUsage } from './billable-usage.js';
 import { findUncountedAnswerText } from './find-uncounted-answer-text.js';
@@ -93,10 +93,10 @@ function billTokenUsage(usage: TokenUsage): BillableUsage {
 
 function measureImages(request: MeteredRequest, result: MeteredResult): BillableUsage | undefined {
   if (!wasAnswered(result)) return undefined;
+  // The size, quality and `n` asked for still come from the request body (the hold's side, read by the next slice).
   const image = { size: optionalString(request.body.size), quality: optionalString(request.body.quality) };
-  const parsed = safeParse(result.responseText) as { data?: unknown } | undefined;
   const requested = typeof request.body.n === 'number' ? request.body.n : Number(request.body.n ?? 1) || 1;
-  const count = Array.isArray(parsed?.data) ? parsed.data.length : requested;
+  const count = result.answerUsage?.images ?? requested;
   return { ...emptyBillableUsage, images: Array.from({ length: count }, () => image) };
 }
 
@@ -111,21 +111,12 @@ function measureTranscription(
   price: ModelPrice | undefined,
 ): BillableUsage | undefined {
   if (!wasAnswered(result)) return undefined;
-  const parsed = safeParse(result.responseText) as { duration?: unknown; usage?: unknown } | undefined;
-  // A streamed transcription (SSE) carries its usage in its last event.
-  const usage = (
-    parsed === undefined && result.responseText !== undefined ? findUsageObject(result.responseText) : parsed?.usage
-  ) as TranscriptionUsage | undefined;
-  const tokens = parseTranscriptionTokens(usage);
+  const usage = result.answerUsage?.transcription;
+  const tokens = transcriptionTokens(usage);
   if (tokens && (!price || price.inputPerMillion > 0 || price.outputPerMillion > 0)) return tokens;
   // OpenAI's `usage: {type: 'duration', seconds}` is what it bills (in `json` and `verbose_json` alike, so both formats
-  // cost the same); a vendor that reports only `verbose_json`'s `duration` is billed by that.
-  const seconds =
-    usage?.type === 'duration' && typeof usage.seconds === 'number'
-      ? usage.seconds
-      : typeof parsed?.duration === 'number'
-        ? parsed.duration
-        : undefined;
+  // cost the same); a vendor that reports only `verbose_json`'s `duration` is billed by that (the edge chose which).
+  const seconds = usage?.seconds;
   const reported = seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : 0;
   return {
     ...emptyBillableUsage,
@@ -133,20 +124,13 @@ function measureTranscription(
   };
 }
 
-/** OpenAI's transcription `usage`: `{type: 'duration', seconds}` or `{type: 'tokens', input_tokens, output_tokens, ...}`. */
-interface TranscriptionUsage {
-  type?: unknown;
-  seconds?: unknown;
-  input_tokens?: unknown;
-  output_tokens?: unknown;
-}
-
-function parseTranscriptionTokens(usage: TranscriptionUsage | undefined): BillableUsage | undefined {
-  if (usage?.type !== 'tokens') return undefined;
+/** A token-typed transcription usage (`gpt-4o-transcribe`) as billable tokens; undefined for a duration or none. */
+function transcriptionTokens(usage: TranscriptionUsage | undefined): BillableUsage | undefined {
+  if (!usage?.tokens) return undefined;
   return {
     ...emptyBillableUsage,
-    promptTokens: toCount(usage.input_tokens),
-    completionTokens: toCount(usage.output_tokens),
+    promptTokens: usage.tokens.inputTokens,
+    completionTokens: usage.tokens.outputTokens,
   };
 }
 
@@ -159,22 +143,9 @@ function measureAbandonedInput(request: MeteredRequest, inputTokens: number): Bi
 
 /** True when the vendor answered successfully (the client may have left meanwhile: it is then billed all the same). */
 function wasAnswered(result: MeteredResult): boolean {
-  return result.status < 400 || result.responseText !== undefined;
-}
-
-function safeParse(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  return result.status < 400 || result.answerUsage !== undefined;
 }
 
 function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function toCount(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
 }

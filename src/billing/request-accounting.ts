@@ -1,5 +1,6 @@
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import type { DocumentPageCounts } from './estimate-media-part-tokens.js';
+import type { AnswerUsage } from '../core/answer-usage.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
 import type { KeyPrincipal } from '../routing/routing-table.js';
@@ -69,8 +70,11 @@ export interface MeteredResult {
   sentUpstream?: boolean;
   /** true when the vendor worked on the request but its usage cannot be had (a stream its client left, cut before its usage): it is charged its hold (absent: false) */
   usageUnknown?: boolean;
-  /** the upstream's JSON body for non-streamed answers whose billing depends on it (images, transcriptions) */
-  responseText: string | undefined;
+  /**
+   * what the vendor's successful non-streamed answer showed besides its token usage (images returned, a transcription's
+   * duration or tokens, the text of an answer without usage), read once by the edge that read it; undefined without one
+   */
+  answerUsage: AnswerUsage | undefined;
 }
 
 /** What is known of a /v1 request before its body is read. */

@@ -16,6 +16,7 @@ import {
 import { findOpenAiWireQuirks } from '../providers/openai/openai-wire-target.js';
 import type { OpenAiWireQuirks } from '../providers/openai/openai-wire-quirks.js';
 import { extractUsageFromJsonText } from '../providers/openai/parse-openai-usage.js';
+import { noExtraAnswerUsage } from '../core/answer-usage.js';
 import type { UpstreamAttemptResult } from '../providers/upstream-attempt-result.js';
 import { mapStatusToChannelOutcome } from '../routing/channel-health/map-status-to-channel-outcome.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
@@ -45,6 +46,8 @@ import {
 } from './find-openai-wire-answer-fault.js';
 import { streamThroughJsonAnswer } from './stream-through-json-answer.js';
 import { readCappedUpstreamText } from './read-capped-upstream-text.js';
+import { readOpenAiWireAnswerUsage } from './read-openai-wire-answer-usage.js';
+import { generatedTextOfAnswer } from './generated-text-of-answer.js';
 import { redactGatewayError } from './redact-channel-secrets.js';
 import {
   failurePageMessage,
@@ -276,7 +279,7 @@ function planOpenAiWireAttempt(
             firstByteAt: relayed.firstEventAt,
             errorCode: relayed.error?.code,
             generatedText: relayed.generatedText,
-            responseText: undefined,
+            answerUsage: undefined,
           };
           return { kind: 'success', value };
         } catch (error) {
@@ -316,7 +319,7 @@ function planOpenAiWireAttempt(
           firstByteAt,
           errorCode: undefined,
           generatedText: undefined,
-          responseText: bodyText,
+          answerUsage: readOpenAiWireAnswerUsage(openAiWire.upstreamPath, bodyText, usage),
         },
       };
     },
@@ -365,7 +368,8 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
             firstByteAt,
             errorCode: undefined,
             generatedText: undefined,
-            responseText: undefined,
+            // An embeddings answer without usage is billed its estimated input (there is no generated text).
+            answerUsage: decoded.usage ? noExtraAnswerUsage : { text: '' },
           },
         };
       },
@@ -394,13 +398,14 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
       } catch {
         return unreadableAnswer(attempt, 'undecodable');
       }
-      const responseText = canonical.codec.encodeAnswer(answer);
+      const answerText = canonical.codec.encodeAnswer(answer);
       await canonical.codec.beforeLastBytes?.();
-      const firstByteAt = await answerClient(attempt, 200, jsonContentType, responseText);
+      const firstByteAt = await answerClient(attempt, 200, jsonContentType, answerText);
       const usage = answer.usage ? tokenUsageOfCanonical(answer.usage) : undefined;
+      const answerUsage = usage ? noExtraAnswerUsage : { text: generatedTextOfAnswer(answer) };
       return {
         kind: 'success',
-        value: { status: 200, usage, firstByteAt, errorCode: undefined, generatedText: undefined, responseText },
+        value: { status: 200, usage, firstByteAt, errorCode: undefined, generatedText: undefined, answerUsage },
       };
     },
   };
@@ -464,7 +469,7 @@ async function relayTranslatedStream(
     firstByteAt: outcome.firstEventAt,
     errorCode: outcome.error?.code,
     generatedText: outcome.generatedText,
-    responseText: undefined,
+    answerUsage: undefined,
   };
   return { kind: 'success', value };
 }
@@ -564,7 +569,7 @@ async function streamThrough(
               firstByteAt: relayed.firstByteAt,
               errorCode: 'upstream_error',
               generatedText: undefined,
-              responseText: undefined,
+              answerUsage: undefined,
             },
           },
         };
@@ -580,7 +585,7 @@ async function streamThrough(
             firstByteAt: relayed.firstByteAt,
             errorCode: undefined,
             generatedText: undefined,
-            responseText: undefined,
+            answerUsage: usage ? noExtraAnswerUsage : { text: '' },
           },
         },
       };

@@ -3,6 +3,7 @@ import type { ClientAnswerCodec } from '../core/canonical/client-answer-codec.js
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import type { ChatCompletionRequest } from '../core/openai-chat-request.js';
 import type { TokenUsage } from '../core/token-usage.js';
+import type { AnswerUsage } from '../core/answer-usage.js';
 import type { EmbeddingRequestFields } from '../providers/vendor-adapter.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
 import type { PassThroughProtocol } from './pass-through/pass-through-protocol.js';
@@ -64,12 +65,12 @@ export interface DispatchOutcome {
   usageUnknown: boolean;
   /** generated text of a stream that ended without usage */
   generatedText: string | undefined;
-  /** the upstream body of a non-streamed answer */
-  responseText: string | undefined;
+  /** what a successful non-streamed answer showed besides its token usage, read once where it was read; undefined without one */
+  answerUsage: AnswerUsage | undefined;
 }
 
 /** What one successful attempt produced. */
 export type AttemptValue = Pick<
   DispatchOutcome,
-  'status' | 'usage' | 'firstByteAt' | 'errorCode' | 'generatedText' | 'responseText'
+  'status' | 'usage' | 'firstByteAt' | 'errorCode' | 'generatedText' | 'answerUsage'
 >;

@@ -14,7 +14,7 @@ const noAnswer = {
   usage: undefined,
   firstByteAt: undefined,
   generatedText: undefined,
-  responseText: undefined,
+  answerUsage: undefined,
 } as const;
 
 /** What the usage log records for a request whose client left first (nginx's 499). */

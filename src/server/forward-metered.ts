@@ -120,6 +120,6 @@ function failedOutcome(error: unknown): DispatchOutcome {
     usage: undefined,
     firstByteAt: undefined,
     generatedText: undefined,
-    responseText: undefined,
+    answerUsage: undefined,
   };
 }

@@ -86,7 +86,8 @@ const allowedLayers: Readonly<Record<string, readonly string[]>> = {
   providers: ['core'],
   protocols: ['core'],
   routing: ['core', 'config', 'observability', 'storage', 'providers', 'protocols'],
-  billing: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'worker-threads'],
+  // Billing reads typed usage handed over by the edges that read vendor answers, never vendor text (ADR 0020).
+  billing: ['core', 'config', 'observability', 'storage', 'protocols', 'worker-threads'],
   dispatch: ['core', 'config', 'observability', 'providers', 'protocols', 'routing'],
   accounts: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing'],
   tasks: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing'],

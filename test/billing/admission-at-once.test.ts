@@ -128,7 +128,7 @@ describe('admission on one node', () => {
       firstByteAt: undefined,
       finishedAt: Date.now(),
       clientAborted: false,
-      responseText: undefined,
+      answerUsage: undefined,
     });
 
     let refusal: unknown;

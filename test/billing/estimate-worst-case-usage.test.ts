@@ -166,7 +166,7 @@ describe('measureBillableUsage', () => {
     firstByteAt: 1,
     finishedAt: 2,
     clientAborted: false,
-    responseText: undefined,
+    answerUsage: undefined,
   };
   const chat = meteredRequest('chat.completions', { messages: hello });
 
@@ -194,7 +194,7 @@ describe('measureBillableUsage', () => {
     },
     {
       case: 'a success without usage bills counted input and answer',
-      result: { ...result, responseText: JSON.stringify({ choices: [{ message: { content: 'hello there' } }] }) },
+      result: { ...result, answerUsage: { text: 'hello there' } },
       text: 'hello there',
       expected: { promptTokens: 10, completionTokens: 7, cachedPromptTokens: 0 },
     },
@@ -215,23 +215,17 @@ describe('measureBillableUsage', () => {
   it('bills transcriptions by the reported duration or the usage seconds', () => {
     const audio = meteredRequest('audio.transcriptions', {}, { uploadedBytes: 1_000_000, uploadedAudioSeconds: 1 });
     expect(
-      measureBillableUsage(audio, { ...result, responseText: JSON.stringify({ text: 'x', duration: 1.2345 }) }, 0)
+      measureBillableUsage(audio, { ...result, answerUsage: { transcription: { seconds: 1.2345 } } }, 0)
         .audioMilliseconds,
     ).toBe(1_235);
     expect(
-      measureBillableUsage(
-        audio,
-        { ...result, responseText: JSON.stringify({ text: 'x', usage: { type: 'duration', seconds: 3 } }) },
-        0,
-      ).audioMilliseconds,
+      measureBillableUsage(audio, { ...result, answerUsage: { transcription: { seconds: 3 } } }, 0).audioMilliseconds,
     ).toBe(3_000);
     expect(measureBillableUsage(audio, { ...result, status: 400 }, 0).audioMilliseconds).toBe(0);
   });
 
   it('bills images by the number returned', () => {
     const images = meteredRequest('images.generations', { prompt: 'x', n: 4, size: '256x256' });
-    expect(
-      measureBillableUsage(images, { ...result, responseText: JSON.stringify({ data: [{}, {}] }) }, 0).images,
-    ).toHaveLength(2);
+    expect(measureBillableUsage(images, { ...result, answerUsage: { images: 2 } }, 0).images).toHaveLength(2);
   });
 });

@@ -5,7 +5,9 @@ import {
   transcriptionAudioTokensPerSecond,
   transcriptionOutputTokensPerSecond,
 } from '../../src/billing/estimate-transcription-usage.js';
+import { findUncountedAnswerText } from '../../src/billing/find-uncounted-answer-text.js';
 import { measureBillableUsage } from '../../src/billing/measure-billable-usage.js';
+import { readOpenAiWireAnswerUsage } from '../../src/dispatch/read-openai-wire-answer-usage.js';
 import type { ModelPrice } from '../../src/billing/model-price.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
 import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/billing/request-accounting.js';
@@ -40,7 +42,7 @@ const finished: MeteredResult = {
   firstByteAt: 1,
   finishedAt: 2,
   clientAborted: false,
-  responseText: undefined,
+  answerUsage: undefined,
 };
 /** The client left after the request was sent, and the vendor's answer never came (error, timeout). */
 const abandonedUnanswered: MeteredResult = {
@@ -85,7 +87,7 @@ describe('measureBillableUsage: vendor usage', () => {
 describe('measureBillableUsage: a client that left', () => {
   it('is billed the usage of the answer the vendor still sent', () => {
     const usage = { promptTokens: 3, completionTokens: 20, totalTokens: 23, cachedPromptTokens: 0, reasoningTokens: 0 };
-    expect(measureBillableUsage(chat, { ...abandonedUnanswered, usage, responseText: '{}' }, 10)).toMatchObject({
+    expect(measureBillableUsage(chat, { ...abandonedUnanswered, usage, answerUsage: {} }, 10)).toMatchObject({
       promptTokens: 3,
       completionTokens: 20,
     });
@@ -109,10 +111,9 @@ describe('measureBillableUsage: a client that left', () => {
 
   it('is billed the images the vendor still returned', () => {
     const images = meteredRequest('images.generations', { prompt: 'a cat', n: 4, size: '256x256' });
-    expect(
-      measureBillableUsage(images, { ...abandonedUnanswered, responseText: JSON.stringify({ data: [{}, {}, {}] }) }, 4)
-        .images,
-    ).toHaveLength(3);
+    expect(measureBillableUsage(images, { ...abandonedUnanswered, answerUsage: { images: 3 } }, 4).images).toHaveLength(
+      3,
+    );
   });
 
   it('is billed the uploaded audio for a transcription the vendor never answered', () => {
@@ -128,9 +129,14 @@ describe('measureBillableUsage: a client that left', () => {
 });
 
 describe('measureBillableUsage: transcriptions', () => {
+  // The vendor's body goes through the edge that reads it (dispatch), as in the gateway: billing sees typed usage only.
   const answered = (body: unknown): MeteredResult => ({
     ...finished,
-    responseText: typeof body === 'string' ? body : JSON.stringify(body),
+    answerUsage: readOpenAiWireAnswerUsage(
+      '/audio/transcriptions',
+      typeof body === 'string' ? body : JSON.stringify(body),
+      undefined,
+    ),
   });
 
   it('bills the duration the vendor reports, and the decoded upload only when it reports none', () => {
@@ -206,6 +212,48 @@ describe('measureBillableUsage: transcriptions', () => {
       promptTokens: 0,
       audioMilliseconds: 60_000,
     });
+  });
+});
+
+describe('measureBillableUsage: typed answer usage alone', () => {
+  // No vendor text reaches billing: each measure below comes from the typed fields the dispatch edge filled.
+  it('bills the images the edge counted, at the size and quality asked for', () => {
+    const images = meteredRequest('images.generations', { prompt: 'a cat', n: 4, size: '1024x1024', quality: 'hd' });
+    expect(measureBillableUsage(images, { ...finished, answerUsage: { images: 3 } }, 0).images).toEqual([
+      { size: '1024x1024', quality: 'hd' },
+      { size: '1024x1024', quality: 'hd' },
+      { size: '1024x1024', quality: 'hd' },
+    ]);
+    // An answer the edge could not count is billed the `n` asked for.
+    expect(measureBillableUsage(images, { ...finished, answerUsage: {} }, 0).images).toHaveLength(4);
+  });
+
+  it("bills a transcription's reported seconds or tokens, and the upload when it reported neither", () => {
+    const audio = meteredRequest('audio.transcriptions', {}, { uploadedAudioSeconds: 60 });
+    const seconds = { ...finished, answerUsage: { transcription: { seconds: 9.0001 } } };
+    expect(measureBillableUsage(audio, seconds, 0).audioMilliseconds).toBe(9_001);
+    const tokens = { ...finished, answerUsage: { transcription: { tokens: { inputTokens: 700, outputTokens: 120 } } } };
+    expect(measureBillableUsage(audio, tokens, 0, tokenPrice)).toMatchObject({
+      promptTokens: 700,
+      completionTokens: 120,
+      audioMilliseconds: 0,
+    });
+    expect(measureBillableUsage(audio, { ...finished, answerUsage: { transcription: {} } }, 0)).toMatchObject({
+      audioMilliseconds: 60_000,
+    });
+  });
+
+  it('counts the answer text the edge extracted when the answer came without usage', () => {
+    const result = { ...finished, answerUsage: { text: 'hello there' } };
+    expect(findUncountedAnswerText(chat, result)).toBe('hello there');
+    expect(measureBillableUsage(chat, result, 10, undefined, 2)).toMatchObject({
+      promptTokens: 10,
+      completionTokens: 2,
+    });
+    // With usage, nothing is counted; without an answer, there is nothing to count.
+    const usage = { promptTokens: 3, completionTokens: 4, totalTokens: 7, cachedPromptTokens: 0, reasoningTokens: 0 };
+    expect(findUncountedAnswerText(chat, { ...result, usage })).toBeUndefined();
+    expect(findUncountedAnswerText(chat, { ...finished, status: 502 })).toBeUndefined();
   });
 });
 

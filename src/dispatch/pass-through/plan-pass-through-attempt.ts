@@ -90,7 +90,7 @@ export function planPassThroughAttempt(
             errorCode: outcome.error?.code,
             // A stream that ended without usage (a vendor failure mid-stream) is billed its text and estimated input.
             generatedText: outcome.generatedText,
-            responseText: undefined,
+            answerUsage: undefined,
           },
         };
       }
@@ -135,7 +135,7 @@ export function planPassThroughAttempt(
           firstByteAt,
           errorCode: undefined,
           generatedText: undefined,
-          responseText: undefined,
+          answerUsage: undefined,
         },
       };
     },
