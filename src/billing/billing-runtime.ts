@@ -75,6 +75,7 @@ export class BillingRuntime {
           },
           readStoredBalance: (userId) => options.store.readStoredBalance(userId),
           reconcileAll: () => this.refresh(true),
+          exclusive: (work) => this.writer.runExclusive(work),
           keySpend: (apiKeyId) => {
             const unwritten = this.writer.pendingAmounts().byKey.get(apiKeyId) ?? 0;
             // Memory's spend is the last stored one plus this node's charges since.

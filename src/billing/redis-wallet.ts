@@ -15,6 +15,8 @@ export interface NodeWalletBooks {
   reconcileAll(): Promise<void>;
   /** micro-units of the key's stored spend as this node last read it, and of its settled costs not yet written */
   keySpend(apiKeyId: string): { stored: number; unwritten: number };
+  /** runs `work` while no settlement batch is being written or copied, so the queue and the database agree */
+  exclusive<Result>(work: () => Promise<Result>): Promise<Result>;
 }
 
 /** The API key a hold or settlement is for, and its spending cap in micro-units (null: none). */
@@ -378,11 +380,13 @@ export class RedisWallet {
    * Creates the user's wallet from the database's stored balance and this node's books (other nodes add theirs when
    * they reconcile or find the epoch changed). False when the database does not know the user.
    */
-  private async create(userId: string): Promise<boolean> {
-    const stored = await this.books.readStoredBalance(userId);
-    if (!stored) return false;
-    await this.reconcile([stored], Date.now());
-    return true;
+  private create(userId: string): Promise<boolean> {
+    return this.books.exclusive(async () => {
+      const stored = await this.books.readStoredBalance(userId);
+      if (!stored) return false;
+      await this.reconcile([stored], Date.now());
+      return true;
+    });
   }
 
   /** Redis came back without this node's epoch: adopt the new one and write everything this node owes again. */

@@ -19,6 +19,7 @@ function createBooks(stored: Map<string, StoredBalance>) {
     reconcileAll: async () => {
       await wallet!.reconcile([...stored.values()], Date.now());
     },
+    exclusive: (work) => work(),
     keySpend: (apiKeyId) => ({ stored: keySpent.get(apiKeyId) ?? 0, unwritten: unwrittenByKey.get(apiKeyId) ?? 0 }),
   };
   return {
