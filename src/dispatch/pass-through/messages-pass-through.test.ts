@@ -118,6 +118,20 @@ describe('the Messages pass-through to Anthropic channels', () => {
     expect(stop).toMatchObject({ terminal: true, frames: ['event: message_stop\ndata: {"type":"message_stop"}\n\n'] });
   });
 
+  it('reports the text, thinking and tool input each delta generated, for billing a stream that ends without usage', async () => {
+    const relay = passThrough().createStreamRelay(channel);
+    const deltaOf = (delta: Record<string, unknown>) =>
+      relay.relayEvent({
+        event: 'content_block_delta',
+        data: JSON.stringify({ type: 'content_block_delta', index: 0, delta }),
+        id: undefined,
+      });
+    expect((await deltaOf({ type: 'text_delta', text: 'Echo: ' })).generatedText).toBe('Echo: ');
+    expect((await deltaOf({ type: 'thinking_delta', thinking: 'hmm' })).generatedText).toBe('hmm');
+    expect((await deltaOf({ type: 'input_json_delta', partial_json: '{"q":' })).generatedText).toBe('{"q":');
+    expect((await deltaOf({ type: 'signature_delta', signature: 'sig' })).generatedText).toBeUndefined();
+  });
+
   it("fails over on the vendor's error event before any frame, and relays it (redacted) after one", async () => {
     const early = passThrough().createStreamRelay(channel);
     const before = await early.relayEvent({
