@@ -235,9 +235,9 @@ const everyVendor: readonly MoneyVendor[] = [
 
 /**
  * How each vendor misbehaves: every simulator can send two content events then its own mid-stream error event, and
- * can never answer (the gateway's upstream timeout ends it); only the OpenAI simulator can fall silent mid-stream
- * (`sim-stall-after-<N>`), so the mid-stream timeout exists for its two wires only. A non-streamed answer has no
- * middle, so a mid-stream failure is streamed only.
+ * can never answer (the gateway's upstream timeout ends it); the OpenAI, Anthropic and Gemini simulators can fall
+ * silent mid-stream (`sim-stall-after-<N>`), the Bedrock one cannot, so its mid-stream timeout is absent. A
+ * non-streamed answer has no middle, so a mid-stream failure is streamed only.
  */
 const vendorExits: ReadonlyArray<{
   vendors: readonly MoneyVendor[];
@@ -254,7 +254,7 @@ const vendorExits: ReadonlyArray<{
     charge: 'generated-text-and-estimated-input',
   },
   {
-    vendors: ['openai-chat-wire', 'openai-responses-wire'],
+    vendors: ['openai-chat-wire', 'openai-responses-wire', 'anthropic', 'gemini'],
     mode: 'vendor-timeout',
     streamed: [true],
     vendorModel: 'sim-stall-after-3',

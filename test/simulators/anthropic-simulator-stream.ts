@@ -5,6 +5,9 @@ import type { AnthropicReply } from './anthropic-simulator-reply.js';
 import type { ClientConnection } from './openai-simulator-connection.js';
 import { splitIntoWordPieces } from './openai-simulator-text.js';
 
+/** How long a stalled stream (`sim-stall-after-<N>`) stays silent: longer than any test, ended by the client leaving. */
+const stallMs = 3_600_000;
+
 /** One SSE event of the plan. */
 interface PlannedEvent {
   type: string;
@@ -52,6 +55,11 @@ export async function sendAnthropicEventStream(options: {
     }
     if (!connection.isOpen) return;
     await connection.write(formatEvent(event.type, event.data), contentEvents === contentEventsBeforeBreak);
+    // `sim-stall-after-<N>`: after N content events nothing more, the connection kept open (a stalled vendor).
+    if (event.isContent && behaviour.kind === 'stall' && contentEvents === behaviour.contentChunks) {
+      await connection.wait(stallMs);
+      return;
+    }
   }
   if (connection.isOpen) response.end();
 }

@@ -51,9 +51,17 @@ export async function sendGeminiEventStream(options: {
       formatEvent({ candidates: [candidate], usageMetadata, ...envelope }),
       index + 1 === contentEventsBeforeBreak,
     );
+    // `sim-stall-after-<N>`: after N content events nothing more, the connection kept open (a stalled vendor).
+    if (behaviour.kind === 'stall' && index + 1 === behaviour.contentChunks) {
+      await connection.wait(stallMs);
+      return;
+    }
   }
   if (connection.isOpen) response.end();
 }
+
+/** How long a stalled stream (`sim-stall-after-<N>`) stays silent: longer than any test, ended by the client leaving. */
+const stallMs = 3_600_000;
 
 function formatEvent(chunk: unknown): string {
   return `data: ${JSON.stringify(chunk)}\r\n\r\n`;
