@@ -96,26 +96,29 @@ export class RedisWallet {
   ): Promise<'held' | 'insufficient' | 'debt' | 'cap' | 'missing'> {
     for (let attempt = 0; attempt < attemptsPerCall; attempt++) {
       const result = Number(
-        await this.send([userId, keyFlight(key.apiKeyId)], (epoch) =>
-          this.redis.eval(
-            walletScripts.hold,
-            4,
-            walletKey(userId),
-            walletEpochKey,
-            nodeWalletsKey(this.nodeId),
-            keySpendKey(key.apiKeyId),
-            epoch,
-            this.nodeId,
-            String(amount),
-            userId,
-            String(key.spendingCap ?? -1),
-          ),
+        await this.send(
+          [userId, keyFlight(key.apiKeyId)],
+          (epoch) =>
+            this.redis.eval(
+              walletScripts.hold,
+              4,
+              walletKey(userId),
+              walletEpochKey,
+              nodeWalletsKey(this.nodeId),
+              keySpendKey(key.apiKeyId),
+              epoch,
+              this.nodeId,
+              String(amount),
+              userId,
+              String(key.spendingCap ?? -1),
+            ),
+          (answer) => {
+            if (Number(answer) !== 1) return;
+            addTo(this.confirmedHeld, userId, amount);
+            addTo(this.confirmedKeyHeld, key.apiKeyId, amount);
+          },
         ),
       );
-      if (result === 1) {
-        addTo(this.confirmedHeld, userId, amount);
-        addTo(this.confirmedKeyHeld, key.apiKeyId, amount);
-      }
       if (result === walletStale) await this.rejoin();
       else if (result === walletMissing) {
         if (!(await this.create(userId))) return 'missing';
@@ -138,41 +141,45 @@ export class RedisWallet {
     apiKeyId: string,
     record: (settlement: WalletSettlement | undefined) => void,
   ): Promise<void> {
-    const released = () => {
+    let done = false;
+    // The hold leaves the books and the charge is recorded exactly once, whatever happens after.
+    const finish = (settlement: WalletSettlement | undefined) => {
+      if (done) return;
+      done = true;
       addTo(this.confirmedHeld, userId, -held);
       addTo(this.confirmedKeyHeld, apiKeyId, -held);
+      record(settlement);
     };
     try {
       for (let attempt = 0; attempt < attemptsPerCall; attempt++) {
-        const result = await this.send([userId, keyFlight(apiKeyId)], (epoch) =>
-          this.redis.eval(
-            walletScripts.settle,
-            3,
-            walletKey(userId),
-            walletEpochKey,
-            keySpendKey(apiKeyId),
-            epoch,
-            this.nodeId,
-            String(held),
-            String(cost),
-          ),
+        const result = await this.send(
+          [userId, keyFlight(apiKeyId)],
+          (epoch) =>
+            this.redis.eval(
+              walletScripts.settle,
+              3,
+              walletKey(userId),
+              walletEpochKey,
+              keySpendKey(apiKeyId),
+              epoch,
+              this.nodeId,
+              String(held),
+              String(cost),
+            ),
+          (answer) => {
+            if (Array.isArray(answer)) finish({ charged: Number(answer[0]), uncovered: Number(answer[1]) });
+          },
         );
-        if (Array.isArray(result)) {
-          released();
-          record({ charged: Number(result[0]), uncovered: Number(result[1]) });
-          return;
-        }
+        if (Array.isArray(result)) return;
         if (Number(result) === walletStale) await this.rejoin();
         else if (!(await this.create(userId))) break;
       }
     } catch (error) {
       // The request is over whatever Redis says: its hold leaves the books, and reconciliation writes that back.
-      released();
-      record(undefined);
+      finish(undefined);
       throw error;
     }
-    released();
-    record(undefined);
+    finish(undefined);
   }
 
   /** Releases a hold with nothing charged (a refused or failed task submission). */
@@ -364,13 +371,21 @@ export class RedisWallet {
   }
 
   /**
-   * Sends one wallet command for `userId` with this node's epoch, counted in flight until answered.
+   * Sends one wallet command with this node's epoch, counted in flight (per user and key in `flights`) until
+   * `onAnswer` has applied its answer to the books.
    */
-  private async send(flights: readonly string[], command: (epoch: string) => Promise<unknown>): Promise<unknown> {
+  private async send(
+    flights: readonly string[],
+    command: (epoch: string) => Promise<unknown>,
+    onAnswer: (answer: unknown) => void,
+  ): Promise<unknown> {
     if (this.epoch === undefined) await this.join();
     for (const flight of flights) addTo(this.commandsInFlight, flight, 1);
     try {
-      return await reachRedis(() => command(this.epoch ?? ''));
+      const answer = await reachRedis(() => command(this.epoch ?? ''));
+      // Still counted in flight: the books change with Redis's answer before any reconciliation may read them.
+      onAnswer(answer);
+      return answer;
     } finally {
       for (const flight of flights) addTo(this.commandsInFlight, flight, -1);
     }
