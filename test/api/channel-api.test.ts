@@ -19,7 +19,11 @@ let leakyVendor: Server;
 let leakyVendorUrl: string;
 
 beforeAll(async () => {
-  gateway = await startBillingTestGateway({ models: [model], prices: [createUnitPrice(model)] });
+  // The model a channel made through the API serves is priced too: an unpriced model is refused.
+  gateway = await startBillingTestGateway({
+    models: [model],
+    prices: [createUnitPrice(model), createUnitPrice('api-made-model')],
+  });
   // A vendor that refuses every request with a message naming the key it got and its own address.
   leakyVendor = createServer((incoming, outgoing) => {
     incoming.resume();
