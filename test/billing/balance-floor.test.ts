@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SettledCharge } from '../../src/storage/billing-records.js';
 import type { BillingStore } from '../../src/storage/billing-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
-import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
+import { openBillingStoreWithKey } from '../helpers/open-billing-store-with-key.js';
 import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-engines.js';
 
 const engines = storageTestEngines('balance-floor');
@@ -34,28 +34,7 @@ for (const engine of engines) {
 
     beforeEach(async () => {
       database = await engine.create();
-      const gatewayStore = createGatewayStore({ databaseUrl: database.url });
-      await gatewayStore.migrate();
-      const user = await gatewayStore.createUser({
-        email: 'floor@example.com',
-        displayName: 'Floor',
-        role: 'user',
-        passwordHash: null,
-      });
-      const group = await gatewayStore.createModelGroup({ name: 'default', description: '', models: ['*'] });
-      const key = await gatewayStore.createApiKey({
-        userId: user.id,
-        groupId: group.id,
-        name: 'k',
-        keyHash: 'b'.repeat(64),
-        keyPrefix: 'sk-gw-bbbb',
-        expiresAt: null,
-      });
-      await gatewayStore.close();
-      billingStore = createBillingStore({ databaseUrl: database.url });
-      await billingStore.migrate();
-      userId = user.id;
-      apiKeyId = key.id;
+      ({ billingStore, userId, apiKeyId } = await openBillingStoreWithKey(database, 'floor'));
     });
 
     afterEach(async () => {

@@ -7,9 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { RefusedRequestCounter } from '../../src/billing/refused-request-counter.js';
 import { SettlementBatchWriter } from '../../src/billing/settlement-batch-writer.js';
 import type { BillingStore } from '../../src/storage/billing-store.js';
-import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
-import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
 import { StoreUnavailableError } from '../../src/storage/store-unavailable-error.js';
+import { openBillingStoreWithKey } from '../helpers/open-billing-store-with-key.js';
 import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-engines.js';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
 
@@ -71,28 +70,7 @@ for (const engine of engines) {
 
     beforeEach(async () => {
       database = await engine.create();
-      const gatewayStore = createGatewayStore({ databaseUrl: database.url });
-      await gatewayStore.migrate();
-      const user = await gatewayStore.createUser({
-        email: 'refused@example.com',
-        displayName: 'Refused',
-        role: 'user',
-        passwordHash: null,
-      });
-      const group = await gatewayStore.createModelGroup({ name: 'default', description: '', models: ['*'] });
-      const key = await gatewayStore.createApiKey({
-        userId: user.id,
-        groupId: group.id,
-        name: 'k',
-        keyHash: 'c'.repeat(64),
-        keyPrefix: 'sk-gw-cccc',
-        expiresAt: null,
-      });
-      await gatewayStore.close();
-      store = createBillingStore({ databaseUrl: database.url });
-      await store.migrate();
-      userId = user.id;
-      apiKeyId = key.id;
+      ({ billingStore: store, userId, apiKeyId } = await openBillingStoreWithKey(database, 'refused'));
     });
 
     afterEach(async () => {
