@@ -1,11 +1,14 @@
-// The four paths the wrk comparison measures side by side, each ending at the same mock upstream.
+// The five paths the wrk comparison measures side by side, each ending at the same mock upstream.
 import type { MeasuredProcess } from './measured-process.js';
 
 /** The name of a path, in the order the report lists them. */
-export type ComparisonPathName = 'direct' | 'proxy' | 'portkey' | 'gateway';
+export type ComparisonPathName = 'direct' | 'proxy' | 'portkey' | 'gateway' | 'unbilled';
 
-/** Every path, in report order. */
-export const comparisonPathNames: readonly ComparisonPathName[] = ['direct', 'proxy', 'portkey', 'gateway'];
+/**
+ * Every path, in report order. `unbilled` is our gateway again with `GATEWAY_BILLING=off`: measured in the same run,
+ * the difference is what billing (admission, rate limits, pricing, settlement, usage logs and their writer) costs.
+ */
+export const comparisonPathNames: readonly ComparisonPathName[] = ['direct', 'proxy', 'portkey', 'gateway', 'unbilled'];
 
 /** One path from wrk to the mock upstream. */
 export interface ComparisonPath {
@@ -33,6 +36,8 @@ export function labelOf(name: ComparisonPathName): string {
       return 'Portkey gateway 1.15.2';
     case 'gateway':
       return 'our gateway';
+    case 'unbilled':
+      return 'our gateway, billing off';
     default: {
       const unknown: never = name;
       throw new Error(`unknown path ${String(unknown)}`);

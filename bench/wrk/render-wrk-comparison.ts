@@ -17,10 +17,14 @@ export function renderWrkComparison(summary: ComparisonSummary, notes: string[])
       name === 'gateway'
         ? ` (${summary.gatewayToProxy.median.toFixed(2)}× proxy, ${summary.gatewayToPortkey.median.toFixed(1)}× Portkey)`
         : '';
+    const billing =
+      name === 'unbilled'
+        ? ` (billing: ${(summary.billingCpuPerRequestMs.median * 1000).toFixed(0)} µs, ${summary.billingCpuToProxy.median.toFixed(2)}× the proxy's)`
+        : '';
     const cells = [
       labelOf(name),
       `${formatRequestRate(path.requestsPerSecond)}${ratio}`,
-      formatOptional(path.cpuPerRequestMs, (value) => `${value.toFixed(2)} ms`),
+      `${formatOptional(path.cpuPerRequestMs, (value) => `${value.toFixed(3)} ms`)}${billing}`,
       formatRequestRate(path.burstRequestsPerSecond),
       formatPaced(path),
       formatFirstEvent(path, name === 'direct'),

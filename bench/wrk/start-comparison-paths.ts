@@ -1,5 +1,5 @@
-// Starts the mock upstream (load core), then the reference proxy, Portkey and our gateway (measured core), and
-// describes the four paths to the mock.
+// Starts the mock upstream (load core), then the reference proxy, Portkey and our gateway twice, billing on and off
+// (measured core), and describes the five paths to the mock.
 import { bundleBenchGateway } from '../bundle-bench-gateway.js';
 import { compileBenchProcesses, compiledBenchProcess } from '../compile-bench-processes.js';
 import { waitUntilGatewaySettled } from '../read-gateway-metrics.js';
@@ -57,22 +57,28 @@ export async function startComparisonPaths(
     started.push(portkey);
     // As `npm start` runs it: its environment, its Node flags and the gateway's default settings, but for the per-address cap.
     const launch = readGatewayLaunch();
-    const gateway = await startBenchProcess({
-      name: 'gateway',
-      scriptFile: gatewayScript,
-      core: layout.measuredCore,
-      // BENCH_GATEWAY_NODE_FLAGS adds flags for experiments and profiles, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
-      nodeFlags: [...launch.nodeFlags, ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
-      // wrk's connections all come from loopback, one address, so the per-address in-flight cap is the one setting lifted.
-      environment: {
-        ...launch.environment,
-        BENCH_UPSTREAM_URL: mockUpstream.url,
-        BENCH_UPSTREAM_KEY: upstreamKey,
-        BENCH_MODELS: [comparisonModel, pacedComparisonModel].join(','),
-        GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS: '0',
-      },
-    });
-    started.push(gateway);
+    const startGateway = async (name: string, billing: 'on' | 'off') => {
+      const gateway = await startBenchProcess({
+        name,
+        scriptFile: gatewayScript,
+        core: layout.measuredCore,
+        // BENCH_GATEWAY_NODE_FLAGS adds flags for experiments and profiles, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
+        nodeFlags: [...launch.nodeFlags, ...(process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
+        // wrk's connections all come from loopback, one address, so the per-address in-flight cap is the one setting lifted.
+        environment: {
+          ...launch.environment,
+          BENCH_UPSTREAM_URL: mockUpstream.url,
+          BENCH_UPSTREAM_KEY: upstreamKey,
+          BENCH_MODELS: [comparisonModel, pacedComparisonModel].join(','),
+          GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS: '0',
+          GATEWAY_BILLING: billing,
+        },
+      });
+      started.push(gateway);
+      return gateway;
+    };
+    const gateway = await startGateway('gateway', 'on');
+    const unbilled = await startGateway('gateway, billing off', 'off');
     const json = { 'content-type': 'application/json' };
     const upstreamAuthorization = { ...json, authorization: `Bearer ${upstreamKey}` };
     const path = (
@@ -86,7 +92,7 @@ export async function startComparisonPaths(
       chatUrl,
       headers,
       process,
-      waitUntilSettled: name === 'gateway' ? () => waitUntilGatewaySettled(gateway.url) : undefined,
+      waitUntilSettled: process === gateway ? () => waitUntilGatewaySettled(gateway.url) : undefined,
     });
     return {
       mockUpstream,
@@ -106,6 +112,12 @@ export async function startComparisonPaths(
           `${gateway.url}/v1/chat/completions`,
           { ...json, authorization: `Bearer ${gateway.details.apiKey as string}` },
           gateway,
+        ),
+        unbilled: path(
+          'unbilled',
+          `${unbilled.url}/v1/chat/completions`,
+          { ...json, authorization: `Bearer ${unbilled.details.apiKey as string}` },
+          unbilled,
         ),
       },
     };

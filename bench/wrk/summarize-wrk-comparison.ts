@@ -50,6 +50,10 @@ export interface ComparisonSummary {
   /** per round, gateway's non-streamed requests per second divided by the peer's */
   gatewayToProxy: Spread;
   gatewayToPortkey: Spread;
+  /** per round, our gateway's CPU per non-streamed request minus the same gateway's with billing off, in milliseconds */
+  billingCpuPerRequestMs: Spread;
+  /** per round, that difference divided by the reference proxy's CPU per request */
+  billingCpuToProxy: Spread;
   targets: TargetVerdict[];
 }
 
@@ -65,6 +69,9 @@ export function summarizeWrkComparison(rounds: Record<ComparisonPathName, PathRo
   const divide = (left: number, right: number) => left / right;
   const gatewayToProxy = pairedSpread(throughput('gateway'), throughput('proxy'), divide);
   const gatewayToPortkey = pairedSpread(throughput('gateway'), throughput('portkey'), divide);
+  const cpu = (name: ComparisonPathName) => rounds[name].map((round) => round.cpuPerRequestMs ?? Number.NaN);
+  const billingCpuPerRequestMs = pairedSpread(cpu('gateway'), cpu('unbilled'), (left, right) => left - right);
+  const billingCpuToProxy = pairedSpread(billingCpuPerRequestMs.values, cpu('proxy'), divide);
   const gateway = paths.gateway;
   const pacedCpuToProxy =
     (gateway.pacedCpuPerStreamMs?.median ?? Number.NaN) / (paths.proxy.pacedCpuPerStreamMs?.median ?? Number.NaN);
@@ -79,6 +86,8 @@ export function summarizeWrkComparison(rounds: Record<ComparisonPathName, PathRo
     paths,
     gatewayToProxy,
     gatewayToPortkey,
+    billingCpuPerRequestMs,
+    billingCpuToProxy,
     targets: [
       verdict(
         'non-streamed throughput',
@@ -94,6 +103,14 @@ export function summarizeWrkComparison(rounds: Record<ComparisonPathName, PathRo
         medianOf(gateway.cpuPerRequestMs),
         'ms',
         medianOf(gateway.cpuPerRequestMs) <= 0.25,
+      ),
+      // Issue 38: billing cost about 0.4 × the proxy's CPU per request (90 µs, 2026-11-28); the target halves it.
+      verdict(
+        'billing: CPU per request (billing on − off)',
+        '≤ 0.2 × reference proxy',
+        billingCpuToProxy.median,
+        '×',
+        billingCpuToProxy.median <= 0.2,
       ),
       verdict(
         'time to first event, added p50',

@@ -55,6 +55,7 @@ const rounds = {
       firstEventP99Ms: 1.9,
     }),
   ],
+  unbilled: [round({ cpuPerRequestMs: 0.2 }), round({ cpuPerRequestMs: 0.21 })],
 };
 
 describe('the wrk comparison summary', () => {
@@ -75,6 +76,11 @@ describe('the wrk comparison summary', () => {
     expect(summary.gatewayToPortkey.values).toEqual([5, 4.4]);
   });
 
+  it("takes billing's CPU as the gateway's minus its own with billing off, per round, and against the proxy's", () => {
+    expect(summary.billingCpuPerRequestMs.values.map((value) => value.toFixed(3))).toEqual(['0.040', '0.050']);
+    expect(summary.billingCpuToProxy.median).toBeCloseTo(0.225);
+  });
+
   it('judges the issue targets on the medians', () => {
     const verdicts = Object.fromEntries(
       summary.targets.map((target) => [`${target.target} ${target.goal}`, target.passed]),
@@ -83,6 +89,7 @@ describe('the wrk comparison summary', () => {
       'non-streamed throughput ≥ 0.6 × reference proxy': true,
       'non-streamed throughput ≥ 5 × Portkey': false,
       'CPU per request ≤ 0.25 ms': true,
+      'billing: CPU per request (billing on − off) ≤ 0.2 × reference proxy': false,
       'time to first event, added p50 < 0.3 ms': true,
       'time to first event, added p99 < 1 ms': false,
       'paced streams: CPU per stream ≤ 1.3 × reference proxy': true,
@@ -94,9 +101,10 @@ describe('the wrk comparison summary', () => {
     const markdown = renderWrkComparison(summary, ['Date: test']);
     expect(markdown).toContain('- Date: test');
     expect(markdown).toContain(
-      '| our gateway | 4,200 (0.69× proxy, 4.7× Portkey) | 0.25 ms | 900 | 1.30 ms / 120 ms / 160 MB | 0.55 / 1.65 ms (+0.25 / +1.05) |',
+      '| our gateway | 4,200 (0.69× proxy, 4.7× Portkey) | 0.250 ms | 900 | 1.30 ms / 120 ms / 160 MB | 0.55 / 1.65 ms (+0.25 / +1.05) |',
     );
     expect(markdown).toContain('| direct (mock upstream) | 31,000 | – | 900 | – / 120 ms / – | 0.30 / 0.60 ms |');
-    expect(markdown).toContain('Targets (our gateway): 5 of 7 met');
+    expect(markdown).toContain("| our gateway, billing off | 1,000 | 0.205 ms (billing: 45 µs, 0.22× the proxy's) |");
+    expect(markdown).toContain('Targets (our gateway): 5 of 8 met');
   });
 });
