@@ -12,11 +12,21 @@ import { contractTargets, type ContractProtocol, type ContractTarget } from './c
 import { messagesContractScenarios } from './messages-contract-scenarios.js';
 import { responsesContractScenarios } from './responses-contract-scenarios.js';
 import { startContractGateway } from './start-contract-gateway.js';
+import { structuredOutputContractScenarios } from './structured-output-contract-scenarios.js';
+import { toolAndLimitContractScenarios } from './tool-and-limit-contract-scenarios.js';
 
 const scenariosByProtocol: Record<ContractProtocol, ContractScenario[]> = {
-  chat: chatContractScenarios,
-  responses: responsesContractScenarios,
-  messages: messagesContractScenarios,
+  chat: [...chatContractScenarios, ...structuredOutputContractScenarios.chat, ...toolAndLimitContractScenarios.chat],
+  responses: [
+    ...responsesContractScenarios,
+    ...structuredOutputContractScenarios.responses,
+    ...toolAndLimitContractScenarios.responses,
+  ],
+  messages: [
+    ...messagesContractScenarios,
+    ...structuredOutputContractScenarios.messages,
+    ...toolAndLimitContractScenarios.messages,
+  ],
 };
 
 async function startContext(target: ContractTarget): Promise<ContractContext> {

@@ -32,7 +32,7 @@ export interface AnthropicReply {
 const outputTokensPerToolCall = 10;
 let toolUseCounter = 0;
 
-/** Generates the answer: "Echo: <last user text>", "Tool results: <a>; <b>", or tool_use blocks. */
+/** Generates the answer: "Echo: <last user text>", "Tool results: <a>; <b>", `{"echo": …}` for JSON output, or tool_use blocks. */
 export function createAnthropicReply(request: AnthropicSimulatorRequest): AnthropicReply {
   const usage = promptUsage(request);
   const lastMessage = request.messages.at(-1) as AnthropicSimulatorMessage;
@@ -51,8 +51,12 @@ export function createAnthropicReply(request: AnthropicSimulatorRequest): Anthro
       usage: { ...usage, output_tokens: content.length * outputTokensPerToolCall },
     };
   }
-  const fullText =
-    toolResults.length > 0 ? `Tool results: ${toolResults.join('; ')}` : `Echo: ${lastUserText(request)}`;
+  // JSON output (`output_config.format`) answers `{"echo": …}`, as the OpenAI simulator does for its JSON formats.
+  const fullText = request.jsonOutput
+    ? JSON.stringify({ echo: toolResults.length > 0 ? toolResults.join('; ') : lastUserText(request) })
+    : toolResults.length > 0
+      ? `Tool results: ${toolResults.join('; ')}`
+      : `Echo: ${lastUserText(request)}`;
   const stopped = cutAtStopSequence(fullText, request.stop_sequences);
   const pieces = splitIntoWordPieces(stopped.text);
   const cut = pieces.length > request.max_tokens;

@@ -24,6 +24,8 @@ export interface AnthropicSimulatorRequest {
   hasCacheControl: boolean;
   /** true when some `cache_control` asks for a 1-hour TTL (`"ttl": "1h"`) */
   hasOneHourCacheTtl: boolean;
+  /** true when `output_config.format` asks for JSON held to a schema */
+  jsonOutput: boolean;
   raw: Record<string, unknown>;
 }
 
@@ -46,6 +48,7 @@ const commonTopLevelFields = new Set([
   'container',
   'inference_geo',
   'speed',
+  'output_config',
 ]);
 const countTopLevelFields = new Set([
   'model',
@@ -56,6 +59,7 @@ const countTopLevelFields = new Set([
   'thinking',
   'cache_control',
   'speed',
+  'output_config',
 ]);
 /** Body fields Anthropic accepts only while their beta is named in the `anthropic-beta` header. */
 const betaFields: Record<string, string> = {
@@ -92,7 +96,10 @@ const blockTypes = new Set([
 ]);
 const imageMediaTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
-/** Validates the body for an API version (`2023-06-01` takes sampling fields, `2026-10-21` takes `output_config` instead). */
+/**
+ * Validates the body for an API version (`2023-06-01` takes sampling fields, `2026-10-21` does not); both take
+ * `output_config` (JSON output by a closed schema, effort), as Anthropic does.
+ */
 export function validateAnthropicRequest(
   body: unknown,
   apiVersion: string,
@@ -110,7 +117,7 @@ export function validateAnthropicRequest(
     const known =
       fields.has(field) ||
       (beta !== undefined && betas.includes(beta)) ||
-      (newVersion ? field === 'output_config' : purpose === 'create' && samplingFields.has(field));
+      (!newVersion && purpose === 'create' && samplingFields.has(field));
     if (!known) throw anthropicInvalidRequest(`${field}: Extra inputs are not permitted`);
   }
   if (typeof raw.model !== 'string' || raw.model === '') throw anthropicInvalidRequest('model: Field required');
@@ -123,6 +130,7 @@ export function validateAnthropicRequest(
   const messages = validateMessages(raw.messages);
   const tools = validateTools(raw.tools);
   const toolChoice = validateToolChoice(raw.tool_choice, tools);
+  const outputConfig = validateOutputConfig(raw.output_config);
   return {
     model: raw.model,
     max_tokens: maxTokens,
@@ -136,8 +144,51 @@ export function validateAnthropicRequest(
     tool_choice: toolChoice,
     hasCacheControl: JSON.stringify(raw).includes('"cache_control"'),
     hasOneHourCacheTtl: /"ttl":\s*"1h"/.test(JSON.stringify(raw)),
+    jsonOutput: outputConfig.jsonOutput,
     raw,
   };
+}
+
+const effortLevels = new Set(['low', 'medium', 'high', 'xhigh', 'max']);
+
+/** `output_config`: `format` a JSON schema whose objects are all closed, `effort` one of Anthropic's levels. */
+function validateOutputConfig(value: unknown): { jsonOutput: boolean } {
+  if (value === undefined || value === null) return { jsonOutput: false };
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw anthropicInvalidRequest('output_config: Input should be a valid dictionary');
+  const config = value as Record<string, unknown>;
+  for (const key of Object.keys(config)) {
+    if (key !== 'format' && key !== 'effort')
+      throw anthropicInvalidRequest(`output_config.${key}: Extra inputs are not permitted`);
+  }
+  if (config.effort !== undefined && config.effort !== null && !effortLevels.has(String(config.effort)))
+    throw anthropicInvalidRequest("output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'");
+  const format = config.format;
+  if (format === undefined || format === null) return { jsonOutput: false };
+  const fields = format as Record<string, unknown>;
+  if (fields.type !== 'json_schema')
+    throw anthropicInvalidRequest("output_config.format.type: Input should be 'json_schema'");
+  if (!fields.schema || typeof fields.schema !== 'object' || Array.isArray(fields.schema))
+    throw anthropicInvalidRequest('output_config.format.schema: Field required');
+  checkClosedObjects(fields.schema as Record<string, unknown>);
+  return { jsonOutput: true };
+}
+
+/** Anthropic's structured outputs take only closed objects (`additionalProperties: false`), nested ones included. */
+function checkClosedObjects(schema: Record<string, unknown>): void {
+  if (schema.type === 'object' && schema.additionalProperties !== false)
+    throw anthropicInvalidRequest(
+      "output_config.format.schema: For 'object' type, 'additionalProperties' must be explicitly set to false",
+    );
+  const children = [
+    ...Object.values((schema.properties ?? {}) as Record<string, unknown>),
+    ...Object.values((schema.$defs ?? {}) as Record<string, unknown>),
+    schema.items,
+    ...(Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]) : []),
+  ];
+  for (const child of children)
+    if (child && typeof child === 'object' && !Array.isArray(child))
+      checkClosedObjects(child as Record<string, unknown>);
 }
 
 function checkRange(raw: Record<string, unknown>, field: string, minimum: number, maximum: number): void {

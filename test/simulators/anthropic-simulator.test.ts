@@ -89,17 +89,30 @@ describe('Anthropic simulator validation', () => {
     expect((answer.json() as { error: { message: string } }).error.message).toContain(message);
   });
 
-  it('refuses temperature on 2026-10-21 and output_config on 2023-06-01', async () => {
+  it('refuses temperature on 2026-10-21 and takes output_config on both versions, answering JSON by its schema', async () => {
     expect((await postMessages({ ...valid, temperature: 0.5 }, '2026-10-21')).text).toContain(
       'temperature: Extra inputs are not permitted',
     );
-    expect(
-      (await postMessages({ ...valid, output_config: { format: { type: 'json_schema', schema: {} } } })).status,
-    ).toBe(400);
-    expect(
-      (await postMessages({ ...valid, output_config: { format: { type: 'json_schema', schema: {} } } }, '2026-10-21'))
-        .status,
-    ).toBe(200);
+    const closed = { type: 'object', properties: { echo: { type: 'string' } }, additionalProperties: false };
+    for (const version of ['2023-06-01', '2026-10-21']) {
+      const answer = await postMessages(
+        { ...valid, output_config: { format: { type: 'json_schema', schema: closed }, effort: 'high' } },
+        version,
+      );
+      expect(answer.status).toBe(200);
+      const content = (answer.json() as { content: Array<{ text: string }> }).content;
+      expect(JSON.parse(content[0]?.text ?? '')).toEqual({ echo: 'hello there' });
+    }
+  });
+
+  it.each([
+    ['an open object schema', { format: { type: 'json_schema', schema: { type: 'object' } } }, 'additionalProperties'],
+    ['a format other than json_schema', { format: { type: 'json_object' } }, 'output_config.format.type'],
+    ['an unknown effort', { effort: 'extreme' }, 'output_config.effort'],
+  ])('refuses output_config with %s', async (_name, outputConfig, message) => {
+    const answer = await postMessages({ ...valid, output_config: outputConfig });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain(message);
   });
 
   it('expects the key where the API version puts it', async () => {

@@ -47,8 +47,12 @@ export function generateConverseAnswer(request: ValidConverseRequest, modelId: s
       usage: usageOf(promptTokens, blocks.length * outputTokensPerToolCall, modelId),
     };
   }
-  const source =
-    toolResults.length > 0
+  // JSON output (`outputConfig.textFormat`) answers `{"echo": …}`, as the OpenAI simulator does.
+  const source = request.jsonOutput
+    ? JSON.stringify({
+        echo: toolResults.length > 0 ? toolResults.map(toolResultText).join('; ') : textOf(lastTurn.content),
+      })
+    : toolResults.length > 0
       ? `Tool results: ${toolResults.map(toolResultText).join('; ')}`
       : `Echo: ${textOf(lastTurn.content)}`;
   const generated = applyStopAndLimit(source, request.stopSequences, request.maxTokens);

@@ -22,6 +22,8 @@ export interface ValidConverseRequest {
   toolNames: string[];
   /** `auto`, `any`, or the forced tool's name */
   toolChoice: { kind: 'auto' } | { kind: 'any' } | { kind: 'tool'; name: string };
+  /** true when `outputConfig.textFormat` holds the answer to a JSON schema */
+  jsonOutput: boolean;
 }
 
 const topLevelFields = new Set([
@@ -35,6 +37,7 @@ const topLevelFields = new Set([
   'promptVariables',
   'requestMetadata',
   'performanceConfig',
+  'outputConfig',
 ]);
 const inferenceFields = new Set(['maxTokens', 'temperature', 'topP', 'stopSequences']);
 const blockKinds = new Set([
@@ -75,7 +78,29 @@ export function validateConverseRequest(body: unknown): ValidConverseRequest {
     ...inference,
     toolNames: toolConfig?.toolNames ?? [],
     toolChoice: toolConfig?.toolChoice ?? { kind: 'auto' },
+    jsonOutput: validateOutputConfig(body.outputConfig),
   };
+}
+
+/** `outputConfig.textFormat`: type `json_schema` with `structure.jsonSchema.schema` a JSON object given as a string. */
+function validateOutputConfig(value: unknown): boolean {
+  if (value === undefined) return false;
+  const textFormat = isObject(value) ? value.textFormat : undefined;
+  if (!isObject(textFormat) || textFormat.type !== 'json_schema')
+    throw validationError('outputConfig.textFormat.type must be json_schema.');
+  const structure = isObject(textFormat.structure) ? textFormat.structure : undefined;
+  const jsonSchema = structure && isObject(structure.jsonSchema) ? structure.jsonSchema : undefined;
+  if (!jsonSchema || typeof jsonSchema.schema !== 'string')
+    throw validationError('outputConfig.textFormat.structure.jsonSchema.schema must be a string.');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(jsonSchema.schema);
+  } catch {
+    throw validationError('outputConfig.textFormat.structure.jsonSchema.schema is not valid JSON.');
+  }
+  if (!isObject(parsed))
+    throw validationError('outputConfig.textFormat.structure.jsonSchema.schema must be an object.');
+  return true;
 }
 
 function validateMessages(value: unknown): ReceivedMessage[] {

@@ -17,7 +17,7 @@ export function thoughtSignatureFor(name: string): string {
   return Buffer.from(`sig:${name}:\u00fb\u00ff`, 'latin1').toString('base64');
 }
 
-/** Generates the answer: "Echo: <last user text>", "Tool results: <a>; <b>", or functionCall parts. */
+/** Generates the answer: "Echo: <last user text>", "Tool results: <a>; <b>", `{"echo": …}` for JSON, or functionCall parts. */
 export function createGeminiReply(request: GeminiSimulatorRequest, model: string): GeminiReply {
   const last = request.contents.at(-1);
   const lastParts = last?.parts ?? [];
@@ -33,7 +33,13 @@ export function createGeminiReply(request: GeminiSimulatorRequest, model: string
     }));
     return { parts, finishReason: 'STOP', usageMetadata: usage(request, model, parts.length * tokensPerFunctionCall) };
   }
-  const fullText = responses.length > 0 ? `Tool results: ${responses.join('; ')}` : `Echo: ${lastUserText(request)}`;
+  // JSON output (`responseMimeType: application/json`) answers `{"echo": …}`, as the OpenAI simulator does.
+  const fullText =
+    request.generationConfig.responseMimeType === 'application/json'
+      ? JSON.stringify({ echo: responses.length > 0 ? responses.join('; ') : lastUserText(request) })
+      : responses.length > 0
+        ? `Tool results: ${responses.join('; ')}`
+        : `Echo: ${lastUserText(request)}`;
   const stopped = cutAtStopSequence(fullText, request.generationConfig.stopSequences);
   const maximum =
     typeof request.generationConfig.maxOutputTokens === 'number' ? request.generationConfig.maxOutputTokens : undefined;

@@ -86,6 +86,12 @@ export function validateGeminiRequest(
         `Invalid JSON payload received. Unknown name "${field}" at 'generation_config': Cannot find field.`,
       );
   }
+  // Gemini holds JSON to a schema only in JSON mode.
+  if (
+    (generationConfig.responseJsonSchema !== undefined || generationConfig.responseSchema !== undefined) &&
+    generationConfig.responseMimeType !== 'application/json'
+  )
+    throw geminiInvalidArgument('responseMimeType must be application/json when a response schema is set.');
   const candidateCount = generationConfig.candidateCount;
   if (candidateCount !== undefined && (typeof candidateCount !== 'number' || candidateCount < 1 || candidateCount > 8))
     throw geminiInvalidArgument('candidateCount must be between 1 and 8.');

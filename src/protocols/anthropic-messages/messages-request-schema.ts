@@ -99,6 +99,15 @@ const thinking = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('adaptive') }),
 ]);
 
+/** Anthropic's effort levels (`output_config.effort`), the same names as the canonical scale's upper steps. */
+export const messagesEffortLevels = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+
+/** `output_config`: JSON output by schema, and how much effort the model spends. */
+const outputConfig = z.looseObject({
+  format: z.looseObject({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).nullish(),
+  effort: z.enum(messagesEffortLevels).nullish(),
+});
+
 /** The fields of `POST /v1/messages` the gateway reads (others are accepted and listed as ignored). */
 export const messagesRequestFields = {
   model: z.string().min(1),
@@ -112,6 +121,7 @@ export const messagesRequestFields = {
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.int().min(0).optional(),
   thinking: thinking.optional(),
+  output_config: outputConfig.optional(),
   metadata: z.looseObject({ user_id: z.string().max(256).nullish() }).optional(),
   stream: z.boolean().optional(),
 };

@@ -256,15 +256,19 @@ describe('encodeAnthropicRequest', () => {
     expect(refusal(() => encode({ top_p: 0.5 }, callFor('2026-10-21')))).toEqual({ param: 'top_p', status: 400 });
   });
 
-  it('refuses what Anthropic cannot honour: response_format on 2023-06-01, n > 1, temperature above 1, an effort for a model that cannot think', () => {
-    expect(refusal(() => encode({ response_format: { type: 'json_schema', json_schema: { name: 'x' } } }))).toEqual({
-      param: 'response_format',
-      status: 400,
-    });
-    expect(refusal(() => encode({ response_format: { type: 'json_object' } }, callFor('2026-10-21')))).toEqual({
-      param: 'response_format',
-      status: 400,
-    });
+  it('sends a JSON schema as output_config.format on 2023-06-01 too (Anthropic accepts it there)', () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, additionalProperties: false };
+    const encoded = encode({ response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } } });
+    expect(encoded.headers['anthropic-version']).toBe('2023-06-01');
+    expect(encoded.body.output_config).toEqual({ format: { type: 'json_schema', schema } });
+  });
+
+  it('refuses what Anthropic cannot honour: json_object on every version, n > 1, temperature above 1, an effort for a model that cannot think', () => {
+    for (const version of ['2023-06-01', '2026-10-21'])
+      expect(refusal(() => encode({ response_format: { type: 'json_object' } }, callFor(version)))).toEqual({
+        param: 'response_format',
+        status: 400,
+      });
     expect(refusal(() => encode({ n: 2 }))).toEqual({ param: 'n', status: 400 });
     expect(refusal(() => encode({ temperature: 1.5 }))).toEqual({ param: 'temperature', status: 400 });
     expect(

@@ -1,4 +1,5 @@
 import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
+import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { planClaudeThinking } from '../plan-claude-thinking.js';
 import type { VendorCall, VendorHttpRequest } from '../vendor-adapter.js';
@@ -14,8 +15,9 @@ export const fallbackAnthropicMaxTokens = 4096;
  * - temperature/top_p/top_k are sent where the API version accepts them; for 2026-10-21 a temperature or top_p
  *   other than the default 1 is refused with a 400 naming it, the default is simply not sent (same answer).
  * - Anthropic's temperature range is 0..1: a higher value is refused rather than clamped.
- * - a JSON-schema output format maps to `output_config.format` (2026-10-21 only); a JSON object has no
- *   equivalent; both are refused otherwise. Presence and frequency penalties are refused.
+ * - a JSON-schema output format maps to `output_config.format` under every API version; a JSON object is refused:
+ *   Claude's JSON output needs a closed schema (`additionalProperties: false`), so no schema means "any object".
+ *   Presence and frequency penalties are refused.
  * - a reasoning effort becomes `thinking` with a budget (planClaudeThinking: its rules and refusals).
  * - `seed` is dropped: OpenAI itself documents it as best-effort, and Anthropic has no equivalent.
  */
@@ -33,7 +35,7 @@ export function encodeAnthropicRequest(request: CanonicalRequest, call: VendorCa
     ...(request.sampling.stopSequences?.length ? { stop_sequences: request.sampling.stopSequences } : {}),
     ...convertAnthropicTools(request),
     ...(thinkingPlan.thinking ? { thinking: thinkingPlan.thinking } : {}),
-    ...outputConfig(request, version),
+    ...outputConfig(request),
     ...(request.endUserId ? { metadata: { user_id: request.endUserId } } : {}),
     ...(call.stream ? { stream: true } : {}),
   };
@@ -78,16 +80,21 @@ function samplingFields(request: CanonicalRequest, version: AnthropicApiVersion)
   return fields;
 }
 
-function outputConfig(request: CanonicalRequest, version: AnthropicApiVersion): { output_config?: unknown } {
+function outputConfig(request: CanonicalRequest): { output_config?: unknown } {
   const format = request.outputFormat;
-  if (format.type === 'text') return {};
-  if (format.type === 'json-schema' && version.acceptsOutputFormat)
-    return { output_config: { format: { type: 'json_schema', schema: format.schema } } };
-  const wireType = format.type === 'json-schema' ? 'json_schema' : 'json_object';
-  return refuse(
-    'response_format',
-    `\`response_format\` '${wireType}' is not supported by this channel's Anthropic API version (${version.name}).`,
-  );
+  switch (format.type) {
+    case 'text':
+      return {};
+    case 'json-schema':
+      return { output_config: { format: { type: 'json_schema', schema: format.schema } } };
+    case 'json-object':
+      return refuse(
+        'response_format',
+        "`response_format` 'json_object' has no equivalent on Claude (its JSON output takes a schema whose objects are closed); use 'json_schema' with a schema.",
+      );
+    default:
+      return assertNever(format, 'output format');
+  }
 }
 
 function refuse(param: string, message: string): never {

@@ -39,6 +39,13 @@ export interface BedrockConverseRequestBody {
   system?: Array<{ text: string }>;
   inferenceConfig?: { maxTokens?: number; temperature?: number; topP?: number; stopSequences?: string[] };
   toolConfig?: { tools: BedrockToolSpecification[]; toolChoice?: BedrockToolChoice };
+  /** structured output: the answer's text held to a JSON schema (given as a JSON string) */
+  outputConfig?: {
+    textFormat: {
+      type: 'json_schema';
+      structure: { jsonSchema: { schema: string; name?: string; description?: string } };
+    };
+  };
   /** model-specific fields Converse passes to the model as they are (Claude's `thinking`) */
   additionalModelRequestFields?: { thinking?: { type: 'enabled'; budget_tokens: number } };
 }

@@ -239,6 +239,20 @@ describe('encodeBedrockConverseBody', () => {
     expect(body.messages).toEqual([{ role: 'user', content: [{ text: 'a' }, { text: 'b' }] }]);
   });
 
+  it('sends a JSON schema output format as outputConfig.textFormat, the schema as a JSON string', () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, additionalProperties: false };
+    const body = encodeBedrockConverseBody(
+      request({ response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, description: 'd' } } }),
+      noRemoteImages,
+    );
+    expect(body.outputConfig).toEqual({
+      textFormat: {
+        type: 'json_schema',
+        structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'answer', description: 'd' } },
+      },
+    });
+  });
+
   it.each([
     [{ n: 2 }, 'n'],
     [{ temperature: 1.5 }, 'temperature'],

@@ -15,7 +15,8 @@ export interface BedrockModelTarget {
 /**
  * Builds the Converse body (the same for `/converse` and `/converse-stream`) with the http(s) image URLs already fetched
  * into `remoteImages` (by URL); throws a 400 GatewayError for what Converse cannot honour. A reasoning effort becomes
- * Claude's `thinking` in `additionalModelRequestFields` (planClaudeThinking); an unnamed model is not Claude.
+ * Claude's `thinking` in `additionalModelRequestFields` (planClaudeThinking); an unnamed model is not Claude. A JSON
+ * schema output format becomes `outputConfig.textFormat`.
  */
 export function encodeBedrockConverseBody(
   request: CanonicalRequest,
@@ -34,7 +35,27 @@ export function encodeBedrockConverseBody(
   if (thinkingPlan.thinking) body.additionalModelRequestFields = { thinking: thinkingPlan.thinking };
   const toolConfig = convertBedrockToolConfig(request, conversation.usesTools);
   if (toolConfig) body.toolConfig = toolConfig;
+  const outputConfig = convertOutputConfig(request);
+  if (outputConfig) body.outputConfig = outputConfig;
   return body;
+}
+
+/** A JSON-schema output format as Converse's `outputConfig.textFormat` (the schema as a JSON string). */
+function convertOutputConfig(request: CanonicalRequest): BedrockConverseRequestBody['outputConfig'] {
+  const format = request.outputFormat;
+  if (format.type !== 'json-schema') return undefined;
+  return {
+    textFormat: {
+      type: 'json_schema',
+      structure: {
+        jsonSchema: {
+          schema: JSON.stringify(format.schema),
+          name: format.name,
+          ...(format.description ? { description: format.description } : {}),
+        },
+      },
+    },
+  };
 }
 
 function convertInferenceConfig(

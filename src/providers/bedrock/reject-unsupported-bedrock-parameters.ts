@@ -9,8 +9,9 @@ export function isBedrockClaudeModel(modelId: string): boolean {
 
 /**
  * A 400 naming the first parameter Converse cannot honour and whose loss would change the answer: a reasoning
- * effort for a model other than Claude (Claude's is planned with the body), a temperature above 1, an output format, penalties, `top_k`. `seed`, the end-user id and
- * `parallelToolCalls` change nothing a client can rely on and are not sent.
+ * effort for a model other than Claude (Claude's is planned with the body), a temperature above 1, a JSON-object output
+ * format (a JSON schema is sent as `outputConfig.textFormat`), penalties, `top_k`. `seed` and the end-user id change
+ * nothing a client can rely on and are not sent; `parallelToolCalls: false` is honoured by dispatch (keepFirstToolCall).
  */
 export function rejectUnsupportedBedrockParameters(request: CanonicalRequest, modelId: string): void {
   if (!isBedrockClaudeModel(modelId)) refuseCanonicalReasoningEffort(request);
@@ -20,13 +21,11 @@ export function rejectUnsupportedBedrockParameters(request: CanonicalRequest, mo
       param: 'temperature',
     });
   }
-  if (request.outputFormat.type !== 'text') {
+  if (request.outputFormat.type === 'json-object') {
     throw new GatewayError(
       'invalid_request_error',
-      'Bedrock Converse does not support `response_format`; describe the format in the prompt or use a tool.',
-      {
-        param: 'response_format',
-      },
+      "`response_format` 'json_object' has no equivalent on Bedrock Converse (its JSON output takes a schema); use 'json_schema' with a schema.",
+      { param: 'response_format' },
     );
   }
   const penalties = [

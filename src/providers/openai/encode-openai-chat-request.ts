@@ -51,7 +51,10 @@ export function encodeOpenAiChatRequest(
       ? { parallel_tool_calls: request.parallelToolCalls }
       : {}),
     ...responseFormat(request),
-    ...(request.reasoningEffort ? { reasoning_effort: request.reasoningEffort } : {}),
+    // OpenAI's highest level is `xhigh`: Anthropic's `max` (Messages `output_config.effort`) asks for the highest.
+    ...(request.reasoningEffort
+      ? { reasoning_effort: request.reasoningEffort === 'max' ? 'xhigh' : request.reasoningEffort }
+      : {}),
     ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
     ...(sampling.temperature !== null ? { temperature: sampling.temperature } : {}),
     ...(sampling.topP !== null ? { top_p: sampling.topP } : {}),
