@@ -80,7 +80,12 @@ export interface GatewayConfig {
   channelHealth?: ChannelHealthSettings;
   /** video tasks (GATEWAY_VIDEO_*); absent means the defaults of `loadVideoTaskConfig` */
   videoTasks?: VideoTaskConfig;
+  /** hours a message thread is held after its last turn (GATEWAY_MESSAGE_THREAD_RETENTION_HOURS; 0 = threads off); absent means `defaultMessageThreadRetentionHours` */
+  messageThreadRetentionHours?: number;
 }
+
+/** How long a message thread is held after its last turn when GATEWAY_MESSAGE_THREAD_RETENTION_HOURS is unset: 30 days. */
+export const defaultMessageThreadRetentionHours = 720;
 
 /** Video task settings (docs/CONFIGURATION.md, Video tasks). */
 export interface VideoTaskConfig {
@@ -150,6 +155,11 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
       : defaultConsoleDirectory,
     channelHealth: readChannelHealthSettings(environment),
     videoTasks: loadVideoTaskConfig(environment, dataDirectory),
+    messageThreadRetentionHours: readInteger(
+      environment,
+      'GATEWAY_MESSAGE_THREAD_RETENTION_HOURS',
+      defaultMessageThreadRetentionHours,
+    ),
   };
 }
 

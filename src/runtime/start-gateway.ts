@@ -17,6 +17,7 @@ import { applyModelCatalogOverrides } from '../routing/apply-model-catalog-overr
 import { RoutingCache } from '../routing/routing-cache.js';
 import { createGatewayApp } from '../server/create-gateway-app.js';
 import { InFlightForwardings } from '../server/in-flight-forwardings.js';
+import type { GatewayServices } from '../server/gateway-services.js';
 import { loadBillingConfig, type BillingConfig } from '../billing/billing-config.js';
 import { BillingRuntime } from '../billing/billing-runtime.js';
 import { createBillingAccounting } from '../billing/create-billing-accounting.js';
@@ -29,6 +30,8 @@ import { createAccountAdminStore } from '../storage/kysely-account-admin-store.j
 import { FirstRunSetup } from '../accounts/first-run-setup.js';
 import { createTopupOrderStore } from '../storage/kysely-topup-order-store.js';
 import { createResponsesStore } from '../storage/kysely-responses-store.js';
+import { createMessageThreadStore } from '../storage/kysely-message-thread-store.js';
+import { defaultMessageThreadRetentionHours } from '../config/gateway-config.js';
 import { createReasoningSealer } from '../protocols/shared/reasoning-sealer.js';
 import { loadPaymentConfig, type PaymentConfig } from '../accounts/payments/payment-config.js';
 import { createTopupService } from '../accounts/payments/create-topup-service.js';
@@ -181,6 +184,7 @@ export async function startGateway(
       clock: Date.now,
       channelHealth,
       responses: { store: createResponsesStore(database.database), sealer: createReasoningSealer(secretBox) },
+      ...messageThreadServices(config, database.database),
       videoTasks: videoTasks.service,
       api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn },
       inFlight,
@@ -240,4 +244,14 @@ export async function startGateway(
       await database.database.destroy();
     },
   };
+}
+
+/** The message thread store, unless GATEWAY_MESSAGE_THREAD_RETENTION_HOURS=0 turned threads off. */
+function messageThreadServices(
+  config: GatewayConfig,
+  database: Parameters<typeof createMessageThreadStore>[0],
+): Pick<GatewayServices, 'messageThreads'> {
+  const hours = config.messageThreadRetentionHours ?? defaultMessageThreadRetentionHours;
+  if (hours === 0) return {};
+  return { messageThreads: { store: createMessageThreadStore(database), retentionMs: hours * 3_600_000 } };
 }

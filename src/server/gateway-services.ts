@@ -15,6 +15,7 @@ import type { InFlightForwardings } from './in-flight-forwardings.js';
 import type { RequestAccounting } from '../billing/request-accounting.js';
 import type { ReasoningSealer } from '../protocols/shared/reasoning-sealer.js';
 import type { ResponsesStore } from '../storage/responses-store.js';
+import type { MessageThreadStore } from '../storage/message-thread-store.js';
 import type { VideoTaskService } from '../tasks/video-task-service.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
@@ -37,6 +38,8 @@ export interface GatewayServices {
   api?: ApiServices;
   /** stored responses and the reasoning sealer behind /v1/responses; the routes are absent without them */
   responses?: ResponsesServices;
+  /** message threads `/v1/messages` holds (`thread` create/continue); absent: a `thread` is answered `thread_unsupported_request` */
+  messageThreads?: MessageThreadServices;
   /** the requests being forwarded, so a graceful shutdown settles every one; absent in apps built without a shutdown */
   inFlight?: InFlightForwardings;
   /** asynchronous video tasks behind both video surfaces; absent: those routes answer 503 `service_unavailable` */
@@ -62,4 +65,11 @@ export interface ResponsesServices {
   store: ResponsesStore;
   /** seals vendor reasoning artefacts into `encrypted_content` with the gateway's secret (the accounts SecretBox) */
   sealer: ReasoningSealer;
+}
+
+/** Where `/v1/messages` holds its message threads, and for how long. */
+export interface MessageThreadServices {
+  store: MessageThreadStore;
+  /** how long a thread is held after its last turn, in milliseconds */
+  retentionMs: number;
 }

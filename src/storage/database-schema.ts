@@ -380,6 +380,7 @@ export interface DatabaseSchema {
   payment_webhook_deliveries: PaymentWebhookDeliveriesTable;
   stored_responses: StoredResponsesTable;
   video_tasks: VideoTasksTable;
+  message_thread_turns: MessageThreadTurnsTable;
 }
 
 /** Row of `payment_webhook_deliveries` (migration 0014): one payment provider message received, without its payload. */
@@ -491,6 +492,29 @@ export interface StoredResponsesTable {
   response: string;
   /** Unix milliseconds */
   created_at: number;
+}
+
+/** Row of `message_thread_turns` (migration 0020): one answered turn of a message thread the gateway holds. */
+export interface MessageThreadTurnsTable {
+  /** the answer's `msg_...` id */
+  id: string;
+  /** the id of the thread's first turn */
+  thread_id: string;
+  /** the turn this one continued; null for the first */
+  previous_message_id: string | null;
+  user_id: string;
+  /** the key that owns the thread */
+  api_key_id: string;
+  /** JSON of the creating request's `system` (first turn only) */
+  system: string | null;
+  /** JSON of the creating request's `tools` (first turn only) */
+  tools: string | null;
+  /** JSON array: the turn's request messages, then its answer */
+  messages: string;
+  /** Unix milliseconds */
+  created_at: number;
+  /** Unix milliseconds; every turn of a thread moves it on for all its turns */
+  expires_at: number;
 }
 
 /** Row of `video_tasks` (migration 0016): one asynchronous video job; money columns are micro-units, times Unix ms. */

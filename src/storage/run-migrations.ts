@@ -20,6 +20,7 @@ import { videoTasksMigration } from './migrations/0016-video-tasks.js';
 import { balanceFloorAndRefusedRequestCountsMigration } from './migrations/0017-balance-floor-and-refused-request-counts.js';
 import { topupReversalsMigration } from './migrations/0018-topup-reversals.js';
 import { oneHourCacheWritesMigration } from './migrations/0019-one-hour-cache-writes.js';
+import { messageThreadsMigration } from './migrations/0020-message-threads.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0017-balance-floor-and-refused-request-counts': balanceFloorAndRefusedRequestCountsMigration,
   '0018-topup-reversals': topupReversalsMigration,
   '0019-one-hour-cache-writes': oneHourCacheWritesMigration,
+  '0020-message-threads': messageThreadsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorCodes, type ErrorCode } from '../../core/error-codes.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { messagesErrorOf, toMessagesErrorResponse } from './messages-error.js';
+import { threadNotFoundError, threadsUnsupportedError } from './messages-thread-error.js';
 
 /** Anthropic's status and type for every gateway error code (the table of docs/API.md, "Messages errors"). */
 const expected: Record<ErrorCode, [number, string]> = {
@@ -45,5 +46,21 @@ describe('toMessagesErrorResponse', () => {
     expect(toMessagesErrorResponse(new GatewayError('insufficient_quota', 'top up'), 'req_2').headers).toEqual({
       'x-should-retry': 'false',
     });
+  });
+});
+
+describe('thread errors', () => {
+  it('name their error_code in error.details, which @anthropic-ai/sdk recovers by', () => {
+    expect(toMessagesErrorResponse(threadNotFoundError('msg_gone'), 'req_1')).toMatchObject({
+      status: 404,
+      body: { type: 'error', error: { type: 'not_found_error', details: { error_code: 'thread_not_found' } } },
+    });
+    expect(toMessagesErrorResponse(threadsUnsupportedError(), 'req_1')).toMatchObject({
+      status: 400,
+      body: { error: { type: 'invalid_request_error', details: { error_code: 'thread_unsupported_request' } } },
+    });
+    expect(toMessagesErrorResponse(new GatewayError('not_found', 'gone'), 'req_1').body.error).not.toHaveProperty(
+      'details',
+    );
   });
 });

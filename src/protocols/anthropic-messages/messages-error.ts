@@ -1,6 +1,7 @@
 import type { CanonicalStreamFailure } from '../../core/canonical/canonical-stream-part.js';
 import type { ErrorCode } from '../../core/error-codes.js';
 import type { GatewayError } from '../../core/gateway-error.js';
+import { MessagesThreadError } from './messages-thread-error.js';
 import type { MessagesErrorBody, MessagesErrorType } from './messages-wire-types.js';
 
 /** A gateway error as Anthropic would answer it: its status, body and headers. */
@@ -61,7 +62,13 @@ export function toMessagesErrorResponse(error: GatewayError, requestId: string):
   const headers: Record<string, string> = { ...error.headers };
   // A balance does not refill by retrying; the SDKs honour this header over their retry-on-429 rule.
   if (error.code === 'insufficient_quota') headers['x-should-retry'] = 'false';
-  return { status, body: { type: 'error', error: { type, message: error.message }, request_id: requestId }, headers };
+  // A thread error names its `error_code` in `details`, as Anthropic does: the SDK recovers by it.
+  const details = error instanceof MessagesThreadError ? { details: { error_code: error.threadErrorCode } } : {};
+  return {
+    status,
+    body: { type: 'error', error: { type, message: error.message, ...details }, request_id: requestId },
+    headers,
+  };
 }
 
 /** The error type of a failure after the stream began (sent as `event: error`). */

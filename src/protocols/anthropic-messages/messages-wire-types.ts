@@ -47,7 +47,8 @@ export type MessagesErrorType =
 /** Anthropic's error body. */
 export interface MessagesErrorBody {
   type: 'error';
-  error: { type: MessagesErrorType; message: string };
+  /** `details.error_code` names a thread error (`thread_not_found`, `thread_unsupported_request`) */
+  error: { type: MessagesErrorType; message: string; details?: { error_code: string } };
   /** the gateway's request id */
   request_id?: string;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { createMessagesPassThrough } from '../../dispatch/pass-through/messages-pass-through.js';
 import { createMessagesAnswerCodec } from '../../protocols/anthropic-messages/messages-answer-codec.js';
+import { withoutMessageThreadsBeta } from '../../protocols/anthropic-messages/messages-thread-param.js';
 import { parseMessagesRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
 import { forwardMetered } from '../forward-metered.js';
 import { planAnthropicForwarding } from '../forwarded-fields/plan-anthropic-forwarding.js';
@@ -10,6 +11,7 @@ import { createMessagesArtefactSealer } from '../messages-artefact-sealer.js';
 import { rejectUnsupportedMessageImages } from '../reject-unsupported-message-images.js';
 import { readAnthropicForwarding } from '../read-anthropic-forwarding.js';
 import { resolveModel } from '../resolve-model.js';
+import { openMessagesThreadTurn } from './messages-thread-turn.js';
 
 /**
  * `POST /v1/messages` (Anthropic Messages; any query string, e.g. Claude Code's `?beta=true`, is accepted and never
@@ -17,27 +19,36 @@ import { resolveModel } from '../resolve-model.js';
  * serves through any channel protocol, written back with the Messages codec; Anthropic channels get the client's body
  * as it came (model name replaced, its `anthropic-version` forwarded: see createMessagesPassThrough). Betas, premium
  * fields and 1-hour cache TTLs go only to channels that allow and price them, else 400 (planAnthropicForwarding).
+ * A `thread` (message threads) is served by the gateway for every vendor: see openMessagesThreadTurn.
  */
 export function registerMessagesRoute(app: FastifyInstance, services: GatewayServices): void {
   const sealer = createMessagesArtefactSealer(services.config);
   app.post('/v1/messages', async (request, reply) => {
-    const parsed = parseMessagesRequest(request.body, { unsealArtefact: sealer.unseal });
+    const messageId = `msg_${randomUUID().replaceAll('-', '')}`;
+    const thread = await openMessagesThreadTurn({
+      body: request.body as Record<string, unknown>,
+      services,
+      principal: request.principal,
+      messageId,
+      log: request.log,
+    });
+    const body = thread?.body ?? (request.body as Record<string, unknown>);
+    const parsed = parseMessagesRequest(body, { unsealArtefact: sealer.unseal });
     const routing = services.routing.current;
     const model = resolveModel(routing, request.principal, parsed.request.model, ['chat']);
     if (parsed.ignoredFields.length > 0)
       request.log.debug({ ignoredFields: parsed.ignoredFields }, 'messages fields accepted but not translated');
-    const body = request.body as Record<string, unknown>;
     rejectUnsupportedMessageImages(model, body);
     const forwarding = readAnthropicForwarding(request);
     const plan = planAnthropicForwarding({
       body,
-      anthropicBeta: forwarding.anthropicBeta,
+      anthropicBeta: withoutMessageThreadsBeta(forwarding.anthropicBeta),
       modelId: model.id,
       channels: routing.channelsFor(model.id),
     });
-    const messageId = `msg_${randomUUID().replaceAll('-', '')}`;
-    const codec = createMessagesAnswerCodec({ messageId, model: model.id, sealArtefact: sealer.seal });
-    const passThrough = createMessagesPassThrough({
+    const answerCodec = createMessagesAnswerCodec({ messageId, model: model.id, sealArtefact: sealer.seal });
+    const codec = thread ? thread.holdingCodec(answerCodec) : answerCodec;
+    const directPassThrough = createMessagesPassThrough({
       body,
       anthropicVersion: forwarding.anthropicVersion,
       anthropicBeta: plan.anthropicBeta,
@@ -45,6 +56,7 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       model: model.id,
       unsealArtefact: (signature) => sealer.unseal(signature)?.artefact ?? null,
     });
+    const passThrough = thread ? thread.holdingPassThrough(directPassThrough) : directPassThrough;
     await forwardMetered({
       reply,
       services,
