@@ -13,6 +13,7 @@ import {
   messagesRequestSchema,
   type MessagesRequestBody,
 } from './messages-request-schema.js';
+import { messagesOutputFormat } from './messages-output-format.js';
 import { thinkingToReasoningEffort } from './thinking-to-reasoning-effort.js';
 
 /** A Messages request in the gateway's terms. */
@@ -111,8 +112,8 @@ function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesO
     tools,
     toolChoice,
     parallelToolCalls: disablesParallel ? false : null,
-    outputFormat: { type: 'text' },
-    reasoningEffort: thinkingToReasoningEffort(parsed.thinking),
+    outputFormat: messagesOutputFormat(parsed.output_config?.format),
+    reasoningEffort: thinkingToReasoningEffort(parsed.thinking, parsed.output_config?.effort),
     maxOutputTokens: parsed.max_tokens,
     sampling,
     metadata: userId ? { user_id: userId } : null,
