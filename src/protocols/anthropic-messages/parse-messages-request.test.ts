@@ -288,6 +288,47 @@ describe('parseMessagesRequest', () => {
   });
 
   it.each([
+    [{ type: 'adaptive' }, 'high', 'high'],
+    [undefined, 'low', 'low'],
+    [{ type: 'enabled', budget_tokens: 1024 }, 'max', 'max'],
+    [{ type: 'adaptive' }, 'xhigh', 'xhigh'],
+    [{ type: 'disabled' }, 'high', 'none'],
+  ])('maps thinking %j with output_config.effort %s to reasoning effort %s', (thinking, effort, expected) => {
+    const body = { ...minimal, max_tokens: 64000, thinking, output_config: { effort } };
+    expect(parseMessagesRequest(body, options).request.reasoningEffort).toBe(expected);
+  });
+
+  it('maps output_config.format to a JSON schema named output, strict only where OpenAI strict mode can take it', () => {
+    const closed = {
+      type: 'object',
+      properties: { echo: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+      required: ['echo', 'tags'],
+      additionalProperties: false,
+    };
+    const parsed = parseMessagesRequest(
+      { ...minimal, output_config: { format: { type: 'json_schema', schema: closed } } },
+      options,
+    );
+    expect(parsed.request.outputFormat).toEqual({ type: 'json-schema', name: 'output', schema: closed, strict: true });
+    expect(parsed.ignoredFields).not.toContain('output_config');
+    const optional = { ...closed, required: ['echo'] };
+    expect(
+      parseMessagesRequest(
+        { ...minimal, output_config: { format: { type: 'json_schema', schema: optional } } },
+        options,
+      ).request.outputFormat,
+    ).toMatchObject({ type: 'json-schema', strict: null });
+    expect(parseMessagesRequest(minimal, options).request.outputFormat).toEqual({ type: 'text' });
+  });
+
+  it.each([
+    [{ ...minimal, output_config: { format: { type: 'json_object' } } }, 'output_config.format.type'],
+    [{ ...minimal, output_config: { effort: 'extreme' } }, 'output_config.effort'],
+  ])('refuses an output_config it cannot read: %j', (body, param) => {
+    expect(parseError(body).param).toBe(param);
+  });
+
+  it.each([
     [
       { model: 'm', messages: [{ role: 'user', content: 'x' }] },
       'max_tokens',
