@@ -1,6 +1,7 @@
 // The named scenarios every adapter must pass through the gateway's /v1/responses, driven by the official openai SDK.
 import OpenAI from 'openai';
 import { expect, vi } from 'vitest';
+import { codexContractScenarios } from './codex-contract-scenarios.js';
 import {
   contractModels,
   postToGateway,
@@ -428,4 +429,5 @@ export const responsesContractScenarios: ContractScenario[] = [
       });
     },
   },
+  ...codexContractScenarios,
 ];

@@ -31,6 +31,8 @@ export interface FunctionCallItem {
   id: string;
   type: 'function_call';
   call_id: string;
+  /** the `namespace` tool of the called function, when it belongs to one */
+  namespace?: string;
   name: string;
   /** the arguments as a JSON string */
   arguments: string;
@@ -189,10 +191,16 @@ function readFunctionCall(value: JsonObject, param: string): FunctionCallItem {
     id: optionalString(value, 'id', `${param}.id`) ?? newItemId('fc'),
     type: 'function_call',
     call_id: readCallId(value, param),
+    ...optionalNamespace(value, param),
     name: requiredString(value, 'name', `${param}.name`),
     arguments: requiredString(value, 'arguments', `${param}.arguments`),
     status: 'completed',
   };
+}
+
+function optionalNamespace(value: JsonObject, param: string): { namespace?: string } {
+  const namespace = optionalString(value, 'namespace', `${param}.namespace`);
+  return namespace === undefined || namespace === null ? {} : { namespace };
 }
 
 function readFunctionCallOutput(value: JsonObject, param: string): FunctionCallOutputItem {

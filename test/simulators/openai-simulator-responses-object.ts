@@ -1,11 +1,7 @@
 // The `Response` object OpenAI returns, sends in stream events and stores, with every field it always carries.
 import type { ResponseItem } from './openai-simulator-responses-items.js';
 import type { ResponsesUsage } from './openai-simulator-responses-reply.js';
-import type {
-  ResponsesFunctionTool,
-  ResponsesRequest,
-  ResponsesToolChoice,
-} from './openai-simulator-responses-request.js';
+import type { ResponsesRequest, ResponsesToolChoice } from './openai-simulator-responses-request.js';
 import { nowInSeconds } from './openai-simulator-text.js';
 
 /** Where a response is in its life. */
@@ -38,7 +34,7 @@ export interface ResponseObject {
   temperature: number;
   text: ResponsesRequest['text'];
   tool_choice: ResponsesToolChoice;
-  tools: ResponsesFunctionTool[];
+  tools: ResponsesRequest['echoedTools'];
   top_logprobs: number;
   top_p: number;
   truncation: 'auto' | 'disabled';
@@ -75,7 +71,7 @@ export function inProgressResponse(id: string, request: ResponsesRequest): Respo
     temperature: request.temperature,
     text: request.text,
     tool_choice: request.toolChoice,
-    tools: request.tools,
+    tools: request.echoedTools,
     top_logprobs: typeof raw.top_logprobs === 'number' ? raw.top_logprobs : 0,
     top_p: request.topP,
     truncation: request.truncation,

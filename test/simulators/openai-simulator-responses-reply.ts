@@ -130,16 +130,17 @@ function shouldCallTools(request: ResponsesRequest, context: ResponseItem[]): bo
 
 function makeFunctionCalls(request: ResponsesRequest, query: string): FunctionCallItem[] {
   const choice = request.toolChoice;
-  const names =
+  const called =
     typeof choice === 'object'
-      ? [choice.name]
-      : request.tools.slice(0, request.parallelToolCalls ? request.tools.length : 1).map((tool) => tool.name);
+      ? request.tools.filter((tool) => tool.name === choice.name).slice(0, 1)
+      : request.tools.slice(0, request.parallelToolCalls ? request.tools.length : 1);
   const argumentsText = JSON.stringify({ query });
-  return names.map((name) => ({
+  return called.map((tool) => ({
     id: newItemId('fc'),
     type: 'function_call',
     call_id: `call_${++functionCallCounter}${randomIdentifier().slice(0, 8)}`,
-    name,
+    ...(tool.namespace === undefined ? {} : { namespace: tool.namespace }),
+    name: tool.name,
     arguments: argumentsText,
     status: 'completed',
   }));

@@ -24,6 +24,16 @@ export interface ResponsesFunctionTool {
   description: string | null;
   parameters: JsonObject | null;
   strict: boolean;
+  /** the `namespace` tool it belongs to (not echoed: the echo shows the namespace tool itself) */
+  namespace?: string;
+}
+
+/** A `namespace` tool as echoed: a named group of function tools whose calls name the namespace. */
+export interface ResponsesNamespaceTool {
+  type: 'namespace';
+  name: string;
+  description: string;
+  tools: ResponsesFunctionTool[];
 }
 
 /** `tool_choice` as echoed in the response. */
@@ -35,7 +45,10 @@ export interface ResponsesRequest {
   /** this request's own input items, ids assigned */
   input: ResponseItem[];
   instructions: string | null;
+  /** every function the model may call, those of namespaces included */
   tools: ResponsesFunctionTool[];
+  /** `tools` as the client sent them (namespaces grouped), for the echo */
+  echoedTools: Array<ResponsesFunctionTool | ResponsesNamespaceTool>;
   toolChoice: ResponsesToolChoice;
   parallelToolCalls: boolean;
   /** `text` as echoed: format (default `{type:"text"}`) and verbosity */
@@ -124,6 +137,7 @@ const functionToolKeys = new Set([
   'defer_loading',
   'allowed_callers',
 ]);
+const namespaceToolKeys = new Set(['type', 'name', 'description', 'tools']);
 const maximumMetadataPairs = 16;
 
 /** Throws the 400 OpenAI would answer; `lookup` resolves `item_reference` items. */
@@ -151,7 +165,10 @@ export function validateResponsesRequest(body: RequestBody, lookup: ItemLookup):
   checkIntegerRange(body, 'max_tool_calls', 1);
   checkIntegerRange(body, 'max_output_tokens', 16);
   const stream = optionalBoolean(body, 'stream', 'stream') ?? false;
-  const tools = readTools(body.tools);
+  const echoedTools = readTools(body.tools);
+  const tools = echoedTools.flatMap((tool) =>
+    tool.type === 'namespace' ? tool.tools.map((member) => ({ ...member, namespace: tool.name })) : [tool],
+  );
   const reasoning = optionalObject(body, 'reasoning', 'reasoning') ?? {};
   rejectUnknownKeys(reasoning, new Set(['effort', 'summary', 'generate_summary', 'context', 'mode']), 'reasoning');
   for (const key of ['safety_identifier', 'prompt_cache_key', 'user', 'prompt_cache_retention'])
@@ -162,6 +179,7 @@ export function validateResponsesRequest(body: RequestBody, lookup: ItemLookup):
     input: body.input === undefined ? [] : readInputItems(body.input, lookup),
     instructions: optionalString(body, 'instructions', 'instructions') ?? null,
     tools,
+    echoedTools,
     toolChoice: readToolChoice(body.tool_choice, tools),
     parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls', 'parallel_tool_calls') ?? true,
     text: readText(body),
@@ -181,38 +199,61 @@ export function validateResponsesRequest(body: RequestBody, lookup: ItemLookup):
   };
 }
 
-function readTools(value: unknown): ResponsesFunctionTool[] {
+function readTools(value: unknown): Array<ResponsesFunctionTool | ResponsesNamespaceTool> {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw invalidType('tools', 'an array', value);
   return value.map((tool, index) => {
     const param = `tools[${index}]`;
     if (!isJsonObject(tool)) throw invalidType(param, 'an object', tool);
     const type = requiredString(tool, 'type', `${param}.type`);
-    if (type !== 'function')
-      throw invalidRequest(
-        `The simulator serves only function tools, not '${type}'.`,
-        `${param}.type`,
-        'unsupported_parameter',
-      );
-    rejectUnknownKeys(tool, functionToolKeys, param);
-    const name = requiredString(tool, 'name', `${param}.name`);
-    if (!toolNamePattern.test(name)) {
-      throw invalidRequest(
-        `Invalid '${param}.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
-        `${param}.name`,
-        'invalid_value',
-      );
-    }
-    const parameters = optionalObject(tool, 'parameters', `${param}.parameters`) ?? null;
-    const strict = optionalBoolean(tool, 'strict', `${param}.strict`) ?? true;
-    return {
-      type: 'function',
-      name,
-      description: optionalString(tool, 'description', `${param}.description`) ?? null,
-      parameters,
-      strict,
-    };
+    if (type === 'namespace') return readNamespaceTool(tool, param);
+    return readFunctionTool(tool, param);
   });
+}
+
+function readNamespaceTool(tool: JsonObject, param: string): ResponsesNamespaceTool {
+  rejectUnknownKeys(tool, namespaceToolKeys, param);
+  const members = tool.tools;
+  if (!Array.isArray(members) || members.length === 0)
+    throw invalidRequest(`Invalid '${param}.tools': expected a non-empty array.`, `${param}.tools`, 'invalid_value');
+  return {
+    type: 'namespace',
+    name: requiredString(tool, 'name', `${param}.name`),
+    description: requiredString(tool, 'description', `${param}.description`),
+    tools: members.map((member, index) => {
+      const memberParam = `${param}.tools[${index}]`;
+      if (!isJsonObject(member)) throw invalidType(memberParam, 'an object', member);
+      return readFunctionTool(member, memberParam);
+    }),
+  };
+}
+
+function readFunctionTool(tool: JsonObject, param: string): ResponsesFunctionTool {
+  const type = requiredString(tool, 'type', `${param}.type`);
+  if (type !== 'function')
+    throw invalidRequest(
+      `The simulator serves only function and namespace tools, not '${type}'.`,
+      `${param}.type`,
+      'unsupported_parameter',
+    );
+  rejectUnknownKeys(tool, functionToolKeys, param);
+  const name = requiredString(tool, 'name', `${param}.name`);
+  if (!toolNamePattern.test(name)) {
+    throw invalidRequest(
+      `Invalid '${param}.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+      `${param}.name`,
+      'invalid_value',
+    );
+  }
+  const parameters = optionalObject(tool, 'parameters', `${param}.parameters`) ?? null;
+  const strict = optionalBoolean(tool, 'strict', `${param}.strict`) ?? true;
+  return {
+    type: 'function',
+    name,
+    description: optionalString(tool, 'description', `${param}.description`) ?? null,
+    parameters,
+    strict,
+  };
 }
 
 function readToolChoice(value: unknown, tools: ResponsesFunctionTool[]): ResponsesToolChoice {

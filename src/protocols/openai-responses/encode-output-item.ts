@@ -1,5 +1,6 @@
 import type { AnswerBlock, AnswerToolCallBlock } from '../../core/canonical/canonical-answer.js';
 import type { SealedArtefact } from '../shared/reasoning-sealer.js';
+import type { FlatToolNames } from './flatten-namespace-tools.js';
 import type { OutputItemIdPrefix } from './response-encoding-context.js';
 import type { ResponsesOutputItem, ResponsesReasoningItem } from './responses-wire-types.js';
 
@@ -22,12 +23,14 @@ export function itemIdPrefixOf(block: AnswerBlock): OutputItemIdPrefix {
 /**
  * One answer block as a finished output item: text → an assistant message with one `output_text`, reasoning → a
  * reasoning item (its text as one summary part, its artefact sealed when a sealer is given), tool call → a
- * function call. A block the stream never ended is `incomplete`.
+ * function call (named as the client named it: a vendor's flat name of a namespaced function becomes its
+ * `namespace` and `name` again). A block the stream never ended is `incomplete`.
  */
 export function encodeOutputItem(
   block: AnswerBlock,
   itemId: string,
   sealReasoning: ((sealed: SealedArtefact) => string) | undefined,
+  toolNames: FlatToolNames,
 ): ResponsesOutputItem {
   const status = block.ended ? 'completed' : 'incomplete';
   switch (block.type) {
@@ -44,7 +47,7 @@ export function encodeOutputItem(
         id: itemId,
         type: 'function_call',
         call_id: block.callId,
-        name: block.name,
+        ...toolNames.clientNameOf(block.name),
         arguments: block.arguments,
         status,
       };

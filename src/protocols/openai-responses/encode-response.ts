@@ -6,6 +6,7 @@ import {
   itemIdPrefixOf,
 } from './encode-output-item.js';
 import { encodeResponsesUsage } from './encode-responses-usage.js';
+import { flattenNamespaceTools } from './flatten-namespace-tools.js';
 import type { ResponseEncodingContext } from './response-encoding-context.js';
 import type { ResponsesOutputItem, ResponsesResponse } from './responses-wire-types.js';
 
@@ -64,11 +65,12 @@ export function encodeFinalResponse(
  * artefact is preceded by the reasoning item that carries it sealed (when the client asked for encrypted content).
  */
 export function encodeResponse(answer: CanonicalAnswer, context: ResponseEncodingContext): ResponsesResponse {
+  const toolNames = flattenNamespaceTools(context.echo.tools);
   const output = answer.blocks.flatMap((block) => {
     const items: ResponsesOutputItem[] = [];
     if (hasSealedToolCallArtefact(block, context.sealReasoning) && context.sealReasoning)
       items.push(encodeToolCallArtefactItem(block, context.createItemId('rs'), context.sealReasoning));
-    items.push(encodeOutputItem(block, context.createItemId(itemIdPrefixOf(block)), context.sealReasoning));
+    items.push(encodeOutputItem(block, context.createItemId(itemIdPrefixOf(block)), context.sealReasoning, toolNames));
     return items;
   });
   return encodeFinalResponse(answer, context, output);

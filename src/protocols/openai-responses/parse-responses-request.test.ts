@@ -374,10 +374,32 @@ describe('parseResponsesRequest', () => {
       /Missing required/,
     ],
     [
-      'a hosted tool',
-      { model: 'm', input: 'x', tools: [{ type: 'web_search' }] },
+      'a hosted tool, saying how Codex turns it off',
+      { model: 'm', input: 'x', tools: [{ type: 'web_search', external_web_access: false }] },
       'tools[0].type',
-      /only 'function' tools/,
+      /hosted tool 'web_search' is not supported.*web_search = "disabled"/,
+    ],
+    [
+      'a custom tool',
+      { model: 'm', input: 'x', tools: [{ type: 'custom', name: 'apply_patch' }] },
+      'tools[0].type',
+      /only 'function' and 'namespace' tools/,
+    ],
+    [
+      'a custom tool inside a namespace',
+      {
+        model: 'm',
+        input: 'x',
+        tools: [{ type: 'namespace', name: 'crm', description: 'CRM', tools: [{ type: 'custom', name: 'note' }] }],
+      },
+      'tools[0].tools[0].type',
+      /only 'function' tools are supported inside a namespace/,
+    ],
+    [
+      'a namespace without tools',
+      { model: 'm', input: 'x', tools: [{ type: 'namespace', name: 'crm', description: 'CRM', tools: [] }] },
+      'tools[0].tools',
+      /Invalid value|at least|too small/i,
     ],
     [
       'a bad tool name',
@@ -545,5 +567,116 @@ describe('reasoning round trip', () => {
       { unsealReasoning: (sealed) => foreign.unseal(sealed) },
     ).request.messages;
     expect(JSON.stringify(withoutArtefact)).not.toContain('c2lnLTE=');
+  });
+});
+
+describe('namespace tools (Codex default tool list)', () => {
+  const codexTools = [
+    {
+      type: 'function',
+      name: 'exec_command',
+      description: 'Run a command',
+      parameters: { type: 'object' },
+      strict: false,
+    },
+    {
+      type: 'namespace',
+      name: 'multi_agent_v1',
+      description: 'Tools for spawning and managing sub-agents.',
+      tools: [
+        {
+          type: 'function',
+          name: 'spawn_agent',
+          description: 'Spawn a sub-agent',
+          parameters: { type: 'object' },
+          strict: false,
+        },
+        {
+          type: 'function',
+          name: 'wait_agent',
+          description: 'Wait for agents',
+          parameters: { type: 'object' },
+          strict: false,
+        },
+      ],
+    },
+  ];
+
+  it('gives vendors flat function tools and echoes the namespace as the client sent it', () => {
+    const parsed = parseResponsesRequest({ model: 'm', input: 'x', tools: codexTools });
+    expect(parsed.request.tools.map((tool) => tool.name)).toEqual([
+      'exec_command',
+      'multi_agent_v1__spawn_agent',
+      'multi_agent_v1__wait_agent',
+    ]);
+    expect(parsed.request.tools[1]).toMatchObject({ description: 'Spawn a sub-agent', parameters: { type: 'object' } });
+    expect(parsed.echo.tools[1]).toEqual({
+      type: 'namespace',
+      name: 'multi_agent_v1',
+      description: 'Tools for spawning and managing sub-agents.',
+      tools: [
+        {
+          type: 'function',
+          name: 'spawn_agent',
+          description: 'Spawn a sub-agent',
+          parameters: { type: 'object' },
+          strict: false,
+        },
+        {
+          type: 'function',
+          name: 'wait_agent',
+          description: 'Wait for agents',
+          parameters: { type: 'object' },
+          strict: false,
+        },
+      ],
+    });
+  });
+
+  it('names a replayed call of a namespaced function as the vendor knows it', () => {
+    const parsed = parseResponsesRequest({
+      model: 'm',
+      tools: codexTools,
+      input: [
+        { role: 'user', content: 'go' },
+        { type: 'function_call', call_id: 'call_1', namespace: 'multi_agent_v1', name: 'spawn_agent', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'spawned' },
+      ],
+    });
+    expect(parsed.request.messages[1]).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'tool-call', callId: 'call_1', name: 'multi_agent_v1__spawn_agent', arguments: '{}' }],
+    });
+  });
+
+  it('answers a vendor call of the flat name with the namespace and the function name', () => {
+    const parsed = parseResponsesRequest({ model: 'm', input: 'x', tools: codexTools });
+    let counter = 0;
+    const response = encodeResponse(
+      foldStreamParts([
+        { type: 'tool-call-start', blockIndex: 0, callId: 'call_9', name: 'multi_agent_v1__wait_agent' },
+        { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{"targets":[]}' },
+        { type: 'tool-call-end', blockIndex: 0 },
+        { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'tool_use' } },
+      ]),
+      {
+        responseId: 'resp_1',
+        createdAt: 1,
+        echo: parsed.echo,
+        createItemId: (prefix) => `${prefix}_${++counter}`,
+        nowSeconds: () => 2,
+      },
+    );
+    expect(response.output).toEqual([
+      {
+        id: 'fc_1',
+        type: 'function_call',
+        call_id: 'call_9',
+        namespace: 'multi_agent_v1',
+        name: 'wait_agent',
+        arguments: '{"targets":[]}',
+        status: 'completed',
+      },
+    ]);
   });
 });

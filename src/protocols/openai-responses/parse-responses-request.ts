@@ -6,14 +6,23 @@ import type {
 } from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { validateProtocolBody } from '../shared/validate-protocol-body.js';
+import { flattenNamespaceTools, type FlatToolNames } from './flatten-namespace-tools.js';
 import { mapResponsesInput, type UnsealReasoning } from './map-responses-input.js';
+import { refuseUnservedTools } from './refuse-unserved-tools.js';
 import {
   responsesRequestFields,
   responsesRequestSchema,
   type responsesIncludeValues,
   type ResponsesRequestBody,
+  type ResponsesToolParam,
 } from './responses-request-schema.js';
-import type { ResponseEcho, ResponsesTextFormat, ResponsesToolChoice } from './responses-wire-types.js';
+import type {
+  ResponseEcho,
+  ResponsesFunctionTool,
+  ResponsesNamespaceTool,
+  ResponsesTextFormat,
+  ResponsesToolChoice,
+} from './responses-wire-types.js';
 
 /** One `include` value. */
 export type ResponsesInclude = (typeof responsesIncludeValues)[number];
@@ -77,15 +86,14 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
     throw new GatewayError('invalid_request_error', "Missing required parameter: 'input'.", { param: 'input' });
   }
 
-  const tools: CanonicalTool[] = (parsed.tools ?? []).map((tool) => {
-    const canonical: CanonicalTool = {
-      name: tool.name,
-      parameters: tool.parameters ?? null,
-      strict: tool.strict ?? null,
-    };
-    if (tool.description) canonical.description = tool.description;
-    return canonical;
-  });
+  const toolNames = flattenNamespaceTools(parsed.tools ?? []);
+  const tools: CanonicalTool[] = (parsed.tools ?? []).flatMap((tool) =>
+    tool.type === 'function'
+      ? [canonicalToolOf(tool, tool.name)]
+      : tool.tools.map((member) =>
+          canonicalToolOf(member, toolNames.vendorNameOf({ namespace: tool.name, name: member.name })),
+        ),
+  );
   const toolChoice = canonicalToolChoice(parsed.tool_choice);
   if (toolChoice?.type === 'tool' && !tools.some((tool) => tool.name === toolChoice.name)) {
     throw new GatewayError(
@@ -103,7 +111,10 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
   const request: CanonicalRequest = {
     model: parsed.model,
     instructions: parsed.instructions ?? null,
-    messages: parsed.input === undefined ? [] : mapResponsesInput(parsed.input, options.unsealReasoning),
+    messages:
+      parsed.input === undefined
+        ? []
+        : mapResponsesInput(withVendorCallNames(parsed.input, toolNames), options.unsealReasoning),
     tools,
     toolChoice,
     parallelToolCalls: parsed.parallel_tool_calls ?? null,
@@ -118,13 +129,7 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
   const echo: ResponseEcho = {
     model: parsed.model,
     instructions: request.instructions,
-    tools: tools.map((tool) => ({
-      type: 'function',
-      name: tool.name,
-      description: tool.description ?? null,
-      parameters: tool.parameters,
-      strict: tool.strict,
-    })),
+    tools: (parsed.tools ?? []).map(echoedTool),
     tool_choice: echoedToolChoice(parsed.tool_choice),
     parallel_tool_calls: parsed.parallel_tool_calls ?? true,
     temperature: request.sampling.temperature,
@@ -190,20 +195,61 @@ function refuseUnservedFeatures(fields: Record<string, unknown>): void {
       }
     });
   }
-  if (Array.isArray(fields.tools)) {
-    fields.tools.forEach((tool: unknown, index) => {
-      const type = tool !== null && typeof tool === 'object' ? (tool as { type?: unknown }).type : undefined;
-      if (type !== 'function') {
-        throw new GatewayError(
-          'invalid_request_error',
-          `Invalid value for 'tools[${index}].type': only 'function' tools are supported by this gateway.`,
-          {
-            param: `tools[${index}].type`,
-          },
-        );
-      }
-    });
+  refuseUnservedTools(fields.tools);
+}
+
+type FunctionToolParam = Extract<ResponsesToolParam, { type: 'function' }>;
+
+function canonicalToolOf(tool: FunctionToolParam, vendorName: string): CanonicalTool {
+  const canonical: CanonicalTool = {
+    name: vendorName,
+    parameters: tool.parameters ?? null,
+    strict: tool.strict ?? null,
+  };
+  if (tool.description) canonical.description = tool.description;
+  return canonical;
+}
+
+function echoedFunction(tool: FunctionToolParam): ResponsesFunctionTool {
+  return {
+    type: 'function',
+    name: tool.name,
+    description: tool.description ?? null,
+    parameters: tool.parameters ?? null,
+    strict: tool.strict ?? null,
+  };
+}
+
+/** A tool as the Response repeats it: as the client sent it (a namespace keeps its functions' own names). */
+function echoedTool(tool: ResponsesToolParam): ResponsesFunctionTool | ResponsesNamespaceTool {
+  switch (tool.type) {
+    case 'function':
+      return echoedFunction(tool);
+    case 'namespace':
+      return {
+        type: 'namespace',
+        name: tool.name,
+        description: tool.description,
+        tools: tool.tools.map(echoedFunction),
+      };
+    default: {
+      const unreachable: never = tool;
+      throw new Error(`Unhandled tool ${JSON.stringify(unreachable)}`);
+    }
   }
+}
+
+/** The input with each call of a namespaced function named as vendors know it (the history Codex replays). */
+function withVendorCallNames(
+  input: NonNullable<ResponsesRequestBody['input']>,
+  toolNames: FlatToolNames,
+): NonNullable<ResponsesRequestBody['input']> {
+  if (typeof input === 'string') return input;
+  return input.map((item) =>
+    item.type === 'function_call' && item.namespace
+      ? { ...item, name: toolNames.vendorNameOf({ namespace: item.namespace, name: item.name }) }
+      : item,
+  );
 }
 
 function canonicalToolChoice(choice: ResponsesRequestBody['tool_choice']): CanonicalToolChoice | null {

@@ -38,6 +38,8 @@ const functionCallItem = z.looseObject({
   type: z.literal('function_call'),
   call_id: z.string().min(1).max(64),
   name: z.string().min(1),
+  /** the `namespace` tool the called function belongs to (Codex's `multi_agent_v1`, ...) */
+  namespace: z.string().min(1).nullish(),
   arguments: z.string(),
   id: z.string().optional(),
   status: z.string().optional(),
@@ -79,6 +81,22 @@ const functionTool = z.looseObject({
   parameters: z.record(z.string(), z.unknown()).nullish(),
   strict: z.boolean().nullish(),
 });
+
+/** A function inside a `namespace` tool: named within its namespace (the gateway gives vendors a flat name). */
+const namespaceMemberTool = functionTool.extend({
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,128}$/, 'must be 1 to 128 letters, digits, underscores or dashes'),
+});
+
+/** `NamespaceToolParam`: a named group of function tools whose calls come back naming the namespace. */
+const namespaceTool = z.looseObject({
+  type: z.literal('namespace'),
+  name: z.string().min(1),
+  description: z.string(),
+  tools: z.array(namespaceMemberTool).min(1),
+});
+
+/** One validated `tools` entry. */
+export type ResponsesToolParam = z.output<typeof functionTool> | z.output<typeof namespaceTool>;
 
 const toolChoice = z.union([
   z.enum(['none', 'auto', 'required']),
@@ -123,7 +141,7 @@ export const responsesRequestFields = {
   model: z.string().min(1, 'must not be empty'),
   input: z.union([z.string(), z.array(inputItem)]).optional(),
   instructions: z.string().nullish(),
-  tools: z.array(functionTool).optional(),
+  tools: z.array(z.discriminatedUnion('type', [functionTool, namespaceTool])).optional(),
   tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().nullish(),
   text: z

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CanonicalStreamPart } from '../../core/canonical/canonical-stream-part.js';
 import { foldStreamParts } from '../../core/canonical/fold-stream-parts.js';
-import { deterministicContext, scriptedAnswers } from '../../../test/protocols/openai-responses/scripted-answers.js';
+import {
+  deterministicContext,
+  plainEcho,
+  scriptedAnswers,
+} from '../../../test/protocols/openai-responses/scripted-answers.js';
 import { encodeResponse } from './encode-response.js';
 import { formatResponsesEvent } from './format-responses-event.js';
 import { createResponsesStreamEncoder } from './responses-stream-encoder.js';
@@ -300,5 +304,43 @@ describe('createResponsesStreamEncoder with tool call artefacts', () => {
         encrypted_content: 'sealed:{"producer":"gemini","signature":"c2ln","callId":"call_1"}',
       },
     ]);
+  });
+});
+
+describe('a namespaced function call, streamed', () => {
+  it('names the namespace and the function in the added and done items and the arguments done event', () => {
+    const echo = {
+      ...plainEcho('gpt-test'),
+      tools: [
+        {
+          type: 'namespace' as const,
+          name: 'multi_agent_v1',
+          description: 'Sub-agents',
+          tools: [
+            { type: 'function' as const, name: 'spawn_agent', description: null, parameters: null, strict: null },
+          ],
+        },
+      ],
+    };
+    const encoder = createResponsesStreamEncoder(deterministicContext(echo));
+    const parts: CanonicalStreamPart[] = [
+      { type: 'tool-call-start', blockIndex: 0, callId: 'call_s', name: 'multi_agent_v1__spawn_agent' },
+      { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{"message":' },
+      { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '"hi"}' },
+      { type: 'tool-call-end', blockIndex: 0 },
+      { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'tool_use' } },
+    ];
+    const events = [...encoder.start(), ...parts.flatMap((part) => encoder.push(part)), ...encoder.end()];
+    expectWellFormed(events);
+    const named = { namespace: 'multi_agent_v1', name: 'spawn_agent' };
+    expect(events.find((event) => event.type === 'response.output_item.added')?.item).toMatchObject(named);
+    expect(events.find((event) => event.type === 'response.output_item.done')?.item).toMatchObject({
+      ...named,
+      arguments: '{"message":"hi"}',
+    });
+    expect(events.find((event) => event.type === 'response.function_call_arguments.done')).toMatchObject({
+      name: 'spawn_agent',
+    });
+    expect(JSON.stringify(events)).not.toContain('multi_agent_v1__spawn_agent');
   });
 });

@@ -8,6 +8,7 @@ import {
   hasSealedToolCallArtefact,
   itemIdPrefixOf,
 } from './encode-output-item.js';
+import { flattenNamespaceTools } from './flatten-namespace-tools.js';
 import type { OutputItemIdPrefix, ResponseEncodingContext } from './response-encoding-context.js';
 import type {
   ResponsesOutputItem,
@@ -68,6 +69,7 @@ function terminalEventTypeOf(status: ResponsesStatus): ResponsesStreamEventType 
 /** A stream encoder for one response. */
 export function createResponsesStreamEncoder(context: ResponseEncodingContext): ResponsesStreamEncoder {
   const builder = createAnswerBuilder();
+  const toolNames = flattenNamespaceTools(context.echo.tools);
   /** every output item, in output order (artefact-carrying reasoning items included) */
   const output: StreamedItem[] = [];
   /** the output item of each block that has been added, by block index */
@@ -127,7 +129,7 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
               id: item.itemId,
               type: 'function_call',
               call_id: block.callId,
-              name: block.name,
+              ...toolNames.clientNameOf(block.name),
               arguments: '',
               status: 'in_progress',
             },
@@ -142,7 +144,7 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
 
   function close(blockIndex: number, block: AnswerBlock): ResponsesStreamEvent[] {
     const item = itemAt(blockIndex);
-    const done = encodeOutputItem(block, item.itemId, context.sealReasoning);
+    const done = encodeOutputItem(block, item.itemId, context.sealReasoning, toolNames);
     item.done = done;
     const where = { item_id: item.itemId, output_index: item.outputIndex };
     switch (block.type) {
@@ -169,7 +171,11 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
       }
       case 'tool-call':
         return [
-          event('response.function_call_arguments.done', { ...where, name: block.name, arguments: block.arguments }),
+          event('response.function_call_arguments.done', {
+            ...where,
+            name: toolNames.clientNameOf(block.name).name,
+            arguments: block.arguments,
+          }),
           event('response.output_item.done', { output_index: item.outputIndex, item: done }),
         ];
       default: {

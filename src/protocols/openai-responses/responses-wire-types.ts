@@ -25,6 +25,8 @@ export interface ResponsesFunctionCallItem {
   id: string;
   type: 'function_call';
   call_id: string;
+  /** the `namespace` tool of the called function, when it belongs to one */
+  namespace?: string;
   name: string;
   arguments: string;
   status: ResponsesItemStatus;
@@ -60,6 +62,14 @@ export interface ResponsesFunctionTool {
   strict: boolean | null;
 }
 
+/** A `namespace` tool as echoed: its functions as the client named them. */
+export interface ResponsesNamespaceTool {
+  type: 'namespace';
+  name: string;
+  description: string;
+  tools: ResponsesFunctionTool[];
+}
+
 /** `tool_choice` as echoed. */
 export type ResponsesToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: string };
 
@@ -79,7 +89,7 @@ export type ResponsesTextFormat =
 export interface ResponseEcho {
   model: string;
   instructions: string | null;
-  tools: ResponsesFunctionTool[];
+  tools: Array<ResponsesFunctionTool | ResponsesNamespaceTool>;
   tool_choice: ResponsesToolChoice;
   parallel_tool_calls: boolean;
   temperature: number | null;
