@@ -156,6 +156,28 @@ export const codexContractScenarios: ContractScenario[] = [
     },
   },
   {
+    name: 'Codex default tools, not streamed: the call names its namespace and the Response echoes the namespace tool',
+    async run(context) {
+      const response = await context.client.responses.create({
+        ...codexFields,
+        input: 'spawn a helper',
+        tools: codexTools,
+        tool_choice: 'auto',
+      });
+      expectVendorTools(context);
+      const calls = response.output.filter(
+        (item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call',
+      );
+      expect(calls.filter((call) => call.namespace === 'multi_agent_v1').map((call) => call.name)).toEqual(
+        expect.arrayContaining(['spawn_agent']),
+      );
+      expect(calls.some((call) => call.name === 'exec_command' && call.namespace === undefined)).toBe(true);
+      expect(response.tools).toContainEqual(
+        expect.objectContaining({ type: 'namespace', name: 'multi_agent_v1', tools: expect.any(Array) as unknown }),
+      );
+    },
+  },
+  {
     name: "Codex's hosted web_search is refused with a 400 naming it and saying how Codex turns it off",
     async run(context) {
       const requestsBefore = context.upstream.requests.length;
