@@ -13,7 +13,6 @@ const hostedToolTypes = new Set([
   'code_interpreter',
   'image_generation',
   'mcp',
-  'tool_search',
 ]);
 
 /**
