@@ -29,6 +29,8 @@ import type { AttemptValue, DispatchRequest } from './dispatch-request.js';
 import type { ForwardingControl } from './forwarding-control.js';
 import { planPassThroughAttempt } from './pass-through/plan-pass-through-attempt.js';
 import { relayCanonicalStream } from './relay-canonical-stream.js';
+import { fitRequestToRoutedModel, gatewayChosenOutputCap, routedModelLimits } from './fit-request-to-routed-model.js';
+import { keepFirstToolCall, keepFirstToolCallOfStream } from '../core/canonical/keep-first-tool-call.js';
 import { nameParamsForClient } from './name-params-for-client.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
 import { isEventStreamContentType, isStreamContentType, notAnEventStreamError } from './relay-stream-errors.js';
@@ -332,11 +334,12 @@ function planOpenAiWireAttempt(
  */
 function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter): ProtocolAttempt | undefined {
   const { request, channel, services, control } = attempt;
+  const limits = routedModelLimits(request, channel);
   const call: VendorCall = {
     channel,
     upstreamModelId: upstreamModelIdOf(attempt),
     publicModelId: request.modelId,
-    maxOutputTokens: request.maxOutputTokens,
+    maxOutputTokens: gatewayChosenOutputCap(request, limits),
     stream: request.stream,
     clock: services.clock,
     // Image fetches stop when the attempt does (client gone) as well as when a sibling fetch fails.
@@ -377,24 +380,30 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
   }
   const canonical = canonicalOf(attempt);
   if (!canonical) return undefined;
+  // At most one tool call reaches a client that asked for one, whether or not the vendor has the switch.
+  let singleToolCall = false;
   return {
     // The chat request is translated here, so a field the canonical request cannot carry is a 400 like a vendor's;
     // adapters name refused parameters in chat terms, which the client protocol's codec renames.
     encode: async () => {
       try {
-        return await adapter.encodeRequest(canonical.request(), call);
+        const fitted = fitRequestToRoutedModel(canonical.request(), limits);
+        singleToolCall = fitted.parallelToolCalls === false;
+        return await adapter.encodeRequest(fitted, call);
       } catch (error) {
         throw nameParamsForClient(error, canonical.codec);
       }
     },
     mapFailure,
     async answer(response) {
-      if (request.stream) return relayTranslatedStream(attempt, adapter, call, canonical.codec, response);
+      if (request.stream)
+        return relayTranslatedStream(attempt, adapter, call, canonical.codec, response, singleToolCall);
       const bodyText = await readBody(attempt, response);
       if (typeof bodyText !== 'string') return bodyText;
       let answer: ReturnType<typeof foldStreamParts>;
       try {
-        answer = foldStreamParts(adapter.decodeResponse(bodyText, call));
+        const parts = adapter.decodeResponse(bodyText, call);
+        answer = foldStreamParts(singleToolCall ? keepFirstToolCall(parts) : parts);
       } catch {
         return unreadableAnswer(attempt, 'undecodable');
       }
@@ -442,11 +451,13 @@ async function relayTranslatedStream(
   call: VendorCall,
   codec: ClientAnswerCodec,
   response: Dispatcher.ResponseData,
+  singleToolCall: boolean,
 ): Promise<AttemptResult> {
   const { services, control, channel } = attempt;
   if (!isStreamContentType(headerValue(response.headers['content-type']))) return notAnEventStream(attempt, response);
+  const decoded = adapter.decodeStream(response.body, call);
   const relayed = await relayCanonicalStream({
-    parts: adapter.decodeStream(response.body, call),
+    parts: singleToolCall ? keepFirstToolCallOfStream(decoded) : decoded,
     upstreamBody: response.body,
     writer: createStreamWriter(attempt),
     encoder: codec.createStreamEncoder(),

@@ -42,6 +42,8 @@ export interface DispatchRequest {
   passThrough?: PassThroughProtocol;
   /** the model's output cap from the catalog */
   maxOutputTokens?: number;
+  /** whether the model reasons, from the catalog (absent: unknown); see CatalogModel.reasoning */
+  modelReasoning?: boolean;
 }
 
 /** What happened, for logs and billing. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientAnswerCodec } from '../core/canonical/client-answer-codec.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { messagesParamName } from '../protocols/anthropic-messages/messages-param-name.js';
+import { messagesParamInverts, messagesParamName } from '../protocols/anthropic-messages/messages-param-name.js';
 import { responsesParamName } from '../protocols/openai-responses/responses-param-name.js';
 import { nameParamsForClient } from './name-params-for-client.js';
 
@@ -30,6 +30,22 @@ describe('nameParamsForClient', () => {
     expect((nameParamsForClient(refusal, codecNaming(messagesParamName)) as GatewayError).message).toBe(
       '`max_tokens` must be above 1024 with `thinking`.',
     );
+  });
+
+  it('inverts the advised value of a parameter whose client name means the opposite (disable_parallel_tool_use)', () => {
+    const advice = new GatewayError(
+      'invalid_request_error',
+      'This model cannot be limited to one tool call per turn; omit `parallel_tool_calls` or set it to `true`.',
+      { param: 'parallel_tool_calls' },
+    );
+    const messagesCodec = { ...codecNaming(messagesParamName), clientParamInverts: messagesParamInverts };
+    expect((nameParamsForClient(advice, messagesCodec) as GatewayError).toBody().error).toMatchObject({
+      param: 'tool_choice.disable_parallel_tool_use',
+      message:
+        'This model cannot be limited to one tool call per turn; omit `tool_choice.disable_parallel_tool_use` or set it to `false`.',
+    });
+    // Responses keeps the chat name, so the advice stands.
+    expect((nameParamsForClient(advice, codecNaming(responsesParamName)) as GatewayError).message).toBe(advice.message);
   });
 
   it('leaves chat (no clientParam), errors other than a 400 and foreign errors as they are', () => {

@@ -11,6 +11,7 @@ export const modelCatalogFieldsSchema = z.strictObject({
   created: z.number().int().min(0).optional(),
   contextWindow: z.number().int().positive().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
+  reasoning: z.boolean().optional(),
   inputModalities: z
     .array(z.enum(['text', 'image', 'audio']))
     .min(1)

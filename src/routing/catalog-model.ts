@@ -38,6 +38,12 @@ export interface CatalogModel {
   contextWindow?: number;
   /** most output tokens per request, when known */
   maxOutputTokens?: number;
+  /**
+   * true when the model reasons (takes a reasoning effort or thinking budget), false when it cannot (a reasoning
+   * control is then refused, or dropped where the client's protocol makes it optional); absent when the catalog does
+   * not say (the vendor judges)
+   */
+  reasoning?: boolean;
   /** input kinds accepted; image parts are refused for models without `image` */
   inputModalities: InputModality[];
   /** `<width>x<height>` sizes an image model accepts; absent means any size the vendor accepts */
@@ -59,3 +65,6 @@ export interface CatalogModel {
   /** for a video model: which way up it renders; the spec's `X-landscape` twin is `landscape` */
   videoOrientation?: 'portrait' | 'landscape';
 }
+
+/** What dispatch fits a request to: the output cap and reasoning of the model a channel actually sends it to. */
+export type ModelLimits = Pick<CatalogModel, 'maxOutputTokens' | 'reasoning'>;

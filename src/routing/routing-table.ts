@@ -1,7 +1,7 @@
 import type { ChannelSecretDecrypter } from './channel-secret-decrypter.js';
 import { isChannelProtocol, type ChannelProtocol } from '../core/channel-protocol.js';
 import type { RoutingSnapshotRecords } from '../storage/store-records.js';
-import type { CatalogModel } from './catalog-model.js';
+import type { CatalogModel, ModelLimits } from './catalog-model.js';
 import type { ModelCatalog } from './model-catalog.js';
 import { findVendorPreset } from './vendor-presets.js';
 
@@ -25,6 +25,11 @@ export interface RoutableChannel {
   settings: Readonly<Record<string, string>>;
   /** the vendor preset the channel was made from (it decides which vendor fields are forwarded); null or absent when custom */
   preset?: string | null;
+  /**
+   * public model id -> the limits of the catalog model it is mapped to, for mappings to another model the catalog
+   * knows; a public id absent here is fitted to its own catalog entry
+   */
+  upstreamModelLimits?: ReadonlyMap<string, ModelLimits>;
 }
 
 /** Who is calling, resolved from an API key. */
@@ -135,6 +140,7 @@ export class RoutingTable {
         modelMapping: new Map(Object.entries(record.modelMapping)),
         settings: record.settings,
         preset: record.preset,
+        upstreamModelLimits: upstreamModelLimitsOf(record.modelMapping, catalog),
       };
       for (const modelId of record.models) {
         const channels = this.channelsByModel.get(modelId) ?? [];
@@ -172,6 +178,21 @@ export class RoutingTable {
       });
     }
   }
+}
+
+/** The limits of each model a channel maps a public id to, when that is another model the catalog knows. */
+function upstreamModelLimitsOf(
+  modelMapping: Readonly<Record<string, string>>,
+  catalog: ModelCatalog,
+): ReadonlyMap<string, ModelLimits> | undefined {
+  let limits: Map<string, ModelLimits> | undefined;
+  for (const [publicModelId, upstreamModelId] of Object.entries(modelMapping)) {
+    const upstream = upstreamModelId === publicModelId ? undefined : catalog.find(upstreamModelId);
+    if (!upstream) continue;
+    limits ??= new Map();
+    limits.set(publicModelId, { maxOutputTokens: upstream.maxOutputTokens, reasoning: upstream.reasoning });
+  }
+  return limits;
 }
 
 function grantKey(userId: string, groupId: string): string {

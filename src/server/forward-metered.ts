@@ -79,6 +79,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
       canonical: forwarding.canonical,
       passThrough: forwarding.passThrough,
       maxOutputTokens: forwarding.maxOutputTokens,
+      modelReasoning: forwarding.model.reasoning,
     };
     outcome = await dispatchToChannels(dispatchRequest, new FastifyClientSink(forwarding.reply), services);
   } catch (error) {

@@ -13,11 +13,20 @@ import { messagesContractScenarios } from './messages-contract-scenarios.js';
 import { responsesContractScenarios } from './responses-contract-scenarios.js';
 import { startContractGateway } from './start-contract-gateway.js';
 import { structuredOutputContractScenarios } from './structured-output-contract-scenarios.js';
+import { toolAndLimitContractScenarios } from './tool-and-limit-contract-scenarios.js';
 
 const scenariosByProtocol: Record<ContractProtocol, ContractScenario[]> = {
-  chat: [...chatContractScenarios, ...structuredOutputContractScenarios.chat],
-  responses: [...responsesContractScenarios, ...structuredOutputContractScenarios.responses],
-  messages: [...messagesContractScenarios, ...structuredOutputContractScenarios.messages],
+  chat: [...chatContractScenarios, ...structuredOutputContractScenarios.chat, ...toolAndLimitContractScenarios.chat],
+  responses: [
+    ...responsesContractScenarios,
+    ...structuredOutputContractScenarios.responses,
+    ...toolAndLimitContractScenarios.responses,
+  ],
+  messages: [
+    ...messagesContractScenarios,
+    ...structuredOutputContractScenarios.messages,
+    ...toolAndLimitContractScenarios.messages,
+  ],
 };
 
 async function startContext(target: ContractTarget): Promise<ContractContext> {

@@ -78,6 +78,10 @@ function anthropicTarget(apiVersion: string): ContractTarget {
         'embeddings as floats and as base64':
           'Anthropic has no embeddings API (the gateway answers 503 service_unavailable)',
       },
+      messages: {
+        "Claude Code's request reaches a routed model with a smaller output cap and no reasoning, fitted to it":
+          "Messages to an Anthropic channel pass through as the client sent them: Claude Code chooses its own limits for Claude's models",
+      },
     },
   };
 }
@@ -108,7 +112,13 @@ export const contractTargets: ContractTarget[] = [
     overloadedModel: 'sim-error-503',
     midStreamErrorCode: 'server_error',
     start: async () => ({ ...(await startOpenAiSimulator({ apiKey: openAiSecret })), secret: openAiSecret }),
-    unsupportedScenarios: { chat: openAiUnsupported },
+    unsupportedScenarios: {
+      chat: openAiUnsupported,
+      responses: {
+        'reasoning.effort for a routed model without reasoning is a 400 naming it':
+          "Responses pass through to this channel as sent; the vendor judges (the simulator's Responses API models no per-model limits)",
+      },
+    },
   },
   anthropicTarget('2023-06-01'),
   anthropicTarget('2026-10-21'),
@@ -122,10 +132,8 @@ export const contractTargets: ContractTarget[] = [
     embeddingModel: 'gemini-embedding-sim',
     overloadedModel: 'sim-error-503',
     midStreamErrorCode: 'service_unavailable',
-    refusedParameter: {
-      fields: { tools: [{ type: 'function', function: { name: 'get_weather' } }], parallel_tool_calls: false },
-      param: 'parallel_tool_calls',
-    },
+    // `parallel_tool_calls: false` is honoured now (the first call is kept); one candidate per request is not negotiable.
+    refusedParameter: { fields: { n: 2 }, param: 'n' },
     start: async () => ({ ...(await startGeminiSimulator({ apiKey: geminiSecret })), secret: geminiSecret }),
     unsupportedScenarios: {
       chat: { 'streamed tool-call arguments split across chunks': geminiWholeFunctionCalls },

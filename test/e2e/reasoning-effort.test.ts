@@ -117,6 +117,23 @@ async function refusedParam(call: () => Promise<unknown>): Promise<string | null
   throw new Error('expected a 400');
 }
 
+describe('a model that cannot reason', () => {
+  it('answers Messages `thinking` without it (optional in Messages; Claude Code sends it to every model)', async () => {
+    const before = bedrock.requests.length;
+    const message = await anthropicClient.messages.create({
+      model: 'bedrock-old-claude',
+      max_tokens: 4_096,
+      messages: [{ role: 'user', content: 'hi' }],
+      thinking: { type: 'enabled', budget_tokens: 1_024 },
+    });
+    expect(message.content[0]).toMatchObject({ type: 'text' });
+    expect(bedrock.requests.length).toBe(before + 1);
+    const sent = bedrock.requests.at(-1)?.body as Record<string, unknown>;
+    expect(sent.additionalModelRequestFields).toBeUndefined();
+    expect(sent.inferenceConfig).toEqual({ maxTokens: 4_096 });
+  });
+});
+
 describe('a refused parameter is named in the client protocol’s own terms', () => {
   it('a reasoning effort for a model that cannot think: `reasoning.effort` for Responses, `reasoning_effort` for chat', async () => {
     for (const model of ['claude-old', 'bedrock-old-claude']) {
@@ -159,10 +176,12 @@ describe('a refused parameter is named in the client protocol’s own terms', ()
   it('a Messages client reads `thinking` in the message of its Anthropic-shaped 400', async () => {
     const failure = await anthropicClient.messages
       .create({
-        model: 'bedrock-old-claude',
+        model: 'bedrock-claude',
         max_tokens: 4_096,
         messages: [{ role: 'user', content: 'hi' }],
         thinking: { type: 'enabled', budget_tokens: 1_024 },
+        tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: {} } }],
+        tool_choice: { type: 'any' },
       })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Anthropic.BadRequestError);

@@ -1,5 +1,6 @@
 // Chat completions input: validation like OpenAI's, and reading the messages the reply is built from.
 import { invalidRequest } from './openai-simulator-errors.js';
+import { checkChatModelLimits } from './openai-simulator-model-limits.js';
 import { countWords } from './openai-simulator-text.js';
 import { checkSamplingFields, requireField, type RequestBody } from './openai-simulator-validation.js';
 
@@ -31,6 +32,7 @@ export function validateChatRequest(body: RequestBody): ChatMessage[] {
   validateToolMessages(messages);
   checkSamplingFields(body);
   validateToolChoice(body);
+  checkChatModelLimits(body);
   return messages;
 }
 

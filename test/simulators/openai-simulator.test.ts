@@ -44,6 +44,20 @@ function parseEvents(text: string): unknown[] {
 }
 
 describe('openai simulator', () => {
+  it("refuses, like OpenAI, an output cap above a known model's and a reasoning effort for a model that does not reason", async () => {
+    const messages = [{ role: 'user', content: 'hi' }];
+    const tooLong = await postJson('/chat/completions', { model: 'gpt-4o', messages, max_completion_tokens: 32_000 });
+    expect(tooLong.status).toBe(400);
+    expect((await readJson(tooLong)).error).toMatchObject({ param: 'max_completion_tokens', code: 'invalid_value' });
+    const effort = await postJson('/chat/completions', { model: 'gpt-4o', messages, reasoning_effort: 'high' });
+    expect(effort.status).toBe(400);
+    expect((await readJson(effort)).error).toMatchObject({ param: 'reasoning_effort', code: 'unsupported_parameter' });
+    const fits = await postJson('/chat/completions', { model: 'o3', messages, reasoning_effort: 'high' });
+    expect(fits.status).toBe(200);
+    const atCap = await postJson('/chat/completions', { model: 'gpt-4o', messages, max_completion_tokens: 16_384 });
+    expect(atCap.status).toBe(200);
+  });
+
   it('answers a chat completion with the echo text and word-counted usage', async () => {
     const response = await postJson('/chat/completions', {
       model: 'gpt-4o',

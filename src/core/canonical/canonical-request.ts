@@ -119,6 +119,12 @@ export interface CanonicalRequest {
   parallelToolCalls: boolean | null;
   outputFormat: CanonicalOutputFormat;
   reasoningEffort: CanonicalReasoningEffort | null;
+  /**
+   * true when the client's protocol makes the reasoning control a wish a model without reasoning may answer without
+   * (Messages `thinking`, `output_config.effort`): for a model the catalog says cannot reason it is then dropped;
+   * otherwise (chat `reasoning_effort`, Responses `reasoning.effort`) it is refused there
+   */
+  reasoningOptional?: boolean;
   /** tokens the answer may have, reasoning included; null for the vendor's default */
   maxOutputTokens: number | null;
   sampling: CanonicalSampling;

@@ -22,6 +22,11 @@ export interface ClientAnswerCodec {
    * encoding. Absent: the chat names are the client's (the chat codec).
    */
   clientParam?(chatParam: string): string;
+  /**
+   * True when the client's name for a chat parameter means its opposite (chat `parallel_tool_calls` is Messages
+   * `tool_choice.disable_parallel_tool_use`): a 400 that advises `true` or `false` for it then advises the other.
+   */
+  clientParamInverts?(chatParam: string): boolean;
 }
 
 /** Writes one streamed answer as complete SSE frames (`event: ...\ndata: ...\n\n`, or `data: ...\n\n`). */

@@ -1,7 +1,7 @@
 import type { ClientAnswerCodec } from '../../core/canonical/client-answer-codec.js';
 import { encodeMessage } from './encode-message.js';
 import type { MessagesEncodingContext } from './messages-encoding-context.js';
-import { messagesParamName } from './messages-param-name.js';
+import { messagesParamInverts, messagesParamName } from './messages-param-name.js';
 import { createMessagesStreamEncoder } from './messages-stream-encoder.js';
 
 /** The Anthropic Messages codec for one request: the Message JSON, or its event stream. */
@@ -10,5 +10,6 @@ export function createMessagesAnswerCodec(context: MessagesEncodingContext): Cli
     encodeAnswer: (answer) => JSON.stringify(encodeMessage(answer, context)),
     createStreamEncoder: () => createMessagesStreamEncoder(context),
     clientParam: messagesParamName,
+    clientParamInverts: messagesParamInverts,
   };
 }

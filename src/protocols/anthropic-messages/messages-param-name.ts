@@ -8,6 +8,14 @@ const messagesNames: Readonly<Record<string, string>> = {
   user: 'metadata.user_id',
 };
 
+/** Chat parameters whose Messages counterpart means the opposite: `parallel_tool_calls: false` is `disable_parallel_tool_use: true`. */
+const invertedMessagesNames: ReadonlySet<string> = new Set(['parallel_tool_calls']);
+
+/** True when the Messages name of a chat parameter means its opposite, so advice of `true` must read `false`. */
+export function messagesParamInverts(chatParam: string): boolean {
+  return invertedMessagesNames.has(chatParam);
+}
+
 /**
  * The Messages name for a parameter a 400 names in chat terms. A chat message path (`messages[2].content[0]...`)
  * becomes `messages`: canonical messages do not match the client's one to one (system, merged turns, tool results),

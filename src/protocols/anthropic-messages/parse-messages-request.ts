@@ -100,6 +100,7 @@ function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesO
   if (parsed.stop_sequences !== undefined && parsed.stop_sequences.length > 0)
     sampling.stopSequences = parsed.stop_sequences;
   const userId = parsed.metadata?.user_id;
+  const reasoningEffort = thinkingToReasoningEffort(parsed.thinking, parsed.output_config?.effort);
   const disablesParallel =
     parsed.tool_choice !== undefined &&
     'disable_parallel_tool_use' in parsed.tool_choice &&
@@ -113,7 +114,9 @@ function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesO
     toolChoice,
     parallelToolCalls: disablesParallel ? false : null,
     outputFormat: messagesOutputFormat(parsed.output_config?.format),
-    reasoningEffort: thinkingToReasoningEffort(parsed.thinking, parsed.output_config?.effort),
+    reasoningEffort,
+    // Claude Code asks every model for thinking: a model that cannot reason answers without it (docs/API.md).
+    ...(reasoningEffort !== null ? { reasoningOptional: true } : {}),
     maxOutputTokens: parsed.max_tokens,
     sampling,
     metadata: userId ? { user_id: userId } : null,

@@ -8,7 +8,8 @@ const emptyObjectSchema = { type: 'object', properties: {} };
  * Converts the tools and tool choice. Converse has no "none" choice, so `tool_choice: "none"` omits the tools
  * entirely (the model then cannot call any). Converse also demands `toolConfig` whenever the history holds tool
  * blocks; that cannot be combined with "none", so such a request gets a 400 naming `tool_choice`.
- * `strict` and `parallel_tool_calls` have no Converse equivalent and are not sent.
+ * `strict` has no Converse equivalent and is not sent; neither has `parallel_tool_calls: false`, which dispatch honours
+ * by keeping only the answer's first call (keepFirstToolCall).
  */
 export function convertBedrockToolConfig(
   request: CanonicalRequest,

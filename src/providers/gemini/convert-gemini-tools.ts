@@ -1,5 +1,4 @@
 import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
-import { GatewayError } from '../../core/gateway-error.js';
 
 /** Gemini's `tools` and `toolConfig`, or nothing when the request has no tools. */
 export interface ConvertedGeminiTools {
@@ -12,17 +11,11 @@ export interface ConvertedGeminiTools {
 /**
  * Canonical tools as one Gemini `functionDeclarations` tool (parameters as plain JSON Schema in
  * `parametersJsonSchema`); tool choice auto/none/required/named → AUTO/NONE/ANY/ANY + allowedFunctionNames.
- * Gemini cannot forbid parallel calls, so `parallelToolCalls: false` is refused with a 400.
+ * Gemini has no switch against parallel calls: `parallelToolCalls: false` is honoured by dispatch, which keeps only the
+ * first call of the answer (keepFirstToolCall).
  */
 export function convertGeminiTools(request: CanonicalRequest): ConvertedGeminiTools {
   if (request.tools.length === 0) return {};
-  if (request.parallelToolCalls === false) {
-    throw new GatewayError(
-      'invalid_request_error',
-      'This model cannot be limited to one tool call per turn; omit `parallel_tool_calls` or set it to true.',
-      { param: 'parallel_tool_calls' },
-    );
-  }
   const functionDeclarations = request.tools.map((tool) => ({
     name: tool.name,
     ...(tool.description ? { description: tool.description } : {}),

@@ -254,13 +254,17 @@ describe('encodeGeminiRequest', () => {
     });
   });
 
+  it('sends parallel_tool_calls false as nothing: Gemini has no switch, dispatch keeps the first call instead', async () => {
+    const encoded = await encode({
+      tools: [{ type: 'function', function: { name: 'f' } }],
+      parallel_tool_calls: false,
+    });
+    expect(encoded.body.tools).toEqual([{ functionDeclarations: [{ name: 'f' }] }]);
+    expect(encoded.body.toolConfig).toBeUndefined();
+  });
+
   it('refuses with a 400 what Gemini cannot honour', async () => {
     expect(await refusedParam(() => encode({ n: 2 }, false))).toBe('n');
-    expect(
-      await refusedParam(() =>
-        encode({ tools: [{ type: 'function', function: { name: 'f' } }], parallel_tool_calls: false }),
-      ),
-    ).toBe('parallel_tool_calls');
     expect(await refusedParam(() => encode({ logprobs: true }))).toBe('logprobs');
     expect(
       await refusedParam(() => encode({ messages: [{ role: 'tool', tool_call_id: 'unknown', content: 'x' }] })),
