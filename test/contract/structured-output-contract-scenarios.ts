@@ -110,6 +110,28 @@ const chatScenarios: ContractScenario[] = [
     },
   },
   {
+    name: 'structured output: a hand-written schema with open objects reaches Claude closed, the answer still fits it',
+    async run(context) {
+      // What a client writes by hand or a non-strict helper sends: no `additionalProperties`, which Claude refuses.
+      const schema = { type: 'object', properties: { echo: { type: 'string' } }, required: ['echo'] };
+      const completion = await context.client.chat.completions.create({
+        model: contractModels.chat,
+        messages: [{ role: 'user', content: prompt }],
+        response_format: { type: 'json_schema', json_schema: { name: 'echo_answer', schema } },
+      });
+      expect(echoAnswer.parse(JSON.parse(completion.choices[0]?.message.content ?? ''))).toEqual({ echo: prompt });
+      expectSchemaReachedVendor(context);
+      const body = lastUpstreamBody(context);
+      if (context.target.protocol === 'anthropic')
+        expect(body.output_config).toMatchObject({ format: { schema: { additionalProperties: false } } });
+      if (context.target.protocol === 'bedrock') {
+        const sent = (body.outputConfig as { textFormat: { structure: { jsonSchema: { schema: string } } } }).textFormat
+          .structure.jsonSchema.schema;
+        expect(JSON.parse(sent)).toMatchObject({ additionalProperties: false });
+      }
+    },
+  },
+  {
     name: 'structured output: json_object honoured, or refused naming response_format',
     async run(context) {
       const create = () =>

@@ -233,6 +233,7 @@ describe('encodeAnthropicRequest', () => {
         "output_config": {
           "format": {
             "schema": {
+              "additionalProperties": false,
               "properties": {
                 "answer": {
                   "type": "string",

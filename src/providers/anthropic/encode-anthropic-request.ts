@@ -1,6 +1,7 @@
 import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
 import { assertNever } from '../../core/assert-never.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import { closeJsonSchemaObjects } from '../close-json-schema-objects.js';
 import { planClaudeThinking } from '../plan-claude-thinking.js';
 import type { VendorCall, VendorHttpRequest } from '../vendor-adapter.js';
 import { readAnthropicApiVersion, type AnthropicApiVersion } from './anthropic-api-version.js';
@@ -15,7 +16,8 @@ export const fallbackAnthropicMaxTokens = 4096;
  * - temperature/top_p/top_k are sent where the API version accepts them; for 2026-10-21 a temperature or top_p
  *   other than the default 1 is refused with a 400 naming it, the default is simply not sent (same answer).
  * - Anthropic's temperature range is 0..1: a higher value is refused rather than clamped.
- * - a JSON-schema output format maps to `output_config.format` under every API version; a JSON object is refused:
+ * - a JSON-schema output format maps to `output_config.format` under every API version (objects that do not say are
+ *   closed: Claude takes closed objects only, closeJsonSchemaObjects); a JSON object is refused:
  *   Claude's JSON output needs a closed schema (`additionalProperties: false`), so no schema means "any object".
  *   Presence and frequency penalties are refused.
  * - a reasoning effort becomes `thinking` with a budget (planClaudeThinking: its rules and refusals).
@@ -86,7 +88,7 @@ function outputConfig(request: CanonicalRequest): { output_config?: unknown } {
     case 'text':
       return {};
     case 'json-schema':
-      return { output_config: { format: { type: 'json_schema', schema: format.schema } } };
+      return { output_config: { format: { type: 'json_schema', schema: closeJsonSchemaObjects(format.schema) } } };
     case 'json-object':
       return refuse(
         'response_format',

@@ -245,6 +245,16 @@ describe('encodeBedrockConverseBody', () => {
       request({ response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, description: 'd' } } }),
       noRemoteImages,
     );
+    // An object that does not say is closed (Claude takes closed objects only).
+    const open = encodeBedrockConverseBody(
+      request({
+        response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } },
+      }),
+      noRemoteImages,
+    );
+    expect(open.outputConfig?.textFormat.structure.jsonSchema.schema).toBe(
+      '{"type":"object","additionalProperties":false}',
+    );
     expect(body.outputConfig).toEqual({
       textFormat: {
         type: 'json_schema',

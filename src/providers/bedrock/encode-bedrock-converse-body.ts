@@ -1,4 +1,5 @@
 import type { CanonicalRequest } from '../../core/canonical/canonical-request.js';
+import { closeJsonSchemaObjects } from '../close-json-schema-objects.js';
 import { planClaudeThinking } from '../plan-claude-thinking.js';
 import type { RemoteImage } from '../remote-image/remote-image.js';
 import type { BedrockConverseRequestBody } from './bedrock-converse-types.js';
@@ -40,7 +41,10 @@ export function encodeBedrockConverseBody(
   return body;
 }
 
-/** A JSON-schema output format as Converse's `outputConfig.textFormat` (the schema as a JSON string). */
+/**
+ * A JSON-schema output format as Converse's `outputConfig.textFormat` (the schema as a JSON string, its objects closed
+ * where they do not say: Claude takes closed objects only).
+ */
 function convertOutputConfig(request: CanonicalRequest): BedrockConverseRequestBody['outputConfig'] {
   const format = request.outputFormat;
   if (format.type !== 'json-schema') return undefined;
@@ -49,7 +53,7 @@ function convertOutputConfig(request: CanonicalRequest): BedrockConverseRequestB
       type: 'json_schema',
       structure: {
         jsonSchema: {
-          schema: JSON.stringify(format.schema),
+          schema: JSON.stringify(closeJsonSchemaObjects(format.schema)),
           name: format.name,
           ...(format.description ? { description: format.description } : {}),
         },
