@@ -10,6 +10,8 @@ import { startSimulatedGateway, type SimulatedGateway } from '../helpers/start-s
 const channelSecret = 'sk-upstream-validation';
 const servedModels = [
   'gpt-4o',
+  // a model whose limits the simulator does not enforce (it refuses gpt-4o's real ones), for the range edges
+  'gpt-5-chat-latest',
   'gpt-3.5-turbo-instruct',
   'text-embedding-3-small',
   'dall-e-2',
@@ -334,6 +336,7 @@ describe('defaults and accepted values', () => {
   it('accepts every range edge the description allows', async () => {
     const chat = await postRawJson(setup.gateway, setup.clientKey, '/v1/chat/completions', {
       ...chatBase,
+      model: 'gpt-5-chat-latest',
       n: 128,
       temperature: 2,
       top_p: 0,
