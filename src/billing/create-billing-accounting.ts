@@ -380,7 +380,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     const pendingCharge =
       cost > 0
         ? {
-            id: `led_${usageLog.id.slice(4)}`,
+            // Joined, so the queued charge keeps one flat string rather than a concatenation of the log id's slice.
+            id: ['led_', usageLog.id.slice(4)].join(''),
             userId: usageLog.userId,
             apiKeyId: usageLog.apiKeyId,
             amount: charge,

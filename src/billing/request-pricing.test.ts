@@ -136,4 +136,20 @@ describe('priceRequest', () => {
       tokenPricing({ cachedInputPerMillion: 2_500_000, cacheWritePerMillion: 2_500_000 }),
     );
   });
+
+  it('gives requests priced alike by tokens only one shared, frozen pricing, and a request with images its own', () => {
+    const first = priceRequest({ ...emptyBillableUsage, promptTokens: 10 }, chatPrice, 1_000_000);
+    const second = priceRequest({ ...emptyBillableUsage, completionTokens: 99 }, chatPrice, 1_000_000);
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    const otherRatio = priceRequest(emptyBillableUsage, chatPrice, 1_500_000);
+    expect(otherRatio).not.toBe(first);
+    expect(otherRatio.priceRatioMillionths).toBe(1_500_000);
+    const withImage = priceRequest(images(['1024x1024', 'hd']), imagePrice, 1_000_000);
+    expect(withImage).not.toBe(priceRequest(images(['1024x1024', 'hd']), imagePrice, 1_000_000));
+    expect(Object.isFrozen(withImage)).toBe(false);
+    const withAudio = priceRequest({ ...emptyBillableUsage, audioMilliseconds: 1_000 }, chatPrice, 1_000_000);
+    expect(withAudio.audioMilliseconds).toBe(1_000);
+    expect(priceRequest(emptyBillableUsage, chatPrice, 1_000_000).audioMilliseconds).toBe(0);
+  });
 });

@@ -30,8 +30,33 @@ const ratioDenominator = 1_000_000n;
 /** Every component is an exact fraction of a micro-unit over this denominator (tokens per million × ms per minute × ratio). */
 export const costDenominator = tokensPerPriceUnit * millisecondsPerMinute * ratioDenominator;
 
+/**
+ * A request's pricing without images, audio or video, per price and ratio: its usage log keeps it until the batch is
+ * written (up to 256 requests), so requests priced alike share one frozen object instead of one each. Prices are
+ * replaced, never changed, when they reload, so a price's entry goes with it.
+ */
+const tokenOnlyPricings = new WeakMap<ModelPrice, Map<number, RequestPricing>>();
+/** Ratios kept per price at most (groups × premium ratios in use); a price beyond it gets a new object per request. */
+const sharedRatiosPerPrice = 64;
+
 /** The prices and ratio a request is charged with, and what its images, audio and video cost before the ratio. */
 export function priceRequest(usage: BillableUsage, price: ModelPrice, priceRatioMillionths: number): RequestPricing {
+  const tokensOnly = usage.images.length === 0 && usage.audioMilliseconds === 0 && usage.videoSeconds === 0;
+  if (!tokensOnly) return pricingOf(usage, price, priceRatioMillionths);
+  let byRatio = tokenOnlyPricings.get(price);
+  if (byRatio === undefined) {
+    byRatio = new Map();
+    tokenOnlyPricings.set(price, byRatio);
+  }
+  let pricing = byRatio.get(priceRatioMillionths);
+  if (pricing === undefined) {
+    pricing = Object.freeze(pricingOf(usage, price, priceRatioMillionths));
+    if (byRatio.size < sharedRatiosPerPrice) byRatio.set(priceRatioMillionths, pricing);
+  }
+  return pricing;
+}
+
+function pricingOf(usage: BillableUsage, price: ModelPrice, priceRatioMillionths: number): RequestPricing {
   let imageCost = 0;
   for (const image of usage.images) imageCost += findImagePrice(price, image.size, image.quality) ?? fallbackImagePrice;
   return {

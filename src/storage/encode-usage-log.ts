@@ -39,3 +39,77 @@ export function encodeUsageLog(
     price_cache_write_one_hour_per_million: pricing?.cacheWriteOneHourPerMillion ?? null,
   };
 }
+
+/** The `usage_logs` columns in the order `usageLogValues` gives their values (the order of `encodeUsageLog`'s keys). */
+export const usageLogColumns = [
+  'id',
+  'created_at',
+  'user_id',
+  'api_key_id',
+  'model',
+  'channel_id',
+  'endpoint',
+  'prompt_tokens',
+  'completion_tokens',
+  'cached_tokens',
+  'cache_write_tokens',
+  'cost',
+  'status',
+  'error_code',
+  'latency_ms',
+  'first_token_ms',
+  'streamed',
+  'client_ip',
+  'request_id',
+  'price_input_per_million',
+  'price_cached_input_per_million',
+  'price_cache_write_per_million',
+  'price_output_per_million',
+  'price_ratio_millionths',
+  'image_cost',
+  'audio_milliseconds',
+  'price_audio_per_minute',
+  'video_cost',
+  'cache_write_one_hour_tokens',
+  'price_cache_write_one_hour_per_million',
+] as const satisfies ReadonlyArray<keyof ReturnType<typeof encodeUsageLog>>;
+
+/**
+ * The values of `encodeUsageLog`'s row in `usageLogColumns` order, as one array: SQLite's writer binds it to the
+ * INSERT as it is, with no row object built and then copied into an array for every usage log.
+ */
+export function usageLogValues(record: UsageLogRecord): unknown[] {
+  const pricing = record.pricing;
+  return [
+    record.id,
+    record.createdAt,
+    record.userId,
+    record.apiKeyId,
+    record.model,
+    record.channelId,
+    record.endpoint,
+    record.promptTokens,
+    record.completionTokens,
+    record.cachedTokens,
+    record.cacheWriteTokens,
+    record.cost,
+    record.status,
+    record.errorCode,
+    record.latencyMs,
+    record.firstTokenMs,
+    record.streamed ? 1 : 0,
+    record.clientIp,
+    record.requestId,
+    pricing?.inputPerMillion ?? null,
+    pricing?.cachedInputPerMillion ?? null,
+    pricing?.cacheWritePerMillion ?? null,
+    pricing?.outputPerMillion ?? null,
+    pricing?.priceRatioMillionths ?? null,
+    pricing?.imageCost ?? null,
+    pricing?.audioMilliseconds ?? null,
+    pricing?.audioPerMinute ?? null,
+    pricing?.videoCost ?? null,
+    record.cacheWriteOneHourTokens ?? 0,
+    pricing?.cacheWriteOneHourPerMillion ?? null,
+  ];
+}

@@ -49,8 +49,20 @@ export function sumUsageLogs<Bucket extends string | number>(
     sum.request_count += refusal.count;
     sum.error_count += refusal.count;
   }
+  // A batch's rows mostly repeat the row before them (one user, key and model under load): the previous row's sum is
+  // reused without building and hashing its key again.
+  let previous: (UsageSums & { bucket: Bucket }) | undefined;
   for (const log of logs) {
-    const sum = sumOf(bucketOf(log.createdAt), log.userId, log.apiKeyId, log.model);
+    const bucket = bucketOf(log.createdAt);
+    const sum =
+      previous !== undefined &&
+      previous.bucket === bucket &&
+      previous.user_id === log.userId &&
+      previous.api_key_id === log.apiKeyId &&
+      previous.model === log.model
+        ? previous
+        : sumOf(bucket, log.userId, log.apiKeyId, log.model);
+    previous = sum;
     sum.request_count += 1;
     if (log.status >= 400) sum.error_count += 1;
     sum.prompt_tokens += log.promptTokens;

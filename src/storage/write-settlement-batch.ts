@@ -15,7 +15,7 @@ import type {
 } from './billing-records.js';
 import type { DatabaseSchema, LedgerEntriesTable } from './database-schema.js';
 import type { BuiltStatement, CompiledStatements } from './compiled-statements.js';
-import { encodeUsageLog } from './encode-usage-log.js';
+import { encodeUsageLog, usageLogColumns, usageLogValues } from './encode-usage-log.js';
 import { sumUsageLogs, type UsageSums } from './sum-usage-logs.js';
 import { moveShortfallToDebt } from './move-shortfall-to-debt.js';
 import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
@@ -51,22 +51,11 @@ export async function writeSettlementBatch(
     ? (name, build, args) => statements.all(name, build, args)
     : (_name, build, args) => build(...args).execute();
   const insertNewRows: NewRowInserter = statements
-    ? (table, rows, insert) => insertNewRowsOneByOne(statements, table, rows, insert)
-    : (_table, rows, insert) => insertNewRowsInChunks(rows, insert);
+    ? (table, items, encoding, insert) => insertNewRowsOneByOne(statements, table, items, encoding, insert)
+    : (_table, items, encoding, insert) => insertNewRowsInChunks(items.map(encoding.toRow), insert);
   const charges = batch.charges.filter((charge) => charge.amount > 0 || charge.debt > 0);
-  const ledgerRows = charges.map((charge): Insertable<LedgerEntriesTable> => ({
-    id: charge.id,
-    user_id: charge.userId,
-    kind: 'settlement',
-    amount: -charge.amount,
-    debt_change: charge.debt,
-    description:
-      charge.debt > 0 ? 'request settlement (part not covered by the balance added to the debt)' : 'request settlement',
-    reference: charge.requestId,
-    created_at: charge.createdAt,
-  }));
   // A row already stored (an earlier attempt committed but reported an error) is skipped with all it would change.
-  const insertedLedgerIds = await insertNewRows('ledger_entries', ledgerRows, (rows) =>
+  const insertedLedgerIds = await insertNewRows('ledger_entries', charges, settlementLedgerEncoding, (rows) =>
     transaction
       .insertInto('ledger_entries')
       .values(rows)
@@ -112,7 +101,7 @@ export async function writeSettlementBatch(
     });
   }
   await updateKeys(transaction, execute, newCharges, batch.usageLogs);
-  const insertedLogIds = await insertNewRows('usage_logs', batch.usageLogs.map(encodeUsageLog), (rows) =>
+  const insertedLogIds = await insertNewRows('usage_logs', batch.usageLogs, usageLogEncoding, (rows) =>
     transaction
       .insertInto('usage_logs')
       .values(rows)
@@ -373,10 +362,72 @@ type InsertSkippingStoredIds<Table extends BatchTable, Row> = (
   rows: Row[],
 ) => InsertQueryBuilder<DatabaseSchema, Table, InsertResult>;
 
+/**
+ * How a batch's items become rows of a table: row objects for Kysely's chunked INSERTs (PostgreSQL), or the same
+ * values in column order for SQLite's worker, which binds them to one compiled INSERT per row with no row object built
+ * and copied into an array for each of them. `toValues(item)` must equal `columns.map((column) => toRow(item)[column])`
+ * (a test pins both encodings).
+ */
+export interface BatchRowEncoding<Item, Row extends { id: string }> {
+  columns: ReadonlyArray<keyof Row & string>;
+  toRow(item: Item): Row;
+  toValues(item: Item): unknown[];
+  idOf(item: Item): string;
+}
+
+/** The ledger row of a settled charge. */
+function settlementLedgerRow(charge: SettledCharge): Insertable<LedgerEntriesTable> & { id: string } {
+  return {
+    id: charge.id,
+    user_id: charge.userId,
+    kind: 'settlement',
+    amount: -charge.amount,
+    debt_change: charge.debt,
+    description: settlementDescription(charge),
+    reference: charge.requestId,
+    created_at: charge.createdAt,
+  };
+}
+
+function settlementDescription(charge: SettledCharge): string {
+  return charge.debt > 0
+    ? 'request settlement (part not covered by the balance added to the debt)'
+    : 'request settlement';
+}
+
+/** Settled charges as `settlement` ledger rows. */
+export const settlementLedgerEncoding: BatchRowEncoding<
+  SettledCharge,
+  Insertable<LedgerEntriesTable> & { id: string }
+> = {
+  columns: ['id', 'user_id', 'kind', 'amount', 'debt_change', 'description', 'reference', 'created_at'],
+  toRow: settlementLedgerRow,
+  toValues: (charge) => [
+    charge.id,
+    charge.userId,
+    'settlement',
+    -charge.amount,
+    charge.debt,
+    settlementDescription(charge),
+    charge.requestId,
+    charge.createdAt,
+  ],
+  idOf: (charge) => charge.id,
+};
+
+/** Usage log records as `usage_logs` rows. */
+export const usageLogEncoding: BatchRowEncoding<UsageLogRecord, ReturnType<typeof encodeUsageLog>> = {
+  columns: usageLogColumns,
+  toRow: encodeUsageLog,
+  toValues: usageLogValues,
+  idOf: (log) => log.id,
+};
+
 /** Inserts rows that may be stored already; returns the ids actually inserted (at once on SQLite's worker). */
-type NewRowInserter = <Table extends BatchTable, Row extends { id: string }>(
+type NewRowInserter = <Table extends BatchTable, Item, Row extends { id: string }>(
   table: Table,
-  rows: Row[],
+  items: readonly Item[],
+  encoding: BatchRowEncoding<Item, Row>,
   insert: InsertSkippingStoredIds<Table, Row>,
 ) => Set<string> | Promise<Set<string>>;
 
@@ -396,32 +447,24 @@ async function insertNewRowsInChunks<Table extends BatchTable, Row extends { id:
 }
 
 /**
- * Inserts rows one at a time, with one INSERT compiled once per table and column list: every row of a batch has the
- * same keys, in the same order, so a row's values in that order are the statement's arguments. The column list is part
- * of the statement's name, so rows whose keys came in another order could never bind to the wrong columns. Returns the
- * ids actually inserted.
+ * Inserts rows one at a time, with one INSERT compiled once per table and column list; each item's values in the
+ * encoding's column order are the statement's arguments. Returns the ids actually inserted.
  */
-function insertNewRowsOneByOne<Table extends BatchTable, Row extends { id: string }>(
+function insertNewRowsOneByOne<Table extends BatchTable, Item, Row extends { id: string }>(
   statements: CompiledStatements,
   table: Table,
-  rows: Row[],
+  items: readonly Item[],
+  encoding: BatchRowEncoding<Item, Row>,
   insert: InsertSkippingStoredIds<Table, Row>,
 ): Set<string> {
   const inserted = new Set<string>();
-  if (rows.length === 0) return inserted;
-  const columns = Object.keys(rows[0]!) as Array<keyof Row>;
+  if (items.length === 0) return inserted;
+  const { columns } = encoding;
   const name = `${table}.insert(${columns.join(',')})`;
   const build = (...values: unknown[]) =>
     insert([Object.fromEntries(columns.map((column, index) => [column, values[index]])) as Row]);
-  for (const row of rows) {
-    if (
-      statements.run(
-        name,
-        build,
-        columns.map((column) => row[column] ?? null),
-      ) > 0
-    )
-      inserted.add(row.id);
+  for (const item of items) {
+    if (statements.run(name, build, encoding.toValues(item)) > 0) inserted.add(encoding.idOf(item));
   }
   return inserted;
 }

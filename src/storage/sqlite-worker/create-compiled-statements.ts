@@ -14,6 +14,8 @@ interface StatementShape {
   sql: string;
   parameters: ParameterSource[];
   argumentCount: number;
+  /** true when the parameters are the arguments in order: they are bound as given, with no array copied per call */
+  bindsArgumentsAsGiven: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export function createCompiledStatements(database: SqliteDatabase): CompiledStat
     name: string,
     build: (...args: Args) => BuiltStatement<Row>,
     args: Args,
-  ): { sql: string; values: unknown[] } {
+  ): { sql: string; values: readonly unknown[] } {
     let shape = shapes.get(name);
     if (shape === undefined) {
       shape = compileShape(build, args.length);
@@ -39,6 +41,7 @@ export function createCompiledStatements(database: SqliteDatabase): CompiledStat
       throw new Error(
         `Statement ${name} was compiled for ${shape.argumentCount} arguments, called with ${args.length}`,
       );
+    if (shape.bindsArgumentsAsGiven) return { sql: shape.sql, values: args };
     const values = shape.parameters.map((source) => ('argument' in source ? args[source.argument] : source.constant));
     return { sql: shape.sql, values };
   }
@@ -78,5 +81,8 @@ function compileShape<Args extends readonly unknown[], Row>(
     throw new Error(
       `A compiled statement must use each of its ${argumentCount} arguments as a parameter; it used ${used.size}`,
     );
-  return { sql: compiled.sql, parameters, argumentCount };
+  const bindsArgumentsAsGiven =
+    parameters.length === argumentCount &&
+    parameters.every((source, index) => 'argument' in source && source.argument === index);
+  return { sql: compiled.sql, parameters, argumentCount, bindsArgumentsAsGiven };
 }
