@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { constants as zlibConstants, inflate } from 'node:zlib';
-import { decodeByteRange, decodedByteLength, type Base64Payload } from './base64-payload.js';
+import { decodeByteRange, decodedByteLength, type Base64Payload } from '../core/token-estimates/base64-payload.js';
 
 /** Decoded bytes of one PDF scanned at most; a larger file is sampled (head, tail and evenly spaced windows). */
 export const pdfScanBudgetBytes = 4 * 1024 * 1024;
@@ -141,12 +141,6 @@ function pageCountOf(evidence: PageEvidence, { scannedBytes, totalBytes }: Extra
     ? Math.ceil((evidence.pageObjects * totalBytes) / scannedBytes)
     : evidence.pageObjects;
   return Math.min(pdfMaxCountedPages, Math.max(pageObjects, evidence.largestPagesCount));
-}
-
-/** True when the payload is a PDF: by its declared media type, or by its `%PDF-` signature. */
-export function isPdfPayload(payload: Base64Payload): boolean {
-  if (payload.mediaType === 'application/pdf') return true;
-  return decodeByteRange(payload, 0, 5).toString('latin1') === '%PDF-';
 }
 
 /** Byte ranges to scan: the whole file when it fits the budget, else head, tail and evenly spaced middle windows. */

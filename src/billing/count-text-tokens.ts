@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { estimateTextTokens } from './estimate-text-tokens.js';
+import { estimateTextTokens } from '../core/token-estimates/estimate-text-tokens.js';
 import { O200kRankTable } from './o200k-rank-table.js';
 import { O200kTokenCounter } from './o200k-token-counter.js';
 

@@ -1,56 +1,21 @@
-import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
-import { parseBase64Payload } from './base64-payload.js';
+import { decodedByteLength, parseBase64Payload } from '../core/token-estimates/base64-payload.js';
 import {
+  pdfBytesPerToken,
+  pdfPageTokens,
+  unknownFilePages,
+} from '../core/token-estimates/estimate-media-part-tokens.js';
+import {
+  countPdfPagesUnread,
   countPdfPagesWithinBudget,
-  isPdfPayload,
   type DecompressionBudget,
   type PdfPageCount,
 } from './count-pdf-pages.js';
-import type { DocumentPageCounts } from './estimate-media-part-tokens.js';
-
-/** Where a request's inline files are: a chat body's `file` parts, or a canonical request's file parts. */
-export interface RequestDocumentSource {
-  /** the validated chat body (its `messages[].content[]` file parts), for requests without a canonical request */
-  body?: Readonly<Record<string, unknown>>;
-  /** the canonical request (Responses, Messages, count_tokens), read instead of the body when present */
-  canonicalRequest?: CanonicalRequest;
-}
 
 /**
- * The data strings of the request's inline PDFs, in request order: the files a hold estimate counts pages of (see
- * estimateMediaPartTokens). Reads only what the estimate reads, so each string found is the one it looks up.
+ * Page counts of a request's PDFs made before its hold (see estimateDocumentPages), by the string carrying each file's
+ * data; a PDF not in it is counted without decompressing anything.
  */
-export function collectRequestDocuments(source: RequestDocumentSource): string[] {
-  const documents: string[] = [];
-  const add = (value: unknown): void => {
-    if (typeof value !== 'string') return;
-    const payload = parseBase64Payload(value, true);
-    if (payload && isPdfPayload(payload)) documents.push(value);
-  };
-  if (source.canonicalRequest) {
-    for (const message of source.canonicalRequest.messages) {
-      for (const part of message.content) {
-        if (part.type === 'file') add(part.data);
-        else if (part.type === 'tool-result' && typeof part.output !== 'string')
-          for (const item of part.output) if (item.type === 'file') add(item.data);
-      }
-    }
-    return documents;
-  }
-  const messages = Array.isArray(source.body?.messages) ? (source.body.messages as unknown[]) : [];
-  for (const message of messages) {
-    const content =
-      typeof message === 'object' && message !== null ? (message as { content?: unknown }).content : undefined;
-    if (!Array.isArray(content)) continue;
-    for (const part of content as unknown[]) {
-      if (typeof part !== 'object' || part === null) continue;
-      const { type, file } = part as { type?: unknown; file?: unknown };
-      if (type === 'file' && typeof file === 'object' && file !== null)
-        add((file as { file_data?: unknown }).file_data);
-    }
-  }
-  return documents;
-}
+export type DocumentPageCounts = ReadonlyMap<string, PdfPageCount>;
 
 /**
  * Pages of each document, counted with one decompression budget for the whole request (`budgetBytes` inflated bytes
@@ -69,4 +34,25 @@ export async function estimateDocumentPages(
     if (payload) counts.set(document, await countPdfPagesWithinBudget(payload, budget));
   }
   return counts;
+}
+
+/**
+ * Input tokens of a request's inline PDFs (RequestEstimate.inlinePdfs, one entry per file part): each held at
+ * pdfPageTokens a page counted in `documentPages` (a PDF not in it is counted without decompressing), and at least
+ * one token per pdfBytesPerToken bytes. Pages may hide in object streams left compressed (past the request's
+ * decompression budget): an incomplete count holds at least what a file known only by id holds.
+ */
+export function estimateInlinePdfTokens(
+  inlinePdfs: readonly string[],
+  documentPages: DocumentPageCounts | undefined,
+): number {
+  let tokens = 0;
+  for (const document of inlinePdfs) {
+    const payload = parseBase64Payload(document, true);
+    if (!payload) continue;
+    const counted = documentPages?.get(document) ?? countPdfPagesUnread(payload);
+    const pages = counted.complete ? Math.max(1, counted.pages) : Math.max(unknownFilePages, counted.pages);
+    tokens += Math.max(pages * pdfPageTokens, Math.ceil(decodedByteLength(payload) / pdfBytesPerToken));
+  }
+  return tokens;
 }

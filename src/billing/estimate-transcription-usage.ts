@@ -1,6 +1,5 @@
 import type { MeteredRequest } from './request-accounting.js';
 import { emptyBillableUsage, type BillableUsage } from './billable-usage.js';
-import { estimateTextTokens } from './estimate-text-tokens.js';
 
 /** Upload bytes per second of audio assumed when the duration is unknown: 16 kbit/s, below any usual speech codec. */
 export const audioBytesPerSecondFloor = 2_000;
@@ -30,11 +29,10 @@ export function measureUploadedAudioMilliseconds(
 export function estimateTranscriptionUsage(request: MeteredRequest): BillableUsage {
   const audioMilliseconds = measureUploadedAudioMilliseconds(request);
   const seconds = Math.ceil(audioMilliseconds / 1000);
-  const promptTokens = typeof request.body.prompt === 'string' ? estimateTextTokens(request.body.prompt) : 0;
   return {
     ...emptyBillableUsage,
     audioMilliseconds,
-    promptTokens: seconds * transcriptionAudioTokensPerSecond + promptTokens,
+    promptTokens: seconds * transcriptionAudioTokensPerSecond + request.estimate.transcriptionPromptTokens,
     completionTokens: seconds * transcriptionOutputTokensPerSecond,
   };
 }

@@ -1,9 +1,7 @@
-import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import type { MeteredRequest } from './request-accounting.js';
 import type { BillableUsage } from './billable-usage.js';
 import { emptyBillableUsage } from './billable-usage.js';
-import { estimateCanonicalInputTokens } from './estimate-canonical-input-tokens.js';
-import { estimateInputTokens } from './estimate-input-tokens.js';
+import { estimateInlinePdfTokens } from './estimate-document-pages.js';
 import { estimateTranscriptionUsage } from './estimate-transcription-usage.js';
 
 /** Output tokens reserved when neither the request nor the catalog gives a cap. */
@@ -16,41 +14,38 @@ export interface WorstCaseEstimate {
   inputTokens: number;
 }
 
-/** The worst-case usage of a request before it is sent: what accounting holds against the balance. */
+/**
+ * The worst-case usage of a request before it is sent: what accounting holds against the balance. Reads the typed
+ * estimate its client protocol made (MeteredRequest.estimate), never the request itself.
+ */
 export function estimateWorstCaseUsage(
   request: MeteredRequest,
   fallbackMaxOutputTokens: number = defaultMaxOutputTokens,
 ): WorstCaseEstimate {
-  const { body, endpoint, model } = request;
-  const inputTokens = request.canonicalRequest
-    ? estimateCanonicalInputTokens(request.canonicalRequest, request.documentPages)
-    : estimateInputTokens(endpoint, body, request.documentPages);
-  const choices = positiveInteger(body.n) ?? 1;
+  const { estimate, endpoint, model } = request;
+  const inputTokens =
+    estimate.inlinePdfs.length === 0
+      ? estimate.inputTokens
+      : estimate.inputTokens + estimateInlinePdfTokens(estimate.inlinePdfs, request.documentPages);
   switch (endpoint) {
     case 'chat.completions':
     case 'completions': {
-      const outputCap =
-        positiveInteger(body.max_completion_tokens) ??
-        positiveInteger(body.max_tokens) ??
-        model.maxOutputTokens ??
-        fallbackMaxOutputTokens;
-      const generations = endpoint === 'completions' ? countLegacyGenerations(body, choices) : choices;
+      const outputCap = estimate.outputTokenCap ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
       return {
         inputTokens,
-        usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap * generations },
+        usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap * estimate.generations },
       };
     }
     case 'responses':
     case 'messages': {
-      const canonical = requireCanonicalRequest(request);
-      const outputCap = canonical.maxOutputTokens ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
+      const outputCap = estimate.outputTokenCap ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
       return {
         inputTokens,
         usage: {
           ...emptyBillableUsage,
           ...promptCacheWritesHeld(request, inputTokens),
           promptTokens: inputTokens,
-          completionTokens: outputCap,
+          completionTokens: outputCap * estimate.generations,
         },
       };
     }
@@ -58,8 +53,9 @@ export function estimateWorstCaseUsage(
       return { inputTokens, usage: { ...emptyBillableUsage, promptTokens: inputTokens } };
     case 'images.generations':
     case 'images.edits': {
-      const image = { size: optionalString(body.size), quality: optionalString(body.quality) };
-      return { inputTokens, usage: { ...emptyBillableUsage, images: Array.from({ length: choices }, () => image) } };
+      const requested = estimate.requestedImages;
+      const images = requested ? Array.from({ length: requested.count }, () => requested.image) : [];
+      return { inputTokens, usage: { ...emptyBillableUsage, images } };
     }
     case 'audio.transcriptions':
       return { inputTokens, usage: estimateTranscriptionUsage(request) };
@@ -90,30 +86,4 @@ function promptCacheWritesHeld(
       return unreachable;
     }
   }
-}
-
-function requireCanonicalRequest(request: MeteredRequest): CanonicalRequest {
-  if (!request.canonicalRequest) throw new Error(`A ${request.endpoint} request must carry its canonical request`);
-  return request.canonicalRequest;
-}
-
-/**
- * Completions a legacy request makes the vendor generate: `best_of` candidates (of which `n` are returned, so
- * `best_of` ≥ `n`) for each prompt of a batch (`prompt` as an array of strings or of token arrays).
- */
-function countLegacyGenerations(body: Record<string, unknown>, choices: number): number {
-  const candidates = Math.max(choices, positiveInteger(body.best_of) ?? 1);
-  const { prompt } = body;
-  const isBatch =
-    Array.isArray(prompt) && prompt.length > 0 && (typeof prompt[0] === 'string' || Array.isArray(prompt[0]));
-  return candidates * (isBatch ? prompt.length : 1);
-}
-
-function positiveInteger(value: unknown): number | undefined {
-  if (typeof value === 'string' && value.trim() !== '') value = Number(value);
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-
-function optionalString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }

@@ -93,10 +93,10 @@ function billTokenUsage(usage: TokenUsage): BillableUsage {
 
 function measureImages(request: MeteredRequest, result: MeteredResult): BillableUsage | undefined {
   if (!wasAnswered(result)) return undefined;
-  // The size, quality and `n` asked for still come from the request body (the hold's side, read by the next slice).
-  const image = { size: optionalString(request.body.size), quality: optionalString(request.body.quality) };
-  const requested = typeof request.body.n === 'number' ? request.body.n : Number(request.body.n ?? 1) || 1;
-  const count = result.answerUsage?.images ?? requested;
+  // Priced at the size and quality asked for (the request's estimate); the images returned, else the `n` asked for.
+  const requested = request.estimate.requestedImages;
+  const image = requested?.image ?? unspecifiedImage;
+  const count = result.answerUsage?.images ?? requested?.count ?? 1;
   return { ...emptyBillableUsage, images: Array.from({ length: count }, () => image) };
 }
 
@@ -146,6 +146,5 @@ function wasAnswered(result: MeteredResult): boolean {
   return result.status < 400 || result.answerUsage !== undefined;
 }
 
-function optionalString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
+/** An image of the vendor's default size and quality (an images request's estimate always says which were asked for). */
+const unspecifiedImage = { size: undefined, quality: undefined };

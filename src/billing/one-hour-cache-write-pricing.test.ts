@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { estimateMessagesRequest } from '../protocols/anthropic-messages/estimate-messages-request.js';
 import { parseMessagesRequest } from '../protocols/anthropic-messages/parse-messages-request.js';
 import { parseAnthropicUsage } from '../providers/anthropic/parse-anthropic-usage.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
@@ -115,8 +116,7 @@ describe('the hold of a Messages request that asks for prompt caching', () => {
     principal: { apiKeyId: 'k', userId: 'u', groupId: 'g', groupName: 'g', expiresAt: null, allowedModels: null },
     model,
     endpoint: 'messages',
-    body,
-    canonicalRequest: parseMessagesRequest(body).request,
+    estimate: estimateMessagesRequest(parseMessagesRequest(body).request),
     uploadedBytes: 0,
     uploadedAudioSeconds: undefined,
     streamed: false,

@@ -1,9 +1,9 @@
-import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
-import type { DocumentPageCounts } from './estimate-media-part-tokens.js';
 import type { AnswerUsage } from '../core/answer-usage.js';
+import type { RequestEstimate } from '../core/request-estimate.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
 import type { KeyPrincipal } from '../routing/routing-table.js';
+import type { DocumentPageCounts } from './estimate-document-pages.js';
 
 /** The /v1 endpoint a request used; also the usage log's `endpoint` value. */
 export type MeteredEndpoint =
@@ -23,11 +23,9 @@ export interface MeteredRequest {
   principal: KeyPrincipal;
   model: CatalogModel;
   endpoint: MeteredEndpoint;
-  /** the validated request body (JSON) or the text fields of a multipart form */
-  body: Record<string, unknown>;
-  /** the gateway's own request, which the hold of `responses` and `messages` is estimated from (typed, not the body) */
-  canonicalRequest?: CanonicalRequest;
-  /** page counts of the request's inline PDFs, made after checkBeforeBody within the decompression budget (see estimateDocumentPages) */
+  /** what the request asks for, estimated once by its client protocol: billing never reads a request body (ADR 0021) */
+  estimate: RequestEstimate;
+  /** page counts of the estimate's inline PDFs, made after checkBeforeBody within the decompression budget (see estimateDocumentPages) */
   documentPages?: DocumentPageCounts;
   /** bytes of uploaded files, for size-based estimates (audio) */
   uploadedBytes: number;

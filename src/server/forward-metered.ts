@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { collectRequestDocuments, estimateDocumentPages } from '../billing/estimate-document-pages.js';
-import type { DocumentPageCounts } from '../billing/estimate-media-part-tokens.js';
+import type { RequestEstimate } from '../core/request-estimate.js';
+import { estimateDocumentPages, type DocumentPageCounts } from '../billing/estimate-document-pages.js';
 import type { DispatchOutcome, DispatchRequest } from '../dispatch/dispatch-request.js';
 import { dispatchToChannels } from '../dispatch/dispatch-to-channels.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
@@ -18,12 +17,10 @@ export interface MeteredForwarding extends Omit<DispatchRequest, 'responseHeader
   request: FastifyRequest;
   model: CatalogModel;
   endpoint: MeteredEndpoint;
-  /** the validated JSON body or multipart text fields */
-  body: Record<string, unknown>;
+  /** what the request asks for, estimated once by its client protocol (src/protocols/): what billing holds it by */
+  estimate: RequestEstimate;
   uploadedBytes?: number;
   uploadedAudioSeconds?: number;
-  /** the typed request the hold of `responses` and `messages` is estimated from */
-  canonicalRequest?: CanonicalRequest;
   /** channel id -> premium price ratio (millionths) when the request uses a price-changing field (see MeteredRequest) */
   premiumPriceRatios?: ReadonlyMap<string, number>;
   /** the longest prompt-cache TTL a Messages request asks for (see MeteredRequest) */
@@ -49,7 +46,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
     principal: request.principal,
     model: forwarding.model,
     endpoint: forwarding.endpoint,
-    body: forwarding.body,
+    estimate: forwarding.estimate,
     uploadedBytes: forwarding.uploadedBytes ?? 0,
     uploadedAudioSeconds: forwarding.uploadedAudioSeconds,
     streamed: forwarding.stream,
@@ -58,7 +55,6 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
     receivedAt: request.receivedAt,
     premiumPriceRatios: forwarding.premiumPriceRatios,
     promptCacheTtl: forwarding.promptCacheTtl,
-    canonicalRequest: forwarding.canonicalRequest,
     documentPages,
   });
   // Most admissions need no await (one node, memory only): each await costs a promise and a turn of the microtask queue.
@@ -99,7 +95,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
  */
 function countDocumentPagesAfterAdmission(forwarding: MeteredForwarding): Promise<DocumentPageCounts> | undefined {
   const { request, services } = forwarding;
-  const documents = collectRequestDocuments({ body: forwarding.body, canonicalRequest: forwarding.canonicalRequest });
+  const documents = forwarding.estimate.inlinePdfs;
   if (documents.length === 0) return undefined;
   return services.accounting
     .checkBeforeBody({ principal: request.principal, clientIp: request.ip, receivedAt: request.receivedAt })

@@ -86,8 +86,9 @@ const allowedLayers: Readonly<Record<string, readonly string[]>> = {
   providers: ['core'],
   protocols: ['core'],
   routing: ['core', 'config', 'observability', 'storage', 'providers', 'protocols'],
-  // Billing reads typed usage handed over by the edges that read vendor answers, never vendor text (ADR 0020).
-  billing: ['core', 'config', 'observability', 'storage', 'protocols', 'worker-threads'],
+  // Billing reads typed usage handed over by the edges that read vendor answers, never vendor text (ADR 0020), and the
+  // typed estimate a client protocol made of a request, never the request (ADR 0021).
+  billing: ['core', 'config', 'observability', 'storage', 'worker-threads'],
   dispatch: ['core', 'config', 'observability', 'providers', 'protocols', 'routing'],
   accounts: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing'],
   tasks: ['core', 'config', 'observability', 'storage', 'providers', 'protocols', 'routing', 'billing'],
@@ -216,6 +217,18 @@ describe('layer dependencies', () => {
 
   it('keeps providers and protocols away from the HTTP server, dispatch, storage and billing', () => {
     expect(forbiddenImports(['providers', 'protocols'], ['server', 'dispatch', 'storage', 'billing'])).toEqual([]);
+  });
+
+  it('keeps requests out of billing: it reads the estimate a client protocol made, never a request type (ADR 0021)', () => {
+    const requestTypes = new Set(['core/canonical/canonical-request.ts', 'core/openai-chat-request.ts']);
+    const requestImports = [...importGraph].flatMap(([file, imports]) =>
+      layerOf(file) === 'billing' && !file.endsWith('.test.ts')
+        ? imports
+            .filter((target) => requestTypes.has(target) || layerOf(target) === 'protocols')
+            .map((target) => `${file} -> ${target}`)
+        : [],
+    );
+    expect(requestImports).toEqual([]);
   });
 
   it('keeps dispatch away from the HTTP server, storage and billing: it writes to a ClientSink', () => {

@@ -14,6 +14,7 @@ import type { BillingStore } from '../../src/storage/billing-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
 import { storageTestEngines, type TestDatabase } from '../helpers/storage-test-engines.js';
+import { requestEstimateOf } from './request-estimate-of-body.js';
 
 const [sqlite] = storageTestEngines('admission-at-once');
 
@@ -90,7 +91,11 @@ describe('admission on one node', () => {
       principal,
       model,
       endpoint: 'chat.completions',
-      body: { model: model.id, messages: [{ role: 'user', content: 'Hello' }], max_tokens: 1_000 },
+      estimate: requestEstimateOf('chat.completions', {
+        model: model.id,
+        messages: [{ role: 'user', content: 'Hello' }],
+        max_tokens: 1_000,
+      }),
       uploadedBytes: 0,
       uploadedAudioSeconds: undefined,
       streamed: false,

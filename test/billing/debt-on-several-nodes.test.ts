@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculateRequestCost } from '../../src/billing/calculate-request-cost.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import type { MeteredRequest } from '../../src/billing/request-accounting.js';
+import { requestEstimateOf } from './request-estimate-of-body.js';
 import {
   createPostgresTestDatabaseUrl,
   isContinuousIntegration,
@@ -61,7 +62,7 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())(
         estimateWorstCaseUsage(
           {
             endpoint: 'chat.completions',
-            body: { model, messages },
+            estimate: requestEstimateOf('chat.completions', { model, messages }),
             model: { id: model },
           } as unknown as MeteredRequest,
           1,

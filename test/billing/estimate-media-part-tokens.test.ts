@@ -1,17 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { decodeByteRange, decodedByteLength, parseBase64Payload } from '../../src/billing/base64-payload.js';
 import { countPdfPages, pdfMaxCountedPages } from '../../src/billing/count-pdf-pages.js';
 import {
+  estimateDocumentPages,
+  estimateInlinePdfTokens,
+  type DocumentPageCounts,
+} from '../../src/billing/estimate-document-pages.js';
+import {
+  decodeByteRange,
+  decodedByteLength,
+  parseBase64Payload,
+} from '../../src/core/token-estimates/base64-payload.js';
+import {
   audioTokensPerSecond,
-  estimateMediaPartTokens,
+  estimateMediaPartTokens as estimateMediaPartTokensBesidePdfs,
   imageBytesPerToken,
   imageUrlTokenEstimate,
   pdfBytesPerToken,
   pdfPageTokens,
   unknownFilePages,
-} from '../../src/billing/estimate-media-part-tokens.js';
-import { estimateDocumentPages } from '../../src/billing/estimate-document-pages.js';
+} from '../../src/core/token-estimates/estimate-media-part-tokens.js';
 import { createPdfFilePart, createTestPdf } from './create-test-pdf.js';
+
+/**
+ * What a part holds in all: its own estimate (core), plus, for an inline PDF it hands over, the tokens of its pages as
+ * billing counts them (with the page counts made after admission, when given).
+ */
+function estimateMediaPartTokens(
+  part: Parameters<typeof estimateMediaPartTokensBesidePdfs>[0],
+  documentPages?: DocumentPageCounts,
+): number | undefined {
+  const inlinePdfs: string[] = [];
+  const tokens = estimateMediaPartTokensBesidePdfs(part, inlinePdfs);
+  return tokens === undefined ? undefined : tokens + estimateInlinePdfTokens(inlinePdfs, documentPages);
+}
 
 function dataUrl(mediaType: string, bytes: Buffer): string {
   return `data:${mediaType};base64,${bytes.toString('base64')}`;
@@ -62,6 +83,17 @@ describe('estimateMediaPartTokens', () => {
     expect(estimateMediaPartTokens({ type: 'input_audio', input_audio: { data: audio, format: 'mp3' } })).toBe(
       40 * audioTokensPerSecond,
     );
+  });
+
+  it('hands an inline PDF over to be counted by its pages, and counts the parts it can measure itself', () => {
+    const pdf = createPdfFilePart(createTestPdf({ pages: 12 }));
+    const inlinePdfs: string[] = [];
+    expect(estimateMediaPartTokensBesidePdfs(pdf, inlinePdfs)).toBe(0);
+    expect(inlinePdfs).toEqual([pdf.file.file_data]);
+    expect(estimateMediaPartTokensBesidePdfs({ type: 'file', file: { file_id: 'file-abc' } }, inlinePdfs)).toBe(
+      unknownFilePages * pdfPageTokens,
+    );
+    expect(inlinePdfs).toHaveLength(1);
   });
 
   it('holds a PDF by its pages, counted from page objects', () => {

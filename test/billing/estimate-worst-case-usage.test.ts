@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { countTextTokens, tokenizerCharacterLimit } from '../../src/billing/count-text-tokens.js';
-import { estimateTextTokens } from '../../src/billing/estimate-text-tokens.js';
-import { imageUrlTokenEstimate, pdfPageTokens } from '../../src/billing/estimate-media-part-tokens.js';
+import { estimateTextTokens } from '../../src/core/token-estimates/estimate-text-tokens.js';
+import { imageUrlTokenEstimate, pdfPageTokens } from '../../src/core/token-estimates/estimate-media-part-tokens.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import { findUncountedAnswerText } from '../../src/billing/find-uncounted-answer-text.js';
 import { measureBillableUsage } from '../../src/billing/measure-billable-usage.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
 import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/billing/request-accounting.js';
 import { createPdfFilePart, createTestPdf } from './create-test-pdf.js';
+import { requestEstimateOf } from './request-estimate-of-body.js';
 
 const model: CatalogModel = { id: 'm', ownedBy: 'v', kind: 'chat', created: 0, inputModalities: ['text'] };
 
@@ -20,7 +21,7 @@ function meteredRequest(
     principal: { apiKeyId: 'k', userId: 'u', groupId: 'g', groupName: 'g', expiresAt: null, allowedModels: null },
     model,
     endpoint,
-    body,
+    estimate: requestEstimateOf(endpoint, body),
     uploadedBytes: 0,
     uploadedAudioSeconds: undefined,
     streamed: false,

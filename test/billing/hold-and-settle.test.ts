@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculateRequestCost } from '../../src/billing/calculate-request-cost.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import type { MeteredRequest } from '../../src/billing/request-accounting.js';
+import { requestEstimateOf } from './request-estimate-of-body.js';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
 
 const model = 'billed-model';
@@ -26,7 +27,7 @@ afterAll(async () => {
 function worstCaseCost(): number {
   const request = {
     endpoint: 'chat.completions',
-    body: { model, messages, max_tokens: maxTokens },
+    estimate: requestEstimateOf('chat.completions', { model, messages, max_tokens: maxTokens }),
     model: { id: model, maxOutputTokens: undefined },
   } as unknown as MeteredRequest;
   return calculateRequestCost(estimateWorstCaseUsage(request).usage, createUnitPrice(model));

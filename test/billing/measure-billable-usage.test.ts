@@ -11,6 +11,7 @@ import { readOpenAiWireAnswerUsage } from '../../src/dispatch/read-openai-wire-a
 import type { ModelPrice } from '../../src/billing/model-price.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
 import type { MeteredEndpoint, MeteredRequest, MeteredResult } from '../../src/billing/request-accounting.js';
+import { requestEstimateOf } from './request-estimate-of-body.js';
 
 const model: CatalogModel = { id: 'm', ownedBy: 'v', kind: 'any', created: 0, inputModalities: ['text'] };
 
@@ -23,7 +24,7 @@ function meteredRequest(
     principal: { apiKeyId: 'k', userId: 'u', groupId: 'g', groupName: 'g', expiresAt: null, allowedModels: null },
     model,
     endpoint,
-    body,
+    estimate: requestEstimateOf(endpoint, body),
     uploadedBytes: 0,
     uploadedAudioSeconds: undefined,
     streamed: false,

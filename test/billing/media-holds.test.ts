@@ -2,7 +2,7 @@
 // they are refused at admission (429, no upstream call) instead of running and leaving the operator to pay.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfPageTokens } from '../../src/billing/estimate-media-part-tokens.js';
+import { pdfPageTokens } from '../../src/core/token-estimates/estimate-media-part-tokens.js';
 import {
   createUnitPrice,
   settleEverything,

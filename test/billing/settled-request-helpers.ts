@@ -5,6 +5,7 @@ import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-us
 import type { MeteredRequest } from '../../src/billing/request-accounting.js';
 import type { UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { BillingTestGateway } from './start-billing-test-gateway.js';
+import { requestEstimateOf } from './request-estimate-of-body.js';
 
 /** A new user with `startingBalance` and a key, and an OpenAI client on that key. */
 export async function createBilledClient(
@@ -45,7 +46,7 @@ export async function waitForSettledLog(
 export function estimatedChatInput(body: Record<string, unknown>): number {
   const request = {
     endpoint: 'chat.completions',
-    body,
+    estimate: requestEstimateOf('chat.completions', body),
     model: { id: String(body.model), maxOutputTokens: undefined },
   } as unknown as MeteredRequest;
   return estimateWorstCaseUsage(request).inputTokens;

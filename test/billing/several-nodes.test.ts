@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { calculateRequestCost } from '../../src/billing/calculate-request-cost.js';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import type { MeteredRequest } from '../../src/billing/request-accounting.js';
+import { requestEstimateOf } from './request-estimate-of-body.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPostgresTestDatabaseUrl,
@@ -128,7 +129,7 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     const worstCost = calculateRequestCost(
       estimateWorstCaseUsage({
         endpoint: 'chat.completions',
-        body: { model, messages, max_tokens: 20 },
+        estimate: requestEstimateOf('chat.completions', { model, messages, max_tokens: 20 }),
         model: { id: model },
       } as unknown as MeteredRequest).usage,
       createUnitPrice(model),
@@ -178,7 +179,7 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     const worstCost = calculateRequestCost(
       estimateWorstCaseUsage({
         endpoint: 'chat.completions',
-        body: { model, messages, max_tokens: 20 },
+        estimate: requestEstimateOf('chat.completions', { model, messages, max_tokens: 20 }),
         model: { id: model },
       } as unknown as MeteredRequest).usage,
       createUnitPrice(model),

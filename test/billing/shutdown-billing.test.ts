@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { estimateWorstCaseUsage } from '../../src/billing/estimate-worst-case-usage.js';
 import type { MeteredRequest } from '../../src/billing/request-accounting.js';
+import { requestEstimateOf } from './request-estimate-of-body.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createUnitPrice, startBillingTestGateway, type BillingTestGateway } from './start-billing-test-gateway.js';
 
@@ -57,7 +58,7 @@ describe('graceful shutdown', () => {
     try {
       const request = {
         endpoint: 'chat.completions',
-        body: { model: 'sim-hang', messages },
+        estimate: requestEstimateOf('chat.completions', { model: 'sim-hang', messages }),
         model: { id: 'sim-hang', maxOutputTokens: undefined },
       } as unknown as MeteredRequest;
       const estimatedInput = estimateWorstCaseUsage(request).inputTokens;

@@ -1,7 +1,7 @@
 // The last resort of the token counter: when neither a worker nor the main thread can tokenize (the package cannot
 // load), the texts are estimated from their length, so a settlement still gets a number.
 import { describe, expect, it, vi } from 'vitest';
-import { estimateTextTokens } from '../../src/billing/estimate-text-tokens.js';
+import { estimateTextTokens } from '../../src/core/token-estimates/estimate-text-tokens.js';
 import { TokenizerWorkerClient } from '../../src/billing/tokenizer-worker/tokenizer-worker-client.js';
 
 vi.mock('../../src/billing/count-text-tokens.js', async (importOriginal) => ({

@@ -16,6 +16,7 @@ import type { DispatchServices } from '../../src/dispatch/dispatch-services.js';
 import { dispatchToChannels } from '../../src/dispatch/dispatch-to-channels.js';
 import { createGatewayMetrics } from '../../src/observability/gateway-metrics.js';
 import { createMessagesAnswerCodec } from '../../src/protocols/anthropic-messages/messages-answer-codec.js';
+import { estimateCanonicalRequest } from '../../src/protocols/shared/estimate-canonical-request.js';
 import type { FetchRemoteImage } from '../../src/providers/remote-image/remote-image.js';
 import { createChannelHealthService } from '../../src/routing/channel-health/channel-health-service.js';
 import type { RoutableChannel } from '../../src/routing/routing-table.js';
@@ -157,7 +158,7 @@ function meteredRequest(endpoint: MeteredRequest['endpoint']): MeteredRequest {
     principal: { apiKeyId: 'k', userId: 'u', groupId: 'g', groupName: 'g', expiresAt: null, allowedModels: null },
     model: { id: 'public-model', ownedBy: 'v', kind: 'any', created: 0, inputModalities: ['text'] },
     endpoint,
-    body: {},
+    estimate: estimateCanonicalRequest(canonicalRequest),
     uploadedBytes: 0,
     uploadedAudioSeconds: undefined,
     streamed: false,

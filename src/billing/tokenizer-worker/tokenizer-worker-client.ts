@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { locateWorkerScript } from '../../worker-threads/locate-worker-script.js';
 import { startWorkerThread } from '../../worker-threads/start-worker-thread.js';
 import { countTextTokens, tokenizerCharacterLimit } from '../count-text-tokens.js';
-import { estimateTextTokens } from '../estimate-text-tokens.js';
+import { estimateTextTokens } from '../../core/token-estimates/estimate-text-tokens.js';
 import type { TokenizerWorkerRequest, TokenizerWorkerResponse } from './tokenizer-worker-messages.js';
 // Names the worker script as a dependency (erased at run time), so tools that follow imports compile it too:
 // bench/compile-bench-processes.ts transpiles only the files the gateway imports.

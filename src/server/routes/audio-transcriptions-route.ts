@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.js';
+import { estimateTranscriptionRequest } from '../../protocols/openai-endpoints/estimate-transcription-request.js';
 import { encodeUpstreamForm } from '../encode-upstream-form.js';
 import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
@@ -34,7 +35,7 @@ export function registerAudioTranscriptionsRoute(app: FastifyInstance, services:
       request,
       model,
       endpoint: 'audio.transcriptions',
-      body: fields,
+      estimate: estimateTranscriptionRequest(fields),
       uploadedBytes: audioFile.data.length,
       uploadedAudioSeconds: audio.kind === 'measured' ? audio.seconds : undefined,
       openAiWire: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { estimateChatRequest } from '../../protocols/openai-chat/estimate-chat-request.js';
 import { forwardMetered } from '../forward-metered.js';
 import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
@@ -32,7 +33,7 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: Gat
       request,
       model,
       endpoint: 'chat.completions',
-      body,
+      estimate: estimateChatRequest(body),
       openAiWire: { upstreamPath: '/chat/completions', buildBody: createJsonBodyBuilder(request, plan) },
       acceptsChannel: plan.acceptsChannel,
       premiumPriceRatios: plan.premiumPriceRatios,

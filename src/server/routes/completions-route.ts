@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { estimateCompletionRequest } from '../../protocols/openai-endpoints/estimate-completion-request.js';
 import { forwardMetered } from '../forward-metered.js';
 import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
@@ -27,7 +28,7 @@ export function registerCompletionsRoute(app: FastifyInstance, services: Gateway
       request,
       model,
       endpoint: 'completions',
-      body,
+      estimate: estimateCompletionRequest(body),
       openAiWire: { upstreamPath: '/completions', buildBody: createJsonBodyBuilder(request, plan) },
       acceptsChannel: plan.acceptsChannel,
       premiumPriceRatios: plan.premiumPriceRatios,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { estimateEmbeddingRequest } from '../../protocols/openai-endpoints/estimate-embedding-request.js';
 import { forwardMetered } from '../forward-metered.js';
 import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
@@ -25,7 +26,7 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: GatewayS
       request,
       model,
       endpoint: 'embeddings',
-      body,
+      estimate: estimateEmbeddingRequest(body),
       openAiWire: { upstreamPath: '/embeddings', buildBody: createJsonBodyBuilder(request, plan) },
       acceptsChannel: plan.acceptsChannel,
       stream: false,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.js';
+import { estimateImageRequest } from '../../protocols/openai-endpoints/estimate-image-request.js';
 import { checkImageSize } from '../check-image-size.js';
 import { encodeUpstreamForm } from '../encode-upstream-form.js';
 import { forwardMetered } from '../forward-metered.js';
@@ -37,7 +38,7 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
       request,
       model,
       endpoint: 'images.generations',
-      body,
+      estimate: estimateImageRequest(body),
       openAiWire: { upstreamPath: '/images/generations', buildBody: createJsonBodyBuilder(request, plan) },
       acceptsChannel: plan.acceptsChannel,
       stream: false,
@@ -70,7 +71,7 @@ export function registerImageRoutes(app: FastifyInstance, services: GatewayServi
       request,
       model,
       endpoint: 'images.edits',
-      body: fields,
+      estimate: estimateImageRequest(fields),
       uploadedBytes: form.files.reduce((total, file) => total + file.data.length, 0),
       openAiWire: {
         upstreamPath: '/images/edits',

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { collectCanonicalInputText } from '../../billing/collect-canonical-input-text.js';
 import { countTextTokens } from '../../billing/count-text-tokens.js';
-import { collectRequestDocuments, estimateDocumentPages } from '../../billing/estimate-document-pages.js';
+import { estimateDocumentPages, estimateInlinePdfTokens } from '../../billing/estimate-document-pages.js';
+import { collectCanonicalInputText } from '../../core/token-estimates/collect-canonical-input-text.js';
 import { countAnthropicTokens } from '../../dispatch/count-anthropic-tokens.js';
 import { parseCountTokensRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
 import { countTokensAnthropicBeta } from '../forwarded-fields/plan-anthropic-forwarding.js';
@@ -48,19 +48,19 @@ export function registerMessagesCountTokensRoute(app: FastifyInstance, services:
         services,
       );
       if (exact !== undefined) return { input_tokens: exact };
+      const input = collectCanonicalInputText(canonicalRequest);
       // PDFs are counted within the request's decompression budget, off the main thread, as for holds.
-      const documents = collectRequestDocuments({ canonicalRequest });
       const documentPages =
-        documents.length === 0
+        input.inlinePdfs.length === 0
           ? undefined
-          : await estimateDocumentPages(documents, services.config.decompressionBudgetBytes);
-      const input = collectCanonicalInputText(canonicalRequest, documentPages);
+          : await estimateDocumentPages(input.inlinePdfs, services.config.decompressionBudgetBytes);
+      const pdfTokens = estimateInlinePdfTokens(input.inlinePdfs, documentPages);
       // The gateway's token counter runs the tokenizer in a worker thread; an app built without the /api services (some
       // tests) has none and counts here.
       const tokenCounter = services.api?.billing.tokenCounter;
       const textTokens =
         tokenCounter === undefined ? countTextTokens(input.text) : ((await tokenCounter.count([input.text]))[0] ?? 0);
-      return { input_tokens: input.tokensBesideText + textTokens };
+      return { input_tokens: input.tokensBesideText + pdfTokens + textTokens };
     },
   );
 }

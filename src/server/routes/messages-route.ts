@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { createMessagesPassThrough } from '../../dispatch/pass-through/messages-pass-through.js';
+import { estimateMessagesRequest } from '../../protocols/anthropic-messages/estimate-messages-request.js';
 import { createMessagesAnswerCodec } from '../../protocols/anthropic-messages/messages-answer-codec.js';
 import { withoutMessageThreadsBeta } from '../../protocols/anthropic-messages/messages-thread-param.js';
 import { parseMessagesRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
@@ -63,14 +64,13 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       request,
       model,
       endpoint: 'messages',
-      body,
+      estimate: estimateMessagesRequest(parsed.request),
       passThrough,
       acceptsChannel: plan.acceptsChannel,
       premiumPriceRatios: plan.premiumPriceRatios,
       promptCacheTtl: plan.promptCacheTtl,
       stream: parsed.request.stream,
       clientWantsUsage: false,
-      canonicalRequest: parsed.request,
       canonical: { request: parsed.request, codec },
       maxOutputTokens: model.maxOutputTokens,
     });

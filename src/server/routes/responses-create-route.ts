@@ -3,6 +3,7 @@ import {
   createResponsesPassThrough,
   type PassedThroughResponse,
 } from '../../dispatch/pass-through/responses-pass-through.js';
+import { estimateResponsesRequest } from '../../protocols/openai-responses/estimate-responses-request.js';
 import { assignInputItemIds } from '../../protocols/openai-responses/assign-input-item-ids.js';
 import { parseResponsesRequest } from '../../protocols/openai-responses/parse-responses-request.js';
 import { responsesAnswerCodec } from '../../protocols/openai-responses/responses-answer-codec.js';
@@ -94,8 +95,7 @@ export function registerResponsesCreateRoute(
       request,
       model,
       endpoint: 'responses',
-      body,
-      canonicalRequest,
+      estimate: estimateResponsesRequest(canonicalRequest),
       canonical: { request: canonicalRequest, codec },
       passThrough,
       stream: parsed.request.stream,

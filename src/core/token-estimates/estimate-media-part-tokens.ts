@@ -1,6 +1,6 @@
-import { decodeByteRange, decodedByteLength, parseBase64Payload, type Base64Payload } from './base64-payload.js';
-import { countPdfPagesUnread, isPdfPayload, type PdfPageCount } from './count-pdf-pages.js';
+import { decodedByteLength, parseBase64Payload } from './base64-payload.js';
 import { bytesPerEstimatedToken } from './estimate-text-tokens.js';
+import { isPdfPayload } from './is-pdf-payload.js';
 
 // The worst cases below are documented in docs/BILLING.md ("Hold and settle"); keep the two in step.
 
@@ -24,12 +24,6 @@ export const pdfBytesPerToken = 100;
 /** Pages assumed for a file given by `file_id` only: its size is unknown to the gateway. */
 export const unknownFilePages = 20;
 
-/**
- * Page counts of a request's PDFs made before its hold (see estimateDocumentPages), by the string carrying each file's
- * data; a PDF not in it is counted without decompressing anything.
- */
-export type DocumentPageCounts = ReadonlyMap<string, PdfPageCount>;
-
 /** A content part of a chat message, as far as holds read it. */
 interface MediaPart {
   type?: unknown;
@@ -41,16 +35,18 @@ interface MediaPart {
 /**
  * Input tokens of one non-text part of a chat message, estimated from its size without decoding it (see the
  * constants above); undefined for parts that are not media. Images, audio and files are what make a prompt
- * large, so each is counted on the high side: a hold must cover what the vendor will bill.
+ * large, so each is counted on the high side: a hold must cover what the vendor will bill. An inline PDF counts 0
+ * here: the string carrying it is added to `inlinePdfs`, whose pages billing counts after admission (pdfPageTokens a
+ * page, at least one token per pdfBytesPerToken bytes; see RequestEstimate.inlinePdfs).
  */
-export function estimateMediaPartTokens(part: MediaPart, documentPages?: DocumentPageCounts): number | undefined {
+export function estimateMediaPartTokens(part: MediaPart, inlinePdfs: string[]): number | undefined {
   switch (part.type) {
     case 'image_url':
       return estimateImageTokens(part.image_url);
     case 'input_audio':
       return estimateAudioTokens(part.input_audio);
     case 'file':
-      return estimateFileTokens(part.file, documentPages);
+      return estimateFileTokens(part.file, inlinePdfs);
     default:
       return undefined;
   }
@@ -75,15 +71,11 @@ function estimateAudioTokens(inputAudio: unknown): number {
   return Math.ceil((decodedByteLength(payload) / bytesPerSecond) * audioTokensPerSecond);
 }
 
-function estimateFileTokens(file: unknown, documentPages: DocumentPageCounts | undefined): number {
+function estimateFileTokens(file: unknown, inlinePdfs: string[]): number {
   const { file_data: fileData } = (file ?? {}) as { file_data?: unknown };
   const payload = typeof fileData === 'string' ? parseBase64Payload(fileData, true) : undefined;
   if (!payload) return unknownFilePages * pdfPageTokens;
-  const bytes = decodedByteLength(payload);
-  if (!isPdfPayload(payload)) return Math.ceil(bytes / bytesPerEstimatedToken);
-  const counted = documentPages?.get(payload.text) ?? countPdfPagesUnread(payload);
-  // Pages may hide in object streams left compressed (past the request's decompression budget): hold at least what a
-  // file known only by id holds.
-  const pages = counted.complete ? Math.max(1, counted.pages) : Math.max(unknownFilePages, counted.pages);
-  return Math.max(pages * pdfPageTokens, Math.ceil(bytes / pdfBytesPerToken));
+  if (!isPdfPayload(payload)) return Math.ceil(decodedByteLength(payload) / bytesPerEstimatedToken);
+  inlinePdfs.push(payload.text);
+  return 0;
 }

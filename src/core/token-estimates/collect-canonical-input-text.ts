@@ -3,8 +3,8 @@ import type {
   CanonicalFilePart,
   CanonicalMessage,
   CanonicalRequest,
-} from '../core/canonical/canonical-request.js';
-import { estimateMediaPartTokens, type DocumentPageCounts } from './estimate-media-part-tokens.js';
+} from '../canonical/canonical-request.js';
+import { estimateMediaPartTokens } from './estimate-media-part-tokens.js';
 
 /** Tokens added per message for the role and separators (as for chat messages). */
 const tokensPerMessage = 4;
@@ -13,38 +13,35 @@ const tokensPerMessage = 4;
 export interface CanonicalInputText {
   /** every text of the request (instructions, messages, tools, output schema) joined by newlines */
   text: string;
-  /** tokens of everything but `text`: per-message overhead, images and files by their worst cases */
+  /** tokens of everything but `text` and the inline PDFs: per-message overhead, images and files by their worst cases */
   tokensBesideText: number;
+  /** the strings carrying the request's inline PDFs, one per file part in request order: counted by their pages */
+  inlinePdfs: string[];
 }
 
 /**
- * The texts of a canonical request (Responses, Messages) joined into one, and the tokens of the rest, so a caller
- * counts the text its own way: by length for holds, with the tokenizer worker for Messages `count_tokens`.
+ * The texts of a canonical request (Responses, Messages) joined into one, the tokens of the rest, and its inline PDFs,
+ * so a caller counts the text its own way (by length for holds, with the tokenizer worker for Messages `count_tokens`)
+ * and the PDFs' pages once they may be counted.
  */
-export function collectCanonicalInputText(
-  request: CanonicalRequest,
-  documentPages?: DocumentPageCounts,
-): CanonicalInputText {
+export function collectCanonicalInputText(request: CanonicalRequest): CanonicalInputText {
   const texts: string[] = [];
+  const inlinePdfs: string[] = [];
   let tokens = 0;
   if (request.instructions !== null) {
     texts.push(request.instructions);
     tokens += tokensPerMessage;
   }
   for (const message of request.messages) {
-    tokens += tokensPerMessage + collectMessage(message, texts, documentPages);
+    tokens += tokensPerMessage + collectMessage(message, texts, inlinePdfs);
   }
   if (request.tools.length > 0) texts.push(JSON.stringify(request.tools));
   if (request.outputFormat.type === 'json-schema') texts.push(JSON.stringify(request.outputFormat.schema));
-  return { text: texts.join('\n'), tokensBesideText: tokens };
+  return { text: texts.join('\n'), tokensBesideText: tokens, inlinePdfs };
 }
 
 /** Pushes the message's texts into `texts`; returns the tokens of its media parts. */
-function collectMessage(
-  message: CanonicalMessage,
-  texts: string[],
-  documentPages: DocumentPageCounts | undefined,
-): number {
+function collectMessage(message: CanonicalMessage, texts: string[], inlinePdfs: string[]): number {
   let mediaTokens = 0;
   for (const part of message.content) {
     switch (part.type) {
@@ -54,7 +51,7 @@ function collectMessage(
         break;
       case 'image':
       case 'file':
-        mediaTokens += estimateMediaTokens(part, documentPages);
+        mediaTokens += estimateMediaTokens(part, inlinePdfs);
         break;
       case 'tool-call':
         texts.push(part.name, part.arguments);
@@ -64,7 +61,7 @@ function collectMessage(
         else
           for (const item of part.output) {
             if (item.type === 'text') texts.push(item.text);
-            else mediaTokens += estimateMediaTokens(item, documentPages);
+            else mediaTokens += estimateMediaTokens(item, inlinePdfs);
           }
         break;
       default: {
@@ -77,16 +74,15 @@ function collectMessage(
 }
 
 /** The chat-shaped part estimateMediaPartTokens reads, so both paths share one set of worst cases. */
-function estimateMediaTokens(
-  part: CanonicalImagePart | CanonicalFilePart,
-  documentPages: DocumentPageCounts | undefined,
-): number {
+function estimateMediaTokens(part: CanonicalImagePart | CanonicalFilePart, inlinePdfs: string[]): number {
   if (part.type === 'image')
-    return estimateMediaPartTokens({ type: 'image_url', image_url: { url: part.url, detail: part.detail } }) ?? 0;
+    return (
+      estimateMediaPartTokens({ type: 'image_url', image_url: { url: part.url, detail: part.detail } }, inlinePdfs) ?? 0
+    );
   return (
     estimateMediaPartTokens(
       { type: 'file', file: part.data === undefined ? {} : { file_data: part.data } },
-      documentPages,
+      inlinePdfs,
     ) ?? 0
   );
 }
