@@ -78,10 +78,6 @@ function anthropicTarget(apiVersion: string): ContractTarget {
         'embeddings as floats and as base64':
           'Anthropic has no embeddings API (the gateway answers 503 service_unavailable)',
       },
-      messages: {
-        "Claude Code's request reaches a routed model with a smaller output cap and no reasoning, fitted to it":
-          "Messages to an Anthropic channel pass through as the client sent them: Claude Code chooses its own limits for Claude's models",
-      },
     },
   };
 }

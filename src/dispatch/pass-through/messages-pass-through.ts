@@ -18,6 +18,7 @@ import {
   type PassThroughRelayStep,
   type PassThroughStreamRelay,
 } from './pass-through-protocol.js';
+import { fitMessagesBodyToRoutedModel } from './fit-messages-body-to-routed-model.js';
 
 /** What the Messages pass-through works from. */
 export interface MessagesPassThroughOptions {
@@ -44,7 +45,10 @@ export interface MessagesPassThroughOptions {
 export function createMessagesPassThrough(options: MessagesPassThroughOptions): PassThroughProtocol {
   return {
     servesChannel: (channel) => channel.protocol === 'anthropic',
-    encode: (channel, upstreamModelId) => encodeAnthropicPassThrough(options, channel, upstreamModelId, '/messages'),
+    encode: (channel, upstreamModelId) => {
+      const body = fitMessagesBodyToRoutedModel(options.body, channel.upstreamModelLimits?.get(options.model));
+      return encodeAnthropicPassThrough({ ...options, body }, channel, upstreamModelId, '/messages');
+    },
     mapFailure: (status, bodyText, retryAfter) => mapAnthropicFailure(status, bodyText, retryAfter),
     rewriteAnswer(bodyText) {
       const message = parseObject(bodyText);
