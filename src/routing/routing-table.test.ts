@@ -163,6 +163,25 @@ describe('RoutingTable', () => {
     expect(channels[1]?.baseUrl).toBe('http://127.0.0.1:1/v1');
     expect(channels[1]?.modelMapping.get('gpt-4o')).toBe('gpt-4o-2024-08-06');
   });
+
+  it('keeps the limits of each catalog model a channel maps a public id to, for fitting requests to it', () => {
+    const mapped = new RoutingTable(
+      snapshot({
+        channels: [
+          channelRecord({
+            models: ['claude-sonnet-4-5', 'my-model'],
+            modelMapping: { 'claude-sonnet-4-5': 'gpt-4o', 'my-model': 'in-house' },
+          }),
+        ],
+      }),
+      createModelCatalog(),
+      secretBox,
+    );
+    const limits = mapped.channelsFor('claude-sonnet-4-5')[0]?.upstreamModelLimits;
+    expect(limits?.get('claude-sonnet-4-5')).toEqual({ maxOutputTokens: 16_384, reasoning: false });
+    // A name the catalog does not know: the public model's own entry is used.
+    expect(limits?.has('my-model')).toBe(false);
+  });
 });
 
 describe('RoutingTable entitlements', () => {
