@@ -59,9 +59,36 @@ function expectSchemaReachedVendor(context: ContractContext): void {
   }
 }
 
-/** Vendors with a JSON mode that takes no schema (OpenAI `json_object`, Gemini's JSON MIME type). */
+/**
+ * Vendors with a JSON mode that takes no schema (OpenAI `json_object`, Gemini's JSON MIME type, Claude's forced
+ * `json_answer` tool); Bedrock has none.
+ */
 function honoursJsonObject(context: ContractContext): boolean {
-  return context.target.protocol === 'openai' || context.target.protocol === 'gemini';
+  return context.target.protocol !== 'bedrock';
+}
+
+/** Asserts the vendor got its own schema-less JSON mode, and the answer text is the JSON object it answered. */
+function expectJsonObjectAnswer(context: ContractContext, text: string): void {
+  const body = lastUpstreamBody(context);
+  switch (context.target.protocol) {
+    case 'openai':
+      expect(body.response_format ?? (body.text as { format?: unknown } | undefined)?.format).toEqual({
+        type: 'json_object',
+      });
+      expect(JSON.parse(text)).toEqual({ echo: prompt });
+      return;
+    case 'gemini':
+      expect(body.generationConfig).toMatchObject({ responseMimeType: 'application/json' });
+      expect(JSON.parse(text)).toEqual({ echo: prompt });
+      return;
+    case 'anthropic':
+      // The simulated Claude calls a forced tool with `{query: <the user's text>}`: that input is the answer.
+      expect(body.tool_choice).toEqual({ type: 'tool', name: 'json_answer' });
+      expect(JSON.parse(text)).toEqual({ query: prompt });
+      return;
+    default:
+      throw new Error(`no JSON-object expectation for channel protocol ${context.target.protocol}`);
+  }
 }
 
 /** Runs `call`, expecting a 400 naming `param` before any upstream request. */
@@ -142,10 +169,17 @@ const chatScenarios: ContractScenario[] = [
         });
       if (!honoursJsonObject(context)) return expectRefusedBeforeUpstream(context, create, 'response_format');
       const completion = await create();
-      expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ echo: prompt });
-      const body = lastUpstreamBody(context);
-      if (context.target.protocol === 'openai') expect(body.response_format).toEqual({ type: 'json_object' });
-      else expect(body.generationConfig).toMatchObject({ responseMimeType: 'application/json' });
+      expect(completion.choices[0]?.finish_reason).toBe('stop');
+      expectJsonObjectAnswer(context, completion.choices[0]?.message.content ?? '');
+      const stream = await context.client.chat.completions.create({
+        model: contractModels.chat,
+        messages: [{ role: 'user', content: prompt }],
+        response_format: { type: 'json_object' },
+        stream: true,
+      });
+      let streamed = '';
+      for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? '';
+      expectJsonObjectAnswer(context, streamed);
     },
   },
 ];
@@ -187,7 +221,7 @@ const responsesScenarios: ContractScenario[] = [
         });
       if (!honoursJsonObject(context)) return expectRefusedBeforeUpstream(context, create, 'text.format');
       const response = await create();
-      expect(JSON.parse(response.output_text)).toEqual({ echo: prompt });
+      expectJsonObjectAnswer(context, response.output_text);
     },
   },
 ];

@@ -264,12 +264,31 @@ describe('encodeAnthropicRequest', () => {
     expect(encoded.body.output_config).toEqual({ format: { type: 'json_schema', schema } });
   });
 
-  it('refuses what Anthropic cannot honour: json_object on every version, n > 1, temperature above 1, an effort for a model that cannot think', () => {
-    for (const version of ['2023-06-01', '2026-10-21'])
-      expect(refusal(() => encode({ response_format: { type: 'json_object' } }, callFor(version)))).toEqual({
-        param: 'response_format',
-        status: 400,
-      });
+  it('asks for a JSON object as a forced call of the json_answer tool on every version', () => {
+    for (const version of ['2023-06-01', '2026-10-21']) {
+      const { body } = encode({ response_format: { type: 'json_object' } }, callFor(version));
+      expect(body.tools).toEqual([
+        {
+          name: 'json_answer',
+          description: 'Give your whole answer as this JSON object.',
+          input_schema: { type: 'object' },
+        },
+      ]);
+      expect(body.tool_choice).toEqual({ type: 'tool', name: 'json_answer' });
+      expect(body.output_config).toBeUndefined();
+    }
+  });
+
+  it('refuses what Anthropic cannot honour: json_object with tools or thinking, n > 1, temperature above 1, an effort for a model that cannot think', () => {
+    const tools = [{ type: 'function' as const, function: { name: 'get_time' } }];
+    expect(refusal(() => encode({ response_format: { type: 'json_object' }, tools }))).toEqual({
+      param: 'response_format',
+      status: 400,
+    });
+    expect(refusal(() => encode({ response_format: { type: 'json_object' }, reasoning_effort: 'low' }))).toEqual({
+      param: 'response_format',
+      status: 400,
+    });
     expect(refusal(() => encode({ n: 2 }))).toEqual({ param: 'n', status: 400 });
     expect(refusal(() => encode({ temperature: 1.5 }))).toEqual({ param: 'temperature', status: 400 });
     expect(

@@ -17,9 +17,9 @@ export const fallbackAnthropicMaxTokens = 4096;
  *   other than the default 1 is refused with a 400 naming it, the default is simply not sent (same answer).
  * - Anthropic's temperature range is 0..1: a higher value is refused rather than clamped.
  * - a JSON-schema output format maps to `output_config.format` under every API version (objects that do not say are
- *   closed: Claude takes closed objects only, closeJsonSchemaObjects); a JSON object is refused:
- *   Claude's JSON output needs a closed schema (`additionalProperties: false`), so no schema means "any object".
- *   Presence and frequency penalties are refused.
+ *   closed: Claude takes closed objects only, closeJsonSchemaObjects); a JSON object, which Claude's JSON output
+ *   cannot express, is a forced call of the gateway's `json_answer` tool whose input is the answer (the adapter turns
+ *   it back into text), refused with client tools or thinking. Presence and frequency penalties are refused.
  * - a reasoning effort becomes `thinking` with a budget (planClaudeThinking: its rules and refusals).
  * - `seed` is dropped: OpenAI itself documents it as best-effort, and Anthropic has no equivalent.
  */
@@ -37,7 +37,7 @@ export function encodeAnthropicRequest(request: CanonicalRequest, call: VendorCa
     ...(request.sampling.stopSequences?.length ? { stop_sequences: request.sampling.stopSequences } : {}),
     ...convertAnthropicTools(request),
     ...(thinkingPlan.thinking ? { thinking: thinkingPlan.thinking } : {}),
-    ...outputConfig(request),
+    ...outputConfig(request, thinkingPlan.thinking !== undefined),
     ...(request.endUserId ? { metadata: { user_id: request.endUserId } } : {}),
     ...(call.stream ? { stream: true } : {}),
   };
@@ -82,7 +82,10 @@ function samplingFields(request: CanonicalRequest, version: AnthropicApiVersion)
   return fields;
 }
 
-function outputConfig(request: CanonicalRequest): { output_config?: unknown } {
+/** The tool a JSON-object answer is asked for with on Claude (its input is the answer); see answerToolAsText. */
+export const claudeJsonAnswerToolName = 'json_answer';
+
+function outputConfig(request: CanonicalRequest, thinks: boolean): Record<string, unknown> {
   const format = request.outputFormat;
   switch (format.type) {
     case 'text':
@@ -90,10 +93,22 @@ function outputConfig(request: CanonicalRequest): { output_config?: unknown } {
     case 'json-schema':
       return { output_config: { format: { type: 'json_schema', schema: closeJsonSchemaObjects(format.schema) } } };
     case 'json-object':
-      return refuse(
-        'response_format',
-        "`response_format` 'json_object' has no equivalent on Claude (its JSON output takes a schema whose objects are closed); use 'json_schema' with a schema.",
-      );
+      // Claude's JSON output takes a closed schema, so "any object" is a forced call of a tool whose input is the answer.
+      if (request.tools.length > 0 || thinks)
+        return refuse(
+          'response_format',
+          `\`response_format\` 'json_object' cannot be combined with ${thinks ? '`reasoning_effort`' : '`tools`'} on this model (Claude's JSON mode is a forced tool call); use 'json_schema' with a schema.`,
+        );
+      return {
+        tools: [
+          {
+            name: claudeJsonAnswerToolName,
+            description: 'Give your whole answer as this JSON object.',
+            input_schema: { type: 'object' },
+          },
+        ],
+        tool_choice: { type: 'tool', name: claudeJsonAnswerToolName },
+      };
     default:
       return assertNever(format, 'output format');
   }
