@@ -158,6 +158,8 @@ describe('a refused parameter is named in the client protocol’s own terms', ()
         openAiClient.responses.create({
           model: 'bedrock-claude',
           input: 'hi',
+          // A JSON object is a forced tool call on Bedrock, which cannot be combined with the client's own tools.
+          tools: [{ type: 'function', name: 'get_time', parameters: { type: 'object' }, strict: false }],
           text: { format: { type: 'json_object' } },
         }),
       ),
@@ -167,6 +169,7 @@ describe('a refused parameter is named in the client protocol’s own terms', ()
         openAiClient.chat.completions.create({
           model: 'bedrock-claude',
           messages: [{ role: 'user', content: 'hi' }],
+          tools: [{ type: 'function', function: { name: 'get_time' } }],
           response_format: { type: 'json_object' },
         }),
       ),
