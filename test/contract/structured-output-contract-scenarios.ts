@@ -60,11 +60,11 @@ function expectSchemaReachedVendor(context: ContractContext): void {
 }
 
 /**
- * Vendors with a JSON mode that takes no schema (OpenAI `json_object`, Gemini's JSON MIME type, Claude's forced
- * `json_answer` tool); Bedrock has none.
+ * Vendors with a JSON mode that takes no schema: OpenAI `json_object`, Gemini's JSON MIME type, and on Claude and
+ * Bedrock a forced call of the gateway's `json_answer` tool. Every vendor under contract has one.
  */
 function honoursJsonObject(context: ContractContext): boolean {
-  return context.target.protocol !== 'bedrock';
+  return ['openai', 'gemini', 'anthropic', 'bedrock'].includes(context.target.protocol);
 }
 
 /** Asserts the vendor got its own schema-less JSON mode, and the answer text is the JSON object it answered. */
@@ -84,6 +84,11 @@ function expectJsonObjectAnswer(context: ContractContext, text: string): void {
     case 'anthropic':
       // The simulated Claude calls a forced tool with `{query: <the user's text>}`: that input is the answer.
       expect(body.tool_choice).toEqual({ type: 'tool', name: 'json_answer' });
+      expect(JSON.parse(text)).toEqual({ query: prompt });
+      return;
+    case 'bedrock':
+      // The same forced tool, in Converse's shape.
+      expect(body.toolConfig).toMatchObject({ toolChoice: { tool: { name: 'json_answer' } } });
       expect(JSON.parse(text)).toEqual({ query: prompt });
       return;
     default:
