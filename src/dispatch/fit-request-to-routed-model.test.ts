@@ -69,6 +69,12 @@ describe('routedModelLimits', () => {
     const mapped = { upstreamModelLimits: new Map([['claude-sonnet-4-5', gpt4oLimits]]) } as Partial<RoutableChannel>;
     expect(routedModelLimits(request, mapped as RoutableChannel)).toEqual(gpt4oLimits);
     expect(routedModelLimits(request, {} as RoutableChannel)).toEqual({ maxOutputTokens: 64_000, reasoning: true });
+    const larger = {
+      upstreamModelLimits: new Map([['claude-sonnet-4-5', { maxOutputTokens: 128_000, reasoning: true }]]),
+    };
+    expect(routedModelLimits(request, larger as Partial<RoutableChannel> as RoutableChannel).maxOutputTokens).toBe(
+      64_000,
+    );
   });
 });
 

@@ -6,15 +6,20 @@ import type { DispatchRequest } from './dispatch-request.js';
 
 /**
  * The limits of the model a channel actually sends the request to: the catalog entry of the model the channel maps
- * the public id to when the catalog knows it, else the public model's own entry.
+ * the public id to when the catalog knows it, else the public model's own entry. The output cap is never above the
+ * public model's either (what clients were offered, and what a hold may be priced from).
  */
 export function routedModelLimits(request: DispatchRequest, channel: RoutableChannel): ModelLimits {
-  return (
-    channel.upstreamModelLimits?.get(request.modelId) ?? {
-      maxOutputTokens: request.maxOutputTokens,
-      reasoning: request.modelReasoning,
-    }
-  );
+  const mapped = channel.upstreamModelLimits?.get(request.modelId);
+  if (!mapped) return { maxOutputTokens: request.maxOutputTokens, reasoning: request.modelReasoning };
+  return { maxOutputTokens: smallerCap(mapped.maxOutputTokens, request.maxOutputTokens), reasoning: mapped.reasoning };
+}
+
+/** The smaller of two output caps, either of which may be unknown. */
+function smallerCap(first: number | undefined, second: number | undefined): number | undefined {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return Math.min(first, second);
 }
 
 /**
@@ -23,8 +28,7 @@ export function routedModelLimits(request: DispatchRequest, channel: RoutableCha
  */
 export function gatewayChosenOutputCap(request: DispatchRequest, limits: ModelLimits): number | undefined {
   const publicCap = request.maxOutputTokens;
-  if (publicCap === undefined || limits.maxOutputTokens === undefined) return publicCap;
-  return Math.min(publicCap, limits.maxOutputTokens);
+  return publicCap === undefined ? undefined : smallerCap(publicCap, limits.maxOutputTokens);
 }
 
 /**
