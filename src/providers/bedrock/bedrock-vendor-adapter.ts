@@ -27,7 +27,7 @@ export const bedrockVendorAdapter: VendorAdapter = {
     return jsonAnswerCalls.has(call) ? answerToolAsTextParts(parts, bedrockJsonAnswerToolName) : parts;
   },
   decodeStream(body, call) {
-    const parts = decodeBedrockChatStream(body, call);
+    const parts = decodeBedrockChatStream(body);
     return jsonAnswerCalls.has(call) ? answerToolAsTextStream(parts, bedrockJsonAnswerToolName) : parts;
   },
   mapFailure: mapBedrockUpstreamFailure,
