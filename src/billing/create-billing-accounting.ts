@@ -377,20 +377,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       cost,
       pricing,
     });
-    const pendingCharge =
-      cost > 0
-        ? {
-            // Joined, so the queued charge keeps one flat string rather than a concatenation of the log id's slice.
-            id: ['led_', usageLog.id.slice(4)].join(''),
-            userId: usageLog.userId,
-            apiKeyId: usageLog.apiKeyId,
-            amount: charge,
-            debt,
-            requestId: usageLog.id,
-            createdAt: result.finishedAt,
-          }
-        : undefined;
-    writer.enqueue(pendingCharge, usageLog);
+    // What the balance covered and what became debt; the writer makes the ledger row from the log when it writes.
+    writer.enqueue(usageLog, cost > 0 ? { amount: charge, debt } : undefined);
   }
 }
 

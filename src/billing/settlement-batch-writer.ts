@@ -14,14 +14,50 @@ import { RefusedRequestCounter, type RefusedRequest } from './refused-request-co
 /** A settled charge waiting to be written. */
 export type PendingCharge = SettledCharge;
 
-/** One request's rows waiting to be written: its usage log and, when it cost something, its charge. */
+/** What a settled request took: from the balance, and as debt where the balance could not cover it (micro-units). */
+export interface RequestCharge {
+  amount: number;
+  debt: number;
+}
+
+/**
+ * One request's rows waiting to be written: its usage log and what it charged. The charge is kept as two numbers, and
+ * its ledger row is made from the log when the batch is written: a queued row lives until its batch (up to 256
+ * requests), long enough to be copied by young-generation collections and promoted, so it holds as few objects as it
+ * can.
+ */
 interface QueuedRow {
-  charge: PendingCharge | undefined;
   usageLog: UsageLogRecord;
+  /** micro-units taken from the balance; 0 with `chargeDebt` 0 when the request cost nothing */
+  chargeAmount: number;
+  /** micro-units added to the debt */
+  chargeDebt: number;
   /** failed writes of a batch holding this row since it was queued */
   failures: number;
   /** Unix milliseconds before which the row is not retried (backoff after failing on its own) */
   retryAt: number;
+}
+
+/** The charge of a queued row as its ledger row records it; undefined when it cost nothing. */
+function chargeOf(row: QueuedRow): PendingCharge | undefined {
+  if (row.chargeAmount <= 0 && row.chargeDebt <= 0) return undefined;
+  const { usageLog } = row;
+  return {
+    // Derived from the request's id, so a retried batch can never write it twice.
+    id: ledgerIdOf(usageLog.id),
+    userId: usageLog.userId,
+    apiKeyId: usageLog.apiKeyId,
+    amount: row.chargeAmount,
+    debt: row.chargeDebt,
+    requestId: usageLog.id,
+    // When the request finished: it arrived at createdAt and took latencyMs.
+    createdAt: usageLog.createdAt + usageLog.latencyMs,
+  };
+}
+
+/** The id of a settled request's ledger row: its usage log's id with the `led_` prefix (`use_…` → `led_…`). */
+export function ledgerIdOf(usageLogId: string): string {
+  return `led_${usageLogId.slice(usageLogId.indexOf('_') + 1)}`;
 }
 
 /**
@@ -115,11 +151,15 @@ export class SettlementBatchWriter {
     this.timer.unref();
   }
 
-  /** Queues a settled request: always accepted (its money was already taken in memory), even past the limit. */
-  enqueue(charge: PendingCharge | undefined, usageLog: UsageLogRecord): void {
-    const owed = charge && (charge.amount > 0 || charge.debt > 0) ? charge : undefined;
-    if (owed) this.addPending(owed, 1);
-    this.queue.push({ charge: owed, usageLog, failures: 0, retryAt: 0 });
+  /**
+   * Queues a settled request: always accepted (its money was already taken in memory), even past the limit. `charge` is
+   * what it took from the balance and left as debt; its ledger row gets the log's user, key and finish time.
+   */
+  enqueue(usageLog: UsageLogRecord, charge: RequestCharge | undefined): void {
+    const chargeAmount = charge && charge.amount > 0 ? charge.amount : 0;
+    const chargeDebt = charge && charge.debt > 0 ? charge.debt : 0;
+    this.addPending(usageLog, chargeAmount, chargeDebt, 1);
+    this.queue.push({ usageLog, chargeAmount, chargeDebt, failures: 0, retryAt: 0 });
     // Under load the rows are written as soon as they fill a transaction: they then die young in both threads.
     if (this.timer !== undefined && this.queue.length === rowsPerTransaction)
       void this.flush().catch((error: unknown) =>
@@ -198,7 +238,7 @@ export class SettlementBatchWriter {
       }
       for (const row of this.queue) {
         this.options.logger.error(
-          { charge: row.charge, usageLog: row.usageLog },
+          { charge: chargeOf(row), usageLog: row.usageLog },
           'a settled request could not be written before shutdown; its charge and usage log are lost with this process',
         );
       }
@@ -292,7 +332,7 @@ export class SettlementBatchWriter {
             err: error,
             usageLogId: row!.usageLog.id,
             userId: row!.usageLog.userId,
-            charge: row!.charge,
+            charge: chargeOf(row!),
             failures: row!.failures,
             retryAt: row!.retryAt,
           },
@@ -311,7 +351,10 @@ export class SettlementBatchWriter {
   /** Writes one batch; returns the error when it failed (the batch may still have been committed). */
   private async write(batch: QueuedRow[], refusedCounts: RefusedRequestCount[]): Promise<unknown> {
     const charges: PendingCharge[] = [];
-    for (const row of batch) if (row.charge) charges.push(row.charge);
+    for (const row of batch) {
+      const charge = chargeOf(row);
+      if (charge) charges.push(charge);
+    }
     const written: SettlementBatch = { charges, usageLogs: batch.map((row) => row.usageLog) };
     if (refusedCounts.length > 0) written.refusedCounts = refusedCounts;
     let settled: SettledBalance[];
@@ -320,7 +363,7 @@ export class SettlementBatchWriter {
     } catch (error) {
       return error ?? new Error('writing a settlement batch failed');
     }
-    for (const charge of charges) this.addPending(charge, -1);
+    for (const row of batch) this.addPending(row.usageLog, row.chargeAmount, row.chargeDebt, -1);
     // Bounded by Redis's command timeout; on failure the shared copies heal at the next reload (the batch is durable).
     await this.options
       .onWritten?.(settled, charges)
@@ -333,10 +376,11 @@ export class SettlementBatchWriter {
     this.queue = rows.concat(this.queue);
   }
 
-  private addPending(charge: PendingCharge, sign: 1 | -1): void {
-    addTo(this.pendingByUser, charge.userId, sign * charge.amount);
-    addTo(this.pendingByKey, charge.apiKeyId, sign * (charge.amount + charge.debt));
-    addTo(this.pendingDebtByUser, charge.userId, sign * charge.debt);
+  private addPending(usageLog: UsageLogRecord, amount: number, debt: number, sign: 1 | -1): void {
+    if (amount === 0 && debt === 0) return;
+    addTo(this.pendingByUser, usageLog.userId, sign * amount);
+    addTo(this.pendingByKey, usageLog.apiKeyId, sign * (amount + debt));
+    addTo(this.pendingDebtByUser, usageLog.userId, sign * debt);
   }
 }
 

@@ -147,7 +147,6 @@ export function createVideoTaskService(
     }
     if (outcome.outcome !== 'held') throw new GatewayError('insufficient_quota', refusalMessage(outcome.outcome));
     billing?.writer.enqueue(
-      undefined,
       createVideoTaskUsageLog(outcome.task, {
         endpoint: videoSubmitEndpoint,
         status: 200,
@@ -157,6 +156,7 @@ export function createVideoTaskService(
         pricing: null,
         clientIp: submission.clientIp,
       }),
+      undefined,
     );
     return outcome.task;
   }

@@ -61,7 +61,6 @@ export async function finishVideoTask(
     : await write();
   if (outcome.outcome === 'stale') return undefined;
   billing?.writer.enqueue(
-    undefined,
     createVideoTaskUsageLog(outcome.task, {
       endpoint: videoSettlementEndpoint,
       status: ending.kind === 'complete' ? 200 : 500,
@@ -71,6 +70,7 @@ export async function finishVideoTask(
       pricing: ending.kind === 'complete' ? priceVideoSeconds(price, billedSeconds) : null,
       clientIp,
     }),
+    undefined,
   );
   context.logger.info(
     { taskId: task.id, state: outcome.task.state, charged: outcome.charged, released: outcome.released },

@@ -2,8 +2,12 @@
 // written is isolated and kept (never dropped, never holding back the rest), and the queue is bounded.
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { rowsPerTransaction, SettlementBatchWriter } from '../../src/billing/settlement-batch-writer.js';
-import type { SettledCharge, UsageLogRecord } from '../../src/storage/billing-records.js';
+import {
+  rowsPerTransaction,
+  SettlementBatchWriter,
+  type RequestCharge,
+} from '../../src/billing/settlement-batch-writer.js';
+import type { UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { BillingStore } from '../../src/storage/billing-store.js';
 import { createBillingStore } from '../../src/storage/kysely-billing-store.js';
 import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
@@ -59,7 +63,7 @@ for (const engine of engines) {
     function settledRequest(
       cost: number,
       overrides: Partial<UsageLogRecord> = {},
-    ): { charge: SettledCharge; usageLog: UsageLogRecord } {
+    ): { charge: RequestCharge; usageLog: UsageLogRecord } {
       const id = `use_test${++counter}`;
       const usageLog: UsageLogRecord = {
         id,
@@ -85,7 +89,7 @@ for (const engine of engines) {
         ...overrides,
       };
       return {
-        charge: { id: `led_${id.slice(4)}`, userId, apiKeyId, amount: cost, debt: 0, requestId: id, createdAt: now },
+        charge: { amount: cost, debt: 0 },
         usageLog,
       };
     }
@@ -109,6 +113,29 @@ for (const engine of engines) {
       };
     }
 
+    it("writes a queued request's ledger row from its usage log: its id, user, amount, debt and finish time", async () => {
+      const writer = createWriter(store);
+      const { usageLog } = settledRequest(500, { latencyMs: 7 });
+      writer.enqueue(usageLog, { amount: 300, debt: 200 });
+      expect(writer.pendingAmounts().byUser.get(userId)).toBe(300);
+      expect(writer.pendingAmounts().byKey.get(apiKeyId)).toBe(500);
+      await writer.flush();
+      // The user's balance pays the debt at once (a debt-repayment entry); the settlement is the request's own row.
+      const entries = await store.listLedgerEntries(userId, { limit: 10 });
+      const entry = entries.find((candidate) => candidate.kind === 'settlement');
+      expect(entry).toMatchObject({
+        id: `led_${usageLog.id.slice('use_'.length)}`,
+        kind: 'settlement',
+        amount: -300,
+        debtChange: 200,
+        reference: usageLog.id,
+        createdAt: now + 7,
+      });
+      expect(writer.pendingAmounts().byUser.size).toBe(0);
+      expect(writer.pendingAmounts().debtByUser.size).toBe(0);
+      expect((await storedState()).mismatches).toEqual([]);
+    });
+
     it('does not write twice a batch whose commit succeeded but reported an error', async () => {
       let failAfterCommit = true;
       const flaky: BillingStore = {
@@ -125,7 +152,7 @@ for (const engine of engines) {
       const writer = createWriter(flaky);
       for (const cost of [10, 20, 30]) {
         const { charge, usageLog } = settledRequest(cost);
-        writer.enqueue(charge, usageLog);
+        writer.enqueue(usageLog, charge);
       }
       await writer.flush();
       expect(writer.queuedRows).toBe(3);
@@ -162,7 +189,7 @@ for (const engine of engines) {
       const writer = createWriter(outage);
       for (const cost of [10, 20, 30, 40, 50]) {
         const { charge, usageLog } = settledRequest(cost);
-        writer.enqueue(charge, usageLog);
+        writer.enqueue(usageLog, charge);
       }
       for (let flush = 0; flush < 4; flush++) {
         await writer.flush();
@@ -200,7 +227,7 @@ for (const engine of engines) {
       const writer = createWriter(slow);
       for (const cost of [10, 20]) {
         const { charge, usageLog } = settledRequest(cost);
-        writer.enqueue(charge, usageLog);
+        writer.enqueue(usageLog, charge);
       }
       expect(writer.unwrittenRows).toBe(2);
       const flushing = writer.flush();
@@ -223,12 +250,12 @@ for (const engine of engines) {
       try {
         for (let index = 1; index < rowsPerTransaction; index++) {
           const { charge, usageLog } = settledRequest(1);
-          writer.enqueue(charge, usageLog);
+          writer.enqueue(usageLog, charge);
         }
         // One row short of a transaction, the rows wait for the timer.
         expect(writer.queuedRows).toBe(rowsPerTransaction - 1);
         const { charge, usageLog } = settledRequest(1);
-        writer.enqueue(charge, usageLog);
+        writer.enqueue(usageLog, charge);
         await vi.waitFor(() => expect(writer.unwrittenRows).toBe(0), { timeout: 10_000 });
         const state = await storedState();
         expect({ balance: state.balance, requestsInRollups: state.requestsInRollups }).toEqual({
@@ -253,7 +280,7 @@ for (const engine of engines) {
       const rows = 2 * rowsPerTransaction + 10;
       for (let index = 0; index < rows; index++) {
         const { charge, usageLog } = settledRequest(1);
-        writer.enqueue(charge, usageLog);
+        writer.enqueue(usageLog, charge);
       }
       await writer.flush();
       expect(batchSizes.toSorted((left, right) => left - right)).toEqual([10, rowsPerTransaction, rowsPerTransaction]);
@@ -273,7 +300,7 @@ for (const engine of engines) {
       const rows = [settledRequest(1), settledRequest(2), settledRequest(3), settledRequest(4), settledRequest(5)];
       // A NOT NULL column left empty: the database refuses this row whatever the batch around it.
       const poison = settledRequest(100, { clientIp: null as unknown as string });
-      for (const row of [...rows.slice(0, 2), poison, ...rows.slice(2)]) writer.enqueue(row.charge, row.usageLog);
+      for (const row of [...rows.slice(0, 2), poison, ...rows.slice(2)]) writer.enqueue(row.usageLog, row.charge);
 
       await writer.flush(); // the whole batch fails once: maybe a passing error, retried whole
       expect(writer.queuedRows).toBe(6);
@@ -288,7 +315,7 @@ for (const engine of engines) {
 
       // Later batches are not held back, and the poison row waits for its backoff.
       const later = settledRequest(7);
-      writer.enqueue(later.charge, later.usageLog);
+      writer.enqueue(later.usageLog, later.charge);
       await writer.flush();
       expect(writer.queuedRows).toBe(1);
       expect((await storedState()).balance).toBe(1_000 - 22);
@@ -315,15 +342,15 @@ for (const engine of engines) {
       });
       const refusal = { receivedAt: now, userId, apiKeyId, model: 'm', status: 429, errorCode: 'insufficient_quota' };
       const first = settledRequest(1);
-      writer.enqueue(first.charge, first.usageLog);
+      writer.enqueue(first.usageLog, first.charge);
       expect(writer.countRefusal(refusal)).toBe(true);
       const second = settledRequest(1);
-      writer.enqueue(second.charge, second.usageLog);
+      writer.enqueue(second.usageLog, second.charge);
       expect(writer.isFull()).toBe(true);
       expect(writer.countRefusal(refusal)).toBe(false);
       // A settled request is always kept: its money was already taken.
       const settled = settledRequest(2);
-      writer.enqueue(settled.charge, settled.usageLog);
+      writer.enqueue(settled.usageLog, settled.charge);
       expect(writer.queuedRows).toBe(3);
       expect(writer.retryAfterSeconds()).toBeGreaterThanOrEqual(1);
       await writer.flush();
