@@ -30,7 +30,7 @@ export function estimateWorstCaseUsage(
   switch (endpoint) {
     case 'chat.completions':
     case 'completions': {
-      const outputCap = estimate.outputTokenCap ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
+      const outputCap = outputTokensHeld(estimate.outputTokenCap, model.maxOutputTokens, fallbackMaxOutputTokens);
       return {
         inputTokens,
         usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: outputCap * estimate.generations },
@@ -38,7 +38,7 @@ export function estimateWorstCaseUsage(
     }
     case 'responses':
     case 'messages': {
-      const outputCap = estimate.outputTokenCap ?? model.maxOutputTokens ?? fallbackMaxOutputTokens;
+      const outputCap = outputTokensHeld(estimate.outputTokenCap, model.maxOutputTokens, fallbackMaxOutputTokens);
       return {
         inputTokens,
         usage: {
@@ -64,6 +64,16 @@ export function estimateWorstCaseUsage(
       return unreachable;
     }
   }
+}
+
+/**
+ * Output tokens held per generation: the request's cap, but never more than the model can produce (the catalog's cap:
+ * a translated request is sent with its cap lowered to it, and a vendor refuses a cap above it), else the default. Claude
+ * Code asks for 32,000 tokens of every model: a model that stops at 16,384 holds 16,384.
+ */
+function outputTokensHeld(requested: number | undefined, modelCap: number | undefined, fallback: number): number {
+  if (modelCap === undefined) return requested ?? fallback;
+  return requested === undefined ? modelCap : Math.min(requested, modelCap);
 }
 
 /**

@@ -56,6 +56,12 @@ describe('estimateWorstCaseUsage', () => {
     },
     { case: 'the default of 4096 when nobody caps the output', body: { messages: hello }, model, completion: 4_096 },
     {
+      case: "no more than the model's output cap when the request asks for more (Claude Code's 32,000 of a 16,384 model)",
+      body: { messages: hello, max_tokens: 32_000 },
+      model: { ...model, maxOutputTokens: 16_384 },
+      completion: 16_384,
+    },
+    {
       case: 'n choices multiply the output allowance',
       body: { messages: hello, max_tokens: 10, n: 3 },
       model,
