@@ -49,7 +49,12 @@ beforeAll(async () => {
     protocol: 'gemini',
     baseUrl: gemini.url,
     secret: geminiSecret,
-    models: { 'gemini-2.5-flash': 'gemini-2.5-flash', 'gemini-3-pro-preview': 'gemini-3-pro-preview' },
+    models: {
+      'gemini-2.5-flash': 'gemini-2.5-flash',
+      'gemini-3-pro-preview': 'gemini-3-pro-preview',
+      // a name the catalog does not know that the adapter knows cannot think
+      'gemini-old': 'gemini-1.0-sim',
+    },
   });
   await gateway.createChannel({
     protocol: 'bedrock',
@@ -136,6 +141,23 @@ describe('the ends of the effort scale', () => {
     expect(lastUpstreamBody('gemini-2.5-flash')).toMatchObject({
       generationConfig: { thinkingConfig: { thinkingBudget: 0 } },
     });
+  });
+});
+
+describe('a refused effort is named where the client set it', () => {
+  it('`output_config.effort` for a model that cannot think, in the Anthropic-shaped 400', async () => {
+    const failure = await client.messages
+      .create({
+        model: 'gemini-old',
+        max_tokens: 1_000,
+        messages: [{ role: 'user', content: 'hello there' }],
+        output_config: { effort: 'high' },
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Anthropic.BadRequestError);
+    const message = (failure as InstanceType<typeof Anthropic.BadRequestError>).message;
+    expect(message).toContain('`output_config.effort`');
+    expect(message).not.toContain('reasoning_effort');
   });
 });
 

@@ -9,7 +9,8 @@ export function createMessagesAnswerCodec(context: MessagesEncodingContext): Cli
   return {
     encodeAnswer: (answer) => JSON.stringify(encodeMessage(answer, context)),
     createStreamEncoder: () => createMessagesStreamEncoder(context),
-    clientParam: messagesParamName,
+    clientParam: (chatParam) =>
+      chatParam === 'reasoning_effort' && context.effortParam ? context.effortParam : messagesParamName(chatParam),
     clientParamInverts: messagesParamInverts,
   };
 }

@@ -12,4 +12,6 @@ export interface MessagesEncodingContext {
    * belongs to); without it thinking blocks carry an empty signature and tool call artefacts are not shown.
    */
   sealArtefact?: (sealed: SealedArtefact) => string;
+  /** the Messages field a refused reasoning effort is named by (ParsedMessagesRequest.effortParam); `thinking` when absent */
+  effortParam?: 'thinking' | 'output_config.effort';
 }

@@ -44,6 +44,7 @@ describe('parseMessagesRequest', () => {
         stream: false,
       },
       ignoredFields: [],
+      effortParam: 'thinking',
     });
   });
 
@@ -295,7 +296,10 @@ describe('parseMessagesRequest', () => {
     [{ type: 'disabled' }, 'high', 'none'],
   ])('maps thinking %j with output_config.effort %s to reasoning effort %s', (thinking, effort, expected) => {
     const body = { ...minimal, max_tokens: 64000, thinking, output_config: { effort } };
-    expect(parseMessagesRequest(body, options).request.reasoningEffort).toBe(expected);
+    const parsed = parseMessagesRequest(body, options);
+    expect(parsed.request.reasoningEffort).toBe(expected);
+    // A refusal names the field the effort came from.
+    expect(parsed.effortParam).toBe(thinking?.type === 'disabled' ? 'thinking' : 'output_config.effort');
   });
 
   it('maps output_config.format to a JSON schema named output, strict only where OpenAI strict mode can take it', () => {

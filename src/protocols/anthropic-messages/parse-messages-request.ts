@@ -21,6 +21,8 @@ export interface ParsedMessagesRequest {
   request: CanonicalRequest;
   /** top-level fields accepted but not acted on (e.g. `service_tier`, `context_management`), for the request log */
   ignoredFields: string[];
+  /** the field the reasoning effort came from, for naming it in a 400: `output_config.effort` when that set it */
+  effortParam: 'thinking' | 'output_config.effort';
 }
 
 /** Options of the parse. */
@@ -66,6 +68,8 @@ export function parseMessagesRequest(body: unknown, options: ParseMessagesOption
   return {
     request: toCanonicalRequest(parsed, options),
     ignoredFields: Object.keys(fields).filter((field) => !(field in messagesRequestFields)),
+    effortParam:
+      parsed.output_config?.effort && parsed.thinking?.type !== 'disabled' ? 'output_config.effort' : 'thinking',
   };
 }
 

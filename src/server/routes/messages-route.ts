@@ -47,7 +47,12 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       modelId: model.id,
       channels: routing.channelsFor(model.id),
     });
-    const answerCodec = createMessagesAnswerCodec({ messageId, model: model.id, sealArtefact: sealer.seal });
+    const answerCodec = createMessagesAnswerCodec({
+      messageId,
+      model: model.id,
+      sealArtefact: sealer.seal,
+      effortParam: parsed.effortParam,
+    });
     const codec = thread ? thread.holdingCodec(answerCodec) : answerCodec;
     const directPassThrough = createMessagesPassThrough({
       body,
