@@ -1,6 +1,7 @@
 // The simulated Claude: deterministic echo replies, tool_use when tools are offered, stop/length cuts, usage with cache counts.
 import { hiddenReasoningTokensOf } from './openai-simulator-behaviour.js';
 import { countWords, splitIntoWordPieces } from './openai-simulator-text.js';
+import type { AnthropicSimulatorPromptCache } from './anthropic-simulator-prompt-cache.js';
 import type {
   AnthropicBlock,
   AnthropicSimulatorMessage,
@@ -32,9 +33,15 @@ export interface AnthropicReply {
 const outputTokensPerToolCall = 10;
 let toolUseCounter = 0;
 
-/** Generates the answer: "Echo: <last user text>", "Tool results: <a>; <b>", `{"echo": …}` for JSON output, or tool_use blocks. */
-export function createAnthropicReply(request: AnthropicSimulatorRequest): AnthropicReply {
-  const usage = promptUsage(request);
+/**
+ * Generates the answer: "Echo: <last user text>", "Tool results: <a>; <b>", `{"echo": …}` for JSON output, or tool_use
+ * blocks; its input usage comes from the prompt cache when given one (see promptUsage).
+ */
+export function createAnthropicReply(
+  request: AnthropicSimulatorRequest,
+  promptCache?: AnthropicSimulatorPromptCache,
+): AnthropicReply {
+  const usage = promptUsage(request, promptCache);
   const lastMessage = request.messages.at(-1) as AnthropicSimulatorMessage;
   const toolResults = lastMessage.content.filter((block) => block.type === 'tool_result').map(toolResultText);
   if (toolResults.length === 0 && shouldCallTools(request)) {
@@ -88,12 +95,21 @@ export function countAnthropicPromptTokens(request: AnthropicSimulatorRequest): 
   );
 }
 
+/** The tokens of one prompt block (its words), as countAnthropicPromptTokens counts them. */
+export function countAnthropicBlockTokens(block: AnthropicBlock): number {
+  return countWords(blockText(block));
+}
+
 /**
- * Prompt words, split into cache reads and writes when the request uses cache_control or the model name says `cache`.
- * A request asking for a 1-hour TTL writes half its words at 1 hour and a quarter at 5 minutes (reads none), reported
- * by TTL in `cache_creation` as Anthropic does.
+ * Prompt words, split into cache reads and writes. A request asking for a 1-hour TTL writes half its words at 1 hour
+ * and a quarter at 5 minutes (reads none), reported by TTL in `cache_creation` as Anthropic does; a model whose name
+ * says `cache` reads half its prompt; other requests with `cache_control` go through the simulator's prefix cache
+ * (AnthropicSimulatorPromptCache), as Anthropic's does.
  */
-function promptUsage(request: AnthropicSimulatorRequest): Omit<AnthropicReplyUsage, 'output_tokens'> {
+function promptUsage(
+  request: AnthropicSimulatorRequest,
+  promptCache: AnthropicSimulatorPromptCache | undefined,
+): Omit<AnthropicReplyUsage, 'output_tokens'> {
   const promptWords = countAnthropicPromptTokens(request);
   if (request.hasOneHourCacheTtl) {
     const oneHour = Math.floor(promptWords / 2);
@@ -105,8 +121,10 @@ function promptUsage(request: AnthropicSimulatorRequest): Omit<AnthropicReplyUsa
       cache_creation: { ephemeral_5m_input_tokens: fiveMinutes, ephemeral_1h_input_tokens: oneHour },
     };
   }
-  if (!request.hasCacheControl && !request.model.includes('cache'))
+  if (!request.model.includes('cache')) {
+    if (request.hasCacheControl && promptCache) return promptCache.usageOf(request);
     return { input_tokens: promptWords, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  }
   const cacheRead = Math.max(1, Math.floor(promptWords / 2));
   const cacheCreation = promptWords - cacheRead > 1 ? 1 : 0;
   return {

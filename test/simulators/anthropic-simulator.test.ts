@@ -153,3 +153,54 @@ describe('Anthropic simulator answers', () => {
     expect(simulator.requests.length).toBe(before + 1);
   });
 });
+
+describe('Anthropic simulator prompt cache', () => {
+  const longSystem = Array.from({ length: 1100 }, (_, index) => `rule${index}`).join(' ');
+  const marked = { type: 'ephemeral' };
+  const turn = (messages: Array<Record<string, unknown>>, model = 'claude-sim') => ({
+    model,
+    max_tokens: 100,
+    system: [{ type: 'text', text: longSystem }],
+    messages,
+  });
+  const usageOf = async (body: Record<string, unknown>) =>
+    ((await postMessages(body)).json() as { usage: Record<string, unknown> }).usage;
+
+  it('writes the prefix up to a breakpoint, then reads it back in a request that extends it (lookback to an earlier breakpoint)', async () => {
+    const first = [{ role: 'user', content: [{ type: 'text', text: 'first question', cache_control: marked }] }];
+    expect(await usageOf(turn(first))).toMatchObject({
+      input_tokens: 0,
+      cache_creation_input_tokens: 1102,
+      cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: 1102, ephemeral_1h_input_tokens: 0 },
+    });
+    const second = [
+      { role: 'user', content: [{ type: 'text', text: 'first question' }] },
+      { role: 'assistant', content: 'Echo: first question' },
+      { role: 'user', content: [{ type: 'text', text: 'second one', cache_control: marked }] },
+    ];
+    expect(await usageOf(turn(second))).toMatchObject({
+      input_tokens: 0,
+      cache_creation_input_tokens: 5,
+      cache_read_input_tokens: 1102,
+    });
+  });
+
+  it('reads nothing for another model, a changed prefix, a prefix under the minimum, or a request without breakpoints', async () => {
+    const ask = [{ role: 'user', content: [{ type: 'text', text: 'first question', cache_control: marked }] }];
+    expect(await usageOf(turn(ask, 'claude-sim-other'))).toMatchObject({ cache_read_input_tokens: 0 });
+    const changed = { ...turn(ask), system: [{ type: 'text', text: `changed ${longSystem}` }] };
+    expect(await usageOf(changed)).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: 1103 });
+    const short = {
+      ...valid,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: marked }] }],
+    };
+    expect(await usageOf(short)).toMatchObject({
+      input_tokens: 1,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    });
+    const unmarked = turn([{ role: 'user', content: 'first question' }]);
+    expect(await usageOf(unmarked)).toMatchObject({ input_tokens: 1102, cache_read_input_tokens: 0 });
+  });
+});

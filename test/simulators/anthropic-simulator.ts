@@ -1,12 +1,18 @@
 // A loopback simulator of Anthropic's API (`POST /v1/messages` with any query such as `?beta=true`,
 // `POST /v1/messages/count_tokens`, `GET /v1/models[/{id}]`), validating requests as Anthropic does.
 // Model names pick misbehaviour: sim-error-<status> (529 = overloaded), sim-broken-stream, sim-stream-error-event,
-// sim-broken-before-first-event, sim-hang; a name containing `cache` reports cache reads.
+// sim-broken-before-first-event, sim-hang; a name containing `cache` reports cache reads. Other models keep a prompt
+// cache of the prefixes up to `cache_control` breakpoints (AnthropicSimulatorPromptCache), per simulator.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { vendorBehaviourForModel } from './anthropic-simulator-behaviour.js';
 import { AnthropicSimulatedError, anthropicStatusError } from './anthropic-simulator-errors.js';
 import { findAnthropicModel, listAnthropicModels } from './anthropic-simulator-models.js';
-import { countAnthropicPromptTokens, createAnthropicReply } from './anthropic-simulator-reply.js';
+import { AnthropicSimulatorPromptCache, anthropicMinimumCacheableTokens } from './anthropic-simulator-prompt-cache.js';
+import {
+  countAnthropicBlockTokens,
+  countAnthropicPromptTokens,
+  createAnthropicReply,
+} from './anthropic-simulator-reply.js';
 import { sendAnthropicEventStream } from './anthropic-simulator-stream.js';
 import { betasOf, validateAnthropicRequest } from './anthropic-simulator-validation.js';
 import type { RecordedRequest } from './openai-simulator.js';
@@ -32,12 +38,18 @@ export interface AnthropicSimulatorOptions {
   apiKey: string;
   /** wait before each content event; default 0 */
   streamChunkDelayMs?: number;
+  /** the shortest prefix the prompt cache writes, in the simulator's tokens (words); default Anthropic's 1024 */
+  minimumCacheableTokens?: number;
 }
 
 /** Starts the simulator on 127.0.0.1 and a free port. */
 export async function startAnthropicSimulator(options: AnthropicSimulatorOptions): Promise<AnthropicSimulator> {
   const requests: RecordedRequest[] = [];
   let abortedCount = 0;
+  const promptCache = new AnthropicSimulatorPromptCache(
+    options.minimumCacheableTokens ?? anthropicMinimumCacheableTokens,
+    countAnthropicBlockTokens,
+  );
   const server = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024, forceCloseConnections: true });
   /** Records the request, checks version and key, answers errors in Anthropic's shape. */
   const route =
@@ -64,7 +76,7 @@ export async function startAnthropicSimulator(options: AnthropicSimulatorOptions
     '/v1/messages',
     route((request, reply, apiVersion) => {
       const connection = new ClientConnection(reply.raw, () => abortedCount++);
-      return answerMessages(request, reply, connection, apiVersion, options);
+      return answerMessages(request, reply, connection, apiVersion, options, promptCache);
     }),
   );
   server.post(
@@ -114,6 +126,7 @@ async function answerMessages(
   connection: ClientConnection,
   apiVersion: string,
   options: AnthropicSimulatorOptions,
+  promptCache: AnthropicSimulatorPromptCache,
 ): Promise<FastifyReply | undefined> {
   const validated = validateAnthropicRequest(request.body, apiVersion, {
     betas: betasOf(request.headers['anthropic-beta']),
@@ -124,7 +137,7 @@ async function answerMessages(
     reply.hijack();
     return undefined;
   }
-  const answer = createAnthropicReply(validated);
+  const answer = createAnthropicReply(validated, promptCache);
   const messageId = `msg_sim_${randomIdentifier()}`;
   // A paced model answering without streaming takes as long as its stream would.
   if (behaviour.kind === 'paced' && !validated.stream) {

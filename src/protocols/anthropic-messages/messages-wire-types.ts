@@ -6,6 +6,8 @@ export interface MessagesUsage {
   /** input tokens neither read from nor written to the prompt cache */
   input_tokens: number;
   cache_creation_input_tokens: number;
+  /** cache writes by TTL (their sum is cache_creation_input_tokens); present when the vendor wrote some at 1 hour */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
   cache_read_input_tokens: number;
   /** all output tokens, thinking included */
   output_tokens: number;
