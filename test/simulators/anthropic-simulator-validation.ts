@@ -323,7 +323,11 @@ function validateTools(value: unknown): Array<{ name: string }> {
   return value.map((tool: unknown, index) => {
     const fields = (tool ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
-      if (!['name', 'description', 'input_schema', 'cache_control', 'strict', 'type'].includes(key))
+      if (
+        !['name', 'description', 'input_schema', 'cache_control', 'strict', 'eager_input_streaming', 'type'].includes(
+          key,
+        )
+      )
         throw anthropicInvalidRequest(`tools.${index}.${key}: Extra inputs are not permitted`);
     }
     if (typeof fields.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(fields.name))

@@ -21,4 +21,7 @@ export const freeAnthropicBetas: ReadonlySet<string> = new Set([
   'context-management-2025-06-27',
   // A higher output cap: output is billed per token and held by `max_tokens`.
   'output-128k-2025-02-19',
+  // Structured outputs (`output_config.format`, strict tools): billed by the tokens reported. @ai-sdk/anthropic sends it
+  // with every tool list for the Claude models it knows.
+  'structured-outputs-2025-11-13',
 ]);
