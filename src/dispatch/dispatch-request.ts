@@ -44,6 +44,11 @@ export interface DispatchRequest {
   maxOutputTokens?: number;
   /** whether the model reasons, from the catalog (absent: unknown); see CatalogModel.reasoning */
   modelReasoning?: boolean;
+  /**
+   * the request's stable prompt prefix key (a client's `prompt_cache_key`, or a hash of its system prompt, tools and
+   * first cached messages): the channel that last served it is tried first (cache-sticky routing); absent: no preference
+   */
+  cacheAffinityKey?: string;
 }
 
 /** What happened, for logs and billing. */

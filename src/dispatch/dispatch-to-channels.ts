@@ -1,7 +1,9 @@
 import { GatewayError } from '../core/gateway-error.js';
 import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
+import { preferCachedChannel } from '../routing/prefer-cached-channel.js';
 import type { ChannelOutcome } from '../routing/channel-health/channel-outcome.js';
 import { attemptChannel } from './attempt-channel.js';
+import { cacheAffinityOf } from './cache-affinity-of.js';
 import { ChannelBreakerGate } from './channel-breaker-gate.js';
 import { channelOutcomeOfAttempt } from './channel-outcome-of-attempt.js';
 import type { ClientSink } from './client-sink.js';
@@ -26,6 +28,8 @@ const clientClosedStatus = { status: 499, errorCode: 'client_closed_request' } a
  * not abort it: the answer is read (within the upstream timeouts) so it can be billed for what the vendor did; see
  * ForwardingControl. Channels whose circuit breaker is open are left out (all tried, soonest to recover first, when
  * every one is open), and each attempt's end is recorded on the channel's breaker for the model (ChannelBreakerGate).
+ * A request with a prompt prefix key goes first to the channel that last served that key, when it is among the
+ * healthy channels of the first priority (cache-sticky routing: the vendor's prompt cache holds the prefix there).
  * Throws a GatewayError when no channel answered and the client's answer is still the framework's.
  */
 export async function dispatchToChannels(
@@ -41,9 +45,14 @@ export async function dispatchToChannels(
   });
   const servingChannels = services.routing.current.channelsFor(request.modelId);
   const breakerGate = new ChannelBreakerGate(services.channelHealth, request.modelId);
-  const channels = breakerGate.choose(
+  const affinityKey =
+    request.cacheAffinityKey === undefined ? undefined : `${request.modelId}\n${request.cacheAffinityKey}`;
+  const affinity = affinityKey === undefined ? undefined : cacheAffinityOf(services.routing);
+  const healthy = breakerGate.choose(
     orderChannelsForAttempt(request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels),
   );
+  const channels =
+    affinity && affinityKey !== undefined ? preferCachedChannel(healthy, affinity.channelFor(affinityKey)) : healthy;
   let channelId: string | undefined;
   try {
     const success = await tryChannelsInOrder(channels, async (channel) => {
@@ -66,6 +75,7 @@ export async function dispatchToChannels(
         breakerGate.record(channel, outcome);
       }
     });
+    if (affinity && affinityKey !== undefined) affinity.remember(affinityKey, success.channel.id);
     if (control.abandoned) {
       const usageUnknown = abandonedWithoutUsage(request, control, success.value.usage);
       return {

@@ -76,6 +76,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
       passThrough: forwarding.passThrough,
       maxOutputTokens: forwarding.maxOutputTokens,
       modelReasoning: forwarding.model.reasoning,
+      cacheAffinityKey: forwarding.cacheAffinityKey,
     };
     outcome = await dispatchToChannels(dispatchRequest, new FastifyClientSink(forwarding.reply), services);
   } catch (error) {

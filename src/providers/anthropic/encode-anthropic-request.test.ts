@@ -139,6 +139,9 @@ describe('encodeAnthropicRequest', () => {
                   "type": "tool_result",
                 },
                 {
+                  "cache_control": {
+                    "type": "ephemeral",
+                  },
                   "content": "12:00",
                   "tool_use_id": "toolu_2",
                   "type": "tool_result",
@@ -156,6 +159,9 @@ describe('encodeAnthropicRequest', () => {
           ],
           "system": [
             {
+              "cache_control": {
+                "type": "ephemeral",
+              },
               "text": "Be brief.",
               "type": "text",
             },
@@ -222,6 +228,9 @@ describe('encodeAnthropicRequest', () => {
           {
             "content": [
               {
+                "cache_control": {
+                  "type": "ephemeral",
+                },
                 "text": "hi",
                 "type": "text",
               },

@@ -7,6 +7,7 @@ import type { VendorCall, VendorHttpRequest } from '../vendor-adapter.js';
 import { readAnthropicApiVersion, type AnthropicApiVersion } from './anthropic-api-version.js';
 import { convertAnthropicMessages } from './convert-anthropic-messages.js';
 import { convertAnthropicTools } from './convert-anthropic-tools.js';
+import { placeAnthropicCacheBreakpoints } from './place-anthropic-cache-breakpoints.js';
 
 /** The output cap sent when neither the request nor the catalog gives one (Anthropic requires `max_tokens`). */
 export const fallbackAnthropicMaxTokens = 4096;
@@ -22,12 +23,14 @@ export const fallbackAnthropicMaxTokens = 4096;
  *   it back into text), refused with client tools or thinking. Presence and frequency penalties are refused.
  * - a reasoning effort becomes `thinking` with a budget (planClaudeThinking: its rules and refusals).
  * - `seed` is dropped: OpenAI itself documents it as best-effort, and Anthropic has no equivalent.
+ * - prompt caching: the gateway marks the last system block and the last message (placeAnthropicCacheBreakpoints).
  */
 export function encodeAnthropicRequest(request: CanonicalRequest, call: VendorCall): VendorHttpRequest {
   const version = readAnthropicApiVersion(call.channel);
   refuseUnsupportedParameters(request);
   const thinkingPlan = planClaudeThinking(request, call.upstreamModelId, call.maxOutputTokens);
-  const conversation = convertAnthropicMessages(request.instructions, request.messages);
+  const converted = convertAnthropicMessages(request.instructions, request.messages);
+  const conversation = placeAnthropicCacheBreakpoints(converted.system, converted.messages);
   const body: Record<string, unknown> = {
     model: call.upstreamModelId,
     max_tokens: thinkingPlan.maxTokens ?? request.maxOutputTokens ?? call.maxOutputTokens ?? fallbackAnthropicMaxTokens,

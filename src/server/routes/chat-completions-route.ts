@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { chatPromptPrefixKey } from '../../protocols/openai-chat/chat-prompt-prefix-key.js';
 import { estimateChatRequest } from '../../protocols/openai-chat/estimate-chat-request.js';
 import { forwardMetered } from '../forward-metered.js';
 import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
@@ -41,6 +42,7 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: Gat
       clientWantsUsage: body.stream_options?.include_usage === true,
       chatRequest: body,
       maxOutputTokens: model.maxOutputTokens,
+      cacheAffinityKey: chatPromptPrefixKey(body),
     });
     return reply;
   });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createMessagesPassThrough } from '../../dispatch/pass-through/messages-pass-through.js';
 import { estimateMessagesRequest } from '../../protocols/anthropic-messages/estimate-messages-request.js';
 import { createMessagesAnswerCodec } from '../../protocols/anthropic-messages/messages-answer-codec.js';
+import { messagesPromptPrefixKey } from '../../protocols/anthropic-messages/messages-prompt-prefix-key.js';
 import { withoutMessageThreadsBeta } from '../../protocols/anthropic-messages/messages-thread-param.js';
 import { parseMessagesRequest } from '../../protocols/anthropic-messages/parse-messages-request.js';
 import { forwardMetered } from '../forward-metered.js';
@@ -78,6 +79,7 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       clientWantsUsage: false,
       canonical: { request: parsed.request, codec },
       maxOutputTokens: model.maxOutputTokens,
+      cacheAffinityKey: messagesPromptPrefixKey(body),
     });
     return reply;
   });

@@ -7,6 +7,7 @@ import { estimateResponsesRequest } from '../../protocols/openai-responses/estim
 import { assignInputItemIds } from '../../protocols/openai-responses/assign-input-item-ids.js';
 import { parseResponsesRequest } from '../../protocols/openai-responses/parse-responses-request.js';
 import { responsesAnswerCodec } from '../../protocols/openai-responses/responses-answer-codec.js';
+import { responsesPromptPrefixKey } from '../../protocols/openai-responses/responses-prompt-prefix-key.js';
 import type { ResponsesResponse } from '../../protocols/openai-responses/responses-wire-types.js';
 import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices, ResponsesServices } from '../gateway-services.js';
@@ -101,6 +102,7 @@ export function registerResponsesCreateRoute(
       stream: parsed.request.stream,
       clientWantsUsage: false,
       maxOutputTokens: model.maxOutputTokens,
+      cacheAffinityKey: responsesPromptPrefixKey(body),
     });
     return reply;
   });
