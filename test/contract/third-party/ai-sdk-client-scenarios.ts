@@ -2,11 +2,22 @@
 // structured output, with @ai-sdk/openai's chat and responses models and @ai-sdk/anthropic pointed at the gateway.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateObject, generateText, Output, stepCountIs, streamText, tool, type LanguageModel } from 'ai';
+import {
+  embedMany,
+  generateObject,
+  generateText,
+  Output,
+  stepCountIs,
+  streamObject,
+  streamText,
+  tool,
+  type LanguageModel,
+} from 'ai';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import {
   thirdPartyClaudeModel,
+  thirdPartyEmbeddingModel,
   thirdPartyModel,
   type ThirdPartyClientContext,
   type ThirdPartyClientScenario,
@@ -114,6 +125,21 @@ function scenariosOf(provider: (typeof providers)[number]): ThirdPartyClientScen
       },
     },
     {
+      name: `${provider.name}: streamObject`,
+      async run(context) {
+        const result = streamObject({
+          model: provider.model(context),
+          prompt: 'a streamed object',
+          schema: echoSchema,
+          maxRetries: 0,
+        });
+        const partials: unknown[] = [];
+        for await (const partial of result.partialObjectStream) partials.push(partial);
+        expect(partials.length).toBeGreaterThan(0);
+        expect(await result.object).toEqual({ echo: 'a streamed object' });
+      },
+    },
+    {
       name: `${provider.name}: generateObject`,
       async run(context) {
         const result = await generateObject({
@@ -164,9 +190,29 @@ const responsesEncryptedReasoningScenario: ThirdPartyClientScenario = {
   },
 };
 
+/** Embeddings through @ai-sdk/openai's embedding model: one vector per value, in order. */
+const openAiEmbeddingScenario: ThirdPartyClientScenario = {
+  name: '@ai-sdk/openai embedding: embedMany',
+  async run(context) {
+    const openai = createOpenAI({ apiKey: context.apiKey, baseURL: context.gateway.baseURL });
+    const result = await embedMany({
+      model: openai.embedding(thirdPartyEmbeddingModel),
+      values: ['first text', 'second text'],
+      maxRetries: 0,
+    });
+    expect(result.embeddings).toHaveLength(2);
+    for (const vector of result.embeddings) {
+      expect(vector.length).toBeGreaterThan(0);
+      expect(vector.every((value) => Number.isFinite(value))).toBe(true);
+    }
+    expect(result.embeddings[0]).not.toEqual(result.embeddings[1]);
+  },
+};
+
 /** Every AI SDK scenario, provider by provider. @ai-sdk/google is absent: the gateway does not serve Gemini's own API. */
 export const aiSdkClientScenarios: ThirdPartyClientScenario[] = [
   ...providers.flatMap(scenariosOf),
   anthropicJsonToolScenario,
   responsesEncryptedReasoningScenario,
+  openAiEmbeddingScenario,
 ];

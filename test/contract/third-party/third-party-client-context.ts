@@ -13,6 +13,9 @@ export const thirdPartyModel = 'contract-chat';
  */
 export const thirdPartyClaudeModel = 'claude-sonnet-4-5';
 
+/** The public embedding model id, served by the target's embedding model. */
+export const thirdPartyEmbeddingModel = 'contract-embedding';
+
 /** One vendor target's running gateway and simulator, as a third-party client sees them. */
 export interface ThirdPartyClientContext {
   target: ContractTarget;
@@ -37,7 +40,11 @@ export async function startThirdPartyClientContext(target: ContractTarget): Prom
     baseUrl: upstream.url,
     secret: upstream.secret,
     settings: target.settings,
-    models: { [thirdPartyModel]: target.normalModel, [thirdPartyClaudeModel]: target.normalModel },
+    models: {
+      [thirdPartyModel]: target.normalModel,
+      [thirdPartyClaudeModel]: target.normalModel,
+      [thirdPartyEmbeddingModel]: target.embeddingModel,
+    },
   });
   const apiKey = await gateway.createKey();
   return { target, gateway, upstream, apiKey };
