@@ -65,7 +65,8 @@ describe('vendor artefacts go back only to the vendor that produced them', () =>
   it('Anthropic gets its thinking with its signature and its redacted thinking, never Gemini or Bedrock signatures or unsigned reasoning', () => {
     const body = encodeAnthropicRequest(request, call).body;
     const parsed = JSON.parse(body) as { system: unknown; messages: Array<{ role: string; content: unknown[] }> };
-    expect(parsed.system).toEqual([{ type: 'text', text: 'Be brief.' }]);
+    // The gateway's own prompt-cache breakpoint sits on the last system block (place-anthropic-cache-breakpoints.ts).
+    expect(parsed.system).toEqual([{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }]);
     expect(parsed.messages[1]?.content).toEqual([
       { type: 'thinking', thinking: 'anthropic thought', signature: 'ANTHROPIC-SIG' },
       { type: 'redacted_thinking', data: 'ANTHROPIC-REDACTED' },
