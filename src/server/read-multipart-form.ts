@@ -1,21 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
+import type { MultipartForm } from '../core/multipart-form.js';
 
-/** One uploaded file, held in memory (bounded by the upload limit). */
-export interface UploadedFile {
-  fieldName: string;
-  filename: string;
-  contentType: string;
-  data: Buffer;
-}
-
-/** The text fields and files of a multipart request. */
-export interface MultipartForm {
-  fields: Record<string, string>;
-  /** repeated fields such as `timestamp_granularities[]`, in order */
-  repeatedFields: Array<[string, string]>;
-  files: UploadedFile[];
-}
+// The form's types live in core so the client protocols that parse forms need nothing from the server.
+export type { MultipartForm, UploadedFile } from '../core/multipart-form.js';
 
 /** Errors the error handler maps itself (limits, oversized files) or that mean the client left mid-upload. */
 const passThroughCodes = new Set([

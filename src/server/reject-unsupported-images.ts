@@ -1,6 +1,6 @@
 import { GatewayError } from '../core/gateway-error.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
-import type { ChatCompletionRequest } from './request-schemas/chat-completion-request-schema.js';
+import type { ChatCompletionRequest } from '../protocols/openai-chat/chat-completion-request-schema.js';
 
 /** A 400 naming the first image part, when the model reads text only. */
 export function rejectUnsupportedImages(model: CatalogModel, messages: ChatCompletionRequest['messages']): void {

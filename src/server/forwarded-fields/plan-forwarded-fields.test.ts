@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RoutableChannel } from '../../routing/routing-table.js';
-import { chatCompletionFieldRules } from '../request-schemas/chat-completion-request-schema.js';
+import { chatCompletionFieldRules } from '../../protocols/openai-chat/chat-completion-request-schema.js';
 import { planForwardedFields } from './plan-forwarded-fields.js';
 
 function channel(id: string, settings: Record<string, string> = {}): RoutableChannel {

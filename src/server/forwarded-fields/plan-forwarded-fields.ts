@@ -1,9 +1,9 @@
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
-import type { EndpointFieldRules } from '../request-schemas/endpoint-field-rules.js';
-import { parseRequestBody } from '../request-schemas/parse-request-body.js';
-import { unrecognizedArgumentError } from '../request-schemas/unrecognized-argument-error.js';
-import { vendorExtraFieldsSchema } from '../request-schemas/vendor-extra-field-schemas.js';
+import type { EndpointFieldRules } from '../../protocols/shared/endpoint-field-rules.js';
+import { parseRequestBody } from '../../protocols/shared/parse-request-body.js';
+import { unrecognizedArgumentError } from '../../protocols/shared/unrecognized-argument-error.js';
+import { vendorExtraFieldsSchema } from '../../protocols/shared/vendor-extra-field-schemas.js';
 import { channelFieldPolicyOf, enablesPremiumField, type ChannelFieldPolicy } from './channel-field-policy.js';
 
 /** How one validated request is forwarded: which channels may serve it, at what premium, with which body. */

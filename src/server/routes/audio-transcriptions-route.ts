@@ -5,7 +5,7 @@ import { encodeUpstreamForm } from '../encode-upstream-form.js';
 import { forwardMetered } from '../forward-metered.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
-import { parseTranscriptionForm } from '../request-schemas/transcription-request-schema.js';
+import { parseTranscriptionForm } from '../../protocols/openai-endpoints/transcription-request-schema.js';
 import { readWavDuration } from '../read-wav-duration.js';
 import { resolveModel } from '../resolve-model.js';
 

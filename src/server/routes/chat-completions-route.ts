@@ -9,8 +9,8 @@ import { rejectUnsupportedImages } from '../reject-unsupported-images.js';
 import {
   chatCompletionFieldRules,
   chatCompletionRequestSchema,
-} from '../request-schemas/chat-completion-request-schema.js';
-import { parseSparseRequestBody } from '../request-schemas/parse-request-body.js';
+} from '../../protocols/openai-chat/chat-completion-request-schema.js';
+import { parseSparseRequestBody } from '../../protocols/shared/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 import { withUpstreamUsage } from '../with-upstream-usage.js';
 

@@ -4,8 +4,11 @@ import { forwardMetered } from '../forward-metered.js';
 import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { completionFieldRules, completionRequestSchema } from '../request-schemas/completion-request-schema.js';
-import { parseRequestBody } from '../request-schemas/parse-request-body.js';
+import {
+  completionFieldRules,
+  completionRequestSchema,
+} from '../../protocols/openai-endpoints/completion-request-schema.js';
+import { parseRequestBody } from '../../protocols/shared/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 import { withUpstreamUsage } from '../with-upstream-usage.js';
 

@@ -4,8 +4,11 @@ import { forwardMetered } from '../forward-metered.js';
 import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { embeddingFieldRules, embeddingRequestSchema } from '../request-schemas/embedding-request-schema.js';
-import { parseRequestBody } from '../request-schemas/parse-request-body.js';
+import {
+  embeddingFieldRules,
+  embeddingRequestSchema,
+} from '../../protocols/openai-endpoints/embedding-request-schema.js';
+import { parseRequestBody } from '../../protocols/shared/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 
 /** `POST /v1/embeddings`, float or base64 vectors passed through unchanged (spec 4.3). */

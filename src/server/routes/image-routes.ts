@@ -8,14 +8,14 @@ import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-buil
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
-import { checkImageModelOptions } from '../request-schemas/check-image-model-options.js';
+import { checkImageModelOptions } from '../check-image-model-options.js';
 import {
   imageEditFieldRules,
   imageGenerationFieldRules,
   imageGenerationRequestSchema,
-} from '../request-schemas/image-request-schemas.js';
-import { parseImageEditForm } from '../request-schemas/parse-image-edit-form.js';
-import { parseRequestBody } from '../request-schemas/parse-request-body.js';
+} from '../../protocols/openai-endpoints/image-request-schemas.js';
+import { parseImageEditForm } from '../../protocols/openai-endpoints/parse-image-edit-form.js';
+import { parseRequestBody } from '../../protocols/shared/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 
 /** `POST /v1/images/generations` (JSON) and `POST /v1/images/edits` (multipart) (spec 4.4, 4.5). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { StoredResponseRecord } from '../../storage/responses-store.js';
 import type { ResponsesServices } from '../gateway-services.js';
-import { parseRequestBody } from '../request-schemas/parse-request-body.js';
+import { parseRequestBody } from '../../protocols/shared/parse-request-body.js';
 
 const idParams = z.object({ id: z.string().min(1) });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { resolveSecretPassphrase } from '../../accounts/secret-box.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { parseRequestBody } from '../request-schemas/parse-request-body.js';
+import { parseRequestBody } from '../../protocols/shared/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 import { renderSpecVideoSubmission, renderSpecVideoTask } from '../video/render-spec-video-task.js';
 import { requireVideoTasks } from '../video/require-video-tasks.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
-import { parseRequestBody } from '../request-schemas/parse-request-body.js';
+import { parseRequestBody } from '../../protocols/shared/parse-request-body.js';
 import { resolveModel } from '../resolve-model.js';
 import {
   openAiVideoRequestSchema,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { MultipartForm } from '../read-multipart-form.js';
-import { integerField } from './common-fields.js';
-import { formBoolean, formInteger, formNumber } from './form-field-types.js';
-import { parseRequestBody } from './parse-request-body.js';
-import { unrecognizedArgumentError } from './unrecognized-argument-error.js';
+import type { MultipartForm } from '../../core/multipart-form.js';
+import { integerField } from '../shared/common-fields.js';
+import { formBoolean, formInteger, formNumber } from '../shared/form-field-types.js';
+import { parseRequestBody } from '../shared/parse-request-body.js';
+import { unrecognizedArgumentError } from '../shared/unrecognized-argument-error.js';
 
 /** Streamed transcriptions (SSE) are not relayed: the gateway bills from the final answer. */
 const noStreaming = z.literal(false, { error: 'streamed transcriptions are not supported by this gateway' });

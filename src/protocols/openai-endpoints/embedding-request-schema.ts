@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { integerField, modelField, userField } from './common-fields.js';
-import { fieldNamesOf, type EndpointFieldRules } from './endpoint-field-rules.js';
+import { integerField, modelField, userField } from '../shared/common-fields.js';
+import { fieldNamesOf, type EndpointFieldRules } from '../shared/endpoint-field-rules.js';
 
 /** Most inputs (strings or token arrays) one request may carry, and most tokens in one token array (the description's limits). */
 const maxInputs = 2048;

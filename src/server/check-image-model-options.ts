@@ -1,5 +1,5 @@
-import { GatewayError } from '../../core/gateway-error.js';
-import type { CatalogModel } from '../../routing/catalog-model.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { CatalogModel } from '../routing/catalog-model.js';
 
 /** The options of an image request that depend on the model (generations and edits alike). */
 export interface ImageModelOptions {

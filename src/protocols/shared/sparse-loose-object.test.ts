@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { chatCompletionRequestSchema } from './chat-completion-request-schema.js';
+import { chatCompletionRequestSchema } from '../openai-chat/chat-completion-request-schema.js';
 import { createSparseLooseObject } from './sparse-loose-object.js';
 
 const user = { role: 'user', content: 'hi' };

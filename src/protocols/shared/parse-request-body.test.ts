@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
-import { chatCompletionRequestSchema } from './chat-completion-request-schema.js';
+import { chatCompletionRequestSchema } from '../openai-chat/chat-completion-request-schema.js';
 import { formatParamPath, parseSparseRequestBody } from './parse-request-body.js';
 
 function errorOf(body: unknown): GatewayError {

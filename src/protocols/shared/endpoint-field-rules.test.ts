@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { vendorPresets } from '../../routing/vendor-presets.js';
-import { chatCompletionFieldRules } from './chat-completion-request-schema.js';
-import { completionFieldRules } from './completion-request-schema.js';
-import { embeddingFieldRules } from './embedding-request-schema.js';
-import { imageEditFieldRules, imageGenerationFieldRules } from './image-request-schemas.js';
-import { transcriptionFieldNames } from './transcription-request-schema.js';
+import { chatCompletionFieldRules } from '../openai-chat/chat-completion-request-schema.js';
+import { completionFieldRules } from '../openai-endpoints/completion-request-schema.js';
+import { embeddingFieldRules } from '../openai-endpoints/embedding-request-schema.js';
+import { imageEditFieldRules, imageGenerationFieldRules } from '../openai-endpoints/image-request-schemas.js';
+import { transcriptionFieldNames } from '../openai-endpoints/transcription-request-schema.js';
 import { vendorExtraFieldSchemas } from './vendor-extra-field-schemas.js';
 
 // The property names of each request in the official OpenAI API description (openai-openapi.yaml), so that a field

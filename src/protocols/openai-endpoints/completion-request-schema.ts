@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { integerField, modelField, samplingFields } from './common-fields.js';
-import { fieldNamesOf, type EndpointFieldRules } from './endpoint-field-rules.js';
+import { integerField, modelField, samplingFields } from '../shared/common-fields.js';
+import { fieldNamesOf, type EndpointFieldRules } from '../shared/endpoint-field-rules.js';
 
 const tokenIds = z.array(integerField().min(0));
 

@@ -1,5 +1,5 @@
 import { GatewayError } from '../../core/gateway-error.js';
-import type { MultipartForm } from '../read-multipart-form.js';
+import type { MultipartForm } from '../../core/multipart-form.js';
 import {
   imageEditFieldRules,
   imageEditFieldsSchema,
@@ -7,8 +7,8 @@ import {
   maxImageEditImages,
   type ImageEditFields,
 } from './image-request-schemas.js';
-import { parseRequestBody } from './parse-request-body.js';
-import { unrecognizedArgumentError } from './unrecognized-argument-error.js';
+import { parseRequestBody } from '../shared/parse-request-body.js';
+import { unrecognizedArgumentError } from '../shared/unrecognized-argument-error.js';
 
 /**
  * Validates a `POST /v1/images/edits` form against the official API description: unknown text or file fields are

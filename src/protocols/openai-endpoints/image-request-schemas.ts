@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { integerField, userField } from './common-fields.js';
-import { fieldNamesOf, type EndpointFieldRules } from './endpoint-field-rules.js';
-import { formBoolean, formInteger } from './form-field-types.js';
+import { integerField, userField } from '../shared/common-fields.js';
+import { fieldNamesOf, type EndpointFieldRules } from '../shared/endpoint-field-rules.js';
+import { formBoolean, formInteger } from '../shared/form-field-types.js';
 
 /** OpenAI's default model for `POST /v1/images/generations` when a request names none (the description's default). */
 export const defaultImageModel = 'dall-e-2';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { premiumChatFields } from '../../core/premium-chat-fields.js';
-import { integerField, modelField, samplingFields } from './common-fields.js';
-import { fieldNamesOf, type EndpointFieldRules } from './endpoint-field-rules.js';
-import { createSparseLooseObject, type CrossFieldIssue } from './sparse-loose-object.js';
+import { integerField, modelField, samplingFields } from '../shared/common-fields.js';
+import { fieldNamesOf, type EndpointFieldRules } from '../shared/endpoint-field-rules.js';
+import { createSparseLooseObject, type CrossFieldIssue } from '../shared/sparse-loose-object.js';
 
 const functionName = z
   .string()
