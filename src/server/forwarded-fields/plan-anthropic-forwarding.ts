@@ -2,8 +2,8 @@ import type { PromptCacheTtl } from '../../billing/request-accounting.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
 import { anthropicChannelPolicyOf, type AnthropicChannelPolicy } from './anthropic-channel-policy.js';
-import { findMessagesCacheTtls } from './find-messages-cache-ttls.js';
-import { freeAnthropicBetas } from './free-anthropic-betas.js';
+import { findMessagesCacheTtls } from '../../protocols/anthropic-messages/find-messages-cache-ttls.js';
+import { freeAnthropicBetas } from '../../protocols/anthropic-messages/free-anthropic-betas.js';
 
 /** How a validated Messages request may go to Anthropic channels: which ones, at what premium, with which betas. */
 export interface AnthropicForwardingPlan {

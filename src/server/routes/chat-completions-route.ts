@@ -5,7 +5,7 @@ import { forwardMetered } from '../forward-metered.js';
 import { createJsonBodyBuilder } from '../forwarded-fields/create-json-body-builder.js';
 import { planForwardedFields } from '../forwarded-fields/plan-forwarded-fields.js';
 import type { GatewayServices } from '../gateway-services.js';
-import { rejectUnsupportedImages } from '../reject-unsupported-images.js';
+import { rejectUnsupportedImages } from '../../protocols/openai-chat/reject-unsupported-images.js';
 import {
   chatCompletionFieldRules,
   chatCompletionRequestSchema,

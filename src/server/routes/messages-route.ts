@@ -10,7 +10,7 @@ import { forwardMetered } from '../forward-metered.js';
 import { planAnthropicForwarding } from '../forwarded-fields/plan-anthropic-forwarding.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { createMessagesArtefactSealer } from '../messages-artefact-sealer.js';
-import { rejectUnsupportedMessageImages } from '../reject-unsupported-message-images.js';
+import { rejectUnsupportedMessageImages } from '../../protocols/anthropic-messages/reject-unsupported-message-images.js';
 import { readAnthropicForwarding } from '../read-anthropic-forwarding.js';
 import { resolveModel } from '../resolve-model.js';
 import { openMessagesThreadTurn } from './messages-thread-turn.js';

@@ -1,11 +1,11 @@
-import { GatewayError } from '../core/gateway-error.js';
-import type { CatalogModel } from '../routing/catalog-model.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { RoutedModelInputs } from '../../core/routed-model-inputs.js';
 
 /**
  * A 400 naming the first image block of a (validated) Messages body, user block or inside a `tool_result`, when the
  * model reads text only: the same rule as chat's image parts (rejectUnsupportedImages), in the client's own paths.
  */
-export function rejectUnsupportedMessageImages(model: CatalogModel, body: Record<string, unknown>): void {
+export function rejectUnsupportedMessageImages(model: RoutedModelInputs, body: Record<string, unknown>): void {
   if (model.inputModalities.includes('image')) return;
   const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content?: unknown }>) : [];
   messages.forEach((message, messageIndex) => {
@@ -21,7 +21,7 @@ export function rejectUnsupportedMessageImages(model: CatalogModel, body: Record
   });
 }
 
-function refuse(model: CatalogModel, param: string): never {
+function refuse(model: RoutedModelInputs, param: string): never {
   throw new GatewayError(
     'invalid_request_error',
     `The model '${model.id}' does not support image input: '${param}' is an image.`,

@@ -1,9 +1,9 @@
-import { GatewayError } from '../core/gateway-error.js';
-import type { CatalogModel } from '../routing/catalog-model.js';
-import type { ChatCompletionRequest } from '../protocols/openai-chat/chat-completion-request-schema.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { RoutedModelInputs } from '../../core/routed-model-inputs.js';
+import type { ChatCompletionRequest } from './chat-completion-request-schema.js';
 
 /** A 400 naming the first image part, when the model reads text only. */
-export function rejectUnsupportedImages(model: CatalogModel, messages: ChatCompletionRequest['messages']): void {
+export function rejectUnsupportedImages(model: RoutedModelInputs, messages: ChatCompletionRequest['messages']): void {
   if (model.inputModalities.includes('image')) return;
   messages.forEach((message, messageIndex) => {
     if (message.role !== 'user' || typeof message.content === 'string') return;
