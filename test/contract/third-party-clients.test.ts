@@ -15,12 +15,6 @@ import {
 
 setTracingDisabled(true);
 
-/**
- * Calls that fail today because of the gateway, per target (scenario name → the failing request and answer): they are
- * not registered, and the first test of the target's block lists them so they stay visible. Empty it as they are fixed.
- */
-const geminiSignatureLost =
-  "a Responses client that sends the function_call back without `include: ['reasoning.encrypted_content']` (the SDK's default) loses Gemini's thoughtSignature: the gateway seals it only into a reasoning item it emits when that include is asked for, so the follow-up reaches Gemini without it and gets 400 'Function call is missing a thought_signature in functionCall parts. (contents[1])'";
 /** Calls a vendor cannot serve at all (the matrix lists the same): not registered, listed with the gaps. */
 const noEmbeddings = 'the vendor has no embeddings API behind this adapter (the matrix lists the same)';
 const vendorCannot: Record<string, Record<string, string>> = {
@@ -29,14 +23,11 @@ const vendorCannot: Record<string, Record<string, string>> = {
   bedrock: { '@ai-sdk/openai embedding: embedMany': noEmbeddings },
 };
 
-const knownGatewayGaps: Record<string, Record<string, string>> = {
-  gemini: {
-    '@ai-sdk/openai responses: generateText with a tool and a follow-up step': geminiSignatureLost,
-    '@ai-sdk/openai responses: streamText with a tool and a follow-up step': geminiSignatureLost,
-    'ChatOpenAI (useResponsesApi): bindTools with a tool call and its result': geminiSignatureLost,
-    '@openai/agents OpenAIResponsesModel: run() with a function tool': geminiSignatureLost,
-  },
-};
+/**
+ * Calls that fail today because of the gateway, per target (scenario name → the failing request and answer): they are
+ * not registered, and the first test of the target's block lists them so they stay visible. Empty it as they are fixed.
+ */
+const knownGatewayGaps: Record<string, Record<string, string>> = {};
 
 const clients = {
   'Vercel AI SDK': aiSdkClientScenarios,

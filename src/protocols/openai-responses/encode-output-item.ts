@@ -24,13 +24,15 @@ export function itemIdPrefixOf(block: AnswerBlock): OutputItemIdPrefix {
  * One answer block as a finished output item: text → an assistant message with one `output_text`, reasoning → a
  * reasoning item (its text as one summary part, its artefact sealed when a sealer is given), tool call → a
  * function call (named as the client named it: a vendor's flat name of a namespaced function becomes its
- * `namespace` and `name` again). A block the stream never ended is `incomplete`.
+ * `namespace` and `name` again; its `call_id` is `shownCallId`, see responsesCallIdOf). A block the stream never
+ * ended is `incomplete`.
  */
 export function encodeOutputItem(
   block: AnswerBlock,
   itemId: string,
   sealReasoning: ((sealed: SealedArtefact) => string) | undefined,
   toolNames: FlatToolNames,
+  shownCallId?: string,
 ): ResponsesOutputItem {
   const status = block.ended ? 'completed' : 'incomplete';
   switch (block.type) {
@@ -46,7 +48,7 @@ export function encodeOutputItem(
       return {
         id: itemId,
         type: 'function_call',
-        call_id: block.callId,
+        call_id: shownCallId ?? block.callId,
         ...toolNames.clientNameOf(block.name),
         arguments: block.arguments,
         status,

@@ -5,6 +5,7 @@ import {
   hasSealedToolCallArtefact,
   itemIdPrefixOf,
 } from './encode-output-item.js';
+import { responsesCallIdOf } from './responses-call-id.js';
 import { encodeResponsesUsage } from './encode-responses-usage.js';
 import { flattenNamespaceTools } from './flatten-namespace-tools.js';
 import type { ResponseEncodingContext } from './response-encoding-context.js';
@@ -62,7 +63,8 @@ export function encodeFinalResponse(
 
 /**
  * A non-streamed answer as a Response object, with gateway item ids in output order; a tool call with a vendor
- * artefact is preceded by the reasoning item that carries it sealed (when the client asked for encrypted content).
+ * artefact is preceded by the reasoning item that carries it sealed (when the client asked for encrypted content)
+ * or carries it in its `call_id` (when not).
  */
 export function encodeResponse(answer: CanonicalAnswer, context: ResponseEncodingContext): ResponsesResponse {
   const toolNames = flattenNamespaceTools(context.echo.tools);
@@ -70,7 +72,9 @@ export function encodeResponse(answer: CanonicalAnswer, context: ResponseEncodin
     const items: ResponsesOutputItem[] = [];
     if (hasSealedToolCallArtefact(block, context.sealReasoning) && context.sealReasoning)
       items.push(encodeToolCallArtefactItem(block, context.createItemId('rs'), context.sealReasoning));
-    items.push(encodeOutputItem(block, context.createItemId(itemIdPrefixOf(block)), context.sealReasoning, toolNames));
+    const itemId = context.createItemId(itemIdPrefixOf(block));
+    const shownCallId = block.type === 'tool-call' ? responsesCallIdOf(block, context) : undefined;
+    items.push(encodeOutputItem(block, itemId, context.sealReasoning, toolNames, shownCallId));
     return items;
   });
   return encodeFinalResponse(answer, context, output);

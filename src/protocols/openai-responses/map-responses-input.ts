@@ -10,6 +10,7 @@ import type {
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { SealedArtefact } from '../shared/reasoning-sealer.js';
+import { decodeResponsesCallId } from './responses-call-id.js';
 import type { ResponsesContentPart, ResponsesInputItem } from './responses-request-schema.js';
 
 /** Opens a reasoning item's `encrypted_content`; null drops the artefact (the reasoning text is kept). */
@@ -20,6 +21,8 @@ export type UnsealReasoning = (sealed: string) => SealedArtefact | null;
  * calls, reasoning) become one assistant message and consecutive `function_call_output`s one tool message, the
  * grouping vendors with strict turn order (Anthropic, Gemini) need. A reasoning item whose sealed content belongs to a
  * tool call (see encodeToolCallArtefactItem) is no reasoning: its artefact goes onto the function call with that id.
+ * A call id that carries its artefact itself (see encodeResponsesCallId) gives it to its call and becomes the
+ * vendor's call id again, on the call and on its output alike.
  */
 export function mapResponsesInput(
   input: string | ResponsesInputItem[],
@@ -83,10 +86,11 @@ export function mapResponsesInput(
         }
       }
       case 'function_call': {
-        const artefact = toolCallArtefacts.get(item.call_id);
+        const shown = decodeResponsesCallId(item.call_id, unsealReasoning);
+        const artefact = shown.artefact ?? toolCallArtefacts.get(shown.callId);
         appendAssistant({
           type: 'tool-call',
-          callId: item.call_id,
+          callId: shown.callId,
           name: item.name,
           arguments: item.arguments,
           ...(artefact ? { artefact } : {}),
@@ -96,7 +100,7 @@ export function mapResponsesInput(
       case 'function_call_output':
         appendToolResult({
           type: 'tool-result',
-          callId: item.call_id,
+          callId: decodeResponsesCallId(item.call_id, unsealReasoning).callId,
           output:
             typeof item.output === 'string'
               ? item.output

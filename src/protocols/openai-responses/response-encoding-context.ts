@@ -20,4 +20,9 @@ export interface ResponseEncodingContext {
    * only when the client asked for `include: ["reasoning.encrypted_content"]` (see createReasoningSealer).
    */
   sealReasoning?: (sealed: SealedArtefact) => string;
+  /**
+   * Seals what binds a tool call's artefact to its `call_id` when there is no reasoning item to carry it (no
+   * `sealReasoning`): the artefact then rides in the call id (see encodeResponsesCallId).
+   */
+  sealToolCallArtefact?: (sealed: SealedArtefact) => string;
 }

@@ -1,7 +1,17 @@
 import { z } from 'zod';
+import { carryingCallIdMaxLength, isCarryingCallId, plainCallIdMaxLength } from './responses-call-id.js';
 
 /** A function or schema name as OpenAI allows it. */
 const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, underscores or dashes');
+
+/** OpenAI's 64-character cap, except for the gateway's own ids that carry a tool call's artefact (see encodeResponsesCallId). */
+const callIdSchema = z
+  .string()
+  .min(1)
+  .max(carryingCallIdMaxLength)
+  .refine((callId) => callId.length <= plainCallIdMaxLength || isCarryingCallId(callId), {
+    message: `must be at most ${plainCallIdMaxLength} characters`,
+  });
 
 const inputText = z.looseObject({ type: z.literal('input_text'), text: z.string() });
 const inputImage = z.looseObject({
@@ -36,7 +46,7 @@ const messageItem = z.looseObject({
 
 const functionCallItem = z.looseObject({
   type: z.literal('function_call'),
-  call_id: z.string().min(1).max(64),
+  call_id: callIdSchema,
   name: z.string().min(1),
   /** the `namespace` tool the called function belongs to (Codex's `multi_agent_v1`, ...) */
   namespace: z.string().min(1).nullish(),
@@ -47,7 +57,7 @@ const functionCallItem = z.looseObject({
 
 const functionCallOutputItem = z.looseObject({
   type: z.literal('function_call_output'),
-  call_id: z.string().min(1).max(64),
+  call_id: callIdSchema,
   output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, inputImage, inputFile]))]),
   id: z.string().nullish(),
   status: z.string().nullish(),

@@ -8,6 +8,7 @@ import {
   hasSealedToolCallArtefact,
   itemIdPrefixOf,
 } from './encode-output-item.js';
+import { responsesCallIdOf } from './responses-call-id.js';
 import { flattenNamespaceTools } from './flatten-namespace-tools.js';
 import type { OutputItemIdPrefix, ResponseEncodingContext } from './response-encoding-context.js';
 import type {
@@ -27,6 +28,8 @@ import type {
  * while it has come whole so far (at most one arguments piece: Gemini's calls, the only ones with artefacts, always
  * do) and written whole at its end, after its artefact item; a call whose arguments come in pieces is streamed from
  * its second piece on, and an artefact that still arrives at its end goes in a reasoning item right after it.
+ * Without encrypted content the artefact rides in the call's `call_id` (see responsesCallIdOf), so calls are held the
+ * same way: the id in `output_item.added` is then already the final one (a call streamed in pieces keeps a plain id).
  */
 export interface ResponsesStreamEncoder {
   /** `response.created` and `response.in_progress`; call once, first */
@@ -46,6 +49,8 @@ interface StreamedItem {
   summaryStarted: boolean;
   /** the finished item, set when its done events have been emitted */
   done?: ResponsesOutputItem;
+  /** a function call's `call_id` as announced in `output_item.added`, which its done item repeats */
+  shownCallId?: string;
 }
 
 /** The one terminal event a finished response is announced with. */
@@ -122,13 +127,14 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
           event('response.output_item.added', { ...where, item: { id: item.itemId, type: 'reasoning', summary: [] } }),
         ];
       case 'tool-call':
+        item.shownCallId = block.ended ? responsesCallIdOf(block, context) : block.callId;
         return [
           event('response.output_item.added', {
             ...where,
             item: {
               id: item.itemId,
               type: 'function_call',
-              call_id: block.callId,
+              call_id: item.shownCallId,
               ...toolNames.clientNameOf(block.name),
               arguments: '',
               status: 'in_progress',
@@ -144,7 +150,7 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
 
   function close(blockIndex: number, block: AnswerBlock): ResponsesStreamEvent[] {
     const item = itemAt(blockIndex);
-    const done = encodeOutputItem(block, item.itemId, context.sealReasoning, toolNames);
+    const done = encodeOutputItem(block, item.itemId, context.sealReasoning, toolNames, item.shownCallId);
     item.done = done;
     const where = { item_id: item.itemId, output_index: item.outputIndex };
     switch (block.type) {
@@ -256,7 +262,7 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
         case 'usage':
           return [];
         case 'tool-call-start':
-          if (context.sealReasoning) {
+          if (context.sealReasoning || context.sealToolCallArtefact) {
             heldToolCalls.set(part.blockIndex, 0);
             return [];
           }

@@ -77,6 +77,7 @@ export function registerResponsesCreateRoute(
         ...(parsed.include.includes('reasoning.encrypted_content')
           ? { sealReasoning: (artefact) => responses.sealer.seal(artefact) }
           : {}),
+        sealToolCallArtefact: (artefact) => responses.sealer.seal(artefact),
       },
       { onFinalResponse: keepCanonicalResponse },
     );
