@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { createRequestId } from '../core/create-request-id.js';
 import { announcesLargeBody } from './announces-large-body.js';
@@ -17,21 +16,11 @@ import { limitUnauthenticatedBodyTime } from './limit-unauthenticated-body-time.
 import { RouteMethods } from './route-methods.js';
 import { serveConsole } from './console/serve-console.js';
 import { registerApiRoutes } from './routes/api-routes.js';
-import { registerAudioTranscriptionsRoute } from './routes/audio-transcriptions-route.js';
-import { registerChatCompletionsRoute } from './routes/chat-completions-route.js';
-import { registerCompletionsRoute } from './routes/completions-route.js';
-import { registerEmbeddingsRoute } from './routes/embeddings-route.js';
-import { registerImageRoutes } from './routes/image-routes.js';
-import { registerMessagesCountTokensRoute } from './routes/messages-count-tokens-route.js';
-import { registerMessagesRoute } from './routes/messages-route.js';
-import { registerModelRoutes } from './routes/model-routes.js';
+import { registerClientProtocolRoutes } from './routes/client-protocol-routes.js';
 import { createLazyRequestLogger } from '../observability/lazy-request-logger.js';
 import { StoreReadinessProbe } from '../observability/store-readiness-probe.js';
 import { answerReadiness } from './answer-readiness.js';
-import { registerResponsesCreateRoute } from './routes/responses-create-route.js';
-import { registerResponsesReadRoutes } from './routes/responses-read-routes.js';
 import { registerVideoContentRoute } from './routes/video-content-route.js';
-import { registerVideoRoutes } from './routes/video-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -105,27 +94,8 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
         });
       checkBodyContentType(request);
     });
-    registerModelRoutes(v1, services);
-    registerChatCompletionsRoute(v1, services);
-    registerCompletionsRoute(v1, services);
-    registerEmbeddingsRoute(v1, services);
-    registerMessagesRoute(v1, services);
-    registerMessagesCountTokensRoute(v1, services);
-    if (services.responses) {
-      registerResponsesCreateRoute(v1, services, services.responses);
-      registerResponsesReadRoutes(v1, services.responses);
-    }
-    // Multipart parsing only in the scope of the routes that take a form. The plugin adds an async onResponse hook
-    // (it deletes uploads saved to disk, which the gateway never saves) that every other request would run as well.
-    await v1.register(async (uploads) => {
-      await uploads.register(multipart, {
-        throwFileSizeLimit: true,
-        limits: { fileSize: services.config.uploadLimitBytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
-      });
-      registerImageRoutes(uploads, services);
-      registerAudioTranscriptionsRoute(uploads, services);
-      registerVideoRoutes(uploads, services);
-    });
+    // The route table: each client path and its protocol's handlers (routes/client-protocol-routes.ts).
+    await registerClientProtocolRoutes(v1, services);
   });
   // Outside the keyed scope: a signed video URL is fetched with no API key.
   registerVideoContentRoute(app, services);
