@@ -2,6 +2,7 @@
 import { hiddenReasoningTokensOf } from './openai-simulator-behaviour.js';
 import { countWords, splitIntoWordPieces } from './openai-simulator-text.js';
 import type { AnthropicSimulatorPromptCache } from './anthropic-simulator-prompt-cache.js';
+import { scriptedToolTurnOf } from './scripted-tool-turn.js';
 import type {
   AnthropicBlock,
   AnthropicSimulatorMessage,
@@ -35,7 +36,8 @@ let toolUseCounter = 0;
 
 /**
  * Generates the answer: "Echo: <last user text>", "Tool results: <a>; <b>", `{"echo": …}` for JSON output, or tool_use
- * blocks; its input usage comes from the prompt cache when given one (see promptUsage).
+ * blocks (only the one a `sim-call` prompt scripts, see scripted-tool-turn.ts); its input usage comes from the prompt
+ * cache when given one (see promptUsage).
  */
 export function createAnthropicReply(
   request: AnthropicSimulatorRequest,
@@ -44,13 +46,30 @@ export function createAnthropicReply(
   const usage = promptUsage(request, promptCache);
   const lastMessage = request.messages.at(-1) as AnthropicSimulatorMessage;
   const toolResults = lastMessage.content.filter((block) => block.type === 'tool_result').map(toolResultText);
-  if (toolResults.length === 0 && shouldCallTools(request)) {
-    const content = chosenTools(request).map((name): AnthropicReplyBlock => ({
-      type: 'tool_use',
-      id: `toolu_sim_${++toolUseCounter}`,
-      name,
-      input: { query: lastUserText(request) },
-    }));
+  const scripted =
+    toolResults.length === 0
+      ? scriptedToolTurnOf(
+          lastUserText(request),
+          request.tools.map((tool) => tool.name),
+        )
+      : undefined;
+  if (toolResults.length === 0 && scripted?.kind !== 'answer' && shouldCallTools(request)) {
+    const content =
+      scripted?.kind === 'call'
+        ? [
+            {
+              type: 'tool_use' as const,
+              id: `toolu_sim_${++toolUseCounter}`,
+              name: scripted.name,
+              input: scripted.input,
+            },
+          ]
+        : chosenTools(request).map((name): AnthropicReplyBlock => ({
+            type: 'tool_use',
+            id: `toolu_sim_${++toolUseCounter}`,
+            name,
+            input: { query: lastUserText(request) },
+          }));
     return {
       content,
       stop_reason: 'tool_use',

@@ -10,6 +10,7 @@ import {
 } from './openai-simulator-chat-request.js';
 import type { EndpointHandler } from './openai-simulator-endpoint.js';
 import { interleaveChunks, type EventStreamPlan } from './openai-simulator-stream.js';
+import { scriptedToolTurnOf, type ScriptedToolTurn } from './scripted-tool-turn.js';
 import {
   applyStopAndLimit,
   countWords,
@@ -95,10 +96,26 @@ function wantsJson(body: RequestBody): boolean {
 }
 
 function shouldCallTools(body: RequestBody, messages: ChatMessage[]): boolean {
-  return functionToolsOf(body).length > 0 && messages.at(-1)?.role === 'user' && body.tool_choice !== 'none';
+  return (
+    functionToolsOf(body).length > 0 &&
+    messages.at(-1)?.role === 'user' &&
+    body.tool_choice !== 'none' &&
+    scriptedTurn(body, messages)?.kind !== 'answer'
+  );
+}
+
+/** What a `sim-call` / `sim-answer` prompt scripts (scripted-tool-turn.ts). */
+function scriptedTurn(body: RequestBody, messages: ChatMessage[]): ScriptedToolTurn | undefined {
+  return scriptedToolTurnOf(
+    lastUserText(messages),
+    functionToolsOf(body).map((tool) => tool.name),
+  );
 }
 
 function makeToolCalls(body: RequestBody, messages: ChatMessage[]): ToolCall[] {
+  const scripted = scriptedTurn(body, messages);
+  if (scripted?.kind === 'call')
+    return [{ id: `call_${++toolCallCounter}`, name: scripted.name, arguments: scripted.argumentsText }];
   const tools = functionToolsOf(body);
   const namedTool = namedToolChoice(body);
   const chosen =
