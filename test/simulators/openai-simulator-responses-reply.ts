@@ -12,6 +12,7 @@ import {
 } from './openai-simulator-responses-items.js';
 import type { ResponsesRequest } from './openai-simulator-responses-request.js';
 import { countWords, randomIdentifier, repeatWords, splitIntoWordPieces } from './openai-simulator-text.js';
+import { scriptedToolTurnOf } from './scripted-tool-turn.js';
 
 /** Token usage in the Responses shape. */
 export interface ResponsesUsage {
@@ -50,7 +51,11 @@ export function generateOutput(
   const items: ResponseItem[] = reasoning === undefined ? [] : [reasoning];
   let visibleTokens: number;
   let status: GeneratedOutput['status'] = 'completed';
-  if (source.kind === 'user' && shouldCallTools(request, context)) {
+  const scripted = scriptedToolTurnOf(
+    source.text,
+    request.tools.map((tool) => tool.name),
+  );
+  if (source.kind === 'user' && scripted?.kind !== 'answer' && shouldCallTools(request, context)) {
     const calls = makeFunctionCalls(request, source.text);
     items.push(...calls);
     visibleTokens = calls.length * outputTokensPerFunctionCall;
@@ -130,11 +135,18 @@ function shouldCallTools(request: ResponsesRequest, context: ResponseItem[]): bo
 
 function makeFunctionCalls(request: ResponsesRequest, query: string): FunctionCallItem[] {
   const choice = request.toolChoice;
+  // A `sim-call` prompt (scripted-tool-turn.ts) calls only its tool, with its arguments.
+  const scripted = scriptedToolTurnOf(
+    query,
+    request.tools.map((tool) => tool.name),
+  );
   const called =
-    typeof choice === 'object'
-      ? request.tools.filter((tool) => tool.name === choice.name).slice(0, 1)
-      : request.tools.slice(0, request.parallelToolCalls ? request.tools.length : 1);
-  const argumentsText = JSON.stringify({ query });
+    scripted?.kind === 'call'
+      ? request.tools.filter((tool) => tool.name === scripted.name).slice(0, 1)
+      : typeof choice === 'object'
+        ? request.tools.filter((tool) => tool.name === choice.name).slice(0, 1)
+        : request.tools.slice(0, request.parallelToolCalls ? request.tools.length : 1);
+  const argumentsText = scripted?.kind === 'call' ? scripted.argumentsText : JSON.stringify({ query });
   return called.map((tool) => ({
     id: newItemId('fc'),
     type: 'function_call',
