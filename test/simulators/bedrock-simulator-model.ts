@@ -1,4 +1,5 @@
 // The simulator's deterministic "model": echo replies, tool calls when tools are declared, Bedrock-style usage.
+import type { BedrockCacheUse } from './bedrock-simulator-prompt-cache.js';
 import type { ReceivedBlock, ReceivedMessage, ValidConverseRequest } from './bedrock-simulator-validation.js';
 import { applyStopAndLimit, countWords } from './openai-simulator-text.js';
 
@@ -29,7 +30,11 @@ let toolUseCounter = 0;
  * "Echo: <last user text>", or "Tool results: <a>; <b>" after tool results; when tools are declared and the last
  * turn is plain user text, one toolUse per tool (only the forced one for `toolChoice.tool`) with input {query}.
  */
-export function generateConverseAnswer(request: ValidConverseRequest, modelId: string): ConverseAnswer {
+export function generateConverseAnswer(
+  request: ValidConverseRequest,
+  modelId: string,
+  cacheUse: BedrockCacheUse | null = null,
+): ConverseAnswer {
   const lastTurn = request.messages.at(-1) as ReceivedMessage;
   const toolResults = lastTurn.content.filter((block) => 'toolResult' in block);
   const promptTokens = countPromptTokens(request);
@@ -44,7 +49,7 @@ export function generateConverseAnswer(request: ValidConverseRequest, modelId: s
     return {
       blocks,
       stopReason: 'tool_use',
-      usage: usageOf(promptTokens, blocks.length * outputTokensPerToolCall, modelId),
+      usage: usageOf(promptTokens, blocks.length * outputTokensPerToolCall, modelId, cacheUse),
     };
   }
   // JSON output (`outputConfig.textFormat`) answers `{"echo": …}`, as the OpenAI simulator does.
@@ -65,7 +70,7 @@ export function generateConverseAnswer(request: ValidConverseRequest, modelId: s
   return {
     blocks: [{ kind: 'text', text: generated.text }],
     stopReason,
-    usage: usageOf(promptTokens, countWords(generated.text), modelId),
+    usage: usageOf(promptTokens, countWords(generated.text), modelId, cacheUse),
   };
 }
 
@@ -73,14 +78,32 @@ export function generateConverseAnswer(request: ValidConverseRequest, modelId: s
 function countPromptTokens(request: ValidConverseRequest): number {
   let total = request.system.reduce((sum, text) => sum + countWords(text), 0);
   for (const message of request.messages) {
-    const words = countWords(textOf(message.content)) + message.content.filter((block) => !('text' in block)).length;
+    const others = message.content.filter((block) => !('text' in block) && !('cachePoint' in block));
+    const words = countWords(textOf(message.content)) + others.length;
     total += Math.max(1, words);
   }
   return total;
 }
 
 /** Bedrock reports `inputTokens` without cached tokens; `totalTokens` counts everything. */
-function usageOf(promptTokens: number, outputTokens: number, modelId: string): ConverseAnswer['usage'] {
+function usageOf(
+  promptTokens: number,
+  outputTokens: number,
+  modelId: string,
+  cacheUse: BedrockCacheUse | null,
+): ConverseAnswer['usage'] {
+  if (cacheUse) {
+    // Reads and writes are what the checkpoints' prefixes counted, capped at the prompt (whose count floors each turn at one).
+    const cacheReadInputTokens = Math.min(cacheUse.read, promptTokens);
+    const cacheWriteInputTokens = Math.min(cacheUse.write, promptTokens - cacheReadInputTokens);
+    return {
+      inputTokens: promptTokens - cacheReadInputTokens - cacheWriteInputTokens,
+      outputTokens,
+      totalTokens: promptTokens + outputTokens,
+      cacheReadInputTokens,
+      cacheWriteInputTokens,
+    };
+  }
   if (!modelId.includes(cachedPromptMarker))
     return { inputTokens: promptTokens, outputTokens, totalTokens: promptTokens + outputTokens };
   const cacheReadInputTokens = Math.floor(promptTokens / 2);

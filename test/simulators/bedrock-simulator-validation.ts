@@ -16,6 +16,10 @@ export interface ValidConverseRequest {
   messages: ReceivedMessage[];
   /** system texts in order */
   system: string[];
+  /** the system blocks as received, cache checkpoints included */
+  rawSystem: ReceivedBlock[];
+  /** the tools as received, cache checkpoints included */
+  rawTools: ReceivedBlock[];
   maxTokens: number | undefined;
   stopSequences: string[];
   /** tool names, in declaration order */
@@ -75,6 +79,8 @@ export function validateConverseRequest(body: unknown): ValidConverseRequest {
   return {
     messages,
     system: validateSystem(body.system),
+    rawSystem: Array.isArray(body.system) ? (body.system as ReceivedBlock[]) : [],
+    rawTools: toolConfig ? (body.toolConfig as { tools: ReceivedBlock[] }).tools : [],
     ...inference,
     toolNames: toolConfig?.toolNames ?? [],
     toolChoice: toolConfig?.toolChoice ?? { kind: 'auto' },
@@ -236,13 +242,14 @@ function checkToolPairing(messages: ReceivedMessage[], index: number): void {
 function validateSystem(value: unknown): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw validationError('system must be a list of SystemContentBlock objects.');
-  return value.map((block, index) => {
+  return value.flatMap((block, index) => {
+    if (isCachePoint(block)) return [];
     if (!isObject(block) || typeof block.text !== 'string' || !block.text.trim() || Object.keys(block).length !== 1) {
       throw validationError(
         `The text field in the SystemContentBlock object at system.${index} is blank or malformed.`,
       );
     }
-    return block.text;
+    return [block.text];
   });
 }
 
@@ -288,7 +295,9 @@ function validateToolConfig(
     if (field !== 'tools' && field !== 'toolChoice')
       throw validationError(`Malformed input request: extraneous key [${field}] is not permitted in toolConfig.`);
   }
-  const toolNames = value.tools.map((tool, index) => {
+  if (value.tools.every(isCachePoint)) throw validationError('toolConfig.tools must declare at least one toolSpec.');
+  const toolNames = value.tools.flatMap((tool, index) => {
+    if (isCachePoint(tool)) return [];
     const specification = isObject(tool) ? tool.toolSpec : undefined;
     if (
       !isObject(specification) ||
@@ -300,7 +309,7 @@ function validateToolConfig(
     const schema = isObject(specification.inputSchema) ? specification.inputSchema.json : undefined;
     if (!isObject(schema))
       throw validationError(`toolConfig.tools.${index}.toolSpec.inputSchema.json must be a JSON schema object.`);
-    return specification.name;
+    return [specification.name];
   });
   return { toolNames, toolChoice: validateToolChoice(value.toolChoice, toolNames) };
 }
@@ -315,6 +324,11 @@ function validateToolChoice(value: unknown, toolNames: string[]): ValidConverseR
   if (typeof name !== 'string' || !toolNames.includes(name))
     throw validationError('toolConfig.toolChoice.tool.name must name a declared tool.');
   return { kind: 'tool', name };
+}
+
+/** A `{cachePoint: …}` block (its placement and type are checked with the prompt cache). */
+function isCachePoint(value: unknown): boolean {
+  return isObject(value) && Object.keys(value).length === 1 && 'cachePoint' in value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,10 +4,12 @@
 // `sim-slow-stream` waits 50 ms between frames; `sim-broken-stream` breaks the connection after three frames (or
 // half a JSON body); `sim-broken-before-first-event` breaks it right after the 200 headers; `sim-stream-error-event`
 // and `sim-stream-exception-<type>` send an exception frame after three frames; `sim-cached-prompt` reports cache use.
+// Requests with `cachePoint` checkpoints go through a prefix cache (bedrock-simulator-prompt-cache.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BedrockSimulatedError, bedrockStatusError, validationError } from './bedrock-simulator-errors.js';
 import { generateConverseAnswer, type ConverseAnswer } from './bedrock-simulator-model.js';
+import { BedrockSimulatorPromptCache } from './bedrock-simulator-prompt-cache.js';
 import { verifyBedrockSignature, type BedrockSimulatorCredentials } from './bedrock-simulator-signature.js';
 import { converseStreamEvents, encodeStreamEvent, encodeStreamException } from './bedrock-simulator-stream.js';
 import { validateConverseRequest } from './bedrock-simulator-validation.js';
@@ -79,12 +81,15 @@ export async function startBedrockSimulator(options: BedrockSimulatorOptions = {
   const credentials = options.credentials ?? bedrockSimulatorCredentials;
   const region = options.region ?? 'us-east-1';
   const requests: BedrockRecordedRequest[] = [];
+  const promptCache = new BedrockSimulatorPromptCache();
   let abortedCount = 0;
   const server = createServer((request, response) => {
     const exchange = new Exchange(response, () => abortedCount++);
-    void handleRequest(request, exchange, { ...options, credentials, region }, requests).catch((error: unknown) => {
-      exchange.sendError(new BedrockSimulatedError(500, 'InternalServerException', String(error)));
-    });
+    void handleRequest(request, exchange, { ...options, credentials, region, promptCache }, requests).catch(
+      (error: unknown) => {
+        exchange.sendError(new BedrockSimulatedError(500, 'InternalServerException', String(error)));
+      },
+    );
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -107,7 +112,11 @@ export async function startBedrockSimulator(options: BedrockSimulatorOptions = {
   };
 }
 
-type ResolvedOptions = BedrockSimulatorOptions & { credentials: BedrockSimulatorCredentials; region: string };
+type ResolvedOptions = BedrockSimulatorOptions & {
+  credentials: BedrockSimulatorCredentials;
+  region: string;
+  promptCache: BedrockSimulatorPromptCache;
+};
 
 async function handleRequest(
   request: IncomingMessage,
@@ -144,7 +153,8 @@ async function handleRequest(
     return exchange.sendError(validationError('Malformed input request, please reformat your input and try again.'));
   let answer: ConverseAnswer;
   try {
-    answer = generateConverseAnswer(validateConverseRequest(body), modelId);
+    const validated = validateConverseRequest(body);
+    answer = generateConverseAnswer(validated, modelId, options.promptCache.useOf(validated, modelId));
   } catch (error) {
     if (error instanceof BedrockSimulatedError) return exchange.sendError(error);
     throw error;

@@ -10,7 +10,13 @@ export type BedrockContentBlock =
   /** the answer to a tool call, sent in a user turn */
   | { toolResult: { toolUseId: string; content: BedrockToolResultContent[]; status?: 'success' | 'error' } }
   /** hidden reasoning the model returned (Claude 3.7+ extended thinking) */
-  | { reasoningContent: { reasoningText?: { text: string; signature?: string }; redactedContent?: string } };
+  | { reasoningContent: { reasoningText?: { text: string; signature?: string }; redactedContent?: string } }
+  | BedrockCachePoint;
+
+/** A prompt-cache checkpoint: the prompt up to here (tools, system, messages in that order) may be cached. */
+export interface BedrockCachePoint {
+  cachePoint: { type: 'default' };
+}
 
 /** The image formats Converse accepts. */
 export type BedrockImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
@@ -36,9 +42,9 @@ export type BedrockToolChoice =
 /** The body of `POST /model/{modelId}/converse` and `/converse-stream`. */
 export interface BedrockConverseRequestBody {
   messages: BedrockMessage[];
-  system?: Array<{ text: string }>;
+  system?: Array<{ text: string } | BedrockCachePoint>;
   inferenceConfig?: { maxTokens?: number; temperature?: number; topP?: number; stopSequences?: string[] };
-  toolConfig?: { tools: BedrockToolSpecification[]; toolChoice?: BedrockToolChoice };
+  toolConfig?: { tools: Array<BedrockToolSpecification | BedrockCachePoint>; toolChoice?: BedrockToolChoice };
   /** structured output: the answer's text held to a JSON schema (given as a JSON string) */
   outputConfig?: {
     textFormat: {

@@ -5,6 +5,7 @@ import type { RemoteImage } from '../remote-image/remote-image.js';
 import type { BedrockConverseRequestBody } from './bedrock-converse-types.js';
 import { convertBedrockMessages } from './convert-bedrock-messages.js';
 import { convertBedrockToolConfig } from './convert-bedrock-tool-config.js';
+import { placeBedrockCachePoints } from './place-bedrock-cache-points.js';
 import { isBedrockClaudeModel, rejectUnsupportedBedrockParameters } from './reject-unsupported-bedrock-parameters.js';
 
 /** The model a Converse body is for: its id and its output cap from the catalog (tokens), when known. */
@@ -17,7 +18,8 @@ export interface BedrockModelTarget {
  * Builds the Converse body (the same for `/converse` and `/converse-stream`) with the http(s) image URLs already fetched
  * into `remoteImages` (by URL); throws a 400 GatewayError for what Converse cannot honour. A reasoning effort becomes
  * Claude's `thinking` in `additionalModelRequestFields` (planClaudeThinking); an unnamed model is not Claude. A JSON
- * schema output format becomes `outputConfig.textFormat`.
+ * schema output format becomes `outputConfig.textFormat`. Models that cache prompts get the gateway's cache
+ * checkpoints (placeBedrockCachePoints).
  */
 export function encodeBedrockConverseBody(
   request: CanonicalRequest,
@@ -38,6 +40,7 @@ export function encodeBedrockConverseBody(
   if (toolConfig) body.toolConfig = toolConfig;
   const outputConfig = convertOutputConfig(request);
   if (outputConfig) body.outputConfig = outputConfig;
+  placeBedrockCachePoints(body, model.id);
   return body;
 }
 
