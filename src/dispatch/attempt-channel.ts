@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
+import { assertNever } from '../core/assert-never.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { foldStreamParts } from '../core/canonical/fold-stream-parts.js';
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
@@ -25,7 +26,7 @@ import { clientClosedFailure } from './client-closed-failure.js';
 import type { ClientSink } from './client-sink.js';
 import { ClientStreamWriter } from './client-stream-writer.js';
 import type { DispatchServices } from './dispatch-services.js';
-import type { AttemptValue, DispatchRequest } from './dispatch-request.js';
+import type { AttemptValue, DispatchRequest, OpenAiWireDispatchRequest } from './dispatch-request.js';
 import type { ForwardingControl } from './forwarding-control.js';
 import { planPassThroughAttempt } from './pass-through/plan-pass-through-attempt.js';
 import { relayCanonicalStream } from './relay-canonical-stream.js';
@@ -218,28 +219,33 @@ function redactFailure(result: AttemptResult, channel: RoutableChannel): Attempt
 export { secretsOf };
 
 /**
- * Chooses how a channel serves the request. The order matters:
- * 1. a request the channel speaks natively, other than chat (`request.passThrough`, e.g. Responses to an OpenAI
- *    channel with the Responses API): the pass-through relay;
- * 2. a canonical request (Responses, Messages): EVERY channel protocol through its vendor adapter, OpenAI-wire
- *    channels through the OpenAI chat adapter, and the client protocol's codec writes the answer;
- * 3. a chat request to an OpenAI-wire channel: the body and the stream pass through (the fast path);
- * 4. a chat request to a translated channel: translated to canonical, answered through the chat codec.
+ * Chooses how a channel serves the request, by the request's kind:
+ * - `canonical` (Responses, Messages): a channel that speaks the client's protocol natively gets the pass-through
+ *   relay (`passThrough`, e.g. Responses to an OpenAI channel with the Responses API); EVERY other channel protocol
+ *   serves it through its vendor adapter (OpenAI-wire channels through the OpenAI chat adapter), and the client
+ *   protocol's codec writes the answer;
+ * - `openai-wire`: to an OpenAI-wire channel the body and the stream pass through (the fast path); to a translated
+ *   channel its `translation` (chat: to canonical, answered through the chat codec; embeddings: the adapter's own).
  */
 function planProtocolAttempt(attempt: ChannelAttempt): ProtocolAttempt | undefined {
-  const passThrough = attempt.request.passThrough;
-  if (passThrough?.servesChannel(attempt.channel)) return planPassThroughAttempt(attempt, passThrough);
-  const quirks = findOpenAiWireQuirks(attempt.channel.protocol);
-  if (attempt.request.canonical) {
-    const adapter = quirks
-      ? createOpenAiChatVendorAdapter(quirks, secretsOf(attempt.channel))
-      : findVendorAdapter(attempt.channel.protocol);
-    return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
+  const { request, channel } = attempt;
+  const quirks = findOpenAiWireQuirks(channel.protocol);
+  switch (request.kind) {
+    case 'canonical': {
+      if (request.passThrough?.servesChannel(channel)) return planPassThroughAttempt(attempt, request.passThrough);
+      const adapter = quirks
+        ? createOpenAiChatVendorAdapter(quirks, secretsOf(channel))
+        : findVendorAdapter(channel.protocol);
+      return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
+    }
+    case 'openai-wire': {
+      if (quirks) return planOpenAiWireAttempt(attempt, quirks, request);
+      const adapter = request.translation ? findVendorAdapter(channel.protocol) : undefined;
+      return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
+    }
+    default:
+      return assertNever(request, 'dispatch request kind');
   }
-  if (quirks)
-    return attempt.request.openAiWire ? planOpenAiWireAttempt(attempt, quirks, attempt.request.openAiWire) : undefined;
-  const adapter = findVendorAdapter(attempt.channel.protocol);
-  return adapter ? planTranslatedAttempt(attempt, adapter) : undefined;
 }
 
 function upstreamModelIdOf(attempt: ChannelAttempt): string {
@@ -250,7 +256,7 @@ function upstreamModelIdOf(attempt: ChannelAttempt): string {
 function planOpenAiWireAttempt(
   attempt: ChannelAttempt,
   quirks: OpenAiWireQuirks,
-  openAiWire: NonNullable<DispatchRequest['openAiWire']>,
+  openAiWire: OpenAiWireDispatchRequest,
 ): ProtocolAttempt {
   const { request, channel, services, control } = attempt;
   const upstreamModelId = upstreamModelIdOf(attempt);
@@ -346,8 +352,9 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
     fetchRemoteImage: services.remoteImageFetcher.forRequest(control.signal),
   };
   const mapFailure = adapter.mapFailure.bind(adapter);
-  const { embeddingRequest, chatRequest } = request;
-  if (embeddingRequest) {
+  const translation = request.kind === 'openai-wire' ? request.translation : undefined;
+  if (translation?.kind === 'embedding') {
+    const embeddingRequest = translation.request;
     const embeddings = adapter.embeddings;
     if (!embeddings) return undefined;
     return {
@@ -428,21 +435,27 @@ function canonicalOf(
   attempt: ChannelAttempt,
 ): { request: () => CanonicalRequest; codec: ClientAnswerCodec } | undefined {
   const { request, services } = attempt;
-  if (request.canonical) {
-    const canonicalRequest = request.canonical.request;
-    return { request: () => canonicalRequest, codec: request.canonical.codec };
+  switch (request.kind) {
+    case 'canonical': {
+      const canonicalRequest = request.canonical.request;
+      return { request: () => canonicalRequest, codec: request.canonical.codec };
+    }
+    case 'openai-wire': {
+      if (request.translation?.kind !== 'chat') return undefined;
+      const chatRequest = request.translation.request;
+      const identity = {
+        id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
+        model: request.modelId,
+        created: Math.floor(services.clock() / 1000),
+      };
+      return {
+        request: () => chatRequestToCanonical(chatRequest),
+        codec: createChatAnswerCodec(identity, request.clientWantsUsage),
+      };
+    }
+    default:
+      return assertNever(request, 'dispatch request kind');
   }
-  const chatRequest = request.chatRequest;
-  if (!chatRequest) return undefined;
-  const identity = {
-    id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
-    model: request.modelId,
-    created: Math.floor(services.clock() / 1000),
-  };
-  return {
-    request: () => chatRequestToCanonical(chatRequest),
-    codec: createChatAnswerCodec(identity, request.clientWantsUsage),
-  };
 }
 
 async function relayTranslatedStream(

@@ -8,19 +8,10 @@ import type { EmbeddingRequestFields } from '../providers/vendor-adapter.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
 import type { PassThroughProtocol } from './pass-through/pass-through-protocol.js';
 
-/** One client request to pass to whichever channel serves its model. */
-export interface DispatchRequest {
+/** What every request to pass to a model's channels carries, whatever it carries besides. */
+export interface DispatchRequestBase {
   /** the public model id the client asked for */
   modelId: string;
-  /**
-   * The OpenAI-wire byte pass-through (chat, completions, embeddings, images, audio): the path below the channel's
-   * base URL (e.g. `/chat/completions`) and the upstream body for the model name a channel expects (and the fields
-   * that channel accepts). Absent for Responses and Messages, which are served by `passThrough` or `canonical` only.
-   */
-  openAiWire?: {
-    upstreamPath: string;
-    buildBody: (upstreamModelId: string, channel: RoutableChannel) => string | Uint8Array | FormData;
-  };
   /** the channels that accept every field of the request (forwarded-field policy); all of the model's when absent */
   acceptsChannel?: (channel: RoutableChannel) => boolean;
   /** true when the answer is an SSE stream */
@@ -29,17 +20,6 @@ export interface DispatchRequest {
   clientWantsUsage: boolean;
   /** headers to add to a successful response, e.g. rate-limit state */
   responseHeaders: Record<string, string>;
-  /** the validated chat request, so translated protocols (Anthropic, Gemini, Bedrock) can serve it */
-  chatRequest?: ChatCompletionRequest;
-  /** the validated embeddings request, for translated protocols that serve embeddings */
-  embeddingRequest?: EmbeddingRequestFields;
-  /**
-   * the request in the gateway's own terms and the client protocol's codec: set for Responses and Messages, which
-   * any channel protocol serves through its adapter (unless the channel speaks the client's protocol: pass-through)
-   */
-  canonical?: { request: CanonicalRequest; codec: ClientAnswerCodec };
-  /** the client protocol when some channels speak it natively: those channels get the body passed through */
-  passThrough?: PassThroughProtocol;
   /** the model's output cap from the catalog */
   maxOutputTokens?: number;
   /** whether the model reasons, from the catalog (absent: unknown); see CatalogModel.reasoning */
@@ -50,6 +30,38 @@ export interface DispatchRequest {
    */
   cacheAffinityKey?: string;
 }
+
+/** What a translated channel (Anthropic, Gemini, Bedrock) serves of an OpenAI-wire request: its validated chat or embeddings request. */
+export type OpenAiWireTranslation =
+  { kind: 'chat'; request: ChatCompletionRequest } | { kind: 'embedding'; request: EmbeddingRequestFields };
+
+/**
+ * An OpenAI-wire request (chat, completions, embeddings, images, audio): its body passes through to OpenAI-wire
+ * channels; a translated channel serves it only when it carries a `translation`.
+ */
+export interface OpenAiWireDispatchRequest extends DispatchRequestBase {
+  kind: 'openai-wire';
+  /** the path below the channel's base URL, e.g. `/chat/completions` */
+  upstreamPath: string;
+  /** the upstream body for the model name a channel expects (and the fields that channel accepts) */
+  buildBody: (upstreamModelId: string, channel: RoutableChannel) => string | Uint8Array | FormData;
+  /** what translated channels serve; absent: OpenAI-wire channels only */
+  translation?: OpenAiWireTranslation;
+}
+
+/**
+ * A request in the gateway's own terms with its client protocol's codec (Responses, Messages): any channel protocol
+ * serves it through its adapter, except a channel that speaks the client's protocol natively (`passThrough`).
+ */
+export interface CanonicalDispatchRequest extends DispatchRequestBase {
+  kind: 'canonical';
+  canonical: { request: CanonicalRequest; codec: ClientAnswerCodec };
+  /** the client protocol when some channels speak it natively: those channels get the body passed through */
+  passThrough?: PassThroughProtocol;
+}
+
+/** One client request to pass to whichever channel serves its model, by what it carries. */
+export type DispatchRequest = OpenAiWireDispatchRequest | CanonicalDispatchRequest;
 
 /** What happened, for logs and billing. */
 export interface DispatchOutcome {

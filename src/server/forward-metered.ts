@@ -1,8 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { assertNever } from '../core/assert-never.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { RequestEstimate } from '../core/request-estimate.js';
 import { estimateDocumentPages, type DocumentPageCounts } from '../billing/estimate-document-pages.js';
-import type { DispatchOutcome, DispatchRequest } from '../dispatch/dispatch-request.js';
+import type {
+  CanonicalDispatchRequest,
+  DispatchOutcome,
+  DispatchRequest,
+  OpenAiWireDispatchRequest,
+} from '../dispatch/dispatch-request.js';
 import { dispatchToChannels } from '../dispatch/dispatch-to-channels.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
 import { FastifyClientSink } from './fastify-client-sink.js';
@@ -10,8 +16,8 @@ import type { GatewayServices } from './gateway-services.js';
 import { recordForwardingOutcome } from './record-forwarding-outcome.js';
 import type { MeteredEndpoint, MeteredResult, PromptCacheTtl } from '../billing/request-accounting.js';
 
-/** A /v1 request ready to be admitted, forwarded and settled. */
-export interface MeteredForwarding extends Omit<DispatchRequest, 'responseHeaders' | 'modelId'> {
+/** What a /v1 request carries besides its dispatch request: what admits, settles and answers it. */
+export interface MeteredFields {
   reply: FastifyReply;
   services: GatewayServices;
   request: FastifyRequest;
@@ -26,6 +32,14 @@ export interface MeteredForwarding extends Omit<DispatchRequest, 'responseHeader
   /** the longest prompt-cache TTL a Messages request asks for (see MeteredRequest) */
   promptCacheTtl?: PromptCacheTtl;
 }
+
+/** The dispatch request's fields a route sets (by its kind); the gateway adds the model id and the response headers. */
+type RouteDispatchFields<Request> = Request extends DispatchRequest
+  ? Omit<Request, 'responseHeaders' | 'modelId'>
+  : never;
+
+/** A /v1 request ready to be admitted, forwarded and settled: an OpenAI-wire or a canonical one (see DispatchRequest). */
+export type MeteredForwarding = MeteredFields & RouteDispatchFields<DispatchRequest>;
 
 /**
  * Every /v1 call that reaches an upstream goes through here: accounting admits it (or answers 429 before
@@ -61,23 +75,7 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
   const ticket = opened instanceof Promise ? await opened : opened;
   let outcome: DispatchOutcome;
   try {
-    // Field by field: `{ ...forwarding, ... }` copied the reply, request, services and the rest too, about 1.2 KB of
-    // allocation a request (sampling heap profiler). EveryField makes a new field of DispatchRequest a compile error here.
-    const dispatchRequest: EveryField<DispatchRequest> = {
-      modelId: forwarding.model.id,
-      openAiWire: forwarding.openAiWire,
-      acceptsChannel: forwarding.acceptsChannel,
-      stream: forwarding.stream,
-      clientWantsUsage: forwarding.clientWantsUsage,
-      responseHeaders: ticket.responseHeaders,
-      chatRequest: forwarding.chatRequest,
-      embeddingRequest: forwarding.embeddingRequest,
-      canonical: forwarding.canonical,
-      passThrough: forwarding.passThrough,
-      maxOutputTokens: forwarding.maxOutputTokens,
-      modelReasoning: forwarding.model.reasoning,
-      cacheAffinityKey: forwarding.cacheAffinityKey,
-    };
+    const dispatchRequest = dispatchRequestOf(forwarding, ticket.responseHeaders);
     outcome = await dispatchToChannels(dispatchRequest, new FastifyClientSink(forwarding.reply), services);
   } catch (error) {
     const failure = failedOutcome(error);
@@ -101,6 +99,51 @@ function countDocumentPagesAfterAdmission(forwarding: MeteredForwarding): Promis
   return services.accounting
     .checkBeforeBody({ principal: request.principal, clientIp: request.ip, receivedAt: request.receivedAt })
     .then(() => estimateDocumentPages(documents, services.config.decompressionBudgetBytes));
+}
+
+/**
+ * The dispatch request of a forwarding, field by field: `{ ...forwarding, ... }` copied the reply, request, services and
+ * the rest too, about 1.2 KB of allocation a request (sampling heap profiler). EveryField makes a new field of either
+ * kind a compile error here.
+ */
+function dispatchRequestOf(forwarding: MeteredForwarding, responseHeaders: Record<string, string>): DispatchRequest {
+  switch (forwarding.kind) {
+    case 'openai-wire': {
+      const request: EveryField<OpenAiWireDispatchRequest> = {
+        kind: 'openai-wire',
+        modelId: forwarding.model.id,
+        upstreamPath: forwarding.upstreamPath,
+        buildBody: forwarding.buildBody,
+        translation: forwarding.translation,
+        acceptsChannel: forwarding.acceptsChannel,
+        stream: forwarding.stream,
+        clientWantsUsage: forwarding.clientWantsUsage,
+        responseHeaders,
+        maxOutputTokens: forwarding.maxOutputTokens,
+        modelReasoning: forwarding.model.reasoning,
+        cacheAffinityKey: forwarding.cacheAffinityKey,
+      };
+      return request;
+    }
+    case 'canonical': {
+      const request: EveryField<CanonicalDispatchRequest> = {
+        kind: 'canonical',
+        modelId: forwarding.model.id,
+        canonical: forwarding.canonical,
+        passThrough: forwarding.passThrough,
+        acceptsChannel: forwarding.acceptsChannel,
+        stream: forwarding.stream,
+        clientWantsUsage: forwarding.clientWantsUsage,
+        responseHeaders,
+        maxOutputTokens: forwarding.maxOutputTokens,
+        modelReasoning: forwarding.model.reasoning,
+        cacheAffinityKey: forwarding.cacheAffinityKey,
+      };
+      return request;
+    }
+    default:
+      return assertNever(forwarding, 'forwarding kind');
+  }
 }
 
 /** `Type` with its optional fields required (each may still be undefined): an object literal must name them all. */

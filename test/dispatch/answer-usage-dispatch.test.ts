@@ -175,6 +175,7 @@ describe('dispatch hands billing typed answer usage', () => {
         stream: false,
         clientWantsUsage: false,
         responseHeaders: {},
+        kind: 'canonical',
         canonical: {
           request: canonicalRequest,
           codec: createMessagesAnswerCodec({ messageId: 'msg_test', model: 'public-model' }),
@@ -193,10 +194,9 @@ describe('dispatch hands billing typed answer usage', () => {
         stream: false,
         clientWantsUsage: false,
         responseHeaders: {},
-        openAiWire: {
-          upstreamPath: '/chat/completions',
-          buildBody: (upstreamModelId) => JSON.stringify({ model: upstreamModelId, messages: [] }),
-        },
+        kind: 'openai-wire',
+        upstreamPath: '/chat/completions',
+        buildBody: (upstreamModelId) => JSON.stringify({ model: upstreamModelId, messages: [] }),
       },
       'tool-model',
     );
@@ -210,7 +210,9 @@ describe('dispatch hands billing typed answer usage', () => {
         stream: false,
         clientWantsUsage: false,
         responseHeaders: {},
-        openAiWire: { upstreamPath: '/images/generations', buildBody: () => JSON.stringify({ prompt: 'x', n: 4 }) },
+        kind: 'openai-wire',
+        upstreamPath: '/images/generations',
+        buildBody: () => JSON.stringify({ prompt: 'x', n: 4 }),
       },
       'image-model',
     );

@@ -103,6 +103,7 @@ function dispatchRequest(stream: boolean): DispatchRequest {
     stream,
     clientWantsUsage: true,
     responseHeaders: {},
+    kind: 'canonical',
     canonical: {
       request: canonicalRequest(stream),
       codec: createChatAnswerCodec({ id: 'chatcmpl-canonical', model: 'public-model', created: 1_700_000_000 }, true),

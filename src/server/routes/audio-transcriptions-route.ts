@@ -38,10 +38,9 @@ export function registerAudioTranscriptionsRoute(app: FastifyInstance, services:
       estimate: estimateTranscriptionRequest(fields),
       uploadedBytes: audioFile.data.length,
       uploadedAudioSeconds: audio.kind === 'measured' ? audio.seconds : undefined,
-      openAiWire: {
-        upstreamPath: '/audio/transcriptions',
-        buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
-      },
+      kind: 'openai-wire',
+      upstreamPath: '/audio/transcriptions',
+      buildBody: (upstreamModelId) => encodeUpstreamForm(form, upstreamModelId),
       stream: false,
       clientWantsUsage: false,
     });

@@ -30,11 +30,13 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: GatewayS
       model,
       endpoint: 'embeddings',
       estimate: estimateEmbeddingRequest(body),
-      openAiWire: { upstreamPath: '/embeddings', buildBody: createJsonBodyBuilder(request, plan) },
+      kind: 'openai-wire',
+      upstreamPath: '/embeddings',
+      buildBody: createJsonBodyBuilder(request, plan),
       acceptsChannel: plan.acceptsChannel,
       stream: false,
       clientWantsUsage: false,
-      embeddingRequest: body,
+      translation: { kind: 'embedding', request: body },
     });
     return reply;
   });

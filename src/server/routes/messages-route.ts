@@ -71,6 +71,7 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       model,
       endpoint: 'messages',
       estimate: estimateMessagesRequest(parsed.request),
+      kind: 'canonical',
       passThrough,
       acceptsChannel: plan.acceptsChannel,
       premiumPriceRatios: plan.premiumPriceRatios,

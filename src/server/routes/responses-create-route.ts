@@ -98,6 +98,7 @@ export function registerResponsesCreateRoute(
       model,
       endpoint: 'responses',
       estimate: estimateResponsesRequest(canonicalRequest),
+      kind: 'canonical',
       canonical: { request: canonicalRequest, codec },
       passThrough,
       stream: parsed.request.stream,
