@@ -28,7 +28,7 @@ export interface ResponsesCallIdParts {
  * `include: ['reasoning.encrypted_content']` (the AI SDK, LangChain, the Agents SDK by default) send back only the
  * function call, so the call's vendor artefact (Gemini's `thoughtSignature`, without which Gemini 3 refuses the next
  * turn) rides in its id: the signature as base64url, bound to the call id and its producer by a gateway seal over a
- * digest of the three (the seal stays ~180 characters however long the signature is). Only id-safe characters
+ * digest of the three (the seal stays ~200 characters however long the signature is). Only id-safe characters
  * (`[A-Za-z0-9_-]`) are used, so the id may be replayed to any vendor. A signature that is not canonical base64, or
  * an artefact with redacted data, is not carried: the id stays plain.
  */
