@@ -33,7 +33,7 @@ const knownKeyHashesLimit = 10_000;
 /**
  * Resolves the API key to a principal from memory, or throws 401 `invalid_api_key` (429 for an address that sent too
  * many). The key comes from `Authorization: Bearer <key>` (OpenAI clients, Claude Code's auth token) or, when that is
- * absent, from `x-api-key` (the Anthropic SDK and Claude Code's API key).
+ * absent, from `x-api-key` (the Anthropic SDK and Claude Code's API key), then `x-goog-api-key` or `?key=` (Gemini's).
  */
 export async function authenticateApiKey(
   request: FastifyRequest,
@@ -66,14 +66,20 @@ export async function authenticateApiKey(
   return principal;
 }
 
-/** The key of `Authorization: Bearer`, else of `x-api-key`; undefined when neither carries one. */
+/** The key of `Authorization: Bearer`, else of `x-api-key`, `x-goog-api-key` or `?key=`; undefined when none has one. */
 function apiKeySecretOf(request: FastifyRequest): string | undefined {
   const authorization = request.headers.authorization;
   const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
   if (bearer) return bearer;
   const apiKeyHeader = request.headers['x-api-key'];
   const apiKey = typeof apiKeyHeader === 'string' ? apiKeyHeader.trim() : undefined;
-  return apiKey || undefined;
+  if (apiKey) return apiKey;
+  // Gemini's clients: @google/genai sends `x-goog-api-key`; curl examples and some tools put `?key=` in the URL.
+  const googleKeyHeader = request.headers['x-goog-api-key'];
+  const googleKey = typeof googleKeyHeader === 'string' ? googleKeyHeader.trim() : undefined;
+  if (googleKey) return googleKey;
+  const queryKey = (request.query as Record<string, unknown> | undefined)?.key;
+  return typeof queryKey === 'string' && queryKey.trim() ? queryKey.trim() : undefined;
 }
 
 // Only keys that resolved are remembered, so a flood of invalid keys cannot fill the memo or evict real ones.

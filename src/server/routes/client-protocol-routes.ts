@@ -5,6 +5,8 @@ import { registerAudioTranscriptionsRoute } from './audio-transcriptions-route.j
 import { registerChatCompletionsRoute } from './chat-completions-route.js';
 import { registerCompletionsRoute } from './completions-route.js';
 import { registerEmbeddingsRoute } from './embeddings-route.js';
+import { registerGeminiGenerateContentRoutes } from './gemini-generate-content-routes.js';
+import { registerGeminiModelRoutes } from './gemini-model-routes.js';
 import { registerImageRoutes } from './image-routes.js';
 import { registerMessagesCountTokensRoute } from './messages-count-tokens-route.js';
 import { registerMessagesRoute } from './messages-route.js';
@@ -74,6 +76,25 @@ export const clientProtocolRoutes: readonly ClientProtocolRoute[] = [
     paths: [{ method: 'POST', url: '/v1/messages/count_tokens' }],
     body: 'json',
     register: registerMessagesCountTokensRoute,
+  },
+  {
+    protocol: 'gemini-generate-content',
+    paths: [
+      { method: 'GET', url: '/v1beta/models' },
+      { method: 'GET', url: '/v1beta/models/*' },
+    ],
+    body: 'json',
+    register: registerGeminiModelRoutes,
+  },
+  {
+    protocol: 'gemini-generate-content',
+    paths: [
+      { method: 'POST', url: '/v1beta/models/*' },
+      { method: 'POST', url: '/v1beta/tunedModels/*' },
+      { method: 'GET', url: '/v1beta/tunedModels/*' },
+    ],
+    body: 'json',
+    register: registerGeminiGenerateContentRoutes,
   },
   {
     protocol: 'openai-responses',
