@@ -1,11 +1,12 @@
 // Real third-party clients against every vendor target: the Vercel AI SDK, LangChain JS and the OpenAI Agents SDK,
 // each making the calls applications make, through a gateway per target with its simulator behind it. No network:
 // every client gets the gateway's loopback URL and a gateway key; the Agents SDK's tracing is off, the others have
-// none unless asked. @ai-sdk/google is not here: the gateway does not serve Gemini's own API yet.
+// none unless asked. @ai-sdk/google speaks Gemini's own API (/v1beta) to the gateway.
 import { setTracingDisabled } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractTargets } from './contract-targets.js';
 import { aiSdkClientScenarios } from './third-party/ai-sdk-client-scenarios.js';
+import { aiSdkGoogleClientScenarios } from './third-party/ai-sdk-google-client-scenarios.js';
 import { langChainClientScenarios } from './third-party/langchain-client-scenarios.js';
 import { openAiAgentsClientScenarios } from './third-party/openai-agents-client-scenarios.js';
 import {
@@ -18,9 +19,18 @@ setTracingDisabled(true);
 /** Calls a vendor cannot serve at all (the matrix lists the same): not registered, listed with the gaps. */
 const noEmbeddings = 'the vendor has no embeddings API behind this adapter (the matrix lists the same)';
 const vendorCannot: Record<string, Record<string, string>> = {
-  'anthropic (2023-06-01)': { '@ai-sdk/openai embedding: embedMany': noEmbeddings },
-  'anthropic (2026-10-21)': { '@ai-sdk/openai embedding: embedMany': noEmbeddings },
-  bedrock: { '@ai-sdk/openai embedding: embedMany': noEmbeddings },
+  'anthropic (2023-06-01)': {
+    '@ai-sdk/openai embedding: embedMany': noEmbeddings,
+    '@ai-sdk/google embedding: embedMany': noEmbeddings,
+  },
+  'anthropic (2026-10-21)': {
+    '@ai-sdk/openai embedding: embedMany': noEmbeddings,
+    '@ai-sdk/google embedding: embedMany': noEmbeddings,
+  },
+  bedrock: {
+    '@ai-sdk/openai embedding: embedMany': noEmbeddings,
+    '@ai-sdk/google embedding: embedMany': noEmbeddings,
+  },
 };
 
 /**
@@ -31,6 +41,7 @@ const knownGatewayGaps: Record<string, Record<string, string>> = {};
 
 const clients = {
   'Vercel AI SDK': aiSdkClientScenarios,
+  'Vercel AI SDK (@ai-sdk/google)': aiSdkGoogleClientScenarios,
   'LangChain JS': langChainClientScenarios,
   'OpenAI Agents SDK': openAiAgentsClientScenarios,
 };
