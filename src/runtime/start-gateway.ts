@@ -148,6 +148,7 @@ export async function startGateway(
     routing,
     adapters: options.videoAdapters ?? videoVendorAdapters,
     dispatcher,
+    channelHealth,
     upstreamHeadersTimeoutMs: config.upstreamHeadersTimeoutMs,
     upstreamBodyTimeoutMs: config.upstreamBodyTimeoutMs,
     allowPrivateAddresses: config.imageFetchAllowPrivateAddresses,

@@ -6,7 +6,11 @@ import { reserveTaskHold, writeTaskHoldChange } from '../billing/mirror-task-hol
 import { costOfVideoSeconds, lookUpVideoSecondPrice, type VideoSecondPrice } from '../billing/price-video-seconds.js';
 import { createVideoTaskUsageLog, videoSubmitEndpoint } from '../billing/video-task-usage-log.js';
 import { redactChannelSecrets } from '../dispatch/redact-channel-secrets.js';
+import { withChannelOutcome, type ChannelAttemptResult } from '../dispatch/channel-attempt-result.js';
+import { transportFailureOutcome } from '../dispatch/transport-failure-outcome.js';
+import { tryChannelsWithBreakers } from '../dispatch/try-channels-with-breakers.js';
 import { sendVideoVendorRequest } from '../dispatch/video/send-video-vendor-request.js';
+import { mapStatusToChannelOutcome } from '../routing/channel-health/map-status-to-channel-outcome.js';
 import type { VideoGenerationJob, VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
 import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
 import type { KeyPrincipal, RoutableChannel } from '../routing/routing-table.js';
@@ -23,6 +27,13 @@ interface VideoRoute {
   channel: RoutableChannel;
   adapter: VideoVendorAdapter;
   job: VideoGenerationJob;
+}
+
+/** What a client sees when no channel accepted the job and none refused it in words of its own. */
+function noChannelAccepted(): GatewayError {
+  return new GatewayError('service_unavailable', 'No channel accepted the video right now; retry later.', {
+    headers: { 'retry-after': '30' },
+  });
 }
 
 /** Spare time, beyond the upstream timeouts, before a task the vendor never acknowledged is failed by the poller. */
@@ -161,71 +172,91 @@ export function createVideoTaskService(
     return outcome.task;
   }
 
-  /** Sends the job to each route in turn until one accepts it; a final or last failure fails the task (releasing the hold). */
-  async function sendToVendor(task: VideoTaskRecord, routes: VideoRoute[], clientIp: string): Promise<VideoTaskRecord> {
-    let lastError = new GatewayError('service_unavailable', 'No channel accepted the video right now; retry later.', {
-      headers: { 'retry-after': '30' },
-    });
-    for (const route of routes) {
-      const request = route.adapter.encodeSubmit(route.job, route.channel);
-      let answer;
-      try {
-        answer = await sendVideoVendorRequest(request, context.dispatch);
-      } catch (error) {
-        context.logger.warn(
-          { err: error, channelId: route.channel.id, taskId: task.id },
-          'video submit failed to reach the vendor; trying the next channel',
-        );
-        continue;
-      }
-      if (answer.status >= 200 && answer.status < 300) {
-        let vendorTaskId: string;
-        try {
-          vendorTaskId = route.adapter.decodeSubmit(answer.bodyText).vendorTaskId;
-        } catch (error) {
-          context.logger.error(
-            { err: error, channelId: route.channel.id, taskId: task.id },
-            'a video vendor accepted a job without a readable id',
-          );
-          lastError = new GatewayError(
-            'server_error',
-            'The video vendor gave an answer the gateway cannot read; nothing was charged.',
-          );
-          break;
-        }
-        const now = clock();
-        const recorded = await store.recordSubmission(task.id, task.version, {
-          channelId: route.channel.id,
-          vendorTaskId,
-          nextPollAt: now + nextPollDelayMs(task, now, 0),
-        });
-        if (recorded === undefined)
-          throw new GatewayError(
-            'server_error',
-            'The video task changed while it was being submitted; see its status.',
-          );
-        return recorded;
-      }
-      const failure = route.adapter.mapFailure(answer.status, answer.bodyText, answer.retryAfter);
-      // The vendor's text may quote the channel's own key or address (Gemini's errors do): redacted before a client sees it.
-      lastError =
-        failure.kind === 'success'
-          ? lastError
-          : new GatewayError(failure.error.code, redactChannelSecrets(failure.error.message, route.channel), {
-              param: failure.error.param,
-              headers: failure.error.headers,
-            });
-      if (failure.kind === 'final-failure') break;
+  /**
+   * Sends the job through the failover loop with the breaker gate (routes in channel order, channels whose breaker is
+   * open skipped, each answer recorded on the channel's breaker) until one accepts it; a final or last failure fails the
+   * task (releasing the hold).
+   */
+  async function sendToVendor(
+    task: VideoTaskRecord,
+    routes: VideoRoute[],
+    modelId: string,
+    clientIp: string,
+  ): Promise<VideoTaskRecord> {
+    const routeOf = new Map(routes.map((route) => [route.channel, route]));
+    let accepted: { channel: RoutableChannel; value: string };
+    try {
+      accepted = await tryChannelsWithBreakers({
+        health: context.channelHealth,
+        modelId,
+        channels: routes.map((route) => route.channel),
+        attempt: (channel) => submitOnRoute(task, routeOf.get(channel)!),
+      });
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      // Kept failed and hidden: the row explains the hold and release ledger entries; the client only sees the error.
+      const failed = await finishVideoTask(
+        context,
+        task,
+        { kind: 'fail', code: 'vendor_rejected', message: error.message },
+        clientIp,
+      );
+      if (failed) await store.markDeleted(task.id, clock());
+      throw error;
     }
-    // Kept failed and hidden: the row explains the hold and release ledger entries; the client only sees the error.
-    const failed = await finishVideoTask(
-      context,
-      task,
-      { kind: 'fail', code: 'vendor_rejected', message: lastError.message },
-      clientIp,
-    );
-    if (failed) await store.markDeleted(task.id, clock());
-    throw lastError;
+    const now = clock();
+    const recorded = await store.recordSubmission(task.id, task.version, {
+      channelId: accepted.channel.id,
+      vendorTaskId: accepted.value,
+      nextPollAt: now + nextPollDelayMs(task, now, 0),
+    });
+    if (recorded === undefined)
+      throw new GatewayError('server_error', 'The video task changed while it was being submitted; see its status.');
+    return recorded;
+  }
+
+  /** One submit to one route: the vendor's task id, or how the vendor refused (another channel may accept). */
+  async function submitOnRoute(task: VideoTaskRecord, route: VideoRoute): Promise<ChannelAttemptResult<string>> {
+    const request = route.adapter.encodeSubmit(route.job, route.channel);
+    let answer;
+    try {
+      answer = await sendVideoVendorRequest(request, context.dispatch);
+    } catch (error) {
+      context.logger.warn(
+        { err: error, channelId: route.channel.id, taskId: task.id },
+        'video submit failed to reach the vendor; trying the next channel',
+      );
+      return withChannelOutcome(
+        { kind: 'retryable-failure', error: noChannelAccepted() },
+        transportFailureOutcome(error),
+      );
+    }
+    if (answer.status >= 200 && answer.status < 300) {
+      try {
+        return { kind: 'success', value: route.adapter.decodeSubmit(answer.bodyText).vendorTaskId };
+      } catch (error) {
+        context.logger.error(
+          { err: error, channelId: route.channel.id, taskId: task.id },
+          'a video vendor accepted a job without a readable id',
+        );
+        // Not sent elsewhere: the vendor may be generating (and billing) the video already.
+        const unreadable = new GatewayError(
+          'server_error',
+          'The video vendor gave an answer the gateway cannot read; nothing was charged.',
+        );
+        return withChannelOutcome({ kind: 'final-failure', error: unreadable }, { kind: 'inconclusive' });
+      }
+    }
+    const failure = route.adapter.mapFailure(answer.status, answer.bodyText, answer.retryAfter);
+    const outcome = mapStatusToChannelOutcome(answer.status, answer.retryAfter);
+    if (failure.kind === 'success')
+      return withChannelOutcome({ kind: 'retryable-failure', error: noChannelAccepted() }, outcome);
+    // The vendor's text may quote the channel's own key or address (Gemini's errors do): redacted before a client sees it.
+    const error = new GatewayError(failure.error.code, redactChannelSecrets(failure.error.message, route.channel), {
+      param: failure.error.param,
+      headers: failure.error.headers,
+    });
+    return withChannelOutcome({ kind: failure.kind, error }, outcome);
   }
 
   return {
@@ -237,7 +268,7 @@ export function createVideoTaskService(
         : { perSecond: 0, priceRatioMillionths: 1_000_000 };
       const amount = costOfVideoSeconds(price, first.job.seconds);
       const task = await hold(submission, first, price, amount);
-      return toVideoTaskView(await sendToVendor(task, routes, submission.clientIp));
+      return toVideoTaskView(await sendToVendor(task, routes, submission.model.id, submission.clientIp));
     },
 
     async get(principal, taskId) {

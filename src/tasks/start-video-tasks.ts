@@ -5,6 +5,7 @@ import type { VideoTaskConfig } from '../config/gateway-config.js';
 import { createCheckedLookup } from '../providers/remote-image/create-checked-lookup.js';
 import { isFetchableAddress } from '../providers/remote-image/is-fetchable-address.js';
 import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
+import type { ChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../storage/database-schema.js';
@@ -32,6 +33,8 @@ export function startVideoTasks(options: {
   routing: { current: { channelsFor(modelId: string): readonly RoutableChannel[] } };
   adapters: readonly VideoVendorAdapter[];
   dispatcher: Dispatcher;
+  /** the gateway's circuit breakers: video submissions are gated and counted like every other upstream call */
+  channelHealth: ChannelHealthService;
   upstreamHeadersTimeoutMs: number;
   upstreamBodyTimeoutMs: number;
   /** whether download redirects may reach private and loopback addresses (GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES) */
@@ -57,6 +60,7 @@ export function startVideoTasks(options: {
       headersTimeoutMs: options.upstreamHeadersTimeoutMs,
       bodyTimeoutMs: options.upstreamBodyTimeoutMs,
     },
+    channelHealth: options.channelHealth,
     download: { redirectDispatcher, isAddressAllowed, maxBytes: config.maxBytes },
     storage: createLocalFolderVideoStorage(config.storageDirectory),
     clock: options.clock,

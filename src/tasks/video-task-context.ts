@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
 import type { VideoDispatchOptions } from '../dispatch/video/send-video-vendor-request.js';
 import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
+import type { ChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
 import type { VideoTaskStore } from '../storage/video-task-store.js';
 import type { VideoContentStorage } from './video-content-storage.js';
@@ -46,6 +47,8 @@ export interface VideoTaskContext {
   /** one adapter per vendor protocol; a channel is used for video when an adapter speaks its protocol */
   adapters: readonly VideoVendorAdapter[];
   dispatch: VideoDispatchOptions;
+  /** circuit breakers per (channel, model): submissions skip channels whose breaker is open and feed each outcome */
+  channelHealth: ChannelHealthService;
   download: VideoDownloadSettings;
   storage: VideoContentStorage;
   /** Unix milliseconds */

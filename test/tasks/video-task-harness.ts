@@ -6,6 +6,8 @@ import { Agent } from 'undici';
 import { loadBillingConfig } from '../../src/billing/billing-config.js';
 import { BillingRuntime } from '../../src/billing/billing-runtime.js';
 import { createLogger } from '../../src/observability/create-logger.js';
+import { defaultChannelHealthSettings } from '../../src/config/channel-health-settings.js';
+import { createChannelHealthService } from '../../src/routing/channel-health/channel-health-service.js';
 import { createCheckedLookup } from '../../src/providers/remote-image/create-checked-lookup.js';
 import { isFetchableAddress } from '../../src/providers/remote-image/is-fetchable-address.js';
 import type { CatalogModel } from '../../src/routing/catalog-model.js';
@@ -150,6 +152,7 @@ export async function createTaskHarness(
       routing: { current: { channelsFor: (modelId) => (modelId === 'sora-test' ? channels : []) } },
       adapters: [loopbackVideoAdapter],
       dispatch: { dispatcher, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000 },
+      channelHealth: createChannelHealthService(defaultChannelHealthSettings, () => now.value),
       // Loopback vendors and redirect targets are private addresses: allowed here, as GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES does.
       download: {
         redirectDispatcher,
