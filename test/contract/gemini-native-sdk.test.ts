@@ -8,6 +8,7 @@ import { contractTargets } from './contract-targets.js';
 import {
   geminiNativeEmbeddingModel,
   geminiNativeModel,
+  geminiNativeOverloadedModel,
   startGeminiNativeContext,
   type GeminiNativeContext,
 } from './gemini-native/gemini-native-context.js';
@@ -189,6 +190,18 @@ for (const target of contractTargets) {
       const badKey = await apiErrorOf(stranger.models.generateContent({ model: geminiNativeModel, contents: 'hi' }));
       expect(badKey.status).toBe(401);
       expect(googleErrorOf(badKey)).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });
+    });
+
+    it('a key without balance is 429 RESOURCE_EXHAUSTED, an overloaded vendor 503 UNAVAILABLE, in Google’s shape', async () => {
+      const broke = new GoogleGenAI({ apiKey: context.unfundedApiKey, httpOptions: { baseUrl: context.gateway.url } });
+      const refused = await apiErrorOf(broke.models.generateContent({ model: geminiNativeModel, contents: 'hi' }));
+      expect(refused.status).toBe(429);
+      expect(googleErrorOf(refused)).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+      const overloaded = await apiErrorOf(
+        ai.models.generateContentStream({ model: geminiNativeOverloadedModel, contents: 'hi' }),
+      );
+      expect(overloaded.status).toBe(503);
+      expect(googleErrorOf(overloaded)).toMatchObject({ code: 503, status: 'UNAVAILABLE' });
     });
 
     it('the usage the SDK sees is the usage log’s row, and it costs what the same chat completion costs', async () => {

@@ -15,6 +15,9 @@ export const geminiNativeModel = 'contract-chat';
 /** The public embedding model, served by the target's embedding model. */
 export const geminiNativeEmbeddingModel = 'contract-embedding';
 
+/** A public model served by the target's model that answers with the vendor's "overloaded" status. */
+export const geminiNativeOverloadedModel = 'contract-overloaded';
+
 /** One target's running gateway and simulator, as a Gemini-native client sees them. */
 export interface GeminiNativeContext {
   target: ContractTarget;
@@ -22,6 +25,8 @@ export interface GeminiNativeContext {
   upstream: ContractUpstream;
   /** a funded gateway key (never the vendor's secret) */
   apiKey: string;
+  /** a key of a user without balance */
+  unfundedApiKey: string;
   /** the usage rows of the key, once every admitted request is settled */
   usageRows(): Promise<UsageLogRecord[]>;
   close(): Promise<void>;
@@ -33,24 +38,30 @@ export async function startGeminiNativeContext(target: ContractTarget): Promise<
   const gateway = await startBillingTestGateway({
     // The helper's own channel serves an id no scenario uses; the target's channel is added below.
     models: ['unused-default-model'],
-    prices: [geminiNativeModel, geminiNativeEmbeddingModel].map(createUnitPrice),
+    prices: [geminiNativeModel, geminiNativeEmbeddingModel, geminiNativeOverloadedModel].map(createUnitPrice),
   });
   await gateway.createChannel({
     protocol: target.protocol,
     baseUrl: upstream.url,
     secret: upstream.secret,
     settings: target.settings,
-    models: { [geminiNativeModel]: target.normalModel, [geminiNativeEmbeddingModel]: target.embeddingModel },
+    models: {
+      [geminiNativeModel]: target.normalModel,
+      [geminiNativeEmbeddingModel]: target.embeddingModel,
+      [geminiNativeOverloadedModel]: target.overloadedModel,
+    },
   });
   const user = await gateway.createUser();
   // Micro-units at one a token: far more than the scenarios spend.
   await gateway.topUp(user, 1_000_000_000);
   const key = await gateway.createKey(user);
+  const unfunded = await gateway.createKey(await gateway.createUser());
   return {
     target,
     gateway,
     upstream,
     apiKey: key.secret,
+    unfundedApiKey: unfunded.secret,
     async usageRows() {
       await settleEverything([gateway.running], user.id);
       return gateway.running.billing.store.listUsageLogs({ apiKeyId: key.apiKeyId, limit: 500 });
