@@ -66,7 +66,7 @@ export async function authenticateApiKey(
   return principal;
 }
 
-/** The key of `Authorization: Bearer`, else of `x-api-key`, `x-goog-api-key` or `?key=`; undefined when none has one. */
+/** The key of `Authorization: Bearer`, else `x-api-key`, `x-goog-api-key` or (on /v1beta) `?key=`; else undefined. */
 function apiKeySecretOf(request: FastifyRequest): string | undefined {
   const authorization = request.headers.authorization;
   const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
@@ -78,6 +78,8 @@ function apiKeySecretOf(request: FastifyRequest): string | undefined {
   const googleKeyHeader = request.headers['x-goog-api-key'];
   const googleKey = typeof googleKeyHeader === 'string' ? googleKeyHeader.trim() : undefined;
   if (googleKey) return googleKey;
+  // Only Gemini's paths take a key in the URL (where proxies log it): no other client protocol sends one there.
+  if (!request.url.startsWith('/v1beta/')) return undefined;
   const queryKey = (request.query as Record<string, unknown> | undefined)?.key;
   return typeof queryKey === 'string' && queryKey.trim() ? queryKey.trim() : undefined;
 }
