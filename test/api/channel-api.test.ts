@@ -248,6 +248,36 @@ describe('/api/channels', () => {
     expect((await callApi('GET', '/usage/logs?limit=500', token)).body.data).toHaveLength(logsBefore);
   });
 
+  it("records a test's outcome on the channel's breaker, and tests a channel whose breaker is open (a success closes it)", async () => {
+    const { token } = await signInAdmin();
+    const created = await callApi('POST', '/channels', token, {
+      name: 'probe-breaker',
+      baseUrl: gateway.simulator.url,
+      secret: vendorSecret,
+      models: ['probe-breaker-public'],
+      modelMapping: { 'probe-breaker-public': 'sim-error-503-retry-after-600' },
+    });
+    const breakerState = async () =>
+      (
+        (await callApi('GET', `/channels/${created.body.id}`, token)).body.health as Array<{
+          model: string;
+          state: string;
+        }>
+      ).find((entry) => entry.model === 'probe-breaker-public')?.state;
+
+    const failed = await callApi('POST', `/channels/${created.body.id}/test`, token, {});
+    expect(failed.body).toMatchObject({ ok: false, status: 503 });
+    // A 503 with Retry-After opens the breaker at once, as a forwarded request's would.
+    expect(await breakerState()).toBe('open');
+
+    await callApi('PATCH', `/channels/${created.body.id}`, token, { modelMapping: { 'probe-breaker-public': model } });
+    gateway.simulator.reset();
+    const fixed = await callApi('POST', `/channels/${created.body.id}/test`, token, {});
+    expect(fixed.body).toMatchObject({ ok: true, status: 200 });
+    expect(gateway.simulator.requests).toHaveLength(1);
+    expect(await breakerState()).toBe('closed');
+  });
+
   it('reports a failing vendor with its secret and address removed, and an unreachable one by error code', async () => {
     const { token } = await signInAdmin();
     const leaky = await callApi('POST', '/channels', token, {

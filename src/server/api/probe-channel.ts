@@ -6,10 +6,20 @@ import { chatRequestToCanonical } from '../../protocols/openai-chat/chat-request
 import { mapOpenAiUpstreamFailure } from '../../providers/openai/map-openai-upstream-failure.js';
 import { createOpenAiWireTarget, openAiWireProtocols } from '../../providers/openai/openai-wire-target.js';
 import { redactUpstreamText } from '../../providers/openai/redact-upstream-text.js';
+import { isChannelProtocol } from '../../core/channel-protocol.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import { withChannelOutcome } from '../../dispatch/channel-attempt-result.js';
+import { transportFailureOutcome } from '../../dispatch/transport-failure-outcome.js';
+import { tryChannelsWithBreakers } from '../../dispatch/try-channels-with-breakers.js';
+import type { ChannelHealthService } from '../../routing/channel-health/channel-health-service.js';
+import type { ChannelOutcome } from '../../routing/channel-health/channel-outcome.js';
+import { mapStatusToChannelOutcome } from '../../routing/channel-health/map-status-to-channel-outcome.js';
+import type { RoutableChannel } from '../../routing/routing-table.js';
 
 /** The channel to probe, with its secret already decrypted. */
 export interface ProbedChannel {
+  id: string;
+  name: string;
   protocol: string;
   /** base URL without a trailing slash */
   baseUrl: string;
@@ -27,6 +37,8 @@ export interface ProbeOptions {
   clock: () => number;
   /** longest wait for the vendor's headers and between body chunks, in milliseconds */
   timeoutMs: number;
+  /** the gateway's circuit breakers: the probe's outcome is recorded on the channel's breaker for the model */
+  channelHealth: ChannelHealthService;
 }
 
 /** The result of one probe: whether the vendor answered 2xx, in how many milliseconds, and a redacted error. */
@@ -42,14 +54,64 @@ export interface ChannelProbeResult {
 
 /**
  * Sends one tiny chat completion (one output token) for `model` to the channel through the same encoding the
- * gateway uses (the OpenAI wire for openai/azure, the channel protocol's adapter otherwise). Nothing is billed or
- * logged as usage: the caller is an administrator testing the channel.
+ * gateway uses (the OpenAI wire for openai/azure, the channel protocol's adapter otherwise), through the failover loop
+ * with the breaker gate over this one channel. A probe is always sent, even while the channel's breaker is open (the
+ * administrator asked for this channel: the gate lets a lone open channel through, as when every channel is open), and
+ * its outcome is recorded on the breaker for the model: a success closes an open breaker, a failure leaves its
+ * cool-down standing (a Retry-After may lengthen it), a refusal the request caused (4xx) counts for nothing. Nothing
+ * is billed or logged as usage: the caller is an administrator testing the channel.
  */
 export async function probeChannel(
   channel: ProbedChannel,
   model: string,
   options: ProbeOptions,
 ): Promise<ChannelProbeResult> {
+  if (!isChannelProtocol(channel.protocol))
+    return { ok: false, latencyMs: 0, status: null, error: `No adapter serves the protocol ${channel.protocol}.` };
+  const routable: RoutableChannel = {
+    id: channel.id,
+    name: channel.name,
+    protocol: channel.protocol,
+    baseUrl: channel.baseUrl,
+    secret: channel.secret,
+    priority: 0,
+    weight: 1,
+    ownedBy: 'custom',
+    modelMapping: new Map(Object.entries(channel.modelMapping)),
+    settings: channel.settings,
+  };
+  let probed: ChannelProbeResult | undefined;
+  try {
+    const answered = await tryChannelsWithBreakers({
+      health: options.channelHealth,
+      modelId: model,
+      channels: [routable],
+      attempt: async () => {
+        const once = await probeOnce(channel, model, options);
+        probed = once.result;
+        return withChannelOutcome(
+          once.result.ok ? { kind: 'success', value: once.result } : { kind: 'final-failure', error: probeFailed },
+          once.outcome,
+        );
+      },
+    });
+    return answered.value;
+  } catch (error) {
+    if (probed) return probed;
+    throw error;
+  }
+}
+
+/** Stands for a failed probe in the failover loop; the administrator sees the probe's own result instead. */
+const probeFailed = new GatewayError('service_unavailable', 'The channel test failed.');
+
+/** One probe of the channel, and what it says of the channel's health for its breaker. */
+async function probeOnce(
+  channel: ProbedChannel,
+  model: string,
+  options: ProbeOptions,
+): Promise<{ result: ChannelProbeResult; outcome: ChannelOutcome }> {
+  const inconclusive: ChannelOutcome = { kind: 'inconclusive' };
   const upstreamModelId = channel.modelMapping[model] ?? model;
   const knownSecrets = [
     channel.secret,
@@ -86,12 +148,13 @@ export async function probeChannel(
       };
       vendorRequest = await adapter.encodeRequest(chatRequestToCanonical(chatRequest), call);
     } else {
-      return { ok: false, latencyMs: 0, status: null, error: `No adapter serves the protocol ${channel.protocol}.` };
+      const error = `No adapter serves the protocol ${channel.protocol}.`;
+      return { result: { ok: false, latencyMs: 0, status: null, error }, outcome: inconclusive };
     }
   } catch (error) {
     const message =
       error instanceof GatewayError ? error.message : 'The test request could not be encoded for this channel.';
-    return { ok: false, latencyMs: 0, status: null, error: redact(message) };
+    return { result: { ok: false, latencyMs: 0, status: null, error: redact(message) }, outcome: inconclusive };
   }
   let response: Dispatcher.ResponseData;
   try {
@@ -105,23 +168,31 @@ export async function probeChannel(
     });
   } catch (error) {
     return {
-      ok: false,
-      latencyMs: elapsed(),
-      status: null,
-      error: `The vendor could not be reached (${describeTransportError(error)}).`,
+      result: {
+        ok: false,
+        latencyMs: elapsed(),
+        status: null,
+        error: `The vendor could not be reached (${describeTransportError(error)}).`,
+      },
+      outcome: transportFailureOutcome(error),
     };
   }
   const bodyText = await response.body.text().catch(() => '');
   const latencyMs = elapsed();
-  if (response.statusCode < 400) return { ok: true, latencyMs, status: response.statusCode };
-  const retryAfter = undefined;
+  if (response.statusCode < 400)
+    return { result: { ok: true, latencyMs, status: response.statusCode }, outcome: { kind: 'success' } };
+  const retryAfterHeader = response.headers['retry-after'];
+  const retryAfter = Array.isArray(retryAfterHeader) ? retryAfterHeader[0] : retryAfterHeader;
   const mapped = adapter
     ? adapter.mapFailure(response.statusCode, bodyText, retryAfter)
     : mapOpenAiUpstreamFailure(response.statusCode, bodyText, retryAfter, knownSecrets);
   const summary = mapped.kind === 'success' ? `The vendor answered ${response.statusCode}.` : mapped.error.message;
   const vendorMessage = readVendorMessage(bodyText);
   const detail = vendorMessage === undefined ? summary : `${summary} Vendor said: ${vendorMessage}`;
-  return { ok: false, latencyMs, status: response.statusCode, error: redact(detail) };
+  return {
+    result: { ok: false, latencyMs, status: response.statusCode, error: redact(detail) },
+    outcome: mapStatusToChannelOutcome(response.statusCode, retryAfter),
+  };
 }
 
 /** The vendor's own error message (OpenAI, Anthropic and Gemini all put one at `error.message`), or undefined. */

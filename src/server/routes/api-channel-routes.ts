@@ -214,6 +214,8 @@ export function registerApiChannelRoutes(app: FastifyInstance, { services, api }
     }
     const result = await probeChannel(
       {
+        id: channel.id,
+        name: channel.name,
         protocol: channel.protocol,
         baseUrl: channel.baseUrl,
         secret,
@@ -225,6 +227,7 @@ export function registerApiChannelRoutes(app: FastifyInstance, { services, api }
         dispatcher: services.dispatcher,
         clock: services.clock,
         timeoutMs: Math.min(services.config.upstreamHeadersTimeoutMs, longestProbeWaitMs),
+        channelHealth: services.channelHealth,
       },
     );
     await recordAdminAction(gatewayStore, request.apiCaller, {
