@@ -4,9 +4,9 @@ import { anthropicInvalidRequest } from './anthropic-simulator-errors.js';
 /** A request content block, loosely typed. */
 export type AnthropicBlock = Record<string, unknown> & { type: string };
 
-/** A validated message. */
+/** A validated message; `system` ones only under the `per-turn-control` beta. */
 export interface AnthropicSimulatorMessage {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   content: AnthropicBlock[];
 }
 
@@ -66,6 +66,15 @@ const betaFields: Record<string, string> = {
   context_management: 'context-management-2025-06-27',
   mcp_servers: 'mcp-client-2025-04-04',
 };
+
+/** `role: "system"` messages inside `messages` (with `clear_at`). */
+const perTurnControlBeta = 'per-turn-control-2026-07-01';
+/** `tool_addition` / `tool_removal` blocks in system messages. */
+const toolChangesBeta = 'mid-conversation-tool-changes-2026-07-01';
+/** `output_config` on a system message. */
+const messageOutputConfigBeta = 'mid-conversation-output-config-2026-07-01';
+/** `defer_loading` tools and `tool_reference` blocks in tool results (tool search). */
+const toolSearchBeta = 'advanced-tool-use-2025-11-20';
 
 /** What else shapes validation besides the body and the version. */
 export interface AnthropicValidationOptions {
@@ -127,8 +136,8 @@ export function validateAnthropicRequest(
   }
   checkRange(raw, 'temperature', 0, 1);
   checkRange(raw, 'top_p', 0, 1);
-  const messages = validateMessages(raw.messages);
-  const tools = validateTools(raw.tools);
+  const tools = validateTools(raw.tools, betas);
+  const messages = validateMessages(raw.messages, betas, tools);
   const toolChoice = validateToolChoice(raw.tool_choice, tools);
   const outputConfig = validateOutputConfig(raw.output_config);
   return {
@@ -210,35 +219,60 @@ function validateSystem(system: unknown): AnthropicBlock[] {
   return system as AnthropicBlock[];
 }
 
-function validateMessages(value: unknown): AnthropicSimulatorMessage[] {
+function validateMessages(
+  value: unknown,
+  betas: readonly string[],
+  tools: ReadonlyArray<{ name: string }>,
+): AnthropicSimulatorMessage[] {
   if (!Array.isArray(value) || value.length === 0)
     throw anthropicInvalidRequest('messages: at least one message is required');
-  const messages = value.map((message, index) => normaliseMessage(message, index));
-  messages.forEach((message, index) => {
-    if (index === 0 && message.role !== 'user')
+  const messages = value.map((message, index) => normaliseMessage(message, index, betas));
+  // System messages stand outside the user/assistant alternation and the tool pairing.
+  const turns = messages.flatMap((message, index) => (message.role === 'system' ? [] : [{ message, index }]));
+  if (turns.length === 0) throw anthropicInvalidRequest('messages: at least one user message is required');
+  const conversation = turns.map((turn) => turn.message);
+  turns.forEach(({ message, index }, turnIndex) => {
+    if (turnIndex === 0 && message.role !== 'user')
       throw anthropicInvalidRequest('messages: first message must use the "user" role');
-    const previous = messages[index - 1];
+    const previous = conversation[turnIndex - 1];
     if (previous && previous.role === message.role) {
       throw anthropicInvalidRequest(
         `messages: roles must alternate between "user" and "assistant", but found multiple "${message.role}" roles in a row`,
       );
     }
     message.content.forEach((block, blockIndex) =>
-      validateBlock(block, `messages.${index}.content.${blockIndex}`, message.role),
+      validateBlock(block, `messages.${index}.content.${blockIndex}`, message.role, betas, tools),
     );
-    checkToolPairing(messages, index);
+    checkToolPairing(conversation, turnIndex);
+  });
+  messages.forEach((message, index) => {
+    if (message.role !== 'system') return;
+    message.content.forEach((block, blockIndex) =>
+      validateSystemMessageBlock(block, `messages.${index}.content.${blockIndex}`, betas, tools),
+    );
   });
   return messages;
 }
 
-function normaliseMessage(message: unknown, index: number): AnthropicSimulatorMessage {
+function normaliseMessage(message: unknown, index: number, betas: readonly string[]): AnthropicSimulatorMessage {
   if (!message || typeof message !== 'object')
     throw anthropicInvalidRequest(`messages.${index}: Input should be an object`);
   const { role, content, ...rest } = message as Record<string, unknown>;
-  const extra = Object.keys(rest)[0];
-  if (extra) throw anthropicInvalidRequest(`messages.${index}.${extra}: Extra inputs are not permitted`);
-  if (role !== 'user' && role !== 'assistant')
+  const systemAllowed = betas.includes(perTurnControlBeta);
+  if (role === 'system' && !systemAllowed)
     throw anthropicInvalidRequest(`messages.${index}.role: Input should be 'user' or 'assistant'`);
+  if (role !== 'user' && role !== 'assistant' && role !== 'system')
+    throw anthropicInvalidRequest(`messages.${index}.role: Input should be 'user', 'assistant' or 'system'`);
+  const allowedExtras =
+    role === 'system' ? ['clear_at', ...(betas.includes(messageOutputConfigBeta) ? ['output_config'] : [])] : [];
+  const extra = Object.keys(rest).find((key) => !allowedExtras.includes(key));
+  if (extra) throw anthropicInvalidRequest(`messages.${index}.${extra}: Extra inputs are not permitted`);
+  if (
+    rest.clear_at !== undefined &&
+    rest.clear_at !== null &&
+    !['next_user_message', 'never'].includes(String(rest.clear_at))
+  )
+    throw anthropicInvalidRequest(`messages.${index}.clear_at: Input should be 'next_user_message' or 'never'`);
   if (typeof content === 'string') {
     if (content === '') throw anthropicInvalidRequest(`messages.${index}: text content blocks must be non-empty`);
     return { role, content: [{ type: 'text', text: content }] };
@@ -249,7 +283,36 @@ function normaliseMessage(message: unknown, index: number): AnthropicSimulatorMe
   return { role, content };
 }
 
-function validateBlock(block: AnthropicBlock, path: string, role: 'user' | 'assistant'): void {
+/** A system message holds text and, under its beta, tool changes naming a tool of `tools`. */
+function validateSystemMessageBlock(
+  block: AnthropicBlock,
+  path: string,
+  betas: readonly string[],
+  tools: ReadonlyArray<{ name: string }>,
+): void {
+  if (block.type === 'text') {
+    if (typeof block.text !== 'string' || block.text === '')
+      throw anthropicInvalidRequest(`${path}: text content blocks must be non-empty`);
+    return;
+  }
+  if ((block.type === 'tool_addition' || block.type === 'tool_removal') && betas.includes(toolChangesBeta)) {
+    const tool = (block.tool ?? {}) as Record<string, unknown>;
+    if (tool.type === 'tool_reference' && !tools.some((known) => known.name === tool.name))
+      throw anthropicInvalidRequest(`${path}.tool: Tool '${String(tool.name)}' not found in tools`);
+    return;
+  }
+  throw anthropicInvalidRequest(
+    `${path}.type: Input tag '${block.type}' found using 'type' does not match any of the expected tags`,
+  );
+}
+
+function validateBlock(
+  block: AnthropicBlock,
+  path: string,
+  role: 'user' | 'assistant' | 'system',
+  betas: readonly string[],
+  tools: ReadonlyArray<{ name: string }>,
+): void {
   if (!blockTypes.has(block.type))
     throw anthropicInvalidRequest(
       `${path}.type: Input tag '${block.type}' found using 'type' does not match any of the expected tags`,
@@ -268,7 +331,32 @@ function validateBlock(block: AnthropicBlock, path: string, role: 'user' | 'assi
   if (block.type === 'tool_result') {
     if (role !== 'user') throw anthropicInvalidRequest(`${path}: tool_result blocks may only appear in user messages`);
     if (typeof block.tool_use_id !== 'string') throw anthropicInvalidRequest(`${path}.tool_use_id: Field required`);
+    if (Array.isArray(block.content))
+      block.content.forEach((part: unknown, index) =>
+        validateToolResultPart(part, `${path}.content.${index}`, betas, tools),
+      );
   }
+}
+
+const toolResultPartTypes = new Set(['text', 'image', 'document', 'search_result']);
+
+/** Tool result content; a `tool_reference` (tool search's answer) only under its beta, naming a tool of `tools`. */
+function validateToolResultPart(
+  part: unknown,
+  path: string,
+  betas: readonly string[],
+  tools: ReadonlyArray<{ name: string }>,
+): void {
+  if (!isBlock(part)) throw anthropicInvalidRequest(`${path}: every block needs a type`);
+  if (part.type === 'tool_reference' && betas.includes(toolSearchBeta)) {
+    if (!tools.some((tool) => tool.name === part.tool_name))
+      throw anthropicInvalidRequest(`${path}.tool_name: Tool '${String(part.tool_name)}' not found in tools`);
+    return;
+  }
+  if (!toolResultPartTypes.has(part.type))
+    throw anthropicInvalidRequest(
+      `${path}.type: Input tag '${part.type}' found using 'type' does not match any of the expected tags`,
+    );
 }
 
 function validateImageSource(source: unknown, path: string): void {
@@ -317,7 +405,7 @@ function checkToolPairing(messages: AnthropicSimulatorMessage[], index: number):
   }
 }
 
-function validateTools(value: unknown): Array<{ name: string }> {
+function validateTools(value: unknown, betas: readonly string[]): Array<{ name: string }> {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw anthropicInvalidRequest('tools: Input should be a valid list');
   return value.map((tool: unknown, index) => {
@@ -326,7 +414,8 @@ function validateTools(value: unknown): Array<{ name: string }> {
       if (
         !['name', 'description', 'input_schema', 'cache_control', 'strict', 'eager_input_streaming', 'type'].includes(
           key,
-        )
+        ) &&
+        !(key === 'defer_loading' && betas.includes(toolSearchBeta))
       )
         throw anthropicInvalidRequest(`tools.${index}.${key}: Extra inputs are not permitted`);
     }

@@ -204,3 +204,78 @@ describe('Anthropic simulator prompt cache', () => {
     expect(await usageOf(unmarked)).toMatchObject({ input_tokens: 1102, cache_read_input_tokens: 0 });
   });
 });
+
+describe("Anthropic simulator: Claude Code's betas", () => {
+  const tool = { name: 'Read', input_schema: { type: 'object' } };
+  const deferred = { name: 'WebFetch', input_schema: { type: 'object' }, defer_loading: true };
+  const toolSearchTurns = [
+    { role: 'user', content: 'q' },
+    { role: 'system', content: 'Deferred tools: WebFetch' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference', tool_name: 'WebFetch' }] },
+      ],
+    },
+  ];
+  const toolChange = {
+    role: 'system',
+    content: [{ type: 'tool_removal', tool: { type: 'tool_reference', name: 'Read' } }],
+    clear_at: 'never',
+  };
+  const allBetas = 'per-turn-control-2026-07-01,advanced-tool-use-2025-11-20,mid-conversation-tool-changes-2026-07-01';
+
+  it('takes system messages, deferred tools, tool references and tool changes when their betas are named', async () => {
+    const answer = await postMessages(
+      { ...valid, tools: [tool, deferred], messages: [...toolSearchTurns, toolChange] },
+      '2023-06-01',
+      { 'anthropic-beta': allBetas },
+    );
+    expect(answer.status, answer.text).toBe(200);
+  });
+
+  it.each([
+    [
+      'a system message',
+      { ...valid, messages: [valid.messages[0], { role: 'system', content: 'x' }] },
+      'per-turn-control-2026-07-01',
+      'role',
+    ],
+    ['a deferred tool', { ...valid, tools: [tool, deferred] }, 'advanced-tool-use-2025-11-20', 'defer_loading'],
+    [
+      'a tool reference',
+      {
+        ...valid,
+        tools: [tool, { ...deferred, defer_loading: undefined }],
+        messages: toolSearchTurns.filter((turn) => turn.role !== 'system'),
+      },
+      'advanced-tool-use-2025-11-20',
+      'tool_reference',
+    ],
+    [
+      'a tool change',
+      { ...valid, tools: [tool], messages: [valid.messages[0], toolChange] },
+      'mid-conversation-tool-changes-2026-07-01',
+      'tool_removal',
+    ],
+  ])('refuses %s without its beta', async (_label, body, beta, message) => {
+    const others = allBetas
+      .split(',')
+      .filter((name) => name !== beta)
+      .join(',');
+    const answer = await postMessages(body, '2023-06-01', { 'anthropic-beta': others });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain(message);
+    const withBeta = await postMessages(body, '2023-06-01', { 'anthropic-beta': allBetas });
+    expect(withBeta.status, withBeta.text).toBe(200);
+  });
+
+  it('refuses a tool reference or tool change naming no tool of `tools`', async () => {
+    const reference = await postMessages({ ...valid, tools: [tool], messages: toolSearchTurns }, '2023-06-01', {
+      'anthropic-beta': allBetas,
+    });
+    expect(reference.status).toBe(400);
+    expect(reference.text).toContain("Tool 'WebFetch' not found in tools");
+  });
+});

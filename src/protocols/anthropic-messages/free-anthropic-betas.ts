@@ -24,4 +24,15 @@ export const freeAnthropicBetas: ReadonlySet<string> = new Set([
   // Structured outputs (`output_config.format`, strict tools): billed by the tokens reported. @ai-sdk/anthropic sends it
   // with every tool list for the Claude models it knows.
   'structured-outputs-2025-11-13',
+  // `output_config.effort`: how much the model thinks, billed as the output tokens it reports.
+  'effort-2025-11-24',
+  // A lossy progress estimate on thinking deltas (`estimated_tokens`); `usage.output_tokens` stays what is billed.
+  'thinking-token-count-2026-05-13',
+  // Client-side tool search (`defer_loading` tools, `tool_reference` results): fewer input tokens; the server tool
+  // search tools it also unlocks are refused at parse (server tools).
+  'advanced-tool-use-2025-11-20',
+  // `role: "system"` messages inside `messages` (Claude Code's 5.5 models): more prompt text, billed as input tokens.
+  'per-turn-control-2026-07-01',
+  // `tool_addition`/`tool_removal` blocks in system messages: which tools are offered, billed as input tokens.
+  'mid-conversation-tool-changes-2026-07-01',
 ]);

@@ -22,10 +22,20 @@ export type UnsealArtefact = (sealed: string) => SealedArtefact | null;
 /** The text a tool result marked `is_error` starts with, since the canonical result has no error flag. */
 export const toolErrorPrefix = 'Error: ';
 
-/** The conversation in canonical terms, and the texts of `system` messages found inside it (hoisted by the caller). */
+/** A `tool_addition` or `tool_removal` of a system message, in conversation order. */
+export interface MessagesToolChange {
+  kind: 'tool_addition' | 'tool_removal';
+  /** the name of a tool of the request's `tools` */
+  name: string;
+  /** where it is, for a 400 */
+  param: string;
+}
+
+/** The conversation in canonical terms, and the texts and tool changes of `system` messages inside it (hoisted by the caller). */
 export interface MappedMessagesInput {
   messages: CanonicalMessage[];
   hoistedSystemTexts: string[];
+  toolChanges: MessagesToolChange[];
 }
 
 /**
@@ -41,15 +51,20 @@ export function mapMessagesInput(
 ): MappedMessagesInput {
   const mapped: CanonicalMessage[] = [];
   const hoistedSystemTexts: string[] = [];
+  const toolChanges: MessagesToolChange[] = [];
   messages.forEach((message, messageIndex) => {
     const blocks: MessagesContentBlock[] =
       typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     const where = (blockIndex: number): string => `messages[${messageIndex}].content[${blockIndex}]`;
     switch (message.role) {
       case 'system':
-        hoistedSystemTexts.push(
-          ...blocks.map((block, blockIndex) => textOf(block, `${where(blockIndex)}.type`, 'system')),
-        );
+        // `clear_at: next_user_message`: the text is shown only until a later user message exists.
+        if (message.clear_at === 'next_user_message' && laterUserMessageExists(messages, messageIndex)) return;
+        blocks.forEach((block, blockIndex) => {
+          if (block.type === 'tool_addition' || block.type === 'tool_removal')
+            toolChanges.push(toolChangeOf(block, where(blockIndex)));
+          else hoistedSystemTexts.push(textOf(block, `${where(blockIndex)}.type`, 'system'));
+        });
         return;
       case 'user':
         mapped.push(...mapUserBlocks(blocks, where));
@@ -77,7 +92,25 @@ export function mapMessagesInput(
       }
     }
   });
-  return { messages: mapped, hoistedSystemTexts };
+  return { messages: mapped, hoistedSystemTexts, toolChanges };
+}
+
+function laterUserMessageExists(messages: MessagesRequestMessage[], index: number): boolean {
+  return messages.slice(index + 1).some((message) => message.role === 'user');
+}
+
+type ToolChangeBlock = Extract<MessagesContentBlock, { type: 'tool_addition' | 'tool_removal' }>;
+
+/** Only changes naming a tool of `tools` translate; MCP tools and inline definitions are Anthropic-hosted or unbounded. */
+function toolChangeOf(block: ToolChangeBlock, where: string): MessagesToolChange {
+  if (block.tool.type !== 'tool_reference' || block.tool.name === undefined) {
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for '${where}.tool.type': only a 'tool_reference' to a tool of 'tools' is supported by this gateway.`,
+      { param: `${where}.tool.type` },
+    );
+  }
+  return { kind: block.type, name: block.tool.name, param: `${where}.tool.name` };
 }
 
 function mapUserBlocks(blocks: MessagesContentBlock[], where: (blockIndex: number) => string): CanonicalMessage[] {
@@ -97,6 +130,9 @@ function mapUserBlocks(blocks: MessagesContentBlock[], where: (blockIndex: numbe
       case 'tool_result':
         results.push(toolResultPart(block));
         return;
+      case 'tool_addition':
+      case 'tool_removal':
+        throw onlyInSystemMessages(block.type, `${where(blockIndex)}.type`);
       case 'tool_use':
       case 'thinking':
       case 'redacted_thinking':
@@ -147,6 +183,9 @@ function mapAssistantBlock(
         : [];
     case 'redacted_thinking':
       return opened && opened.callId === undefined ? [{ type: 'reasoning', text: '', artefact: opened.artefact }] : [];
+    case 'tool_addition':
+    case 'tool_removal':
+      throw onlyInSystemMessages(block.type, `${where}.type`);
     case 'image':
     case 'document':
     case 'tool_result':
@@ -162,6 +201,14 @@ function mapAssistantBlock(
       throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+function onlyInSystemMessages(type: string, param: string): GatewayError {
+  return new GatewayError(
+    'invalid_request_error',
+    `Invalid value for '${param}': '${type}' blocks may only appear in system messages.`,
+    { param },
+  );
 }
 
 function textOf(block: MessagesContentBlock, param: string, role: string): string {
@@ -237,6 +284,9 @@ function toolResultContentPart(
       return imagePart(block);
     case 'document':
       return documentPart(block);
+    case 'tool_reference':
+      // The deferred tool was sent to the vendor as an ordinary tool (docs/API.md, "Tool search"), so say it is there.
+      return { type: 'text', text: `Tool ${block.tool_name} is loaded; call it like any other tool.` };
     default: {
       const unreachable: never = block;
       throw new Error(`Unhandled tool result block ${JSON.stringify(unreachable)}`);

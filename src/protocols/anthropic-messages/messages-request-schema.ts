@@ -33,11 +33,17 @@ const toolUseBlock = z.looseObject({
   input: z.record(z.string(), z.unknown()),
 });
 
+/** Tool search's answer (`advanced-tool-use` beta): the deferred tool named is loaded from here on. */
+const toolReferenceBlock = z.looseObject({ type: z.literal('tool_reference'), tool_name: z.string().min(1) });
+
 const toolResultBlock = z.looseObject({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
   content: z
-    .union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]))])
+    .union([
+      z.string(),
+      z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolReferenceBlock])),
+    ])
     .optional(),
   is_error: z.boolean().optional(),
 });
@@ -45,8 +51,17 @@ const toolResultBlock = z.looseObject({
 const thinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
 const redactedThinkingBlock = z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() });
 
+/** What a mid-conversation tool change names: a tool of `tools`, an MCP tool or toolset, or an inline definition. */
+const toolChangeTarget = z.looseObject({
+  type: z.enum(['tool_reference', 'mcp_tool_reference', 'mcp_toolset_reference', 'tool_definition']),
+  name: z.string().min(1).optional(),
+});
+/** `mid-conversation-tool-changes` beta, in a system message: offer a tool from here on, or withdraw it. */
+const toolChangeBlock = z.looseObject({ type: z.enum(['tool_addition', 'tool_removal']), tool: toolChangeTarget });
+
 /** Any content block a message may carry; which role may use which is checked when mapping. */
 const contentBlock = z.discriminatedUnion('type', [
+  toolChangeBlock,
   textBlock,
   imageBlock,
   documentBlock,

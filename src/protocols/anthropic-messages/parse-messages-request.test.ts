@@ -412,3 +412,117 @@ describe('parseCountTokensRequest', () => {
     expect(request.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]);
   });
 });
+
+describe("parseMessagesRequest: Claude Code's tool search, system messages and tool changes", () => {
+  const read = { name: 'Read', input_schema: { type: 'object' } };
+  const webFetch = {
+    name: 'WebFetch',
+    description: 'Fetch a URL',
+    input_schema: { type: 'object' },
+    defer_loading: true,
+  };
+  const searchTurns = [
+    { role: 'user', content: 'q' },
+    {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'ToolSearch', input: { query: 'select:WebFetch' } }],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference', tool_name: 'WebFetch' }] },
+      ],
+    },
+  ];
+  const toolSearch = { name: 'ToolSearch', input_schema: { type: 'object' } };
+
+  it('sends deferred tools as ordinary tools and a tool_reference result as a text saying the tool is loaded', () => {
+    const { request } = parseMessagesRequest(
+      { ...minimal, tools: [read, toolSearch, webFetch], messages: searchTurns },
+      options,
+    );
+    expect(request.tools.map((tool) => tool.name)).toEqual(['Read', 'ToolSearch', 'WebFetch']);
+    expect(request.messages[2]).toEqual({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          callId: 'toolu_1',
+          output: [{ type: 'text', text: 'Tool WebFetch is loaded; call it like any other tool.' }],
+        },
+      ],
+    });
+  });
+
+  it('leaves out a tool a system message withdraws, unless a later one offers it again', () => {
+    const change = (type: string, name: string) => ({
+      role: 'system',
+      content: [{ type, tool: { type: 'tool_reference', name } }],
+    });
+    const tools = [read, toolSearch];
+    const removed = parseMessagesRequest(
+      { ...minimal, tools, messages: [...minimal.messages, change('tool_removal', 'Read')] },
+      options,
+    );
+    expect(removed.request.tools.map((tool) => tool.name)).toEqual(['ToolSearch']);
+    const readded = parseMessagesRequest(
+      {
+        ...minimal,
+        tools,
+        messages: [...minimal.messages, change('tool_removal', 'Read'), change('tool_addition', 'Read')],
+      },
+      options,
+    );
+    expect(readded.request.tools.map((tool) => tool.name)).toEqual(['Read', 'ToolSearch']);
+    expect(
+      parseError({ ...minimal, tools, messages: [...minimal.messages, change('tool_removal', 'Nope')] }).param,
+    ).toBe('messages[1].content[0].tool.name');
+    const mcp = {
+      role: 'system',
+      content: [{ type: 'tool_addition', tool: { type: 'mcp_toolset_reference', server_name: 's' } }],
+    };
+    expect(parseError({ ...minimal, tools, messages: [...minimal.messages, mcp] }).param).toBe(
+      'messages[1].content[0].tool.type',
+    );
+    const inUser = {
+      role: 'user',
+      content: [{ type: 'tool_removal', tool: { type: 'tool_reference', name: 'Read' } }],
+    };
+    expect(parseError({ ...minimal, tools, messages: [inUser] }).message).toContain('only appear in system messages');
+  });
+
+  it('shows a clear_at next_user_message system text only until a later user message exists', () => {
+    const note = { role: 'system', content: 'Only for this turn.', clear_at: 'next_user_message' };
+    const current = parseMessagesRequest({ ...minimal, messages: [...minimal.messages, note] }, options);
+    expect(current.request.instructions).toBe('Only for this turn.');
+    const later = parseMessagesRequest(
+      {
+        ...minimal,
+        messages: [...minimal.messages, note, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'next' }],
+      },
+      options,
+    );
+    expect(later.request.instructions).toBeNull();
+  });
+
+  it("takes the last system message's output_config.effort over the top-level one", () => {
+    const perTurn = { role: 'system', content: 'Think hard now.', output_config: { effort: 'max' } };
+    const { request } = parseMessagesRequest(
+      {
+        ...minimal,
+        thinking: { type: 'adaptive' },
+        output_config: { effort: 'low' },
+        messages: [...minimal.messages, perTurn],
+      },
+      options,
+    );
+    expect(request.reasoningEffort).toBe(
+      parseMessagesRequest({ ...minimal, thinking: { type: 'adaptive' }, output_config: { effort: 'max' } }, options)
+        .request.reasoningEffort,
+    );
+    expect(request.reasoningEffort).not.toBe(
+      parseMessagesRequest({ ...minimal, thinking: { type: 'adaptive' }, output_config: { effort: 'low' } }, options)
+        .request.reasoningEffort,
+    );
+  });
+});

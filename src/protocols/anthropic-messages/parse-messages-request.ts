@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type {
   CanonicalRequest,
   CanonicalSampling,
@@ -6,9 +7,10 @@ import type {
 } from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { validateProtocolBody } from '../shared/validate-protocol-body.js';
-import { mapMessagesInput, type UnsealArtefact } from './map-messages-input.js';
+import { mapMessagesInput, type MessagesToolChange, type UnsealArtefact } from './map-messages-input.js';
 import {
   countTokensRequestSchema,
+  messagesEffortLevels,
   messagesRequestFields,
   messagesRequestSchema,
   type MessagesRequestBody,
@@ -40,6 +42,8 @@ const knownBlockTypes = new Set([
   'tool_result',
   'thinking',
   'redacted_thinking',
+  'tool_addition',
+  'tool_removal',
 ]);
 
 /**
@@ -98,13 +102,17 @@ function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesO
     );
   }
   const input = mapMessagesInput(parsed.messages, options.unsealArtefact);
+  const offeredTools = applyToolChanges(tools, input.toolChanges);
   const systemTexts = [...systemTextsOf(parsed.system), ...input.hoistedSystemTexts];
   const sampling: CanonicalSampling = { temperature: parsed.temperature ?? null, topP: parsed.top_p ?? null };
   if (parsed.top_k !== undefined) sampling.topK = parsed.top_k;
   if (parsed.stop_sequences !== undefined && parsed.stop_sequences.length > 0)
     sampling.stopSequences = parsed.stop_sequences;
   const userId = parsed.metadata?.user_id;
-  const reasoningEffort = thinkingToReasoningEffort(parsed.thinking, parsed.output_config?.effort);
+  const reasoningEffort = thinkingToReasoningEffort(
+    parsed.thinking,
+    lastSystemMessageEffort(parsed.messages) ?? parsed.output_config?.effort,
+  );
   const disablesParallel =
     parsed.tool_choice !== undefined &&
     'disable_parallel_tool_use' in parsed.tool_choice &&
@@ -114,7 +122,7 @@ function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesO
     model: parsed.model,
     instructions: systemTexts.length > 0 ? systemTexts.join('\n\n') : null,
     messages: input.messages,
-    tools,
+    tools: offeredTools,
     toolChoice,
     parallelToolCalls: disablesParallel ? false : null,
     outputFormat: messagesOutputFormat(parsed.output_config?.format),
@@ -126,6 +134,49 @@ function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesO
     metadata: userId ? { user_id: userId } : null,
     stream: parsed.stream ?? false,
   };
+}
+
+/**
+ * The tools offered at the end of the conversation: a tool withdrawn by a `tool_removal` and not offered again by a
+ * later `tool_addition` is left out; every other tool is offered from the start (vendors have no mid-conversation
+ * change), which the model may use earlier than the client meant.
+ */
+function applyToolChanges(tools: CanonicalTool[], changes: readonly MessagesToolChange[]): CanonicalTool[] {
+  const removed = new Set<string>();
+  for (const change of changes) {
+    if (!tools.some((tool) => tool.name === change.name)) {
+      throw new GatewayError(
+        'invalid_request_error',
+        `Invalid value for '${change.param}': no tool named '${change.name}' is in 'tools'.`,
+        { param: change.param },
+      );
+    }
+    if (change.kind === 'tool_removal') removed.add(change.name);
+    else removed.delete(change.name);
+  }
+  return removed.size > 0 ? tools.filter((tool) => !removed.has(tool.name)) : tools;
+}
+
+const systemMessageOutputConfig = z.object({
+  output_config: z.looseObject({ effort: z.enum(messagesEffortLevels).nullish() }).nullish(),
+});
+
+/** The effort the last `system` message sets (`output_config.effort`, per turn), which overrides the top-level one. */
+function lastSystemMessageEffort(
+  messages: MessagesRequestBody['messages'],
+): (typeof messagesEffortLevels)[number] | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role !== 'system') continue;
+    const parsed = systemMessageOutputConfig.safeParse(message);
+    if (!parsed.success) {
+      const param = `messages[${index}].output_config.effort`;
+      throw new GatewayError('invalid_request_error', `Invalid value for '${param}'.`, { param });
+    }
+    const effort = parsed.data.output_config?.effort;
+    if (effort) return effort;
+  }
+  return undefined;
 }
 
 function requireObject(body: unknown): Record<string, unknown> {

@@ -55,6 +55,16 @@ describe('planAnthropicForwarding: betas', () => {
     expect(planned.premiumPriceRatios).toBeUndefined();
   });
 
+  it("forwards Claude Code 2.1.332's default betas to a plain channel at the normal price", () => {
+    const claudeCodeBeta =
+      'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,per-turn-control-2026-07-01,' +
+      'mid-conversation-tool-changes-2026-07-01,thinking-token-count-2026-05-13,advanced-tool-use-2025-11-20,effort-2025-11-24';
+    const planned = plan({ beta: claudeCodeBeta, channels: [plain] });
+    expect(planned.anthropicBeta).toBe(claudeCodeBeta);
+    expect(planned.acceptsChannel).toBeUndefined();
+    expect(planned.premiumPriceRatios).toBeUndefined();
+  });
+
   it('refuses a beta no channel of the model enables with a 400 naming it, before any vendor call', () => {
     const refusal = refusalOf(() =>
       plan({ beta: 'interleaved-thinking-2025-05-14,context-1m-2025-08-07', channels: [plain] }),
