@@ -7,8 +7,8 @@ import {
 } from './encode-output-item.js';
 import { responsesCallIdOf } from './responses-call-id.js';
 import { encodeResponsesUsage } from './encode-responses-usage.js';
-import { flattenNamespaceTools } from './flatten-namespace-tools.js';
 import type { ResponseEncodingContext } from './response-encoding-context.js';
+import { toolMapOf } from './responses-tool-map.js';
 import type { ResponsesOutputItem, ResponsesResponse } from './responses-wire-types.js';
 
 /** How an answer ended, in Responses' terms. */
@@ -67,7 +67,7 @@ export function encodeFinalResponse(
  * or carries it in its `call_id` (when not).
  */
 export function encodeResponse(answer: CanonicalAnswer, context: ResponseEncodingContext): ResponsesResponse {
-  const toolNames = flattenNamespaceTools(context.echo.tools);
+  const toolNames = toolMapOf(context);
   const output = answer.blocks.flatMap((block) => {
     const items: ResponsesOutputItem[] = [];
     if (hasSealedToolCallArtefact(block, context.sealReasoning) && context.sealReasoning)

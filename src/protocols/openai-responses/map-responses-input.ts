@@ -10,8 +10,13 @@ import type {
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { SealedArtefact } from '../shared/reasoning-sealer.js';
+import { customToolArgumentsOf } from './custom-tool-function.js';
 import { decodeResponsesCallId } from './responses-call-id.js';
 import type { ResponsesContentPart, ResponsesInputItem } from './responses-request-schema.js';
+import { toolSearchVendorName } from './tool-search-function.js';
+
+/** What the vendor is told a `tool_search_output` item's tools are (see toolSearchResultText). */
+export type DescribeLoadedTools = (tools: unknown[]) => string;
 
 /** Opens a reasoning item's `encrypted_content`; null drops the artefact (the reasoning text is kept). */
 export type UnsealReasoning = (sealed: string) => SealedArtefact | null;
@@ -22,11 +27,14 @@ export type UnsealReasoning = (sealed: string) => SealedArtefact | null;
  * grouping vendors with strict turn order (Anthropic, Gemini) need. A reasoning item whose sealed content belongs to a
  * tool call (see encodeToolCallArtefactItem) is no reasoning: its artefact goes onto the function call with that id.
  * A call id that carries its artefact itself (see encodeResponsesCallId) gives it to its call and becomes the
- * vendor's call id again, on the call and on its output alike.
+ * vendor's call id again, on the call and on its output alike. A `custom_tool_call` is a call of the function that
+ * stands for its tool (its input as the `input` argument), a client-run `tool_search_call` one of `tool_search`, and
+ * their outputs are tool results (a tool search's as `describeLoadedTools` words it).
  */
 export function mapResponsesInput(
   input: string | ResponsesInputItem[],
   unsealReasoning: UnsealReasoning | undefined,
+  describeLoadedTools: DescribeLoadedTools = (tools) => JSON.stringify(tools),
 ): CanonicalMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: [{ type: 'text', text: input }] }];
   const messages: CanonicalMessage[] = [];
@@ -52,6 +60,18 @@ export function mapResponsesInput(
     const last = messages.at(-1);
     if (last?.role === 'tool') last.content.push(part);
     else messages.push({ role: 'tool', content: [part] });
+  }
+
+  function appendCall(callId: string, name: string, argumentsJson: string): void {
+    const shown = decodeResponsesCallId(callId, unsealReasoning);
+    const artefact = shown.artefact ?? toolCallArtefacts.get(shown.callId);
+    appendAssistant({
+      type: 'tool-call',
+      callId: shown.callId,
+      name,
+      arguments: argumentsJson,
+      ...(artefact ? { artefact } : {}),
+    });
   }
 
   input.forEach((item, itemIndex) => {
@@ -85,19 +105,28 @@ export function mapResponsesInput(
           }
         }
       }
-      case 'function_call': {
-        const shown = decodeResponsesCallId(item.call_id, unsealReasoning);
-        const artefact = shown.artefact ?? toolCallArtefacts.get(shown.callId);
-        appendAssistant({
-          type: 'tool-call',
-          callId: shown.callId,
-          name: item.name,
-          arguments: item.arguments,
-          ...(artefact ? { artefact } : {}),
+      case 'function_call':
+        appendCall(item.call_id, item.name, item.arguments);
+        return;
+      case 'custom_tool_call':
+        appendCall(item.call_id, item.name, customToolArgumentsOf(item.input));
+        return;
+      case 'tool_search_call':
+        appendCall(
+          clientSearchCallId(item, param),
+          toolSearchVendorName,
+          typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}),
+        );
+        return;
+      case 'tool_search_output':
+        appendToolResult({
+          type: 'tool-result',
+          callId: decodeResponsesCallId(clientSearchCallId(item, param), unsealReasoning).callId,
+          output: describeLoadedTools(item.tools),
         });
         return;
-      }
       case 'function_call_output':
+      case 'custom_tool_call_output':
         appendToolResult({
           type: 'tool-result',
           callId: decodeResponsesCallId(item.call_id, unsealReasoning).callId,
@@ -123,6 +152,21 @@ export function mapResponsesInput(
     }
   });
   return messages;
+}
+
+/** The call id of a tool search the client ran; OpenAI's server-run searches (no call id) cannot be replayed elsewhere. */
+function clientSearchCallId(
+  item: Extract<ResponsesInputItem, { type: 'tool_search_call' | 'tool_search_output' }>,
+  param: string,
+): string {
+  if (item.execution === 'server' || !item.call_id) {
+    throw new GatewayError(
+      'invalid_request_error',
+      `Invalid value for '${param}': only client-run tool searches (with a 'call_id') are supported by this gateway.`,
+      { param },
+    );
+  }
+  return item.call_id;
 }
 
 /** A content part of a user message or a tool result. */

@@ -380,10 +380,16 @@ describe('parseResponsesRequest', () => {
       /hosted tool 'web_search' is not supported.*web_search = "disabled"/,
     ],
     [
-      'a custom tool',
-      { model: 'm', input: 'x', tools: [{ type: 'custom', name: 'apply_patch' }] },
+      'a server-run tool search',
+      { model: 'm', input: 'x', tools: [{ type: 'tool_search' }] },
+      'tools[0].execution',
+      /only a client-run tool search/,
+    ],
+    [
+      'a local_shell tool',
+      { model: 'm', input: 'x', tools: [{ type: 'local_shell' }] },
       'tools[0].type',
-      /only 'function' and 'namespace' tools/,
+      /only 'function', 'namespace', 'custom' and client-run 'tool_search' tools/,
     ],
     [
       'a custom tool inside a namespace',

@@ -6,23 +6,27 @@ import type {
 } from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { validateProtocolBody } from '../shared/validate-protocol-body.js';
-import { flattenNamespaceTools, type FlatToolNames } from './flatten-namespace-tools.js';
+import { customToolFunction } from './custom-tool-function.js';
 import { mapResponsesInput, type UnsealReasoning } from './map-responses-input.js';
 import { refuseUnservedTools } from './refuse-unserved-tools.js';
 import {
   responsesRequestFields,
   responsesRequestSchema,
+  responsesToolSchema,
   type responsesIncludeValues,
   type ResponsesRequestBody,
   type ResponsesToolParam,
 } from './responses-request-schema.js';
+import { createResponsesToolMap, type ResponsesToolMap } from './responses-tool-map.js';
 import type {
   ResponseEcho,
+  ResponsesCustomTool,
+  ResponsesEchoedTool,
   ResponsesFunctionTool,
-  ResponsesNamespaceTool,
   ResponsesTextFormat,
   ResponsesToolChoice,
 } from './responses-wire-types.js';
+import { toolSearchFunction, toolSearchResultText } from './tool-search-function.js';
 
 /** One `include` value. */
 export type ResponsesInclude = (typeof responsesIncludeValues)[number];
@@ -37,6 +41,8 @@ export interface ParsedResponsesRequest {
   truncation: 'auto' | 'disabled';
   /** what the Response object repeats back */
   echo: ResponseEcho;
+  /** the tools `tool_search_output` items in `input` loaded (callable beside `tools`; not echoed) */
+  loadedTools: ResponsesEchoedTool[];
   /** top-level fields accepted but not acted on (e.g. `prompt_cache_key`, `user`), for the request log */
   ignoredFields: string[];
 }
@@ -44,8 +50,6 @@ export interface ParsedResponsesRequest {
 /** Item types of the description that name hosted tools or stored state, which translation cannot serve. */
 const untranslatableItemTypes = new Set([
   'item_reference',
-  'custom_tool_call',
-  'custom_tool_call_output',
   'file_search_call',
   'web_search_call',
   'computer_call',
@@ -86,14 +90,10 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
     throw new GatewayError('invalid_request_error', "Missing required parameter: 'input'.", { param: 'input' });
   }
 
-  const toolNames = flattenNamespaceTools(parsed.tools ?? []);
-  const tools: CanonicalTool[] = (parsed.tools ?? []).flatMap((tool) =>
-    tool.type === 'function'
-      ? [canonicalToolOf(tool, tool.name)]
-      : tool.tools.map((member) =>
-          canonicalToolOf(member, toolNames.vendorNameOf({ namespace: tool.name, name: member.name })),
-        ),
-  );
+  const echoedTools = (parsed.tools ?? []).map(echoedTool);
+  const loadedTools = parsed.input === undefined ? [] : toolsLoadedBy(parsed.input);
+  const toolNames = createResponsesToolMap([...echoedTools, ...loadedTools]);
+  const tools = canonicalToolsOf(echoedTools, loadedTools, toolNames);
   const toolChoice = canonicalToolChoice(parsed.tool_choice);
   if (toolChoice?.type === 'tool' && !tools.some((tool) => tool.name === toolChoice.name)) {
     throw new GatewayError(
@@ -114,7 +114,9 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
     messages:
       parsed.input === undefined
         ? []
-        : mapResponsesInput(withVendorCallNames(parsed.input, toolNames), options.unsealReasoning),
+        : mapResponsesInput(withVendorCallNames(parsed.input, toolNames), options.unsealReasoning, (loaded) =>
+            toolSearchResultText(vendorNamesOf(loaded.flatMap(validToolOf), toolNames)),
+          ),
     tools,
     toolChoice,
     parallelToolCalls: parsed.parallel_tool_calls ?? null,
@@ -129,7 +131,7 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
   const echo: ResponseEcho = {
     model: parsed.model,
     instructions: request.instructions,
-    tools: (parsed.tools ?? []).map(echoedTool),
+    tools: echoedTools,
     tool_choice: echoedToolChoice(parsed.tool_choice),
     parallel_tool_calls: parsed.parallel_tool_calls ?? true,
     temperature: request.sampling.temperature,
@@ -150,6 +152,7 @@ export function parseResponsesRequest(body: unknown, options: ParseResponsesOpti
     previousResponseId: parsed.previous_response_id ?? null,
     truncation,
     echo,
+    loadedTools,
     ignoredFields: Object.keys(fields).filter((field) => !(field in responsesRequestFields)),
   };
 }
@@ -200,7 +203,7 @@ function refuseUnservedFeatures(fields: Record<string, unknown>): void {
 
 type FunctionToolParam = Extract<ResponsesToolParam, { type: 'function' }>;
 
-function canonicalToolOf(tool: FunctionToolParam, vendorName: string): CanonicalTool {
+function canonicalToolOf(tool: FunctionToolParam | ResponsesFunctionTool, vendorName: string): CanonicalTool {
   const canonical: CanonicalTool = {
     name: vendorName,
     parameters: tool.parameters ?? null,
@@ -221,7 +224,7 @@ function echoedFunction(tool: FunctionToolParam): ResponsesFunctionTool {
 }
 
 /** A tool as the Response repeats it: as the client sent it (a namespace keeps its functions' own names). */
-function echoedTool(tool: ResponsesToolParam): ResponsesFunctionTool | ResponsesNamespaceTool {
+function echoedTool(tool: ResponsesToolParam): ResponsesEchoedTool {
   switch (tool.type) {
     case 'function':
       return echoedFunction(tool);
@@ -232,6 +235,102 @@ function echoedTool(tool: ResponsesToolParam): ResponsesFunctionTool | Responses
         description: tool.description,
         tools: tool.tools.map(echoedFunction),
       };
+    case 'custom':
+      return { type: 'custom', name: tool.name, description: tool.description ?? null, format: echoedFormat(tool) };
+    case 'tool_search':
+      return {
+        type: 'tool_search',
+        execution: 'client',
+        description: tool.description ?? null,
+        parameters: tool.parameters ?? null,
+      };
+    default: {
+      const unreachable: never = tool;
+      throw new Error(`Unhandled tool ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+function echoedFormat(tool: Extract<ResponsesToolParam, { type: 'custom' }>): ResponsesCustomTool['format'] {
+  if (!tool.format) return null;
+  return tool.format.type === 'text'
+    ? { type: 'text' }
+    : { type: 'grammar', syntax: tool.format.syntax, definition: tool.format.definition };
+}
+
+/** The tools every `tool_search_output` item of the input loaded, in order; an invalid definition is a 400. */
+function toolsLoadedBy(input: NonNullable<ResponsesRequestBody['input']>): ResponsesEchoedTool[] {
+  if (typeof input === 'string') return [];
+  return input.flatMap((item, itemIndex) => {
+    if (item.type !== 'tool_search_output') return [];
+    return item.tools.map((tool, toolIndex) => {
+      const checked = responsesToolSchema.safeParse(tool);
+      if (!checked.success) {
+        const param = `input[${itemIndex}].tools[${toolIndex}]`;
+        throw new GatewayError(
+          'invalid_request_error',
+          `Invalid value for '${param}': a loaded tool must be a function, namespace or custom tool (${checked.error.issues[0]?.message ?? 'invalid'}).`,
+          { param },
+        );
+      }
+      return echoedTool(checked.data);
+    });
+  });
+}
+
+/** A loaded tool definition when it is one the gateway serves (already checked by toolsLoadedBy), else nothing. */
+function validToolOf(tool: unknown): ResponsesEchoedTool[] {
+  const checked = responsesToolSchema.safeParse(tool);
+  return checked.success ? [echoedTool(checked.data)] : [];
+}
+
+/** The vendor names of the functions some tools give the vendor. */
+function vendorNamesOf(tools: readonly ResponsesEchoedTool[], toolNames: ResponsesToolMap): string[] {
+  return canonicalToolsOf(tools, [], toolNames).map((tool) => tool.name);
+}
+
+/**
+ * The function tools a translated vendor is given: the request's, then the loaded ones it does not have yet. Two
+ * requested tools under one vendor name (a function named `tool_search` beside the tool search) are a 400.
+ */
+function canonicalToolsOf(
+  requested: readonly ResponsesEchoedTool[],
+  loaded: readonly ResponsesEchoedTool[],
+  toolNames: ResponsesToolMap,
+): CanonicalTool[] {
+  const tools: CanonicalTool[] = [];
+  const seen = new Set<string>();
+  const add = (candidates: CanonicalTool[], isRequested: boolean, index: number): void => {
+    for (const tool of candidates) {
+      if (seen.has(tool.name)) {
+        if (!isRequested) continue;
+        throw new GatewayError(
+          'invalid_request_error',
+          `Invalid value for 'tools[${index}]': the name '${tool.name}' is used by more than one tool.`,
+          { param: `tools[${index}]` },
+        );
+      }
+      seen.add(tool.name);
+      tools.push(tool);
+    }
+  };
+  requested.forEach((tool, index) => add(functionsOf(tool, toolNames), true, index));
+  loaded.forEach((tool, index) => add(functionsOf(tool, toolNames), false, index));
+  return tools;
+}
+
+function functionsOf(tool: ResponsesEchoedTool, toolNames: ResponsesToolMap): CanonicalTool[] {
+  switch (tool.type) {
+    case 'function':
+      return [canonicalToolOf(tool, tool.name)];
+    case 'namespace':
+      return tool.tools.map((member) =>
+        canonicalToolOf(member, toolNames.vendorNameOf({ namespace: tool.name, name: member.name })),
+      );
+    case 'custom':
+      return [customToolFunction(tool, tool.name)];
+    case 'tool_search':
+      return [toolSearchFunction(tool)];
     default: {
       const unreachable: never = tool;
       throw new Error(`Unhandled tool ${JSON.stringify(unreachable)}`);
@@ -242,7 +341,7 @@ function echoedTool(tool: ResponsesToolParam): ResponsesFunctionTool | Responses
 /** The input with each call of a namespaced function named as vendors know it (the history Codex replays). */
 function withVendorCallNames(
   input: NonNullable<ResponsesRequestBody['input']>,
-  toolNames: FlatToolNames,
+  toolNames: ResponsesToolMap,
 ): NonNullable<ResponsesRequestBody['input']> {
   if (typeof input === 'string') return input;
   return input.map((item) =>

@@ -1,5 +1,5 @@
 import type { SealedArtefact } from '../shared/reasoning-sealer.js';
-import type { ResponseEcho } from './responses-wire-types.js';
+import type { ResponseEcho, ResponsesEchoedTool } from './responses-wire-types.js';
 
 /** Prefixes of the item ids the gateway gives output items (never a vendor's id). */
 export type OutputItemIdPrefix = 'msg' | 'fc' | 'rs';
@@ -11,6 +11,8 @@ export interface ResponseEncodingContext {
   /** Unix seconds */
   createdAt: number;
   echo: ResponseEcho;
+  /** tools `tool_search_output` items loaded (see ParsedResponsesRequest), whose calls are mapped back like `tools` */
+  loadedTools?: ResponsesEchoedTool[];
   /** a new gateway item id with the prefix, e.g. `msg_...`; called once per output item, in output order */
   createItemId(prefix: OutputItemIdPrefix): string;
   /** Unix seconds now, for `completed_at` */

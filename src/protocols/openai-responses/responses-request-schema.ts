@@ -72,13 +72,53 @@ const reasoningItem = z.looseObject({
   status: z.string().optional(),
 });
 
+const customToolCallItem = z.looseObject({
+  type: z.literal('custom_tool_call'),
+  call_id: callIdSchema,
+  name: z.string().min(1),
+  input: z.string(),
+  id: z.string().optional(),
+  status: z.string().nullish(),
+});
+
+const customToolCallOutputItem = functionCallOutputItem.extend({ type: z.literal('custom_tool_call_output') });
+
+/** A client-run tool search the model made (`call_id` is null only for OpenAI's server-run search). */
+const toolSearchCallItem = z.looseObject({
+  type: z.literal('tool_search_call'),
+  call_id: callIdSchema.nullish(),
+  execution: z.enum(['server', 'client']).nullish(),
+  arguments: z.unknown(),
+  id: z.string().nullish(),
+  status: z.string().nullish(),
+});
+
+/** What the client's tool search found: tool definitions the model may call from now on. */
+const toolSearchOutputItem = z.looseObject({
+  type: z.literal('tool_search_output'),
+  call_id: callIdSchema.nullish(),
+  execution: z.enum(['server', 'client']).nullish(),
+  tools: z.array(z.unknown()),
+  id: z.string().nullish(),
+  status: z.string().nullish(),
+});
+
 /** One input item; a message may omit `type` (EasyInputMessage), which is filled in before the union is checked. */
 const inputItem = z.preprocess(
   (item) =>
     item !== null && typeof item === 'object' && !Array.isArray(item) && !('type' in item) && 'role' in item
       ? { ...item, type: 'message' }
       : item,
-  z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, reasoningItem]),
+  z.discriminatedUnion('type', [
+    messageItem,
+    functionCallItem,
+    functionCallOutputItem,
+    reasoningItem,
+    customToolCallItem,
+    customToolCallOutputItem,
+    toolSearchCallItem,
+    toolSearchOutputItem,
+  ]),
 );
 
 /** One validated input item. */
@@ -105,8 +145,41 @@ const namespaceTool = z.looseObject({
   tools: z.array(namespaceMemberTool).min(1),
 });
 
+/** `CustomToolParam`: a tool called with free text, optionally constrained by a Lark grammar or a regex. */
+const customTool = z.looseObject({
+  type: z.literal('custom'),
+  name: toolName,
+  description: z.string().nullish(),
+  format: z
+    .discriminatedUnion('type', [
+      z.looseObject({ type: z.literal('text') }),
+      z.looseObject({ type: z.literal('grammar'), syntax: z.enum(['lark', 'regex']), definition: z.string() }),
+    ])
+    .nullish(),
+});
+
+/** `ToolSearchToolParam` run by the client (a server-run one is refused before the schema). */
+const toolSearchTool = z.looseObject({
+  type: z.literal('tool_search'),
+  execution: z.literal('client'),
+  description: z.string().nullish(),
+  parameters: z.record(z.string(), z.unknown()).nullish(),
+});
+
 /** One validated `tools` entry. */
-export type ResponsesToolParam = z.output<typeof functionTool> | z.output<typeof namespaceTool>;
+export type ResponsesToolParam =
+  | z.output<typeof functionTool>
+  | z.output<typeof namespaceTool>
+  | z.output<typeof customTool>
+  | z.output<typeof toolSearchTool>;
+
+/** The `tools` entries the gateway serves; also what a `tool_search_output` item may load. */
+export const responsesToolSchema = z.discriminatedUnion('type', [
+  functionTool,
+  namespaceTool,
+  customTool,
+  toolSearchTool,
+]);
 
 const toolChoice = z.union([
   z.enum(['none', 'auto', 'required']),
@@ -151,7 +224,7 @@ export const responsesRequestFields = {
   model: z.string().min(1, 'must not be empty'),
   input: z.union([z.string(), z.array(inputItem)]).optional(),
   instructions: z.string().nullish(),
-  tools: z.array(z.discriminatedUnion('type', [functionTool, namespaceTool])).optional(),
+  tools: z.array(responsesToolSchema).optional(),
   tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().nullish(),
   text: z

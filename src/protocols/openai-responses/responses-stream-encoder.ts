@@ -9,8 +9,9 @@ import {
   itemIdPrefixOf,
 } from './encode-output-item.js';
 import { responsesCallIdOf } from './responses-call-id.js';
-import { flattenNamespaceTools } from './flatten-namespace-tools.js';
+import { customToolInputOf } from './custom-tool-function.js';
 import type { OutputItemIdPrefix, ResponseEncodingContext } from './response-encoding-context.js';
+import { toolMapOf } from './responses-tool-map.js';
 import type {
   ResponsesOutputItem,
   ResponsesStatus,
@@ -30,6 +31,9 @@ import type {
  * its second piece on, and an artefact that still arrives at its end goes in a reasoning item right after it.
  * Without encrypted content the artefact rides in the call's `call_id` (see responsesCallIdOf), so calls are held the
  * same way: the id in `output_item.added` is then already the final one (a call streamed in pieces keeps a plain id).
+ * A call of a custom tool or of a client-run tool search is always held to its end, since its pieces are the JSON
+ * of the vendor's arguments, not the custom input: it then comes whole (one `response.custom_tool_call_input.delta`
+ * with the whole input, and its `.done`; a tool search call in its added and done items alone).
  */
 export interface ResponsesStreamEncoder {
   /** `response.created` and `response.in_progress`; call once, first */
@@ -74,7 +78,7 @@ function terminalEventTypeOf(status: ResponsesStatus): ResponsesStreamEventType 
 /** A stream encoder for one response. */
 export function createResponsesStreamEncoder(context: ResponseEncodingContext): ResponsesStreamEncoder {
   const builder = createAnswerBuilder();
-  const toolNames = flattenNamespaceTools(context.echo.tools);
+  const toolNames = toolMapOf(context);
   /** every output item, in output order (artefact-carrying reasoning items included) */
   const output: StreamedItem[] = [];
   /** the output item of each block that has been added, by block index */
@@ -96,6 +100,11 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
     };
     output.push(item);
     return item;
+  }
+
+  /** Whether a block calls what stands for a custom tool or a tool search (held whole, see above). */
+  function isHeldWhole(block: AnswerBlock): boolean {
+    return block.type === 'tool-call' && toolNames.clientCallOf(block.name).type !== 'function';
   }
 
   function itemAt(blockIndex: number): StreamedItem {
@@ -126,21 +135,18 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
         return [
           event('response.output_item.added', { ...where, item: { id: item.itemId, type: 'reasoning', summary: [] } }),
         ];
-      case 'tool-call':
+      case 'tool-call': {
         item.shownCallId = block.ended ? responsesCallIdOf(block, context) : block.callId;
-        return [
-          event('response.output_item.added', {
-            ...where,
-            item: {
-              id: item.itemId,
-              type: 'function_call',
-              call_id: item.shownCallId,
-              ...toolNames.clientNameOf(block.name),
-              arguments: '',
-              status: 'in_progress',
-            },
-          }),
-        ];
+        const whole = encodeOutputItem(block, item.itemId, context.sealReasoning, toolNames, item.shownCallId);
+        // What streams after it (arguments, input) starts empty; a tool search's arguments come only whole.
+        const added =
+          whole.type === 'function_call'
+            ? { ...whole, arguments: '' }
+            : whole.type === 'custom_tool_call'
+              ? { ...whole, input: '' }
+              : whole;
+        return [event('response.output_item.added', { ...where, item: { ...added, status: 'in_progress' } })];
+      }
       default: {
         const unreachable: never = block;
         throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
@@ -175,15 +181,22 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
           : [];
         return [...summaryEvents, event('response.output_item.done', { output_index: item.outputIndex, item: done })];
       }
-      case 'tool-call':
-        return [
-          event('response.function_call_arguments.done', {
-            ...where,
-            name: toolNames.clientNameOf(block.name).name,
-            arguments: block.arguments,
-          }),
-          event('response.output_item.done', { output_index: item.outputIndex, item: done }),
-        ];
+      case 'tool-call': {
+        const call = toolNames.clientCallOf(block.name);
+        const doneEvents =
+          call.type === 'function'
+            ? [
+                event('response.function_call_arguments.done', {
+                  ...where,
+                  name: call.name,
+                  arguments: block.arguments,
+                }),
+              ]
+            : call.type === 'custom'
+              ? [event('response.custom_tool_call_input.done', { ...where, input: customToolInputOf(block.arguments) })]
+              : [];
+        return [...doneEvents, event('response.output_item.done', { output_index: item.outputIndex, item: done })];
+      }
       default: {
         const unreachable: never = block;
         throw new Error(`Unhandled block ${JSON.stringify(unreachable)}`);
@@ -213,13 +226,14 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
     events.push(...open(blockIndex, block));
     if (block.type === 'tool-call' && block.arguments) {
       const item = itemAt(blockIndex);
-      events.push(
-        event('response.function_call_arguments.delta', {
-          item_id: item.itemId,
-          output_index: item.outputIndex,
-          delta: block.arguments,
-        }),
-      );
+      const where = { item_id: item.itemId, output_index: item.outputIndex };
+      const call = toolNames.clientCallOf(block.name);
+      if (call.type === 'function')
+        events.push(event('response.function_call_arguments.delta', { ...where, delta: block.arguments }));
+      else if (call.type === 'custom' && block.ended)
+        events.push(
+          event('response.custom_tool_call_input.delta', { ...where, delta: customToolInputOf(block.arguments) }),
+        );
     }
     if (block.ended) events.push(...close(blockIndex, block));
     return events;
@@ -262,7 +276,7 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
         case 'usage':
           return [];
         case 'tool-call-start':
-          if (context.sealReasoning || context.sealToolCallArtefact) {
+          if (context.sealReasoning || context.sealToolCallArtefact || isHeldWhole(blockAt(part.blockIndex))) {
             heldToolCalls.set(part.blockIndex, 0);
             return [];
           }
@@ -302,7 +316,7 @@ export function createResponsesStreamEncoder(context: ResponseEncodingContext): 
           const heldPieces = heldToolCalls.get(part.blockIndex);
           if (heldPieces !== undefined) {
             heldToolCalls.set(part.blockIndex, heldPieces + 1);
-            return heldPieces + 1 < 2 ? [] : releaseToolCall(part.blockIndex);
+            return heldPieces + 1 < 2 || isHeldWhole(blockAt(part.blockIndex)) ? [] : releaseToolCall(part.blockIndex);
           }
           const item = itemAt(part.blockIndex);
           return [

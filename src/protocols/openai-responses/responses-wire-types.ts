@@ -32,6 +32,26 @@ export interface ResponsesFunctionCallItem {
   status: ResponsesItemStatus;
 }
 
+/** A call of a `custom` tool: `input` is the model's free text (a translated vendor's `input` argument). */
+export interface ResponsesCustomToolCallItem {
+  id: string;
+  type: 'custom_tool_call';
+  call_id: string;
+  name: string;
+  input: string;
+  status: ResponsesItemStatus;
+}
+
+/** A search the client runs (`execution: "client"`): `arguments` as the model gave them (for Codex, `query`, `limit`). */
+export interface ResponsesToolSearchCallItem {
+  id: string;
+  type: 'tool_search_call';
+  call_id: string;
+  execution: 'client';
+  arguments: unknown;
+  status: ResponsesItemStatus;
+}
+
 /** A reasoning item: the reasoning text as one summary part, the vendor's artefact sealed in `encrypted_content`. */
 export interface ResponsesReasoningItem {
   id: string;
@@ -42,7 +62,12 @@ export interface ResponsesReasoningItem {
 }
 
 /** One item of `Response.output`. */
-export type ResponsesOutputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesReasoningItem;
+export type ResponsesOutputItem =
+  | ResponsesMessageItem
+  | ResponsesFunctionCallItem
+  | ResponsesCustomToolCallItem
+  | ResponsesToolSearchCallItem
+  | ResponsesReasoningItem;
 
 /** `ResponseUsage`. */
 export interface ResponsesUsage {
@@ -70,6 +95,26 @@ export interface ResponsesNamespaceTool {
   tools: ResponsesFunctionTool[];
 }
 
+/** A `custom` tool as echoed (`format` absent means free text). */
+export interface ResponsesCustomTool {
+  type: 'custom';
+  name: string;
+  description: string | null;
+  format: { type: 'text' } | { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string } | null;
+}
+
+/** A client-run `tool_search` tool as echoed. */
+export interface ResponsesToolSearchTool {
+  type: 'tool_search';
+  execution: 'client';
+  description: string | null;
+  parameters: Record<string, unknown> | null;
+}
+
+/** Any `tools` entry as echoed. */
+export type ResponsesEchoedTool =
+  ResponsesFunctionTool | ResponsesNamespaceTool | ResponsesCustomTool | ResponsesToolSearchTool;
+
 /** `tool_choice` as echoed. */
 export type ResponsesToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: string };
 
@@ -89,7 +134,7 @@ export type ResponsesTextFormat =
 export interface ResponseEcho {
   model: string;
   instructions: string | null;
-  tools: Array<ResponsesFunctionTool | ResponsesNamespaceTool>;
+  tools: ResponsesEchoedTool[];
   tool_choice: ResponsesToolChoice;
   parallel_tool_calls: boolean;
   temperature: number | null;
@@ -143,6 +188,8 @@ export type ResponsesStreamEventType =
   | 'response.reasoning_summary_text.done'
   | 'response.function_call_arguments.delta'
   | 'response.function_call_arguments.done'
+  | 'response.custom_tool_call_input.delta'
+  | 'response.custom_tool_call_input.done'
   /** a failure mid-answer, as OpenAI sends it just before `response.failed` */
   | 'error';
 
