@@ -21,6 +21,12 @@ export class GeminiToolCallIds {
     return callId;
   }
 
+  /**
+   * @param orphansAllowed - true when a response that answers no call gets an id of its own (counting tokens of part
+   * of a conversation), false when it is a 400
+   */
+  constructor(private readonly orphansAllowed = false) {}
+
   /** The canonical id of the call a functionResponse answers; 400 naming `param` when no call waits for it. */
   responseCallId(name: string, id: string | undefined, param: string): string {
     const index =
@@ -29,6 +35,7 @@ export class GeminiToolCallIds {
         : this.pending.findIndex((call) => call.callId === id);
     const call = this.pending[index];
     if (!call) {
+      if (this.orphansAllowed) return id ?? `orphan_${param}`;
       throw new GatewayError(
         'invalid_request_error',
         `The functionResponse '${name}'${id === undefined ? '' : ` (id '${id}')`} answers no earlier functionCall.`,

@@ -10,14 +10,16 @@ import { parseGeminiRequest, type ParseGeminiOptions } from './parse-gemini-requ
  */
 export function parseGeminiCountTokensRequest(
   body: unknown,
-  options: Omit<ParseGeminiOptions, 'stream'>,
+  options: Omit<ParseGeminiOptions, 'stream' | 'orphanResponsesAllowed'>,
 ): CanonicalRequest {
   const fields =
     body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const parsed = validateProtocolBody(countTokensRequestSchema, fields);
+  // Clients count part of a conversation too (a tool result alone): a response without its call is still counted.
+  const parseOptions = { ...options, stream: false, orphanResponsesAllowed: true };
   if (parsed.generateContentRequest !== undefined)
-    return parseGeminiRequest(parsed.generateContentRequest, { ...options, stream: false }).request;
+    return parseGeminiRequest(parsed.generateContentRequest, parseOptions).request;
   if (parsed.contents === undefined)
     throw new GatewayError('invalid_request_error', "Missing required parameter: 'contents'.", { param: 'contents' });
-  return parseGeminiRequest({ contents: parsed.contents }, { ...options, stream: false }).request;
+  return parseGeminiRequest({ contents: parsed.contents }, parseOptions).request;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../accounts/secret-box.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { createReasoningSealer } from '../shared/reasoning-sealer.js';
+import { parseGeminiCountTokensRequest } from './parse-gemini-count-tokens.js';
 import { parseGeminiRequest } from './parse-gemini-request.js';
 
 const sealer = createReasoningSealer(createSecretBox('gateway secret'));
@@ -221,5 +222,27 @@ describe('parseGeminiRequest', () => {
       'contents[0].parts[0]',
     );
     expect(refusal({ contents: [] }).param).toBe('contents');
+  });
+});
+
+describe('parseGeminiCountTokensRequest', () => {
+  it('counts a tool result without its call (part of a conversation), which generateContent refuses', () => {
+    const contents = [
+      { role: 'user', parts: [{ functionResponse: { name: 'f', response: { output: 'long result' } } }] },
+    ];
+    expect(() => parse({ contents })).toThrow(/answers no earlier functionCall/);
+    const request = parseGeminiCountTokensRequest({ contents }, options);
+    expect(request.messages).toEqual([
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            callId: 'orphan_contents[0].parts[0].functionResponse',
+            output: '{"output":"long result"}',
+          },
+        ],
+      },
+    ]);
   });
 });

@@ -45,6 +45,8 @@ export interface ParseGeminiOptions {
   stream: boolean;
   /** opens a `thoughtSignature` the gateway sealed; null for any other (then it is Gemini's own) */
   unsealArtefact: (sealed: string) => SealedArtefact | null;
+  /** true when a functionResponse may answer no earlier call (countTokens of part of a conversation) */
+  orphanResponsesAllowed?: boolean;
 }
 
 /**
@@ -74,7 +76,7 @@ export function parseGeminiRequest(body: unknown, options: ParseGeminiOptions): 
     request: {
       model: options.modelId,
       instructions: instructionsOf(parsed),
-      messages: messagesOf(parsed.contents, options.unsealArtefact),
+      messages: messagesOf(parsed.contents, options),
       tools: tools.tools,
       toolChoice: tools.toolChoice,
       parallelToolCalls: null,
@@ -114,11 +116,9 @@ function instructionsOf(parsed: GenerateContentRequestBody): string | null {
 }
 
 /** The conversation: model turns become assistant messages, user turns tool results and user messages. */
-function messagesOf(
-  contents: readonly GeminiRequestContent[],
-  unsealArtefact: ParseGeminiOptions['unsealArtefact'],
-): CanonicalMessage[] {
-  const callIds = new GeminiToolCallIds();
+function messagesOf(contents: readonly GeminiRequestContent[], options: ParseGeminiOptions): CanonicalMessage[] {
+  const { unsealArtefact } = options;
+  const callIds = new GeminiToolCallIds(options.orphanResponsesAllowed === true);
   const messages: CanonicalMessage[] = [];
   contents.forEach((content, contentIndex) => {
     const param = `contents[${contentIndex}]`;
