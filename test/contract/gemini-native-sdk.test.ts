@@ -248,3 +248,57 @@ for (const target of contractTargets) {
     });
   });
 }
+
+describe('Gemini-native paths the gateway refuses', () => {
+  let context: GeminiNativeContext;
+  beforeAll(async () => {
+    const [first] = contractTargets;
+    if (!first) throw new Error('no contract target');
+    context = await startGeminiNativeContext(first);
+  });
+  afterAll(async () => {
+    await context.close();
+  });
+
+  async function post(path: string, headers: Record<string, string> = { 'x-goog-api-key': context.apiKey }) {
+    const response = await fetch(`${context.gateway.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it('an unknown method, a tuned model and an unknown /v1beta path are 404 NOT_FOUND in Google’s shape', async () => {
+    for (const path of [
+      `/v1beta/models/${geminiNativeModel}:predict`,
+      '/v1beta/tunedModels/my-tuned:generateContent',
+      '/v1beta/cachedContents',
+    ]) {
+      const answer = await post(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body, path).toEqual({
+        error: { code: 404, message: expect.any(String) as string, status: 'NOT_FOUND' },
+      });
+    }
+  });
+
+  it('a refused field is 400 INVALID_ARGUMENT naming it', async () => {
+    const response = await fetch(`${context.gateway.url}/v1beta/models/${geminiNativeModel}:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': context.apiKey },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { candidateCount: 2 } }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { status: string; message: string } };
+    expect(body.error.status).toBe('INVALID_ARGUMENT');
+    expect(body.error.message).toContain('candidateCount');
+  });
+
+  it('takes a key in the URL on /v1beta only: /v1 paths do not read ?key=', async () => {
+    const response = await fetch(`${context.gateway.url}/v1/models?key=${context.apiKey}`);
+    expect(response.status).toBe(401);
+    const listed = await fetch(`${context.gateway.url}/v1beta/models?key=${context.apiKey}`);
+    expect(listed.status).toBe(200);
+  });
+});
