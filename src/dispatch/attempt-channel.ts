@@ -39,7 +39,7 @@ import { redactChannelSecrets } from './redact-channel-secrets.js';
 import { discardUpstreamBody } from './release-upstream-body.js';
 import { secretsOf } from './redact-channel-secrets.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
-import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
+import { tokenUsageOfCanonical } from '../core/token-usage-of-canonical.js';
 import { transportFailureOutcome } from './transport-failure-outcome.js';
 import { UpstreamAnswerDeadline } from './upstream-answer-deadline.js';
 import {

@@ -6,7 +6,10 @@ import type { RoutableChannel } from '../routing/routing-table.js';
 import { withChannelOutcome, type ChannelAttemptResult } from './channel-attempt-result.js';
 import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
 import type { DispatchServices } from './dispatch-services.js';
-import { encodeAnthropicPassThrough, type AnthropicPassThroughRequest } from './pass-through/messages-pass-through.js';
+import {
+  encodeAnthropicPassThrough,
+  type AnthropicPassThroughRequest,
+} from '../protocols/anthropic-messages/messages-pass-through.js';
 import { readCappedUpstreamText } from './read-capped-upstream-text.js';
 import { sendUpstreamRequest } from './send-upstream-request.js';
 import { transportFailureOutcome } from './transport-failure-outcome.js';

@@ -7,7 +7,7 @@ import type { ClientStreamWriter } from './client-stream-writer.js';
 import { discardUpstreamBody, releaseUpstreamBody } from './release-upstream-body.js';
 import type { RelayedStreamOutcome } from './relay-openai-event-stream.js';
 import { cutOffStreamError, failureBeforeFirstByte } from './relay-stream-errors.js';
-import { tokenUsageOfCanonical } from './token-usage-of-canonical.js';
+import { tokenUsageOfCanonical } from '../core/token-usage-of-canonical.js';
 
 /** How relaying a translated stream ended. */
 export type TranslatedRelayResult =

@@ -139,13 +139,45 @@ const allowedLayers: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-/** Imports across the layering that stay, each with its reason; `typeOnly` ones may import types and nothing else. */
-const allowedExceptions: readonly { from: string; to: string; typeOnly: boolean; reason: string }[] = [
+/** The files of a client protocol that rewrite its body for a vendor speaking the same protocol (ADR 0022). */
+const passThroughRewrite = /^protocols\/[a-z-]+\/[a-z-]+-pass-through\.ts$/;
+
+/**
+ * Imports across the layering that stay, each with its reason; `typeOnly` ones may import types and nothing else, and
+ * `files` (when set) names the only files of the layer the exception is for.
+ */
+const allowedExceptions: readonly {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+  files?: RegExp;
+  reason: string;
+}[] = [
   // The billing store persists billing's price and pricing records; the record types are declared once, in billing.
   // Prices are read off catalog models, and holds are taken for the key principal routing resolved (a sibling layer).
   { from: 'billing', to: 'routing', typeOnly: true, reason: 'catalog models and key principals' },
   // The video poller reaches vendors through dispatch's video sender and redaction, the one code that talks to vendors.
   { from: 'tasks', to: 'dispatch', typeOnly: false, reason: 'video vendor requests' },
+  // A client protocol's checks and pass-through rewrite read the channel and the catalog model they are planned for
+  // (ADR 0022); types only, so routing's code stays out of the protocols.
+  { from: 'protocols', to: 'routing', typeOnly: true, reason: 'channel and catalog model types' },
+  // A client protocol's pass-through rewrite (its body to a vendor that speaks the same protocol, ADR 0022) implements
+  // dispatch's PassThroughProtocol with dispatch's relay helpers (secret redaction, stream errors), and reads the
+  // vendor's answer with that vendor's own failure mapping and usage reader. Only the pass-through files may.
+  {
+    from: 'protocols',
+    to: 'dispatch',
+    typeOnly: false,
+    files: passThroughRewrite,
+    reason: 'pass-through rewrites implement PassThroughProtocol',
+  },
+  {
+    from: 'protocols',
+    to: 'providers',
+    typeOnly: false,
+    files: passThroughRewrite,
+    reason: "a pass-through rewrite reads the vendor's own answer",
+  },
 ];
 
 /** The imports of one file (src/-relative, with its text) that the layering does not allow, as `file -> target`. */
@@ -155,7 +187,9 @@ function layeringViolations(file: string, text: string): string[] {
     .filter(({ target, typeOnly }) => {
       const to = layerOf(target);
       if (to === from || allowedLayers[from]?.includes(to)) return false;
-      const exception = allowedExceptions.find((entry) => entry.from === from && entry.to === to);
+      const exception = allowedExceptions.find(
+        (entry) => entry.from === from && entry.to === to && (entry.files === undefined || entry.files.test(file)),
+      );
       return exception === undefined || (exception.typeOnly && !typeOnly);
     })
     .map(({ target }) => `${file} -> ${target}`);
@@ -184,10 +218,13 @@ describe('layer dependencies', () => {
   });
 
   it('keeps each allowed exception in use, so a fixed one leaves the list', () => {
-    const used = allowedExceptions.filter(({ from, to }) =>
+    const used = allowedExceptions.filter(({ from, to, files: only }) =>
       [...importGraph].some(
         ([file, imports]) =>
-          !file.endsWith('.test.ts') && layerOf(file) === from && imports.some((target) => layerOf(target) === to),
+          !file.endsWith('.test.ts') &&
+          layerOf(file) === from &&
+          (only === undefined || only.test(file)) &&
+          imports.some((target) => layerOf(target) === to),
       ),
     );
     expect(used).toEqual(allowedExceptions);
@@ -216,7 +253,19 @@ describe('layer dependencies', () => {
   });
 
   it('keeps providers and protocols away from the HTTP server, dispatch, storage and billing', () => {
-    expect(forbiddenImports(['providers', 'protocols'], ['server', 'dispatch', 'storage', 'billing'])).toEqual([]);
+    expect(forbiddenImports(['providers', 'protocols'], ['server', 'storage', 'billing'])).toEqual([]);
+    // Dispatch only for a protocol's pass-through rewrite (the exception above), and never its failover loop or attempt.
+    const intoDispatch = forbiddenImports(['providers', 'protocols'], ['dispatch']);
+    expect(intoDispatch.filter((pair) => !passThroughRewrite.test(pair.split(' -> ')[0] ?? ''))).toEqual([]);
+    expect(intoDispatch.filter((pair) => /dispatch-to-channels|attempt-channel|try-channels/.test(pair))).toEqual([]);
+  });
+
+  it('finds the pass-through exception only for pass-through rewrites (the file rule itself works)', () => {
+    const relayImport = "import { unreadableStreamEventError } from '../../dispatch/relay-stream-errors.js';";
+    expect(layeringViolations('protocols/anthropic-messages/messages-pass-through.ts', relayImport)).toEqual([]);
+    expect(layeringViolations('protocols/anthropic-messages/encode-message.ts', relayImport)).toEqual([
+      'protocols/anthropic-messages/encode-message.ts -> dispatch/relay-stream-errors.ts',
+    ]);
   });
 
   it('keeps requests out of billing: it reads the estimate a client protocol made, never a request type (ADR 0021)', () => {

@@ -2,7 +2,7 @@ import type { CanonicalAnswer } from '../../src/core/canonical/canonical-answer.
 import type { CanonicalStreamPart } from '../../src/core/canonical/canonical-stream-part.js';
 import { foldStreamParts } from '../../src/core/canonical/fold-stream-parts.js';
 import type { TokenUsage } from '../../src/core/token-usage.js';
-import { tokenUsageOfCanonical } from '../../src/dispatch/token-usage-of-canonical.js';
+import { tokenUsageOfCanonical } from '../../src/core/token-usage-of-canonical.js';
 import type { ChatCompletionObject } from '../../src/protocols/openai-chat/chat-completion-object.js';
 import { encodeChatCompletion } from '../../src/protocols/openai-chat/encode-chat-completion.js';
 

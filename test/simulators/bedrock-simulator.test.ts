@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CanonicalStreamPart } from '../../src/core/canonical/canonical-stream-part.js';
 import { foldStreamParts } from '../../src/core/canonical/fold-stream-parts.js';
 import type { ChatCompletionRequest } from '../../src/core/openai-chat-request.js';
-import { tokenUsageOfCanonical } from '../../src/dispatch/token-usage-of-canonical.js';
+import { tokenUsageOfCanonical } from '../../src/core/token-usage-of-canonical.js';
 import { chatRequestToCanonical } from '../../src/protocols/openai-chat/chat-request-to-canonical.js';
 import { encodeChatCompletion } from '../../src/protocols/openai-chat/encode-chat-completion.js';
 import { bedrockVendorAdapter } from '../../src/providers/bedrock/bedrock-vendor-adapter.js';

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { RoutableChannel } from '../../routing/routing-table.js';
 import type { ClientSink } from '../client-sink.js';
 import { ClientStreamWriter } from '../client-stream-writer.js';
-import { createMessagesPassThrough } from './messages-pass-through.js';
+import { createMessagesPassThrough } from '../../protocols/anthropic-messages/messages-pass-through.js';
 import { UnreadableUpstreamAnswer } from './pass-through-protocol.js';
 import { relayPassThroughStream } from './relay-pass-through-stream.js';
-import { createResponsesPassThrough } from './responses-pass-through.js';
+import { createResponsesPassThrough } from '../../protocols/openai-responses/responses-pass-through.js';
 
 const channelSecret = 'sk-proj-CHANNEL-SECRET-000000000001';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { createMessagesPassThrough } from '../../dispatch/pass-through/messages-pass-through.js';
+import { createMessagesPassThrough } from '../../protocols/anthropic-messages/messages-pass-through.js';
 import { estimateMessagesRequest } from '../../protocols/anthropic-messages/estimate-messages-request.js';
 import { createMessagesAnswerCodec } from '../../protocols/anthropic-messages/messages-answer-codec.js';
 import { messagesPromptPrefixKey } from '../../protocols/anthropic-messages/messages-prompt-prefix-key.js';

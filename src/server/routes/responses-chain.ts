@@ -1,6 +1,6 @@
 import type { CanonicalMessage } from '../../core/canonical/canonical-request.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { ResponsesPassThroughChain } from '../../dispatch/pass-through/responses-pass-through.js';
+import type { ResponsesPassThroughChain } from '../../protocols/openai-responses/responses-pass-through.js';
 import type { UnsealReasoning } from '../../protocols/openai-responses/map-responses-input.js';
 import { parseResponsesRequest } from '../../protocols/openai-responses/parse-responses-request.js';
 import type { ResponsesStore, StoredResponseRecord } from '../../storage/responses-store.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   createResponsesPassThrough,
   type PassedThroughResponse,
-} from '../../dispatch/pass-through/responses-pass-through.js';
+} from '../../protocols/openai-responses/responses-pass-through.js';
 import { estimateResponsesRequest } from '../../protocols/openai-responses/estimate-responses-request.js';
 import { assignInputItemIds } from '../../protocols/openai-responses/assign-input-item-ids.js';
 import { parseResponsesRequest } from '../../protocols/openai-responses/parse-responses-request.js';

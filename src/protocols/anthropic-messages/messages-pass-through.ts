@@ -8,16 +8,16 @@ import { anthropicArtefactProducer } from '../../providers/anthropic/convert-ant
 import { mapAnthropicFailure } from '../../providers/anthropic/map-anthropic-failure.js';
 import { mergeAnthropicUsage, parseAnthropicUsage } from '../../providers/anthropic/parse-anthropic-usage.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
-import { redactChannelSecrets } from '../redact-channel-secrets.js';
-import { unreadableStreamEventError } from '../relay-stream-errors.js';
-import type { UpstreamHttpRequest } from '../send-upstream-request.js';
-import { tokenUsageOfCanonical } from '../token-usage-of-canonical.js';
+import { redactChannelSecrets } from '../../dispatch/redact-channel-secrets.js';
+import { unreadableStreamEventError } from '../../dispatch/relay-stream-errors.js';
+import type { UpstreamHttpRequest } from '../../dispatch/send-upstream-request.js';
+import { tokenUsageOfCanonical } from '../../core/token-usage-of-canonical.js';
 import {
   UnreadableUpstreamAnswer,
   type PassThroughProtocol,
   type PassThroughRelayStep,
   type PassThroughStreamRelay,
-} from './pass-through-protocol.js';
+} from '../../dispatch/pass-through/pass-through-protocol.js';
 import { fitMessagesBodyToRoutedModel } from './fit-messages-body-to-routed-model.js';
 
 /** What the Messages pass-through works from. */

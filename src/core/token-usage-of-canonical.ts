@@ -1,5 +1,5 @@
-import type { CanonicalUsage } from '../core/canonical/canonical-usage.js';
-import type { TokenUsage } from '../core/token-usage.js';
+import type { CanonicalUsage } from './canonical/canonical-usage.js';
+import type { TokenUsage } from './token-usage.js';
 
 /**
  * Canonical usage as the TokenUsage billing settles from: the prompt includes cache reads and writes, the completion

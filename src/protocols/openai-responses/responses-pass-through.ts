@@ -1,26 +1,21 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../../core/gateway-error.js';
-import { formatResponsesEvent } from '../../protocols/openai-responses/format-responses-event.js';
-import { pickPassThroughFields } from '../../protocols/openai-responses/responses-pass-through-fields.js';
-import { readResponsesUsage } from '../../protocols/openai-responses/read-responses-usage.js';
-import {
-  rewriteVendorEvent,
-  rewriteVendorResponse,
-  type GatewayResponseIds,
-} from '../../protocols/openai-responses/rewrite-vendor-response.js';
+import { formatResponsesEvent } from './format-responses-event.js';
+import { pickPassThroughFields } from './responses-pass-through-fields.js';
+import { readResponsesUsage } from './read-responses-usage.js';
+import { rewriteVendorEvent, rewriteVendorResponse, type GatewayResponseIds } from './rewrite-vendor-response.js';
 import { mapOpenAiUpstreamFailure } from '../../providers/openai/map-openai-upstream-failure.js';
 import { openAiQuirks } from '../../providers/openai/openai-wire-quirks.js';
 import type { RoutableChannel } from '../../routing/routing-table.js';
-import { secretsOf } from '../attempt-channel.js';
-import { redactChannelSecrets } from '../redact-channel-secrets.js';
-import { unreadableStreamEventError } from '../relay-stream-errors.js';
+import { redactChannelSecrets, secretsOf } from '../../dispatch/redact-channel-secrets.js';
+import { unreadableStreamEventError } from '../../dispatch/relay-stream-errors.js';
 import { channelHasResponsesApi } from './channel-has-responses-api.js';
 import {
   UnreadableUpstreamAnswer,
   type PassThroughProtocol,
   type PassThroughRelayStep,
   type PassThroughStreamRelay,
-} from './pass-through-protocol.js';
+} from '../../dispatch/pass-through/pass-through-protocol.js';
 
 /** The conversation a `previous_response_id` continues, as a pass-through needs it. */
 export interface ResponsesPassThroughChain {
