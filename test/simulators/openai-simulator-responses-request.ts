@@ -36,6 +36,11 @@ export interface ResponsesNamespaceTool {
   tools: ResponsesFunctionTool[];
 }
 
+/** A `custom` or client-run `tool_search` tool (Codex sends both): echoed as sent, never called by the simulator. */
+export interface ResponsesUncalledTool extends JsonObject {
+  type: 'custom' | 'tool_search';
+}
+
 /** `tool_choice` as echoed in the response. */
 export type ResponsesToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: string };
 
@@ -48,7 +53,7 @@ export interface ResponsesRequest {
   /** every function the model may call, those of namespaces included */
   tools: ResponsesFunctionTool[];
   /** `tools` as the client sent them (namespaces grouped), for the echo */
-  echoedTools: Array<ResponsesFunctionTool | ResponsesNamespaceTool>;
+  echoedTools: Array<ResponsesFunctionTool | ResponsesNamespaceTool | ResponsesUncalledTool>;
   toolChoice: ResponsesToolChoice;
   parallelToolCalls: boolean;
   /** `text` as echoed: format (default `{type:"text"}`) and verbosity */
@@ -166,9 +171,10 @@ export function validateResponsesRequest(body: RequestBody, lookup: ItemLookup):
   checkIntegerRange(body, 'max_output_tokens', 16);
   const stream = optionalBoolean(body, 'stream', 'stream') ?? false;
   const echoedTools = readTools(body.tools);
-  const tools = echoedTools.flatMap((tool) =>
-    tool.type === 'namespace' ? tool.tools.map((member) => ({ ...member, namespace: tool.name })) : [tool],
-  );
+  const tools = echoedTools.flatMap((tool): ResponsesFunctionTool[] => {
+    if (tool.type === 'namespace') return tool.tools.map((member) => ({ ...member, namespace: tool.name }));
+    return tool.type === 'function' ? [tool] : [];
+  });
   const reasoning = optionalObject(body, 'reasoning', 'reasoning') ?? {};
   rejectUnknownKeys(reasoning, new Set(['effort', 'summary', 'generate_summary', 'context', 'mode']), 'reasoning');
   for (const key of ['safety_identifier', 'prompt_cache_key', 'user', 'prompt_cache_retention'])
@@ -199,7 +205,7 @@ export function validateResponsesRequest(body: RequestBody, lookup: ItemLookup):
   };
 }
 
-function readTools(value: unknown): Array<ResponsesFunctionTool | ResponsesNamespaceTool> {
+function readTools(value: unknown): Array<ResponsesFunctionTool | ResponsesNamespaceTool | ResponsesUncalledTool> {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw invalidType('tools', 'an array', value);
   return value.map((tool, index) => {
@@ -207,6 +213,11 @@ function readTools(value: unknown): Array<ResponsesFunctionTool | ResponsesNames
     if (!isJsonObject(tool)) throw invalidType(param, 'an object', tool);
     const type = requiredString(tool, 'type', `${param}.type`);
     if (type === 'namespace') return readNamespaceTool(tool, param);
+    if (type === 'custom') {
+      requiredString(tool, 'name', `${param}.name`);
+      return { ...tool, type };
+    }
+    if (type === 'tool_search') return { ...tool, type };
     return readFunctionTool(tool, param);
   });
 }

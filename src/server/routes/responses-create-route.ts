@@ -72,6 +72,7 @@ export function registerResponsesCreateRoute(
         responseId,
         createdAt: Math.floor(request.receivedAt / 1000),
         echo: parsed.echo,
+        loadedTools: parsed.loadedTools,
         createItemId: createGatewayItemId,
         nowSeconds: () => Math.floor(services.clock() / 1000),
         ...(parsed.include.includes('reasoning.encrypted_content')
