@@ -6,6 +6,7 @@ import { ApiError, GoogleGenAI, type Content } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractTargets } from './contract-targets.js';
 import {
+  geminiNativeCacheModel,
   geminiNativeEmbeddingModel,
   geminiNativeModel,
   geminiNativeOverloadedModel,
@@ -225,6 +226,21 @@ for (const target of contractTargets) {
       );
       expect(geminiRow?.cost).toBeGreaterThan(0);
       expect(geminiRow?.cost).toBe(chatRow?.cost);
+    });
+
+    it('prompt-cache reads show as cachedContentTokenCount, and the usage log bills the same cached tokens', async () => {
+      const response = await ai.models.generateContent({
+        model: geminiNativeCacheModel,
+        contents: 'cached question',
+        config: { systemInstruction: 'a long shared system prompt worth caching' },
+      });
+      const usage = response.usageMetadata;
+      expect(usage?.cachedContentTokenCount).toBeGreaterThan(0);
+      expect(usage?.cachedContentTokenCount).toBeLessThan(usage?.promptTokenCount ?? 0);
+      const requestId = response.sdkHttpResponse?.headers?.['x-request-id'];
+      const row = (await context.usageRows()).find((candidate) => candidate.requestId === requestId);
+      expect(row?.cachedTokens).toBe(usage?.cachedContentTokenCount);
+      expect(row?.promptTokens).toBe(usage?.promptTokenCount);
     });
 
     it('raw HTTP: ?key= authenticates, and a stream without alt=sse is one JSON array of chunks', async () => {

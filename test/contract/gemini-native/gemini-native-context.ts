@@ -18,6 +18,9 @@ export const geminiNativeEmbeddingModel = 'contract-embedding';
 /** A public model served by the target's model that answers with the vendor's "overloaded" status. */
 export const geminiNativeOverloadedModel = 'contract-overloaded';
 
+/** A public model served by the target's model that reports prompt-cache reads. */
+export const geminiNativeCacheModel = 'contract-cache';
+
 /** One target's running gateway and simulator, as a Gemini-native client sees them. */
 export interface GeminiNativeContext {
   target: ContractTarget;
@@ -38,7 +41,9 @@ export async function startGeminiNativeContext(target: ContractTarget): Promise<
   const gateway = await startBillingTestGateway({
     // The helper's own channel serves an id no scenario uses; the target's channel is added below.
     models: ['unused-default-model'],
-    prices: [geminiNativeModel, geminiNativeEmbeddingModel, geminiNativeOverloadedModel].map(createUnitPrice),
+    prices: [geminiNativeModel, geminiNativeEmbeddingModel, geminiNativeOverloadedModel, geminiNativeCacheModel].map(
+      createUnitPrice,
+    ),
   });
   await gateway.createChannel({
     protocol: target.protocol,
@@ -49,6 +54,7 @@ export async function startGeminiNativeContext(target: ContractTarget): Promise<
       [geminiNativeModel]: target.normalModel,
       [geminiNativeEmbeddingModel]: target.embeddingModel,
       [geminiNativeOverloadedModel]: target.overloadedModel,
+      [geminiNativeCacheModel]: target.cacheModel,
     },
   });
   const user = await gateway.createUser();
