@@ -3,7 +3,7 @@
 // `tool_search`. A plain answer and an exec_command step, to an OpenAI channel with the Responses API (passed through)
 // and an Anthropic channel (translated). The simulators script the turns (`sim-answer`, `sim-call`, see
 // test/simulators/scripted-tool-turn.ts).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,4 +92,38 @@ describe.each<CodexVendor>(['openai-responses', 'anthropic'])('Codex through a %
     expect(JSON.stringify(turnRequests[1]?.body)).toContain(fileSecret);
     await expectBilledRows(rowsBefore);
   });
+
+  // Only a translated vendor calls apply_patch here (the Responses simulator never calls custom tools).
+  if (vendor === 'anthropic')
+    it(
+      "edits a file with its custom apply_patch tool, the vendor's call mapped to a custom_tool_call and back",
+      { timeout: runTimeoutMs + 10_000 },
+      async () => {
+        const requestsBefore = gateway.vendorRequests().length;
+        const patch = '*** Begin Patch\n*** Add File: added.txt\n+hello from the patch\n*** End Patch\n';
+        const run = await runCodex({
+          gatewayUrl: gateway.url,
+          apiKey: gateway.apiKey,
+          prompt: `Add a file. sim-call apply_patch ${JSON.stringify({ input: patch })}`,
+          model,
+          workDirectory,
+          sandbox: 'workspace-write',
+          timeoutMs: runTimeoutMs,
+        });
+        expect(run.exitCode, run.stderr || run.stdout).toBe(0);
+        expect(run.events.some((event) => event.item?.type === 'file_change')).toBe(true);
+        expect(await readFile(path.join(workDirectory, 'added.txt'), 'utf8')).toBe('hello from the patch\n');
+        const turnRequests = gateway.vendorRequests().slice(requestsBefore);
+        expect(turnRequests.length).toBe(2);
+        // Codex replayed its custom_tool_call and its output; the vendor got them as its own tool_use and tool_result.
+        const followUp = JSON.stringify(turnRequests[1]?.body);
+        const call = /\{"type":"tool_use","id":"([^"]+)","name":"apply_patch","input":(\{[^}]*\})\}/.exec(followUp);
+        expect(JSON.parse(call?.[2] ?? 'null')).toEqual({ input: patch });
+        expect(followUp).toMatch(
+          new RegExp(
+            `"tool_result","tool_use_id":"${call?.[1]}","content":"[^"]*Success\\. Updated the following files`,
+          ),
+        );
+      },
+    );
 });

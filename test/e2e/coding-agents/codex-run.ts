@@ -35,6 +35,8 @@ export interface CodexRunOptions {
   model: string;
   /** the folder it works in */
   workDirectory: string;
+  /** `--sandbox`; Codex's default for exec is `read-only` (edits are rejected) */
+  sandbox?: 'workspace-write';
   /** milliseconds before the process is killed */
   timeoutMs: number;
 }
@@ -79,17 +81,28 @@ export async function runCodex(options: CodexRunOptions): Promise<CodexRun> {
     const require = createRequire(import.meta.url);
     // The package's launcher finds the linux-x64 binary in its platform package and puts its ripgrep on PATH.
     const launcher = path.join(path.dirname(require.resolve('@openai/codex/package.json')), 'bin', 'codex.js');
-    const child = spawn(process.execPath, [launcher, 'exec', '--json', '--skip-git-repo-check', options.prompt], {
-      cwd: options.workDirectory,
-      // Nothing inherited but PATH: no proxy, no real key, no user config.
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: home,
-        CODEX_HOME: codexHome,
-        GATEWAY_API_KEY: options.apiKey,
+    const child = spawn(
+      process.execPath,
+      [
+        launcher,
+        'exec',
+        '--json',
+        '--skip-git-repo-check',
+        ...(options.sandbox ? ['--sandbox', options.sandbox] : []),
+        options.prompt,
+      ],
+      {
+        cwd: options.workDirectory,
+        // Nothing inherited but PATH: no proxy, no real key, no user config.
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: home,
+          CODEX_HOME: codexHome,
+          GATEWAY_API_KEY: options.apiKey,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
