@@ -67,12 +67,10 @@ const betaFields: Record<string, string> = {
   mcp_servers: 'mcp-client-2025-04-04',
 };
 
-/** `role: "system"` messages inside `messages` (with `clear_at`). */
+/** `role: "system"` messages inside `messages` (with `clear_at` and a per-turn `output_config.effort`, as Claude Code sends). */
 const perTurnControlBeta = 'per-turn-control-2026-07-01';
 /** `tool_addition` / `tool_removal` blocks in system messages. */
 const toolChangesBeta = 'mid-conversation-tool-changes-2026-07-01';
-/** `output_config` on a system message. */
-const messageOutputConfigBeta = 'mid-conversation-output-config-2026-07-01';
 /** `defer_loading` tools and `tool_reference` blocks in tool results (tool search). */
 const toolSearchBeta = 'advanced-tool-use-2025-11-20';
 
@@ -263,8 +261,7 @@ function normaliseMessage(message: unknown, index: number, betas: readonly strin
     throw anthropicInvalidRequest(`messages.${index}.role: Input should be 'user' or 'assistant'`);
   if (role !== 'user' && role !== 'assistant' && role !== 'system')
     throw anthropicInvalidRequest(`messages.${index}.role: Input should be 'user', 'assistant' or 'system'`);
-  const allowedExtras =
-    role === 'system' ? ['clear_at', ...(betas.includes(messageOutputConfigBeta) ? ['output_config'] : [])] : [];
+  const allowedExtras = role === 'system' ? ['clear_at', 'output_config'] : [];
   const extra = Object.keys(rest).find((key) => !allowedExtras.includes(key));
   if (extra) throw anthropicInvalidRequest(`messages.${index}.${extra}: Extra inputs are not permitted`);
   if (
@@ -273,6 +270,8 @@ function normaliseMessage(message: unknown, index: number, betas: readonly strin
     !['next_user_message', 'never'].includes(String(rest.clear_at))
   )
     throw anthropicInvalidRequest(`messages.${index}.clear_at: Input should be 'next_user_message' or 'never'`);
+  if (rest.output_config !== undefined && rest.output_config !== null)
+    validateMessageOutputConfig(rest.output_config, `messages.${index}.output_config`);
   if (typeof content === 'string') {
     if (content === '') throw anthropicInvalidRequest(`messages.${index}: text content blocks must be non-empty`);
     return { role, content: [{ type: 'text', text: content }] };
@@ -281,6 +280,17 @@ function normaliseMessage(message: unknown, index: number, betas: readonly strin
     throw anthropicInvalidRequest(`messages.${index}.content: must be a non-empty string or list`);
   if (!content.every(isBlock)) throw anthropicInvalidRequest(`messages.${index}.content: every block needs a type`);
   return { role, content };
+}
+
+/** A system message's per-turn `output_config`: only `effort` (`format` stays top-level). */
+function validateMessageOutputConfig(value: unknown, path: string): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw anthropicInvalidRequest(`${path}: Input should be a valid dictionary`);
+  for (const [key, setting] of Object.entries(value)) {
+    if (key !== 'effort') throw anthropicInvalidRequest(`${path}.${key}: Extra inputs are not permitted`);
+    if (setting !== null && !effortLevels.has(String(setting)))
+      throw anthropicInvalidRequest(`${path}.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'`);
+  }
 }
 
 /** A system message holds text and, under its beta, tool changes naming a tool of `tools`. */

@@ -223,6 +223,8 @@ describe("Anthropic simulator: Claude Code's betas", () => {
     role: 'system',
     content: [{ type: 'tool_removal', tool: { type: 'tool_reference', name: 'Read' } }],
     clear_at: 'never',
+    // Claude Code sends its per-turn effort on its system message.
+    output_config: { effort: 'high' },
   };
   const allBetas = 'per-turn-control-2026-07-01,advanced-tool-use-2025-11-20,mid-conversation-tool-changes-2026-07-01';
 
@@ -269,6 +271,16 @@ describe("Anthropic simulator: Claude Code's betas", () => {
     expect(answer.text).toContain(message);
     const withBeta = await postMessages(body, '2023-06-01', { 'anthropic-beta': allBetas });
     expect(withBeta.status, withBeta.text).toBe(200);
+  });
+
+  it("refuses a system message's output_config other than effort", async () => {
+    const answer = await postMessages(
+      { ...valid, messages: [valid.messages[0], { role: 'system', content: 'x', output_config: { format: {} } }] },
+      '2023-06-01',
+      { 'anthropic-beta': allBetas },
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('messages.1.output_config.format: Extra inputs are not permitted');
   });
 
   it('refuses a tool reference or tool change naming no tool of `tools`', async () => {

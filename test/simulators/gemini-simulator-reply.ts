@@ -1,6 +1,7 @@
 // The simulated Gemini model: echo replies, functionCall parts (with thought signatures for `thinking` models), usage metadata.
 import type { GeminiSimulatorPart, GeminiSimulatorRequest } from './gemini-simulator-validation.js';
 import { countWords, splitIntoWordPieces } from './openai-simulator-text.js';
+import { scriptedToolTurnOf } from './scripted-tool-turn.js';
 
 /** The simulated answer of one candidate, and the request's usage. */
 export interface GeminiReply {
@@ -25,10 +26,18 @@ export function createGeminiReply(request: GeminiSimulatorRequest, model: string
     .filter((part) => part.functionResponse)
     .map((part) => responseText((part.functionResponse as { response: Record<string, unknown> }).response));
   const thinking = model.includes('thinking');
-  if (responses.length === 0 && request.functionNames.length > 0 && request.mode !== 'NONE') {
-    const names = request.allowedFunctionNames ?? request.functionNames;
+  // A `sim-call`/`sim-answer` prompt scripts the turn (scripted-tool-turn.ts), as in the other simulators.
+  const scripted =
+    responses.length === 0 ? scriptedToolTurnOf(lastUserText(request), request.functionNames) : undefined;
+  if (
+    responses.length === 0 &&
+    scripted?.kind !== 'answer' &&
+    request.functionNames.length > 0 &&
+    request.mode !== 'NONE'
+  ) {
+    const names = scripted?.kind === 'call' ? [scripted.name] : (request.allowedFunctionNames ?? request.functionNames);
     const parts = names.map((name) => ({
-      functionCall: { name, args: { query: lastUserText(request) } },
+      functionCall: { name, args: scripted?.kind === 'call' ? scripted.input : { query: lastUserText(request) } },
       ...(thinking ? { thoughtSignature: thoughtSignatureFor(name) } : {}),
     }));
     return { parts, finishReason: 'STOP', usageMetadata: usage(request, model, parts.length * tokensPerFunctionCall) };

@@ -79,10 +79,10 @@ function replyText(body: RequestBody, messages: ChatMessage[], behaviour: ModelB
   return behaviour.kind === 'paced' ? repeatWords(text, behaviour.chunkCount) : text;
 }
 
+/** The tool results since the model's last turn; a client may add a user text after them (Claude Code does). */
 function trailingToolMessages(messages: ChatMessage[]): ChatMessage[] {
-  let start = messages.length;
-  while (start > 0 && messages[start - 1]?.role === 'tool') start--;
-  return messages.slice(start);
+  const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
+  return messages.slice(lastAssistant + 1).filter((message) => message.role === 'tool');
 }
 
 function lastUserText(messages: ChatMessage[]): string {
@@ -99,6 +99,7 @@ function shouldCallTools(body: RequestBody, messages: ChatMessage[]): boolean {
   return (
     functionToolsOf(body).length > 0 &&
     messages.at(-1)?.role === 'user' &&
+    trailingToolMessages(messages).length === 0 &&
     body.tool_choice !== 'none' &&
     scriptedTurn(body, messages)?.kind !== 'answer'
   );

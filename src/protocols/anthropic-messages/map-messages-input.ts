@@ -36,6 +36,8 @@ export interface MappedMessagesInput {
   messages: CanonicalMessage[];
   hoistedSystemTexts: string[];
   toolChanges: MessagesToolChange[];
+  /** the tools `tool_reference` results loaded (tool search), with where each was named, for a 400 */
+  loadedTools: Array<{ name: string; param: string }>;
 }
 
 /**
@@ -52,6 +54,7 @@ export function mapMessagesInput(
   const mapped: CanonicalMessage[] = [];
   const hoistedSystemTexts: string[] = [];
   const toolChanges: MessagesToolChange[] = [];
+  const loadedTools: MappedMessagesInput['loadedTools'] = [];
   messages.forEach((message, messageIndex) => {
     const blocks: MessagesContentBlock[] =
       typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
@@ -68,6 +71,7 @@ export function mapMessagesInput(
         return;
       case 'user':
         mapped.push(...mapUserBlocks(blocks, where));
+        loadedTools.push(...toolReferencesOf(blocks, where));
         return;
       case 'assistant': {
         const opened = new Map<MessagesContentBlock, SealedArtefact>();
@@ -92,7 +96,22 @@ export function mapMessagesInput(
       }
     }
   });
-  return { messages: mapped, hoistedSystemTexts, toolChanges };
+  return { messages: mapped, hoistedSystemTexts, toolChanges, loadedTools };
+}
+
+function toolReferencesOf(
+  blocks: MessagesContentBlock[],
+  where: (blockIndex: number) => string,
+): MappedMessagesInput['loadedTools'] {
+  return blocks.flatMap((block, blockIndex) =>
+    block.type === 'tool_result' && Array.isArray(block.content)
+      ? block.content.flatMap((part, partIndex) =>
+          part.type === 'tool_reference'
+            ? [{ name: part.tool_name, param: `${where(blockIndex)}.content[${partIndex}].tool_name` }]
+            : [],
+        )
+      : [],
+  );
 }
 
 function laterUserMessageExists(messages: MessagesRequestMessage[], index: number): boolean {
@@ -285,7 +304,7 @@ function toolResultContentPart(
     case 'document':
       return documentPart(block);
     case 'tool_reference':
-      // The deferred tool was sent to the vendor as an ordinary tool (docs/API.md, "Tool search"), so say it is there.
+      // From here on the deferred tool is among the vendor's tools (docs/API.md, "Tool search"), so say it is there.
       return { type: 'text', text: `Tool ${block.tool_name} is loaded; call it like any other tool.` };
     default: {
       const unreachable: never = block;

@@ -95,6 +95,8 @@ const customTool = z.looseObject({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,128}$/, 'must be 1 to 128 letters, digits, underscores or dashes'),
   description: z.string().optional(),
   input_schema: z.looseObject({ type: z.literal('object') }),
+  // Tool search (`advanced-tool-use` beta): hidden from the model until a `tool_reference` result loads it.
+  defer_loading: z.boolean().optional(),
 });
 
 const toolChoice = z.discriminatedUnion('type', [

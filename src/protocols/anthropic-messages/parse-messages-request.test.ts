@@ -436,7 +436,21 @@ describe("parseMessagesRequest: Claude Code's tool search, system messages and t
   ];
   const toolSearch = { name: 'ToolSearch', input_schema: { type: 'object' } };
 
-  it('sends deferred tools as ordinary tools and a tool_reference result as a text saying the tool is loaded', () => {
+  it('leaves out a deferred tool until a tool_reference loads it, and refuses a reference to no tool of `tools`', () => {
+    const placeholder = { name: 'DeferredToolPlaceholder', input_schema: { type: 'object' }, defer_loading: true };
+    const before = parseMessagesRequest({ ...minimal, tools: [read, toolSearch, webFetch, placeholder] }, options);
+    expect(before.request.tools.map((tool) => tool.name)).toEqual(['Read', 'ToolSearch']);
+    const after = parseMessagesRequest(
+      { ...minimal, tools: [read, toolSearch, webFetch, placeholder], messages: searchTurns },
+      options,
+    );
+    expect(after.request.tools.map((tool) => tool.name)).toEqual(['Read', 'ToolSearch', 'WebFetch']);
+    expect(parseError({ ...minimal, tools: [read, toolSearch], messages: searchTurns }).param).toBe(
+      'messages[2].content[0].content[0].tool_name',
+    );
+  });
+
+  it('sends a loaded deferred tool as an ordinary tool and the tool_reference result as a text saying so', () => {
     const { request } = parseMessagesRequest(
       { ...minimal, tools: [read, toolSearch, webFetch], messages: searchTurns },
       options,

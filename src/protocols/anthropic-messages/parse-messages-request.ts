@@ -86,7 +86,13 @@ export function parseCountTokensRequest(body: unknown, options: ParseMessagesOpt
 }
 
 function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesOptions): CanonicalRequest {
-  const tools: CanonicalTool[] = (parsed.tools ?? []).map((tool) => {
+  const input = mapMessagesInput(parsed.messages, options.unsealArtefact);
+  const loadedToolNames = checkedLoadedToolNames(parsed.tools ?? [], input.loadedTools);
+  // A deferred tool reaches the vendor only once a tool_reference loaded it, as Anthropic shows it to the model.
+  const shownTools = (parsed.tools ?? []).filter(
+    (tool) => tool.defer_loading !== true || loadedToolNames.has(tool.name),
+  );
+  const tools: CanonicalTool[] = shownTools.map((tool) => {
     const canonical: CanonicalTool = { name: tool.name, parameters: tool.input_schema, strict: null };
     if (tool.description) canonical.description = tool.description;
     return canonical;
@@ -101,7 +107,6 @@ function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesO
       },
     );
   }
-  const input = mapMessagesInput(parsed.messages, options.unsealArtefact);
   const offeredTools = applyToolChanges(tools, input.toolChanges);
   const systemTexts = [...systemTextsOf(parsed.system), ...input.hoistedSystemTexts];
   const sampling: CanonicalSampling = { temperature: parsed.temperature ?? null, topP: parsed.top_p ?? null };
@@ -134,6 +139,24 @@ function toCanonicalRequest(parsed: MessagesRequestBody, options: ParseMessagesO
     metadata: userId ? { user_id: userId } : null,
     stream: parsed.stream ?? false,
   };
+}
+
+/** The names `tool_reference` results load; each must name a tool of `tools`, as Anthropic requires. */
+function checkedLoadedToolNames(
+  tools: NonNullable<MessagesRequestBody['tools']>,
+  loaded: ReadonlyArray<{ name: string; param: string }>,
+): Set<string> {
+  for (const { name, param } of loaded) {
+    if (!tools.some((tool) => tool.name === name))
+      throw new GatewayError(
+        'invalid_request_error',
+        `Invalid value for '${param}': no tool named '${name}' is in 'tools'.`,
+        {
+          param,
+        },
+      );
+  }
+  return new Set(loaded.map(({ name }) => name));
 }
 
 /**

@@ -1,5 +1,6 @@
-// Runs the real Claude Code binary from its npm platform package in print mode against a gateway, offline: a temporary
-// HOME and config folder, every phone-home switch off, no proxy, no inherited Anthropic variables.
+// Runs the real Claude Code binary from its npm platform package in print mode against a gateway with its defaults (its
+// own default model, tool search on, its own betas), offline: a temporary HOME and config folder, every phone-home
+// switch off, no proxy, no inherited Anthropic variables.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -30,8 +31,6 @@ export interface ClaudeCodeOptions {
   gatewayUrl: string;
   apiKey: string;
   prompt: string;
-  /** the model id Claude Code asks for */
-  model: string;
   /** the folder it works in */
   workDirectory: string;
   /** tools it may use without asking, e.g. `['Read']` */
@@ -63,8 +62,6 @@ export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeC
         options.prompt,
         '--output-format',
         'json',
-        '--model',
-        options.model,
         '--strict-mcp-config',
         ...(options.allowedTools ? ['--allowedTools', options.allowedTools.join(',')] : []),
       ],
@@ -82,8 +79,6 @@ export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeC
           DISABLE_AUTOUPDATER: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
           DISABLE_NON_ESSENTIAL_MODEL_CALLS: '1',
-          // Tool search sends `defer_loading` tools behind the `advanced-tool-use` beta; off, as for any gateway.
-          ENABLE_TOOL_SEARCH: 'false',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },

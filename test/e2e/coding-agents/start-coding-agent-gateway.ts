@@ -1,6 +1,8 @@
-// A billed gateway on loopback with one vendor channel (the Anthropic simulator, or the OpenAI simulator speaking chat
-// completions) serving the model ids Claude Code asks for, a funded key, and what the vendor and the usage log saw.
+// A billed gateway on loopback with one vendor channel (the Anthropic simulator, the OpenAI simulator speaking chat
+// completions, or the Gemini simulator) serving the model ids Claude Code asks for, a funded key, and what the vendor
+// and the usage log saw. The channel is as an operator sets it up: a model mapping and nothing else (no betas enabled).
 import { startAnthropicSimulator } from '../../simulators/anthropic-simulator.js';
+import { startGeminiSimulator } from '../../simulators/gemini-simulator.js';
 import type { RecordedRequest } from '../../simulators/openai-simulator.js';
 import type { UsageLogRecord } from '../../../src/storage/billing-records.js';
 import {
@@ -9,8 +11,8 @@ import {
   startBillingTestGateway,
 } from '../../billing/start-billing-test-gateway.js';
 
-/** Which vendor the channel speaks: Anthropic's Messages as sent, or OpenAI chat completions the gateway translates to. */
-export type CodingAgentVendor = 'anthropic' | 'openai-chat';
+/** Which vendor the channel speaks: Anthropic's Messages as sent, or chat completions or Gemini the gateway translates to. */
+export type CodingAgentVendor = 'anthropic' | 'openai-chat' | 'gemini';
 
 /** A running gateway for the coding-agent CLIs. */
 export interface CodingAgentGateway {
@@ -26,34 +28,34 @@ export interface CodingAgentGateway {
 }
 
 const anthropicSecret = 'sk-ant-coding-agents';
+const geminiSecret = 'gemini-coding-agents';
 /** What the OpenAI simulator behind startBillingTestGateway accepts as the channel secret. */
 const openAiSecret = 'upstream';
-
-/**
- * Claude Code 2.1.332 sends these `anthropic-beta` values beyond the gateway's free list for a Claude model (with
- * tool search off); they bill nothing beyond tokens, so the channel enables them at the model's own price.
- */
-export const claudeCodeBetas = ['effort-2025-11-24', 'thinking-token-count-2026-05-13'];
 
 /** Starts the gateway and the simulator of `vendor`; `models` are the public ids, all mapped to the vendor's model. */
 export async function startCodingAgentGateway(
   vendor: CodingAgentVendor,
   models: readonly string[],
 ): Promise<CodingAgentGateway> {
-  const vendorModel = vendor === 'anthropic' ? 'claude-sim' : 'gpt-4o';
+  // A Gemini `thinking` model signs its calls, so the signatures' round trip through Claude Code is covered too.
+  const vendorModel = { anthropic: 'claude-sim', 'openai-chat': 'gpt-4o', gemini: 'gemini-thinking-sim' }[vendor];
   const gateway = await startBillingTestGateway({
     // The default channel of the helper serves one unused id; the channel under test is added below.
     models: ['unused-default-model'],
     prices: models.map(createUnitPrice),
   });
   const anthropic = vendor === 'anthropic' ? await startAnthropicSimulator({ apiKey: anthropicSecret }) : undefined;
+  const gemini = vendor === 'gemini' ? await startGeminiSimulator({ apiKey: geminiSecret }) : undefined;
+  const closeSimulators = async (): Promise<void> => {
+    await anthropic?.close();
+    await gemini?.close();
+  };
   try {
     await gateway.createChannel({
-      protocol: vendor === 'anthropic' ? 'anthropic' : 'openai',
-      baseUrl: anthropic?.url ?? gateway.simulator.url,
-      secret: anthropic ? anthropicSecret : openAiSecret,
+      protocol: anthropic ? 'anthropic' : gemini ? 'gemini' : 'openai',
+      baseUrl: anthropic?.url ?? gemini?.url ?? gateway.simulator.url,
+      secret: anthropic ? anthropicSecret : gemini ? geminiSecret : openAiSecret,
       models: Object.fromEntries(models.map((model) => [model, vendorModel])),
-      settings: anthropic ? { premiumPriceRatio: '1', anthropicBetas: claudeCodeBetas.join(',') } : {},
     });
     const user = await gateway.createUser();
     // Micro-units: far more than any run spends at one micro-unit per token.
@@ -62,19 +64,19 @@ export async function startCodingAgentGateway(
     return {
       url: gateway.url,
       apiKey: key.secret,
-      vendorRequests: () => anthropic?.requests ?? gateway.simulator.requests,
+      vendorRequests: () => anthropic?.requests ?? gemini?.requests ?? gateway.simulator.requests,
       async usageRows() {
         await settleEverything([gateway.running], user.id);
         return gateway.running.billing.store.listUsageLogs({ apiKeyId: key.apiKeyId, limit: 500 });
       },
       async close() {
         await gateway.close();
-        await anthropic?.close();
+        await closeSimulators();
       },
     };
   } catch (error) {
     await gateway.close();
-    await anthropic?.close();
+    await closeSimulators();
     throw error;
   }
 }
