@@ -137,4 +137,29 @@ describe('loadResponsesChain', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'Sunny.' }] },
     ]);
   });
+
+  it("replays a custom tool's call and output as the vendor's call of its function and its result", async () => {
+    const first = turn('resp_1', null, 'patch it', '', {
+      response: {
+        id: 'resp_1',
+        object: 'response',
+        output: [
+          { id: 'fc_1', type: 'custom_tool_call', call_id: 'call_p', name: 'apply_patch', input: '*** Begin Patch' },
+        ],
+      },
+    });
+    const second = turn('resp_2', 'resp_1', '', 'Done.', {
+      inputItems: [{ id: 'ctco_1', type: 'custom_tool_call_output', call_id: 'call_p', output: 'Success.' }],
+    });
+    const chain = await loadResponsesChain(memoryStore([first, second]), 'resp_2', 'user_a', noUnseal);
+    expect(chain.messages.slice(1, 3)).toStrictEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', callId: 'call_p', name: 'apply_patch', arguments: '{"input":"*** Begin Patch"}' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', callId: 'call_p', output: 'Success.' }] },
+    ]);
+  });
 });

@@ -17,7 +17,14 @@ export interface LoadedResponsesChain {
 const maximumChainLength = 1000;
 
 /** Item types the canonical model can replay; hosted-tool items of a passed-through answer are left out of it. */
-const replayableItemTypes = new Set(['message', 'function_call', 'function_call_output', 'reasoning']);
+const replayableItemTypes = new Set([
+  'message',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'reasoning',
+]);
 
 /**
  * Loads the chain ending at `previousResponseId` (the user's own responses only: another user's id is not found),
