@@ -22,6 +22,11 @@ const smallModels = ['claude-haiku-5-5', 'claude-haiku-4-5'];
 const runTimeoutMs = 60_000;
 const fileSecret = 'the secret word is pineapple';
 
+/** The tool list of a vendor request as JSON (each vendor's shape: `tools`, with names inside). */
+function toolsOf(body: unknown): string {
+  return JSON.stringify((body as { tools?: unknown } | undefined)?.tools ?? []);
+}
+
 describe.each<CodingAgentVendor>(['anthropic', 'openai-chat', 'gemini'])(
   'Claude Code through a %s channel',
   (vendor) => {
@@ -112,9 +117,12 @@ describe.each<CodingAgentVendor>(['anthropic', 'openai-chat', 'gemini'])(
         // Claude Code's system message inside `messages` (its environment) reached the vendor in both requests.
         expect(JSON.stringify(search?.body)).toContain('Primary working directory');
         expect(sent).toContain('Primary working directory');
-        // The loaded tool is offered; Anthropic gets the tool_reference as sent, translated vendors a text saying so.
-        expect(sent).toContain('WebFetch');
+        // The loaded tool is offered from then on; Anthropic gets the tool_reference as sent, translated vendors a text.
+        expect(toolsOf(search?.body)).not.toContain('"WebFetch"');
+        expect(toolsOf(followUp?.body)).toContain('"WebFetch"');
         expect(sent).toContain(vendor === 'anthropic' ? '"tool_reference"' : 'Tool WebFetch is loaded');
+        // A deferred tool never loaded is hidden from the model: Anthropic hides it, translation leaves it out.
+        expect(toolsOf(followUp?.body).includes('DeferredToolPlaceholder')).toBe(vendor === 'anthropic');
         await expectBilledRows(rowsBefore);
       },
     );

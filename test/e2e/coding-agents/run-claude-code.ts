@@ -78,7 +78,6 @@ export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeC
           DISABLE_ERROR_REPORTING: '1',
           DISABLE_AUTOUPDATER: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          DISABLE_NON_ESSENTIAL_MODEL_CALLS: '1',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
