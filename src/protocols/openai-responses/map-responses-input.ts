@@ -14,12 +14,13 @@ import { customToolArgumentsOf } from './custom-tool-function.js';
 import { decodeResponsesCallId } from './responses-call-id.js';
 import type { ResponsesContentPart, ResponsesInputItem } from './responses-request-schema.js';
 import { toolSearchVendorName } from './tool-search-function.js';
+import type { UnsealReasoning } from './unseal-reasoning.js';
 
 /** What the vendor is told a `tool_search_output` item's tools are (see toolSearchResultText). */
 export type DescribeLoadedTools = (tools: unknown[]) => string;
 
-/** Opens a reasoning item's `encrypted_content`; null drops the artefact (the reasoning text is kept). */
-export type UnsealReasoning = (sealed: string) => SealedArtefact | null;
+/** Opens a reasoning item's `encrypted_content` (its own file, so that responses-call-id needs no import of this one). */
+export type { UnsealReasoning } from './unseal-reasoning.js';
 
 /**
  * Turns Responses `input` into canonical messages. Consecutive assistant-side items (assistant messages, function

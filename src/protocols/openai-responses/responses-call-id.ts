@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AnswerToolCallBlock } from '../../core/canonical/canonical-answer.js';
 import type { VendorArtefact } from '../../core/canonical/vendor-artefact.js';
 import type { SealedArtefact } from '../shared/reasoning-sealer.js';
-import type { UnsealReasoning } from './map-responses-input.js';
+import type { UnsealReasoning } from './unseal-reasoning.js';
 import type { ResponseEncodingContext } from './response-encoding-context.js';
 
 /** Starts the artefact part of a shown call id: `<callId>__gsig<seal length>_<seal><signature>`. */
