@@ -182,6 +182,23 @@ describe('Responses API: create', () => {
     expect(none.output_text).toBe('Echo: q');
   });
 
+  it('echoes custom and client-run tool_search tools as sent and calls only the functions (as Codex needs)', async () => {
+    const applyPatch = {
+      type: 'custom',
+      name: 'apply_patch',
+      description: 'Edits files.',
+      format: { type: 'grammar', syntax: 'lark', definition: 'start: "x"' },
+    } as const;
+    const toolSearch = { type: 'tool_search', execution: 'client', description: 'Finds tools.' } as const;
+    const response = await client.responses.create({
+      model: 'gpt-5',
+      input: 'weather in Paris',
+      tools: [applyPatch, toolSearch, weatherTool],
+    });
+    expect(response.tools.slice(0, 2)).toEqual([applyPatch, toolSearch]);
+    expect(response.output.map((item) => item.type === 'function_call' && item.name)).toEqual(['get_weather']);
+  });
+
   it('answers function outputs sent as items (the stateless way) with the tool results', async () => {
     const response = await client.responses.create({
       model: 'gpt-5',
