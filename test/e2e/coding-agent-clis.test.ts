@@ -3,7 +3,7 @@
 // channel (Messages as sent), an OpenAI-wire channel (translated to chat completions) and a Gemini channel. Each channel
 // only maps Claude Code's model ids (docs/API.md, "Coding-agent CLIs"). The simulators script the turns (`sim-answer`,
 // `sim-call`, see test/simulators/scripted-tool-turn.ts).
-// Codex is not run here: its default tool list is refused by the gateway (see docs/API.md, "Tested clients").
+// Codex has its own file, test/e2e/codex-cli.test.ts.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
