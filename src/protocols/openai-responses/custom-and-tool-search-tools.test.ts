@@ -156,6 +156,34 @@ describe('a client-run tool_search for translated vendors', () => {
     ]);
   });
 
+  it('streams a tool search call whole, in its added and done items only', () => {
+    const encoder = createResponsesStreamEncoder({
+      ...contextFor({ model: 'm', input: 'x', tools: codexTools }),
+      sealReasoning: undefined,
+    });
+    const parts: CanonicalStreamPart[] = [
+      { type: 'tool-call-start', blockIndex: 0, callId: 'toolu_s', name: 'tool_search' },
+      { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '{"query":' },
+      { type: 'tool-call-delta', blockIndex: 0, argumentsDelta: '"calendar"}' },
+      { type: 'tool-call-end', blockIndex: 0 },
+      { type: 'finish', finish: { reason: 'tool-calls', rawReason: 'tool_use' } },
+    ];
+    const events = [...encoder.start(), ...parts.flatMap((part) => encoder.push(part)), ...encoder.end()];
+    expect(events.slice(2).map((event) => event.type)).toEqual([
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    const searchCall = {
+      type: 'tool_search_call',
+      call_id: 'toolu_s',
+      execution: 'client',
+      arguments: { query: 'calendar' },
+    };
+    expect(events[2]?.item).toMatchObject({ ...searchCall, status: 'in_progress' });
+    expect(events[3]?.item).toMatchObject({ ...searchCall, status: 'completed' });
+  });
+
   it('replays the search and its output, and gives the vendor the loaded tools, whose calls map back', () => {
     const body = {
       model: 'm',
