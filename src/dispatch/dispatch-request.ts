@@ -1,3 +1,4 @@
+import type { CacheAffinityKeySource } from './affinity-key-for.js';
 import type { FormData } from 'undici';
 import type { ClientAnswerCodec } from '../core/canonical/client-answer-codec.js';
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
@@ -26,9 +27,10 @@ export interface DispatchRequestBase {
   modelReasoning?: boolean;
   /**
    * the request's stable prompt prefix key (a client's `prompt_cache_key`, or a hash of its system prompt, tools and
-   * first cached messages): the channel that last served it is tried first (cache-sticky routing); absent: no preference
+   * first cached messages), or a function computing it, called only when the model has several channels: the channel
+   * that last served it is tried first (cache-sticky routing); absent: no preference
    */
-  cacheAffinityKey?: string;
+  cacheAffinityKey?: CacheAffinityKeySource;
 }
 
 /** What a translated channel (Anthropic, Gemini, Bedrock) serves of an OpenAI-wire request: its validated chat or embeddings request. */

@@ -2,6 +2,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { orderChannelsForAttempt } from '../routing/order-channels-for-attempt.js';
 import { preferCachedChannel } from '../routing/prefer-cached-channel.js';
 import type { ChannelOutcome } from '../routing/channel-health/channel-outcome.js';
+import { affinityKeyFor } from './affinity-key-for.js';
 import { attemptChannel } from './attempt-channel.js';
 import { cacheAffinityOf } from './cache-affinity-of.js';
 import { ChannelBreakerGate } from './channel-breaker-gate.js';
@@ -29,7 +30,8 @@ const clientClosedStatus = { status: 499, errorCode: 'client_closed_request' } a
  * ForwardingControl. Channels whose circuit breaker is open are left out (all tried, soonest to recover first, when
  * every one is open), and each attempt's end is recorded on the channel's breaker for the model (ChannelBreakerGate).
  * A request with a prompt prefix key goes first to the channel that last served that key, when it is among the
- * healthy channels of the first priority (cache-sticky routing: the vendor's prompt cache holds the prefix there).
+ * healthy channels of the first priority (cache-sticky routing: the vendor's prompt cache holds the prefix there); the
+ * key is computed only when the model has more than one channel for the request (affinityKeyFor).
  * Throws a GatewayError when no channel answered and the client's answer is still the framework's.
  */
 export async function dispatchToChannels(
@@ -45,12 +47,10 @@ export async function dispatchToChannels(
   });
   const servingChannels = services.routing.current.channelsFor(request.modelId);
   const breakerGate = new ChannelBreakerGate(services.channelHealth, request.modelId);
-  const affinityKey =
-    request.cacheAffinityKey === undefined ? undefined : `${request.modelId}\n${request.cacheAffinityKey}`;
+  const candidates = request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels;
+  const affinityKey = affinityKeyFor(request.modelId, request.cacheAffinityKey, candidates.length);
   const affinity = affinityKey === undefined ? undefined : cacheAffinityOf(services.routing);
-  const healthy = breakerGate.choose(
-    orderChannelsForAttempt(request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels),
-  );
+  const healthy = breakerGate.choose(orderChannelsForAttempt(candidates));
   const channels =
     affinity && affinityKey !== undefined ? preferCachedChannel(healthy, affinity.channelFor(affinityKey)) : healthy;
   let channelId: string | undefined;

@@ -49,7 +49,7 @@ describe('the Bedrock simulator prompt cache', () => {
       ],
     });
     expect(usageOf(second)).toMatchObject({ cacheReadInputTokens: 1103, cacheWriteInputTokens: 3, inputTokens: 0 });
-    expect(usageOf(second).totalTokens).toBe(1106 + usageOf(second).outputTokens);
+    expect(usageOf(second).totalTokens).toBe(1106 + (usageOf(second).outputTokens ?? 0));
   });
 
   it('caches nothing below the minimum and nothing without checkpoints, and keys the cache by model', async () => {

@@ -44,7 +44,7 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: Gat
       clientWantsUsage: body.stream_options?.include_usage === true,
       translation: { kind: 'chat', request: body },
       maxOutputTokens: model.maxOutputTokens,
-      cacheAffinityKey: chatPromptPrefixKey(body),
+      cacheAffinityKey: () => chatPromptPrefixKey(body),
     });
     return reply;
   });

@@ -80,7 +80,7 @@ export function registerMessagesRoute(app: FastifyInstance, services: GatewaySer
       clientWantsUsage: false,
       canonical: { request: parsed.request, codec },
       maxOutputTokens: model.maxOutputTokens,
-      cacheAffinityKey: messagesPromptPrefixKey(body),
+      cacheAffinityKey: () => messagesPromptPrefixKey(body),
     });
     return reply;
   });

@@ -105,7 +105,7 @@ export function registerResponsesCreateRoute(
       stream: parsed.request.stream,
       clientWantsUsage: false,
       maxOutputTokens: model.maxOutputTokens,
-      cacheAffinityKey: responsesPromptPrefixKey(body),
+      cacheAffinityKey: () => responsesPromptPrefixKey(body),
     });
     return reply;
   });
