@@ -1,11 +1,11 @@
 // Runs the real Codex CLI from its npm package (`codex exec --json`) against a gateway, offline: a temporary
 // CODEX_HOME whose config.toml points a custom provider at the gateway, plugins and analytics off, no proxy.
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { runCliChild } from './run-cli-child.js';
 
 /** The `codex exec --json` events a user's script reads (one JSON object a line). */
 const codexEventSchema = z.looseObject({
@@ -81,7 +81,7 @@ export async function runCodex(options: CodexRunOptions): Promise<CodexRun> {
     const require = createRequire(import.meta.url);
     // The package's launcher finds the linux-x64 binary in its platform package and puts its ripgrep on PATH.
     const launcher = path.join(path.dirname(require.resolve('@openai/codex/package.json')), 'bin', 'codex.js');
-    const child = spawn(
+    const run = await runCliChild(
       process.execPath,
       [
         launcher,
@@ -100,19 +100,10 @@ export async function runCodex(options: CodexRunOptions): Promise<CodexRun> {
           CODEX_HOME: codexHome,
           GATEWAY_API_KEY: options.apiKey,
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        timeoutMs: options.timeoutMs,
       },
     );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', (code) => resolve(code));
-    }).finally(() => clearTimeout(timer));
-    return { exitCode, events: parseEvents(stdout), stdout, stderr };
+    return { ...run, events: parseEvents(run.stdout) };
   } finally {
     await rm(home, { recursive: true, force: true });
   }

@@ -1,12 +1,12 @@
 // Runs the real Claude Code binary from its npm platform package in print mode against a gateway with its defaults (its
 // own default model, tool search on, its own betas), offline: a temporary HOME and config folder, every phone-home
 // switch off, no proxy, no inherited Anthropic variables.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { runCliChild } from './run-cli-child.js';
 
 /** What `claude -p --output-format json` prints at the end, the fields a user's script reads. */
 const claudeResultSchema = z.object({
@@ -55,7 +55,7 @@ export function claudeCodeVersion(): string {
 export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeCodeRun> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'claude-code-home-'));
   try {
-    const child = spawn(
+    const run = await runCliChild(
       claudeCodeBinaryPath(),
       [
         '-p',
@@ -79,19 +79,10 @@ export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeC
           DISABLE_AUTOUPDATER: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        timeoutMs: options.timeoutMs,
       },
     );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', (code) => resolve(code));
-    }).finally(() => clearTimeout(timer));
-    return { exitCode, result: parseResult(stdout), stdout, stderr };
+    return { ...run, result: parseResult(run.stdout) };
   } finally {
     await rm(home, { recursive: true, force: true });
   }
