@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
 import { checkPasswordSignIn } from './check-password-sign-in.js';
+import { LoginAttemptLimiter } from './login-attempt-limiter.js';
 import { createPasswordHasher, type PasswordHasher } from './password-hash.js';
 
 /** The real hasher, counting the hashes each check costs. */
@@ -19,6 +20,8 @@ function createCountingHasher(): { hasher: PasswordHasher; verifiedAgainst: Arra
     },
   };
 }
+
+const address = '192.0.2.1';
 
 describe('checkPasswordSignIn', () => {
   let store: GatewayStore;
@@ -53,15 +56,19 @@ describe('checkPasswordSignIn', () => {
     ];
     for (const attempt of attempts) {
       const before = verifiedAgainst.length;
-      expect(await checkPasswordSignIn(store, hasher, attempt)).toEqual({ user: undefined, needsRehash: false });
+      expect(await checkPasswordSignIn(store, hasher, new LoginAttemptLimiter(), { ...attempt, address })).toEqual({
+        user: undefined,
+        needsRehash: false,
+      });
       expect(verifiedAgainst.length - before, attempt.normalisedEmail).toBe(1);
     }
     // The unknown email and the account without a password were checked against the dummy hash.
     expect(verifiedAgainst.filter((stored) => stored === null)).toHaveLength(2);
 
-    const signedIn = await checkPasswordSignIn(store, hasher, {
+    const signedIn = await checkPasswordSignIn(store, hasher, new LoginAttemptLimiter(), {
       normalisedEmail: 'ada@example.com',
       password: 'right password',
+      address,
     });
     expect(signedIn.user?.email).toBe('ada@example.com');
   });

@@ -20,6 +20,8 @@ export interface OauthTransaction {
   returnPath: string;
   /** `link`: add the identity to the signed-in user (checked again at the callback); `sign-in` otherwise */
   intent: 'sign-in' | 'link';
+  /** for `link`, the id (`ses_...`) of the console session that started it: the callback needs that same session */
+  linkSessionId: string | null;
   /** Unix milliseconds after which the callback refuses it */
   expiresAt: number;
 }
@@ -31,6 +33,7 @@ const transactionSchema = z.object({
   nonce: z.string().max(200),
   returnPath: z.string().max(2_048),
   intent: z.enum(['sign-in', 'link']),
+  linkSessionId: z.string().min(1).max(100).nullable(),
   expiresAt: z.number().int(),
 });
 
@@ -51,11 +54,14 @@ export function parseOauthTransaction(cookieValue: string | undefined, now: numb
   }
 }
 
-/** A new attempt with a random state, PKCE verifier (and its S256 challenge) and, for OIDC, nonce. */
+/**
+ * A new attempt with a random state, PKCE verifier (and its S256 challenge) and, for OIDC, nonce; with `linkSessionId`
+ * it links the identity to that session's user.
+ */
 export async function createOauthTransaction(options: {
   provider: IdentityProvider;
   returnPath: string;
-  intent: OauthTransaction['intent'];
+  linkSessionId: string | null;
   now: number;
 }): Promise<{ transaction: OauthTransaction; codeChallenge: string }> {
   const openid = await loadOpenidClient();
@@ -65,7 +71,8 @@ export async function createOauthTransaction(options: {
     codeVerifier: openid.randomPKCECodeVerifier(),
     nonce: options.provider === 'oidc' ? openid.randomNonce() : '',
     returnPath: options.returnPath,
-    intent: options.intent,
+    intent: options.linkSessionId === null ? 'sign-in' : 'link',
+    linkSessionId: options.linkSessionId,
     expiresAt: options.now + oauthTransactionLifetimeSeconds * 1_000,
   };
   return { transaction, codeChallenge: await openid.calculatePKCECodeChallenge(transaction.codeVerifier) };

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { GatewayConfig } from '../config/gateway-config.js';
+import type { ProviderEmailTrust } from '../config/sign-in-config.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { IdentityTakenError, type SignInStore } from '../storage/sign-in-store.js';
+import type { IdentityRecord } from '../storage/sign-in-records.js';
 import type { UserRecord } from '../storage/store-records.js';
+import { defaultSignUpPolicy } from '../config/sign-up-config.js';
 import { grantDefaultGroups } from './grant-default-groups.js';
-import { normaliseEmail } from './normalise-email.js';
+import { mayCreateAccount } from './sign-up-policy.js';
 import type { ProviderProfile } from './provider-profile.js';
 import { SignInError } from './sign-in-error.js';
+import { trustedProviderEmail } from './trusted-provider-email.js';
 
 /** What a sign-in or link did. */
 export interface ResolvedSignIn {
@@ -17,21 +21,32 @@ export interface ResolvedSignIn {
 
 /** The stores the rules need. */
 export interface SignInUserStores {
-  gatewayStore: Pick<GatewayStore, 'createUser' | 'findUserByEmail' | 'listModelGroups' | 'grantUserGroups'>;
+  gatewayStore: Pick<
+    GatewayStore,
+    'createUser' | 'findUserByEmail' | 'listModelGroups' | 'grantUserGroups' | 'recordAuditEntry'
+  >;
   signInStore: Pick<SignInStore, 'findIdentity' | 'createIdentity' | 'touchIdentity'>;
   findUserById(userId: string): Promise<UserRecord | undefined>;
 }
 
 /**
- * The account a verified provider profile signs in to, applying the linking rules: a known identity signs in to its
- * user; with `linkingUser` (a signed-in user who started the flow) the identity is added to that user; otherwise an
- * account with the same email is linked only when the provider says the email is verified; otherwise a new user is
- * made (role `user`, no password, the default groups). Disabled users are refused.
+ * The account a verified provider profile signs in to, applying the linking rules (docs/ACCOUNTS.md#linking-rules): a
+ * known identity signs in to its user; with `linkingUser` (the signed-in user whose session started a link) the
+ * identity is added to that user; otherwise an account with the same email is linked only when the email is trusted
+ * (`emailTrust`) and the account is neither an administrator nor has a password (those are refused with
+ * `email_in_use`: they link from their own session); otherwise a new user is made (role `user`, no password, the
+ * default groups) if the sign-up policy allows it (`sign_up_closed` otherwise). Every link is written to the audit
+ * log. Disabled users are refused.
  */
 export async function resolveSignInUser(
   stores: SignInUserStores,
   profile: ProviderProfile,
-  options: { linkingUser: UserRecord | undefined; config: Pick<GatewayConfig, 'defaultUserGroups'>; now: number },
+  options: {
+    linkingUser: UserRecord | undefined;
+    emailTrust: ProviderEmailTrust;
+    config: Pick<GatewayConfig, 'defaultUserGroups' | 'signUp'>;
+    now: number;
+  },
 ): Promise<ResolvedSignIn> {
   const known = await stores.signInStore.findIdentity(profile.provider, profile.subject);
   if (known !== undefined) {
@@ -47,19 +62,29 @@ export async function resolveSignInUser(
     return { user, outcome: 'found' };
   }
   if (options.linkingUser !== undefined) {
-    await linkIdentity(stores, profile, requireActive(options.linkingUser));
-    return { user: options.linkingUser, outcome: 'linked' };
+    const user = requireActive(options.linkingUser);
+    await recordLink(stores, user, await linkIdentity(stores, profile, user), 'signed-in user');
+    return { user, outcome: 'linked' };
   }
-  const verifiedEmail = profile.emailVerified && profile.email !== null ? normaliseEmail(profile.email) : undefined;
-  const sameEmail = verifiedEmail === undefined ? undefined : await stores.gatewayStore.findUserByEmail(verifiedEmail);
+  const trustedEmail = trustedProviderEmail(profile, options.emailTrust);
+  const sameEmail = trustedEmail === undefined ? undefined : await stores.gatewayStore.findUserByEmail(trustedEmail);
   if (sameEmail !== undefined) {
-    await linkIdentity(stores, profile, requireActive(sameEmail));
-    return { user: sameEmail, outcome: 'linked' };
+    // An email claim is weaker than the account's own way in: such accounts link only from a signed-in session.
+    if (sameEmail.role === 'admin' || sameEmail.passwordHash !== null)
+      throw new SignInError(
+        'email_in_use',
+        `${profile.provider} email belongs to an account that links providers only while signed in`,
+      );
+    const user = requireActive(sameEmail);
+    await recordLink(stores, user, await linkIdentity(stores, profile, user), 'verified email');
+    return { user, outcome: 'linked' };
   }
+  if (!mayCreateAccount(options.config.signUp ?? defaultSignUpPolicy, trustedEmail))
+    throw new SignInError('sign_up_closed', `sign-up is ${options.config.signUp?.mode ?? 'open'}: no account created`);
   const user = await stores.gatewayStore.createUser({
-    // Without a verified email the account gets a placeholder: an unverified address must never claim an email
-    // that someone may later prove is theirs.
-    email: verifiedEmail ?? placeholderEmail(profile),
+    // Without a trusted email the account gets a placeholder: an address the gateway cannot rely on must never claim
+    // an email that someone may later prove is theirs.
+    email: trustedEmail ?? placeholderEmail(profile),
     displayName: profile.displayName.slice(0, 200),
     role: 'user',
     passwordHash: null,
@@ -74,9 +99,13 @@ export function placeholderEmail(profile: Pick<ProviderProfile, 'provider' | 'su
   return `${profile.provider}-${createHash('sha256').update(profile.subject).digest('hex').slice(0, 16)}@users.invalid`;
 }
 
-async function linkIdentity(stores: SignInUserStores, profile: ProviderProfile, user: UserRecord): Promise<void> {
+async function linkIdentity(
+  stores: SignInUserStores,
+  profile: ProviderProfile,
+  user: UserRecord,
+): Promise<IdentityRecord> {
   try {
-    await stores.signInStore.createIdentity({
+    return await stores.signInStore.createIdentity({
       userId: user.id,
       provider: profile.provider,
       subject: profile.subject,
@@ -89,6 +118,29 @@ async function linkIdentity(stores: SignInUserStores, profile: ProviderProfile, 
       throw new SignInError('identity_in_use', 'the identity was linked concurrently', { cause: error });
     throw error;
   }
+}
+
+/** `identity.link` in the audit log, by the account's owner, saying how the link was decided. */
+async function recordLink(
+  stores: SignInUserStores,
+  user: UserRecord,
+  identity: IdentityRecord,
+  linkedBy: 'signed-in user' | 'verified email',
+): Promise<void> {
+  await stores.gatewayStore.recordAuditEntry({
+    actorUserId: user.id,
+    actorLabel: user.email,
+    action: 'identity.link',
+    targetType: 'user',
+    targetId: user.id,
+    details: {
+      identityId: identity.id,
+      provider: identity.provider,
+      displayName: identity.displayName,
+      email: identity.email,
+      linkedBy,
+    },
+  });
 }
 
 function requireActive(user: UserRecord | undefined): UserRecord {

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSignInConfig, type SignInConfig } from './sign-in-config.js';
 import { defaultChannelHealthSettings, type ChannelHealthSettings } from './channel-health-settings.js';
+import { readSignUpPolicy, type SignUpPolicy } from './sign-up-config.js';
+import { readTrustProxySetting, type TrustProxySetting } from './trust-proxy-setting.js';
 
 /** Everything the gateway reads from its environment; docs/CONFIGURATION.md describes each variable. */
 export interface GatewayConfig {
@@ -15,6 +17,8 @@ export interface GatewayConfig {
   databaseUrl: string;
   /** secret used to encrypt channel secrets at rest; when absent a key file in dataDirectory is used */
   secretKey: string | undefined;
+  /** GATEWAY_PREVIOUS_SECRET_KEY: the key channel secrets were sealed with before `secretKey`; start seals them again */
+  previousSecretKey?: string | undefined;
   /** pino level: fatal, error, warn, info, debug, trace, silent */
   logLevel: string;
   /** largest JSON request body, in bytes */
@@ -64,6 +68,8 @@ export interface GatewayConfig {
   maxInFlightRequests: number;
   /** most requests one client address may have in flight at once, counted from their first byte; beyond it 429 with Retry-After; 0 = no cap */
   maxInFlightPerAddress: number;
+  /** most API keys a user may create for themselves; beyond it 400 (administrators are exempt); 0 = no cap */
+  maxKeysPerUser: number;
   /** longest a request with no API key or session (sign-in, setup, webhooks) may take to send its body, in milliseconds; then 408; 0 = no limit */
   unauthenticatedBodyTimeoutMs: number;
   /** most bytes one request may make the gateway decompress (PDF object streams counted for holds), in bytes */
@@ -74,6 +80,10 @@ export interface GatewayConfig {
   streamWriteTimeoutMs: number;
   /** public origin and social sign-in providers (GATEWAY_PUBLIC_URL, GATEWAY_GITHUB_*, GATEWAY_OIDC_*); absent means none configured */
   signIn?: SignInConfig;
+  /** who may create an account by a first social sign-in (GATEWAY_SIGNUP, GATEWAY_SIGNUP_EMAIL_DOMAINS); absent means `open` */
+  signUp?: SignUpPolicy;
+  /** reverse proxies whose X-Forwarded-For names the client for every per-address limit (GATEWAY_TRUST_PROXY); absent means none */
+  trustProxy?: TrustProxySetting;
   /** folder of the built web console served at `/` (GATEWAY_CONSOLE_DIR); absent or without index.html: `/` says it is not built */
   consoleDirectory?: string;
   /** channel circuit breakers (GATEWAY_CHANNEL_BREAKER*); absent means `defaultChannelHealthSettings` */
@@ -118,6 +128,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     dataDirectory,
     databaseUrl: environment.GATEWAY_DATABASE_URL ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`,
     secretKey: environment.GATEWAY_SECRET_KEY || undefined,
+    previousSecretKey: environment.GATEWAY_PREVIOUS_SECRET_KEY || undefined,
     logLevel: environment.GATEWAY_LOG_LEVEL ?? 'info',
     bodyLimitBytes: readInteger(environment, 'GATEWAY_BODY_LIMIT_BYTES', 16 * 1024 * 1024),
     uploadLimitBytes: readInteger(environment, 'GATEWAY_UPLOAD_LIMIT_BYTES', 25 * 1024 * 1024),
@@ -145,11 +156,14 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     maxConnectionsPerAddress: readInteger(environment, 'GATEWAY_MAX_CONNECTIONS_PER_ADDRESS', 1_024),
     maxInFlightRequests: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_REQUESTS', 2_048),
     maxInFlightPerAddress: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS', 32),
+    maxKeysPerUser: readInteger(environment, 'GATEWAY_MAX_KEYS_PER_USER', 50),
     unauthenticatedBodyTimeoutMs: readInteger(environment, 'GATEWAY_UNAUTHENTICATED_BODY_TIMEOUT_MS', 10_000),
     decompressionBudgetBytes: readInteger(environment, 'GATEWAY_DECOMPRESSION_BUDGET_BYTES', 1024 * 1024),
     countTokensBodyLimitBytes: readInteger(environment, 'GATEWAY_COUNT_TOKENS_BODY_LIMIT_BYTES', 2 * 1024 * 1024),
     streamWriteTimeoutMs: readInteger(environment, 'GATEWAY_STREAM_WRITE_TIMEOUT_MS', 30_000),
     signIn: loadSignInConfig(environment),
+    signUp: readSignUpPolicy(environment),
+    trustProxy: readTrustProxySetting(environment),
     consoleDirectory: environment.GATEWAY_CONSOLE_DIR
       ? path.resolve(environment.GATEWAY_CONSOLE_DIR)
       : defaultConsoleDirectory,

@@ -23,12 +23,14 @@ describe('loadSignInConfig', () => {
         clientSecret: 'secret',
         baseUrl: 'https://github.com',
         apiUrl: 'https://api.github.com',
+        emailTrust: { trustVerifiedEmail: true, emailDomains: [] },
       },
       oidc: {
         issuer: 'https://id.example',
         clientId: 'oidc-id',
         clientSecret: 'oidc-secret',
         displayName: 'Company SSO',
+        emailTrust: { trustVerifiedEmail: false, emailDomains: [] },
       },
     });
     expect(
@@ -42,6 +44,30 @@ describe('loadSignInConfig', () => {
       baseUrl: 'https://ghe.example',
       apiUrl: 'https://ghe.example/api/v3',
     });
+  });
+
+  it("trusts a provider's verified email as configured per provider, with an optional domain allow-list", () => {
+    const both = {
+      GATEWAY_GITHUB_CLIENT_ID: 'id',
+      GATEWAY_GITHUB_CLIENT_SECRET: 's',
+      GATEWAY_OIDC_ISSUER: 'https://id.example',
+      GATEWAY_OIDC_CLIENT_ID: 'oidc-id',
+      GATEWAY_OIDC_CLIENT_SECRET: 'oidc-secret',
+    };
+    const config = loadSignInConfig({
+      ...both,
+      GATEWAY_GITHUB_TRUST_EMAIL: 'off',
+      GATEWAY_OIDC_TRUST_EMAIL: 'on',
+      GATEWAY_OIDC_EMAIL_DOMAINS: ' Example.COM, @corp.example ,',
+    });
+    expect(config.github?.emailTrust).toEqual({ trustVerifiedEmail: false, emailDomains: [] });
+    expect(config.oidc?.emailTrust).toEqual({
+      trustVerifiedEmail: true,
+      emailDomains: ['example.com', 'corp.example'],
+    });
+    expect(() => loadSignInConfig({ ...both, GATEWAY_OIDC_TRUST_EMAIL: 'yes please' })).toThrow(
+      /GATEWAY_OIDC_TRUST_EMAIL/,
+    );
   });
 
   it('refuses a public URL with a path, and leaves a provider unconfigured without its secret', () => {

@@ -1,3 +1,12 @@
+/**
+ * How far a provider's word on an email is trusted: whether a verified email may link to an existing account and be a
+ * new account's address, and (when not empty) the email domains that may (lowercase, e.g. `example.com`).
+ */
+export interface ProviderEmailTrust {
+  trustVerifiedEmail: boolean;
+  emailDomains: readonly string[];
+}
+
 /** GitHub OAuth App settings; present only when both the client id and secret are configured. */
 export interface GithubSignInConfig {
   clientId: string;
@@ -6,6 +15,8 @@ export interface GithubSignInConfig {
   baseUrl: string;
   /** GitHub's REST API: `https://api.github.com`, or `https://HOST/api/v3` on GitHub Enterprise Server */
   apiUrl: string;
+  /** GATEWAY_GITHUB_TRUST_EMAIL / _EMAIL_DOMAINS; unset means the primary verified email is trusted, any domain */
+  emailTrust?: ProviderEmailTrust;
 }
 
 /** OpenID Connect provider settings; present only when issuer, client id and secret are configured. */
@@ -16,6 +27,8 @@ export interface OidcSignInConfig {
   clientSecret: string;
   /** shown on the sign-in page, e.g. `Google` or `Company SSO` */
   displayName: string;
+  /** GATEWAY_OIDC_TRUST_EMAIL / _EMAIL_DOMAINS; unset means `email_verified` is not trusted */
+  emailTrust?: ProviderEmailTrust;
 }
 
 /** Sign-in settings: the gateway's public origin and the configured providers. */
@@ -44,6 +57,7 @@ export function loadSignInConfig(environment: NodeJS.ProcessEnv): SignInConfig {
             clientSecret: githubClientSecret,
             baseUrl: trimSlash(environment.GATEWAY_GITHUB_BASE_URL || 'https://github.com'),
             apiUrl: trimSlash(environment.GATEWAY_GITHUB_API_URL || 'https://api.github.com'),
+            emailTrust: readEmailTrust(environment, 'GATEWAY_GITHUB', true),
           }
         : undefined,
     oidc:
@@ -53,9 +67,23 @@ export function loadSignInConfig(environment: NodeJS.ProcessEnv): SignInConfig {
             clientId: oidcClientId,
             clientSecret: oidcClientSecret,
             displayName: environment.GATEWAY_OIDC_NAME || 'OpenID Connect',
+            emailTrust: readEmailTrust(environment, 'GATEWAY_OIDC', false),
           }
         : undefined,
   };
+}
+
+// `<prefix>_TRUST_EMAIL` (on/off) and `<prefix>_EMAIL_DOMAINS` (comma-separated, a leading `@` allowed).
+function readEmailTrust(environment: NodeJS.ProcessEnv, prefix: string, fallback: boolean): ProviderEmailTrust {
+  const switchName = `${prefix}_TRUST_EMAIL`;
+  const raw = environment[switchName]?.trim().toLowerCase() || undefined;
+  if (raw !== undefined && !['on', 'true', '1', 'off', 'false', '0'].includes(raw))
+    throw new Error(`${switchName} must be on or off, got "${environment[switchName]}"`);
+  const emailDomains = (environment[`${prefix}_EMAIL_DOMAINS`] ?? '')
+    .split(',')
+    .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
+    .filter((domain) => domain.length > 0);
+  return { trustVerifiedEmail: raw === undefined ? fallback : ['on', 'true', '1'].includes(raw), emailDomains };
 }
 
 function trimSlash(url: string): string {

@@ -13,6 +13,13 @@ export function createLogger(level: string): Logger {
         '*.apiKey',
         'apiKey',
         '*.encryptedSecret',
+        // Credentials that must never be logged even by mistake: the setup URL carries its token.
+        'setupUrl',
+        '*.setupUrl',
+        'token',
+        '*.token',
+        'password',
+        '*.password',
       ],
       censor: '[redacted]',
     },

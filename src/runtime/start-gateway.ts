@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
-import { createSecretBox, resolveSecretPassphrase } from '../accounts/secret-box.js';
+import type { SecretBox } from '../accounts/secret-box.js';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import { createLogger } from '../observability/create-logger.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
@@ -22,7 +22,7 @@ import { loadBillingConfig, type BillingConfig } from '../billing/billing-config
 import { BillingRuntime } from '../billing/billing-runtime.js';
 import { createBillingAccounting } from '../billing/create-billing-accounting.js';
 import { createUnmeteredAccounting } from '../billing/request-accounting.js';
-import { createDatabase } from '../storage/create-database.js';
+import { createDatabase, sqliteFilePath } from '../storage/create-database.js';
 import { createBillingStore } from '../storage/kysely-billing-store.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
@@ -43,6 +43,9 @@ import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter
 import { startVideoTasks } from '../tasks/start-video-tasks.js';
 import type { PollScheduler, VideoTaskPoller } from '../tasks/video-task-poller.js';
 import { videoVendorAdapters } from '../providers/video/video-vendor-adapter-registry.js';
+import { openVerifiedSecretBox } from './open-verified-secret-box.js';
+import { secureDataFiles } from './secure-data-files.js';
+import { writeSetupUrlFile } from './write-setup-url-file.js';
 import type { VideoTaskService } from '../tasks/video-task-service.js';
 
 /** A running gateway and how to stop it. */
@@ -64,6 +67,8 @@ export interface RunningGateway {
   url: string;
   /** the one-time first-run setup URL (token in it) when the database has no administrator yet, else undefined */
   setupUrl: string | undefined;
+  /** the owner-only file in the data folder that holds `setupUrl` (never logged), when it could be written */
+  setupUrlFile: string | undefined;
   /** stops accepting, lets in-flight requests finish, then closes pools and the database */
   close(): Promise<void>;
 }
@@ -90,13 +95,27 @@ export async function startGateway(
   logger: Logger = createLogger(config.logLevel),
   options: StartGatewayOptions = {},
 ): Promise<RunningGateway> {
+  // Owner-only before SQLite creates a byte: the database holds password hashes, sealed secrets and usage.
+  const tightened = secureDataFiles({
+    dataDirectory: config.dataDirectory,
+    sqliteFile: sqliteFilePath(config.databaseUrl),
+  });
+  if (tightened.length > 0)
+    logger.warn({ paths: tightened }, 'data files were readable by others: now owner-only (folder 0700, files 0600)');
   // One database for both stores: on SQLite a second connection in the same process could interleave
   // transactions into "database is locked"; one Kysely instance serializes them on one connection.
   // Connection faults of the pool (a restarted PostgreSQL) are logged, rate limited; requests that needed it get 503.
   const database = createDatabase(config.databaseUrl, { report: (error, what) => logger.warn({ err: error }, what) });
   const store = createGatewayStore({ database });
-  await store.migrate();
-  const secretBox = createSecretBox(resolveSecretPassphrase(config));
+  let secretBox: SecretBox;
+  try {
+    await store.migrate();
+    // A short key, or one that is not the database's, stops the start here with the reason.
+    secretBox = await openVerifiedSecretBox({ config, database: database.database, store, logger, now: Date.now() });
+  } catch (error) {
+    await database.database.destroy();
+    throw error;
+  }
   const catalogModels = applyModelCatalogOverrides(modelCatalogData, config.modelCatalogFile);
   const routing = new RoutingCache({ store, baseModels: catalogModels, secretBox, logger });
   const channelHealth = createChannelHealthService(
@@ -207,7 +226,13 @@ export async function startGateway(
   // Where the operator's browser reaches the gateway: GATEWAY_PUBLIC_URL when set, else the listening address.
   const setupUrl =
     firstRun.token === undefined ? undefined : `${config.signIn?.publicUrl ?? url}/setup?token=${firstRun.token}`;
-  if (setupUrl) logger.warn({ setupUrl }, 'no administrator yet: open the one-time setup URL to create the first one');
+  // The token is a credential: it goes to the terminal (`gateway start`) and an owner-only file, never to the log.
+  const setupUrlFile = writeSetupUrlFile(config.dataDirectory, setupUrl);
+  if (setupUrl)
+    logger.warn(
+      { setupUrlFile },
+      'no administrator yet: the one-time setup URL that creates the first one is in setupUrlFile (and on the terminal of `gateway start`)',
+    );
   return {
     app,
     store,
@@ -215,6 +240,7 @@ export async function startGateway(
     billing,
     url,
     setupUrl,
+    setupUrlFile,
     topup,
     signIn,
     videoTasks: videoTasks.service,

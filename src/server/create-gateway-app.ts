@@ -4,6 +4,7 @@ import { announcesLargeBody } from './announces-large-body.js';
 import { authenticateApiKey } from './authenticate-api-key.js';
 import { checkBodyContentType } from './check-body-content-type.js';
 import { createHttpServerLimits } from './create-http-server-limits.js';
+import { createProxyTrust } from './create-proxy-trust.js';
 import type { GatewayServices } from './gateway-services.js';
 import { handleClientError, installHttpProtocolHandlers } from './handle-client-error.js';
 import { answerFrameworkError, installErrorHandlers } from './handle-errors.js';
@@ -18,6 +19,7 @@ import { serveConsole } from './console/serve-console.js';
 import { registerApiRoutes } from './routes/api-routes.js';
 import { registerClientProtocolRoutes } from './routes/client-protocol-routes.js';
 import { createLazyRequestLogger } from '../observability/lazy-request-logger.js';
+import { addAnswerSecurityHeaders } from './answer-security-headers.js';
 import { StoreReadinessProbe } from '../observability/store-readiness-probe.js';
 import { answerReadiness } from './answer-readiness.js';
 import { registerVideoContentRoute } from './routes/video-content-route.js';
@@ -31,7 +33,12 @@ declare module 'fastify' {
 
 /** Builds the HTTP app without listening, so tests run it in-process and the CLI and benchmark run it for real. */
 export async function createGatewayApp(services: GatewayServices): Promise<FastifyInstance> {
+  const trustProxySetting = services.config.trustProxy ?? { kind: 'none' };
+  const proxyTrust = createProxyTrust(trustProxySetting);
   const app = Fastify({
+    // request.ip, which every per-address limit reads, is the client behind the trusted proxies (GATEWAY_TRUST_PROXY);
+    // without any, Fastify's plain request (the socket's address) is kept.
+    trustProxy: trustProxySetting.kind === 'none' ? false : proxyTrust,
     // pino's Logger is a FastifyBaseLogger; the cast keeps the app's type the default one every route expects.
     loggerInstance: services.logger as FastifyBaseLogger,
     // Per-request log lines cost CPU on every call; errors are still logged, and debug level logs each request.
@@ -49,9 +56,10 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
     schemaController: { compilersFactory: lazySchemaCompilers },
   });
   installHttpProtocolHandlers(app.server);
+  addAnswerSecurityHeaders(app);
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
-  limitConnectionsPerAddress(app, services.config.maxConnectionsPerAddress);
+  limitConnectionsPerAddress(app, services.config.maxConnectionsPerAddress, proxyTrust);
   limitInFlightPerAddress(app, services.config.maxInFlightPerAddress);
   limitInFlightRequests(app, services.config.maxInFlightRequests);
   // The console (only with the /api it calls) answers browsers' unknown paths before the not-found handler does.

@@ -26,7 +26,7 @@ async function answerWith(send: (sink: FastifyClientSink, reply: FastifyReply) =
 }
 
 describe('FastifyClientSink', () => {
-  it("writes a stream's head from header groups: each name once with its last group's value, the request id its own", async () => {
+  it("writes a stream's head from header groups: each name once with its last group's value, the request id and the security headers its own", async () => {
     const response = await answerWith(async (sink) => {
       sink.startStream();
       sink.writeHead(200, groups);
@@ -34,11 +34,12 @@ describe('FastifyClientSink', () => {
     });
     expect(response.headers).toMatchObject({
       'x-ratelimit-remaining-requests': '9',
-      'cache-control': 'no-cache',
       'content-type': 'text/event-stream; charset=utf-8',
       'x-request-id': 'req_1',
     });
-    expect(response.headers['cache-control']).toBe('no-cache');
+    // A stream holds model output: no-store wins over the groups' cache-control, once (not a duplicate line).
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-request-id']).toBe('req_1');
     expect(response.body).toBe('data: [DONE]\n\n');
   });

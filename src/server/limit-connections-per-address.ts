@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'node:net';
 import { GatewayError } from '../core/gateway-error.js';
+import type { ProxyTrust } from './create-proxy-trust.js';
 
 /** How long a connection over the cap may stay silent before it is dropped, in milliseconds. */
 const overCapIdleMs = 1_000;
@@ -8,14 +9,21 @@ const overCapIdleMs = 1_000;
 /**
  * Caps the connections one client address holds open (0 = no cap). A connection over the cap is not refused
  * blindly: its first request gets 429 `rate_limit_exceeded` in OpenAI's shape and the connection is closed, and
- * one that sends nothing is dropped after a second, so idle sockets cannot pile up.
+ * one that sends nothing is dropped after a second, so idle sockets cannot pile up. Connections from a trusted proxy
+ * (`proxyTrust` at hop 0) are not counted: they carry many clients' requests, which the per-address in-flight cap
+ * limits by each client's own address.
  */
-export function limitConnectionsPerAddress(app: FastifyInstance, maxPerAddress: number): void {
+export function limitConnectionsPerAddress(
+  app: FastifyInstance,
+  maxPerAddress: number,
+  proxyTrust: ProxyTrust = () => false,
+): void {
   if (maxPerAddress <= 0) return;
   const openByAddress = new Map<string, number>();
   const overCap = new WeakSet<Socket>();
   app.server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
+    if (proxyTrust(address, 0)) return;
     const open = (openByAddress.get(address) ?? 0) + 1;
     openByAddress.set(address, open);
     socket.once('close', () => {

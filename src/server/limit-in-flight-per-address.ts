@@ -7,7 +7,8 @@ import { isUncappedRoute } from './limit-in-flight-requests.js';
  * Caps the requests one client address has in flight at once (0 = no cap), counted from their first byte
  * (`onRequest`), before authentication and before the body: slow bodies from one address then hold at most this many
  * of the process's requests, and other addresses are served. Beyond the cap a request gets 429 `rate_limit_exceeded`
- * with `Retry-After` unread. Behind a reverse proxy every client shares the proxy's address: raise the cap or set 0.
+ * with `Retry-After` unread. The address is `request.ip`: behind a reverse proxy named in GATEWAY_TRUST_PROXY, the
+ * client's own address from `X-Forwarded-For`; otherwise the socket's, which every client of an untrusted proxy shares.
  */
 export function limitInFlightPerAddress(app: FastifyInstance, maxPerAddress: number): void {
   if (maxPerAddress <= 0) return;

@@ -50,6 +50,13 @@ export function createDatabase(databaseUrl: string, options: CreateDatabaseOptio
   );
 }
 
+/** The file a `sqlite:` database URL names; undefined for PostgreSQL and for `sqlite::memory:`. */
+export function sqliteFilePath(databaseUrl: string): string | undefined {
+  if (!databaseUrl.startsWith('sqlite:')) return undefined;
+  const path = parseSqlitePath(databaseUrl);
+  return path === sqliteMemoryPath ? undefined : path;
+}
+
 function parseSqlitePath(databaseUrl: string): string {
   const rest = databaseUrl.slice('sqlite:'.length);
   // Accept the `sqlite:///absolute/path` spelling some tools write, as well as `sqlite:/absolute/path`.

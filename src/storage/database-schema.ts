@@ -355,11 +355,17 @@ export interface ApiKeyLastUsedColumns {
   last_used_at: Generated<number | null>;
 }
 
+/** Columns of `api_keys` added by migration 0022. */
+export interface ApiKeyAdminLimitColumns {
+  /** JSON object of the limits an administrator set on the key, with their values (see ApiKeyAdminLimits) */
+  admin_limits: Generated<string>;
+}
+
 export interface DatabaseSchema {
   users: UsersTable & UserBillingColumns;
   model_groups: ModelGroupsTable & ModelGroupBillingColumns;
   channels: ChannelsTable;
-  api_keys: ApiKeysTable & ApiKeyBillingColumns & ApiKeyAccessColumns & ApiKeyLastUsedColumns;
+  api_keys: ApiKeysTable & ApiKeyBillingColumns & ApiKeyAccessColumns & ApiKeyLastUsedColumns & ApiKeyAdminLimitColumns;
   routing_revision: RoutingRevisionTable;
   ledger_entries: LedgerEntriesTable;
   model_prices: ModelPricesTable;
@@ -381,6 +387,17 @@ export interface DatabaseSchema {
   stored_responses: StoredResponsesTable;
   video_tasks: VideoTasksTable;
   message_thread_turns: MessageThreadTurnsTable;
+  secret_key_check: SecretKeyCheckTable;
+}
+
+/** Row of `secret_key_check` (migration 0021): the check value of the secret key the database's secrets are sealed with. */
+export interface SecretKeyCheckTable {
+  /** always 1: one row */
+  id: number;
+  /** hex HMAC-SHA256 of a constant under the secret key */
+  check_value: string;
+  /** Unix milliseconds */
+  created_at: number;
 }
 
 /** Row of `payment_webhook_deliveries` (migration 0014): one payment provider message received, without its payload. */

@@ -1,4 +1,5 @@
 import type {
+  ApiKeyAdminLimits,
   ApiKeyDisabledBy,
   AuditEntryFilter,
   AuditEntryRecord,
@@ -79,6 +80,10 @@ export interface GatewayStore {
   deleteApiKey(apiKeyId: string): Promise<void>;
   /** renames a key or changes its expiry (Unix milliseconds, null for never); a routing change */
   updateApiKey(apiKeyId: string, changes: { name?: string; expiresAt?: number | null }): Promise<void>;
+  /** the limits an administrator set on the key, with their values (see ApiKeyAdminLimits) */
+  findApiKeyAdminLimits(apiKeyId: string): Promise<ApiKeyAdminLimits>;
+  /** replaces the limits an administrator set on the key; not a routing change */
+  setApiKeyAdminLimits(apiKeyId: string, limits: ApiKeyAdminLimits): Promise<void>;
 
   listModelCatalogEntries(): Promise<ModelCatalogEntryRecord[]>;
   /** creates or replaces the entry of one model */

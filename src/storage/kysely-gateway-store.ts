@@ -13,6 +13,7 @@ import type {
   UsersTable,
 } from './database-schema.js';
 import type { GatewayStore } from './gateway-store.js';
+import { readApiKeyAdminLimits, writeApiKeyAdminLimits } from './kysely-api-key-admin-limits.js';
 import { KeyDisabledByAdminError, MissingGroupGrantError } from './gateway-store-errors.js';
 import { runMigrations } from './run-migrations.js';
 import type {
@@ -355,6 +356,9 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
         requireOneRow(result.numUpdatedRows, `API key ${apiKeyId}`);
       });
     },
+
+    findApiKeyAdminLimits: (apiKeyId) => readApiKeyAdminLimits(database, apiKeyId),
+    setApiKeyAdminLimits: (apiKeyId, limits) => writeApiKeyAdminLimits(database, apiKeyId, limits),
 
     listModelCatalogEntries: () => listModelCatalogEntries(database),
 

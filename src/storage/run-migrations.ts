@@ -21,6 +21,8 @@ import { balanceFloorAndRefusedRequestCountsMigration } from './migrations/0017-
 import { topupReversalsMigration } from './migrations/0018-topup-reversals.js';
 import { oneHourCacheWritesMigration } from './migrations/0019-one-hour-cache-writes.js';
 import { messageThreadsMigration } from './migrations/0020-message-threads.js';
+import { secretKeyCheckMigration } from './migrations/0021-secret-key-check.js';
+import { apiKeyAdminLimitsMigration } from './migrations/0022-api-key-admin-limits.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -47,6 +49,8 @@ const migrations: Record<string, Migration> = {
   '0018-topup-reversals': topupReversalsMigration,
   '0019-one-hour-cache-writes': oneHourCacheWritesMigration,
   '0020-message-threads': messageThreadsMigration,
+  '0021-secret-key-check': secretKeyCheckMigration,
+  '0022-api-key-admin-limits': apiKeyAdminLimitsMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

@@ -79,6 +79,23 @@ export interface RoutingSnapshotRecords {
   userGroups: UserGroupGrantRecord[];
 }
 
+/**
+ * The limits an administrator put on a key, each with the value the administrator set; an absent limit was not set by
+ * an administrator (or was lifted by one). The key's owner may tighten these, never loosen them.
+ */
+export interface ApiKeyAdminLimits {
+  /** Unix milliseconds after which the key stops working */
+  expiresAt?: number;
+  /** micro-units the key may spend in total */
+  spendingCap?: number;
+  /** IP addresses or CIDR ranges the key may be used from; never empty */
+  allowedIps?: string[];
+  /** positive: 0 (unlimited) and null (the default) are no administrator bound */
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+  maxConcurrentRequests?: number;
+}
+
 /** Who changed a key's status: its `owner` or an `admin` (admin users, admin tokens and the CLI). */
 export type ApiKeyDisabledBy = 'owner' | 'admin';
 

@@ -64,7 +64,11 @@ async function createAdminToken(): Promise<string> {
     'node',
     ['--import', 'tsx', 'src/cli/main.ts', 'admin', 'token', '--json'],
     {
-      env: { ...process.env, GATEWAY_DATABASE_URL: gateway.databaseUrl, GATEWAY_SECRET_KEY: 'billing-test-secret-key' },
+      env: {
+        ...process.env,
+        GATEWAY_DATABASE_URL: gateway.databaseUrl,
+        GATEWAY_SECRET_KEY: 'billing-test-secret-key-of-32-bytes-or-more',
+      },
     },
   );
   return (JSON.parse(stdout) as { token: string }).token;

@@ -1,5 +1,6 @@
 // First-run setup: a database without an admin offers a one-time token URL that creates the first admin, once.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,7 +98,7 @@ describe('first-run setup', () => {
     ).toBe(404);
   });
 
-  it('is printed and logged by `gateway start` on an empty database, and closed by an admin made with the CLI', async () => {
+  it('is written by `gateway start` to an owner-only file (never to the log) on an empty database, and closed by an admin made with the CLI', async () => {
     childDataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-setup-'));
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GATEWAY_')));
     child = spawn(
@@ -109,26 +110,30 @@ describe('first-run setup', () => {
       },
     );
     const started = child;
-    const { printedUrl, loggedUrl, url } = await new Promise<{ printedUrl: string; loggedUrl: string; url: string }>(
-      (resolve, reject) => {
-        let printedUrl: string | undefined;
-        let loggedUrl: string | undefined;
-        let url: string | undefined;
-        createInterface({ input: started.stdout! }).on('line', (line) => {
-          if (line.startsWith('{')) {
-            const entry = JSON.parse(line) as { setupUrl?: string; url?: string };
-            loggedUrl = entry.setupUrl ?? loggedUrl;
-            url = entry.url ?? url;
-          } else if (line.trim().startsWith('http')) {
-            printedUrl = line.trim();
-          }
-          if (printedUrl && loggedUrl && url) resolve({ printedUrl, loggedUrl, url });
-        });
-        started.once('exit', (code) => reject(new Error(`gateway start exited with ${String(code)}`)));
-      },
-    );
-    expect(printedUrl).toBe(loggedUrl);
+    const output: string[] = [];
+    createInterface({ input: started.stderr! }).on('line', (line) => output.push(line));
+    const { loggedFile, url } = await new Promise<{ loggedFile: string; url: string }>((resolve, reject) => {
+      let loggedFile: string | undefined;
+      let url: string | undefined;
+      createInterface({ input: started.stdout! }).on('line', (line) => {
+        output.push(line);
+        if (line.startsWith('{')) {
+          const entry = JSON.parse(line) as { setupUrlFile?: string; url?: string };
+          loggedFile = entry.setupUrlFile ?? loggedFile;
+          url = entry.url ?? url;
+        }
+        if (loggedFile && url) resolve({ loggedFile, url });
+      });
+      started.once('exit', (code) => reject(new Error(`gateway start exited with ${String(code)}`)));
+    });
+    // stderr is no terminal here: the token is only in the file, which only the gateway's user may read.
+    expect(loggedFile).toBe(path.join(childDataDirectory, 'setup-url'));
+    expect(statSync(loggedFile).mode & 0o777).toBe(0o600);
+    const printedUrl = readFileSync(loggedFile, 'utf8').trim();
     expect(printedUrl.startsWith(`${url}/setup?token=`)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(output.some((line) => line.includes(tokenOf(printedUrl)))).toBe(false);
+    expect(output.some((line) => line.includes(loggedFile) && !line.startsWith('{'))).toBe(true);
     expect((await callConsoleApi({ url }, 'GET', '/setup', undefined)).body).toEqual({ open: true });
 
     // An admin created another way (here straight in the database, as `gateway admin create` does) closes setup.

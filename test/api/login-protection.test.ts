@@ -1,4 +1,5 @@
 // Brute force against POST /api/auth/login on a running gateway: per-account and per-address locks with back-off,
+// one check in flight per account, no address lock for unknown emails, the client address behind a trusted proxy,
 // logged failures that never carry the password, and old scrypt hashes moved to argon2id on the next sign-in.
 import { randomBytes, scryptSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,7 +23,7 @@ interface TestGateway {
 }
 
 /** A gateway on a fresh SQLite file whose log lines are kept for the test to read. */
-async function startLoginTestGateway(): Promise<TestGateway> {
+async function startLoginTestGateway(environment: NodeJS.ProcessEnv = {}): Promise<TestGateway> {
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-login-'));
   const logLines: Array<Record<string, unknown>> = [];
   const sink = new Writable({
@@ -36,8 +37,9 @@ async function startLoginTestGateway(): Promise<TestGateway> {
     GATEWAY_DATA_DIR: dataDirectory,
     GATEWAY_PORT: '0',
     GATEWAY_HOST: '127.0.0.1',
-    GATEWAY_SECRET_KEY: 'login-test',
+    GATEWAY_SECRET_KEY: 'login-test-secret-key-of-32-bytes-or-more',
     GATEWAY_REFRESH_INTERVAL_MS: '60000',
+    ...environment,
   });
   const running = await startGateway(config, pino({ level: 'info' }, sink), { billing: { enabled: false } });
   return {
@@ -50,10 +52,10 @@ async function startLoginTestGateway(): Promise<TestGateway> {
   };
 }
 
-async function logIn(gateway: TestGateway, email: string, attempt: string) {
+async function logIn(gateway: TestGateway, email: string, attempt: string, forwardedFor?: string) {
   const response = await request(`${gateway.running.url}/api/auth/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
     body: JSON.stringify({ email, password: attempt }),
   });
   return {
@@ -144,13 +146,94 @@ describe('POST /api/auth/login from one address against many accounts', () => {
     await gateway?.close();
   });
 
-  it('locks the address after 30 failures, whichever accounts they were for', async () => {
-    await createUser(gateway, 'real@example.com', await hashPassword(password));
+  it('locks the address after 30 failures against real accounts, for every account from there', async () => {
+    const passwordHash = await hashPassword(password);
+    await createUser(gateway, 'real@example.com', passwordHash);
     for (let attempt = 0; attempt < 30; attempt++) {
+      await createUser(gateway, `sprayed-${attempt}@example.com`, passwordHash);
       expect((await logIn(gateway, `sprayed-${attempt}@example.com`, 'Winter2025!')).status).toBe(401);
     }
     const refused = await logIn(gateway, 'real@example.com', password);
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('POST /api/auth/login from one address against emails without an account', () => {
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    gateway = await startLoginTestGateway();
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('never locks the address: after 40 failures on unknown emails a real account signs in from there', async () => {
+    await createUser(gateway, 'owner@example.com', await hashPassword(password));
+    for (let attempt = 0; attempt < 40; attempt++)
+      expect((await logIn(gateway, `nobody-${attempt}@example.com`, 'Winter2025!')).status).toBe(401);
+    expect((await logIn(gateway, 'owner@example.com', password)).status).toBe(200);
+  });
+});
+
+describe('POST /api/auth/login with 25 wrong passwords at once', () => {
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    gateway = await startLoginTestGateway();
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('checks at most the five the policy allows; the others get 429', async () => {
+    await createUser(gateway, 'parallel@example.com', await hashPassword(password));
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, attempt) => logIn(gateway, 'parallel@example.com', `guess-${attempt}`)),
+    );
+    const checked = gateway.logLines.filter((line) => line.msg === 'console sign-in failed').length;
+    expect(checked).toBeGreaterThanOrEqual(1);
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(answers.filter((answer) => answer.status === 401)).toHaveLength(checked);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(25 - checked);
+  });
+});
+
+describe('POST /api/auth/login behind a reverse proxy', () => {
+  const spray = async (gateway: TestGateway, forwardedFor: string) => {
+    const passwordHash = await hashPassword(password);
+    await createUser(gateway, `victim-${forwardedFor}@example.com`, passwordHash);
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const email = `sprayed-${forwardedFor}-${attempt}@example.com`;
+      await createUser(gateway, email, passwordHash);
+      expect((await logIn(gateway, email, 'Winter2025!', forwardedFor)).status).toBe(401);
+    }
+    return passwordHash;
+  };
+
+  it('limits each client by its X-Forwarded-For address when the proxy is trusted (GATEWAY_TRUST_PROXY)', async () => {
+    const gateway = await startLoginTestGateway({ GATEWAY_TRUST_PROXY: 'loopback' });
+    try {
+      await spray(gateway, '203.0.113.1');
+      expect((await logIn(gateway, 'victim-203.0.113.1@example.com', password, '203.0.113.1')).status).toBe(429);
+      await createUser(gateway, 'neighbour@example.com', await hashPassword(password));
+      expect((await logIn(gateway, 'neighbour@example.com', password, '203.0.113.2')).status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For without the setting: the socket address is the client', async () => {
+    const gateway = await startLoginTestGateway();
+    try {
+      await spray(gateway, '203.0.113.1');
+      await createUser(gateway, 'neighbour@example.com', await hashPassword(password));
+      expect((await logIn(gateway, 'neighbour@example.com', password, '203.0.113.2')).status).toBe(429);
+    } finally {
+      await gateway.close();
+    }
   });
 });

@@ -56,6 +56,21 @@ async function signInWithGithub(
   return { hops, landedOn: location.pathname + location.search };
 }
 
+/** Links `user` to the browser's signed-in account as the console does (POST, then GitHub); the landing path. */
+async function linkGithub(browser: CookieBrowser, user: GithubFakeUser): Promise<string> {
+  github.signInAs(user);
+  const started = await callApi(browser, 'POST', '/me/identities/link', {
+    provider: 'github',
+    returnTo: '/console/profile',
+  });
+  expect(started.status).toBe(200);
+  const hops = await browser.follow(started.body.authorizationUrl as string, {
+    until: (response) => response.url.startsWith(`${gateway.url}/api/auth/github/callback`),
+  });
+  const location = new URL(hops.at(-1)!.location!);
+  return location.pathname + location.search;
+}
+
 async function callApi(
   browser: CookieBrowser,
   method: string,
@@ -164,6 +179,20 @@ describe('GitHub sign-in', () => {
     expect(me.email).toMatch(/^github-[0-9a-f]{16}@users\.invalid$/);
   });
 
+  it('does not sign a new GitHub account in to the administrator who has its verified email', async () => {
+    const admin = await gateway.store.createUser({
+      email: `${uniqueName('the-admin')}@example.test`,
+      displayName: 'Admin',
+      role: 'admin',
+      passwordHash: await hashPassword('a long password'),
+    });
+    const impostor = new CookieBrowser();
+    const { landedOn } = await signInWithGithub(impostor, createGithubUser(admin.email.toUpperCase()));
+    expect(landedOn).toBe('/sign-in?error=email_in_use');
+    expect(impostor.cookie(gateway.url, 'gateway_session')).toBeUndefined();
+    expect((await callApi(impostor, 'GET', '/me')).status).toBe(401);
+  });
+
   it('answers the sign-in page with an error code when the user declines, the code is bad, or the state does not match', async () => {
     github.switches.accessDenied = true;
     try {
@@ -242,8 +271,7 @@ describe('GitHub sign-in', () => {
     });
     expect(login.status).toBe(200);
     const adminGithub = createGithubUser(`${uniqueName('admin-gh')}@example.test`);
-    const { landedOn } = await signInWithGithub(browser, adminGithub, '/console/profile');
-    expect(landedOn).toBe('/console/profile');
+    expect(await linkGithub(browser, adminGithub)).toBe('/console/profile');
     const linked = await callApi(browser, 'GET', '/me/identities');
     expect(linked.body).toMatchObject({ hasPassword: true, data: [{ provider: 'github' }] });
     // Signing in through GitHub now reaches the admin's account.
@@ -255,7 +283,7 @@ describe('GitHub sign-in', () => {
     const someoneElse = createGithubUser(`${uniqueName('someone')}@example.test`);
     const someoneBrowser = new CookieBrowser();
     await signInWithGithub(someoneBrowser, someoneElse);
-    expect((await signInWithGithub(browser, someoneElse)).landedOn).toBe('/sign-in?error=identity_in_use');
+    expect(await linkGithub(browser, someoneElse)).toBe('/sign-in?error=identity_in_use');
 
     // The social-only user cannot remove their only identity; the admin with a password can.
     const someoneIdentity = (await callApi(someoneBrowser, 'GET', '/me/identities')).body.data[0].id as string;

@@ -17,7 +17,7 @@ import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai
 import { isContinuousIntegration } from '../helpers/postgres-test-database.js';
 import { createUnitPrice } from './start-billing-test-gateway.js';
 
-const secretKey = 'hard-kill-secret-key';
+const secretKey = 'hard-kill-secret-key-of-32-bytes-or-more';
 const model = 'killed-model';
 /** The documented bound: a hard kill loses at most the requests settled in the last second. */
 const lossWindowMs = 1_000;

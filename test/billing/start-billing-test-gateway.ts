@@ -82,7 +82,7 @@ export async function startBillingTestGateway(options: {
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-billing-'));
   const databaseUrl = options.databaseUrl ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`;
   const config = createTestGatewayConfig(
-    { dataDirectory, databaseUrl, secretKey: 'billing-test-secret-key' },
+    { dataDirectory, databaseUrl, secretKey: 'billing-test-secret-key-of-32-bytes-or-more' },
     { upstreamConnectionsPerOrigin: 64, ...options.config },
   );
   const { createLogger } = await import('../../src/observability/create-logger.js');

@@ -28,7 +28,7 @@ describeInBrowser('OpenID Connect sign-in in Chromium', () => {
     oidc = await startOidcFake();
     gateway = await startTestGateway({
       config: {
-        signIn: { publicUrl: undefined, github: undefined, oidc: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, displayName: providerName } },
+        signIn: { publicUrl: undefined, github: undefined, oidc: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, displayName: providerName, emailTrust: { trustVerifiedEmail: true, emailDomains: [] } } },
         defaultUserGroups: ['default'],
       },
     });

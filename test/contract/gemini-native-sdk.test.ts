@@ -2,7 +2,7 @@
 // simulator behind a billed gateway): generateContent, its stream, function calling with a follow-up turn (Gemini's
 // thoughtSignature back to a Gemini channel unchanged), structured output, countTokens, embeddings, the model list,
 // Google-shaped errors, and usage the SDK sees equal to the usage log's row (and its cost equal to chat completions').
-import { ApiError, GoogleGenAI, type Content } from '@google/genai';
+import { ApiError, GoogleGenAI, HarmBlockThreshold, HarmCategory, type Content } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractTargets } from './contract-targets.js';
 import {
@@ -144,6 +144,46 @@ for (const target of contractTargets) {
       });
       expect(JSON.parse(response.text ?? '')).toEqual({ echo: 'answer in JSON please' });
     });
+
+    const safetySettings = [
+      { category: HarmCategory.HARM_CATEGORY_HARASSMENT, threshold: HarmBlockThreshold.BLOCK_ONLY_HIGH },
+    ];
+    if (target.protocol === 'gemini') {
+      it('safetySettings reach the Gemini channel as sent', async () => {
+        const response = await ai.models.generateContent({
+          model: geminiNativeModel,
+          contents: 'safe words',
+          config: { safetySettings },
+        });
+        expect(response.text).toBe('Echo: safe words');
+        const sent = context.upstream.requests.at(-1)?.body as { safetySettings?: unknown };
+        expect(sent.safetySettings).toEqual(safetySettings);
+      });
+    } else {
+      it('safetySettings, which only Gemini applies, are a 400 INVALID_ARGUMENT naming them, before any vendor call', async () => {
+        const before = context.upstream.requests.length;
+        const error = await apiErrorOf(
+          ai.models.generateContent({ model: geminiNativeModel, contents: 'safe words', config: { safetySettings } }),
+        );
+        expect(error.status).toBe(400);
+        expect(googleErrorOf(error)).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+        expect(googleErrorOf(error).message).toContain('safetySettings');
+        expect(context.upstream.requests.length).toBe(before);
+      });
+    }
+
+    if (target.protocol === 'gemini') {
+      it('a thinkingBudget reaches a Gemini channel exactly, not rounded to an effort step', async () => {
+        const response = await ai.models.generateContent({
+          model: geminiNativeModel,
+          contents: 'think a little',
+          config: { thinkingConfig: { thinkingBudget: 2048 } },
+        });
+        expect(response.text).toBe('Echo: think a little');
+        const sent = context.upstream.requests.at(-1)?.body as { generationConfig?: { thinkingConfig?: unknown } };
+        expect(sent.generationConfig?.thinkingConfig).toEqual({ thinkingBudget: 2048 });
+      });
+    }
 
     it('countTokens counts without calling the vendor', async () => {
       const before = context.upstream.requests.length;

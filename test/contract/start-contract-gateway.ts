@@ -49,7 +49,7 @@ export async function startContractGateway(configOverrides: Partial<GatewayConfi
     {
       dataDirectory,
       databaseUrl: `sqlite:${path.join(dataDirectory, 'gateway.db')}`,
-      secretKey: 'contract-suite-secret-key',
+      secretKey: 'contract-suite-secret-key-of-32-bytes-or-more',
     },
     // The suite serves its image URLs from loopback, which the default refuses. Without billing nothing needs a stream
     // its client left to be read on for its usage: no drains, so a client's abort reaches the upstream at once.

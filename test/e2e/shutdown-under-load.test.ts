@@ -18,7 +18,7 @@ import { createUnitPrice } from '../billing/start-billing-test-gateway.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
 import { defaultMaxOutputTokens } from '../../src/billing/estimate-worst-case-usage.js';
 
-const secretKey = 'shutdown-under-load-secret-key';
+const secretKey = 'shutdown-under-load-secret-key-of-32-bytes';
 const graceMs = 2_000;
 /** How long after the grace period the process may take to write its last batch and exit. */
 const exitMarginMs = 8_000;

@@ -18,7 +18,7 @@ import { createTestGatewayConfig } from './create-test-gateway-config.js';
 import { undiciTestAgent } from './undici-test-agent.js';
 
 /** The fixed passphrase test gateways encrypt channel secrets with. */
-export const testSecretKey = 'end-to-end-test-secret-key';
+export const testSecretKey = 'end-to-end-test-secret-key-of-32-bytes-or-more';
 
 /** How to start a test gateway. */
 export interface TestGatewayOptions {

@@ -25,7 +25,7 @@ describe('one database shared by the gateway and billing stores', () => {
       host: '127.0.0.1',
       dataDirectory,
       databaseUrl: databaseUrl(dataDirectory),
-      secretKey: 'test',
+      secretKey: 'shared-database-test-secret-key-of-32-bytes',
       logLevel: 'silent',
     };
     return startGateway(config, createLogger('silent'), { billing: { enabled: true } });

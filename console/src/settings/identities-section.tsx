@@ -4,14 +4,18 @@ import { notifications } from '@mantine/notifications';
 import { IconBrandGithub, IconKey } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { SignInOptions } from '../api/api-types';
+import type { SignInOptions, SignInProvider } from '../api/api-types';
 import { requestApi } from '../api/request-api';
 import { EmptyState, ErrorState, LoadingState } from '../components/query-state';
 import { formatDateTime } from '../format/format-date-time';
 import { canUnlinkIdentity } from './identity-removal';
+import { openProviderPage } from './open-provider-page';
 import { identitiesQueryKey } from './settings-query-keys';
 import { SettingsSection } from './settings-section';
-import type { IdentityList, LinkedIdentity } from './settings-types';
+import type { IdentityLinkStart, IdentityList, LinkedIdentity } from './settings-types';
+
+/** How long a newly linked identity is pointed out, in milliseconds: long enough to notice a link you did not make. */
+const recentLinkMs = 24 * 3_600_000;
 
 /** The linked-identities card: each identity with unlink (confirmed; never the last way in), and a link button per provider. */
 export function IdentitiesSection() {
@@ -28,6 +32,22 @@ export function IdentitiesSection() {
     onError: (failure) => notifications.show({ color: 'red', message: failure.message }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: identitiesQueryKey }),
   });
+
+  // A POST (checked as same-origin by the gateway), then off to the provider; the callback brings the browser back here.
+  const link = useMutation({
+    mutationFn: (provider: SignInProvider) => requestApi<IdentityLinkStart>('POST', '/me/identities/link', { provider: provider.id, returnTo: '/settings' }),
+    onSuccess: (started) => openProviderPage(started.authorizationUrl),
+    onError: (failure) => notifications.show({ color: 'red', message: failure.message }),
+  });
+
+  function confirmLink(provider: SignInProvider) {
+    modals.openConfirmModal({
+      title: t('settings.identities.linkTitle', { provider: provider.name }),
+      children: <Text size="sm">{t('settings.identities.linkBody', { provider: provider.name })}</Text>,
+      labels: { confirm: t('settings.identities.linkConfirm', { provider: provider.name }), cancel: t('settings.cancel') },
+      onConfirm: () => link.mutate(provider),
+    });
+  }
 
   function confirmUnlink(identity: LinkedIdentity) {
     modals.openConfirmModal({
@@ -84,6 +104,16 @@ export function IdentitiesSection() {
         </Table>
       </Table.ScrollContainer>
     );
+    const recent = identities.data.data.filter((identity) => Date.now() - identity.createdAt < recentLinkMs);
+    if (recent.length > 0) {
+      const names = recent.map((identity) => `${providerName(identity)} (${identity.email ?? identity.displayName})`).join(', ');
+      content = (
+        <Stack gap="sm">
+          <Alert color="yellow" variant="light" data-testid="recently-linked">{t('settings.identities.linkedRecently', { names })}</Alert>
+          {content}
+        </Stack>
+      );
+    }
     if (!removable && identities.data.data.length > 0) {
       content = (
         <Stack gap="sm">
@@ -103,9 +133,9 @@ export function IdentitiesSection() {
           {linkable.map((provider) => (
             <Button
               key={provider.id}
-              component="a"
-              href={`${provider.startUrl}?returnTo=${encodeURIComponent('/settings')}`}
               variant="default"
+              loading={link.isPending && link.variables?.id === provider.id}
+              onClick={() => confirmLink(provider)}
               leftSection={provider.id === 'github' ? <IconBrandGithub size={16} /> : <IconKey size={16} />}
             >
               {t('settings.identities.link', { provider: provider.name })}

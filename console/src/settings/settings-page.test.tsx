@@ -3,7 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeGatewayApi, type FakeRoutes } from '../test/fake-gateway-api';
 import { renderConsole } from '../test/render-console';
+import { openProviderPage } from './open-provider-page';
 import type { ConsoleSession, IdentityList } from './settings-types';
+
+vi.mock('./open-provider-page', () => ({ openProviderPage: vi.fn() }));
 
 const user = { id: 'u1', email: 'ada@example.test', displayName: 'Ada', role: 'user', status: 'active', createdAt: 0 };
 const me = { user, isAdmin: false, balance: null };
@@ -24,7 +27,10 @@ function routes(identities: IdentityList, extra: FakeRoutes = {}): FakeRoutes {
   };
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.mocked(openProviderPage).mockReset();
+});
 
 describe('the Settings page', () => {
   it('saves a trimmed display name and refuses an empty one', async () => {
@@ -78,8 +84,30 @@ describe('the Settings page', () => {
     expect(screen.getByText('This is your only way to sign in: link another provider before unlinking it.')).toBeTruthy();
     expect(screen.getByText('This account signs in with a provider and has no password.')).toBeTruthy();
     expect(screen.queryByLabelText('Current password')).toBeNull();
-    expect(screen.getByRole('link', { name: 'Link Company SSO' }).getAttribute('href')).toBe('/api/auth/oidc/start?returnTo=%2Fsettings');
+    expect(screen.queryByRole('link', { name: 'Link Company SSO' })).toBeNull();
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+  });
+
+  it('links a provider only after confirmation, by a POST, and then goes to the provider', async () => {
+    const authorizationUrl = 'https://sso.example/authorize?state=abc';
+    const calls = installFakeGatewayApi(routes({ hasPassword: true, data: [] }, { 'POST /api/me/identities/link': [200, { provider: 'oidc', authorizationUrl }] }));
+    renderConsole('/settings');
+    await userEvent.click(await screen.findByRole('button', { name: 'Link Company SSO' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Link Company SSO to this account?')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continue to Company SSO' }));
+    await waitFor(() => expect(openProviderPage).toHaveBeenCalledWith(authorizationUrl));
+    expect(calls.find((call) => call.method === 'POST')).toMatchObject({ path: '/api/me/identities/link', body: { provider: 'oidc', returnTo: '/settings' } });
+  });
+
+  it('points out an identity linked in the last day, and not an older one', async () => {
+    const fresh = { ...github, id: 'idn_2', provider: 'oidc' as const, displayName: 'ada-sso', email: 'ada@sso.test', createdAt: Date.now() - 60_000 };
+    installFakeGatewayApi(routes({ hasPassword: true, data: [github, fresh] }));
+    renderConsole('/settings');
+    const notice = await screen.findByTestId('recently-linked');
+    expect(notice.textContent).toContain('Company SSO (ada@sso.test)');
+    expect(notice.textContent).not.toContain('ada@github.test');
   });
 
   it('unlinks an identity after confirmation when a password remains', async () => {

@@ -15,6 +15,12 @@ export interface LinkedIdentity {
   lastUsedAt: number | null;
 }
 
+/** POST /api/me/identities/link: where to send the browser to link a provider account */
+export interface IdentityLinkStart {
+  provider: IdentityProvider;
+  authorizationUrl: string;
+}
+
 /** GET /api/me/identities */
 export interface IdentityList {
   hasPassword: boolean;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../accounts/api-key-secret.js';
+import { planKeyLimitChange } from '../../accounts/plan-key-limit-change.js';
 import { printResult, withCliStore } from '../open-cli-store.js';
 
 interface KeyCreateOptions {
@@ -66,6 +67,9 @@ async function createKey(options: KeyCreateOptions): Promise<void> {
       keyPrefix: displayPrefixOf(secret),
       expiresAt: days === undefined ? null : Date.now() + days * 86_400_000,
     });
+    // The CLI is an administrator: the expiry it sets binds the key's owner (planKeyLimitChange).
+    const adminLimits = planKeyLimitChange('admin', {}, { expiresAt: created.expiresAt });
+    if (Object.keys(adminLimits).length > 0) await store.setApiKeyAdminLimits(created.id, adminLimits);
     const { keyHash: _keyHash, ...shown } = created;
     printResult(
       options.json,

@@ -26,9 +26,14 @@ export function registerServerCommands(program: Command): void {
         { url: gateway.url, database: config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'postgres' },
         'gateway listening',
       );
-      if (gateway.setupUrl) {
-        process.stdout.write(
+      // The setup token goes to a terminal only, never to stdout, where the JSON log (and a log collector) reads.
+      if (gateway.setupUrl && process.stderr.isTTY) {
+        process.stderr.write(
           `\nNo administrator yet. Create the first one at this one-time setup URL (or with \`gateway admin create\`):\n  ${gateway.setupUrl}\n`,
+        );
+      } else if (gateway.setupUrl) {
+        process.stderr.write(
+          `\nNo administrator yet. The one-time setup URL is in ${gateway.setupUrlFile ?? 'no file (the data folder is not writable)'}; or run \`gateway admin create\`.\n`,
         );
       }
       if (users.length === 0) {

@@ -125,6 +125,11 @@ export interface CanonicalRequest {
    * otherwise (chat `reasoning_effort`, Responses `reasoning.effort`) it is refused there
    */
   reasoningOptional?: boolean;
+  /**
+   * the client's own thinking budget in tokens, when its protocol takes one (Gemini `thinkingBudget` above 0): a
+   * vendor that takes budgets (Gemini 2.5) gets it exactly; every other vendor gets `reasoningEffort`, what it reads as
+   */
+  thinkingBudgetTokens?: number;
   /** tokens the answer may have, reasoning included; null for the vendor's default */
   maxOutputTokens: number | null;
   sampling: CanonicalSampling;
@@ -132,5 +137,10 @@ export interface CanonicalRequest {
   metadata: Record<string, string> | null;
   /** an id of the client's end user that vendors may use against abuse (chat `user`, Messages `metadata.user_id`) */
   endUserId?: string;
+  /**
+   * top-level members of the client's body that only one vendor honours, sent to its channels as they came (Gemini
+   * `safetySettings`); the route lets only that vendor's channels serve such a request
+   */
+  vendorExtras?: { gemini?: Readonly<Record<string, unknown>> };
   stream: boolean;
 }

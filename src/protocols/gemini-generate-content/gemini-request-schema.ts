@@ -41,12 +41,15 @@ const functionDeclarationSchema = z.looseObject({
 /** One `tools[]` entry; members other than functionDeclarations (googleSearch, codeExecution...) are refused in parse. */
 const toolSchema = z.looseObject({ functionDeclarations: z.array(functionDeclarationSchema).optional() });
 
-/** `thinkingConfig`: a budget in tokens (0 off, -1 dynamic) or a level. */
-const thinkingConfigSchema = z.object({
+/** `thinkingConfig`: a budget in tokens (0 off, -1 dynamic) or a level; members not listed here are refused in parse. */
+const thinkingConfigSchema = z.looseObject({
   includeThoughts: z.boolean().optional(),
   thinkingBudget: z.number().int().min(-1).optional(),
   thinkingLevel: z.enum(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH', 'THINKING_LEVEL_UNSPECIFIED']).optional(),
 });
+
+/** The members of `thinkingConfig` parse acts on. */
+export const thinkingConfigFields = new Set(['includeThoughts', 'thinkingBudget', 'thinkingLevel']);
 
 /** `generationConfig`; members not listed here are refused in parse. */
 export const generationConfigSchema = z.looseObject({
@@ -66,15 +69,22 @@ export const generationConfigSchema = z.looseObject({
   thinkingConfig: thinkingConfigSchema.optional(),
 });
 
+/**
+ * One `safetySettings` entry as the Gemini API takes it: a harm category and its block threshold (Google checks the
+ * names); Vertex's `method` is not part of the Gemini API and is refused.
+ */
+const safetySettingSchema = z.strictObject({ category: z.string().min(1), threshold: z.string().min(1) });
+
 /** A `generateContent` / `streamGenerateContent` body (the model is in the path). */
 export const generateContentRequestSchema = z.looseObject({
   contents: z.array(geminiContentSchema).min(1),
   systemInstruction: z.object({ role: z.string().optional(), parts: z.array(geminiPartSchema) }).optional(),
   tools: z.array(toolSchema).optional(),
+  // Members not listed here are refused in parse (toolConfigFields, functionCallingConfigFields).
   toolConfig: z
-    .object({
+    .looseObject({
       functionCallingConfig: z
-        .object({
+        .looseObject({
           mode: z.enum(['AUTO', 'ANY', 'NONE', 'VALIDATED', 'MODE_UNSPECIFIED']).optional(),
           allowedFunctionNames: z.array(z.string().min(1)).optional(),
         })
@@ -82,7 +92,14 @@ export const generateContentRequestSchema = z.looseObject({
     })
     .optional(),
   generationConfig: generationConfigSchema.optional(),
+  safetySettings: z.array(safetySettingSchema).optional(),
 });
+
+/** The members of `toolConfig` parse acts on. */
+export const toolConfigFields = new Set(['functionCallingConfig']);
+
+/** The members of `toolConfig.functionCallingConfig` parse acts on. */
+export const functionCallingConfigFields = new Set(['mode', 'allowedFunctionNames']);
 
 /** A validated generateContent body. */
 export type GenerateContentRequestBody = z.output<typeof generateContentRequestSchema>;
@@ -94,13 +111,11 @@ export const generateContentFields = new Set([
   'tools',
   'toolConfig',
   'generationConfig',
+  'safetySettings',
 ]);
 
-/**
- * Top-level members accepted and not translated, because they change nothing a client relies on: `safetySettings`
- * (only Google applies them; other vendors keep their own filters) and `labels` (billing tags of Vertex).
- */
-export const ignoredGenerateContentFields = new Set(['safetySettings', 'labels', 'model']);
+/** Top-level members accepted and not translated: `model` repeats the path's model, which is the one served. */
+export const ignoredGenerateContentFields = new Set(['model']);
 
 /** `generationConfig` members parse acts on. */
 export const generationConfigFields = new Set([

@@ -188,6 +188,15 @@ describe('parseGeminiRequest', () => {
     expect(effort({ thinkingBudget: 1024 }).includeThoughts).toBe(false);
   });
 
+  it('keeps a thinkingBudget above 0 exactly beside the effort it reads as (for vendors that take budgets)', () => {
+    const budget = (thinkingConfig: Record<string, unknown>) =>
+      parse({ contents: [user('x')], generationConfig: { thinkingConfig } }).request.thinkingBudgetTokens;
+    expect(budget({ thinkingBudget: 2048 })).toBe(2048);
+    expect(budget({ thinkingBudget: 0 })).toBeUndefined();
+    expect(budget({ thinkingBudget: -1 })).toBeUndefined();
+    expect(budget({ thinkingLevel: 'LOW' })).toBeUndefined();
+  });
+
   it('maps inline images and documents to image and file parts', () => {
     const { request } = parse({
       contents: [
@@ -222,6 +231,40 @@ describe('parseGeminiRequest', () => {
       'contents[0].parts[0]',
     );
     expect(refusal({ contents: [] }).param).toBe('contents');
+  });
+
+  it('refuses unknown members under toolConfig and thinkingConfig by their path, instead of dropping them', () => {
+    expect(refusal({ contents: [user('x')], toolConfig: { retrievalConfig: { languageCode: 'en' } } }).param).toBe(
+      'toolConfig.retrievalConfig',
+    );
+    const streamed = { mode: 'AUTO', streamFunctionCallArguments: true };
+    expect(refusal({ contents: [user('x')], toolConfig: { functionCallingConfig: streamed } }).param).toBe(
+      'toolConfig.functionCallingConfig.streamFunctionCallArguments',
+    );
+    const thinkingConfig = { thinkingBudget: 1024, thoughtSummaries: true };
+    expect(refusal({ contents: [user('x')], generationConfig: { thinkingConfig } }).param).toBe(
+      'generationConfig.thinkingConfig.thoughtSummaries',
+    );
+  });
+
+  it('carries safetySettings as Gemini extras, as sent; an empty list is no extra', () => {
+    const safetySettings = [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }];
+    expect(parse({ contents: [user('x')], safetySettings }).request.vendorExtras).toEqual({
+      gemini: { safetySettings },
+    });
+    expect(parse({ contents: [user('x')], safetySettings: [] }).request.vendorExtras).toBeUndefined();
+    expect(parse({ contents: [user('x')] }).request.vendorExtras).toBeUndefined();
+  });
+
+  it("refuses Vertex's labels and safety-setting members outside the Gemini API, naming them", () => {
+    const labels = refusal({ contents: [user('x')], labels: { team: 'search' } });
+    expect(labels.param).toBe('labels');
+    expect(labels.message).toContain('Vertex');
+    const method = { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE', method: 'SEVERITY' };
+    expect(refusal({ contents: [user('x')], safetySettings: [method] }).param).toMatch(/^safetySettings\[0\]/);
+    expect(refusal({ contents: [user('x')], safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT' }] }).param).toBe(
+      'safetySettings[0].threshold',
+    );
   });
 });
 

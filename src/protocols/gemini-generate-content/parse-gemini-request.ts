@@ -15,10 +15,13 @@ import { GatewayError } from '../../core/gateway-error.js';
 import type { SealedArtefact } from '../shared/reasoning-sealer.js';
 import { validateProtocolBody } from '../shared/validate-protocol-body.js';
 import {
+  functionCallingConfigFields,
   generateContentFields,
   generateContentRequestSchema,
   generationConfigFields,
   ignoredGenerateContentFields,
+  thinkingConfigFields,
+  toolConfigFields,
   type GenerateContentRequestBody,
   type GeminiRequestContent,
   type GeminiRequestPart,
@@ -34,7 +37,7 @@ export interface ParsedGeminiRequest {
   request: CanonicalRequest;
   /** whether the answer shows thought text (`thinkingConfig.includeThoughts`); signatures are always given */
   includeThoughts: boolean;
-  /** top-level members accepted but not translated (safetySettings), for the request log */
+  /** top-level members accepted but not translated (`model`, which the path gives), for the request log */
   ignoredFields: string[];
 }
 
@@ -51,22 +54,34 @@ export interface ParseGeminiOptions {
 
 /**
  * Validates a generateContent body and maps it to the canonical request. What no vendor behind the gateway can honour
- * (other tool kinds, several candidates, code execution parts, unknown members) is a 400 naming its field.
+ * (other tool kinds, several candidates, code execution parts, Vertex's `labels`, unknown members at any level the
+ * gateway reads) is a 400 naming its field. `safetySettings` rides in the request's Gemini extras: only Gemini
+ * channels may serve it (geminiChannelFilter).
  */
 export function parseGeminiRequest(body: unknown, options: ParseGeminiOptions): ParsedGeminiRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new GatewayError('invalid_request_error', 'The request body must be a JSON object.');
   const fields = body as Record<string, unknown>;
-  for (const field of Object.keys(fields)) {
-    if (!generateContentFields.has(field) && !ignoredGenerateContentFields.has(field))
-      refuse(field, `'${field}' is not supported by this gateway.`);
-  }
+  if (fields.labels !== undefined)
+    refuse(
+      'labels',
+      "'labels' (billing labels of Vertex AI) is not supported: the Gemini API has no labels, so no channel honours them.",
+    );
+  refuseUnknownMembers(
+    fields,
+    '',
+    (field) => generateContentFields.has(field) || ignoredGenerateContentFields.has(field),
+  );
   const parsed = validateProtocolBody(generateContentRequestSchema, fields);
   const config = parsed.generationConfig ?? {};
-  for (const field of Object.keys(config)) {
-    if (!generationConfigFields.has(field))
-      refuse(`generationConfig.${field}`, `'generationConfig.${field}' is not supported by this gateway.`);
-  }
+  refuseUnknownMembers(config, 'generationConfig.', (field) => generationConfigFields.has(field));
+  refuseUnknownMembers(config.thinkingConfig, 'generationConfig.thinkingConfig.', (field) =>
+    thinkingConfigFields.has(field),
+  );
+  refuseUnknownMembers(parsed.toolConfig, 'toolConfig.', (field) => toolConfigFields.has(field));
+  refuseUnknownMembers(parsed.toolConfig?.functionCallingConfig, 'toolConfig.functionCallingConfig.', (field) =>
+    functionCallingConfigFields.has(field),
+  );
   if (config.candidateCount !== undefined && config.candidateCount > 1)
     refuse('generationConfig.candidateCount', 'Only one candidate is served: set candidateCount to 1.');
   if (config.responseModalities?.some((modality) => modality.toUpperCase() !== 'TEXT'))
@@ -83,6 +98,7 @@ export function parseGeminiRequest(body: unknown, options: ParseGeminiOptions): 
       outputFormat: outputFormatOf(parsed),
       reasoningEffort: reasoningEffortOf(parsed),
       reasoningOptional: true,
+      ...thinkingBudgetOf(parsed),
       maxOutputTokens: config.maxOutputTokens ?? null,
       sampling: {
         temperature: config.temperature ?? null,
@@ -94,11 +110,30 @@ export function parseGeminiRequest(body: unknown, options: ParseGeminiOptions): 
         ...(config.frequencyPenalty === undefined ? {} : { frequencyPenalty: config.frequencyPenalty }),
       },
       metadata: null,
+      ...geminiExtrasOf(parsed),
       stream: options.stream,
     },
     includeThoughts: config.thinkingConfig?.includeThoughts === true,
     ignoredFields: Object.keys(fields).filter((field) => ignoredGenerateContentFields.has(field)),
   };
+}
+
+/** A 400 naming the first member of `object` that `isKnown` does not accept, by its path (`prefix` + name). */
+function refuseUnknownMembers(
+  object: Readonly<Record<string, unknown>> | undefined,
+  prefix: string,
+  isKnown: (field: string) => boolean,
+): void {
+  for (const field of Object.keys(object ?? {})) {
+    if (!isKnown(field)) refuse(`${prefix}${field}`, `'${prefix}${field}' is not supported by this gateway.`);
+  }
+}
+
+/** `safetySettings` for Gemini channels as sent; an empty list asks for Google's defaults, as no list does. */
+function geminiExtrasOf(parsed: GenerateContentRequestBody): Pick<CanonicalRequest, 'vendorExtras'> {
+  const safetySettings = parsed.safetySettings;
+  if (!safetySettings || safetySettings.length === 0) return {};
+  return { vendorExtras: { gemini: { safetySettings } } };
 }
 
 function refuse(param: string, message: string): never {
@@ -298,6 +333,12 @@ const effortByLevel: Record<string, CanonicalReasoningEffort> = {
   MEDIUM: 'medium',
   HIGH: 'high',
 };
+
+/** A budget above 0 as the client gave it, for the vendors that take budgets (0 and -1 are efforts: none, default). */
+function thinkingBudgetOf(parsed: GenerateContentRequestBody): Pick<CanonicalRequest, 'thinkingBudgetTokens'> {
+  const budget = parsed.generationConfig?.thinkingConfig?.thinkingBudget;
+  return budget === undefined || budget <= 0 ? {} : { thinkingBudgetTokens: budget };
+}
 
 /** thinkingLevel as the effort of that name; thinkingBudget 0 as none, -1 (dynamic) as the vendor's default. */
 function reasoningEffortOf(parsed: GenerateContentRequestBody): CanonicalReasoningEffort | null {

@@ -104,3 +104,13 @@ export function responsesCallIdOf(
 export function isCarryingCallId(shownId: string): boolean {
   return shownId.indexOf(artefactMarker) > 0;
 }
+
+/**
+ * The vendor's call id a carrying id starts with (an id without the marker as it is), for a channel that is given
+ * no artefact: an OpenAI Responses pass-through, which refuses ids over 64 characters. The seal is not checked: a
+ * call and its output are cut alike, so they stay tied.
+ */
+export function plainCallIdOf(shownId: string): string {
+  const markerIndex = shownId.indexOf(artefactMarker);
+  return markerIndex > 0 ? shownId.slice(0, markerIndex) : shownId;
+}

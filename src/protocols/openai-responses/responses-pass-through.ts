@@ -10,6 +10,7 @@ import type { RoutableChannel } from '../../routing/routing-table.js';
 import { redactChannelSecrets, secretsOf } from '../../dispatch/redact-channel-secrets.js';
 import { unreadableStreamEventError } from '../../dispatch/relay-stream-errors.js';
 import { channelHasResponsesApi } from './channel-has-responses-api.js';
+import { isCarryingCallId, plainCallIdOf } from './responses-call-id.js';
 import {
   UnreadableUpstreamAnswer,
   type PassThroughProtocol,
@@ -106,7 +107,7 @@ function upstreamBodyFor(
   const ownInput =
     typeof body.input === 'string' || body.input === undefined
       ? body.input
-      : withoutGatewayReasoning(body.input as unknown[], options);
+      : forOpenAiChannel(body.input as unknown[], options);
   const chain = options.chain;
   if (!chain) return ownInput === undefined ? body : { ...body, input: ownInput };
   if (chain.vendorContinuation?.channelId === channel.id) {
@@ -118,16 +119,34 @@ function upstreamBodyFor(
   }
   delete body.previous_response_id;
   const input = typeof ownInput === 'string' ? [{ role: 'user', content: ownInput }] : (ownInput ?? []);
-  return { ...body, input: [...withoutGatewayReasoning(chain.items, options), ...input] };
+  return { ...body, input: [...forOpenAiChannel(chain.items, options), ...input] };
 }
 
-/** The items without reasoning the gateway sealed (see ResponsesPassThroughOptions.isGatewaySealed). */
-function withoutGatewayReasoning(items: unknown[], options: ResponsesPassThroughOptions): unknown[] {
-  return items.filter((item) => {
-    if (item === null || typeof item !== 'object') return true;
-    const { type, encrypted_content: encryptedContent } = item as { type?: unknown; encrypted_content?: unknown };
-    return !(type === 'reasoning' && typeof encryptedContent === 'string' && options.isGatewaySealed(encryptedContent));
-  });
+/**
+ * The items as an OpenAI channel takes them, whichever vendor made them (a conversation begun on a Gemini channel):
+ * without reasoning the gateway sealed (see ResponsesPassThroughOptions.isGatewaySealed), and every `call_id` that
+ * carries a translated vendor's artefact cut to its plain call id (OpenAI refuses ids over 64 characters).
+ */
+function forOpenAiChannel(items: unknown[], options: ResponsesPassThroughOptions): unknown[] {
+  return items
+    .filter((item) => {
+      if (item === null || typeof item !== 'object') return true;
+      const { type, encrypted_content: encryptedContent } = item as { type?: unknown; encrypted_content?: unknown };
+      return !(
+        type === 'reasoning' &&
+        typeof encryptedContent === 'string' &&
+        options.isGatewaySealed(encryptedContent)
+      );
+    })
+    .map(withPlainCallId);
+}
+
+/** An item with its artefact-carrying `call_id` (function, custom and tool-search calls and outputs) made plain. */
+function withPlainCallId(item: unknown): unknown {
+  if (item === null || typeof item !== 'object') return item;
+  const callId = (item as { call_id?: unknown }).call_id;
+  if (typeof callId !== 'string' || !isCarryingCallId(callId)) return item;
+  return { ...item, call_id: plainCallIdOf(callId) };
 }
 
 function createRelay(

@@ -26,7 +26,7 @@ export function encodeGeminiGenerationConfig(
     config.responseMimeType = 'application/json';
     config.responseJsonSchema = format.schema;
   }
-  const thinkingConfig = encodeGeminiThinkingConfig(request.reasoningEffort, modelId);
+  const thinkingConfig = encodeGeminiThinkingConfig(request.reasoningEffort, modelId, request.thinkingBudgetTokens);
   if (thinkingConfig) config.thinkingConfig = thinkingConfig;
   return Object.keys(config).length > 0 ? config : undefined;
 }

@@ -20,6 +20,8 @@ export async function encodeGeminiRequest(request: CanonicalRequest, call: Vendo
   );
   const conversation = convertGeminiContents(request.instructions, request.messages, remoteImages);
   const body = {
+    // Members only Gemini honours (safetySettings), as the Gemini-native client sent them; encoded members win.
+    ...request.vendorExtras?.gemini,
     contents: conversation.contents,
     ...(conversation.systemInstruction ? { systemInstruction: conversation.systemInstruction } : {}),
     ...convertGeminiTools(request),

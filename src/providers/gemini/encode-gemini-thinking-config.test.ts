@@ -45,6 +45,12 @@ describe('encodeGeminiThinkingConfig', () => {
     expect(encodeGeminiThinkingConfig(effort, 'gemini-3-pro-preview')).toEqual({ thinkingLevel: level });
   });
 
+  it("sends a client's own budget exactly to a budget model (capped at its largest), and levels to Gemini 3", () => {
+    expect(encodeGeminiThinkingConfig('low', 'gemini-2.5-flash', 2048)).toEqual({ thinkingBudget: 2048 });
+    expect(encodeGeminiThinkingConfig('xhigh', 'gemini-2.5-flash', 30_000)).toEqual({ thinkingBudget: 24_576 });
+    expect(encodeGeminiThinkingConfig('low', 'gemini-3-pro-preview', 2048)).toEqual({ thinkingLevel: 'LOW' });
+  });
+
   it('sends nothing without an effort', () => {
     expect(encodeGeminiThinkingConfig(null, 'gemini-2.5-flash')).toBeUndefined();
     expect(encodeGeminiThinkingConfig(null, 'gemini-1.5-pro')).toBeUndefined();

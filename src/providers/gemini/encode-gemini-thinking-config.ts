@@ -13,7 +13,8 @@ const levelGeminiModel = /gemini-3/;
 const alwaysThinkingGeminiModel = /gemini-2\.5-pro/;
 
 /**
- * A reasoning effort as Gemini's thinking setting for a model (docs/API.md "Reasoning effort"):
+ * A reasoning effort as Gemini's thinking setting for a model (docs/API.md "Reasoning effort"); `budgetTokens` is the
+ * client's own budget (a Gemini-native client's `thinkingBudget`), sent instead of the effort's:
  * - Gemini 3: `thinkingLevel` LOW for minimal / low, HIGH for medium and above (the levels every Gemini 3 model
  *   takes); `none` is a 400, since Gemini 3 cannot stop thinking.
  * - Gemini 2.5 and names the gateway does not recognise: `thinkingBudget` from the shared effort table, capped at the
@@ -24,6 +25,7 @@ const alwaysThinkingGeminiModel = /gemini-2\.5-pro/;
 export function encodeGeminiThinkingConfig(
   effort: CanonicalReasoningEffort | null,
   modelId: string,
+  budgetTokens?: number,
 ): GeminiThinkingConfig | undefined {
   if (effort === null) return undefined;
   if (nonThinkingGeminiModel.test(modelId))
@@ -39,7 +41,7 @@ export function encodeGeminiThinkingConfig(
     return { thinkingBudget: 0 };
   }
   const largestBudget = alwaysThinks ? 32_768 : 24_576;
-  return { thinkingBudget: Math.min(thinkingBudgetForEffort(effort), largestBudget) };
+  return { thinkingBudget: Math.min(budgetTokens ?? thinkingBudgetForEffort(effort), largestBudget) };
 }
 
 function refuse(message: string): never {

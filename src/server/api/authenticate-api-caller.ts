@@ -23,7 +23,8 @@ export interface ApiCaller {
 
 /**
  * Resolves `Authorization: Bearer <session or admin token>` or the session cookie, or throws 401 `unauthorized`.
- * A state-changing call authenticated by the cookie must come from the gateway's own origin (403 otherwise).
+ * A state-changing call authenticated by the cookie must come from the gateway's own origin (403 otherwise), whatever
+ * token the cookie holds: an admin token in the cookie is checked like a session, only the bearer header skips it.
  */
 export async function authenticateApiCaller(
   request: FastifyRequest,
@@ -41,9 +42,10 @@ export async function authenticateApiCaller(
     );
   const tokenHash = hashConsoleToken(token);
   if (token.startsWith(adminTokenPrefix)) {
-    if (await services.signIn.store.findAdminToken(tokenHash, now))
-      return { user: undefined, isAdmin: true, sessionTokenHash: undefined, sessionId: undefined };
-    throw new GatewayError('unauthorized', 'The admin token is not valid, was revoked or has expired.');
+    if (!(await services.signIn.store.findAdminToken(tokenHash, now)))
+      throw new GatewayError('unauthorized', 'The admin token is not valid, was revoked or has expired.');
+    if (cookieToken !== undefined) refuseCrossSiteRequest(request, publicOriginOf(request, services));
+    return { user: undefined, isAdmin: true, sessionTokenHash: undefined, sessionId: undefined };
   }
   const found = await services.signIn.store.findSession(tokenHash, now);
   if (!found || found.user.status !== 'active')

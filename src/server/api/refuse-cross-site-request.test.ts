@@ -28,6 +28,17 @@ describe('refuseCrossSiteRequest', () => {
     }
   });
 
+  it("accepts Sec-Fetch-Site none on writes only without Origin or with the gateway's own", () => {
+    expect(outcome('POST', '/api/keys', { 'sec-fetch-site': 'none' })).toBe('passed');
+    expect(outcome('POST', '/api/keys', { 'sec-fetch-site': 'none', origin: publicOrigin })).toBe('passed');
+    expect(outcome('POST', '/api/keys', { 'sec-fetch-site': 'none', origin: 'https://evil.example' })).toBe(
+      'forbidden',
+    );
+    expect(outcome('DELETE', '/api/keys/key_1', { 'sec-fetch-site': 'none', origin: 'null' })).toBe('forbidden');
+    // Reads stay unchecked whatever the Origin.
+    expect(outcome('GET', '/api/me', { 'sec-fetch-site': 'none', origin: 'https://evil.example' })).toBe('passed');
+  });
+
   it('falls back to Origin only when Sec-Fetch-Site is absent, compared with the public origin', () => {
     expect(outcome('POST', '/api/keys', { origin: publicOrigin })).toBe('passed');
     expect(outcome('POST', '/api/keys', { origin: 'https://gateway.example.evil.example' })).toBe('forbidden');

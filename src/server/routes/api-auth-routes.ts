@@ -31,23 +31,23 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
     const { email, password } = parseApiInput(loginSchema, request.body);
     const normalisedEmail = normaliseEmail(email);
     const subject: LoginAttemptSubject = { emailHash: hashNormalisedEmail(normalisedEmail), address: request.ip };
-    await attempts.assertNotLocked(subject).catch((error: unknown) => {
-      request.log.warn(
-        { clientAddress: subject.address, emailHash: subject.emailHash },
-        'console sign-in refused: too many failed attempts',
-      );
-      throw error;
-    });
-    const { user, needsRehash } = await checkPasswordSignIn(api.gatewayStore, passwordHasher, {
+    const { user, needsRehash } = await checkPasswordSignIn(api.gatewayStore, passwordHasher, attempts, {
       normalisedEmail,
       password,
-    }).catch(refuseWhenHashingBusy);
+      address: subject.address,
+    }).catch((error: unknown) => {
+      // The limiter's refusals are GatewayErrors (429); the hasher's "busy" becomes one below.
+      if (error instanceof GatewayError)
+        request.log.warn(
+          { clientAddress: subject.address, emailHash: subject.emailHash },
+          'console sign-in refused: too many failed attempts',
+        );
+      return refuseWhenHashingBusy(error);
+    });
     if (!user) {
-      await attempts.recordFailure(subject);
       request.log.warn({ clientAddress: subject.address, emailHash: subject.emailHash }, 'console sign-in failed');
       throw new GatewayError('unauthorized', 'Wrong email or password.');
     }
-    await attempts.recordSuccess(subject);
     if (needsRehash) {
       // Today's parameters from now on; a failure here must not cost the user the sign-in.
       await passwordHasher
@@ -76,17 +76,17 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
       emailHash: hashNormalisedEmail(normaliseEmail(user.email)),
       address: request.ip,
     };
-    await attempts.assertNotLocked(subject);
-    const check = await passwordHasher.verify(currentPassword, user.passwordHash).catch(refuseWhenHashingBusy);
+    const storedHash = user.passwordHash;
+    const check = await attempts
+      .checkPassword(subject, true, () => passwordHasher.verify(currentPassword, storedHash))
+      .catch(refuseWhenHashingBusy);
     if (!check.valid) {
-      await attempts.recordFailure(subject);
       request.log.warn(
         { clientAddress: subject.address, emailHash: subject.emailHash },
         'password change refused: wrong current password',
       );
       throw new GatewayError('invalid_request_error', 'The current password is wrong.', { param: 'currentPassword' });
     }
-    await attempts.recordSuccess(subject);
     const passwordHash = await passwordHasher.hash(newPassword).catch(refuseWhenHashingBusy);
     await api.gatewayStore.setUserPasswordHash(user.id, passwordHash);
     // Whoever knew the old password is signed out everywhere but here.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createSecretBox, resolveSecretPassphrase } from '../../accounts/secret-box.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import { requireSecretForNewOrigin } from '../../routing/require-secret-for-new-origin.js';
 import { findVendorPreset, vendorPresets } from '../../routing/vendor-presets.js';
 import type { ChannelChanges, ChannelRecord } from '../../storage/store-records.js';
 import { requireAdmin } from '../api/authenticate-api-caller.js';
@@ -70,8 +71,9 @@ const probeSchema = z.object({ model: z.string().min(1).optional() });
 
 /**
  * Channels over HTTP for administrators: list (never the secret), create with the CLI's rules (a preset gives the
- * protocol and base URL), edit, enable, disable, delete, and a one-request test against the vendor. Every change
- * bumps the routing revision (the store does), reaches this node at once and is audit-logged without the secret.
+ * protocol and base URL), edit (a base URL on another origin needs the secret again), enable, disable, delete, and a
+ * one-request test against the vendor. Every change bumps the routing revision (the store does), reaches this node at
+ * once and is audit-logged without the secret.
  * The list and a channel's detail carry `health`: this node's circuit breaker per model (state, failures, retry time).
  */
 export function registerApiChannelRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
@@ -145,6 +147,7 @@ export function registerApiChannelRoutes(app: FastifyInstance, { services, api }
     const channel = await findChannel(request.params.channelId);
     const input = parseApiInput(updateChannelSchema, request.body);
     if (input.name !== undefined) await requireFreeName(input.name, channel.id);
+    requireSecretForNewOrigin(channel.baseUrl, input.baseUrl, input.secret !== undefined);
     const { secret, ...described } = input;
     const changes: ChannelChanges = { ...described };
     if (secret !== undefined) changes.encryptedSecret = secretBox.encrypt(secret);

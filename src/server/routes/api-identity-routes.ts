@@ -1,14 +1,25 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { beginOauthAttempt } from '../../accounts/begin-oauth-attempt.js';
+import { SignInError } from '../../accounts/sign-in-error.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { requireUser } from '../api/authenticate-api-caller.js';
+import { encodeOauthTransactionCookie, publicOriginOf } from '../api/console-cookies.js';
+import { parseApiInput } from '../api/parse-api-input.js';
 import type { ApiRouteContext } from './api-routes.js';
 
+const linkSchema = z.object({
+  provider: z.enum(['github', 'oidc']),
+  returnTo: z.string().max(2_048).optional(),
+});
+
 /**
- * The caller's sign-in identities: GET /api/me/identities and DELETE /api/me/identities/:id (never the last way in:
- * a user without a password keeps at least one identity). Linking starts at GET /api/auth/{provider}/start while
- * signed in.
+ * The caller's sign-in identities: GET /api/me/identities, POST /api/me/identities/link (starts adding a provider
+ * account to the signed-in user: answers the provider's URL to go to, the attempt bound to this session; a POST, so the
+ * cross-site check of cookie-authenticated writes applies) and DELETE /api/me/identities/:id (never the last way in:
+ * a user without a password keeps at least one identity).
  */
-export function registerApiIdentityRoutes(app: FastifyInstance, { api }: ApiRouteContext): void {
+export function registerApiIdentityRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { store } = api.signIn;
 
   app.get('/me/identities', async (request) => {
@@ -25,6 +36,35 @@ export function registerApiIdentityRoutes(app: FastifyInstance, { api }: ApiRout
         lastUsedAt: identity.lastUsedAt,
       })),
     };
+  });
+
+  app.post('/me/identities/link', async (request, reply) => {
+    requireUser(request.apiCaller);
+    const sessionId = request.apiCaller.sessionId;
+    if (sessionId === undefined)
+      throw new GatewayError('invalid_request_error', 'Linking needs a console session: sign in to the console first.');
+    const { provider, returnTo } = parseApiInput(linkSchema, request.body);
+    const publicOrigin = publicOriginOf(request, api);
+    try {
+      const attempt = await beginOauthAttempt(api.signIn, {
+        provider,
+        publicOrigin,
+        returnTo: returnTo ?? '/settings',
+        linkSessionId: sessionId,
+        now: services.clock(),
+      });
+      void reply.header('set-cookie', encodeOauthTransactionCookie(attempt.transactionCookie, publicOrigin));
+      request.log.info({ userId: request.apiCaller.user?.id, provider }, 'identity link started');
+      return { provider, authorizationUrl: attempt.location };
+    } catch (error) {
+      if (!(error instanceof SignInError)) throw error;
+      if (error.code === 'provider_not_configured')
+        throw new GatewayError('invalid_request_error', `${provider} sign-in is not configured here.`, {
+          param: 'provider',
+        });
+      request.log.warn({ code: error.code, reason: error.message }, 'identity link could not start');
+      throw new GatewayError('upstream_error', 'The sign-in provider could not be reached; try again later.');
+    }
   });
 
   app.delete<{ Params: { identityId: string } }>('/me/identities/:identityId', async (request) => {

@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../accounts/api-key-secret.js';
+import { planKeyLimitChange, type KeyLimitActor } from '../../accounts/plan-key-limit-change.js';
+import { requireRoomForAnotherKey } from '../../accounts/require-room-for-another-key.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { KeyDisabledByAdminError, MissingGroupGrantError } from '../../storage/gateway-store-errors.js';
 import type { ApiKeyRecord, ModelGroupRecord } from '../../storage/store-records.js';
@@ -51,9 +53,10 @@ const updateKeySchema = z.object({
 });
 
 /**
- * Keys through the API: create (secret shown once, only in a group the key's user holds), list, disable, enable,
- * delete; changes reach every node on its next refresh. An owner cannot re-enable a key an admin disabled, nor set
- * limits beyond the operator's defaults.
+ * Keys through the API: create (secret shown once, only in a group the key's user holds, at most
+ * GATEWAY_MAX_KEYS_PER_USER per user unless an admin creates it), list, disable, enable, delete; changes reach every
+ * node on its next refresh. An owner cannot re-enable a key an admin disabled, set limits beyond the operator's
+ * defaults, nor loosen a limit an admin set (planKeyLimitChange).
  */
 export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { gatewayStore, billing } = api;
@@ -135,10 +138,14 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     const userId = input.userId ?? requireUser(caller).id;
     const group = await findGrantedGroup(caller, userId, input.group);
     if (!caller.isAdmin) requireKeyLimitsWithinDefaults(input.limits, billing.config.keyLimits);
+    const actor = actorOf(caller);
     const secret = generateApiKeySecret();
     // The secret is returned only after its limits are stored, so no one can use the key without them.
     const created = await billing
       .exclusive(async () => {
+        // Counted inside the exclusive section, so parallel creations on this node cannot all pass at the cap.
+        const held = await gatewayStore.listApiKeys({ userId });
+        requireRoomForAnotherKey(actor, held.length, services.config.maxKeysPerUser);
         // `require`: a grant withdrawn since the check above refuses the key instead of being given back.
         const key = await gatewayStore.createApiKey(
           {
@@ -156,6 +163,17 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
           allowedIps: input.allowedIps,
           limits: input.limits,
         });
+        const adminLimits = planKeyLimitChange(
+          actor,
+          {},
+          {
+            expiresAt: input.expiresAt,
+            spendingCap: input.spendingCap,
+            allowedIps: input.allowedIps,
+            ...input.limits,
+          },
+        );
+        if (Object.keys(adminLimits).length > 0) await gatewayStore.setApiKeyAdminLimits(key.id, adminLimits);
         return key;
       })
       .catch((error: unknown) => {
@@ -207,7 +225,17 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     }
     const changesBilling =
       input.spendingCap !== undefined || input.allowedIps !== undefined || input.limits !== undefined;
+    const actor = actorOf(caller);
     await billing.exclusive(async () => {
+      // Read and written inside the exclusive section, so an admin's bound set meanwhile on this node is respected.
+      const adminLimits = await gatewayStore.findApiKeyAdminLimits(key.id);
+      const nextAdminLimits = planKeyLimitChange(actor, adminLimits, {
+        expiresAt: input.expiresAt,
+        spendingCap: input.spendingCap,
+        allowedIps: input.allowedIps,
+        ...limitChanges,
+      });
+      if (nextAdminLimits !== adminLimits) await gatewayStore.setApiKeyAdminLimits(key.id, nextAdminLimits);
       if (input.name !== undefined || input.expiresAt !== undefined)
         await gatewayStore.updateApiKey(key.id, { name: input.name, expiresAt: input.expiresAt });
       if (!changesBilling) return;
@@ -252,6 +280,11 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     await applyChange();
     return { id: key.id, deleted: true };
   });
+}
+
+/** Admin users and admin tokens act as administrators on any key; everyone else as the key's owner. */
+function actorOf(caller: ApiCaller): KeyLimitActor {
+  return caller.isAdmin ? 'admin' : 'owner';
 }
 
 function groupNotFound(): GatewayError {

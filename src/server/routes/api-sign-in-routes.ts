@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { beginOauthAttempt, oauthCallbackUrl } from '../../accounts/begin-oauth-attempt.js';
 import { hashConsoleToken } from '../../accounts/console-token.js';
-import { buildGithubAuthorizationUrl, fetchGithubProfile } from '../../accounts/github-sign-in.js';
+import { fetchGithubProfile } from '../../accounts/github-sign-in.js';
 import {
-  createOauthTransaction,
-  encodeOauthTransaction,
   oauthTransactionCookieName,
   parseOauthTransaction,
   type OauthTransaction,
@@ -13,16 +12,12 @@ import type { ProviderProfile } from '../../accounts/provider-profile.js';
 import { resolveSignInUser } from '../../accounts/resolve-sign-in-user.js';
 import { safeReturnPath } from '../../accounts/safe-return-path.js';
 import { SignInError } from '../../accounts/sign-in-error.js';
+import { providerEmailTrust } from '../../accounts/trusted-provider-email.js';
 import { signInToConsole } from '../api/start-console-session.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { IdentityProvider } from '../../storage/sign-in-records.js';
 import type { UserRecord } from '../../storage/store-records.js';
-import {
-  encodeOauthTransactionCookie,
-  encodeSessionCookies,
-  publicOriginOf,
-  sessionCookieName,
-} from '../api/console-cookies.js';
+import { encodeOauthTransactionCookie, publicOriginOf, sessionCookieName } from '../api/console-cookies.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { readRequestCookie } from '../api/read-request-cookie.js';
 import type { ApiRouteContext } from './api-routes.js';
@@ -38,7 +33,8 @@ const callbackQuerySchema = z.object({
 /**
  * Social sign-in, public: GET /api/auth/providers, GET /api/auth/{github,oidc}/start (302 to the provider, the attempt
  * in a short-lived cookie) and GET /api/auth/{github,oidc}/callback (verifies, signs in or links, sets the session
- * cookie, 302 to the return path; on failure 302 to `/sign-in?error=<code>`).
+ * cookie, 302 to the return path; on failure 302 to `/sign-in?error=<code>`). A link attempt starts at
+ * POST /api/me/identities/link and completes here only in the browser session that started it.
  */
 export function registerApiSignInRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { signIn } = api;
@@ -54,32 +50,25 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
     password: true,
   }));
 
+  // Always a sign-in, even from a signed-in browser: linking starts only by the CSRF-checked POST
+  // /api/me/identities/link, so a cross-site link to this URL cannot attach an identity to someone's account.
   app.get('/auth/:provider/start', async (request, reply) => {
     const { provider } = parseProvider(request.params);
     const { returnTo } = parseApiInput(startQuerySchema, request.query);
     const publicOrigin = publicOriginOf(request, api);
-    const signedInUser = await findSessionUser(request);
-    const { transaction, codeChallenge } = await createOauthTransaction({
-      provider,
-      returnPath: safeReturnPath(returnTo),
-      // Starting while signed in adds the identity to that account; the callback checks the session again.
-      intent: signedInUser === undefined ? 'sign-in' : 'link',
-      now: services.clock(),
-    });
-    const redirectUri = callbackUrlOf(publicOrigin, provider);
-    let location: string;
     try {
-      location = await buildAuthorizationUrl(provider, {
-        redirectUri,
-        state: transaction.state,
-        nonce: transaction.nonce,
-        codeChallenge,
+      const attempt = await beginOauthAttempt(signIn, {
+        provider,
+        publicOrigin,
+        returnTo,
+        linkSessionId: null,
+        now: services.clock(),
       });
+      void reply.header('set-cookie', encodeOauthTransactionCookie(attempt.transactionCookie, publicOrigin));
+      return reply.redirect(attempt.location, 302);
     } catch (error) {
       return redirectToSignInPage(request, reply, error);
     }
-    void reply.header('set-cookie', encodeOauthTransactionCookie(encodeOauthTransaction(transaction), publicOrigin));
-    return reply.redirect(location, 302);
   });
 
   app.get('/auth/:provider/callback', async (request, reply) => {
@@ -110,10 +99,9 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
           `the provider answered error=${query.data.error}`,
         );
       }
+      // The session is checked before the code is redeemed, so another browser's callback gets nothing.
+      const linkingUser = transaction.intent === 'link' ? await findLinkingUser(request, transaction) : undefined;
       const profile = await fetchProfile(provider, transaction, new URL(request.url, publicOrigin), query.data.code);
-      const linkingUser = transaction.intent === 'link' ? await findSessionUser(request) : undefined;
-      if (transaction.intent === 'link' && linkingUser === undefined)
-        throw new SignInError('not_signed_in', 'the session that started linking has ended');
       const resolved = await resolveSignInUser(
         {
           gatewayStore: api.gatewayStore,
@@ -121,43 +109,33 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
           findUserById: (userId) => api.billing.store.findUserById(userId),
         },
         profile,
-        { linkingUser, config: services.config, now: services.clock() },
+        {
+          linkingUser,
+          emailTrust: providerEmailTrust(provider, signIn.config),
+          config: services.config,
+          now: services.clock(),
+        },
       );
       request.log.info({ userId: resolved.user.id, provider, outcome: resolved.outcome }, 'social sign-in');
       if (linkingUser === undefined) {
         await signInToConsole(request, reply, api, { userId: resolved.user.id, now: services.clock() });
       }
-      return reply.redirect(transaction.returnPath, 302);
+      // Checked again: the attempt cookie came back from the browser.
+      return reply.redirect(safeReturnPath(transaction.returnPath), 302);
     } catch (error) {
       return redirectToSignInPage(request, reply, error);
     }
   });
 
-  async function findSessionUser(request: FastifyRequest): Promise<UserRecord | undefined> {
+  /** The user whose session started this link attempt, when this browser still holds that very session. */
+  async function findLinkingUser(request: FastifyRequest, transaction: OauthTransaction): Promise<UserRecord> {
     const token = readRequestCookie(request, sessionCookieName);
-    if (!token) return undefined;
-    const found = await signIn.store.findSession(hashConsoleToken(token), services.clock());
-    return found?.user.status === 'active' ? found.user : undefined;
-  }
-
-  function buildAuthorizationUrl(
-    provider: IdentityProvider,
-    attempt: { redirectUri: string; state: string; nonce: string; codeChallenge: string },
-  ): Promise<string> {
-    switch (provider) {
-      case 'github': {
-        const github = signIn.config.github;
-        if (github === undefined) throw new SignInError('provider_not_configured', 'GitHub sign-in is not configured');
-        return Promise.resolve(buildGithubAuthorizationUrl(github, attempt));
-      }
-      case 'oidc': {
-        if (signIn.oidc === undefined)
-          throw new SignInError('provider_not_configured', 'OpenID Connect sign-in is not configured');
-        return signIn.oidc.buildAuthorizationUrl(attempt);
-      }
-      default:
-        return assertNever(provider);
-    }
+    const found = token ? await signIn.store.findSession(hashConsoleToken(token), services.clock()) : undefined;
+    if (found === undefined || found.user.status !== 'active')
+      throw new SignInError('not_signed_in', 'the session that started linking has ended');
+    if (found.session.id !== transaction.linkSessionId)
+      throw new SignInError('not_signed_in', 'the link was started by another session than this browser holds');
+    return found.user;
   }
 
   function fetchProfile(
@@ -166,7 +144,7 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
     callbackUrl: URL,
     code: string | undefined,
   ): Promise<ProviderProfile> {
-    const redirectUri = callbackUrlOf(callbackUrl.origin, provider);
+    const redirectUri = oauthCallbackUrl(callbackUrl.origin, provider);
     switch (provider) {
       case 'github': {
         const github = signIn.config.github;
@@ -188,11 +166,6 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
         return assertNever(provider);
     }
   }
-}
-
-/** The redirect URI registered at the provider: `<public origin>/api/auth/<provider>/callback`. */
-function callbackUrlOf(publicOrigin: string, provider: IdentityProvider): string {
-  return `${publicOrigin}/api/auth/${provider}/callback`;
 }
 
 function parseProvider(params: unknown): { provider: IdentityProvider } {

@@ -5,6 +5,7 @@ import { estimateCanonicalRequest } from '../../protocols/shared/estimate-canoni
 import { estimateEmbeddingRequest } from '../../protocols/openai-endpoints/estimate-embedding-request.js';
 import { estimateGeminiRequest } from '../../protocols/gemini-generate-content/estimate-gemini-request.js';
 import { createGeminiAnswerCodec } from '../../protocols/gemini-generate-content/gemini-answer-codec.js';
+import { geminiChannelFilter } from '../../protocols/gemini-generate-content/gemini-channel-filter.js';
 import {
   parseBatchEmbedContentsRequest,
   parseEmbedContentRequest,
@@ -84,6 +85,8 @@ async function generateContent(
   if (parsed.ignoredFields.length > 0)
     request.log.debug({ ignoredFields: parsed.ignoredFields }, 'generateContent fields accepted but not translated');
   const model = resolveModel(services.routing.current, request.principal, modelId, ['chat']);
+  // Before any hold: a member no channel of the model honours is a 400, not a dispatch without channels.
+  const acceptsChannel = geminiChannelFilter(parsed.request, services.routing.current.channelsFor(model.id));
   const query = request.query as Record<string, unknown>;
   const codec = createGeminiAnswerCodec({
     model: model.id,
@@ -103,6 +106,7 @@ async function generateContent(
     clientWantsUsage: false,
     kind: 'canonical',
     canonical: { request: parsed.request, codec },
+    acceptsChannel,
     maxOutputTokens: model.maxOutputTokens,
   });
 }

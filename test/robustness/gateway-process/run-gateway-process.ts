@@ -24,7 +24,7 @@ const config = loadGatewayConfig({
   GATEWAY_HOST: '127.0.0.1',
   GATEWAY_PORT: '0',
   GATEWAY_LOG_LEVEL: 'error',
-  GATEWAY_SECRET_KEY: 'robustness-test-secret-key',
+  GATEWAY_SECRET_KEY: 'robustness-test-secret-key-of-32-bytes-or-more',
   ...process.env,
 });
 const running = await startGateway(config, createLogger(config.logLevel));

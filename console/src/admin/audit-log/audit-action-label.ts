@@ -4,6 +4,7 @@ export const knownAuditActions = [
   'price.set', 'price.delete', 'group.price-ratio.set', 'catalog.put', 'catalog.delete', 'key.update',
   'channel.create', 'channel.update', 'channel.enable', 'channel.disable', 'channel.delete', 'channel.test',
   'order.recheck', 'redemption.batch.create', 'redemption.batch.disable', 'redemption.code.disable', 'admin-token.revoke',
+  'identity.link',
 ] as const;
 
 /** The catalog key of an action's label: `user.price-ratio.set` → `auditLog.actions.user_price_ratio_set`. */

@@ -49,5 +49,6 @@ export const auditLogEnglish = {
     redemption_batch_disable: 'Disabled a batch of codes',
     redemption_code_disable: 'Disabled a redemption code',
     admin_token_revoke: 'Revoked an admin token',
+    identity_link: 'Linked a sign-in provider account',
   },
 } as const;

@@ -51,5 +51,6 @@ export const auditLogChinese: Catalog['auditLog'] = {
     redemption_batch_disable: '停用一批兑换码',
     redemption_code_disable: '停用兑换码',
     admin_token_revoke: '吊销管理员令牌',
+    identity_link: '关联第三方登录账户',
   },
 };
