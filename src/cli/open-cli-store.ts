@@ -1,5 +1,9 @@
-import { createSecretBox, resolveSecretPassphrase, type SecretBox } from '../accounts/secret-box.js';
+import { destination } from 'pino';
+import type { SecretBox } from '../accounts/secret-box.js';
 import { loadGatewayConfig, type GatewayConfig } from '../config/gateway-config.js';
+import { createLogger } from '../observability/create-logger.js';
+import { openVerifiedSecretBox } from '../runtime/open-verified-secret-box.js';
+import { createDatabase } from '../storage/create-database.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
 
@@ -10,15 +14,29 @@ export interface CliContext {
   secretBox: SecretBox;
 }
 
-/** Opens the configured store (migrated), runs the command, and always closes the store. */
+/**
+ * Opens the configured store (migrated), runs the command, and always closes the store. The secret key is checked
+ * against the database's first, as `gateway start` does, so a CLI with another node's key never seals a secret the
+ * gateway cannot open.
+ */
 export async function withCliStore<Result>(work: (context: CliContext) => Promise<Result>): Promise<Result> {
   const config = loadGatewayConfig();
-  const store = createGatewayStore({ databaseUrl: config.databaseUrl });
+  const database = createDatabase(config.databaseUrl);
+  const store = createGatewayStore({ database });
   try {
     await store.migrate();
-    return await work({ config, store, secretBox: createSecretBox(resolveSecretPassphrase(config)) });
+    const logger = createLogger('warn', destination(2));
+    const secretBox = await openVerifiedSecretBox({
+      config,
+      database: database.database,
+      store,
+      logger,
+      now: Date.now(),
+    });
+    return await work({ config, store, secretBox });
   } finally {
     await store.close();
+    await database.database.destroy();
   }
 }
 

@@ -1,8 +1,11 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
-/** The gateway's structured logger; credentials are redacted wherever they appear in a logged object. */
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * The gateway's structured logger; credentials are redacted wherever they appear in a logged object. It writes to
+ * `destination` when given (the CLI logs to stderr, keeping stdout for its output), else to stdout.
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     redact: {
       paths: [
@@ -23,5 +26,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/accounts/secret-box.js';
 import type { UserRecord } from '../../src/storage/store-records.js';
 import {
+  billingTestSecretKey,
   createUnitPrice,
   settleEverything,
   startBillingTestGateway,
@@ -24,7 +25,7 @@ beforeAll(async () => {
     prices: [createUnitPrice(plainModel), createUnitPrice(premiumModel)],
   });
   const { running, simulator } = gateway;
-  const secretBox = createSecretBox('billing-test-secret-key');
+  const secretBox = createSecretBox(billingTestSecretKey);
   const channel = (name: string, models: string[], priority: number, settings: Record<string, string>) =>
     running.billing.exclusive(() =>
       running.store.createChannel({

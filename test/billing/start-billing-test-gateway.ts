@@ -66,6 +66,9 @@ export interface BillingTestChannel {
 
 let counter = 0;
 
+/** The secret key the billing test gateway seals channel secrets with. */
+export const billingTestSecretKey = 'billing-test-secret-key-of-32-bytes-or-more';
+
 /** Starts the simulator and a gateway in a temporary folder; every model is served by the simulator. */
 export async function startBillingTestGateway(options: {
   models: string[];
@@ -82,7 +85,7 @@ export async function startBillingTestGateway(options: {
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-billing-'));
   const databaseUrl = options.databaseUrl ?? `sqlite:${path.join(dataDirectory, 'gateway.db')}`;
   const config = createTestGatewayConfig(
-    { dataDirectory, databaseUrl, secretKey: 'billing-test-secret-key-of-32-bytes-or-more' },
+    { dataDirectory, databaseUrl, secretKey: billingTestSecretKey },
     { upstreamConnectionsPerOrigin: 64, ...options.config },
   );
   const { createLogger } = await import('../../src/observability/create-logger.js');

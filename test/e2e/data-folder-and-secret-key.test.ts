@@ -1,10 +1,12 @@
 // What a gateway keeps on disk is its owner's alone, a node whose secret key is not the database's refuses to start
 // with the reason, and the first-run setup token stays out of the log.
+import { execFile } from 'node:child_process';
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +17,8 @@ import { createGatewayStore } from '../../src/storage/kysely-gateway-store.js';
 import { createTestGatewayConfig } from '../helpers/create-test-gateway-config.js';
 import { createPostgresTestDatabaseUrl, shouldRunPostgresTests } from '../helpers/postgres-test-database.js';
 
+const projectDirectory = fileURLToPath(new URL('../..', import.meta.url));
+const cliEntry = path.join(projectDirectory, 'src/cli/main.ts');
 const folders: string[] = [];
 const running: RunningGateway[] = [];
 
@@ -53,6 +57,23 @@ async function start(gatewayConfig: GatewayConfig, lines: string[] = []): Promis
   const gateway = await startGateway(gatewayConfig, capturingLogger(lines), { billing: { enabled: false } });
   running.push(gateway);
   return gateway;
+}
+
+/** Runs `gateway <arguments>` from source with only the given GATEWAY_* settings; resolves with its outcome. */
+function runCliChild(
+  cliArguments: string[],
+  settings: Record<string, string>,
+): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GATEWAY_')));
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', cliEntry, ...cliArguments],
+      { cwd: projectDirectory, env: { ...inherited, ...settings }, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ exitCode: error ? (error.code === undefined ? 1 : Number(error.code)) : 0, stdout, stderr }),
+    );
+  });
 }
 
 function modeOf(filePath: string): number {
@@ -115,6 +136,14 @@ describe('the secret key at start', () => {
     await expect(start(config(secondFolder, { databaseUrl }))).rejects.toThrow(
       /does not match the secret key of this database.*copy secret\.key/,
     );
+    // The operator's CLI run with that folder refuses too, before it could seal a secret the gateway cannot open.
+    const cli = await runCliChild(['user', 'list', '--json'], {
+      GATEWAY_DATA_DIR: secondFolder,
+      GATEWAY_DATABASE_URL: databaseUrl,
+    });
+    expect(cli.exitCode).not.toBe(0);
+    expect(cli.stdout).toBe('');
+    expect(cli.stderr).toMatch(/does not match the secret key of this database/);
     // With the first node's key file copied over, the second node starts.
     writeFileSync(path.join(secondFolder, 'secret.key'), readFileSync(path.join(firstFolder, 'secret.key')), {
       mode: 0o600,
