@@ -1,8 +1,10 @@
+import type { SignUpPolicy } from '../config/sign-up-config.js';
 import type { IdentityProvider } from '../storage/sign-in-records.js';
 import { buildGithubAuthorizationUrl } from './github-sign-in.js';
 import { createOauthTransaction, encodeOauthTransaction } from './oauth-transaction.js';
 import { safeReturnPath } from './safe-return-path.js';
 import { SignInError } from './sign-in-error.js';
+import { readsGithubOrganizations } from './sign-up-policy.js';
 import type { SignInServices } from './sign-in-services.js';
 
 /** A started sign-in or link attempt: where to send the browser, and the attempt cookie's value. */
@@ -24,6 +26,8 @@ export async function beginOauthAttempt(
     publicOrigin: string;
     returnTo: string | undefined;
     linkSessionId: string | null;
+    /** the sign-up policy: GitHub is asked for organisation memberships when it checks them */
+    signUp: SignUpPolicy | undefined;
     now: number;
   },
 ): Promise<BegunOauthAttempt> {
@@ -44,7 +48,10 @@ export async function beginOauthAttempt(
     case 'github': {
       if (signIn.config.github === undefined)
         throw new SignInError('provider_not_configured', 'GitHub sign-in is not configured');
-      location = buildGithubAuthorizationUrl(signIn.config.github, attempt);
+      location = buildGithubAuthorizationUrl(signIn.config.github, {
+        ...attempt,
+        readOrganizations: readsGithubOrganizations(options.signUp, options.linkSessionId),
+      });
       break;
     }
     case 'oidc': {

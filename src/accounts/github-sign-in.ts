@@ -7,16 +7,19 @@ import { SignInError } from './sign-in-error.js';
 /** Longest one call to GitHub may take, in milliseconds. */
 const githubTimeoutMs = 10_000;
 
-/** GitHub's authorize URL for one attempt: the scopes to read the profile and emails, `state` and a PKCE S256 challenge. */
+/**
+ * GitHub's authorize URL for one attempt: the scopes to read the profile and emails (and organisation memberships,
+ * private ones included, when `readOrganizations`), `state` and a PKCE S256 challenge.
+ */
 export function buildGithubAuthorizationUrl(
   config: GithubSignInConfig,
-  attempt: { redirectUri: string; state: string; codeChallenge: string },
+  attempt: { redirectUri: string; state: string; codeChallenge: string; readOrganizations: boolean },
 ): string {
   const url = new URL(`${config.baseUrl}/login/oauth/authorize`);
   url.search = new URLSearchParams({
     client_id: config.clientId,
     redirect_uri: attempt.redirectUri,
-    scope: 'read:user user:email',
+    scope: attempt.readOrganizations ? 'read:user user:email read:org' : 'read:user user:email',
     state: attempt.state,
     code_challenge: attempt.codeChallenge,
     code_challenge_method: 'S256',
@@ -37,15 +40,18 @@ const userSchema = z.object({
   email: z.string().nullish(),
 });
 const emailsSchema = z.array(z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }));
+const organizationsSchema = z.array(z.object({ login: z.string() }));
+/** GitHub's largest page of /user/orgs; memberships beyond the first 100 are not read. */
+const organizationsPerPage = 100;
 
 /**
- * Exchanges the callback's code (with the PKCE verifier) for a token, reads `/user` and `/user/emails`, and returns
- * the profile: the numeric id as subject (logins can be renamed) and the primary verified email. The GitHub token is
- * dropped afterwards.
+ * Exchanges the callback's code (with the PKCE verifier) for a token, reads `/user` and `/user/emails` (and
+ * `/user/orgs` when `readOrganizations`), and returns the profile: the numeric id as subject (logins can be renamed)
+ * and the primary verified email. The GitHub token is dropped afterwards.
  */
 export async function fetchGithubProfile(
   config: GithubSignInConfig,
-  callback: { code: string; redirectUri: string; codeVerifier: string },
+  callback: { code: string; redirectUri: string; codeVerifier: string; readOrganizations: boolean },
 ): Promise<ProviderProfile> {
   const tokenAnswer = tokenAnswerSchema.safeParse(
     await callGithub(`${config.baseUrl}/login/oauth/access_token`, {
@@ -75,12 +81,24 @@ export async function fetchGithubProfile(
   if (!emails.success) throw new SignInError('provider_error', 'GitHub /user/emails answered an unexpected body');
   const primaryVerified =
     emails.data.find((email) => email.primary && email.verified) ?? emails.data.find((email) => email.verified);
-  return {
+  const profile: ProviderProfile = {
     provider: 'github',
     subject: String(user.data.id),
     email: primaryVerified?.email ?? user.data.email ?? null,
     emailVerified: primaryVerified !== undefined,
     displayName: user.data.name || user.data.login,
+  };
+  if (!callback.readOrganizations) return profile;
+  const organizations = organizationsSchema.safeParse(
+    await callGithub(`${config.apiUrl}/user/orgs?per_page=${organizationsPerPage}`, {
+      method: 'GET',
+      headers: authorization,
+    }),
+  );
+  if (!organizations.success) throw new SignInError('provider_error', 'GitHub /user/orgs answered an unexpected body');
+  return {
+    ...profile,
+    githubOrganizations: organizations.data.map((organization) => organization.login.toLowerCase()),
   };
 }
 

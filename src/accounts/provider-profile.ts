@@ -11,4 +11,6 @@ export interface ProviderProfile {
   emailVerified: boolean;
   /** the provider's name or login, for display */
   displayName: string;
+  /** GitHub only, when sign-up checks organisations: the logins of the organisations the user is a member of */
+  githubOrganizations?: string[];
 }

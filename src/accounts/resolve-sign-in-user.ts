@@ -79,7 +79,7 @@ export async function resolveSignInUser(
     await recordLink(stores, user, await linkIdentity(stores, profile, user), 'verified email');
     return { user, outcome: 'linked' };
   }
-  if (!mayCreateAccount(options.config.signUp ?? defaultSignUpPolicy, trustedEmail))
+  if (!mayCreateAccount(options.config.signUp ?? defaultSignUpPolicy, trustedEmail, profile.githubOrganizations))
     throw new SignInError('sign_up_closed', `sign-up is ${options.config.signUp?.mode ?? 'open'}: no account created`);
   const user = await stores.gatewayStore.createUser({
     // Without a trusted email the account gets a placeholder: an address the gateway cannot rely on must never claim

@@ -10,11 +10,18 @@ describe('readSignUpPolicy (GATEWAY_SIGNUP)', () => {
     expect(readSignUpPolicy({ GATEWAY_SIGNUP: 'off' })).toEqual({ mode: 'off' });
     expect(
       readSignUpPolicy({ GATEWAY_SIGNUP: 'allowlist', GATEWAY_SIGNUP_EMAIL_DOMAINS: 'Example.com, @corp.example.org' }),
-    ).toEqual({ mode: 'allowlist', emailDomains: ['example.com', 'corp.example.org'] });
+    ).toEqual({ mode: 'allowlist', emailDomains: ['example.com', 'corp.example.org'], githubOrganizations: [] });
+    expect(readSignUpPolicy({ GATEWAY_SIGNUP: 'allowlist', GATEWAY_SIGNUP_GITHUB_ORGS: 'Acme, acme-labs' })).toEqual({
+      mode: 'allowlist',
+      emailDomains: [],
+      githubOrganizations: ['acme', 'acme-labs'],
+    });
   });
 
   it('refuses an allowlist without domains, domains without allowlist, bad domains and unknown modes', () => {
-    expect(() => readSignUpPolicy({ GATEWAY_SIGNUP: 'allowlist' })).toThrow(/needs GATEWAY_SIGNUP_EMAIL_DOMAINS/);
+    expect(() => readSignUpPolicy({ GATEWAY_SIGNUP: 'allowlist' })).toThrow(
+      /needs GATEWAY_SIGNUP_EMAIL_DOMAINS .* or GATEWAY_SIGNUP_GITHUB_ORGS/,
+    );
     expect(() => readSignUpPolicy({ GATEWAY_SIGNUP_EMAIL_DOMAINS: 'example.com' })).toThrow(
       /only read with GATEWAY_SIGNUP=allowlist/,
     );
@@ -24,9 +31,13 @@ describe('readSignUpPolicy (GATEWAY_SIGNUP)', () => {
     expect(() => readSignUpPolicy({ GATEWAY_SIGNUP: 'closed' })).toThrow(/must be open, allowlist or off/);
   });
 
-  it('refuses GATEWAY_SIGNUP_GITHUB_ORGS at start, saying it is not implemented yet', () => {
-    expect(() => readSignUpPolicy({ GATEWAY_SIGNUP: 'allowlist', GATEWAY_SIGNUP_GITHUB_ORGS: 'acme' })).toThrow(
-      /GATEWAY_SIGNUP_GITHUB_ORGS is not implemented yet/,
+  it('refuses organisations without allowlist and names that are not GitHub logins', () => {
+    expect(() => readSignUpPolicy({ GATEWAY_SIGNUP: 'open', GATEWAY_SIGNUP_GITHUB_ORGS: 'acme' })).toThrow(
+      /GATEWAY_SIGNUP_GITHUB_ORGS is only read with GATEWAY_SIGNUP=allowlist/,
     );
+    for (const name of ['acme corp', '-acme', 'acme--labs', 'a'.repeat(40)])
+      expect(() => readSignUpPolicy({ GATEWAY_SIGNUP: 'allowlist', GATEWAY_SIGNUP_GITHUB_ORGS: name }), name).toThrow(
+        /is not a GitHub organisation login/,
+      );
   });
 });

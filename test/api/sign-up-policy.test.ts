@@ -78,7 +78,7 @@ describe('GATEWAY_SIGNUP=allowlist', () => {
   let gateway: TestGateway;
 
   beforeAll(async () => {
-    gateway = await startGateway({ mode: 'allowlist', emailDomains: ['corp.example'] });
+    gateway = await startGateway({ mode: 'allowlist', emailDomains: ['corp.example'], githubOrganizations: [] });
   });
 
   afterAll(async () => {
@@ -98,6 +98,35 @@ describe('GATEWAY_SIGNUP=allowlist', () => {
       [`${uniqueName('unverified')}@corp.example`, false],
     ] as const) {
       expect(await signInWithGithub(gateway, createGithubUser(email, { verified })), email).toBe(
+        '/sign-in?error=sign_up_closed',
+      );
+      expect(await gateway.store.findUserByEmail(email)).toBeUndefined();
+    }
+  });
+});
+
+describe('GATEWAY_SIGNUP=allowlist with GATEWAY_SIGNUP_GITHUB_ORGS', () => {
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    gateway = await startGateway({ mode: 'allowlist', emailDomains: [], githubOrganizations: ['acme'] });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('makes an account for a member of a listed organisation, private memberships included (read:org asked)', async () => {
+    const email = `${uniqueName('member')}@anywhere.example`;
+    const member = createGithubUser(email, { organizations: [{ login: 'Acme', membership: 'private' }] });
+    expect(await signInWithGithub(gateway, member)).toBe('/console/keys');
+    expect((await gateway.store.findUserByEmail(email))?.role).toBe('user');
+  });
+
+  it('refuses people outside the organisations, members of look-alike ones included', async () => {
+    for (const organizations of [[], [{ login: 'acme-labs', membership: 'public' as const }]]) {
+      const email = `${uniqueName('outsider')}@anywhere.example`;
+      expect(await signInWithGithub(gateway, createGithubUser(email, { organizations }))).toBe(
         '/sign-in?error=sign_up_closed',
       );
       expect(await gateway.store.findUserByEmail(email)).toBeUndefined();

@@ -51,6 +51,7 @@ export function registerApiIdentityRoutes(app: FastifyInstance, { services, api 
         publicOrigin,
         returnTo: returnTo ?? '/settings',
         linkSessionId: sessionId,
+        signUp: services.config.signUp,
         now: services.clock(),
       });
       void reply.header('set-cookie', encodeOauthTransactionCookie(attempt.transactionCookie, publicOrigin));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { beginOauthAttempt, oauthCallbackUrl } from '../../accounts/begin-oauth-attempt.js';
 import { hashConsoleToken } from '../../accounts/console-token.js';
 import { fetchGithubProfile } from '../../accounts/github-sign-in.js';
+import { readsGithubOrganizations } from '../../accounts/sign-up-policy.js';
 import {
   oauthTransactionCookieName,
   parseOauthTransaction,
@@ -62,6 +63,7 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
         publicOrigin,
         returnTo,
         linkSessionId: null,
+        signUp: services.config.signUp,
         now: services.clock(),
       });
       void reply.header('set-cookie', encodeOauthTransactionCookie(attempt.transactionCookie, publicOrigin));
@@ -150,7 +152,12 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
         const github = signIn.config.github;
         if (github === undefined) throw new SignInError('provider_not_configured', 'GitHub sign-in is not configured');
         if (code === undefined) throw new SignInError('provider_error', 'the callback carries no code');
-        return fetchGithubProfile(github, { code, redirectUri, codeVerifier: transaction.codeVerifier });
+        return fetchGithubProfile(github, {
+          code,
+          redirectUri,
+          codeVerifier: transaction.codeVerifier,
+          readOrganizations: readsGithubOrganizations(services.config.signUp, transaction.linkSessionId),
+        });
       }
       case 'oidc': {
         if (signIn.oidc === undefined)

@@ -1,5 +1,6 @@
 // A loopback GitHub for OAuth sign-in tests: the authorize page (auto-approving), the code exchange with PKCE checked
-// and errors as HTTP 200 bodies the way GitHub answers them, and the REST API's /user and /user/emails.
+// and errors as HTTP 200 bodies the way GitHub answers them, and the REST API's /user, /user/emails and /user/orgs
+// (private memberships only with the read:org scope, as GitHub lists them).
 import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 
@@ -11,6 +12,8 @@ export interface GithubFakeUser {
   /** the public email on /user; often null on real accounts */
   email: string | null;
   emails: { email: string; primary: boolean; verified: boolean; visibility: 'public' | 'private' | null }[];
+  /** organisation memberships by organisation login; a private one is listed only to a token with read:org */
+  organizations: { login: string; membership: 'public' | 'private' }[];
 }
 
 /** Failure switches a test flips. */
@@ -37,6 +40,8 @@ export interface GithubFake {
 
 interface IssuedCode {
   user: GithubFakeUser;
+  /** the scopes the authorize request asked for */
+  scopes: string[];
   redirectUri: string;
   codeChallenge: string;
   used: boolean;
@@ -48,7 +53,7 @@ export async function startGithubFake(options: { redirectUri: () => string }): P
   const clientSecret = 'fake-github-secret';
   const switches: GithubFakeSwitches = { accessDenied: false, badCode: false };
   const codes = new Map<string, IssuedCode>();
-  const tokens = new Map<string, GithubFakeUser>();
+  const tokens = new Map<string, { user: GithubFakeUser; scopes: string[] }>();
   const refusals: string[] = [];
   let nextUser: GithubFakeUser | undefined;
 
@@ -76,6 +81,7 @@ export async function startGithubFake(options: { redirectUri: () => string }): P
     const code = randomBytes(10).toString('hex');
     codes.set(code, {
       user: nextUser,
+      scopes: (query.scope ?? '').split(/[ ,]+/).filter(Boolean),
       redirectUri: query.redirect_uri,
       codeChallenge: query.code_challenge,
       used: false,
@@ -102,11 +108,12 @@ export async function startGithubFake(options: { redirectUri: () => string }): P
     if (challenge !== issued.codeChallenge) return refuse('bad_verification_code');
     issued.used = true;
     const token = `gho_${randomBytes(16).toString('hex')}`;
-    tokens.set(token, issued.user);
-    return { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' };
+    tokens.set(token, { user: issued.user, scopes: issued.scopes });
+    return { access_token: token, token_type: 'bearer', scope: issued.scopes.join(',') };
   });
 
-  const userOf = (authorization: string | undefined) => tokens.get(authorization?.replace(/^Bearer /, '') ?? '');
+  const grantOf = (authorization: string | undefined) => tokens.get(authorization?.replace(/^Bearer /, '') ?? '');
+  const userOf = (authorization: string | undefined) => grantOf(authorization)?.user;
   app.get('/user', async (request, reply) => {
     const user = userOf(request.headers.authorization);
     if (!user) return reply.code(401).send({ message: 'Bad credentials' });
@@ -122,6 +129,14 @@ export async function startGithubFake(options: { redirectUri: () => string }): P
     const user = userOf(request.headers.authorization);
     if (!user) return reply.code(401).send({ message: 'Bad credentials' });
     return user.emails;
+  });
+  app.get('/user/orgs', async (request, reply) => {
+    const grant = grantOf(request.headers.authorization);
+    if (!grant) return reply.code(401).send({ message: 'Bad credentials' });
+    const readsPrivate = grant.scopes.includes('read:org');
+    return grant.user.organizations
+      .filter((organization) => readsPrivate || organization.membership === 'public')
+      .map((organization, index) => ({ login: organization.login, id: 9_000 + index, description: null }));
   });
 
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -143,7 +158,11 @@ let githubIds = 4_000_000;
 /** A GitHub account with one primary email, verified unless told. */
 export function createGithubUser(
   email: string,
-  options: { verified?: boolean; publicEmail?: boolean } = {},
+  options: {
+    verified?: boolean;
+    publicEmail?: boolean;
+    organizations?: GithubFakeUser['organizations'];
+  } = {},
 ): GithubFakeUser {
   githubIds += 1;
   return {
@@ -152,5 +171,6 @@ export function createGithubUser(
     name: `Octo ${githubIds}`,
     email: options.publicEmail === false ? null : email,
     emails: [{ email, primary: true, verified: options.verified ?? true, visibility: 'private' }],
+    organizations: options.organizations ?? [],
   };
 }
