@@ -104,7 +104,9 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
       checkBodyContentType(request);
     });
     // After the process's own cap (app hooks run first): one user's requests hold at most this share of it.
-    limitInFlightPerUser(v1, services.config.maxInFlightPerUser);
+    limitInFlightPerUser(v1, services.config.maxInFlightPerUser, (refusal) =>
+      services.accounting.countRefusal(refusal),
+    );
     // The route table: each client path and its protocol's handlers (routes/client-protocol-routes.ts).
     await registerClientProtocolRoutes(v1, services);
   });

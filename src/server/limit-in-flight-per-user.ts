@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createRateLimitError } from '../billing/rate-limit-refusal.js';
+import type { RefusedRequest } from '../billing/refused-request-counter.js';
 import { callWhenResponseEnds } from './call-when-response-ends.js';
 
 /**
@@ -9,7 +10,11 @@ import { callWhenResponseEnds } from './call-when-response-ends.js';
  * response ends however it ends (finished, failed, streamed to the end or cut by the client). Beyond the cap it gets
  * 429 `rate_limit_exceeded` with `Retry-After: 1`. The count lives in this process: on several nodes each has its own.
  */
-export function limitInFlightPerUser(scope: FastifyInstance, maxPerUser: number): void {
+export function limitInFlightPerUser(
+  scope: FastifyInstance,
+  maxPerUser: number,
+  countRefusal: (refusal: RefusedRequest) => void,
+): void {
   if (maxPerUser <= 0) return;
   const inFlightByUser = new Map<string, number>();
   scope.addHook('preHandler', (request, reply, done) => {
@@ -17,17 +22,18 @@ export function limitInFlightPerUser(scope: FastifyInstance, maxPerUser: number)
     const inFlight = inFlightByUser.get(userId) ?? 0;
     if (inFlight >= maxPerUser) {
       const limits = { requestsPerMinute: 0, tokensPerMinute: 0, maxConcurrentRequests: maxPerUser };
-      done(
-        createRateLimitError(
-          'concurrent',
-          maxPerUser,
-          { scope: 'user', id: userId, limits },
-          {
-            remainingPoints: 0,
-            msBeforeNext: 0,
-          },
-        ),
-      );
+      const state = { remainingPoints: 0, msBeforeNext: 0 };
+      const error = createRateLimitError('concurrent', maxPerUser, { scope: 'user', id: userId, limits }, state);
+      // Counted like the billing refusals (per minute, key, model and code), not as a usage row each.
+      countRefusal({
+        receivedAt: request.receivedAt,
+        userId,
+        apiKeyId: request.principal.apiKeyId,
+        model: modelOf(request.body),
+        status: error.status,
+        errorCode: error.code,
+      });
+      done(error);
       return;
     }
     inFlightByUser.set(userId, inFlight + 1);
@@ -38,4 +44,10 @@ export function limitInFlightPerUser(scope: FastifyInstance, maxPerUser: number)
     });
     done();
   });
+}
+
+/** The model a JSON body names, else empty (a multipart upload is read by its handler, after this check). */
+function modelOf(body: unknown): string {
+  if (typeof body !== 'object' || body === null || !('model' in body)) return '';
+  return typeof body.model === 'string' ? body.model.slice(0, 200) : '';
 }
