@@ -245,6 +245,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   return {
     checkBeforeBody: (request) => checkAdmissionBeforeBody(runtime, request),
     admitUnbilled: (request) => admitUnbilledRequest(runtime, request),
+    countRefusal: (refusal) => writer.countRefusal(refusal),
 
     open(request) {
       const recordIfRefused = (error: unknown): never => {

@@ -4,6 +4,7 @@ import type { TokenUsage } from '../core/token-usage.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
 import type { KeyPrincipal } from '../routing/routing-table.js';
 import type { DocumentPageCounts } from './estimate-document-pages.js';
+import type { RefusedRequest } from './refused-request-counter.js';
 
 /** The /v1 endpoint a request used; also the usage log's `endpoint` value. */
 export type MeteredEndpoint =
@@ -109,6 +110,8 @@ export interface RequestAccounting {
    * request of the key's and user's rate limits (requests per minute, concurrency), given back by `release`.
    */
   admitUnbilled(request: EarlyRequest): Promise<UnbilledAdmission>;
+  /** Counts a request the server refused before admission (the per-user in-flight cap) with the other refusals. */
+  countRefusal(refusal: RefusedRequest): void;
 }
 
 /** A free request admitted by accounting. */
@@ -126,5 +129,6 @@ export function createUnmeteredAccounting(): RequestAccounting {
     close: () => undefined,
     checkBeforeBody: async () => undefined,
     admitUnbilled: async () => ({ responseHeaders: {}, release: () => undefined }),
+    countRefusal: () => undefined,
   };
 }

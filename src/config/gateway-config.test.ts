@@ -52,8 +52,16 @@ describe('loadGatewayConfig: limits against hostile clients', () => {
       keepAliveTimeoutMs: 72_000,
       maxConnectionsPerAddress: 1_024,
       maxInFlightRequests: 2_048,
+      maxInFlightPerUser: 512,
       streamWriteTimeoutMs: 30_000,
     });
+  });
+
+  it('gives each user a quarter of the in-flight cap unless told otherwise, and none without a cap', () => {
+    expect(loadGatewayConfig({ GATEWAY_MAX_IN_FLIGHT_REQUESTS: '10' }).maxInFlightPerUser).toBe(2);
+    expect(loadGatewayConfig({ GATEWAY_MAX_IN_FLIGHT_REQUESTS: '0' }).maxInFlightPerUser).toBe(0);
+    expect(loadGatewayConfig({ GATEWAY_MAX_IN_FLIGHT_PER_USER: '0' }).maxInFlightPerUser).toBe(0);
+    expect(loadGatewayConfig({ GATEWAY_MAX_IN_FLIGHT_PER_USER: '7' }).maxInFlightPerUser).toBe(7);
   });
 
   it('reads each from the environment', () => {

@@ -68,6 +68,8 @@ export interface GatewayConfig {
   maxInFlightRequests: number;
   /** most requests one client address may have in flight at once, counted from their first byte; beyond it 429 with Retry-After; 0 = no cap */
   maxInFlightPerAddress: number;
+  /** most /v1 requests one user may have in flight at once on this node, counted like maxInFlightRequests; beyond it 429 with Retry-After; 0 = no cap */
+  maxInFlightPerUser: number;
   /** most API keys a user may create for themselves; beyond it 400 (administrators are exempt); 0 = no cap */
   maxKeysPerUser: number;
   /** longest a request with no API key or session (sign-in, setup, webhooks) may take to send its body, in milliseconds; then 408; 0 = no limit */
@@ -119,6 +121,11 @@ export const defaultConsoleDirectory = fileURLToPath(new URL('../../dist/console
 /** The groups new users get when GATEWAY_DEFAULT_USER_GROUPS is unset. */
 export const defaultUserGroupNames: readonly string[] = ['default'];
 
+/** A quarter of the process's in-flight cap (at least one), so no single user can fill it; none without a cap. */
+export function defaultInFlightPerUser(maxInFlightRequests: number): number {
+  return maxInFlightRequests <= 0 ? 0 : Math.max(1, Math.floor(maxInFlightRequests / 4));
+}
+
 /** Reads the configuration from environment variables, with the documented defaults. */
 export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const dataDirectory = path.resolve(environment.GATEWAY_DATA_DIR ?? './data');
@@ -156,6 +163,11 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     maxConnectionsPerAddress: readInteger(environment, 'GATEWAY_MAX_CONNECTIONS_PER_ADDRESS', 1_024),
     maxInFlightRequests: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_REQUESTS', 2_048),
     maxInFlightPerAddress: readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS', 32),
+    maxInFlightPerUser: readInteger(
+      environment,
+      'GATEWAY_MAX_IN_FLIGHT_PER_USER',
+      defaultInFlightPerUser(readInteger(environment, 'GATEWAY_MAX_IN_FLIGHT_REQUESTS', 2_048)),
+    ),
     maxKeysPerUser: readInteger(environment, 'GATEWAY_MAX_KEYS_PER_USER', 50),
     unauthenticatedBodyTimeoutMs: readInteger(environment, 'GATEWAY_UNAUTHENTICATED_BODY_TIMEOUT_MS', 10_000),
     decompressionBudgetBytes: readInteger(environment, 'GATEWAY_DECOMPRESSION_BUDGET_BYTES', 1024 * 1024),

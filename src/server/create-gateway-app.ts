@@ -13,6 +13,7 @@ import { limitConnectionsPerAddress } from './limit-connections-per-address.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { limitInFlightRequests } from './limit-in-flight-requests.js';
 import { limitInFlightPerAddress } from './limit-in-flight-per-address.js';
+import { limitInFlightPerUser } from './limit-in-flight-per-user.js';
 import { limitUnauthenticatedBodyTime } from './limit-unauthenticated-body-time.js';
 import { RouteMethods } from './route-methods.js';
 import { serveConsole } from './console/serve-console.js';
@@ -102,6 +103,10 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
         });
       checkBodyContentType(request);
     });
+    // After the process's own cap (app hooks run first): one user's requests hold at most this share of it.
+    limitInFlightPerUser(v1, services.config.maxInFlightPerUser, (refusal) =>
+      services.accounting.countRefusal(refusal),
+    );
     // The route table: each client path and its protocol's handlers (routes/client-protocol-routes.ts).
     await registerClientProtocolRoutes(v1, services);
   });

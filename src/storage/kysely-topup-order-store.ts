@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DatabaseSchema, TopupOrdersTable } from './database-schema.js';
 import { creditUserInTransaction } from './credit-user-in-transaction.js';
 import { applyStandingReversals, reverseTopupOrder } from './reverse-topup-order.js';
@@ -77,16 +77,35 @@ export function createTopupOrderStore(database: Kysely<DatabaseSchema>): TopupOr
       return rows.map(decodeOrder);
     },
 
-    async listPendingOrdersBefore(time, limit) {
-      const rows = await database
+    async listPendingOrdersBefore(time, limit, perUser) {
+      // A window function ranks each user's orders oldest first (SQLite 3.25+ and PostgreSQL alike).
+      const ranked = database
         .selectFrom('topup_orders')
         .selectAll()
+        .select(sql<number>`row_number() over (partition by user_id order by created_at, id)`.as('user_rank'))
         .where('status', '=', 'pending')
         .where('created_at', '<', time)
+        .as('ranked');
+      const rows = await database
+        .selectFrom(ranked)
+        .selectAll()
+        .where('user_rank', '<=', perUser)
+        .orderBy('user_rank')
         .orderBy('created_at')
+        .orderBy('id')
         .limit(limit)
         .execute();
-      return rows.map(decodeOrder);
+      return rows.map(({ user_rank: _rank, ...row }) => decodeOrder(row));
+    },
+
+    async countPendingOrders(userId) {
+      const row = await database
+        .selectFrom('topup_orders')
+        .select((expression) => expression.fn.countAll<number | string | bigint>().as('pending'))
+        .where('user_id', '=', userId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(row?.pending ?? 0);
     },
 
     async setProviderReference(orderId, providerReference, now) {

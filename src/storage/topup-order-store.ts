@@ -15,8 +15,14 @@ export interface TopupOrderStore {
   findOrder(orderId: string): Promise<TopupOrderRecord | undefined>;
   /** newest first */
   listOrders(filter: TopupOrderFilter): Promise<TopupOrderRecord[]>;
-  /** pending orders created before the given Unix milliseconds, oldest first */
-  listPendingOrdersBefore(time: number, limit: number): Promise<TopupOrderRecord[]>;
+  /**
+   * Pending orders created before the given Unix milliseconds, at most `perUser` of each user's oldest, taken round
+   * by round (every user's oldest, then every user's second oldest, ...), oldest first within a round: one user's
+   * many orders cannot crowd the others out of a batch.
+   */
+  listPendingOrdersBefore(time: number, limit: number, perUser: number): Promise<TopupOrderRecord[]>;
+  /** how many of the user's orders are pending */
+  countPendingOrders(userId: string): Promise<number>;
   /** records the provider's reference (Checkout Session id, trade_no) while the order is still pending */
   setProviderReference(orderId: string, providerReference: string, now: number): Promise<void>;
   /** compare-and-set from one of `from` to `to`; returns whether this call changed it */

@@ -1,5 +1,6 @@
 // Limits that hold under hostile clients: header and request timeouts (408, in OpenAI's shape), streams not cut
-// by the request timeout, a per-address connection cap (429), a global in-flight cap (503 with Retry-After),
+// by the request timeout, a per-address connection cap (429), a global in-flight cap (503 with Retry-After), a
+// per-user in-flight cap (429),
 // refusals during shutdown in OpenAI's shape, and a deadline for clients that stop reading a stream.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -210,6 +211,65 @@ describe('requests in flight', () => {
       });
       expect(served.responses[0]?.status).toBe(200);
     });
+  });
+});
+
+describe('requests in flight per user', () => {
+  let setup: Awaited<ReturnType<typeof startLimitedGateway>>;
+
+  beforeAll(async () => {
+    setup = await startLimitedGateway(
+      { config: { maxInFlightRequests: 8, maxInFlightPerUser: 2 } },
+      { 'gpt-4o-mini': 'sim-hang', 'gpt-4o-stream': 'sim-paced-3x100' },
+    );
+  });
+  afterAll(async () => {
+    await setup?.gateway.close();
+    await setup?.simulator.close();
+  });
+
+  function hang(apiKey: string): net.Socket {
+    const socket = net.connect({ port: setup.port, host: '127.0.0.1' });
+    socket.on('error', () => undefined);
+    socket.write(chatRequest(apiKey, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'wait' }] }));
+    return socket;
+  }
+
+  function chatOnce(apiKey: string, body: Record<string, unknown> = {}): Promise<RawHttpExchange> {
+    return exchangeRawHttp({
+      port: setup.port,
+      writes: [chatRequest(apiKey, { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], ...body })],
+      expectedResponses: 1,
+    });
+  }
+
+  it("refuses a user's request beyond their share with 429 and Retry-After, across their keys, and serves others", async () => {
+    const secondKey = (await setup.gateway.createKey()).secret;
+    const otherUser = await setup.gateway.createUser();
+    const otherKey = (await setup.gateway.createKey({ user: otherUser })).secret;
+    const hanging = [hang(setup.apiKey), hang(secondKey)];
+    await vi.waitFor(() => expect(setup.simulator.requests).toHaveLength(2));
+
+    const refused = await chatOnce(setup.apiKey);
+    expectOpenAiError(refused, 429, 'rate_limit_exceeded');
+    expect(refused.responses[0]?.headers['retry-after']).toBe('1');
+    expect(JSON.parse(refused.responses[0]?.body ?? '{}').error.type).toBe('rate_limit_error');
+    expect((await chatOnce(otherKey)).responses[0]?.status).toBe(200);
+
+    // A client that goes away gives its slot back.
+    for (const socket of hanging) socket.destroy();
+    await vi.waitFor(async () => expect((await chatOnce(setup.apiKey)).responses[0]?.status).toBe(200));
+  });
+
+  it('gives the slots back after finished, failed and streamed requests', async () => {
+    for (let round = 0; round < 3; round++) {
+      expect((await chatOnce(setup.apiKey)).responses[0]?.status).toBe(200);
+      expect((await chatOnce(setup.apiKey, { model: 'no-such-model' })).responses[0]?.status).toBe(404);
+      const streamed = await chatOnce(setup.apiKey, { model: 'gpt-4o-stream', stream: true });
+      expect(streamed.responses[0]?.status).toBe(200);
+    }
+    const both = await Promise.all([chatOnce(setup.apiKey), chatOnce(setup.apiKey)]);
+    expect(both.map((exchange) => exchange.responses[0]?.status)).toEqual([200, 200]);
   });
 });
 

@@ -63,6 +63,48 @@ for (const engine of engines) {
       await testDatabase.drop();
     });
 
+    it("re-checks every user's oldest orders first when one user holds more pending orders than the batch", async () => {
+      const store = createTopupOrderStore(opened.database);
+      const gatewayStore = createGatewayStore({ database: opened });
+      const others = [];
+      for (const name of ['second', 'third'])
+        others.push(
+          await gatewayStore.createUser({
+            email: `${name}-${++counter}@example.test`,
+            displayName: name,
+            role: 'user',
+            passwordHash: null,
+          }),
+        );
+      // The heavy user's 12 orders are all older than the others' orders.
+      const heavy = [];
+      for (let index = 0; index < 12; index++) heavy.push(pendingOrder(userId, 1_000_000, 0));
+      for (const order of heavy) await store.createOrder(order);
+      const secondOrders = [pendingOrder(others[0]!.id, 1_000_000, 0), pendingOrder(others[0]!.id, 1_000_000, 0)];
+      const thirdOrder = pendingOrder(others[1]!.id, 1_000_000, 0);
+      for (const order of [...secondOrders, thirdOrder]) await store.createOrder(order);
+      const paid = pendingOrder(others[1]!.id, 1_000_000, 0);
+      await store.createOrder(paid);
+      await store.fulfilOrder(paid.id, { providerReference: null, now: 5_000 });
+
+      const batch = await store.listPendingOrdersBefore(100_000, 5, 10);
+      expect(batch.map((order) => order.id)).toEqual([
+        heavy[0]!.id,
+        secondOrders[0]!.id,
+        thirdOrder.id,
+        heavy[1]!.id,
+        secondOrders[1]!.id,
+      ]);
+      const capped = await store.listPendingOrdersBefore(100_000, 200, 3);
+      expect(capped.filter((order) => order.userId === userId).map((order) => order.id)).toEqual(
+        heavy.slice(0, 3).map((order) => order.id),
+      );
+      expect(capped).toHaveLength(6);
+      expect(await store.listPendingOrdersBefore(heavy[1]!.createdAt, 200, 10)).toEqual([heavy[0]]);
+      expect(await store.countPendingOrders(userId)).toBe(12);
+      expect(await store.countPendingOrders(others[1]!.id)).toBe(1);
+    });
+
     it('credits once when the same order is fulfilled by many deliveries at once, with the bonus of the first paid order', async () => {
       const store = createTopupOrderStore(opened.database);
       const first = pendingOrder(userId, 5_000_000, 700_000);
@@ -131,7 +173,7 @@ for (const engine of engines) {
         outcome: 'unchanged',
         order: { status: 'failed' },
       });
-      expect(await store.listPendingOrdersBefore(10_000, 10)).toEqual([]);
+      expect(await store.listPendingOrdersBefore(10_000, 10, 10)).toEqual([]);
       expect(await createBillingStore({ database: opened }).findBalanceMismatches()).toEqual([]);
     });
 

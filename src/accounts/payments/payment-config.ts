@@ -60,6 +60,14 @@ export interface PaymentConfig {
   reconcileAfterMs: number;
   /** age after which a pending order the provider does not report paid is expired, milliseconds */
   orderLifetimeMs: number;
+  /** most orders a user may have pending at once; 0 = no cap */
+  maxPendingOrdersPerUser: number;
+  /** most orders a user may create per minute (on each node); 0 = no cap */
+  ordersPerMinutePerUser: number;
+  /** most orders one client address may create per minute (on each node); 0 = no cap */
+  ordersPerMinutePerAddress: number;
+  /** most of one user's pending orders a reconciliation pass re-checks (at least 1) */
+  sweepOrdersPerUser: number;
 }
 
 /** Reads the top-up settings from the environment (docs/CONFIGURATION.md, "Top-up"). */
@@ -78,6 +86,12 @@ export function loadPaymentConfig(environment: NodeJS.ProcessEnv): PaymentConfig
     const value = raw === undefined ? fallback : Number(raw);
     if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
     return value * 1000;
+  };
+  const count = (name: string, fallback: number): number => {
+    const raw = read(name);
+    const value = raw === undefined ? fallback : Number(raw);
+    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+    return value;
   };
   const stripeSecretKey = read('GATEWAY_STRIPE_SECRET_KEY');
   const alipayAppId = read('GATEWAY_ALIPAY_APP_ID');
@@ -132,5 +146,9 @@ export function loadPaymentConfig(environment: NodeJS.ProcessEnv): PaymentConfig
     sweepIntervalMs: seconds('GATEWAY_TOPUP_SWEEP_INTERVAL_SECONDS', 60),
     reconcileAfterMs: seconds('GATEWAY_TOPUP_RECONCILE_AFTER_SECONDS', 180),
     orderLifetimeMs: seconds('GATEWAY_TOPUP_ORDER_LIFETIME_SECONDS', 1800),
+    maxPendingOrdersPerUser: count('GATEWAY_MAX_PENDING_ORDERS_PER_USER', 5),
+    ordersPerMinutePerUser: count('GATEWAY_TOPUP_ORDERS_PER_MINUTE_PER_USER', 10),
+    ordersPerMinutePerAddress: count('GATEWAY_TOPUP_ORDERS_PER_MINUTE_PER_ADDRESS', 20),
+    sweepOrdersPerUser: Math.max(1, count('GATEWAY_TOPUP_SWEEP_ORDERS_PER_USER', 10)),
   };
 }

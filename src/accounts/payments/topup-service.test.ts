@@ -38,6 +38,12 @@ describe('the reconciliation sweeper', () => {
     expect(listPending).toHaveBeenCalledTimes(2);
   });
 
+  it('asks for a batch of 200 with at most GATEWAY_TOPUP_SWEEP_ORDERS_PER_USER (10) of any one user', async () => {
+    const listPending = vi.fn<TopupOrderStore['listPendingOrdersBefore']>(async () => []);
+    await createService(0, listPending).sweep();
+    expect(listPending).toHaveBeenCalledWith(expect.any(Number), 200, 10);
+  });
+
   it('stays off with an interval of 0', async () => {
     vi.useFakeTimers();
     const listPending = vi.fn<TopupOrderStore['listPendingOrdersBefore']>(async () => []);

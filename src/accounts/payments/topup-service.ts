@@ -14,7 +14,8 @@ import type { AlipayPaymentProvider } from './alipay/alipay-payment-provider.js'
 import type { PaymentConfig } from './payment-config.js';
 import type { StripePaymentProvider } from './stripe/stripe-payment-provider.js';
 import type { PaymentInstruction, PaymentProvider, PaymentReport } from './payment-provider.js';
-import { computeTopupBonus, quoteTopup } from './quote-topup.js';
+import { computeTopupBonus, quoteTopup, type TopupQuote } from './quote-topup.js';
+import { TopupOrderLimits } from './topup-order-limits.js';
 
 /** What applying a provider report did to its order. */
 export type ReportOutcome =
@@ -29,6 +30,9 @@ export type ReportOutcome =
   | 'restored'
   | 'not-paid'
   | 'currency-mismatch';
+
+/** Pending orders one reconciliation pass re-checks at most, shared fairly between users. */
+const sweepBatchSize = 200;
 
 /** The methods, presets, minimum and bonus rule the console shows before a top-up. */
 export interface TopupOptions {
@@ -73,8 +77,10 @@ export class TopupService {
   private sweepTimer: NodeJS.Timeout | undefined;
   private runningSweep: Promise<void> | undefined;
   private listeningUrl = 'http://127.0.0.1';
+  private readonly orderLimits: TopupOrderLimits;
 
   constructor(readonly options: TopupServiceOptions) {
+    this.orderLimits = new TopupOrderLimits(options.config, options.store);
     const providers: PaymentProvider[] = [options.stripe, options.alipay].filter((provider) => provider !== undefined);
     this.providers = new Map(providers.map((provider) => [provider.method, provider]));
   }
@@ -128,11 +134,16 @@ export class TopupService {
     };
   }
 
-  /** Creates a pending order for `amount` units (decimal string or number) and starts the provider's checkout. */
+  /**
+   * Creates a pending order for `amount` units (decimal string or number) and starts the provider's checkout. A user
+   * with too many pending orders, or a user or client address creating orders too fast, gets 429 before any provider
+   * call (`clientAddress` is the proxy-aware address of the request).
+   */
   async createOrder(
     userId: string,
     method: PaymentMethod,
     amount: string | number,
+    clientAddress: string,
   ): Promise<{ order: TopupOrderRecord; instruction: PaymentInstruction }> {
     const provider = this.providers.get(method);
     if (!provider)
@@ -155,12 +166,27 @@ export class TopupService {
         { param: 'amount' },
       );
     const quote = quoteTopup(requested, provider);
+    await this.orderLimits.takeOrderSlot(userId, clientAddress);
+    const order = await this.orderLimits.withUserTurn(userId, async () => {
+      await this.orderLimits.refuseTooManyPending(userId);
+      return this.recordPendingOrder(userId, provider, quote);
+    });
+    return this.startCheckout(order, provider);
+  }
+
+  /** Records a new pending order of the quote, with the first-top-up bonus when the user has never paid. */
+  private async recordPendingOrder(
+    userId: string,
+    provider: PaymentProvider,
+    quote: TopupQuote,
+  ): Promise<TopupOrderRecord> {
+    const { config, clock } = this.options;
     const now = clock();
     const eligible = !(await this.hasPaidOrder(userId));
     const order: TopupOrderRecord = {
       id: createRecordId('top', now),
       userId,
-      method,
+      method: provider.method,
       status: 'pending',
       amountPaidMinor: quote.amountPaidMinor,
       currency: provider.currency,
@@ -176,6 +202,16 @@ export class TopupService {
       reversedBonusMicroUnits: 0,
     };
     await this.options.store.createOrder(order);
+    return order;
+  }
+
+  /** Starts the provider's checkout of a recorded order; a refusal fails the order. */
+  private async startCheckout(
+    order: TopupOrderRecord,
+    provider: PaymentProvider,
+  ): Promise<{ order: TopupOrderRecord; instruction: PaymentInstruction }> {
+    const { method } = order;
+    const { clock } = this.options;
     let started;
     try {
       started = await provider.startCheckout(order, {
@@ -279,7 +315,11 @@ export class TopupService {
   async sweep(): Promise<void> {
     const { config, store, logger, clock } = this.options;
     const now = clock();
-    const pending = await store.listPendingOrdersBefore(now - config.reconcileAfterMs, 200);
+    const pending = await store.listPendingOrdersBefore(
+      now - config.reconcileAfterMs,
+      sweepBatchSize,
+      config.sweepOrdersPerUser,
+    );
     for (const order of pending) {
       try {
         const { outcome } = await this.recheck(order);

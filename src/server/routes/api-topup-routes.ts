@@ -38,7 +38,7 @@ export function registerApiTopupRoutes(app: FastifyInstance, { api }: ApiRouteCo
   app.post('/topup/orders', async (request, reply) => {
     const user = requireUser(request.apiCaller);
     const input = parseApiInput(createOrderSchema, request.body);
-    const { order, instruction } = await topup().createOrder(user.id, input.method, input.amount);
+    const { order, instruction } = await topup().createOrder(user.id, input.method, input.amount, request.ip);
     void reply.code(201);
     return instruction.kind === 'redirect'
       ? { order: presentTopupOrder(order), redirectUrl: instruction.redirectUrl }
