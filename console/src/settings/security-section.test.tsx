@@ -3,9 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeGatewayApi, type FakeRoutes } from '../test/fake-gateway-api';
 import { renderConsole } from '../test/render-console';
+import type { TwoFactorState } from './settings-types';
 
 const user = { id: 'u1', email: 'ada@example.test', displayName: 'Ada', role: 'user', status: 'active', createdAt: 0 };
-const off = { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false };
+const off: TwoFactorState = { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false };
 const recoveryCodes = Array.from({ length: 10 }, (_, index) => `abcde-fgh${index}k`);
 
 function routes(extra: FakeRoutes): FakeRoutes {
