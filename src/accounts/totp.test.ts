@@ -49,13 +49,14 @@ describe('TOTP', () => {
     expect(uri.searchParams.get('period')).toBe('30');
   });
 
-  it('makes ten distinct recovery codes whose hash ignores case and dashes', () => {
+  it('makes ten distinct recovery codes whose hash ignores case and dashes and differs per user', () => {
     const codes = createRecoveryCodes();
     expect(codes).toHaveLength(recoveryCodeCount);
     expect(new Set(codes).size).toBe(recoveryCodeCount);
     for (const code of codes) expect(code).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
     const [first] = codes as [string];
-    expect(hashRecoveryCode(first.toUpperCase().replace('-', ' '))).toBe(hashRecoveryCode(first));
-    expect(hashRecoveryCode(first)).not.toBe(hashRecoveryCode(codes[1] ?? ''));
+    expect(hashRecoveryCode('usr_1', first.toUpperCase().replace('-', ' '))).toBe(hashRecoveryCode('usr_1', first));
+    expect(hashRecoveryCode('usr_1', first)).not.toBe(hashRecoveryCode('usr_1', codes[1] ?? ''));
+    expect(hashRecoveryCode('usr_1', first)).not.toBe(hashRecoveryCode('usr_2', first));
   });
 });

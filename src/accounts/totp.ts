@@ -43,10 +43,13 @@ export function createRecoveryCodes(): string[] {
   });
 }
 
-/** What is stored of a recovery code: SHA-256 hex of its letters, so case, spaces and dashes do not matter. */
-export function hashRecoveryCode(code: string): string {
+/**
+ * What is stored of a recovery code: SHA-256 hex of the user's id and the code's letters (case, spaces and dashes do
+ * not matter); the id makes one table of guesses useless against every other user.
+ */
+export function hashRecoveryCode(userId: string, code: string): string {
   const letters = code.toLowerCase().replace(/[^a-z2-7]/g, '');
-  return createHash('sha256').update(`recovery:${letters}`).digest('hex');
+  return createHash('sha256').update(`recovery:${userId}:${letters}`).digest('hex');
 }
 
 function totpOf(secret: string, label?: { issuer: string; account: string }): TOTP {

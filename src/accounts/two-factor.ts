@@ -41,7 +41,7 @@ export async function confirmTwoFactor(
   const recoveryCodes = createRecoveryCodes();
   const enabled = await services.store.enable(user.id, {
     step,
-    recoveryCodeHashes: recoveryCodes.map(hashRecoveryCode),
+    recoveryCodeHashes: recoveryCodes.map((recoveryCode) => hashRecoveryCode(user.id, recoveryCode)),
     now,
   });
   if (!enabled) throw new GatewayError('invalid_request_error', 'No two-factor enrolment is waiting; start one first.');
@@ -85,7 +85,7 @@ async function acceptFactor(
       return step !== undefined && (await services.store.useStep(record.userId, step));
     }
     case 'recovery_code':
-      return services.store.useRecoveryCode(record.userId, hashRecoveryCode(factor.recoveryCode), now);
+      return services.store.useRecoveryCode(record.userId, hashRecoveryCode(record.userId, factor.recoveryCode), now);
     default:
       return assertNever(factor);
   }

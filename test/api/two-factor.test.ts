@@ -184,17 +184,23 @@ describe.each(databases)('two-factor sign-in on $name', ({ postgres }) => {
     expect(locked.status).toBe(429);
   });
 
-  it.skipIf(skip)('turns off with the password (not a wrong one), then the password alone signs in', async () => {
-    const { user, token } = await createSignedInUser(gateway);
-    await enableTwoFactor(gateway, token);
-    const wrong = await callApi(gateway, 'POST', '/me/two-factor/disable', token, { password: 'not the password' });
-    expect(wrong.status).toBe(400);
-    expect((await callApi(gateway, 'GET', '/me/two-factor', token)).body.enabled).toBe(true);
-    const off = await callApi(gateway, 'POST', '/me/two-factor/disable', token, { password: testPassword });
-    expect(off.body).toEqual({ enabled: false });
-    expect((await logIn(gateway, user.email)).body.token).toEqual(expect.any(String));
-    expect(await auditActions(gateway, adminToken, user.id)).toContain('two_factor.disable');
-  });
+  it.skipIf(skip)(
+    'turns off with the password (not a wrong one nor a wrong code), then the password alone signs in',
+    async () => {
+      const { user, token } = await createSignedInUser(gateway);
+      await enableTwoFactor(gateway, token);
+      const wrong = await callApi(gateway, 'POST', '/me/two-factor/disable', token, { password: 'not the password' });
+      expect(wrong.status).toBe(400);
+      const wrongCode = await callApi(gateway, 'POST', '/me/two-factor/disable', token, { code: '000000' });
+      expect(wrongCode.status).toBe(400);
+      expect(wrongCode.body.error.param).toBe('code');
+      expect((await callApi(gateway, 'GET', '/me/two-factor', token)).body.enabled).toBe(true);
+      const off = await callApi(gateway, 'POST', '/me/two-factor/disable', token, { password: testPassword });
+      expect(off.body).toEqual({ enabled: false });
+      expect((await logIn(gateway, user.email)).body.token).toEqual(expect.any(String));
+      expect(await auditActions(gateway, adminToken, user.id)).toContain('two_factor.disable');
+    },
+  );
 });
 
 describe('GATEWAY_REQUIRE_ADMIN_TWO_FACTOR=true', () => {

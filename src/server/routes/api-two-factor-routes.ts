@@ -106,7 +106,14 @@ export function registerApiTwoFactorRoutes(app: FastifyInstance, { services, api
       throw new GatewayError('forbidden', 'Administrators must keep two-factor sign-in on here.');
     const now = services.clock();
     if ('code' in input) {
-      await checkSecondFactor(twoFactor, user, { kind: 'code', code: input.code }, { address: request.ip, now });
+      // A wrong code is the input's fault here, not the session's: 400, so the console keeps its session.
+      await checkSecondFactor(twoFactor, user, { kind: 'code', code: input.code }, { address: request.ip, now }).catch(
+        (error: unknown) => {
+          if (error instanceof GatewayError && error.code === 'unauthorized')
+            throw new GatewayError('invalid_request_error', error.message, { param: 'code' });
+          throw error;
+        },
+      );
     } else {
       await requirePassword(user, input.password, request.ip);
     }
