@@ -24,7 +24,8 @@ export function createConsoleRouter(queryClient: QueryClient, history?: RouterHi
     validateSearch: (search: Record<string, unknown>): { error?: string; returnTo?: string; second_factor?: string } => ({
       error: stringParameter(search.error),
       returnTo: stringParameter(search.returnTo),
-      second_factor: stringParameter(search.second_factor),
+      // The router reads `?second_factor=1` as a number: only its presence matters.
+      second_factor: search.second_factor === undefined ? undefined : String(search.second_factor),
     }),
     // Already signed in: straight on, unless a provider's callback came back with an error to show (e.g. linking).
     beforeLoad: async ({ search }) => {
