@@ -37,6 +37,8 @@ export interface SignInConfig {
   publicUrl: string | undefined;
   github: GithubSignInConfig | undefined;
   oidc: OidcSignInConfig | undefined;
+  /** GATEWAY_REQUIRE_ADMIN_TWO_FACTOR: an admin without two-factor sign-in must set it up before anything else */
+  requireAdminTwoFactor?: boolean;
 }
 
 /** Reads GATEWAY_PUBLIC_URL, GATEWAY_GITHUB_* and GATEWAY_OIDC_* (docs/CONFIGURATION.md). */
@@ -70,7 +72,17 @@ export function loadSignInConfig(environment: NodeJS.ProcessEnv): SignInConfig {
             emailTrust: readEmailTrust(environment, 'GATEWAY_OIDC', false),
           }
         : undefined,
+    requireAdminTwoFactor: readSwitch(environment, 'GATEWAY_REQUIRE_ADMIN_TWO_FACTOR', false),
   };
+}
+
+// An on/off setting (true/false, 1/0 also taken); anything else stops the start.
+function readSwitch(environment: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = environment[name]?.trim().toLowerCase() || undefined;
+  if (raw === undefined) return fallback;
+  if (['on', 'true', '1'].includes(raw)) return true;
+  if (['off', 'false', '0'].includes(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${environment[name]}"`);
 }
 
 // `<prefix>_TRUST_EMAIL` (on/off) and `<prefix>_EMAIL_DOMAINS` (comma-separated, a leading `@` allowed).

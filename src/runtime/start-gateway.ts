@@ -37,6 +37,9 @@ import { loadPaymentConfig, type PaymentConfig } from '../accounts/payments/paym
 import { createTopupService } from '../accounts/payments/create-topup-service.js';
 import type { TopupService } from '../accounts/payments/topup-service.js';
 import { createSignInStore } from '../storage/kysely-sign-in-store.js';
+import { createTwoFactorStore } from '../storage/kysely-two-factor-store.js';
+import { LoginAttemptLimiter } from '../accounts/login-attempt-limiter.js';
+import { twoFactorIssuer } from '../accounts/two-factor-issuer.js';
 import { createSignInServices, type SignInServices } from '../accounts/sign-in-services.js';
 import { loadVideoTaskConfig } from '../config/gateway-config.js';
 import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
@@ -206,7 +209,21 @@ export async function startGateway(
       responses: { store: createResponsesStore(database.database), sealer: createReasoningSealer(secretBox) },
       ...messageThreadServices(config, database.database),
       videoTasks: videoTasks.service,
-      api: { gatewayStore: store, billing, accountAdmin, setup: firstRun.setup, topup, signIn },
+      api: {
+        gatewayStore: store,
+        billing,
+        accountAdmin,
+        setup: firstRun.setup,
+        topup,
+        signIn,
+        twoFactor: {
+          store: createTwoFactorStore(database.database),
+          secretBox,
+          attempts: new LoginAttemptLimiter({ redis: billing.sharedRedis }),
+          requireForAdmins: config.signIn?.requireAdminTwoFactor ?? false,
+          issuer: twoFactorIssuer(config.signIn?.publicUrl),
+        },
+      },
       inFlight,
     });
     address = await app.listen({ port: config.port, host: config.host });

@@ -1,3 +1,4 @@
+import type { TwoFactorServices } from '../accounts/two-factor-services.js';
 import type { Logger } from 'pino';
 import type { SignInServices } from '../accounts/sign-in-services.js';
 import type { Dispatcher } from 'undici';
@@ -58,6 +59,8 @@ export interface ApiServices {
   topup?: TopupService;
   /** identities, console sessions, admin tokens and the social sign-in providers */
   signIn: SignInServices;
+  /** TOTP two-factor sign-in: secrets, recovery codes, pending second factors */
+  twoFactor: TwoFactorServices;
 }
 
 /** What the Responses API routes keep and seal with. */

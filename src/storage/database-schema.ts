@@ -388,6 +388,9 @@ export interface DatabaseSchema {
   video_tasks: VideoTasksTable;
   message_thread_turns: MessageThreadTurnsTable;
   secret_key_check: SecretKeyCheckTable;
+  two_factor_settings: TwoFactorSettingsTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
 }
 
 /** Row of `secret_key_check` (migration 0021): the check value of the secret key the database's secrets are sealed with. */
@@ -586,4 +589,35 @@ export interface VideoTasksTable {
   content_location: string | null;
   content_removed_at: number | null;
   request_id: string;
+}
+
+/** Row of `two_factor_settings` (migration 0023): a user's TOTP secret, sealed with the secret box. */
+export interface TwoFactorSettingsTable {
+  user_id: string;
+  sealed_secret: string;
+  /** Unix milliseconds of the confirming code; null while enrolment waits for it */
+  enabled_at: number | null;
+  /** the newest 30-second time step whose code was accepted, so it cannot be used again */
+  last_used_step: number | null;
+  /** Unix milliseconds */
+  created_at: number;
+}
+
+/** Row of `two_factor_recovery_codes` (migration 0023): one single-use recovery code, by its SHA-256. */
+export interface TwoFactorRecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  /** Unix milliseconds of its use; null while unused */
+  used_at: number | null;
+}
+
+/** Row of `two_factor_challenges` (migration 0023): a sign-in waiting for its second factor. */
+export interface TwoFactorChallengesTable {
+  /** SHA-256 of the token in the browser's cookie */
+  token_hash: string;
+  user_id: string;
+  /** where the browser goes once signed in (social sign-in) */
+  return_path: string;
+  /** Unix milliseconds */
+  expires_at: number;
 }

@@ -68,7 +68,7 @@ describe('POST /api/me/password', () => {
       currentPassword: testPassword,
       newPassword: 'a brand new passphrase',
     });
-    expect(changed.body).toEqual({ changed: true, endedSessions: 1 });
+    expect(changed.body).toEqual({ changed: true, endedSessions: 1, disabledApiKeys: 0 });
     expect((await callApi(gateway, 'GET', '/balance', other)).status).toBe(401);
     expect((await callApi(gateway, 'GET', '/balance', token)).status).toBe(200);
     expect((await logIn(user.email, testPassword)).status).toBe(401);

@@ -9,6 +9,7 @@ import {
   type GithubFake,
   type GithubFakeUser,
 } from '../doubles/github/start-github-fake.js';
+import { totpCodeAt } from '../../src/accounts/totp.js';
 import { CookieBrowser, type BrowserResponse } from '../helpers/cookie-browser.js';
 import { startTestGateway, uniqueName, type TestGateway } from '../helpers/start-test-gateway.js';
 
@@ -294,5 +295,31 @@ describe('GitHub sign-in', () => {
     const adminIdentity = linked.body.data[0].id as string;
     expect((await callApi(browser, 'DELETE', `/me/identities/${adminIdentity}`)).status).toBe(200);
     expect((await callApi(browser, 'GET', '/me/identities')).body.data).toEqual([]);
+  });
+});
+
+describe('GitHub sign-in of an account with two-factor on', () => {
+  it('ends in a pending second factor in this browser only, and a code finishes it at the return path', async () => {
+    const githubUser = createGithubUser(`${uniqueName('two-factor')}@example.test`);
+    const first = new CookieBrowser();
+    await signInWithGithub(first, githubUser);
+    const enrol = await callApi(first, 'POST', '/me/two-factor/enrol');
+    const secret = enrol.body.secret as string;
+    expect(
+      (await callApi(first, 'POST', '/me/two-factor/confirm', { code: totpCodeAt(secret, Date.now()) })).status,
+    ).toBe(200);
+
+    const browser = new CookieBrowser();
+    const { landedOn } = await signInWithGithub(browser, githubUser, '/console/usage');
+    expect(landedOn).toBe('/sign-in?second_factor=1');
+    expect(browser.cookie(gateway.url, 'gateway_session')).toBeUndefined();
+    expect((await callApi(browser, 'GET', '/me')).status).toBe(401);
+    const code = totpCodeAt(secret, Date.now() + 30_000);
+    // Another browser holds no pending sign-in.
+    expect((await callApi(new CookieBrowser(), 'POST', '/auth/two-factor', { code })).status).toBe(401);
+    const done = await callApi(browser, 'POST', '/auth/two-factor', { code });
+    expect(done.status).toBe(200);
+    expect(done.body.returnPath).toBe('/console/usage');
+    expect((await callApi(browser, 'GET', '/me')).body.user.email).toBe(githubUser.emails[0]!.email);
   });
 });

@@ -21,9 +21,11 @@ export function createConsoleRouter(queryClient: QueryClient, history?: RouterHi
   const signInRoute = createRoute({
     getParentRoute: () => rootRoute,
     path: '/sign-in',
-    validateSearch: (search: Record<string, unknown>): { error?: string; returnTo?: string } => ({
+    validateSearch: (search: Record<string, unknown>): { error?: string; returnTo?: string; second_factor?: string } => ({
       error: stringParameter(search.error),
       returnTo: stringParameter(search.returnTo),
+      // The router reads `?second_factor=1` as a number: only its presence matters.
+      second_factor: search.second_factor === undefined ? undefined : String(search.second_factor),
     }),
     // Already signed in: straight on, unless a provider's callback came back with an error to show (e.g. linking).
     beforeLoad: async ({ search }) => {
@@ -31,7 +33,7 @@ export function createConsoleRouter(queryClient: QueryClient, history?: RouterHi
     },
     component: function SignInRoute() {
       const search = signInRoute.useSearch();
-      return <SignInPage error={search.error} returnTo={search.returnTo} />;
+      return <SignInPage error={search.error} returnTo={search.returnTo} secondFactor={search.second_factor !== undefined} />;
     },
   });
   const setupRoute = createRoute({

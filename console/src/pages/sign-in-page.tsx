@@ -10,24 +10,31 @@ import { currentSessionQueryKey } from '../api/use-current-session';
 import { ErrorState, LoadingState } from '../components/query-state';
 import { PublicPageFrame } from '../layout/public-page-frame';
 import { safeLocalPath } from './safe-local-path';
+import { SecondFactorForm } from './second-factor-form';
 import { signInErrorMessage } from './sign-in-error-message';
 
 /** The sign-in page: the configured providers' buttons, and email + password where enabled. */
-export function SignInPage({ error, returnTo }: { error?: string; returnTo?: string }) {
+export function SignInPage({ error, returnTo, secondFactor }: { error?: string; returnTo?: string; secondFactor?: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [awaitingSecondFactor, setAwaitingSecondFactor] = useState(secondFactor === true);
   const options = useQuery({ queryKey: ['auth-providers'], queryFn: () => requestApi<SignInOptions>('GET', '/auth/providers') });
   const setup = useQuery({ queryKey: ['setup'], queryFn: () => requestApi<SetupState>('GET', '/setup') });
   const signIn = useMutation({
-    mutationFn: () => requestApi('POST', '/auth/login', { email, password }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: currentSessionQueryKey });
-      await navigate({ to: safeLocalPath(returnTo) });
+    mutationFn: () => requestApi<{ twoFactorRequired?: boolean }>('POST', '/auth/login', { email, password }),
+    onSuccess: async (answer) => {
+      if (answer.twoFactorRequired) return setAwaitingSecondFactor(true);
+      await finishSignIn(returnTo);
     },
   });
+
+  async function finishSignIn(path: string | undefined) {
+    await queryClient.invalidateQueries({ queryKey: currentSessionQueryKey });
+    await navigate({ to: safeLocalPath(path) });
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -35,6 +42,13 @@ export function SignInPage({ error, returnTo }: { error?: string; returnTo?: str
   }
 
   const destination = safeLocalPath(returnTo);
+  if (awaitingSecondFactor)
+    return (
+      <PublicPageFrame title={t('signIn.title')} subtitle={t('signIn.subtitle')}>
+        {/* A social sign-in comes back with its own return path; a password sign-in keeps this page's. */}
+        <SecondFactorForm onSignedIn={(path) => finishSignIn(secondFactor ? path : returnTo)} />
+      </PublicPageFrame>
+    );
   return (
     <PublicPageFrame title={t('signIn.title')} subtitle={t('signIn.subtitle')}>
       {error && <Alert color="red" role="alert">{signInErrorMessage(t, error)}</Alert>}

@@ -9,6 +9,7 @@ import { IdentitiesSection } from './identities-section';
 import { PasswordSection } from './password-section';
 import { PreferencesSection } from './preferences-section';
 import { ProfileSection } from './profile-section';
+import { SecuritySection } from './security-section';
 import { SessionsSection } from './sessions-section';
 import { identitiesQueryKey } from './settings-query-keys';
 import type { IdentityList } from './settings-types';
@@ -30,6 +31,7 @@ export function SettingsPage() {
         {/* Keyed by the saved name, so the form starts again from what the gateway stored. */}
         <ProfileSection key={user.displayName} user={user} />
         {identities.data && <PasswordSection hasPassword={identities.data.hasPassword} />}
+        <SecuritySection />
         <IdentitiesSection />
         <SessionsSection />
       </>

@@ -45,4 +45,21 @@ export interface PasswordChanged {
   changed: true;
   /** how many other sessions ended */
   endedSessions: number;
+  /** how many of the user's API keys were disabled */
+  disabledApiKeys: number;
+}
+
+/** GET /api/me/two-factor. */
+export interface TwoFactorState {
+  enabled: boolean;
+  enabledAt: number | null;
+  recoveryCodesLeft: number;
+  /** an admin on a gateway with GATEWAY_REQUIRE_ADMIN_TWO_FACTOR on */
+  required: boolean;
+}
+
+/** POST /api/me/two-factor/enrol. */
+export interface TwoFactorEnrolment {
+  secret: string;
+  otpauthUri: string;
 }

@@ -5,6 +5,8 @@ import { LoginAttemptLimiter, type LoginAttemptSubject } from '../../accounts/lo
 import { hashNormalisedEmail, normaliseEmail } from '../../accounts/normalise-email.js';
 import { passwordHasher } from '../../accounts/password-hash.js';
 import { signInToConsole } from '../api/start-console-session.js';
+import { beginSecondFactor, needsSecondFactor } from '../api/second-factor-challenge.js';
+import { revokeAfterPasswordChange } from '../api/revoke-after-password-change.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { authenticateApiCaller, requireUser } from '../api/authenticate-api-caller.js';
 import { encodeClearedSessionCookies, encodeSessionCookies, publicOriginOf } from '../api/console-cookies.js';
@@ -17,6 +19,8 @@ const loginSchema = z.object({ email: z.string().min(1).max(320), password: z.st
 const passwordChangeSchema = z.object({
   currentPassword: z.string().min(1).max(1024),
   newPassword: z.string().min(8).max(200),
+  revoke_other_sessions: z.boolean().default(true),
+  revoke_api_keys: z.boolean().default(false),
 });
 
 /**
@@ -57,6 +61,15 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
           request.log.warn({ err: error, userId: user.id }, 're-hashing a password at current parameters failed'),
         );
     }
+    // A two-factor account gets no session yet: the code finishes the sign-in (POST /api/auth/two-factor).
+    if (await needsSecondFactor(api, user.id)) {
+      const pending = await beginSecondFactor(request, reply, api, {
+        userId: user.id,
+        returnPath: '/',
+        now: services.clock(),
+      });
+      return { twoFactorRequired: true, expiresAt: pending.expiresAt };
+    }
     const { token, expiresAt } = await signInToConsole(request, reply, api, { userId: user.id, now: services.clock() });
     return { token, expiresAt, user: presentUser(user) };
   });
@@ -65,7 +78,8 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
   app.post('/me/password', async (request) => {
     const caller = await authenticateApiCaller(request, api, services.clock());
     const user = requireUser(caller);
-    const { currentPassword, newPassword } = parseApiInput(passwordChangeSchema, request.body);
+    const input = parseApiInput(passwordChangeSchema, request.body);
+    const { currentPassword, newPassword } = input;
     if (user.passwordHash === null)
       throw new GatewayError(
         'invalid_request_error',
@@ -89,9 +103,20 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
     }
     const passwordHash = await passwordHasher.hash(newPassword).catch(refuseWhenHashingBusy);
     await api.gatewayStore.setUserPasswordHash(user.id, passwordHash);
-    // Whoever knew the old password is signed out everywhere but here.
-    const endedSessions = await api.signIn.store.deleteOtherSessions(user.id, caller.sessionId);
-    return { changed: true, endedSessions };
+    const revoked = await revokeAfterPasswordChange(services, api, user.id, {
+      keepSessionId: caller.sessionId,
+      sessions: input.revoke_other_sessions,
+      apiKeys: input.revoke_api_keys,
+    });
+    await api.gatewayStore.recordAuditEntry({
+      actorUserId: user.id,
+      actorLabel: user.email,
+      action: 'user.password.change',
+      targetType: 'user',
+      targetId: user.id,
+      details: { ...revoked },
+    });
+    return { changed: true, ...revoked };
   });
 
   app.post('/auth/logout', async (request, reply) => {

@@ -24,6 +24,8 @@ import { registerApiIdentityRoutes } from './api-identity-routes.js';
 import { registerApiAdminTokenRoutes } from './api-admin-token-routes.js';
 import { registerApiSessionStateRoutes } from './api-session-state-routes.js';
 import { registerApiAdminStatusRoutes } from './api-admin-status-routes.js';
+import { registerApiSecondFactorRoutes, registerApiTwoFactorRoutes } from './api-two-factor-routes.js';
+import { requireAdminTwoFactor } from '../api/require-admin-two-factor.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,9 +53,11 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
       await scope.register(async (webhooks) => registerApiPaymentWebhookRoutes(webhooks, context));
       registerApiSignInRoutes(scope, context);
       registerApiSessionStateRoutes(scope, context);
+      registerApiSecondFactorRoutes(scope, context);
       await scope.register(async (authenticated) => {
         authenticated.addHook('onRequest', async (request) => {
           request.apiCaller = await authenticateApiCaller(request, api, services.clock());
+          await requireAdminTwoFactor(request, api);
         });
         registerApiAccountRoutes(authenticated, context);
         registerApiPriceRoutes(authenticated, context);
@@ -73,6 +77,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiIdentityRoutes(authenticated, context);
         registerApiAdminTokenRoutes(authenticated, context);
         registerApiAdminStatusRoutes(authenticated, context);
+        registerApiTwoFactorRoutes(authenticated, context);
       });
     },
     { prefix: '/api' },

@@ -15,6 +15,7 @@ import { safeReturnPath } from '../../accounts/safe-return-path.js';
 import { SignInError } from '../../accounts/sign-in-error.js';
 import { providerEmailTrust } from '../../accounts/trusted-provider-email.js';
 import { signInToConsole } from '../api/start-console-session.js';
+import { beginSecondFactor, needsSecondFactor } from '../api/second-factor-challenge.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { IdentityProvider } from '../../storage/sign-in-records.js';
 import type { UserRecord } from '../../storage/store-records.js';
@@ -119,6 +120,12 @@ export function registerApiSignInRoutes(app: FastifyInstance, { services, api }:
         },
       );
       request.log.info({ userId: resolved.user.id, provider, outcome: resolved.outcome }, 'social sign-in');
+      if (linkingUser === undefined && (await needsSecondFactor(api, resolved.user.id))) {
+        // No session until the code: the sign-in page asks for it and POST /api/auth/two-factor finishes.
+        const returnPath = safeReturnPath(transaction.returnPath);
+        await beginSecondFactor(request, reply, api, { userId: resolved.user.id, returnPath, now: services.clock() });
+        return reply.redirect('/sign-in?second_factor=1', 302);
+      }
       if (linkingUser === undefined) {
         await signInToConsole(request, reply, api, { userId: resolved.user.id, now: services.clock() });
       }

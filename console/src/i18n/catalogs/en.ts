@@ -5,6 +5,7 @@ import { ledgerEnglish } from './en/ledger';
 import { usageLogsEnglish } from './en/usage-logs';
 import { auditLogEnglish } from './en/audit-log';
 import { settingsEnglish } from './en/settings';
+import { securityEnglish } from './en/security';
 import { usersEnglish } from './en/users';
 import { statusEnglish } from './en/status';
 import { groupsEnglish } from './en/groups';
@@ -179,6 +180,7 @@ export const english = {
   usageLogs: usageLogsEnglish,
   auditLog: auditLogEnglish,
   settings: settingsEnglish,
+  security: securityEnglish,
   users: usersEnglish,
   status: statusEnglish,
   groups: groupsEnglish,

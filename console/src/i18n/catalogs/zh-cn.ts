@@ -6,6 +6,7 @@ import { ledgerChinese } from './zh-cn/ledger';
 import { usageLogsChinese } from './zh-cn/usage-logs';
 import { auditLogChinese } from './zh-cn/audit-log';
 import { settingsChinese } from './zh-cn/settings';
+import { securityChinese } from './zh-cn/security';
 import { usersChinese } from './zh-cn/users';
 import { statusChinese } from './zh-cn/status';
 import { groupsChinese } from './zh-cn/groups';
@@ -180,6 +181,7 @@ export const simplifiedChinese: Catalog = {
   usageLogs: usageLogsChinese,
   auditLog: auditLogChinese,
   settings: settingsChinese,
+  security: securityChinese,
   users: usersChinese,
   status: statusChinese,
   groups: groupsChinese,
