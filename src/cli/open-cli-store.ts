@@ -1,13 +1,17 @@
+import { auditActorOfCommandLine, type AdminAction } from '../accounts/audit-actor.js';
 import { createSecretBox, resolveSecretPassphrase, type SecretBox } from '../accounts/secret-box.js';
 import { loadGatewayConfig, type GatewayConfig } from '../config/gateway-config.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
+import { operatingSystemUserName } from './open-cli-services.js';
 
 /** What a CLI command works with. */
 export interface CliContext {
   config: GatewayConfig;
   store: GatewayStore;
   secretBox: SecretBox;
+  /** appends the action to the audit log as actor kind `cli`, naming the OS user who ran the command */
+  recordAction(action: AdminAction): Promise<void>;
 }
 
 /** Opens the configured store (migrated), runs the command, and always closes the store. */
@@ -16,7 +20,15 @@ export async function withCliStore<Result>(work: (context: CliContext) => Promis
   const store = createGatewayStore({ databaseUrl: config.databaseUrl });
   try {
     await store.migrate();
-    return await work({ config, store, secretBox: createSecretBox(resolveSecretPassphrase(config)) });
+    const actor = auditActorOfCommandLine(operatingSystemUserName());
+    return await work({
+      config,
+      store,
+      secretBox: createSecretBox(resolveSecretPassphrase(config)),
+      recordAction: async (action) => {
+        await store.recordAuditEntry({ ...actor, ...action });
+      },
+    });
   } finally {
     await store.close();
   }

@@ -23,6 +23,7 @@ import { oneHourCacheWritesMigration } from './migrations/0019-one-hour-cache-wr
 import { messageThreadsMigration } from './migrations/0020-message-threads.js';
 import { secretKeyCheckMigration } from './migrations/0021-secret-key-check.js';
 import { apiKeyAdminLimitsMigration } from './migrations/0022-api-key-admin-limits.js';
+import { auditActorMigration } from './migrations/0025-audit-actor.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0020-message-threads': messageThreadsMigration,
   '0021-secret-key-check': secretKeyCheckMigration,
   '0022-api-key-admin-limits': apiKeyAdminLimitsMigration,
+  '0025-audit-actor': auditActorMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
