@@ -130,6 +130,8 @@ async function recordLink(
   await stores.gatewayStore.recordAuditEntry({
     actorUserId: user.id,
     actorLabel: user.email,
+    actorKind: 'user',
+    actorId: null,
     action: 'identity.link',
     targetType: 'user',
     targetId: user.id,

@@ -1,4 +1,5 @@
 import { destination } from 'pino';
+import { auditActorOfCommandLine, type AdminAction } from '../accounts/audit-actor.js';
 import type { SecretBox } from '../accounts/secret-box.js';
 import { loadGatewayConfig, type GatewayConfig } from '../config/gateway-config.js';
 import { createLogger } from '../observability/create-logger.js';
@@ -6,12 +7,15 @@ import { openVerifiedSecretBox } from '../runtime/open-verified-secret-box.js';
 import { createDatabase } from '../storage/create-database.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
+import { operatingSystemUserName } from './open-cli-services.js';
 
 /** What a CLI command works with. */
 export interface CliContext {
   config: GatewayConfig;
   store: GatewayStore;
   secretBox: SecretBox;
+  /** appends the action to the audit log as actor kind `cli`, naming the OS user who ran the command */
+  recordAction(action: AdminAction): Promise<void>;
 }
 
 /**
@@ -33,7 +37,15 @@ export async function withCliStore<Result>(work: (context: CliContext) => Promis
       logger,
       now: Date.now(),
     });
-    return await work({ config, store, secretBox });
+    const actor = auditActorOfCommandLine(operatingSystemUserName());
+    return await work({
+      config,
+      store,
+      secretBox,
+      recordAction: async (action) => {
+        await store.recordAuditEntry({ ...actor, ...action });
+      },
+    });
   } finally {
     await store.close();
     await database.database.destroy();

@@ -195,8 +195,12 @@ export interface AuditLogTable {
   created_at: number;
   /** the acting user, or null for an admin token or the CLI */
   actor_user_id: string | null;
-  /** who acted, for display: an email, `admin token <name>` or `cli` */
+  /** who acted, for display: an email, `admin token <name>` or `cli <OS user>` */
   actor_label: string;
+  /** `user` (signed in), `admin_token`, `cli` or `webhook` */
+  actor_kind: string;
+  /** the admin token's id, the CLI's OS user name, or null for a signed-in user (see actor_user_id) */
+  actor_id: string | null;
   /** dotted verb, e.g. `user.credit`, `user.groups.set`, `channel.update`, `order.recheck` */
   action: string;
   /** kind of record acted on, e.g. `user`, `channel`, `order` */

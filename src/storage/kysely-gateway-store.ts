@@ -16,16 +16,17 @@ import type { GatewayStore } from './gateway-store.js';
 import { readApiKeyAdminLimits, writeApiKeyAdminLimits } from './kysely-api-key-admin-limits.js';
 import { KeyDisabledByAdminError, MissingGroupGrantError } from './gateway-store-errors.js';
 import { runMigrations } from './run-migrations.js';
-import type {
-  ApiKeyRecord,
-  AuditEntryRecord,
-  ChannelChanges,
-  ChannelRecord,
-  ModelCatalogEntryRecord,
-  ModelGroupRecord,
-  RoutingSnapshotRecords,
-  UserGroupGrantRecord,
-  UserRecord,
+import {
+  auditActorKinds,
+  type ApiKeyRecord,
+  type AuditEntryRecord,
+  type ChannelChanges,
+  type ChannelRecord,
+  type ModelCatalogEntryRecord,
+  type ModelGroupRecord,
+  type RoutingSnapshotRecords,
+  type UserGroupGrantRecord,
+  type UserRecord,
 } from './store-records.js';
 
 /** How to open the store; clock and id generator are injectable so tests get predictable output. */
@@ -392,6 +393,8 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
           created_at: record.createdAt,
           actor_user_id: record.actorUserId,
           actor_label: record.actorLabel,
+          actor_kind: record.actorKind,
+          actor_id: record.actorId,
           action: record.action,
           target_type: record.targetType,
           target_id: record.targetId,
@@ -417,6 +420,8 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
         createdAt: Number(row.created_at),
         actorUserId: row.actor_user_id,
         actorLabel: row.actor_label,
+        actorKind: auditActorKinds.find((kind) => kind === row.actor_kind) ?? 'user',
+        actorId: row.actor_id,
         action: row.action,
         targetType: row.target_type,
         targetId: row.target_id,

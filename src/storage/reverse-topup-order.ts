@@ -157,6 +157,8 @@ export async function reverseTopupOrder(
       created_at: now,
       actor_user_id: null,
       actor_label: `${reversal.method} webhook`,
+      actor_kind: 'webhook',
+      actor_id: null,
       action: reversal.kind === 'refund' ? 'order.refund' : 'order.dispute',
       target_type: 'order',
       target_id: before.id,

@@ -24,6 +24,7 @@ import { messageThreadsMigration } from './migrations/0020-message-threads.js';
 import { secretKeyCheckMigration } from './migrations/0021-secret-key-check.js';
 import { apiKeyAdminLimitsMigration } from './migrations/0022-api-key-admin-limits.js';
 import { twoFactorMigration } from './migrations/0023-two-factor.js';
+import { auditActorMigration } from './migrations/0024-audit-actor.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0021-secret-key-check': secretKeyCheckMigration,
   '0022-api-key-admin-limits': apiKeyAdminLimitsMigration,
   '0023-two-factor': twoFactorMigration,
+  '0024-audit-actor': auditActorMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

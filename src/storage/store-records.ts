@@ -136,8 +136,12 @@ export interface AuditEntryRecord {
   createdAt: number;
   /** the acting user, or null for an admin token or the CLI */
   actorUserId: string | null;
-  /** who acted, for display: an email, `admin token` or `cli` */
+  /** who acted, for display: an email, `admin token <name>` or `cli <OS user>` */
   actorLabel: string;
+  /** how the actor acted: signed in (`user`), with an admin token, on the command line (`cli`), or a `webhook` */
+  actorKind: AuditActorKind;
+  /** the admin token's id or the CLI's OS user name; null for a signed-in user (see actorUserId) */
+  actorId: string | null;
   /** dotted verb, e.g. `user.credit`, `user.groups.set`, `channel.update`, `order.recheck` */
   action: string;
   /** kind of record acted on, e.g. `user`, `channel`, `order` */
@@ -148,6 +152,11 @@ export interface AuditEntryRecord {
 }
 
 export type NewAuditEntry = Omit<AuditEntryRecord, 'id' | 'createdAt'>;
+
+/** Who writes the audit log: a signed-in user, an admin token, the gateway's command line, or a payment webhook. */
+export const auditActorKinds = ['user', 'admin_token', 'cli', 'webhook'] as const;
+/** One of `auditActorKinds`. */
+export type AuditActorKind = (typeof auditActorKinds)[number];
 
 /** Which audit entries to list, newest first. */
 export interface AuditEntryFilter {

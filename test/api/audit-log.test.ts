@@ -98,4 +98,33 @@ describe('the audit log', () => {
     const response = await callApi('GET', '/admin/audit-log', await signIn(user.email));
     expect(response.status).toBe(403);
   });
+
+  it('records key disable and enable by the owner and by an admin, naming each actor', async () => {
+    const admin = await gateway.createUser('admin', password);
+    const owner = await gateway.createUser('user', password);
+    const { apiKeyId } = await gateway.createKey(owner);
+    const ownerToken = await signIn(owner.email);
+    const adminToken = await signIn(admin.email);
+
+    expect((await callApi('POST', `/keys/${apiKeyId}/disable`, ownerToken)).status).toBe(200);
+    expect((await callApi('POST', `/keys/${apiKeyId}/enable`, ownerToken)).status).toBe(200);
+    expect((await callApi('POST', `/keys/${apiKeyId}/disable`, adminToken)).status).toBe(200);
+    // Refused (an admin disabled it): nothing changes, so nothing is recorded.
+    expect((await callApi('POST', `/keys/${apiKeyId}/enable`, ownerToken)).status).toBe(403);
+
+    const listed = await callApi('GET', `/admin/audit-log?targetId=${apiKeyId}`, adminToken);
+    expect(listed.body.data).toMatchObject([
+      {
+        action: 'key.disable',
+        actorUserId: admin.id,
+        actorLabel: admin.email,
+        actorKind: 'user',
+        actorId: null,
+        targetType: 'api_key',
+        details: { userId: owner.id, statusBefore: 'active', status: 'disabled', by: 'admin' },
+      },
+      { action: 'key.enable', actorUserId: owner.id, actorKind: 'user', details: { status: 'active', by: 'owner' } },
+      { action: 'key.disable', actorUserId: owner.id, actorKind: 'user', details: { status: 'disabled', by: 'owner' } },
+    ]);
+  });
 });

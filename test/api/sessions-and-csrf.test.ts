@@ -176,7 +176,15 @@ describe('admin tokens', () => {
       authorization: `Bearer ${live.token}`,
     });
     expect(audit.body.data).toMatchObject([
-      { action: 'admin-token.revoke', targetId: other.id, actorLabel: 'admin token' },
+      // The token that acted is named by id and name, not only as "admin token".
+      {
+        action: 'admin-token.revoke',
+        targetId: other.id,
+        actorUserId: null,
+        actorLabel: 'admin token ops',
+        actorKind: 'admin_token',
+        actorId: live.id,
+      },
     ]);
 
     const cliList = JSON.parse((await runCli('admin', 'token', 'list', '--json')).stdout) as { id: string }[];
@@ -184,7 +192,8 @@ describe('admin tokens', () => {
     expect(cliList.map((token) => token.id)).not.toContain(other.id);
     await runCli('admin', 'token', 'revoke', live.id);
     expect((await callApi('GET', '/users', { authorization: `Bearer ${live.token}` })).status).toBe(401);
-  });
+    // Four CLI processes, each compiling the sources with tsx: slow on a busy 2-core machine.
+  }, 90_000);
 });
 
 function runCli(...args: string[]): Promise<{ stdout: string }> {

@@ -183,7 +183,8 @@ describe('the gateway command line', () => {
   }, 90_000);
 
   // Independent read-only checks run side by side: each CLI run spends about two seconds starting up.
-  describe.concurrent('checks that change nothing', () => {
+  // Four CLI processes at once: on a busy 2-core machine each may take well over ten seconds to start.
+  describe.concurrent('checks that change nothing', { timeout: 90_000 }, () => {
     it('lists channels without their secrets', async () => {
       const { stdout } = await runCli(['channel', 'list', '--json']);
       expect(stdout).toContain('simulator');

@@ -287,6 +287,28 @@ function describeGatewayStore(engine: string, createTestDatabase: () => Promise<
       expect(await statusOf()).toEqual({ status: 'active', disabledBy: null });
     });
 
+    it('keeps the kind and id of each audit actor: signed-in user, admin token, CLI', async () => {
+      const actors = [
+        { actorUserId: 'usr_1', actorLabel: 'root@example.test', actorKind: 'user', actorId: null },
+        { actorUserId: null, actorLabel: 'admin token ops', actorKind: 'admin_token', actorId: 'adm_1' },
+        { actorUserId: null, actorLabel: 'cli alice', actorKind: 'cli', actorId: 'alice' },
+      ] as const;
+      for (const actor of actors)
+        await store.recordAuditEntry({
+          ...actor,
+          action: 'key.disable',
+          targetType: 'api_key',
+          targetId: 'key_audited',
+          details: { by: 'admin' },
+        });
+      const listed = await store.listAuditEntries({ targetId: 'key_audited', limit: 10 });
+      expect(
+        listed
+          .map(({ actorUserId, actorLabel, actorKind, actorId }) => ({ actorUserId, actorLabel, actorKind, actorId }))
+          .sort((a, b) => a.actorLabel.localeCompare(b.actorLabel)),
+      ).toEqual([...actors].sort((a, b) => a.actorLabel.localeCompare(b.actorLabel)));
+    });
+
     it('stores a new password hash', async () => {
       const user = await store.createUser(newUser({ passwordHash: 'scrypt$old$hash' }));
       await store.setUserPasswordHash(user.id, '$argon2id$new');

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { adminTokenPrefix, generateConsoleToken, hashConsoleToken } from '../../accounts/console-token.js';
-import { printResult } from '../open-cli-store.js';
+import { printResult, withCliStore } from '../open-cli-store.js';
 import { withCliSignInStore } from '../open-cli-sign-in-store.js';
 
 /** Days an admin token lives unless `--expires-in-days` says otherwise. */
@@ -28,6 +28,14 @@ export function registerAdminTokenCommand(program: Command): void {
           name: options.name,
           expiresAt: Date.now() + options.expiresInDays * 86_400_000,
         });
+        await withCliStore(({ recordAction }) =>
+          recordAction({
+            action: 'admin-token.create',
+            targetType: 'admin-token',
+            targetId: record.id,
+            details: { name: record.name, expiresAt: record.expiresAt },
+          }),
+        );
         printResult(
           options.json,
           { ...record, token: secret },
@@ -60,6 +68,9 @@ export function registerAdminTokenCommand(program: Command): void {
       withCliSignInStore(async (store) => {
         const { json } = command.optsWithGlobals<{ json?: boolean }>();
         if (!(await store.deleteAdminToken(tokenId))) throw new Error(`No admin token ${tokenId}`);
+        await withCliStore(({ recordAction }) =>
+          recordAction({ action: 'admin-token.revoke', targetType: 'admin-token', targetId: tokenId, details: {} }),
+        );
         printResult(json, { id: tokenId, revoked: true }, `Admin token ${tokenId} revoked.`);
       }),
     );

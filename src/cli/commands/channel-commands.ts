@@ -57,26 +57,52 @@ export function registerChannelCommands(program: Command): void {
       }),
     );
   for (const status of ['enabled', 'disabled'] as const) {
-    channel.command(`${status === 'enabled' ? 'enable' : 'disable'} <name>`).action((name: string) =>
-      withCliStore(async ({ store }) => {
+    const action = status === 'enabled' ? 'enable' : 'disable';
+    channel
+      .command(`${action} <name>`)
+      .option('--json', 'print the changed channel as JSON')
+      .action((name: string, options: { json?: boolean }) =>
+        withCliStore(async ({ store, recordAction }) => {
+          const found = await store.findChannelByName(name);
+          if (!found) throw new Error(`No channel named ${name}`);
+          await store.updateChannel(found.id, { status });
+          await recordAction({
+            action: `channel.${action}`,
+            targetType: 'channel',
+            targetId: found.id,
+            details: { name: found.name },
+          });
+          printResult(options.json, hideSecret({ ...found, status }), `Channel ${name} ${status}.`);
+        }),
+      );
+  }
+  channel
+    .command('delete <name>')
+    .option('--json', 'print the result as JSON')
+    .action((name: string, options: { json?: boolean }) =>
+      withCliStore(async ({ store, recordAction }) => {
         const found = await store.findChannelByName(name);
         if (!found) throw new Error(`No channel named ${name}`);
-        await store.updateChannel(found.id, { status });
-        process.stdout.write(`Channel ${name} ${status}.\n`);
+        await store.deleteChannel(found.id);
+        await recordAction({
+          action: 'channel.delete',
+          targetType: 'channel',
+          targetId: found.id,
+          details: { name: found.name },
+        });
+        printResult(options.json, { id: found.id, name, deleted: true }, `Deleted channel ${name}.`);
       }),
     );
-  }
-  channel.command('delete <name>').action((name: string) =>
-    withCliStore(async ({ store }) => {
-      const found = await store.findChannelByName(name);
-      if (!found) throw new Error(`No channel named ${name}`);
-      await store.deleteChannel(found.id);
-      process.stdout.write(`Deleted channel ${name}.\n`);
-    }),
-  );
-  channel.command('presets').action(() => {
-    for (const preset of vendorPresets) process.stdout.write(`${preset.name.padEnd(12)} ${preset.baseUrl}\n`);
-  });
+  channel
+    .command('presets')
+    .option('--json', 'print the result as JSON')
+    .action((options: { json?: boolean }) => {
+      printResult(
+        options.json,
+        vendorPresets,
+        vendorPresets.map((preset) => `${preset.name.padEnd(12)} ${preset.baseUrl}`).join('\n'),
+      );
+    });
 }
 
 async function createChannel(options: ChannelCreateOptions): Promise<void> {
@@ -89,7 +115,7 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
     throw new Error(`Unknown protocol ${protocol}; use one of ${channelProtocols.join(', ')}`);
   const secret = options.secretEnv ? process.env[options.secretEnv] : options.secret;
   if (!secret) throw new Error('Give the upstream key with --secret-env VARIABLE (or --secret)');
-  await withCliStore(async ({ store, secretBox }) => {
+  await withCliStore(async ({ store, secretBox, recordAction }) => {
     const created = await store.createChannel({
       name: options.name,
       protocol,
@@ -101,6 +127,20 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
       settings: parseNameValuePairs(options.setting, '--setting', { listValues: true }),
       priority: Number.parseInt(options.priority, 10),
       weight: Number.parseInt(options.weight, 10),
+    });
+    await recordAction({
+      action: 'channel.create',
+      targetType: 'channel',
+      targetId: created.id,
+      details: {
+        name: created.name,
+        models: created.models,
+        modelMapping: created.modelMapping,
+        priority: created.priority,
+        weight: created.weight,
+        baseUrl: created.baseUrl,
+        protocol: created.protocol,
+      },
     });
     printResult(options.json, hideSecret(created), `Created channel ${created.name} for ${created.models.join(', ')}.`);
   });

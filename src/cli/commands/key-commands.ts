@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../accounts/api-key-secret.js';
+import { auditActorOfCommandLine } from '../../accounts/audit-actor.js';
+import { changeApiKeyStatus } from '../../accounts/change-api-key-status.js';
 import { planKeyLimitChange } from '../../accounts/plan-key-limit-change.js';
 import { printResult, withCliStore } from '../open-cli-store.js';
+import { operatingSystemUserName, withCliServices } from '../open-cli-services.js';
+import { registerKeyLimitsCommand } from './key-limits-command.js';
+import { presentCliKey, presentCliKeys } from './present-cli-key.js';
+import { requireCliKey } from './require-cli-key.js';
 
 interface KeyCreateOptions {
   user: string;
@@ -11,7 +17,7 @@ interface KeyCreateOptions {
   json?: boolean;
 }
 
-/** `gateway key create|list|enable|disable|delete`. */
+/** `gateway key create|list|show|enable|disable|limits|delete`. */
 export function registerKeyCommands(program: Command): void {
   const key = program.command('key').description('manage API keys');
   key
@@ -24,32 +30,68 @@ export function registerKeyCommands(program: Command): void {
     .action((options: KeyCreateOptions) => createKey(options));
   key
     .command('list')
+    .description('list keys with their limits (never their secrets)')
     .option('--json', 'print the result as JSON')
     .action((options: { json?: boolean }) =>
-      withCliStore(async ({ store }) => {
-        const keys = (await store.listApiKeys()).map(({ keyHash: _keyHash, ...rest }) => rest);
+      withCliServices(async (services) => {
+        const keys = await presentCliKeys(services, await services.gatewayStore.listApiKeys());
         const lines = keys.map((entry) => `${entry.id}  ${entry.keyPrefix}…  ${entry.status.padEnd(8)}  ${entry.name}`);
         printResult(options.json, keys, lines.join('\n') || 'no keys');
       }),
     );
-  for (const status of ['active', 'disabled'] as const) {
-    key.command(`${status === 'active' ? 'enable' : 'disable'} <id>`).action((id: string) =>
-      withCliStore(async ({ store }) => {
-        await store.setApiKeyStatus(id, status, 'admin');
-        process.stdout.write(`Key ${id} ${status}.\n`);
+  key
+    .command('show <id>')
+    .description("one key with its spending cap, address list, request limits and the administrator's bounds")
+    .option('--json', 'print the result as JSON')
+    .action((id: string, options: { json?: boolean }) =>
+      withCliServices(async (services) => {
+        const shown = await presentCliKey(services, await requireCliKey(services, id));
+        const adminLimits = await services.gatewayStore.findApiKeyAdminLimits(id);
+        printResult(options.json, { ...shown, adminLimits }, JSON.stringify({ ...shown, adminLimits }, null, 2));
       }),
     );
+  for (const status of ['active', 'disabled'] as const) {
+    key
+      .command(`${status === 'active' ? 'enable' : 'disable'} <id>`)
+      .description(status === 'active' ? 'let a key work again' : 'stop a key at once (its owner cannot enable it)')
+      .option('--json', 'print the changed key as JSON')
+      .action((id: string, options: { json?: boolean }) =>
+        withCliServices(async (services) => {
+          const found = await requireCliKey(services, id);
+          const actor = auditActorOfCommandLine(operatingSystemUserName());
+          await services.billing.exclusive(() =>
+            changeApiKeyStatus(services.gatewayStore, found, status, 'admin', actor),
+          );
+          await services.billing.announceChange();
+          printResult(
+            options.json,
+            await presentCliKey(services, await requireCliKey(services, id)),
+            `Key ${id} ${status}.`,
+          );
+        }),
+      );
   }
-  key.command('delete <id>').action((id: string) =>
-    withCliStore(async ({ store }) => {
-      await store.deleteApiKey(id);
-      process.stdout.write(`Deleted key ${id}.\n`);
-    }),
-  );
+  registerKeyLimitsCommand(key);
+  key
+    .command('delete <id>')
+    .option('--json', 'print the result as JSON')
+    .action((id: string, options: { json?: boolean }) =>
+      withCliServices(async (services) => {
+        const found = await requireCliKey(services, id);
+        await services.billing.exclusive(() => services.gatewayStore.deleteApiKey(found.id));
+        await services.recordAction({
+          action: 'key.delete',
+          targetType: 'api_key',
+          targetId: found.id,
+          details: { userId: found.userId, name: found.name },
+        });
+        printResult(options.json, { id: found.id, deleted: true }, `Deleted key ${id}.`);
+      }),
+    );
 }
 
 async function createKey(options: KeyCreateOptions): Promise<void> {
-  await withCliStore(async ({ store, config }) => {
+  await withCliStore(async ({ store, config, recordAction }) => {
     const user = await store.findUserByEmail(options.user.toLowerCase());
     if (!user) throw new Error(`No user with email ${options.user}; create one with 'gateway user create'`);
     const group = await store.findModelGroupByName(options.group);
@@ -70,6 +112,18 @@ async function createKey(options: KeyCreateOptions): Promise<void> {
     // The CLI is an administrator: the expiry it sets binds the key's owner (planKeyLimitChange).
     const adminLimits = planKeyLimitChange('admin', {}, { expiresAt: created.expiresAt });
     if (Object.keys(adminLimits).length > 0) await store.setApiKeyAdminLimits(created.id, adminLimits);
+    await recordAction({
+      action: 'key.create',
+      targetType: 'api_key',
+      targetId: created.id,
+      details: {
+        userId: user.id,
+        group: group.name,
+        name: created.name,
+        expiresAt: created.expiresAt,
+        grantedGroup: granted,
+      },
+    });
     const { keyHash: _keyHash, ...shown } = created;
     printResult(
       options.json,

@@ -39,8 +39,8 @@ export function registerServerCommands(program: Command): void {
       if (users.length === 0) {
         process.stdout.write(
           `\nNo users yet. In another terminal:\n` +
-            `  npx gateway admin create --email admin@example.com\n` +
             `  npx gateway group create default --models '*'\n` +
+            `  npx gateway admin create --email admin@example.com\n` +
             `  OPENAI_API_KEY=sk-... npx gateway channel create --name openai --preset openai --secret-env OPENAI_API_KEY --models gpt-4o-mini\n` +
             `  npx gateway user topup --email admin@example.com --amount 10\n` +
             `  npx gateway key create --user admin@example.com --group default\n\n`,

@@ -2,9 +2,12 @@ import type { Command } from 'commander';
 import { grantDefaultGroups } from '../../accounts/grant-default-groups.js';
 import { normaliseEmail } from '../../accounts/normalise-email.js';
 import { hashPassword } from '../../accounts/password-hash.js';
+import { auditActorOfCommandLine } from '../../accounts/audit-actor.js';
+import { changeUserStatus } from '../../accounts/change-user-status.js';
 import type { GatewayStore } from '../../storage/gateway-store.js';
 import type { ModelGroupRecord, UserRecord } from '../../storage/store-records.js';
 import { parseList, printResult, withCliStore } from '../open-cli-store.js';
+import { operatingSystemUserName, withCliServices } from '../open-cli-services.js';
 
 interface UserGroupOptions {
   email: string;
@@ -12,7 +15,7 @@ interface UserGroupOptions {
   json?: boolean;
 }
 
-/** `gateway admin create` and `gateway user create|list|groups|grant|revoke`. */
+/** `gateway admin create` and `gateway user create|list|groups|grant|revoke|disable|enable`. */
 export function registerUserCommands(program: Command): void {
   const createOptions = (command: Command) =>
     command
@@ -35,7 +38,7 @@ export function registerUserCommands(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action((options: { json?: boolean }) =>
       withCliStore(async ({ store }) => {
-        const users = (await store.listUsers()).map(({ passwordHash: _passwordHash, ...rest }) => rest);
+        const users = (await store.listUsers()).map(hidePasswordHash);
         printResult(
           options.json,
           users,
@@ -71,6 +74,35 @@ export function registerUserCommands(program: Command): void {
       .description("withdraw model groups from a user; the user's keys in them stop working")
       .requiredOption('--groups <names>', 'comma-separated group names'),
   ).action((options: UserGroupOptions) => changeGrants(options, 'revoke'));
+  for (const status of ['active', 'disabled'] as const) {
+    user
+      .command(status === 'active' ? 'enable' : 'disable')
+      .description(
+        status === 'active'
+          ? 'let a disabled user sign in and use their keys again'
+          : 'stop a user: no sign-in, sessions end, keys stop at the next refresh',
+      )
+      .requiredOption('--email <email>', "the user's sign-in email")
+      .option('--json', 'print the changed user as JSON')
+      .action((options: { email: string; json?: boolean }) =>
+        withCliServices(async ({ gatewayStore, accountAdmin, billing }) => {
+          const found = await requireUserByEmail(gatewayStore, options.email);
+          await changeUserStatus(
+            { accountAdmin, gatewayStore, exclusive: (work) => billing.exclusive(work) },
+            found.id,
+            status,
+            auditActorOfCommandLine(operatingSystemUserName()),
+          );
+          await billing.announceChange();
+          const changed = await requireUserByEmail(gatewayStore, options.email);
+          printResult(options.json, hidePasswordHash(changed), `User ${changed.email} ${changed.status}.`);
+        }),
+      );
+  }
+}
+
+function hidePasswordHash({ passwordHash: _passwordHash, ...rest }: UserRecord): Omit<UserRecord, 'passwordHash'> {
+  return rest;
 }
 
 async function createUser(
@@ -79,7 +111,7 @@ async function createUser(
 ): Promise<void> {
   const password = options.passwordEnv ? process.env[options.passwordEnv] : undefined;
   if (options.passwordEnv && !password) throw new Error(`Environment variable ${options.passwordEnv} is empty`);
-  await withCliStore(async ({ store, config }) => {
+  await withCliStore(async ({ store, config, recordAction }) => {
     const created = await store.createUser({
       email: normaliseEmail(options.email),
       displayName: options.name ?? options.email.split('@')[0] ?? options.email,
@@ -87,6 +119,12 @@ async function createUser(
       passwordHash: password ? await hashPassword(password) : null,
     });
     const groups = await grantDefaultGroups(store, created.id, config);
+    await recordAction({
+      action: 'user.create',
+      targetType: 'user',
+      targetId: created.id,
+      details: { email: created.email, role, groups: groups.map((group) => group.name) },
+    });
     const { passwordHash: _passwordHash, ...shown } = created;
     const granted = groups.length > 0 ? ` Granted groups: ${groups.map((group) => group.name).join(', ')}.` : '';
     printResult(
@@ -98,7 +136,7 @@ async function createUser(
 }
 
 async function changeGrants(options: UserGroupOptions, change: 'grant' | 'revoke'): Promise<void> {
-  await withCliStore(async ({ store }) => {
+  await withCliStore(async ({ store, recordAction }) => {
     const found = await requireUserByEmail(store, options.email);
     const groups = await requireGroupsByName(store, parseList(options.groups ?? ''));
     const ids = groups.map((group) => group.id);
@@ -106,6 +144,18 @@ async function changeGrants(options: UserGroupOptions, change: 'grant' | 'revoke
       change === 'grant' ? await store.grantUserGroups(found.id, ids) : await store.revokeUserGroups(found.id, ids),
     );
     const held = await store.listUserGroups(found.id);
+    if (changed.size > 0)
+      await recordAction({
+        action: 'user.groups.set',
+        targetType: 'user',
+        targetId: found.id,
+        details: {
+          groups: held.map((group) => group.name),
+          [change === 'grant' ? 'granted' : 'revoked']: groups
+            .filter((group) => changed.has(group.id))
+            .map((group) => group.name),
+        },
+      });
     const lines = groups.map((group) => {
       if (change === 'grant')
         return changed.has(group.id)

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { normaliseEmail } from '../../accounts/normalise-email.js';
 import { formatMicroUnits, parseCurrencyAmount } from '../../billing/money.js';
 import type { LedgerKind } from '../../storage/billing-records.js';
 import { printResult, withCliStore } from '../open-cli-store.js';
@@ -23,7 +24,7 @@ export function registerUserTopupCommand(program: Command): void {
       const kind = creditKinds.find((candidate) => candidate === options.kind);
       if (!kind) throw new Error(`--kind must be one of ${creditKinds.join(', ')}`);
       const amount = parseCurrencyAmount(options.amount);
-      const found = await withCliStore(({ store }) => store.findUserByEmail(options.email.toLowerCase()));
+      const found = await withCliStore(({ store }) => store.findUserByEmail(normaliseEmail(options.email)));
       if (!found) throw new Error(`No user with email ${options.email}`);
       const result = await withCliBillingStore((store) =>
         store.changeBalance({
@@ -32,6 +33,14 @@ export function registerUserTopupCommand(program: Command): void {
           amount,
           description: options.note,
           reference: 'cli',
+        }),
+      );
+      await withCliStore(({ recordAction }) =>
+        recordAction({
+          action: 'user.credit',
+          targetType: 'user',
+          targetId: found.id,
+          details: { kind, amount, description: options.note, ledgerEntryId: result.entry.id },
         }),
       );
       printResult(

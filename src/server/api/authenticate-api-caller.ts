@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { adminTokenPrefix, hashConsoleToken } from '../../accounts/console-token.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import type { AdminTokenRecord } from '../../storage/sign-in-records.js';
 import type { UserRecord } from '../../storage/store-records.js';
 import type { ApiServices } from '../gateway-services.js';
 import { publicOriginOf, sessionCookieName } from './console-cookies.js';
@@ -19,6 +20,8 @@ export interface ApiCaller {
   sessionTokenHash: string | undefined;
   /** id of the caller's console session (`ses_...`), so the session list can mark it; undefined for admin tokens */
   sessionId?: string | undefined;
+  /** the admin token the caller presented (its id and name name the actor in the audit log); undefined otherwise */
+  adminToken?: Pick<AdminTokenRecord, 'id' | 'name'> | undefined;
 }
 
 /**
@@ -42,10 +45,17 @@ export async function authenticateApiCaller(
     );
   const tokenHash = hashConsoleToken(token);
   if (token.startsWith(adminTokenPrefix)) {
-    if (!(await services.signIn.store.findAdminToken(tokenHash, now)))
+    const adminToken = await services.signIn.store.findAdminToken(tokenHash, now);
+    if (!adminToken)
       throw new GatewayError('unauthorized', 'The admin token is not valid, was revoked or has expired.');
     if (cookieToken !== undefined) refuseCrossSiteRequest(request, publicOriginOf(request, services));
-    return { user: undefined, isAdmin: true, sessionTokenHash: undefined, sessionId: undefined };
+    return {
+      user: undefined,
+      isAdmin: true,
+      sessionTokenHash: undefined,
+      sessionId: undefined,
+      adminToken: { id: adminToken.id, name: adminToken.name },
+    };
   }
   const found = await services.signIn.store.findSession(tokenHash, now);
   if (!found || found.user.status !== 'active')

@@ -1,3 +1,4 @@
+import { auditActorOfCaller } from '../../accounts/audit-actor.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { checkPasswordSignIn } from '../../accounts/check-password-sign-in.js';
@@ -109,8 +110,7 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
       apiKeys: input.revoke_api_keys,
     });
     await api.gatewayStore.recordAuditEntry({
-      actorUserId: user.id,
-      actorLabel: user.email,
+      ...auditActorOfCaller({ user }),
       action: 'user.password.change',
       targetType: 'user',
       targetId: user.id,

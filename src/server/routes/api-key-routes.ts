@@ -1,11 +1,14 @@
-import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../accounts/api-key-secret.js';
+import { auditActorOfCaller } from '../../accounts/audit-actor.js';
+import { changeApiKeyLimits } from '../../accounts/change-api-key-limits.js';
+import { changeApiKeyStatus } from '../../accounts/change-api-key-status.js';
+import { isAddressOrRange, maxAllowedIps } from '../../accounts/is-address-or-range.js';
 import { planKeyLimitChange, type KeyLimitActor } from '../../accounts/plan-key-limit-change.js';
 import { requireRoomForAnotherKey } from '../../accounts/require-room-for-another-key.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { KeyDisabledByAdminError, MissingGroupGrantError } from '../../storage/gateway-store-errors.js';
+import { MissingGroupGrantError } from '../../storage/gateway-store-errors.js';
 import type { ApiKeyRecord, ModelGroupRecord } from '../../storage/store-records.js';
 import { requireUser, type ApiCaller } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
@@ -26,7 +29,7 @@ const createKeySchema = z.object({
   expiresAt: z.number().int().positive().nullable().default(null),
   /** micro-units, or null for no cap */
   spendingCap: z.number().int().min(0).nullable().default(null),
-  allowedIps: z.array(addressSchema).max(100).default([]),
+  allowedIps: z.array(addressSchema).max(maxAllowedIps).default([]),
   limits: z
     .object({ requestsPerMinute: limitSchema, tokensPerMinute: limitSchema, maxConcurrentRequests: limitSchema })
     .default({ requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null }),
@@ -42,7 +45,7 @@ const updateKeySchema = z.object({
   expiresAt: z.number().int().positive().nullable().optional(),
   /** micro-units, or null for no cap */
   spendingCap: z.number().int().min(0).nullable().optional(),
-  allowedIps: z.array(addressSchema).max(100).optional(),
+  allowedIps: z.array(addressSchema).max(maxAllowedIps).optional(),
   limits: z
     .object({
       requestsPerMinute: optionalLimitSchema,
@@ -192,16 +195,9 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
     app.post<{ Params: { apiKeyId: string } }>(`/keys/:apiKeyId/${action}`, async (request) => {
       const caller = request.apiCaller;
       const key = await findOwnedKey(caller, request.params.apiKeyId);
-      await billing
-        .exclusive(() => gatewayStore.setApiKeyStatus(key.id, status, caller.isAdmin ? 'admin' : 'owner'))
-        .catch((error: unknown) => {
-          if (error instanceof KeyDisabledByAdminError)
-            throw new GatewayError(
-              'forbidden',
-              'An administrator disabled this key; only an administrator can enable it again.',
-            );
-          throw error;
-        });
+      await billing.exclusive(() =>
+        changeApiKeyStatus(gatewayStore, key, status, actorOf(caller), auditActorOfCaller(caller)),
+      );
       await applyChange();
       return presentOne(await findOwnedKey(caller, key.id));
     });
@@ -223,44 +219,15 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
         billing.config.keyLimits,
       );
     }
-    const changesBilling =
-      input.spendingCap !== undefined || input.allowedIps !== undefined || input.limits !== undefined;
-    const actor = actorOf(caller);
-    await billing.exclusive(async () => {
-      // Read and written inside the exclusive section, so an admin's bound set meanwhile on this node is respected.
-      const adminLimits = await gatewayStore.findApiKeyAdminLimits(key.id);
-      const nextAdminLimits = planKeyLimitChange(actor, adminLimits, {
-        expiresAt: input.expiresAt,
-        spendingCap: input.spendingCap,
-        allowedIps: input.allowedIps,
-        ...limitChanges,
-      });
-      if (nextAdminLimits !== adminLimits) await gatewayStore.setApiKeyAdminLimits(key.id, nextAdminLimits);
-      if (input.name !== undefined || input.expiresAt !== undefined)
-        await gatewayStore.updateApiKey(key.id, { name: input.name, expiresAt: input.expiresAt });
-      if (!changesBilling) return;
+    await billing.exclusive(() => {
       const current = billing.memory.key(key.id);
-      const currentLimits = current?.limits ?? {
-        requestsPerMinute: null,
-        tokensPerMinute: null,
-        maxConcurrentRequests: null,
-      };
-      await billing.store.setApiKeyBilling(key.id, {
-        spendingCap: input.spendingCap !== undefined ? input.spendingCap : (current?.spendingCap ?? null),
-        allowedIps: input.allowedIps ?? current?.allowedIpList ?? [],
-        limits: {
-          requestsPerMinute:
-            limitChanges.requestsPerMinute !== undefined
-              ? limitChanges.requestsPerMinute
-              : currentLimits.requestsPerMinute,
-          tokensPerMinute:
-            limitChanges.tokensPerMinute !== undefined ? limitChanges.tokensPerMinute : currentLimits.tokensPerMinute,
-          maxConcurrentRequests:
-            limitChanges.maxConcurrentRequests !== undefined
-              ? limitChanges.maxConcurrentRequests
-              : currentLimits.maxConcurrentRequests,
-        },
-      });
+      return changeApiKeyLimits(
+        { gatewayStore, billingStore: billing.store },
+        actorOf(caller),
+        key.id,
+        current && { spendingCap: current.spendingCap, allowedIps: current.allowedIpList, limits: current.limits },
+        input,
+      );
     });
     await applyChange();
     if (caller.isAdmin && key.userId !== caller.user?.id) {
@@ -289,14 +256,4 @@ function actorOf(caller: ApiCaller): KeyLimitActor {
 
 function groupNotFound(): GatewayError {
   return new GatewayError('not_found', 'group not found', { param: 'group' });
-}
-
-function isAddressOrRange(value: string): boolean {
-  const [address = '', prefix, extra] = value.split('/');
-  if (extra !== undefined) return false;
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (prefix === undefined) return true;
-  const bits = Number(prefix);
-  return Number.isInteger(bits) && bits >= 0 && bits <= (family === 4 ? 32 : 128);
 }

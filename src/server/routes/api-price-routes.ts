@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { completeModelPrice } from '../../billing/complete-model-price.js';
+import { maxPriceRatioMillionths } from '../../billing/max-price-ratio.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { requireAdmin } from '../api/authenticate-api-caller.js';
 import { parseApiInput } from '../api/parse-api-input.js';
@@ -18,7 +20,7 @@ const priceSchema = z.object({
   audioPerMinute: microUnits.default(0),
   videoPerSecond: microUnits.default(0),
 });
-const ratioSchema = z.object({ priceRatioMillionths: z.number().int().min(0).max(1_000_000_000) });
+const ratioSchema = z.object({ priceRatioMillionths: z.number().int().min(0).max(maxPriceRatioMillionths) });
 
 /** GET /api/prices for everyone; admins set or reset a model's price and a group's price ratio, effective at once. */
 export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
@@ -34,19 +36,7 @@ export function registerApiPriceRoutes(app: FastifyInstance, { services, api }: 
   app.put<{ Params: { modelId: string } }>('/prices/:modelId', async (request) => {
     requireAdmin(request.apiCaller);
     const input = parseApiInput(priceSchema, request.body);
-    const price = {
-      modelId: request.params.modelId,
-      inputPerMillion: input.inputPerMillion,
-      cachedInputPerMillion: input.cachedInputPerMillion ?? input.inputPerMillion,
-      cacheWritePerMillion: input.cacheWritePerMillion ?? input.inputPerMillion,
-      ...(input.cacheWriteOneHourPerMillion === undefined
-        ? {}
-        : { cacheWriteOneHourPerMillion: input.cacheWriteOneHourPerMillion }),
-      outputPerMillion: input.outputPerMillion,
-      imagePrices: input.imagePrices,
-      audioPerMinute: input.audioPerMinute,
-      videoPerSecond: input.videoPerSecond,
-    };
+    const price = completeModelPrice(request.params.modelId, input);
     await billing.exclusive(() => billing.store.setModelPrice(price));
     await recordAdminAction(gatewayStore, request.apiCaller, {
       action: 'price.set',

@@ -1,21 +1,18 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { RedemptionAttemptLimiter } from '../../accounts/redemption-attempt-limiter.js';
+import { auditActorOfCaller } from '../../accounts/audit-actor.js';
 import {
-  generateRedemptionCode,
-  hashRedemptionCode,
-  redemptionCodeDisplayPrefix,
-} from '../../accounts/redemption-code.js';
+  createRedemptionBatch,
+  disableRedemptionCodes,
+  maxRedemptionBatchSize,
+} from '../../accounts/create-redemption-batch.js';
+import { hashRedemptionCode } from '../../accounts/redemption-code.js';
 import { formatMicroUnits, parseCurrencyAmount } from '../../billing/money.js';
-import { createRecordId } from '../../core/create-record-id.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RedemptionCodeRecord } from '../../storage/account-admin-store.js';
 import { requireAdmin, requireUser } from '../api/authenticate-api-caller.js';
-import {
-  encodeCreatedRedemptionCodesCsv,
-  encodeStoredRedemptionCodesCsv,
-  type CreatedRedemptionCode,
-} from '../api/encode-redemption-codes-csv.js';
+import { encodeCreatedRedemptionCodesCsv, encodeStoredRedemptionCodesCsv } from '../api/encode-redemption-codes-csv.js';
 import { parseApiInput } from '../api/parse-api-input.js';
 import { encodeCursor, parseCursor, presentLedgerEntry } from '../api/present-api-records.js';
 import { recordAdminAction } from '../api/record-admin-action.js';
@@ -30,7 +27,7 @@ const createBatchSchema = z
     amount: z.string().optional(),
     /** micro-units */
     amountMicroUnits: z.number().int().positive().optional(),
-    count: z.number().int().min(1).max(1_000),
+    count: z.number().int().min(1).max(maxRedemptionBatchSize),
     /** Unix milliseconds */
     expiresAt: z.number().int().positive().nullable().optional(),
     note: z.string().max(500).optional(),
@@ -64,56 +61,22 @@ export function registerApiRedemptionRoutes(app: FastifyInstance, { services, ap
     requireAdmin(request.apiCaller);
     const { format } = parseApiInput(formatSchema, request.query);
     const input = parseApiInput(createBatchSchema, request.body);
-    const amount = parseAmount(input);
-    const now = services.clock();
-    const expiresAt = input.expiresAt ?? null;
-    if (expiresAt !== null && expiresAt <= now)
-      throw new GatewayError('invalid_request_error', 'expiresAt must be in the future (Unix milliseconds).', {
-        param: 'expiresAt',
-      });
-    const batchId = createRecordId('rcb', now);
-    const codes: CreatedRedemptionCode[] = Array.from({ length: input.count }, () => {
-      const code = generateRedemptionCode();
-      return { id: createRecordId('rcd', now), code, codePrefix: redemptionCodeDisplayPrefix(code) };
-    });
-    const note = input.note ?? null;
-    const createdBy = request.apiCaller.user?.email ?? 'admin token';
-    await accountAdmin.createRedemptionBatch({
-      batchId,
-      codes: codes.map((code) => ({
-        id: code.id,
-        codeHash: hashRedemptionCode(code.code),
-        codePrefix: code.codePrefix,
-      })),
-      amount,
-      note,
-      expiresAt,
-      createdBy,
-      createdAt: now,
-    });
-    await recordAdminAction(gatewayStore, request.apiCaller, {
-      action: 'redemption.batch.create',
-      targetType: 'redemption-batch',
-      targetId: batchId,
-      details: { amount, count: input.count, expiresAt, note },
-    });
+    const batch = await createRedemptionBatch(
+      accountAdmin,
+      {
+        amount: parseAmount(input),
+        count: input.count,
+        expiresAt: input.expiresAt ?? null,
+        note: input.note ?? null,
+        createdBy: auditActorOfCaller(request.apiCaller).actorLabel,
+      },
+      services.clock(),
+      (action) => recordAdminAction(gatewayStore, request.apiCaller, action),
+    );
     void reply.code(201);
     if (format === 'csv')
-      return sendCsv(
-        reply,
-        `redemption-codes-${batchId}.csv`,
-        encodeCreatedRedemptionCodesCsv({ batchId, amount, expiresAt, note, codes }),
-      );
-    return {
-      batchId,
-      amount,
-      amountText: formatMicroUnits(amount),
-      count: codes.length,
-      expiresAt,
-      note,
-      createdAt: now,
-      codes,
-    };
+      return sendCsv(reply, `redemption-codes-${batch.batchId}.csv`, encodeCreatedRedemptionCodesCsv(batch));
+    return batch;
   });
 
   app.get('/admin/redemption-codes', async (request, reply) => {
@@ -134,30 +97,21 @@ export function registerApiRedemptionRoutes(app: FastifyInstance, { services, ap
 
   app.post<{ Params: { codeId: string } }>('/admin/redemption-codes/:codeId/disable', async (request) => {
     requireAdmin(request.apiCaller);
-    const disabled = await accountAdmin.disableRedemptionCodes({ codeId: request.params.codeId }, services.clock());
-    if (disabled === 0) throw new GatewayError('not_found', 'No active redemption code with this id.');
-    await recordAdminAction(gatewayStore, request.apiCaller, {
-      action: 'redemption.code.disable',
-      targetType: 'redemption-code',
-      targetId: request.params.codeId,
-      details: {},
-    });
+    const disabled = await disableRedemptionCodes(
+      accountAdmin,
+      { codeId: request.params.codeId },
+      services.clock(),
+      (action) => recordAdminAction(gatewayStore, request.apiCaller, action),
+    );
     return { disabled };
   });
 
   app.post<{ Params: { batchId: string } }>('/admin/redemption-batches/:batchId/disable', async (request) => {
     requireAdmin(request.apiCaller);
     const { batchId } = request.params;
-    const now = services.clock();
-    const disabled = await accountAdmin.disableRedemptionCodes({ batchId }, now);
-    if (disabled === 0 && (await accountAdmin.listRedemptionCodes({ batchId, limit: 1, now })).length === 0)
-      throw new GatewayError('not_found', 'No redemption batch with this id.');
-    await recordAdminAction(gatewayStore, request.apiCaller, {
-      action: 'redemption.batch.disable',
-      targetType: 'redemption-batch',
-      targetId: batchId,
-      details: { disabled },
-    });
+    const disabled = await disableRedemptionCodes(accountAdmin, { batchId }, services.clock(), (action) =>
+      recordAdminAction(gatewayStore, request.apiCaller, action),
+    );
     return { batchId, disabled };
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { recheckTopupOrder } from '../../accounts/payments/recheck-topup-order.js';
 import type { TopupService } from '../../accounts/payments/topup-service.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { requireAdmin, requireUser } from '../api/authenticate-api-caller.js';
@@ -75,32 +76,9 @@ export function registerApiTopupRoutes(app: FastifyInstance, { api }: ApiRouteCo
 
   app.post<{ Params: { orderId: string } }>('/admin/orders/:orderId/recheck', async (request) => {
     requireAdmin(request.apiCaller);
-    const service = topup();
-    const order = await service.findOrder(request.params.orderId);
-    if (!order) throw new GatewayError('not_found', 'No such order.');
-    let result;
-    try {
-      result = await service.recheck(order);
-    } catch (error) {
-      if (error instanceof GatewayError) throw error;
-      service.options.logger.error({ err: error, orderId: order.id }, 'order re-check failed');
-      throw new GatewayError(
-        'server_error',
-        `The payment provider (${order.method}) could not be asked about the order; try again later.`,
-      );
-    }
-    await recordAdminAction(gatewayStore, request.apiCaller, {
-      action: 'order.recheck',
-      targetType: 'order',
-      targetId: order.id,
-      details: {
-        method: order.method,
-        statusBefore: order.status,
-        providerSays: result.report.outcome,
-        outcome: result.outcome,
-      },
-    });
-    const after = await service.findOrder(order.id);
-    return { order: presentTopupOrder(after ?? order), providerSays: result.report.outcome, outcome: result.outcome };
+    const result = await recheckTopupOrder(topup(), request.params.orderId, (action) =>
+      recordAdminAction(gatewayStore, request.apiCaller, action),
+    );
+    return { ...result, order: presentTopupOrder(result.order) };
   });
 }

@@ -1,3 +1,4 @@
+import { auditActorOfCaller } from '../../accounts/audit-actor.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hashConsoleToken } from '../../accounts/console-token.js';
@@ -148,8 +149,7 @@ async function recordOwnAction(
   details: Record<string, unknown>,
 ): Promise<void> {
   await api.gatewayStore.recordAuditEntry({
-    actorUserId: user.id,
-    actorLabel: user.email,
+    ...auditActorOfCaller({ user }),
     action,
     targetType: 'user',
     targetId: user.id,

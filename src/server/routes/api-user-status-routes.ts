@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../../core/gateway-error.js';
+import { auditActorOfCaller } from '../../accounts/audit-actor.js';
+import { changeUserStatus } from '../../accounts/change-user-status.js';
 import type { UserRecord } from '../../storage/store-records.js';
 import { requireAdmin } from '../api/authenticate-api-caller.js';
 import { presentUser } from '../api/present-api-records.js';
-import { recordAdminAction } from '../api/record-admin-action.js';
 import type { ApiRouteContext } from './api-routes.js';
 
 /**
@@ -18,18 +18,12 @@ export function registerApiUserStatusRoutes(app: FastifyInstance, { services, ap
     async (request: { apiCaller: Parameters<typeof requireAdmin>[0]; params: { userId: string } }) => {
       requireAdmin(request.apiCaller);
       const { userId } = request.params;
-      if (status === 'disabled' && request.apiCaller.user?.id === userId)
-        throw new GatewayError('invalid_request_error', 'An administrator cannot disable their own account.', {
-          param: 'userId',
-        });
-      const changed = await billing.exclusive(() => accountAdmin.setUserStatus(userId, status));
-      if (!changed) throw new GatewayError('not_found', 'No such user.');
-      await recordAdminAction(gatewayStore, request.apiCaller, {
-        action: status === 'disabled' ? 'user.disable' : 'user.enable',
-        targetType: 'user',
-        targetId: userId,
-        details: { status },
-      });
+      await changeUserStatus(
+        { accountAdmin, gatewayStore, exclusive: (work) => billing.exclusive(work) },
+        userId,
+        status,
+        auditActorOfCaller(request.apiCaller),
+      );
       await services.routing.refresh();
       // Tells other nodes (through Redis) to reload, so the user's keys stop (or work again) there too.
       await billing.announceChange();

@@ -1,9 +1,11 @@
 /** The actions the gateway records, for the action filter's suggestions (docs/API.md). */
 export const knownAuditActions = [
   'user.create', 'user.credit', 'user.limits.set', 'user.groups.set', 'user.disable', 'user.enable',
-  'price.set', 'price.delete', 'group.price-ratio.set', 'catalog.put', 'catalog.delete', 'key.update',
+  'price.set', 'price.delete', 'group.price-ratio.set', 'group.delete', 'catalog.put', 'catalog.delete',
+  'key.create', 'key.update', 'key.disable', 'key.enable', 'key.delete',
   'channel.create', 'channel.update', 'channel.enable', 'channel.disable', 'channel.delete', 'channel.test',
-  'order.recheck', 'redemption.batch.create', 'redemption.batch.disable', 'redemption.code.disable', 'admin-token.revoke',
+  'order.recheck', 'redemption.batch.create', 'redemption.batch.disable', 'redemption.code.disable', 'admin-token.create',
+  'admin-token.revoke',
   'identity.link',
 ] as const;
 

@@ -10,7 +10,7 @@ import { english } from '../../i18n/catalogs/en';
 
 const admin = { user: { id: 'u1', email: 'root@example.test', displayName: 'Root', role: 'admin', status: 'active', createdAt: 0 }, isAdmin: true, balance: null };
 const credit: AuditEntry = {
-  id: 'aud_1', createdAt: Date.UTC(2026, 10, 23, 10), actorUserId: 'u1', actorLabel: 'root@example.test', action: 'user.credit', targetType: 'user', targetId: 'usr_42',
+  id: 'aud_1', createdAt: Date.UTC(2026, 10, 23, 10), actorUserId: 'u1', actorLabel: 'root@example.test', actorKind: 'user', actorId: null, action: 'user.credit', targetType: 'user', targetId: 'usr_42',
   details: { kind: 'adjustment', amount: 5_000_000, description: 'goodwill' },
 };
 const unknown: AuditEntry = { ...credit, id: 'aud_2', action: 'future.thing', targetType: 'widget', targetId: null, details: {} };

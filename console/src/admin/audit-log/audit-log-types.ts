@@ -6,8 +6,12 @@ export interface AuditEntry {
   /** Unix milliseconds */
   createdAt: number;
   actorUserId: string | null;
-  /** the admin's email, `admin token` or `cli` */
+  /** the admin's email, `admin token <name>`, `cli <OS user>` or `<method> webhook` */
   actorLabel: string;
+  /** how the actor acted */
+  actorKind: 'user' | 'admin_token' | 'cli' | 'webhook';
+  /** the admin token's id or the CLI's OS user name; null for a signed-in user */
+  actorId: string | null;
   /** dotted verb, e.g. `user.credit` */
   action: string;
   targetType: string;
