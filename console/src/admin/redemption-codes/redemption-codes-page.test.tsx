@@ -96,7 +96,7 @@ describe('the Redemption codes page', () => {
     expect(within(confirm).getByText('Disable batch rcb_1?')).toBeTruthy();
     await userEvent.click(within(confirm).getByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual(['/api/admin/redemption-batches/rcb_1/disable']));
-    expect(await screen.findByText('Disabled 3 code(s).')).toBeTruthy();
+    expect(await screen.findByText('Disabled 3 codes.')).toBeTruthy();
   });
 
   it('shows the gateway’s message when a disable fails', async () => {

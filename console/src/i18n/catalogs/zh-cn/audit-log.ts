@@ -23,7 +23,7 @@ export const auditLogChinese: Catalog['auditLog'] = {
   empty: '没有符合条件的管理员操作。',
   emptyHint: '充值调整、授权、价格和渠道的更改会显示在这里。',
   loadMore: '加载更多',
-  shown: '已显示 {{count}} 条',
+  shown_other: '已显示 {{count}} 条',
   showDetails: '显示详情',
   hideDetails: '隐藏详情',
   noDetails: '无详情',
