@@ -1,4 +1,5 @@
 /** Row shapes the rest of the gateway sees; timestamps are Unix milliseconds. */
+import type { AuditAction } from './audit-actions.js';
 
 /** A person who owns keys; `admin` may manage channels, groups and other users. */
 export interface UserRecord {
@@ -147,7 +148,8 @@ export interface AuditEntryRecord {
   details: Record<string, unknown>;
 }
 
-export type NewAuditEntry = Omit<AuditEntryRecord, 'id' | 'createdAt'>;
+/** An audit entry to append: its action must be one of `auditActions`. */
+export type NewAuditEntry = Omit<AuditEntryRecord, 'id' | 'createdAt' | 'action'> & { action: AuditAction };
 
 /** Which audit entries to list, newest first. */
 export interface AuditEntryFilter {

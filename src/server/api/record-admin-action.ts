@@ -1,10 +1,11 @@
+import type { AuditAction } from '../../storage/audit-actions.js';
 import type { GatewayStore } from '../../storage/gateway-store.js';
 import type { ApiCaller } from './authenticate-api-caller.js';
 
 /** One administrator action for the audit log: what was done to which record, with what changed (never a secret). */
 export interface AdminAction {
   /** dotted verb, e.g. `user.credit`, `user.groups.set`, `channel.update`, `order.recheck` */
-  action: string;
+  action: AuditAction;
   /** kind of record acted on, e.g. `user`, `channel`, `order` */
   targetType: string;
   targetId: string | null;
