@@ -22,6 +22,12 @@ interface Box {
   height: number;
 }
 
+/** The page's globals the checks use (the test project has no DOM library). */
+interface PageGlobals {
+  document: { elementFromPoint(x: number, y: number): unknown; documentElement: { scrollWidth: number } };
+  getComputedStyle(element: unknown): { lineHeight: string; overflowX: string };
+}
+
 function overlaps(first: Box, second: Box): boolean {
   return first.x < second.x + second.width && second.x < first.x + first.width && first.y < second.y + second.height && second.y < first.y + first.height;
 }
@@ -70,7 +76,7 @@ describeInBrowser('the console layout in Chromium', () => {
         expect(linkBox && signOutBox, path).toBeTruthy();
         expect(overlaps(linkBox!, signOutBox!), `${look.name}: ${path} is under Sign out`).toBe(false);
         expect(linkBox!.y + linkBox!.height, `${look.name}: ${path} is below the window`).toBeLessThanOrEqual(viewports.desktop.height);
-        const hit = await link.evaluate((element, point) => element.contains(document.elementFromPoint(point.x, point.y)), { x: linkBox!.x + linkBox!.width / 2, y: linkBox!.y + linkBox!.height / 2 });
+        const hit = await link.evaluate((element, point) => element.contains((globalThis as unknown as PageGlobals).document.elementFromPoint(point.x, point.y) as typeof element | null), { x: linkBox!.x + linkBox!.width / 2, y: linkBox!.y + linkBox!.height / 2 });
         expect(hit, `${look.name}: ${path} is covered`).toBe(true);
         await link.click({ timeout: 3_000 });
         await page.waitForURL(new RegExp(`${path}$`));
@@ -87,13 +93,13 @@ describeInBrowser('the console layout in Chromium', () => {
     await row.waitFor();
     const url = row.getByText(baseUrl, { exact: true });
     const box = await url.boundingBox();
-    const lineHeight = await url.evaluate((element) => Number.parseFloat(getComputedStyle(element).lineHeight));
+    const lineHeight = await url.evaluate((element) => Number.parseFloat((globalThis as unknown as PageGlobals).getComputedStyle(element).lineHeight));
     expect(box!.height, 'the base URL wraps').toBeLessThanOrEqual(lineHeight * 1.5);
     // The page itself does not scroll sideways: the table's own container does.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.phone.width);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.phone.width);
     const scroller = await url.evaluate((element) => {
       let parent = element.parentElement;
-      while (parent && !(parent.scrollWidth > parent.clientWidth && getComputedStyle(parent).overflowX !== 'visible')) parent = parent.parentElement;
+      while (parent && !(parent.scrollWidth > parent.clientWidth && (globalThis as unknown as PageGlobals).getComputedStyle(parent).overflowX !== 'visible')) parent = parent.parentElement;
       return parent ? { scrollWidth: parent.scrollWidth, clientWidth: parent.clientWidth } : null;
     });
     expect(scroller, 'no horizontally scrolling container holds the table').not.toBeNull();

@@ -68,7 +68,7 @@ describe('the Redemption codes page', () => {
     await waitFor(() => expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ amountMicroUnits: 2_500_000, count: 2, note: 'launch' }));
 
     expect((await screen.findByTestId('new-redemption-codes')).textContent).toBe('GWRC-1111-2222-3333\nGWRC-4444-5555-6666');
-    expect(screen.getByText(/2 code\(s\) worth 2\.50 each\./)).toBeTruthy();
+    expect(screen.getByText(/2 codes worth 2\.50 each\./)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'I have saved them' }));
     await waitFor(() => expect(screen.queryByTestId('new-redemption-codes')).toBeNull());
