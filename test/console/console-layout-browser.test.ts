@@ -59,7 +59,7 @@ describeInBrowser('the console layout in Chromium', () => {
     return context.newPage();
   }
 
-  it('shows every admin menu item at 1280x800, none under "Sign out", and each one opens its page', async () => {
+  it('shows every admin menu item at 1280x800, none under "Sign out", and each one opens its page', { timeout: 90_000 }, async () => {
     for (const look of [looks[0]!, looks[2]!]) {
       const page = await adminPage(look, viewports.desktop);
       await page.goto(`${gateway.url}/dashboard`);
