@@ -1,3 +1,4 @@
+import type { AuditAction } from '../storage/audit-actions.js';
 import type { AdminTokenRecord } from '../storage/sign-in-records.js';
 import type { NewAuditEntry, UserRecord } from '../storage/store-records.js';
 
@@ -7,7 +8,7 @@ export type AuditActor = Pick<NewAuditEntry, 'actorUserId' | 'actorLabel' | 'act
 /** One administrator action for the audit log: what was done to which record, with what changed (never a secret). */
 export interface AdminAction {
   /** dotted verb, e.g. `user.credit`, `user.groups.set`, `channel.update`, `order.recheck` */
-  action: string;
+  action: AuditAction;
   /** kind of record acted on, e.g. `user`, `channel`, `order` */
   targetType: string;
   targetId: string | null;

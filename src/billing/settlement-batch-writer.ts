@@ -49,7 +49,8 @@ function chargeOf(row: QueuedRow): PendingCharge | undefined {
     apiKeyId: usageLog.apiKeyId,
     amount: row.chargeAmount,
     debt: row.chargeDebt,
-    requestId: usageLog.id,
+    // The ledger names the request by the x-request-id its client received (docs/CONSOLE.md); old rows had none.
+    requestId: usageLog.requestId ?? usageLog.id,
     // When the request finished: it arrived at createdAt and took latencyMs.
     createdAt: usageLog.createdAt + usageLog.latencyMs,
   };

@@ -1,5 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import { createRecordId } from '../core/create-record-id.js';
+import type { AuditAction } from './audit-actions.js';
 import type { LedgerEntryRecord } from './billing-records.js';
 import type { DatabaseSchema, TopupOrdersTable } from './database-schema.js';
 import { repayUserDebt, type UserMoneyRow } from './repay-user-debt.js';
@@ -159,7 +160,7 @@ export async function reverseTopupOrder(
       actor_label: `${reversal.method} webhook`,
       actor_kind: 'webhook',
       actor_id: null,
-      action: reversal.kind === 'refund' ? 'order.refund' : 'order.dispute',
+      action: (reversal.kind === 'refund' ? 'order.refund' : 'order.dispute') satisfies AuditAction,
       target_type: 'order',
       target_id: before.id,
       details: JSON.stringify({

@@ -1,4 +1,5 @@
 /** Row shapes the rest of the gateway sees; timestamps are Unix milliseconds. */
+import type { AuditAction } from './audit-actions.js';
 
 /** A person who owns keys; `admin` may manage channels, groups and other users. */
 export interface UserRecord {
@@ -151,7 +152,8 @@ export interface AuditEntryRecord {
   details: Record<string, unknown>;
 }
 
-export type NewAuditEntry = Omit<AuditEntryRecord, 'id' | 'createdAt'>;
+/** An audit entry to append: its action must be one of `auditActions`. */
+export type NewAuditEntry = Omit<AuditEntryRecord, 'id' | 'createdAt' | 'action'> & { action: AuditAction };
 
 /** Who writes the audit log: a signed-in user, an admin token, the gateway's command line, or a payment webhook. */
 export const auditActorKinds = ['user', 'admin_token', 'cli', 'webhook'] as const;

@@ -115,7 +115,7 @@ for (const engine of engines) {
 
     it("writes a queued request's ledger row from its usage log: its id, user, amount, debt and finish time", async () => {
       const writer = createWriter(store);
-      const { usageLog } = settledRequest(500, { latencyMs: 7 });
+      const { usageLog } = settledRequest(500, { latencyMs: 7, requestId: 'req_client_seen_7' });
       writer.enqueue(usageLog, { amount: 300, debt: 200 });
       expect(writer.pendingAmounts().byUser.get(userId)).toBe(300);
       expect(writer.pendingAmounts().byKey.get(apiKeyId)).toBe(500);
@@ -128,7 +128,8 @@ for (const engine of engines) {
         kind: 'settlement',
         amount: -300,
         debtChange: 200,
-        reference: usageLog.id,
+        // The request id the client received, which the console links to the usage log, not the log row's own id.
+        reference: 'req_client_seen_7',
         createdAt: now + 7,
       });
       expect(writer.pendingAmounts().byUser.size).toBe(0);

@@ -63,7 +63,7 @@ describeInBrowser('the admin Orders and Redemption codes pages in Chromium', () 
     await page.getByText('No codes match.').waitFor();
 
     await createBatch(page, '5', 3, 'browser batch');
-    await page.getByText('3 code(s) worth 5.00 each.', { exact: false }).waitFor();
+    await page.getByText('3 codes worth 5.00 each.', { exact: false }).waitFor();
     const shown = (await page.getByTestId('new-redemption-codes').textContent()) ?? '';
     const codes = shown.split('\n');
     expect(codes).toHaveLength(3);
@@ -94,7 +94,7 @@ describeInBrowser('the admin Orders and Redemption codes pages in Chromium', () 
     const confirm = page.getByRole('dialog');
     await confirm.getByText(/^Disable batch .+\?$/).waitFor();
     await confirm.getByRole('button', { name: 'Disable', exact: true }).click();
-    await page.getByText('Disabled 2 code(s).').waitFor();
+    await page.getByText('Disabled 2 codes.').waitFor();
     for (const code of codes.slice(1)) await page.getByRole('row').filter({ hasText: redemptionCodeDisplayPrefix(code) }).getByText('Disabled', { exact: true }).waitFor();
     await redeemedRow.getByText('Redeemed', { exact: true }).waitFor();
     expect((await callApi(gateway, 'POST', '/redeem', token, { code: codes[1] })).status).toBe(400);

@@ -79,7 +79,7 @@ describeInBrowser('the console in Chromium: top-up, return page, redeem and ledg
     await page.waitForURL(/\/top-up\/return\?order=/);
     stripeOrderId = new URL(page.url()).searchParams.get('order') ?? '';
     await page.getByText('Payment received', { exact: true }).waitFor();
-    await expect.poll(() => page.getByTestId('new-balance').textContent()).toBe('11.50');
+    await expect.poll(() => page.getByTestId('current-balance').textContent()).toBe('11.50');
     expect(await page.getByText('First top-up bonus:', { exact: true }).count()).toBe(1);
     expect(await page.getByText('1.50', { exact: true }).count()).toBe(1);
 
@@ -97,7 +97,7 @@ describeInBrowser('the console in Chromium: top-up, return page, redeem and ledg
     expect(alipayOrderId).toBeDefined();
     expect((await alipay.pay(alipayOrderId!)).answers).toEqual(['success']);
     await dialog.getByText('Payment received', { exact: true }).waitFor();
-    await expect.poll(() => dialog.getByTestId('new-balance').textContent()).toBe('21.5002');
+    await expect.poll(() => dialog.getByTestId('current-balance').textContent()).toBe('21.5002');
     await dialog.getByRole('button', { name: 'Done', exact: true }).click();
     await expect.poll(() => page.getByTestId('balance').textContent()).toBe('21.5002');
     await page.getByTestId(`order-row-${alipayOrderId}`).getByText('Paid', { exact: true }).waitFor();
@@ -140,7 +140,7 @@ describeInBrowser('the console in Chromium: top-up, return page, redeem and ledg
       await chromium.screenshot(page, `top-up-${shot.name}`);
 
       await page.goto(`${gateway.url}/top-up/return?order=${stripeOrderId}`);
-      await page.getByTestId('new-balance').waitFor();
+      await page.getByTestId('current-balance').waitFor();
       await expectNoSidewaysOverflow(page);
       await chromium.screenshot(page, `top-up-return-${shot.name}`);
 

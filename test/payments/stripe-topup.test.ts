@@ -206,6 +206,8 @@ describe('Stripe top-up', () => {
 
     const listed = await callApi(gateway, 'GET', `/admin/orders?user=${user.id}&status=paid&method=stripe`, adminToken);
     expect(listed.body.data.map((entry: { id: string }) => entry.id)).toEqual([orderId]);
+    // The list names who placed each order, so the console need not show a raw user id.
+    expect(listed.body.data[0].user).toEqual({ email: user.email, displayName: user.displayName });
     const audit = await callApi(
       gateway,
       'GET',

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiKey, CreatedApiKey, DataList, GrantedGroup } from '../api/api-types';
+import { myGroupsQueryOptions } from '../api/my-groups-query';
 import { requestApi } from '../api/request-api';
 import { useCurrentSession } from '../api/use-current-session';
 import { PageHeader } from '../components/page-header';
@@ -27,7 +28,7 @@ export function ApiKeysPage() {
   const session = useCurrentSession();
   const [created, setCreated] = useState<{ key: CreatedApiKey; group: GrantedGroup } | null>(null);
   const keys = useQuery({ queryKey: keysQueryKey, queryFn: () => requestApi<DataList<ApiKey>>('GET', '/keys') });
-  const groups = useQuery({ queryKey: ['my-groups'], queryFn: () => requestApi<DataList<GrantedGroup>>('GET', '/me/groups') });
+  const groups = useQuery({ ...myGroupsQueryOptions, queryFn: () => requestApi<DataList<GrantedGroup>>('GET', '/me/groups') });
   const refreshKeys = () => queryClient.invalidateQueries({ queryKey: keysQueryKey });
 
   const toggle = useMutation({

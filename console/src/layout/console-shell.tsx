@@ -1,4 +1,4 @@
-import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Button, Divider, Group, NavLink, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -50,6 +50,7 @@ export function ConsoleShell() {
           leftSection={<item.icon size={18} stroke={1.6} />}
           active={location.pathname === item.path}
           onClick={closeNavigation}
+          py={6}
         />
       ));
 
@@ -70,22 +71,22 @@ export function ConsoleShell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('navigation.label')}>
-        <AppShell.Section grow component={ScrollArea}>
-          <Stack gap={2}>
-            <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="xs">{t('navigation.userSection')}</Text>
+        {/* One scrolling column with Sign out after the last item: a pinned Sign out covered the last admin items at 1280x800. */}
+        <AppShell.Section grow component={ScrollArea} type="auto" scrollbars="y">
+          <Stack gap={0}>
+            <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="xs" pb={4}>{t('navigation.userSection')}</Text>
             {renderItems('user')}
             {isAdmin && (
               <>
-                <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="md">{t('navigation.adminSection')}</Text>
+                <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={4}>{t('navigation.adminSection')}</Text>
                 {renderItems('admin')}
               </>
             )}
+            <Divider my="xs" />
+            <Button variant="subtle" color="gray" fullWidth justify="flex-start" leftSection={<IconLogout size={18} />} onClick={() => void signOut()}>
+              {t('navigation.signOut')}
+            </Button>
           </Stack>
-        </AppShell.Section>
-        <AppShell.Section>
-          <Button variant="subtle" color="gray" fullWidth justify="flex-start" leftSection={<IconLogout size={18} />} onClick={() => void signOut()}>
-            {t('navigation.signOut')}
-          </Button>
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>

@@ -71,4 +71,17 @@ describe('model filtering and prices', () => {
       { kind: 'image', variant: 'a', amount: 1 }, { kind: 'image', variant: 'b', amount: 2 }, { kind: 'audio', amount: 3 }, { kind: 'video', amount: 4 },
     ]);
   });
+
+  it('reads the groups again when the window regains focus, so a group granted meanwhile shows without a reload', async () => {
+    let granted: PricedGroup[] = [];
+    const calls = installFakeGatewayApi({ 'GET /api/me': [200, session], 'GET /api/me/groups': () => [200, { data: granted }] });
+    renderConsole('/models');
+    expect(await screen.findByText('You hold no group yet.')).toBeTruthy();
+    granted = groups;
+    // Within the cache's 10 s: a focus still reads again.
+    window.dispatchEvent(new Event('visibilitychange'));
+    expect(await screen.findByText('Price ratio ×1.5')).toBeTruthy();
+    expect(calls.filter((call) => call.path === '/api/me/groups')).toHaveLength(2);
+  });
 });
+

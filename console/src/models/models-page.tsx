@@ -3,6 +3,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { myGroupsQueryOptions } from '../api/my-groups-query';
 import { requestApi } from '../api/request-api';
 import { PageHeader } from '../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../components/query-state';
@@ -15,7 +16,7 @@ import type { PricedGroupList } from './models-types';
 export function ModelsPage() {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
-  const groups = useQuery({ queryKey: ['my-groups'], queryFn: () => requestApi<PricedGroupList>('GET', '/me/groups') });
+  const groups = useQuery({ ...myGroupsQueryOptions, queryFn: () => requestApi<PricedGroupList>('GET', '/me/groups') });
 
   let content;
   if (groups.isPending) content = <LoadingState />;

@@ -63,7 +63,7 @@ describe('the Settings page', () => {
     await userEvent.type(screen.getByLabelText('Repeat the new password'), 'short and longer');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() => expect(calls.find((call) => call.path === '/api/me/password')?.body).toEqual({ currentPassword: 'old password', newPassword: 'short and longer', revoke_other_sessions: true, revoke_api_keys: false }));
-    expect(await screen.findByText('Password changed; 1 other sessions ended.')).toBeTruthy();
+    expect(await screen.findByText('Password changed; 1 other session ended.')).toBeTruthy();
   });
 
   it('shows the gateway’s message when the current password is wrong', async () => {

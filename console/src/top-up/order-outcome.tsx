@@ -3,11 +3,12 @@ import { IconCircleCheck, IconClockHour4, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentSession } from '../api/use-current-session';
 import { ErrorState, LoadingState } from '../components/query-state';
+import { formatDateTime } from '../format/format-date-time';
 import { formatMicroUnits } from '../format/format-micro-units';
 import type { TopUpOrder } from './top-up-types';
 import type { useOrderPolling } from './use-order-polling';
 
-/** What a polled order shows: progress while pending, then the result with credit, bonus and the new balance. */
+/** What a polled order shows: progress while pending, then the order's own result (credit, bonus, when paid) and the current balance. */
 export function OrderOutcome({ polling }: { polling: ReturnType<typeof useOrderPolling> }) {
   const { t } = useTranslation();
   const { order, gaveUp, progress, restart } = polling;
@@ -50,7 +51,9 @@ function FinalOutcome({ order }: { order: TopUpOrder }) {
           <Stack gap={4}>
             <Group gap="xs"><Text size="sm">{t('topUp.outcome.credited')}</Text><Text size="sm" fw={700}>{money(order.credit)}</Text></Group>
             {order.bonus > 0 && <Group gap="xs"><Text size="sm">{t('topUp.outcome.bonus')}</Text><Text size="sm" fw={700}>{money(order.bonus)}</Text></Group>}
-            {session.data?.balance && <Group gap="xs"><Text size="sm">{t('topUp.outcome.newBalance')}</Text><Text size="sm" fw={700} data-testid="new-balance">{money(session.data.balance.balance)}</Text></Group>}
+            {order.paidAt !== null && <Group gap="xs"><Text size="sm">{t('topUp.outcome.paidAt')}</Text><Text size="sm" data-testid="order-paid-at">{formatDateTime(order.paidAt, i18n.language)}</Text></Group>}
+            {/* Today's balance, not this order's result: a return page opened again days later must not call it new. */}
+            {session.data?.balance && <Group gap="xs"><Text size="sm">{t('topUp.outcome.currentBalance')}</Text><Text size="sm" fw={700} data-testid="current-balance">{money(session.data.balance.balance)}</Text></Group>}
           </Stack>
         </Alert>
       );

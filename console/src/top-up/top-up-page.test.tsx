@@ -85,7 +85,7 @@ describe('the top-up page', () => {
     expect(await within(dialog).findByText('Payment received')).toBeTruthy();
     expect(within(dialog).getByText('5.0008')).toBeTruthy();
     expect(within(dialog).getByText('1.00008')).toBeTruthy();
-    await waitFor(() => expect(within(dialog).getByTestId('new-balance').textContent).toBe('8.50088'));
+    await waitFor(() => expect(within(dialog).getByTestId('current-balance').textContent).toBe('8.50088'));
     await waitFor(() => expect(screen.getByTestId('balance').textContent).toBe('8.50088'));
   });
 

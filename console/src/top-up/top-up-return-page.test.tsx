@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 describe('the top-up return page', () => {
-  it('polls the order until it is paid, then shows the credit, the bonus and the new balance', async () => {
+  it('polls the order until it is paid, then shows the credit, the bonus and the current balance', async () => {
     let polls = 0;
     const calls = installFakeGatewayApi({
       'GET /api/me': () => [200, sessionWithBalance(polls >= 2 ? 11_500_000 : 0)],
@@ -26,7 +26,7 @@ describe('the top-up return page', () => {
     expect(await screen.findByText('Payment received')).toBeTruthy();
     expect(screen.getByText('10.00')).toBeTruthy();
     expect(screen.getByText('1.50')).toBeTruthy();
-    await waitFor(() => expect(screen.getByTestId('new-balance').textContent).toBe('11.50'));
+    await waitFor(() => expect(screen.getByTestId('current-balance').textContent).toBe('11.50'));
     // Polling stops once the order is final.
     const pollsWhenPaid = polls;
     await new Promise((resolve) => setTimeout(resolve, orderPollPolicy.intervalMs + 200));
@@ -90,4 +90,21 @@ describe('the top-up return page for an order that is not the caller’s', () =>
     await new Promise((resolve) => setTimeout(resolve, orderPollPolicy.intervalMs + 200));
     expect(calls.filter((call) => call.path === '/api/topup/orders/top_x').length).toBe(asked);
   });
+
+  it('revisited later, shows the order’s own outcome and labels today’s balance as current, not new', async () => {
+    const paidAt = Date.UTC(2026, 0, 2, 9, 30);
+    installFakeGatewayApi({
+      'GET /api/me': [200, sessionWithBalance(42_000_000)],
+      'GET /api/topup/orders/top_1': [200, topUpOrder({ status: 'paid', paidAt })],
+    });
+    renderConsole('/top-up/return?order=top_1');
+    expect(await screen.findByText('Payment received')).toBeTruthy();
+    expect(screen.getByText('Credited:')).toBeTruthy();
+    expect(screen.getByText('10.00')).toBeTruthy();
+    expect(screen.getByTestId('order-paid-at').textContent).toContain('2026');
+    expect(await screen.findByText('Current balance:')).toBeTruthy();
+    expect(screen.getByTestId('current-balance').textContent).toBe('42.00');
+    expect(screen.queryByText(/New balance/)).toBeNull();
+  });
 });
+

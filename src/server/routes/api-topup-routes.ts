@@ -71,7 +71,16 @@ export function registerApiTopupRoutes(app: FastifyInstance, { api }: ApiRouteCo
       limit: filter.limit,
       before: parseCursor(filter.cursor),
     });
-    return { data: orders.map(presentTopupOrder), nextCursor: encodeCursor(orders, filter.limit) };
+    // Who placed each order, so the console shows an email and name instead of a raw user id.
+    const owners = new Map<string, { email: string; displayName: string } | null>();
+    for (const userId of new Set(orders.map((order) => order.userId))) {
+      const owner = await api.billing.store.findUserById(userId);
+      owners.set(userId, owner ? { email: owner.email, displayName: owner.displayName } : null);
+    }
+    return {
+      data: orders.map((order) => ({ ...presentTopupOrder(order), user: owners.get(order.userId) ?? null })),
+      nextCursor: encodeCursor(orders, filter.limit),
+    };
   });
 
   app.post<{ Params: { orderId: string } }>('/admin/orders/:orderId/recheck', async (request) => {

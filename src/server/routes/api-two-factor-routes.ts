@@ -1,3 +1,4 @@
+import type { AuditAction } from '../../storage/audit-actions.js';
 import { auditActorOfCaller } from '../../accounts/audit-actor.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -145,7 +146,7 @@ function toRecovery(recoveryCode: string): SecondFactor {
 async function recordOwnAction(
   api: ApiRouteContext['api'],
   user: UserRecord,
-  action: string,
+  action: AuditAction,
   details: Record<string, unknown>,
 ): Promise<void> {
   await api.gatewayStore.recordAuditEntry({

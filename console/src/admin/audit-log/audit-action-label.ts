@@ -1,12 +1,13 @@
-/** The actions the gateway records, for the action filter's suggestions (docs/API.md). */
+/** The actions the gateway records, for the action filter's suggestions (docs/API.md); a test checks it against the server's list. */
 export const knownAuditActions = [
   'user.create', 'user.credit', 'user.limits.set', 'user.groups.set', 'user.disable', 'user.enable',
-  'price.set', 'price.delete', 'group.price-ratio.set', 'group.delete', 'catalog.put', 'catalog.delete',
+  'price.set', 'price.delete', 'group.create', 'group.update', 'group.price-ratio.set', 'group.delete',
+  'catalog.put', 'catalog.delete',
   'key.create', 'key.update', 'key.disable', 'key.enable', 'key.delete',
   'channel.create', 'channel.update', 'channel.enable', 'channel.disable', 'channel.delete', 'channel.test',
-  'order.recheck', 'redemption.batch.create', 'redemption.batch.disable', 'redemption.code.disable', 'admin-token.create',
-  'admin-token.revoke',
-  'identity.link',
+  'order.recheck', 'order.refund', 'order.dispute', 'redemption.batch.create', 'redemption.batch.disable',
+  'redemption.code.disable', 'admin-token.create', 'admin-token.revoke',
+  'identity.link', 'user.password.change', 'two_factor.enable', 'two_factor.disable', 'two_factor.recovery_code.use',
 ] as const;
 
 /** The catalog key of an action's label: `user.price-ratio.set` → `auditLog.actions.user_price_ratio_set`. */

@@ -7,6 +7,9 @@ import { auditActionCatalogKey, buildAuditLogQuery, knownAuditActions } from './
 import type { AuditEntry } from './audit-log-types';
 import { summarizeDetails } from './audit-details';
 import { english } from '../../i18n/catalogs/en';
+import { simplifiedChinese } from '../../i18n/catalogs/zh-cn';
+// The server's own list of the actions it writes (its audit writes are typed by it).
+import { auditActions } from '../../../../src/storage/audit-actions';
 
 const admin = { user: { id: 'u1', email: 'root@example.test', displayName: 'Root', role: 'admin', status: 'active', createdAt: 0 }, isAdmin: true, balance: null };
 const credit: AuditEntry = {
@@ -78,9 +81,13 @@ describe('the audit log page', () => {
 });
 
 describe('audit log helpers', () => {
-  it('has a label for every action the gateway records', () => {
-    const labels = english.auditLog.actions as Record<string, string>;
-    for (const action of knownAuditActions) expect(labels[auditActionCatalogKey(action).replace('auditLog.actions.', '')], action).toBeTruthy();
+  it('has a label in English and Chinese for every action the gateway writes', () => {
+    expect([...knownAuditActions].sort()).toEqual([...auditActions].sort());
+    // The catalogs themselves, not i18next: it would fall back to English for a missing Chinese label.
+    for (const [language, catalog] of [['en', english], ['zh-CN', simplifiedChinese]] as const) {
+      const labels: Record<string, string | undefined> = catalog.auditLog.actions;
+      for (const action of auditActions) expect(labels[auditActionCatalogKey(action).replace('auditLog.actions.', '')], `${language}: ${action}`).toBeTruthy();
+    }
   });
 
   it('builds the query from what is set and summarizes details on one line', () => {

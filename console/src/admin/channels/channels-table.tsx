@@ -32,7 +32,8 @@ export function ChannelsTable({ channels, actions }: { channels: Channel[]; acti
                 <Text fw={600}>{channel.name}</Text>
                 <Text size="xs" c="dimmed">{channel.preset ? `${channel.preset} · ${channel.protocol}` : `${t('channels.custom')} · ${channel.protocol}`}</Text>
               </Table.Td>
-              <Table.Td><Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>{channel.baseUrl}</Text></Table.Td>
+              {/* On one line: on a phone the table scrolls sideways rather than squeezing the URL into a few characters. */}
+              <Table.Td><Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>{channel.baseUrl}</Text></Table.Td>
               <Table.Td miw={180}>
                 <Group gap={4}>
                   {channel.models.map((model) => (

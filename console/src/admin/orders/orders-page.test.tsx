@@ -4,14 +4,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeGatewayApi } from '../../test/fake-gateway-api';
 import { renderConsole } from '../../test/render-console';
 import { noOrderFilters, ordersQueryString } from './order-filters';
-import type { TopUpOrder } from '../../top-up/top-up-types';
+import type { AdminTopUpOrder } from './orders-types';
 
 const adminSession = { user: { id: 'admin1', email: 'root@example.test', displayName: 'Root', role: 'admin', status: 'active', createdAt: 0 }, isAdmin: true, balance: null };
-const pendingOrder: TopUpOrder = {
-  id: 'ord_1', userId: 'usr_ada', method: 'stripe', status: 'pending', amountPaidMinor: 1000, amountPaid: '10.00', currency: 'usd',
+const pendingOrder: AdminTopUpOrder = {
+  id: 'ord_1', userId: 'usr_ada', user: { email: 'ada@example.test', displayName: 'Ada Lovelace' }, method: 'stripe', status: 'pending', amountPaidMinor: 1000, amountPaid: '10.00', currency: 'usd',
   credit: 10_000_000, bonus: 1_500_000, providerReference: 'cs_test_123', failureReason: null, createdAt: Date.UTC(2026, 0, 2), paidAt: null, updatedAt: Date.UTC(2026, 0, 2),
 };
-const failedOrder: TopUpOrder = { ...pendingOrder, id: 'ord_2', method: 'alipay', status: 'failed', amountPaid: '70.00', currency: 'cny', bonus: 0, providerReference: null, failureReason: 'card declined' };
+const failedOrder: AdminTopUpOrder = { ...pendingOrder, id: 'ord_2', user: null, method: 'alipay', status: 'failed', amountPaid: '70.00', currency: 'cny', bonus: 0, providerReference: null, failureReason: 'card declined' };
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -42,12 +42,16 @@ describe('the Orders page', () => {
     expect(within(row).getAllByRole('cell')[4]?.textContent).toBe('10.00 + 1.50 bonus');
     expect(within(row).getByText('Pending')).toBeTruthy();
     expect(within(row).getByText('cs_test_123')).toBeTruthy();
-    expect(within(row).getByText('usr_ada')).toBeTruthy();
+    // Who placed it by email and name; the id on one line, never broken mid-word.
+    expect(within(row).getByText('ada@example.test')).toBeTruthy();
+    expect(within(row).getByText('Ada Lovelace')).toBeTruthy();
+    expect(within(row).getByText('usr_ada').style.whiteSpace).toBe('nowrap');
     const failed = screen.getByTestId('order-row-ord_2');
     expect(within(failed).getByText('Alipay')).toBeTruthy();
     expect(within(failed).getByText('70.00 CNY')).toBeTruthy();
     expect(within(failed).getByText('card declined')).toBeTruthy();
     expect(within(failed).getByText('Failed')).toBeTruthy();
+    expect(within(failed).getByText('usr_ada')).toBeTruthy();
   });
 
   it('filters by status, method and user id, and pages on with the cursor', async () => {

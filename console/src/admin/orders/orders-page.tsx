@@ -13,7 +13,7 @@ import { noOrderFilters, ordersQueryString, type OrderFilters } from './order-fi
 import { OrdersTable } from './orders-table';
 import type { CursorPage } from '../../api/api-types';
 import type { TopUpOrder } from '../../top-up/top-up-types';
-import type { RecheckAnswer } from './orders-types';
+import type { AdminTopUpOrder, RecheckAnswer } from './orders-types';
 import { RecheckResult } from './recheck-result';
 import { useCursorPaging } from '../../api/use-cursor-paging';
 
@@ -33,7 +33,7 @@ export function OrdersPage() {
 
   const orders = useQuery({
     queryKey: [...ordersQueryKey, filterKey, paging.cursor],
-    queryFn: () => requestApi<CursorPage<TopUpOrder>>('GET', `/admin/orders?${ordersQueryString(applied, paging.cursor)}`),
+    queryFn: () => requestApi<CursorPage<AdminTopUpOrder>>('GET', `/admin/orders?${ordersQueryString(applied, paging.cursor)}`),
     placeholderData: keepPreviousData,
   });
 

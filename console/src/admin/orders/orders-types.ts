@@ -28,3 +28,8 @@ export interface RecheckAnswer {
   providerSays: ProviderVerdict;
   outcome: RecheckOutcome;
 }
+
+/** An order in GET /api/admin/orders: with who placed it (null when the user is gone). */
+export interface AdminTopUpOrder extends TopUpOrder {
+  user: { email: string; displayName: string } | null;
+}

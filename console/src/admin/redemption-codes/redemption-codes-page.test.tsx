@@ -68,7 +68,7 @@ describe('the Redemption codes page', () => {
     await waitFor(() => expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ amountMicroUnits: 2_500_000, count: 2, note: 'launch' }));
 
     expect((await screen.findByTestId('new-redemption-codes')).textContent).toBe('GWRC-1111-2222-3333\nGWRC-4444-5555-6666');
-    expect(screen.getByText(/2 code\(s\) worth 2\.50 each\./)).toBeTruthy();
+    expect(screen.getByText(/2 codes worth 2\.50 each\./)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'I have saved them' }));
     await waitFor(() => expect(screen.queryByTestId('new-redemption-codes')).toBeNull());
@@ -96,7 +96,7 @@ describe('the Redemption codes page', () => {
     expect(within(confirm).getByText('Disable batch rcb_1?')).toBeTruthy();
     await userEvent.click(within(confirm).getByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual(['/api/admin/redemption-batches/rcb_1/disable']));
-    expect(await screen.findByText('Disabled 3 code(s).')).toBeTruthy();
+    expect(await screen.findByText('Disabled 3 codes.')).toBeTruthy();
   });
 
   it('shows the gateway’s message when a disable fails', async () => {

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { myGroupsQueryKey } from '../../api/my-groups-query';
 import { requestApi } from '../../api/request-api';
 import { formatPriceRatio } from '../../format/format-date-time';
 import { usersQueryKey, type AdminUser, type ModelGroup } from './users-types';
@@ -20,6 +21,8 @@ export function UserGroupsForm({ user, groups }: { user: AdminUser; groups: Mode
     onSuccess: () => {
       notifications.show({ color: 'teal', message: t('users.groups.saved') });
       void queryClient.invalidateQueries({ queryKey: usersQueryKey });
+      // An admin may have granted themselves: their own Models and API keys pages read the groups afresh.
+      void queryClient.invalidateQueries({ queryKey: myGroupsQueryKey });
     },
     onError: (failure) => notifications.show({ color: 'red', message: failure.message }),
   });

@@ -152,11 +152,13 @@ export const english = {
       groupPlaceholder: 'Choose a group',
       groupRequired: 'Choose a group.',
       noGroups: 'You hold no group yet, so you cannot create keys. Ask the operator to grant you one.',
-      groupOption: '{{name}} · ×{{ratio}} · {{count}} models',
+      groupOption_one: '{{name}} · ×{{ratio}} · {{count}} model',
+      groupOption_other: '{{name}} · ×{{ratio}} · {{count}} models',
       groupModels: 'Models: {{models}}',
       expiry: 'Expires',
       expiryNever: 'Never',
-      expiryDays: 'In {{count}} days',
+      expiryDays_one: 'In {{count}} day',
+      expiryDays_other: 'In {{count}} days',
       spendingCap: 'Spending cap',
       spendingCapHint: 'Leave empty for no cap.',
       spendingCapInvalid: 'Enter an amount such as 10 or 2.50.',
@@ -189,7 +191,12 @@ export const english = {
   redemptionCodes: redemptionCodesEnglish,
 } as const;
 
-/** A catalog: the English catalog's shape with any strings. */
+/** A catalog: the English catalog's shape with any strings; `_one` plural forms are optional (Chinese has one form). */
 export type Catalog = DeepStrings<typeof english>;
 
-type DeepStrings<Shape> = { [Key in keyof Shape]: Shape[Key] extends string ? string : DeepStrings<Shape[Key]> };
+/** A plural key's singular form, which languages without it (Chinese: `_other` only) leave out. */
+type SingularKey = `${string}_one`;
+
+type DeepStrings<Shape> = { [Key in keyof Shape as Key extends SingularKey ? never : Key]: Shape[Key] extends string ? string : DeepStrings<Shape[Key]> } & {
+  [Key in keyof Shape as Key extends SingularKey ? Key : never]?: string;
+};

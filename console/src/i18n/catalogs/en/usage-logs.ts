@@ -8,7 +8,8 @@ export const usageLogsEnglish = {
   loadMore: 'Load more',
   empty: 'No requests match these filters.',
   emptyHint: 'Requests appear here a moment after they finish. Widen the time range or clear the filters.',
-  shown: '{{count}} requests shown',
+  shown_one: '{{count}} request shown',
+  shown_other: '{{count}} requests shown',
   filters: {
     title: 'Filters',
     range: 'Time range',

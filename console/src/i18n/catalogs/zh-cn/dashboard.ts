@@ -11,7 +11,6 @@ export const dashboardChinese: Catalog['dashboard'] = {
     held: '进行中请求的冻结',
     debt: '欠款',
     topUp: '充值',
-    runway_one: '按近 7 天平均消费，约可用 {{count}} 天。',
     runway_other: '按近 7 天平均消费，约可用 {{count}} 天。',
     runwayOverAYear: '按近 7 天平均消费，可用一年以上。',
     noRunway: '近 7 天没有消费，无法估算可用天数。',
@@ -27,9 +26,7 @@ export const dashboardChinese: Catalog['dashboard'] = {
   },
   rangeLabel: '图表和密钥表的时间范围',
   stats: {
-    requests_one: '{{count}} 次请求',
     requests_other: '{{count}} 次请求',
-    errors_one: '{{count}} 次错误',
     errors_other: '{{count}} 次错误',
   },
   charts: {

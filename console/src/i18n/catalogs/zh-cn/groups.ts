@@ -53,7 +53,7 @@ export const groupsChinese: Catalog['groups'] = {
     reset: '{{model}} 已恢复目录价格。',
     saved: '已设置 {{model}} 的价格。',
     empty: '没有匹配的模型。',
-    more: '显示 {{count}} 个中的 {{shown}} 个；搜索可缩小范围。',
+    more_other: '显示 {{count}} 个中的 {{shown}} 个；搜索可缩小范围。',
     model: '模型 ID',
     modelRequired: '请填写模型 ID。',
     invalidAmount: '请输入金额，例如 2.50（最多六位小数）。',

@@ -10,7 +10,6 @@ export const modelsChinese: Catalog['models'] = {
   noGroupsHint: '请联系运营者为你授权分组，其模型和价格会显示在这里。',
   noMatch: '没有与“{{search}}”匹配的模型。',
   ratio: '价格倍率 ×{{ratio}}',
-  modelCount_one: '{{count}} 个模型',
   modelCount_other: '{{count}} 个模型',
   groupEmpty: '此分组目前没有可用的模型。',
   tableLabel: '{{name}} 的模型',

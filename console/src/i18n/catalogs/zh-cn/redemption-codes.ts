@@ -49,8 +49,8 @@ export const redemptionCodesChinese: Catalog['redemptionCodes'] = {
   confirmBatchBody: '该批次中尚未兑换的兑换码都将失效；已兑换的额度保留。此操作无法撤销。',
   confirmDisable: '停用',
   cancel: '取消',
-  disabled: '已停用 {{count}} 个兑换码。',
-  createdNotice: '已创建 {{count}} 个兑换码。',
+  disabled_other: '已停用 {{count}} 个兑换码。',
+  createdNotice_other: '已创建 {{count}} 个兑换码。',
   form: {
     title: '创建一批兑换码',
     amount: '每个兑换码的面额',
@@ -62,7 +62,7 @@ export const redemptionCodesChinese: Catalog['redemptionCodes'] = {
     countInvalid: '请输入 1 到 {{maximum}} 之间的整数。',
     expiry: '过期时间',
     expiryNever: '永不过期',
-    expiryDays: '{{count}} 天后',
+    expiryDays_other: '{{count}} 天后',
     note: '备注',
     notePlaceholder: '例如：春季活动',
     submit: '创建',
@@ -70,7 +70,7 @@ export const redemptionCodesChinese: Catalog['redemptionCodes'] = {
   created: {
     title: '新的兑换码',
     warning: '请立即复制或下载这些兑换码：它们只显示这一次，列表中只保留开头几个字符。',
-    summary: '共 {{count}} 个兑换码，每个面额 {{amount}}。',
+    summary_other: '共 {{count}} 个兑换码，每个面额 {{amount}}。',
     noExpiry: '永不过期。',
     expires: '将于 {{date}} 过期。',
     batch: '批次 {{id}}',

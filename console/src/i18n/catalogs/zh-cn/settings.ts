@@ -23,10 +23,10 @@ export const settingsChinese: Catalog['settings'] = {
     currentRequired: '请输入当前密码。',
     new: '新密码',
     repeat: '再次输入新密码',
-    tooShort: '至少 {{count}} 个字符。',
+    tooShort_other: '至少 {{count}} 个字符。',
     mismatch: '两次输入的密码不一致。',
     submit: '修改密码',
-    changed: '密码已修改；已结束 {{count}} 个其他会话。',
+    changed_other: '密码已修改；已结束 {{count}} 个其他会话。',
   },
   identities: {
     title: '关联登录',
@@ -62,7 +62,7 @@ export const settingsChinese: Catalog['settings'] = {
     revokeOthers: '退出所有其他会话',
     revokeOthersTitle: '退出其他所有地方的登录？',
     revokeOthersBody: '登录你账户的其他所有浏览器都将退出登录，当前浏览器保持登录。',
-    othersRevoked: '已退出 {{count}} 个会话。',
+    othersRevoked_other: '已退出 {{count}} 个会话。',
   },
   preferences: {
     title: '语言和主题',

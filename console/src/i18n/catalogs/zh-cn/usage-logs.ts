@@ -10,7 +10,7 @@ export const usageLogsChinese: Catalog['usageLogs'] = {
   loadMore: '加载更多',
   empty: '没有符合这些筛选条件的请求。',
   emptyHint: '请求结束片刻后会出现在这里。请扩大时间范围或清除筛选条件。',
-  shown: '已显示 {{count}} 个请求',
+  shown_other: '已显示 {{count}} 个请求',
   filters: {
     title: '筛选',
     range: '时间范围',
