@@ -2,7 +2,8 @@
 export const securityEnglish = {
   title: 'Security',
   description: 'Two-factor sign-in asks for a code from an authenticator app after your password or provider.',
-  on: 'Two-factor sign-in is on. {{count}} recovery codes left.',
+  on_one: 'Two-factor sign-in is on. {{count}} recovery code left.',
+  on_other: 'Two-factor sign-in is on. {{count}} recovery codes left.',
   off: 'Two-factor sign-in is off.',
   required: 'This gateway requires administrators to use two-factor sign-in: set it up to continue.',
   setUp: 'Set up two-factor sign-in',

@@ -4,7 +4,7 @@ import type { Catalog } from '../en';
 export const securityChinese: Catalog['security'] = {
   title: '安全',
   description: '两步验证会在密码或第三方登录之后，再要求输入身份验证器应用中的验证码。',
-  on: '两步验证已开启，剩余 {{count}} 个恢复码。',
+  on_other: '两步验证已开启，剩余 {{count}} 个恢复码。',
   off: '两步验证未开启。',
   required: '本网关要求管理员开启两步验证：请先完成设置。',
   setUp: '设置两步验证',
