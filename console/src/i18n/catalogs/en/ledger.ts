@@ -7,7 +7,6 @@ export const ledgerEnglish = {
   empty: 'Nothing in your ledger yet.',
   emptyHint: 'Top-ups, bonuses, redeemed codes and the cost of your requests will be listed here.',
   more: 'Load more',
-  openRequest: 'Open request {{requestId}} in the usage logs',
   columns: { time: 'Time', kind: 'Kind', amount: 'Amount', balanceAfter: 'Balance after', debtChange: 'Debt change', description: 'Description', reference: 'Reference' },
   kinds: {
     'top-up': 'Top-up',

@@ -9,7 +9,6 @@ export const ledgerChinese: Catalog['ledger'] = {
   empty: '账本中还没有记录。',
   emptyHint: '充值、奖励、兑换的充值码和请求费用都会列在这里。',
   more: '加载更多',
-  openRequest: '在使用日志中查看请求 {{requestId}}',
   columns: { time: '时间', kind: '类型', amount: '金额', balanceAfter: '变动后余额', debtChange: '欠款变动', description: '说明', reference: '参考号' },
   kinds: {
     'top-up': '充值',
