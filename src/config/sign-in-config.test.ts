@@ -3,7 +3,13 @@ import { loadSignInConfig } from './sign-in-config.js';
 
 describe('loadSignInConfig', () => {
   it('configures nothing by default', () => {
-    expect(loadSignInConfig({})).toEqual({ publicUrl: undefined, github: undefined, oidc: undefined });
+    expect(loadSignInConfig({})).toEqual({
+      publicUrl: undefined,
+      github: undefined,
+      oidc: undefined,
+      requireAdminTwoFactor: false,
+    });
+    expect(loadSignInConfig({ GATEWAY_REQUIRE_ADMIN_TWO_FACTOR: 'true' }).requireAdminTwoFactor).toBe(true);
   });
 
   it('configures GitHub with its public endpoints unless overridden, and OIDC with a display name', () => {
@@ -32,6 +38,7 @@ describe('loadSignInConfig', () => {
         displayName: 'Company SSO',
         emailTrust: { trustVerifiedEmail: false, emailDomains: [] },
       },
+      requireAdminTwoFactor: false,
     });
     expect(
       loadSignInConfig({

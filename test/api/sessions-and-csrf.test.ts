@@ -202,6 +202,8 @@ function runCli(...args: string[]): Promise<{ stdout: string }> {
       ...process.env,
       GATEWAY_DATABASE_URL: gateway.config.databaseUrl,
       GATEWAY_DATA_DIR: gateway.config.dataDirectory,
+      // The CLI checks its key against the database's, as a node does.
+      GATEWAY_SECRET_KEY: gateway.config.secretKey,
     },
   });
 }
