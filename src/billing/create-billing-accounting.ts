@@ -3,7 +3,13 @@ import { GatewayError } from '../core/gateway-error.js';
 import { StoreUnavailableError, storeRetryAfterSeconds } from '../storage/store-unavailable-error.js';
 import { createRateLimitedLog } from './rate-limited-log.js';
 import { formatMicroUnits } from './money.js';
-import type { MeteredRequest, MeteredResult, MeteredTicket, RequestAccounting } from './request-accounting.js';
+import type {
+  EarlyRequest,
+  MeteredRequest,
+  MeteredResult,
+  MeteredTicket,
+  RequestAccounting,
+} from './request-accounting.js';
 import type { UsageLogRecord } from '../storage/billing-records.js';
 import type { BillingRuntime } from './billing-runtime.js';
 import type { BillableUsage } from './billable-usage.js';
@@ -80,6 +86,27 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       status: error.status,
       errorCode: error.code,
     });
+  }
+
+  /**
+   * `admission`, with its refusal counted like the others: made before the body was read (or for a free request), it
+   * has no model to count under, so it is counted under `''`.
+   */
+  async function countingEarlyRefusals<T>(request: EarlyRequest, admission: Promise<T>): Promise<T> {
+    try {
+      return await admission;
+    } catch (error) {
+      if (error instanceof GatewayError)
+        writer.countRefusal({
+          receivedAt: request.receivedAt,
+          userId: request.principal.userId,
+          apiKeyId: request.principal.apiKeyId,
+          model: '',
+          status: error.status,
+          errorCode: error.code,
+        });
+      throw error;
+    }
   }
 
   /**
@@ -243,8 +270,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   }
 
   return {
-    checkBeforeBody: (request) => checkAdmissionBeforeBody(runtime, request),
-    admitUnbilled: (request) => admitUnbilledRequest(runtime, request),
+    checkBeforeBody: (request) => countingEarlyRefusals(request, checkAdmissionBeforeBody(runtime, request)),
+    admitUnbilled: (request) => countingEarlyRefusals(request, admitUnbilledRequest(runtime, request)),
     countRefusal: (refusal) => writer.countRefusal(refusal),
 
     open(request) {

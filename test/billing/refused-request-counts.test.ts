@@ -2,7 +2,7 @@
 // signed up could otherwise write rows at request rate. The counts still reach the rollups, so the console's request
 // and error counts stay honest.
 import pino from 'pino';
-import { request } from 'undici';
+import { FormData, request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RefusedRequestCounter } from '../../src/billing/refused-request-counter.js';
 import { SettlementBatchWriter } from '../../src/billing/settlement-batch-writer.js';
@@ -198,6 +198,34 @@ describe('refused requests through a gateway', () => {
     expect(await store.listUsageLogs({ userId: user.id, limit: 10 })).toEqual([]);
     const summaries = await store.listUsageSummaries({ userId: user.id });
     expect(summaries.reduce((total, row) => total + row.errorCount, 0)).toBe(500);
+  });
+
+  it('counts uploads refused before their body is read, under no model', async () => {
+    const user = await gateway.createUser();
+    const key = await gateway.createKey(user);
+    // No balance: a multipart upload is refused before the gateway reads it, so its model is never known.
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) {
+      const form = new FormData();
+      form.append('model', model);
+      form.append('file', new Blob([new Uint8Array(2048)], { type: 'audio/wav' }), 'speech.wav');
+      const answer = await request(`${gateway.url}/v1/audio/transcriptions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.secret}` },
+        body: form,
+      });
+      await answer.body.dump();
+      statuses.push(answer.statusCode);
+    }
+    expect(statuses).toEqual([429, 429, 429, 429]);
+    await gateway.running.billing.writer.flush();
+    const groups = await gateway.running.billing.store.listRefusedRequestCounts({
+      userId: user.id,
+      from: 0,
+      to: Date.now() + 60_000,
+    });
+    expect(groups.reduce((total, group) => total + group.count, 0)).toBe(4);
+    expect(groups.every((group) => group.model === '' && group.errorCode === 'insufficient_quota')).toBe(true);
   });
 
   it("shows a user their own refusals through GET /api/usage/refusals, and no one else's", async () => {
