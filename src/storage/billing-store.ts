@@ -1,3 +1,4 @@
+import type { OrderLedgerMismatch } from './find-order-ledger-mismatches.js';
 import type { ModelPriceRecord as ModelPrice } from './price-records.js';
 import type {
   ApiKeyBillingRecord,
@@ -47,6 +48,8 @@ export interface BillingStore {
   readStoredBalances(userIds: readonly string[]): Promise<StoredBalance[]>;
   /** users whose balance or debt differs from the sum of their ledger, or is negative */
   findBalanceMismatches(): Promise<BalanceMismatch[]>;
+  /** top-up orders whose ledger entries do not add up to their credit, bonus and reversals */
+  findOrderLedgerMismatches(): Promise<OrderLedgerMismatch[]>;
   readBalance(userId: string): Promise<number | undefined>;
   /** newest first; `before` is a cursor from the previous page */
   listLedgerEntries(

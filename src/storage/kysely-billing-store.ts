@@ -1,3 +1,4 @@
+import { findOrderLedgerMismatches } from './find-order-ledger-mismatches.js';
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { createRecordId } from '../core/create-record-id.js';
 import { writeWithRevision } from './write-with-revision.js';
@@ -143,6 +144,8 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
           (row) => row.balance !== row.ledgerSum || row.debt !== row.ledgerDebtSum || row.balance < 0 || row.debt < 0,
         );
     },
+
+    findOrderLedgerMismatches: () => findOrderLedgerMismatches(database),
 
     async readStoredBalance(userId) {
       const row = await database

@@ -234,6 +234,59 @@ for (const engine of engines) {
       // A late `created` for the closed dispute changes nothing.
       expect((await store.reverseOrder(order.id, dispute, { now: 6_000 })).outcome).toBe('unchanged');
       expect(await billing.findBalanceMismatches()).toEqual([]);
+      expect(await billing.findOrderLedgerMismatches()).toEqual([]);
+    });
+
+    it('finds orders whose ledger entries do not add up to their credit, bonus and reversals (`billing verify`)', async () => {
+      const store = createTopupOrderStore(opened.database);
+      const billing = createBillingStore({ database: opened });
+      const [paid, reversed, unpaid] = [
+        pendingOrder(userId, 2_000_000, 300_000),
+        pendingOrder(userId, 1_000_000, 0),
+        pendingOrder(userId, 1_000_000, 0),
+      ];
+      for (const order of [paid, reversed, unpaid]) await store.createOrder(order);
+      await store.fulfilOrder(paid.id, { providerReference: null, now: 2_000 });
+      await store.fulfilOrder(reversed.id, { providerReference: null, now: 2_100 });
+      const refund = { kind: 'refund', method: 'stripe', eventId: 'e', refundedMinor: 50, currency: 'usd' } as const;
+      expect((await store.reverseOrder(reversed.id, refund, { now: 3_000 })).outcome).toBe('reversed');
+      expect(await billing.findOrderLedgerMismatches()).toEqual([]);
+
+      // An order that says more was taken back than its reversal entries took; a paid order whose credit entry is gone
+      // (its bonus entry stays); an unpaid order with a credit.
+      await opened.database
+        .updateTable('topup_orders')
+        .set({ reversed_credit_micro_units: 600_000 })
+        .where('id', '=', reversed.id)
+        .execute();
+      await opened.database
+        .deleteFrom('ledger_entries')
+        .where('reference', '=', paid.id)
+        .where('kind', '=', 'top-up')
+        .execute();
+      await opened.database
+        .updateTable('ledger_entries')
+        .set({ reference: unpaid.id })
+        .where('reference', '=', reversed.id)
+        .where('kind', '=', 'top-up')
+        .execute();
+      const mismatches = await billing.findOrderLedgerMismatches();
+      expect(mismatches.map((mismatch) => mismatch.orderId).sort()).toEqual([paid.id, reversed.id, unpaid.id].sort());
+      expect(mismatches.find((mismatch) => mismatch.orderId === paid.id)).toMatchObject({
+        expectedCredit: 2_300_000,
+        ledgerCredit: 300_000,
+        creditEntries: 0,
+      });
+      expect(mismatches.find((mismatch) => mismatch.orderId === reversed.id)).toMatchObject({
+        expectedReversed: 600_000,
+        ledgerReversed: 500_000,
+      });
+      expect(mismatches.find((mismatch) => mismatch.orderId === unpaid.id)).toMatchObject({
+        status: 'pending',
+        expectedCredit: 0,
+        ledgerCredit: 1_000_000,
+        creditEntries: 1,
+      });
     });
 
     it('remembers a refund of an order not seen paid yet and takes it back when the payment is credited', async () => {
@@ -266,6 +319,7 @@ for (const engine of engines) {
       expect(await billing.readStoredBalance(userId)).toMatchObject({ balance: 900_000, debt: 0 });
       expect(await store.hasPaidOrder(userId)).toBe(true);
       expect(await billing.findBalanceMismatches()).toEqual([]);
+      expect(await billing.findOrderLedgerMismatches()).toEqual([]);
     });
   });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { formatMicroUnits } from '../../billing/money.js';
 import type { BalanceMismatch } from '../../storage/billing-records.js';
+import type { OrderLedgerMismatch } from '../../storage/find-order-ledger-mismatches.js';
 import type { TaskHoldMismatch } from '../../storage/video-task-records.js';
 import { printResult } from '../open-cli-store.js';
 import { withCliBillingStore } from '../open-cli-billing-store.js';
@@ -13,7 +14,8 @@ import { pino } from 'pino';
 
 /**
  * `gateway billing verify`: proves every balance equals the sum of its ledger amounts and every debt the sum of its
- * ledger debt changes, neither below zero, and that every video task hold adds up (an open hold only on a running
+ * ledger debt changes, neither below zero, that every top-up order's ledger entries add up to its credit, bonus and
+ * reversals, and that every video task hold adds up (an open hold only on a running
  * task, none on a finished one, every hold ledger entry naming a task), and with GATEWAY_REDIS_URL that the shared
  * wallet agrees with the database (see `findWalletDrift`); exits 1 and lists offenders otherwise.
  */
@@ -22,30 +24,36 @@ export function registerBillingCommands(program: Command): void {
   billing
     .command('verify')
     .description(
-      'check that every balance and debt equals the sum of its ledger entries and every video task hold adds up',
+      'check that every balance and debt equals the sum of its ledger entries, every top-up order its credits and reversals, and every video task hold adds up',
     )
     .option('--json', 'print the result as JSON')
     .action((options: { json?: boolean }) =>
       withCliBillingStore(async (store) => {
         const mismatches = await store.findBalanceMismatches();
+        const orderMismatches = await store.findOrderLedgerMismatches();
         const taskHoldMismatches = await withCliVideoTaskStore((tasks) => tasks.findTaskHoldMismatches());
         const wallet = await checkSharedWallet(store);
-        const ok = mismatches.length === 0 && taskHoldMismatches.length === 0 && (wallet?.drift.length ?? 0) === 0;
+        const ok =
+          mismatches.length === 0 &&
+          orderMismatches.length === 0 &&
+          taskHoldMismatches.length === 0 &&
+          (wallet?.drift.length ?? 0) === 0;
         const walletLine = wallet
           ? `The shared wallet: ${wallet.wallets} wallets, ${wallet.drift.length} disagreements; live nodes hold ${formatMicroUnits(wallet.liveHeld)} and have ${formatMicroUnits(wallet.livePending)} not written yet; stopped nodes left ${formatMicroUnits(wallet.deadNodeAmounts)} (removed by the next sweep).`
           : undefined;
         printResult(
           options.json,
-          { ok, mismatches, taskHoldMismatches, ...(wallet ? { wallet } : {}) },
+          { ok, mismatches, orderMismatches, taskHoldMismatches, ...(wallet ? { wallet } : {}) },
           ok
             ? [
-                'OK: every balance and debt equals the sum of its ledger, and every video task hold adds up.',
+                'OK: every balance and debt equals the sum of its ledger, every top-up order its credits and reversals, and every video task hold adds up.',
                 walletLine,
               ]
                 .filter(Boolean)
                 .join('\n')
             : [
                 ...mismatches.map(describeMismatch),
+                ...orderMismatches.map(describeOrderMismatch),
                 ...taskHoldMismatches.map(describeTaskHoldMismatch),
                 ...(wallet?.drift ?? []).map(describeWalletDrift),
                 ...(walletLine ? [walletLine] : []),
@@ -83,6 +91,10 @@ async function checkSharedWallet(store: BillingStore): Promise<WalletDriftReport
   } finally {
     await redis.quit().catch(() => redis.disconnect());
   }
+}
+
+function describeOrderMismatch(mismatch: OrderLedgerMismatch): string {
+  return `ORDER ${mismatch.orderId} (${mismatch.status}, user ${mismatch.userId}): credited ${formatMicroUnits(mismatch.ledgerCredit)} in ${mismatch.creditEntries} top-up entries, expected ${formatMicroUnits(mismatch.expectedCredit)}; taken back ${formatMicroUnits(mismatch.ledgerReversed)}, expected ${formatMicroUnits(mismatch.expectedReversed)}`;
 }
 
 function describeWalletDrift(entry: WalletDriftEntry): string {
