@@ -33,7 +33,7 @@ export interface ProcessLayout {
 }
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const readyTimeoutMs = 60_000;
+const defaultReadyTimeoutMs = 60_000;
 const stopTimeoutMs = 15_000;
 
 /** Pins the harness to one core and the measured processes to another, when the machine and `taskset` allow. */
@@ -67,22 +67,36 @@ export async function startBenchProcess(options: {
   environment: Record<string, string>;
   /** extra Node flags, e.g. `--cpu-prof` */
   nodeFlags?: string[];
+  /** a command that runs Node, e.g. valgrind and its options (bench:instructions) */
+  wrapper?: string[];
+  /** how long it may take to say it is ready, in milliseconds (default a minute; far more under valgrind) */
+  readyTimeoutMs?: number;
 }): Promise<BenchProcess> {
-  const nodeArguments = ['--expose-gc', ...(options.nodeFlags ?? []), options.scriptFile];
+  const processArguments = [
+    ...(options.wrapper ?? []),
+    process.execPath,
+    '--expose-gc',
+    ...(options.nodeFlags ?? []),
+    options.scriptFile,
+  ];
   const [command, commandArguments] =
     options.core === undefined
-      ? [process.execPath, nodeArguments]
-      : ['taskset', ['-c', options.core, process.execPath, ...nodeArguments]];
+      ? [processArguments[0] as string, processArguments.slice(1)]
+      : ['taskset', ['-c', options.core, ...processArguments]];
   const child = spawn(command, commandArguments, {
     cwd: projectRoot,
     env: { ...process.env, ...options.environment },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ready = await waitForReady(child, options.name);
+  const ready = await waitForReady(child, options.name, options.readyTimeoutMs ?? defaultReadyTimeoutMs);
   return wrapChild(child, options.name, ready);
 }
 
-function waitForReady(child: ChildProcess, name: string): Promise<{ url: string; details: Record<string, string> }> {
+function waitForReady(
+  child: ChildProcess,
+  name: string,
+  readyTimeoutMs: number,
+): Promise<{ url: string; details: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`${name} did not start within ${readyTimeoutMs} ms`)),

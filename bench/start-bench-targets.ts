@@ -20,14 +20,26 @@ export interface RunningBench {
 
 const upstreamKey = 'sk-sim-bench-upstream-key';
 
-/**
- * `gatewayNodeFlags` are added to the gateway's Node command line, e.g. `--cpu-prof`. The gateway runs bundled, as
- * `npm start` runs it, unless `gatewayFileByFile` (for profiles, whose summary names packages by file).
- */
+/** How the measured processes are started, beyond the defaults. */
+export interface BenchTargetOptions {
+  /** added to the gateway's Node command line, e.g. `--cpu-prof` */
+  gatewayNodeFlags?: string[];
+  /** the gateway file by file instead of bundled as `npm start` runs it (for profiles, whose summary names packages by file) */
+  gatewayFileByFile?: boolean;
+  /** added to the gateway's environment, e.g. `GATEWAY_BILLING=off` */
+  gatewayEnvironment?: Record<string, string>;
+  /** a command that runs the gateway's or the proxy's Node, e.g. valgrind (bench:instructions) */
+  gatewayWrapper?: string[];
+  proxyWrapper?: string[];
+  /** how long each process may take to start, in milliseconds (default a minute) */
+  readyTimeoutMs?: number;
+}
+
+/** Starts the simulator, the gateway and the reference proxy. */
 export async function startBenchTargets(
   layout: ProcessLayout,
   settings: BenchmarkSettings,
-  options: { gatewayNodeFlags?: string[]; gatewayFileByFile?: boolean } = {},
+  options: BenchTargetOptions = {},
 ): Promise<RunningBench> {
   const started: BenchProcess[] = [];
   const stop = async () => {
@@ -61,6 +73,8 @@ export async function startBenchTargets(
       scriptFile: gatewayScript,
       core: layout.measuredCore,
       nodeFlags: [...launch.nodeFlags, ...(options.gatewayNodeFlags ?? [])],
+      wrapper: options.gatewayWrapper,
+      readyTimeoutMs: options.readyTimeoutMs,
       environment: {
         ...launch.environment,
         BENCH_UPSTREAM_URL: simulator.url,
@@ -69,6 +83,7 @@ export async function startBenchTargets(
         GATEWAY_UPSTREAM_CONNECTIONS: String(settings.gatewayUpstreamConnections),
         // Every load client connects from loopback, one address: the per-address cap (32) would refuse the benchmark's 50+ streams.
         GATEWAY_MAX_IN_FLIGHT_PER_ADDRESS: '0',
+        ...options.gatewayEnvironment,
       },
     });
     started.push(gateway);
@@ -76,6 +91,8 @@ export async function startBenchTargets(
       name: 'reference proxy',
       scriptFile: compiledBenchProcess('reference-proxy-process.ts'),
       core: layout.measuredCore,
+      wrapper: options.proxyWrapper,
+      readyTimeoutMs: options.readyTimeoutMs,
       environment: { BENCH_UPSTREAM_ORIGIN: new URL(simulator.url).origin },
     });
     started.push(proxy);

@@ -29,7 +29,13 @@ try {
     // serves it; the default is found beside the gateway's own files, which this compiled copy is not.
     GATEWAY_CONSOLE_DIR: process.env.GATEWAY_CONSOLE_DIR ?? path.resolve('dist/console'),
   });
-  const gateway = await startGateway(config, createLogger(config.logLevel));
+  // bench:instructions writes every batch full (256 requests), so each request pays the same share of a COMMIT.
+  const settlementIntervalMs = Number(process.env.BENCH_SETTLEMENT_INTERVAL_MS ?? 0);
+  const gateway = await startGateway(
+    config,
+    createLogger(config.logLevel),
+    settlementIntervalMs > 0 ? { billing: { flushIntervalMs: settlementIntervalMs } } : {},
+  );
   const apiKey = await seedGateway(gateway, {
     upstreamUrl,
     upstreamKey,
