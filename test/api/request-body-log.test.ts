@@ -56,7 +56,7 @@ describe('the request body log', () => {
   });
 
   it('keeps a non-streamed chat request and its answer under the request id, without the key', async () => {
-    const body = { model, messages: [{ role: 'user', content: 'hello body log' }], max_tokens: 5 };
+    const body = { model, messages: [{ role: 'user' as const, content: 'hello body log' }], max_tokens: 5 };
     const { data, response } = await gateway.client(secret).chat.completions.create(body).withResponse();
     const requestId = response.headers.get('x-request-id')!;
     const kept = await keptBodies(requestId);

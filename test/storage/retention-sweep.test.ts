@@ -1,4 +1,7 @@
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadBillingConfig } from '../../src/billing/billing-config.js';
+import { BillingRuntime } from '../../src/billing/billing-runtime.js';
 import { sweepExpiredRows, type RetentionSweepOptions } from '../../src/billing/sweep-expired-rows.js';
 import type { RefusedRequestCount, UsageLogRecord } from '../../src/storage/billing-records.js';
 import type { BillingStore } from '../../src/storage/billing-store.js';
@@ -202,6 +205,37 @@ for (const engine of engines) {
         expect(await store.listUsageLogs({ userId, limit: 100 })).toHaveLength(5);
       } finally {
         await otherNode.database.destroy();
+      }
+    });
+
+    it('runs from the billing runtime with the configured batch size and logs what went', async () => {
+      const lines: Array<Record<string, unknown>> = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+      const runtime = await BillingRuntime.start({
+        store,
+        config: { ...loadBillingConfig({}), retentionBatchRows: 10 },
+        logger,
+        clock: () => now,
+        revisionCheckIntervalMs: 0,
+        requestBodies: bodies,
+        retentionPauseMs: 0,
+      });
+      try {
+        const result = await runtime.sweepRetention();
+        expect(result.deleted).toEqual({
+          usage_logs: 25,
+          refused_request_counts: 9,
+          usage_hourly_rollups: 25,
+          request_bodies: 6,
+        });
+        expect(result.batches).toBe(3 + 1 + 3 + 1);
+        expect(lines.find((line) => line.msg === 'retention sweep deleted expired rows')).toMatchObject({
+          deleted: result.deleted,
+          batches: 8,
+          complete: true,
+        });
+      } finally {
+        await runtime.close();
       }
     });
 
