@@ -37,6 +37,7 @@ export interface BillingRuntimeOptions {
 }
 
 const retentionSweepIntervalMs = 3_600_000;
+const firstRetentionSweepDelayMs = 60_000;
 const heartbeatIntervalMs = 10_000;
 const deadNodeSweepIntervalMs = 30_000;
 /** Redis channel on which nodes announce changes to keys, balances, prices and limits. */
@@ -153,8 +154,17 @@ export class BillingRuntime {
       });
     }
     const bodiesExpire = options.requestBodies !== undefined && options.config.requestBodyLog.retentionDays > 0;
-    if (options.config.usageLogRetentionDays > 0 || bodiesExpire)
+    if (options.config.usageLogRetentionDays > 0 || bodiesExpire) {
       runtime.every(retentionSweepIntervalMs, 'usage log retention failed', () => runtime.sweepRetention());
+      // A node restarted more often than hourly would never sweep: the first sweep runs a minute after the start.
+      const firstSweep = setTimeout(() => {
+        runtime
+          .sweepRetention()
+          .catch((error: unknown) => options.logger.error({ err: error }, 'usage log retention failed'));
+      }, firstRetentionSweepDelayMs);
+      firstSweep.unref();
+      runtime.timers.push(firstSweep);
+    }
     return runtime;
   }
 
