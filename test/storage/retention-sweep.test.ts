@@ -239,6 +239,22 @@ for (const engine of engines) {
       }
     });
 
+    it('lets settlement batches be written between its batches', async () => {
+      let written = 0;
+      const result = await sweep({
+        pause: async () => {
+          written += 1;
+          await store.writeSettlementBatch({
+            charges: [],
+            usageLogs: [usageLog(`during_${written}`, now - 1_000 + written, userId, apiKeyId)],
+          });
+        },
+      });
+      expect(written).toBeGreaterThan(5);
+      expect(result.deleted.usage_logs).toBe(25);
+      expect(await store.listUsageLogs({ userId, limit: 100 })).toHaveLength(5 + written);
+    });
+
     it('keeps everything when both retentions are 0 (forever)', async () => {
       const result = await sweep({ usageLogRetentionDays: 0, requestBodyRetentionDays: 0 });
       expect(result.batches).toBe(0);
