@@ -20,8 +20,14 @@ export interface BillingConfig {
   defaultMaxOutputTokens: number;
   /** settled requests waiting to be written at most; beyond it new requests get 503 (GATEWAY_SETTLEMENT_QUEUE_LIMIT) */
   settlementQueueLimit: number;
-  /** days usage logs are kept (rollups are kept forever); 0 keeps them forever */
+  /** days usage logs, refused-request counts and hourly rollups are kept (daily rollups forever); 0 keeps them forever */
   usageLogRetentionDays: number;
+  /** most rows one retention statement deletes (GATEWAY_RETENTION_BATCH_ROWS) */
+  retentionBatchRows: number;
+  /** most rows one hourly retention sweep deletes per table; the next sweep goes on from there (GATEWAY_RETENTION_MAX_ROWS_PER_RUN) */
+  retentionMaxRowsPerRun: number;
+  /** the optional log of request and response bodies (GATEWAY_REQUEST_BODY_LOG_*) */
+  requestBodyLog: RequestBodyLogConfig;
   /** hours a console session lasts */
   sessionLifetimeHours: number;
   /** most rows one CSV export of the usage logs returns (GATEWAY_USAGE_EXPORT_MAX_ROWS) */
@@ -30,6 +36,16 @@ export interface BillingConfig {
   keyLimits: RequestLimits;
   /** limits of a user whose own columns are null; 0 means unlimited */
   userLimits: RequestLimits;
+}
+
+/** Whether, and how much of, request and response bodies are kept; they hold users' content (docs/OPERATIONS.md). */
+export interface RequestBodyLogConfig {
+  /** true keeps bodies of non-streamed JSON requests and their answers (GATEWAY_REQUEST_BODY_LOG=on; default off) */
+  enabled: boolean;
+  /** bytes of each body kept at most; a longer one is cut there and marked truncated (GATEWAY_REQUEST_BODY_LOG_MAX_BYTES) */
+  maxBytes: number;
+  /** days bodies are kept (GATEWAY_REQUEST_BODY_LOG_RETENTION_DAYS); 0 keeps them forever */
+  retentionDays: number;
 }
 
 /** Reads the billing configuration from environment variables, with the documented defaults. */
@@ -48,6 +64,13 @@ export function loadBillingConfig(environment: NodeJS.ProcessEnv = process.env):
     defaultMaxOutputTokens: readInteger(environment, 'GATEWAY_DEFAULT_MAX_OUTPUT_TOKENS', 4_096) || 4_096,
     settlementQueueLimit: readInteger(environment, 'GATEWAY_SETTLEMENT_QUEUE_LIMIT', 100_000) || 100_000,
     usageLogRetentionDays: readInteger(environment, 'GATEWAY_USAGE_LOG_RETENTION_DAYS', 90),
+    retentionBatchRows: readInteger(environment, 'GATEWAY_RETENTION_BATCH_ROWS', 2_000) || 2_000,
+    retentionMaxRowsPerRun: readInteger(environment, 'GATEWAY_RETENTION_MAX_ROWS_PER_RUN', 500_000) || 500_000,
+    requestBodyLog: {
+      enabled: readSwitch(environment, 'GATEWAY_REQUEST_BODY_LOG', false),
+      maxBytes: readInteger(environment, 'GATEWAY_REQUEST_BODY_LOG_MAX_BYTES', 65_536) || 65_536,
+      retentionDays: readInteger(environment, 'GATEWAY_REQUEST_BODY_LOG_RETENTION_DAYS', 7),
+    },
     sessionLifetimeHours: readInteger(environment, 'GATEWAY_SESSION_LIFETIME_HOURS', 168) || 168,
     usageExportMaxRows: readInteger(environment, 'GATEWAY_USAGE_EXPORT_MAX_ROWS', 100_000) || 100_000,
     keyLimits: {
@@ -69,4 +92,12 @@ function readInteger(environment: NodeJS.ProcessEnv, name: string, fallback: num
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+function readSwitch(environment: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = (environment[name] ?? '').toLowerCase();
+  if (raw === '') return fallback;
+  if (['on', 'true', '1'].includes(raw)) return true;
+  if (['off', 'false', '0'].includes(raw)) return false;
+  throw new Error(`${name} must be on or off, got "${raw}"`);
 }

@@ -15,6 +15,9 @@ import type { RequestRateLimiter } from './request-rate-limiter.js';
 import { SettlementBatchWriter, type PendingCharge } from './settlement-batch-writer.js';
 import { SharedRequestRateLimiter } from './shared-request-rate-limiter.js';
 import { TokenizerWorkerClient } from './tokenizer-worker/tokenizer-worker-client.js';
+import type { RequestBodyStore } from '../storage/request-body-store.js';
+import { RequestBodyLog } from './request-body-log.js';
+import { sweepExpiredRows, type RetentionSweepResult } from './sweep-expired-rows.js';
 
 /** What the billing runtime is built from. */
 export interface BillingRuntimeOptions {
@@ -27,14 +30,19 @@ export interface BillingRuntimeOptions {
   revisionCheckIntervalMs: number;
   /** catalog models whose `defaultPrices` are the prices of models no operator priced */
   catalogModels?: readonly CatalogModel[];
+  /** where request and response bodies are kept when GATEWAY_REQUEST_BODY_LOG=on (and pruned by their retention) */
+  requestBodies?: RequestBodyStore;
+  /** milliseconds between two retention batches (default 50), so settlement batches run between them */
+  retentionPauseMs?: number;
 }
 
 const retentionSweepIntervalMs = 3_600_000;
+const firstRetentionSweepDelayMs = 60_000;
 const heartbeatIntervalMs = 10_000;
 const deadNodeSweepIntervalMs = 30_000;
 /** Redis channel on which nodes announce changes to keys, balances, prices and limits. */
 export const invalidationChannel = 'gateway:invalidate';
-const millisecondsPerDay = 86_400_000;
+const defaultRetentionPauseMs = 50;
 
 /**
  * The running billing state of one gateway node: balances and holds in memory, the batch writer that makes
@@ -48,6 +56,10 @@ export class BillingRuntime {
   readonly tokenCounter: TokenizerWorkerClient;
   /** balances shared by several nodes, when Redis is configured */
   readonly wallet: RedisWallet | undefined;
+  /** the request and response body log, when GATEWAY_REQUEST_BODY_LOG=on and a body store was given */
+  readonly requestBodyLog: RequestBodyLog | undefined;
+  private retentionSweep: Promise<RetentionSweepResult> | undefined;
+  private closing = false;
   private readonly redis: RedisClient | undefined;
   private readonly settlementsInFlight = new Set<Promise<void>>();
   private subscriber: RedisClient | undefined;
@@ -95,6 +107,11 @@ export class BillingRuntime {
       ? new SharedRequestRateLimiter(this.redis)
       : new LocalRequestRateLimiter(options.clock);
     this.tokenCounter = new TokenizerWorkerClient({ logger: options.logger });
+    const bodyLog = options.config.requestBodyLog;
+    this.requestBodyLog =
+      bodyLog.enabled && options.requestBodies
+        ? new RequestBodyLog({ store: options.requestBodies, maxBytes: bodyLog.maxBytes, logger: options.logger })
+        : undefined;
   }
 
   /** Loads balances, prices and limits, then starts the batch writer and the revision polling. */
@@ -112,6 +129,7 @@ export class BillingRuntime {
       throw error;
     }
     runtime.writer.start();
+    runtime.requestBodyLog?.start();
     // A store that is down fails every tick: each timer logs its first failure, then one line per 10 s, and carries on.
     if (options.revisionCheckIntervalMs > 0)
       runtime.every(options.revisionCheckIntervalMs, 'billing refresh failed', () => runtime.refresh(false));
@@ -135,8 +153,18 @@ export class BillingRuntime {
           );
       });
     }
-    if (options.config.usageLogRetentionDays > 0)
-      runtime.every(retentionSweepIntervalMs, 'usage log retention failed', () => runtime.deleteExpiredUsageLogs());
+    const bodiesExpire = options.requestBodies !== undefined && options.config.requestBodyLog.retentionDays > 0;
+    if (options.config.usageLogRetentionDays > 0 || bodiesExpire) {
+      runtime.every(retentionSweepIntervalMs, 'usage log retention failed', () => runtime.sweepRetention());
+      // A node restarted more often than hourly would never sweep: the first sweep runs a minute after the start.
+      const firstSweep = setTimeout(() => {
+        runtime
+          .sweepRetention()
+          .catch((error: unknown) => options.logger.error({ err: error }, 'usage log retention failed'));
+      }, firstRetentionSweepDelayMs);
+      firstSweep.unref();
+      runtime.timers.push(firstSweep);
+    }
     return runtime;
   }
 
@@ -273,10 +301,14 @@ export class BillingRuntime {
   /** Stops polling and writes every settled request still in memory; call after the HTTP server drained. */
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
+    this.closing = true;
+    // A sweep stops before its next batch; its last statement finishes before the database closes.
+    await this.retentionSweep?.catch(() => undefined);
     // Settlements waiting for a token count or for Redis must reach the batch before the last flush.
     await this.settlementsQueued();
     await this.tokenCounter.close();
     await this.writer.close();
+    await this.requestBodyLog?.close();
     await this.wallet
       ?.leave()
       .catch((error: unknown) => this.options.logger.warn({ err: error }, 'leaving the shared wallet failed'));
@@ -346,9 +378,41 @@ export class BillingRuntime {
     await subscriber.subscribe(invalidationChannel);
   }
 
-  private async deleteExpiredUsageLogs(): Promise<void> {
-    const cutoff = this.options.clock() - this.options.config.usageLogRetentionDays * millisecondsPerDay;
-    await this.options.store.deleteUsageLogsBefore(cutoff);
+  /**
+   * Deletes expired usage logs, refused-request counts, hourly rollups and request bodies in small batches with a pause
+   * between them, at most GATEWAY_RETENTION_MAX_ROWS_PER_RUN rows per table, and logs what went. One sweep at a time on
+   * a node (a call while one runs shares it); several nodes may sweep at once (see deleteOldestRows).
+   */
+  sweepRetention(): Promise<RetentionSweepResult> {
+    if (this.retentionSweep) return this.retentionSweep;
+    const { config, logger, store, requestBodies, clock } = this.options;
+    const pauseMs = this.options.retentionPauseMs ?? defaultRetentionPauseMs;
+    const startedAt = clock();
+    const sweep = sweepExpiredRows({
+      billingStore: store,
+      requestBodies,
+      now: startedAt,
+      usageLogRetentionDays: config.usageLogRetentionDays,
+      requestBodyRetentionDays: config.requestBodyLog.retentionDays,
+      batchRows: config.retentionBatchRows,
+      maxRowsPerRun: config.retentionMaxRowsPerRun,
+      pause: () => new Promise((resolve) => setTimeout(resolve, pauseMs)),
+      stopped: () => this.closing,
+    })
+      .then((result) => {
+        const total = Object.values(result.deleted).reduce((sum, count) => sum + count, 0);
+        if (total > 0 || !result.complete)
+          logger.info(
+            { deleted: result.deleted, batches: result.batches, complete: result.complete, ms: clock() - startedAt },
+            'retention sweep deleted expired rows',
+          );
+        return result;
+      })
+      .finally(() => {
+        this.retentionSweep = undefined;
+      });
+    this.retentionSweep = sweep;
+    return sweep;
   }
 
   /** Runs `work` every `intervalMs`; a failed run is logged as `failure` (rate-limited) and the next tick tries again. */

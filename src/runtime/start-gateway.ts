@@ -24,6 +24,7 @@ import { createBillingAccounting } from '../billing/create-billing-accounting.js
 import { createUnmeteredAccounting } from '../billing/request-accounting.js';
 import { createDatabase, sqliteFilePath } from '../storage/create-database.js';
 import { createBillingStore } from '../storage/kysely-billing-store.js';
+import { createRequestBodyStore } from '../storage/kysely-request-body-store.js';
 import type { GatewayStore } from '../storage/gateway-store.js';
 import { createGatewayStore } from '../storage/kysely-gateway-store.js';
 import { createAccountAdminStore } from '../storage/kysely-account-admin-store.js';
@@ -140,6 +141,8 @@ export async function startGateway(
     clock: Date.now,
     revisionCheckIntervalMs: config.refreshIntervalMs,
     catalogModels,
+    // Always given, so bodies kept while the log was on are still pruned after it is turned off.
+    requestBodies: createRequestBodyStore(database),
   });
   billing.onInvalidation(() => routing.refresh());
   logger.info(
@@ -209,6 +212,7 @@ export async function startGateway(
       responses: { store: createResponsesStore(database.database), sealer: createReasoningSealer(secretBox) },
       ...messageThreadServices(config, database.database),
       videoTasks: videoTasks.service,
+      requestBodyLog: billing.requestBodyLog,
       api: {
         gatewayStore: store,
         billing,

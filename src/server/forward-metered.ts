@@ -12,6 +12,7 @@ import type {
 import { dispatchToChannels } from '../dispatch/dispatch-to-channels.js';
 import type { CatalogModel } from '../routing/catalog-model.js';
 import { FastifyClientSink } from './fastify-client-sink.js';
+import { BodyCapturingClientSink } from './body-capturing-client-sink.js';
 import type { GatewayServices } from './gateway-services.js';
 import { recordForwardingOutcome } from './record-forwarding-outcome.js';
 import type { MeteredEndpoint, MeteredResult, PromptCacheTtl } from '../billing/request-accounting.js';
@@ -74,9 +75,14 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
   // Most admissions need no await (one node, memory only): each await costs a promise and a turn of the microtask queue.
   const ticket = opened instanceof Promise ? await opened : opened;
   let outcome: DispatchOutcome;
+  // Only with the body log on (off by default) does a non-streamed JSON request keep its answer for the log.
+  const sink =
+    services.requestBodyLog && !forwarding.stream && request.rawJsonBody
+      ? new BodyCapturingClientSink(forwarding.reply)
+      : new FastifyClientSink(forwarding.reply);
   try {
     const dispatchRequest = dispatchRequestOf(forwarding, ticket.responseHeaders);
-    outcome = await dispatchToChannels(dispatchRequest, new FastifyClientSink(forwarding.reply), services);
+    outcome = await dispatchToChannels(dispatchRequest, sink, services);
   } catch (error) {
     const failure = failedOutcome(error);
     services.accounting.close(ticket, { ...failure, finishedAt: services.clock() });
@@ -85,6 +91,24 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
   }
   services.accounting.close(ticket, { ...outcome, finishedAt: services.clock() } satisfies MeteredResult);
   recordForwardingOutcome(services, request, forwarding.endpoint, outcome);
+  if (sink instanceof BodyCapturingClientSink) recordBodies(forwarding, outcome.status, sink.answerBody);
+}
+
+/** Hands the request's body and its JSON answer to the body log, which queues them; headers (keys) are never kept. */
+function recordBodies(forwarding: MeteredForwarding, status: number, answerBody: string | undefined): void {
+  const { request, services } = forwarding;
+  const requestBody = request.rawJsonBody?.bytes;
+  if (!services.requestBodyLog || !requestBody) return;
+  services.requestBodyLog.record({
+    requestId: String(request.id),
+    createdAt: request.receivedAt,
+    userId: request.principal.userId,
+    apiKeyId: request.principal.apiKeyId,
+    endpoint: forwarding.endpoint,
+    status,
+    requestBody,
+    responseBody: answerBody,
+  });
 }
 
 /**

@@ -18,6 +18,7 @@ import type { ReasoningSealer } from '../protocols/shared/reasoning-sealer.js';
 import type { ResponsesStore } from '../storage/responses-store.js';
 import type { MessageThreadStore } from '../storage/message-thread-store.js';
 import type { VideoTaskService } from '../tasks/video-task-service.js';
+import type { RequestBodyLog } from '../billing/request-body-log.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
 export interface GatewayServices {
@@ -45,6 +46,8 @@ export interface GatewayServices {
   inFlight?: InFlightForwardings;
   /** asynchronous video tasks behind both video surfaces; absent: those routes answer 503 `service_unavailable` */
   videoTasks?: VideoTaskService;
+  /** keeps non-streamed JSON request and answer bodies when GATEWAY_REQUEST_BODY_LOG=on; absent (the default): none kept */
+  requestBodyLog?: RequestBodyLog;
 }
 
 /** Stores and billing state behind the /api routes. */

@@ -21,6 +21,8 @@ import type {
   RefusedRequestCountFilter,
 } from './billing-records.js';
 import type { UserRecord } from './store-records.js';
+import type { OldestRowsBatch } from './delete-oldest-rows.js';
+import type { UsageRetainedTable } from './usage-retention-batches.js';
 
 /**
  * Durable money and usage. Writes that change what a running gateway keeps in memory (credits, prices,
@@ -77,8 +79,14 @@ export interface BillingStore {
   listRefusedRequestCounts(filter: RefusedRequestCountFilter): Promise<RefusedRequestCount[]>;
   /** key id -> Unix milliseconds of its newest written request, for the keys used at least once (one user's, or all) */
   listApiKeyLastUsedTimes(filter?: { userId?: string }): Promise<Map<string, number>>;
-  /** deletes usage logs, refused-request counts and hourly rollups (not daily rollups) from before the given Unix milliseconds; returns how many logs */
+  /**
+   * deletes usage logs, refused-request counts and hourly rollups (not daily rollups) from before the given Unix
+   * milliseconds, in batches run back to back; returns how many logs (the running gateway sweeps with pauses instead:
+   * see sweepExpiredRows)
+   */
   deleteUsageLogsBefore(time: number): Promise<number>;
+  /** one retention batch: deletes at most `batch.limit` of the oldest rows of one usage table; returns how many */
+  deleteOldestRows(batch: OldestRowsBatch & { table: UsageRetainedTable }): Promise<number>;
 
   /** `expiresAt` (Unix ms) defaults to 90 days from now; SignInStore lists, finds and revokes admin tokens */
   createAdminToken(token: { tokenHash: string; name: string; expiresAt?: number }): Promise<void>;

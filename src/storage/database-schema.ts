@@ -395,6 +395,7 @@ export interface DatabaseSchema {
   two_factor_settings: TwoFactorSettingsTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
+  request_bodies: RequestBodiesTable;
 }
 
 /** Row of `secret_key_check` (migration 0021): the check value of the secret key the database's secrets are sealed with. */
@@ -624,4 +625,30 @@ export interface TwoFactorChallengesTable {
   return_path: string;
   /** Unix milliseconds */
   expires_at: number;
+}
+
+/** Row of `request_bodies` (migration 0025): a request's body and its answer, kept only with GATEWAY_REQUEST_BODY_LOG=on. */
+export interface RequestBodiesTable {
+  /** the request's `x-request-id`, as in `usage_logs.request_id` */
+  request_id: string;
+  /** Unix milliseconds when the request arrived */
+  created_at: number;
+  user_id: string;
+  api_key_id: string;
+  /** the usage log's endpoint, e.g. `chat.completions` */
+  endpoint: string;
+  /** HTTP status the client received */
+  status: number;
+  /** the body as the client sent it (UTF-8), cut at the size cap; never a header */
+  request_body: string;
+  /** bytes of the whole request body, before any cut */
+  request_bytes: number;
+  /** 1 when `request_body` was cut at the size cap, else 0 */
+  request_truncated: number;
+  /** the JSON answer the client got, cut at the size cap; null when no answer body was sent */
+  response_body: string | null;
+  /** bytes of the whole answer body, before any cut */
+  response_bytes: number;
+  /** 1 when `response_body` was cut at the size cap, else 0 */
+  response_truncated: number;
 }

@@ -27,6 +27,8 @@ import type {
 } from './database-schema.js';
 import { runMigrations } from './run-migrations.js';
 import { withoutStatementTimeout } from './without-statement-timeout.js';
+import { deleteOldestRows } from './delete-oldest-rows.js';
+import { usageRetentionBatches } from './usage-retention-batches.js';
 import { BalanceChangeRefusedError } from './balance-change-refused-error.js';
 import { repayUserDebt } from './repay-user-debt.js';
 import { writeSettlementBatch } from './write-settlement-batch.js';
@@ -428,18 +430,19 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       return new Map(rows.map((row) => [row.id, Number(row.last_used_at)]));
     },
 
+    deleteOldestRows: (batch) => deleteOldestRows(database, dialect, batch),
+
     async deleteUsageLogsBefore(time) {
-      // Hourly rollups serve recent views only and follow the logs' retention; daily rollups are kept. The first sweep
-      // of a large table may take long: it is a background job, so it runs without the statement timeout.
-      return withoutStatementTimeout(database, async (connection) => {
-        await connection
-          .deleteFrom('usage_hourly_rollups')
-          .where('hour', '<', time - 3_600_000)
-          .execute();
-        await connection.deleteFrom('refused_request_counts').where('minute', '<', time).execute();
-        const result = await connection.deleteFrom('usage_logs').where('created_at', '<', time).executeTakeFirst();
-        return Number(result.numDeletedRows);
-      });
+      // Every retained table in short batches, one after another, so no statement holds the writer for long.
+      let deletedLogs = 0;
+      for (const batch of usageRetentionBatches(time, 5_000)) {
+        for (;;) {
+          const deleted = await deleteOldestRows(database, dialect, batch);
+          if (batch.table === 'usage_logs') deletedLogs += deleted;
+          if (deleted < batch.limit) break;
+        }
+      }
+      return deletedLogs;
     },
 
     async createAdminToken(token) {

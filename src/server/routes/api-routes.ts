@@ -24,6 +24,7 @@ import { registerApiIdentityRoutes } from './api-identity-routes.js';
 import { registerApiAdminTokenRoutes } from './api-admin-token-routes.js';
 import { registerApiSessionStateRoutes } from './api-session-state-routes.js';
 import { registerApiAdminStatusRoutes } from './api-admin-status-routes.js';
+import { registerApiRequestBodyRoutes } from './api-request-body-routes.js';
 import { registerApiSecondFactorRoutes, registerApiTwoFactorRoutes } from './api-two-factor-routes.js';
 import { requireAdminTwoFactor } from '../api/require-admin-two-factor.js';
 
@@ -77,6 +78,7 @@ export async function registerApiRoutes(app: FastifyInstance, services: GatewayS
         registerApiIdentityRoutes(authenticated, context);
         registerApiAdminTokenRoutes(authenticated, context);
         registerApiAdminStatusRoutes(authenticated, context);
+        registerApiRequestBodyRoutes(authenticated, context);
         registerApiTwoFactorRoutes(authenticated, context);
       });
     },
