@@ -8,6 +8,7 @@ import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { registerChannelHealthMetrics } from '../routing/channel-health/register-channel-health-metrics.js';
 import { registerSettlementMetrics } from '../observability/settlement-metrics.js';
 import { registerWalletDriftMetrics } from '../observability/wallet-drift-metrics.js';
+import { registerBillingMetrics } from '../observability/billing-metrics.js';
 import { createChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import { defaultChannelHealthSettings } from '../config/channel-health-settings.js';
 import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
@@ -155,7 +156,11 @@ export async function startGateway(
     logger,
     clock: Date.now,
   });
-  const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
+  // Built before accounting, which counts its refusals into it.
+  const metrics = createGatewayMetrics();
+  const accounting = billingConfig.enabled
+    ? createBillingAccounting(billing, metrics.refusals)
+    : createUnmeteredAccounting();
 
   const dispatcher = new Agent({
     connections: config.upstreamConnectionsPerOrigin,
@@ -192,9 +197,14 @@ export async function startGateway(
   let app: FastifyInstance;
   let address: string;
   try {
-    const metrics = createGatewayMetrics();
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
     registerSettlementMetrics(metrics.registry, billing.writer);
+    registerBillingMetrics(metrics.registry, {
+      spend: () => billing.writer.spend.entries(),
+      debtRecordedMicroUnits: () => billing.writer.spend.debtMicroUnits,
+      holds: () => billing.holds,
+      outstandingDebt: () => billing.memory.outstandingDebt(),
+    });
     if (billing.wallet) registerWalletDriftMetrics(metrics.registry, billing.wallet);
     app = await createGatewayApp({
       config,
