@@ -18,6 +18,7 @@ import { applyModelCatalogOverrides } from '../routing/apply-model-catalog-overr
 import { RoutingCache } from '../routing/routing-cache.js';
 import { createGatewayApp } from '../server/create-gateway-app.js';
 import { InFlightForwardings } from '../server/in-flight-forwardings.js';
+import { ShutdownState } from '../server/shutdown-state.js';
 import type { GatewayServices } from '../server/gateway-services.js';
 import { loadBillingConfig, type BillingConfig } from '../billing/billing-config.js';
 import { BillingRuntime } from '../billing/billing-runtime.js';
@@ -73,7 +74,7 @@ export interface RunningGateway {
   setupUrl: string | undefined;
   /** the owner-only file in the data folder that holds `setupUrl` (never logged), when it could be written */
   setupUrlFile: string | undefined;
-  /** stops accepting, lets in-flight requests finish, then closes pools and the database */
+  /** answers /readyz 503 (for GATEWAY_SHUTDOWN_READINESS_DELAY_MS while still serving), stops accepting, lets in-flight requests finish, then closes pools and the database */
   close(): Promise<void>;
 }
 
@@ -96,7 +97,7 @@ export interface StartGatewayOptions {
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
 export async function startGateway(
   config: GatewayConfig,
-  logger: Logger = createLogger(config.logLevel),
+  logger: Logger = createLogger(config.logLevel, undefined, { format: config.logFormat ?? 'auto' }),
   options: StartGatewayOptions = {},
 ): Promise<RunningGateway> {
   // Owner-only before SQLite creates a byte: the database holds password hashes, sealed secrets and usage.
@@ -194,6 +195,8 @@ export async function startGateway(
     (await accountAdmin.countAdmins()) === 0
       ? FirstRunSetup.open()
       : { setup: FirstRunSetup.closed(), token: undefined };
+  // Set when close() begins, so /readyz answers 503 during the readiness delay and the drain.
+  const shutdown = new ShutdownState();
   let app: FastifyInstance;
   let address: string;
   try {
@@ -235,6 +238,7 @@ export async function startGateway(
         },
       },
       inFlight,
+      shutdown,
     });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
@@ -273,6 +277,11 @@ export async function startGateway(
     videoTasks: videoTasks.service,
     videoPoller: videoTasks.poller,
     async close() {
+      // Not ready from now on; for the readiness delay everything is still served, so a load balancer polling /readyz
+      // takes the node out before its server stops accepting connections.
+      shutdown.begin();
+      const readinessDelayMs = config.shutdownReadinessDelayMs ?? 0;
+      if (readinessDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, readinessDelayMs));
       routing.stop();
       // In-flight requests get the grace period; a connection still open after it (a stream, a stuck
       // keep-alive socket) must not keep the process from stopping. Requests still waiting on a vendor then are
