@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import PinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
 import { assertNever } from '../core/assert-never.js';
 import { traceLogFields, traceLogMergeStrategy } from './trace-log-fields.js';
 
@@ -47,6 +47,8 @@ export function createLogger(level: string, destination?: DestinationStream, out
   };
   const isTerminal = output.isTerminal ?? (destination === undefined && process.stdout.isTTY);
   if (wantsPretty(output.format ?? 'auto', isTerminal)) {
+    // Loaded only for pretty output: a module stays in memory for the process's life (test/architecture/startup-modules).
+    const PinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
     // In this thread, not a worker transport: a terminal reads few lines, and the order with other output is kept.
     const pretty = PinoPretty({
       colorize: isTerminal && PinoPretty.isColorSupported,
