@@ -104,6 +104,18 @@ export class BillingMemory {
     return user;
   }
 
+  /** Debt owed by the users this node knows, in micro-units, and how many owe it; a pass over them (for `/metrics`). */
+  outstandingDebt(): { microUnits: number; users: number } {
+    let microUnits = 0;
+    let users = 0;
+    for (const user of this.users.values()) {
+      if (user.debt <= 0) continue;
+      microUnits += user.debt;
+      users += 1;
+    }
+    return { microUnits, users };
+  }
+
   key(apiKeyId: string): KeyMoney | undefined {
     return this.keys.get(apiKeyId);
   }

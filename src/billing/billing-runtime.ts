@@ -7,6 +7,7 @@ import type { BalanceChangeResult, NewBalanceChange, SettledBalance } from '../s
 import type { BillingStore } from '../storage/billing-store.js';
 import type { BillingConfig } from './billing-config.js';
 import { BillingMemory } from './billing-memory.js';
+import { HoldTally } from './hold-tally.js';
 import { createRedisClient, watchRedisErrors } from './create-redis-client.js';
 import { createRateLimitedLog } from './rate-limited-log.js';
 import { RedisWallet, type WalletDrift } from './redis-wallet.js';
@@ -51,6 +52,8 @@ const defaultRetentionPauseMs = 50;
 export class BillingRuntime {
   readonly memory: BillingMemory;
   readonly writer: SettlementBatchWriter;
+  /** the holds of requests in flight on this node (read by `/metrics`) */
+  readonly holds = new HoldTally();
   readonly rateLimiter: RequestRateLimiter;
   /** counts the tokens of answers without vendor usage (and Messages `count_tokens`) in a worker thread started on demand */
   readonly tokenCounter: TokenizerWorkerClient;

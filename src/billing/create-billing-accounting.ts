@@ -24,6 +24,8 @@ import { holdPriceRatio, settlementPriceRatio } from './premium-price-ratio.js';
 import type { RateLimitAdmission } from './request-rate-limiter.js';
 import { resolveAdmissionSubject, resolveKnownAdmissionSubject } from './resolve-admission-subject.js';
 import { requireModelPrice } from './require-model-price.js';
+import type { RefusalCounts, RefusalReason } from '../observability/refusal-counts.js';
+import { refusalReasonOf } from './refusal-reason-of.js';
 
 /** An admitted request: what was held, so `close` can settle against it. */
 interface BillingTicket extends MeteredTicket {
@@ -67,10 +69,11 @@ const shortBalanceCheckGapMs = 50;
 /**
  * Accounting with money: `open` checks the key's address list and rate limits, then holds the worst-case cost
  * in memory (429 `insufficient_quota` when the balance or the key's cap cannot cover it); `close` charges the
- * real cost in memory at once and queues the ledger row, balance change and usage log for the batch writer.
+ * real cost in memory at once and queues the ledger row, balance change and usage log for the batch writer. Each
+ * refusal is counted by reason in `refusals` when given (`gateway_refusals_total`).
  */
-export function createBillingAccounting(runtime: BillingRuntime): RequestAccounting {
-  const { memory, rateLimiter, writer } = runtime;
+export function createBillingAccounting(runtime: BillingRuntime, refusals?: RefusalCounts): RequestAccounting {
+  const { memory, rateLimiter, writer, holds } = runtime;
   const { config, logger, clock } = runtime.options;
   let lastQueueFullWarningAt = Number.NEGATIVE_INFINITY;
   // While Redis is down every request fails the same way: one line per 10 s, not one per request.
@@ -96,7 +99,8 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     try {
       return await admission;
     } catch (error) {
-      if (error instanceof GatewayError)
+      if (error instanceof GatewayError) {
+        refusals?.count(refusalReasonOf(error));
         writer.countRefusal({
           receivedAt: request.receivedAt,
           userId: request.principal.userId,
@@ -105,6 +109,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
           status: error.status,
           errorCode: error.code,
         });
+      }
       throw error;
     }
   }
@@ -242,12 +247,14 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
   }
 
   function takeHold(request: MeteredRequest, amount: number): void {
+    holds.take(amount);
     memory.user(request.principal.userId).held += amount;
     const key = memory.key(request.principal.apiKeyId);
     if (key) key.held += amount;
   }
 
   function releaseHold(request: MeteredRequest, amount: number): void {
+    holds.release(amount);
     memory.user(request.principal.userId).held -= amount;
     const key = memory.key(request.principal.apiKeyId);
     if (key) key.held -= amount;
@@ -275,12 +282,19 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
     countRefusal: (refusal) => writer.countRefusal(refusal),
 
     open(request) {
-      const recordIfRefused = (error: unknown): never => {
-        if (error instanceof GatewayError) recordRejection(request, error);
+      const recordIfRefused = (error: unknown, reason?: RefusalReason): never => {
+        if (error instanceof GatewayError) {
+          recordRejection(request, error);
+          refusals?.count(reason ?? refusalReasonOf(error));
+        }
         throw error;
       };
       try {
         refuseWhileQueueIsFull();
+      } catch (error) {
+        return recordIfRefused(error, 'settlement_queue_full');
+      }
+      try {
         const ticket = admitAtOnce(request);
         if (ticket) return ticket;
       } catch (error) {

@@ -10,6 +10,7 @@ import type { BillingStore } from '../storage/billing-store.js';
 import { StoreUnavailableError } from '../storage/store-unavailable-error.js';
 import { createRateLimitedLog, type RateLimitedLog } from './rate-limited-log.js';
 import { RefusedRequestCounter, type RefusedRequest } from './refused-request-counter.js';
+import { SpendTally } from './spend-tally.js';
 
 /** A settled charge waiting to be written. */
 export type PendingCharge = SettledCharge;
@@ -53,6 +54,11 @@ function chargeOf(row: QueuedRow): PendingCharge | undefined {
     // When the request finished: it arrived at createdAt and took latencyMs.
     createdAt: usageLog.createdAt + usageLog.latencyMs,
   };
+}
+
+/** Unix milliseconds when a queued row's request finished (it arrived at createdAt and took latencyMs). */
+function settledAtOf(row: QueuedRow): number {
+  return row.usageLog.createdAt + row.usageLog.latencyMs;
 }
 
 /** The id of a settled request's ledger row: its usage log's id with the `led_` prefix (`use_…` → `led_…`). */
@@ -117,9 +123,13 @@ export interface SettlementBatchWriterOptions {
  * never dropped, and never hold back the other rows.
  */
 export class SettlementBatchWriter {
+  /** what every queued row cost, per endpoint and model, since start (read by `/metrics`) */
+  readonly spend = new SpendTally();
   private queue: QueuedRow[] = [];
   /** rows taken off the queue by the flush under way and neither written nor put back yet */
   private rowsInFlush = 0;
+  /** Unix milliseconds when the oldest row of the flush under way was settled; undefined between flushes */
+  private oldestInFlushAt: number | undefined;
   private readonly pendingByUser = new Map<string, number>();
   private readonly pendingByKey = new Map<string, number>();
   private readonly pendingDebtByUser = new Map<string, number>();
@@ -159,6 +169,7 @@ export class SettlementBatchWriter {
     const chargeAmount = charge && charge.amount > 0 ? charge.amount : 0;
     const chargeDebt = charge && charge.debt > 0 ? charge.debt : 0;
     this.addPending(usageLog, chargeAmount, chargeDebt, 1);
+    this.spend.add(usageLog.endpoint, usageLog.model, usageLog.cost, chargeDebt);
     this.queue.push({ usageLog, chargeAmount, chargeDebt, failures: 0, retryAt: 0 });
     // Under load the rows are written as soon as they fill a transaction: they then die young in both threads.
     if (this.timer !== undefined && this.queue.length === rowsPerTransaction)
@@ -191,6 +202,19 @@ export class SettlementBatchWriter {
   /** Rows not yet durable: those waiting and those of the flush under way (one per request). */
   get unwrittenRows(): number {
     return this.queue.length + this.rowsInFlush;
+  }
+
+  /**
+   * Unix milliseconds when the oldest row not yet durable was settled (its request finished), or undefined when none
+   * waits; read at scrape time (a pass over the queue, which the queue limit bounds).
+   */
+  oldestUnwrittenAt(): number | undefined {
+    let oldest = this.rowsInFlush > 0 ? this.oldestInFlushAt : undefined;
+    for (const row of this.queue) {
+      const settledAt = settledAtOf(row);
+      if (oldest === undefined || settledAt < oldest) oldest = settledAt;
+    }
+    return oldest;
   }
 
   /** True when the queue holds `queueLimit` rows or more: new requests must wait until the database catches up. */
@@ -257,10 +281,15 @@ export class SettlementBatchWriter {
     if (due.length === 0 && this.refusals.size === 0) return;
     this.queue = this.queue.filter((row) => row.retryAt > now);
     this.rowsInFlush = due.length;
+    this.oldestInFlushAt = due.reduce<number | undefined>(
+      (oldest, row) => (oldest === undefined || settledAtOf(row) < oldest ? settledAtOf(row) : oldest),
+      undefined,
+    );
     try {
       await this.writeDue(due, now, this.refusals.drain());
     } finally {
       this.rowsInFlush = 0;
+      this.oldestInFlushAt = undefined;
     }
   }
 

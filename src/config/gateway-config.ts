@@ -4,6 +4,7 @@ import { loadSignInConfig, type SignInConfig } from './sign-in-config.js';
 import { defaultChannelHealthSettings, type ChannelHealthSettings } from './channel-health-settings.js';
 import { readSignUpPolicy, type SignUpPolicy } from './sign-up-config.js';
 import { readTrustProxySetting, type TrustProxySetting } from './trust-proxy-setting.js';
+import { readLogFormat, type LogFormatSetting } from './read-log-format.js';
 
 /** Everything the gateway reads from its environment; docs/CONFIGURATION.md describes each variable. */
 export interface GatewayConfig {
@@ -21,6 +22,8 @@ export interface GatewayConfig {
   previousSecretKey?: string | undefined;
   /** pino level: fatal, error, warn, info, debug, trace, silent */
   logLevel: string;
+  /** GATEWAY_LOG_FORMAT: `pretty` coloured lines, `json` lines, or `auto` (pretty when stdout is a terminal); absent: auto */
+  logFormat?: LogFormatSetting;
   /** largest JSON request body, in bytes */
   bodyLimitBytes: number;
   /** largest uploaded file in a multipart request, in bytes */
@@ -41,6 +44,8 @@ export interface GatewayConfig {
   modelCatalogFile: string | undefined;
   /** on shutdown, how long in-flight requests may finish before remaining connections are closed, in milliseconds */
   shutdownGraceMs: number;
+  /** on shutdown, how long `/readyz` answers 503 while requests are still served, before the server stops accepting, in milliseconds (`GATEWAY_SHUTDOWN_READINESS_DELAY_MS`; absent: 0) */
+  shutdownReadinessDelayMs?: number;
   /** streams read on at once per node after their client left, to bill the vendor's usage (0 = none: cut, charged the hold; `GATEWAY_ABANDONED_STREAM_DRAINS`) */
   abandonedStreamDrains: number;
   /** the most bytes of one stream read after its client left; past it the stream is cut and charged its hold (`GATEWAY_ABANDONED_STREAM_DRAIN_MAX_BYTES`) */
@@ -137,6 +142,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     secretKey: environment.GATEWAY_SECRET_KEY || undefined,
     previousSecretKey: environment.GATEWAY_PREVIOUS_SECRET_KEY || undefined,
     logLevel: environment.GATEWAY_LOG_LEVEL ?? 'info',
+    logFormat: readLogFormat(environment),
     bodyLimitBytes: readInteger(environment, 'GATEWAY_BODY_LIMIT_BYTES', 16 * 1024 * 1024),
     uploadLimitBytes: readInteger(environment, 'GATEWAY_UPLOAD_LIMIT_BYTES', 25 * 1024 * 1024),
     upstreamHeadersTimeoutMs: readInteger(environment, 'GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS', 300_000),
@@ -147,6 +153,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     upstreamConnectionsPerOrigin: readInteger(environment, 'GATEWAY_UPSTREAM_CONNECTIONS', 256),
     modelCatalogFile: environment.GATEWAY_MODEL_CATALOG_FILE || undefined,
     shutdownGraceMs: readInteger(environment, 'GATEWAY_SHUTDOWN_GRACE_MS', 10_000),
+    shutdownReadinessDelayMs: readInteger(environment, 'GATEWAY_SHUTDOWN_READINESS_DELAY_MS', 0),
     abandonedStreamDrains: readInteger(environment, 'GATEWAY_ABANDONED_STREAM_DRAINS', 64),
     abandonedStreamDrainMaxBytes: readInteger(
       environment,

@@ -40,6 +40,11 @@ export class StoreReadinessProbe {
     this.checkTimeoutMs = options.checkTimeoutMs ?? 1_000;
   }
 
+  /** The last report made and when its checks started (Unix milliseconds), without checking; undefined before the first. */
+  lastReport(): { readonly at: number; readonly report: ReadinessReport } | undefined {
+    return this.last;
+  }
+
   /** The latest report, checking the stores again when it is older than `maximumAgeMs`. */
   report(): Promise<ReadinessReport> {
     const last = this.last;

@@ -39,6 +39,11 @@ export class RoutingCache {
     },
   ) {}
 
+  /** True once a routing table was loaded (`/readyz` waits for it). */
+  get loaded(): boolean {
+    return this.table !== undefined;
+  }
+
   /** The table in force; call `refresh()` once before serving. */
   get current(): RoutingTable {
     if (!this.table) throw new Error('RoutingCache used before its first refresh');

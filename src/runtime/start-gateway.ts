@@ -8,6 +8,7 @@ import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { registerChannelHealthMetrics } from '../routing/channel-health/register-channel-health-metrics.js';
 import { registerSettlementMetrics } from '../observability/settlement-metrics.js';
 import { registerWalletDriftMetrics } from '../observability/wallet-drift-metrics.js';
+import { registerBillingMetrics } from '../observability/billing-metrics.js';
 import { createChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import { defaultChannelHealthSettings } from '../config/channel-health-settings.js';
 import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
@@ -17,6 +18,7 @@ import { applyModelCatalogOverrides } from '../routing/apply-model-catalog-overr
 import { RoutingCache } from '../routing/routing-cache.js';
 import { createGatewayApp } from '../server/create-gateway-app.js';
 import { InFlightForwardings } from '../server/in-flight-forwardings.js';
+import { ShutdownState } from '../server/shutdown-state.js';
 import type { GatewayServices } from '../server/gateway-services.js';
 import { loadBillingConfig, type BillingConfig } from '../billing/billing-config.js';
 import { BillingRuntime } from '../billing/billing-runtime.js';
@@ -73,7 +75,7 @@ export interface RunningGateway {
   setupUrl: string | undefined;
   /** the owner-only file in the data folder that holds `setupUrl` (never logged), when it could be written */
   setupUrlFile: string | undefined;
-  /** stops accepting, lets in-flight requests finish, then closes pools and the database */
+  /** answers /readyz 503 (for GATEWAY_SHUTDOWN_READINESS_DELAY_MS while still serving), stops accepting, lets in-flight requests finish, then closes pools and the database */
   close(): Promise<void>;
 }
 
@@ -96,7 +98,7 @@ export interface StartGatewayOptions {
 /** Opens the database (migrating it), loads the routing table and listens, as `gateway start` does. */
 export async function startGateway(
   config: GatewayConfig,
-  logger: Logger = createLogger(config.logLevel),
+  logger: Logger = createLogger(config.logLevel, undefined, { format: config.logFormat ?? 'auto' }),
   options: StartGatewayOptions = {},
 ): Promise<RunningGateway> {
   // Owner-only before SQLite creates a byte: the database holds password hashes, sealed secrets and usage.
@@ -158,7 +160,11 @@ export async function startGateway(
     logger,
     clock: Date.now,
   });
-  const accounting = billingConfig.enabled ? createBillingAccounting(billing) : createUnmeteredAccounting();
+  // Built before accounting, which counts its refusals into it.
+  const metrics = createGatewayMetrics();
+  const accounting = billingConfig.enabled
+    ? createBillingAccounting(billing, metrics.refusals)
+    : createUnmeteredAccounting();
 
   const dispatcher = new Agent({
     connections: config.upstreamConnectionsPerOrigin,
@@ -192,12 +198,19 @@ export async function startGateway(
     (await accountAdmin.countAdmins()) === 0
       ? FirstRunSetup.open()
       : { setup: FirstRunSetup.closed(), token: undefined };
+  // Set when close() begins, so /readyz answers 503 during the readiness delay and the drain.
+  const shutdown = new ShutdownState();
   let app: FastifyInstance;
   let address: string;
   try {
-    const metrics = createGatewayMetrics();
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
     registerSettlementMetrics(metrics.registry, billing.writer);
+    registerBillingMetrics(metrics.registry, {
+      spend: () => billing.writer.spend.entries(),
+      debtRecordedMicroUnits: () => billing.writer.spend.debtMicroUnits,
+      holds: () => billing.holds,
+      outstandingDebt: () => billing.memory.outstandingDebt(),
+    });
     if (billing.wallet) registerWalletDriftMetrics(metrics.registry, billing.wallet);
     app = await createGatewayApp({
       config,
@@ -229,6 +242,7 @@ export async function startGateway(
         },
       },
       inFlight,
+      shutdown,
     });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
@@ -267,6 +281,11 @@ export async function startGateway(
     videoTasks: videoTasks.service,
     videoPoller: videoTasks.poller,
     async close() {
+      // Not ready from now on; for the readiness delay everything is still served, so a load balancer polling /readyz
+      // takes the node out before its server stops accepting connections.
+      shutdown.begin();
+      const readinessDelayMs = config.shutdownReadinessDelayMs ?? 0;
+      if (readinessDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, readinessDelayMs));
       routing.stop();
       // In-flight requests get the grace period; a connection still open after it (a stream, a stuck
       // keep-alive socket) must not keep the process from stopping. Requests still waiting on a vendor then are

@@ -21,8 +21,8 @@ import { registerApiRoutes } from './routes/api-routes.js';
 import { registerClientProtocolRoutes } from './routes/client-protocol-routes.js';
 import { createLazyRequestLogger } from '../observability/lazy-request-logger.js';
 import { addAnswerSecurityHeaders } from './answer-security-headers.js';
-import { StoreReadinessProbe } from '../observability/store-readiness-probe.js';
-import { answerReadiness } from './answer-readiness.js';
+import { registerReadinessRoute } from './register-readiness-route.js';
+import { countInFlightByRouteGroup } from './count-in-flight-by-route-group.js';
 import { registerVideoContentRoute } from './routes/video-content-route.js';
 
 declare module 'fastify' {
@@ -60,9 +60,11 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
   addAnswerSecurityHeaders(app);
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
-  limitConnectionsPerAddress(app, services.config.maxConnectionsPerAddress, proxyTrust);
-  limitInFlightPerAddress(app, services.config.maxInFlightPerAddress);
-  limitInFlightRequests(app, services.config.maxInFlightRequests);
+  const { refusals } = services.metrics;
+  countInFlightByRouteGroup(app, services.metrics.inFlight);
+  limitConnectionsPerAddress(app, services.config.maxConnectionsPerAddress, proxyTrust, refusals);
+  limitInFlightPerAddress(app, services.config.maxInFlightPerAddress, refusals);
+  limitInFlightRequests(app, services.config.maxInFlightRequests, refusals);
   // The console (only with the /api it calls) answers browsers' unknown paths before the not-found handler does.
   if (services.api) await serveConsole(app, services.config.consoleDirectory);
   installErrorHandlers(app, routeMethods);
@@ -79,9 +81,7 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
   app.decorateRequest('receivedAt', 0);
 
   app.get('/healthz', async () => ({ status: 'ok', revision: services.routing.current.revision }));
-  // Readiness: 503 while a store this node needs is down (a cached probe, at most one check per second).
-  const readiness = services.api ? new StoreReadinessProbe({ checks: services.api.billing.storeChecks() }) : undefined;
-  app.get('/readyz', async (_request, reply) => answerReadiness(reply, readiness));
+  registerReadinessRoute(app, services);
   app.get('/metrics', async (_request, reply) => {
     void reply.header('content-type', services.metrics.registry.contentType);
     return services.metrics.registry.metrics();
@@ -104,9 +104,10 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
       checkBodyContentType(request);
     });
     // After the process's own cap (app hooks run first): one user's requests hold at most this share of it.
-    limitInFlightPerUser(v1, services.config.maxInFlightPerUser, (refusal) =>
-      services.accounting.countRefusal(refusal),
-    );
+    limitInFlightPerUser(v1, services.config.maxInFlightPerUser, (refusal) => {
+      refusals.count('per_user_cap');
+      services.accounting.countRefusal(refusal);
+    });
     // The route table: each client path and its protocol's handlers (routes/client-protocol-routes.ts).
     await registerClientProtocolRoutes(v1, services);
   });

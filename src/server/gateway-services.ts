@@ -13,6 +13,7 @@ import type { GatewayStore } from '../storage/gateway-store.js';
 import type { AccountAdminStore } from '../storage/account-admin-store.js';
 import type { FirstRunSetup } from '../accounts/first-run-setup.js';
 import type { InFlightForwardings } from './in-flight-forwardings.js';
+import type { ShutdownState } from './shutdown-state.js';
 import type { RequestAccounting } from '../billing/request-accounting.js';
 import type { ReasoningSealer } from '../protocols/shared/reasoning-sealer.js';
 import type { ResponsesStore } from '../storage/responses-store.js';
@@ -48,6 +49,8 @@ export interface GatewayServices {
   videoTasks?: VideoTaskService;
   /** keeps non-streamed JSON request and answer bodies when GATEWAY_REQUEST_BODY_LOG=on; absent (the default): none kept */
   requestBodyLog?: RequestBodyLog;
+  /** set when a graceful shutdown begins, so `/readyz` answers 503 before the app closes; absent: from the app's closing */
+  shutdown?: ShutdownState;
 }
 
 /** Stores and billing state behind the /api routes. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'node:net';
 import { GatewayError } from '../core/gateway-error.js';
+import type { RefusalCounts } from '../observability/refusal-counts.js';
 import type { ProxyTrust } from './create-proxy-trust.js';
 
 /** How long a connection over the cap may stay silent before it is dropped, in milliseconds. */
@@ -11,12 +12,13 @@ const overCapIdleMs = 1_000;
  * blindly: its first request gets 429 `rate_limit_exceeded` in OpenAI's shape and the connection is closed, and
  * one that sends nothing is dropped after a second, so idle sockets cannot pile up. Connections from a trusted proxy
  * (`proxyTrust` at hop 0) are not counted: they carry many clients' requests, which the per-address in-flight cap
- * limits by each client's own address.
+ * limits by each client's own address. Refusals are counted in `refusals` when given.
  */
 export function limitConnectionsPerAddress(
   app: FastifyInstance,
   maxPerAddress: number,
   proxyTrust: ProxyTrust = () => false,
+  refusals?: RefusalCounts,
 ): void {
   if (maxPerAddress <= 0) return;
   const openByAddress = new Map<string, number>();
@@ -41,6 +43,7 @@ export function limitConnectionsPerAddress(
       done();
       return;
     }
+    refusals?.count('connection_cap');
     const message = `Too many connections from ${request.ip}: at most ${maxPerAddress} at once. Reuse or close idle connections and retry.`;
     done(new GatewayError('rate_limit_exceeded', message, { headers: { 'retry-after': '1', connection: 'close' } }));
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
+import type { RefusalCounts } from '../observability/refusal-counts.js';
 import { callWhenResponseEnds } from './call-when-response-ends.js';
 
 /** Routes a load balancer or scraper must reach even when the gateway is at its cap. */
@@ -15,9 +16,10 @@ export function isUncappedRoute(url: string | undefined): boolean {
  * and /api session hooks run in `onRequest`) and its JSON body has arrived (`preHandler`), so slow or unauthenticated
  * bodies cannot hold the slots; beyond the cap it gets 503 `service_unavailable` with `Retry-After`. Multipart uploads
  * are read by their handler, so they count once authenticated. While the app shuts down, every request gets the 503
- * before its body is read: Fastify's own closing answer is not in OpenAI's shape.
+ * before its body is read: Fastify's own closing answer is not in OpenAI's shape (`/readyz` answers for itself, with
+ * its own 503). Refusals are counted in `refusals` when given.
  */
-export function limitInFlightRequests(app: FastifyInstance, maxInFlight: number): void {
+export function limitInFlightRequests(app: FastifyInstance, maxInFlight: number, refusals?: RefusalCounts): void {
   let inFlight = 0;
   let closing = false;
   app.addHook('preClose', (done) => {
@@ -25,7 +27,8 @@ export function limitInFlightRequests(app: FastifyInstance, maxInFlight: number)
     done();
   });
   app.addHook('onRequest', (request, reply, done) => {
-    if (closing) {
+    if (closing && request.routeOptions.url !== '/readyz') {
+      refusals?.count('shutting_down');
       done(
         new GatewayError('service_unavailable', 'The gateway is shutting down; retry in a moment.', {
           headers: { 'retry-after': '1', connection: 'close' },
@@ -42,6 +45,7 @@ export function limitInFlightRequests(app: FastifyInstance, maxInFlight: number)
       return;
     }
     if (inFlight >= maxInFlight) {
+      refusals?.count('in_flight_cap');
       done(
         new GatewayError(
           'service_unavailable',

@@ -18,7 +18,7 @@ export function registerServerCommands(program: Command): void {
         ...(options.port ? { GATEWAY_PORT: options.port } : {}),
         ...(options.host ? { GATEWAY_HOST: options.host } : {}),
       });
-      const logger = createLogger(config.logLevel);
+      const logger = createLogger(config.logLevel, undefined, { format: config.logFormat ?? 'auto' });
       const gateway = await startGateway(config, logger);
       handleShutdownSignals({ close: () => gateway.close(), logger });
       const users = await gateway.store.listUsers();

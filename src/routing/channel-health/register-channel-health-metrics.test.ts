@@ -30,17 +30,23 @@ describe('registerChannelHealthMetrics', () => {
     expect(text).toContain(
       'gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o-mini",state="closed"} 1',
     );
+    expect(text).toContain('gateway_channel_breaker_state_code{channel="alpha",model="gpt-4o"} 1');
+    expect(text).toContain('gateway_channel_breaker_state_code{channel="alpha",model="gpt-4o-mini"} 0');
     clock.now = start + 10_000;
-    expect(await registry.metrics()).toContain(
+    const later = await registry.metrics();
+    expect(later).toContain(
       'gateway_channel_breaker_state{channel="alpha",channel_id="ch-alpha",model="gpt-4o",state="half-open"} 1',
     );
+    expect(later).toContain('gateway_channel_breaker_state_code{channel="alpha",model="gpt-4o"} 2');
   });
 
   it('drops forgotten breakers from the output', async () => {
     const { registry, health } = setUp();
     health.record(alpha, 'gpt-4o', { kind: 'success' }, start);
     health.retainChannels(new Set());
-    expect(await registry.metrics()).not.toContain('gateway_channel_breaker_state{');
+    const text = await registry.metrics();
+    expect(text).not.toContain('gateway_channel_breaker_state{');
+    expect(text).not.toContain('gateway_channel_breaker_state_code{');
   });
 
   it('counts transitions with their reason', async () => {

@@ -4,10 +4,15 @@ import type { ChannelHealth } from './channel-health.js';
 
 const breakerStates: readonly BreakerState[] = ['closed', 'open', 'half-open'];
 
+/** The number `gateway_channel_breaker_state_code` shows for each state. */
+const breakerStateCodes: Readonly<Record<BreakerState, number>> = { closed: 0, open: 1, 'half-open': 2 };
+
 /** The channel-health instruments served at `/metrics`. */
 export interface ChannelHealthMetrics {
   /** 1 for the breaker's current state and 0 for the others, per channel and model (read from the breakers at each scrape) */
   breakerState: Gauge<'channel' | 'channel_id' | 'model' | 'state'>;
+  /** the breaker's state as one number per channel name and model: 0 closed, 1 open, 2 half-open */
+  breakerStateCode: Gauge<'channel' | 'model'>;
   /** breaker state changes per channel, model, from, to and reason */
   breakerTransitions: Counter<'channel' | 'channel_id' | 'model' | 'from' | 'to' | 'reason'>;
 }
@@ -39,6 +44,17 @@ export function registerChannelHealthMetrics(
       }
     },
   });
+  const breakerStateCode = new Gauge({
+    name: 'gateway_channel_breaker_state_code',
+    help: 'Circuit breaker state per channel and model: 0 closed, 1 open, 2 half-open',
+    labelNames: ['channel', 'model'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const entry of health.snapshot(clock()))
+        this.set({ channel: entry.channelName, model: entry.model }, breakerStateCodes[entry.state]);
+    },
+  });
   const breakerTransitions = new Counter({
     name: 'gateway_channel_breaker_transitions_total',
     help: 'Circuit breaker state changes per channel and model',
@@ -55,5 +71,5 @@ export function registerChannelHealthMetrics(
       reason: transition.reason,
     });
   });
-  return { breakerState, breakerTransitions };
+  return { breakerState, breakerStateCode, breakerTransitions };
 }
