@@ -1,3 +1,4 @@
+import type { ApiKeyBillingChanges } from './load-api-key-billing-changes.js';
 import type { ModelPriceRecord as ModelPrice } from './price-records.js';
 import type {
   ApiKeyBillingRecord,
@@ -56,6 +57,8 @@ export interface BillingStore {
 
   readBillingRevision(): Promise<number>;
   loadBillingSnapshot(): Promise<BillingSnapshotRecords>;
+  /** the keys changed since a revision when only key settings changed since, else undefined (see ApiKeyBillingChanges) */
+  loadApiKeyBillingChanges?(sinceRevision: number): Promise<ApiKeyBillingChanges | undefined>;
 
   listModelPrices(): Promise<ModelPrice[]>;
   setModelPrice(price: ModelPrice): Promise<void>;

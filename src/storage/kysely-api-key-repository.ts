@@ -40,7 +40,7 @@ export function createApiKeyRepository({
   database,
   clock,
   createId,
-  writeWithRoutingRevision,
+  writeKeyChangeWithRoutingRevision,
 }: RepositoryContext): ApiKeyRepository {
   return {
     async createApiKey(apiKey, options = {}) {
@@ -58,7 +58,7 @@ export function createApiKeyRepository({
         createdAt: clock(),
       };
       const groupGrant = options.groupGrant ?? 'grant-if-missing';
-      await writeWithRoutingRevision(async (transaction) => {
+      await writeKeyChangeWithRoutingRevision(async (transaction) => {
         await transaction.insertInto('api_keys').values(encodeApiKey(record)).execute();
         const held = await transaction
           .selectFrom('user_groups')
@@ -66,9 +66,11 @@ export function createApiKeyRepository({
           .where('user_id', '=', record.userId)
           .where('group_id', '=', record.groupId)
           .executeTakeFirst();
-        if (held) return;
+        if (held) return { result: undefined, changedApiKeyId: record.id };
         if (groupGrant === 'require') throw new MissingGroupGrantError(record.userId, record.groupId);
         await insertGrants(transaction, record.userId, [record.groupId], record.createdAt);
+        // The grant also lets the user's other keys in this group route: not a change of this key alone.
+        return { result: undefined, changedApiKeyId: null };
       }).catch((error: unknown) => {
         if (isForeignKeyViolation(error)) {
           throw new Error(`User ${record.userId} or model group ${record.groupId} does not exist`, { cause: error });
@@ -81,7 +83,8 @@ export function createApiKeyRepository({
     listApiKeys: (filter) => listApiKeys(database, filter?.userId),
 
     async setApiKeyStatus(apiKeyId, status, actor = 'admin') {
-      await writeWithRoutingRevision(async (transaction) => {
+      await writeKeyChangeWithRoutingRevision(async (transaction) => {
+        const changed = { result: undefined, changedApiKeyId: apiKeyId };
         let update = transaction
           .updateTable('api_keys')
           .set({ status, disabled_by: status === 'disabled' ? actor : null })
@@ -92,7 +95,7 @@ export function createApiKeyRepository({
             where.or([where('disabled_by', 'is', null), where('disabled_by', '!=', 'admin')]),
           );
         const result = await update.executeTakeFirst();
-        if (result.numUpdatedRows > 0n) return;
+        if (result.numUpdatedRows > 0n) return changed;
         const row = await transaction
           .selectFrom('api_keys')
           .select('disabled_by')
@@ -101,13 +104,15 @@ export function createApiKeyRepository({
         if (!row) throw new Error(`No API key ${apiKeyId} exists`);
         // The owner disabling a key an admin already disabled changes nothing; enabling it is refused.
         if (status === 'active') throw new KeyDisabledByAdminError(apiKeyId);
+        return changed;
       });
     },
 
     async deleteApiKey(apiKeyId) {
-      await writeWithRoutingRevision(async (transaction) => {
+      await writeKeyChangeWithRoutingRevision(async (transaction) => {
         const result = await transaction.deleteFrom('api_keys').where('id', '=', apiKeyId).executeTakeFirst();
         requireOneRow(result.numDeletedRows, `API key ${apiKeyId}`);
+        return { result: undefined, changedApiKeyId: apiKeyId };
       });
     },
 
@@ -115,7 +120,7 @@ export function createApiKeyRepository({
       const columns: { name?: string; expires_at?: number | null } = {};
       if (changes.name !== undefined) columns.name = changes.name;
       if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt;
-      await writeWithRoutingRevision(async (transaction) => {
+      await writeKeyChangeWithRoutingRevision(async (transaction) => {
         // An empty change still checks that the key exists (and bumps the revision, which is harmless).
         const result =
           Object.keys(columns).length === 0
@@ -127,6 +132,7 @@ export function createApiKeyRepository({
                 .then((rows) => ({ numUpdatedRows: BigInt(rows.length) }))
             : await transaction.updateTable('api_keys').set(columns).where('id', '=', apiKeyId).executeTakeFirst();
         requireOneRow(result.numUpdatedRows, `API key ${apiKeyId}`);
+        return { result: undefined, changedApiKeyId: apiKeyId };
       });
     },
 

@@ -1,4 +1,5 @@
 import { createRecordId } from '../core/create-record-id.js';
+import { writeKeyChangeWithRevision } from './write-key-change-with-revision.js';
 import { writeWithRevision } from './write-with-revision.js';
 import { createDatabase, type CreatedDatabase } from './create-database.js';
 import type { GatewayStore } from './gateway-store.js';
@@ -37,6 +38,7 @@ export function createGatewayStore(options: GatewayStoreOptions): GatewayStore {
     clock: options.clock ?? Date.now,
     createId: options.createId ?? createRecordId,
     writeWithRoutingRevision: (work) => writeWithRevision(database, 'routing_revision', work),
+    writeKeyChangeWithRoutingRevision: (work) => writeKeyChangeWithRevision(database, 'routing_revision', work),
   };
 
   return {

@@ -216,7 +216,8 @@ function encodeModelGroup(record: ModelGroupRecord): ModelGroupsTable {
   };
 }
 
-function decodeModelGroup(row: Selectable<ModelGroupsTable>): ModelGroupRecord {
+/** A stored row as a record. */
+export function decodeModelGroup(row: Selectable<ModelGroupsTable>): ModelGroupRecord {
   return {
     id: row.id,
     name: row.name,

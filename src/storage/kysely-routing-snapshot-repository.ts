@@ -1,11 +1,12 @@
 import type { DatabaseExecutor } from './database-executor.js';
-import { listApiKeys } from './kysely-api-key-repository.js';
+import { decodeApiKey, listApiKeys } from './kysely-api-key-repository.js';
 import { listChannels } from './kysely-channel-repository.js';
-import { listModelGroups, listUserGroupGrants } from './kysely-group-repository.js';
+import { decodeModelGroup, listModelGroups, listUserGroupGrants } from './kysely-group-repository.js';
 import { listModelCatalogEntries } from './kysely-model-catalog-repository.js';
-import { listUsers } from './kysely-user-repository.js';
+import { decodeUser, listUsers } from './kysely-user-repository.js';
+import { readKeyChangesSince } from './read-key-changes-since.js';
 import type { RepositoryContext } from './repository-context.js';
-import type { RoutingSnapshotRecords } from './store-records.js';
+import type { ApiKeyRoutingChanges, RoutingSnapshotRecords } from './store-records.js';
 
 /** What running gateways read to build their routing table: the revision they poll, and all rows at once. */
 export interface RoutingSnapshotRepository {
@@ -13,6 +14,11 @@ export interface RoutingSnapshotRepository {
   readRoutingRevision(): Promise<number>;
   /** all rows the routing table is built from, with the revision they were read at */
   loadRoutingSnapshot(): Promise<RoutingSnapshotRecords>;
+  /**
+   * The rows of the keys changed since `sinceRevision` when every change since was to single keys (create, rename,
+   * expiry, status, delete), read at one revision; undefined when anything else changed: then load the snapshot.
+   */
+  loadApiKeyRoutingChanges(sinceRevision: number): Promise<ApiKeyRoutingChanges | undefined>;
 }
 
 /** The routing snapshot repository over the gateway's database (it reads the other repositories' tables). */
@@ -35,6 +41,40 @@ export function createRoutingSnapshotRepository({ database }: RepositoryContext)
           const catalogEntries = await listModelCatalogEntries(transaction);
           const userGroups = await listUserGroupGrants(transaction, undefined);
           return { revision, users, groups, channels, apiKeys, catalogEntries, userGroups };
+        });
+    },
+
+    loadApiKeyRoutingChanges(sinceRevision) {
+      // One snapshot, as for the full load: the keys are read at exactly the revision the log was read up to.
+      return database
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (transaction): Promise<ApiKeyRoutingChanges | undefined> => {
+          const revision = await readRoutingRevision(transaction);
+          const changedApiKeyIds = await readKeyChangesSince(transaction, 'routing_revision', sinceRevision, revision);
+          if (changedApiKeyIds === undefined) return undefined;
+          const apiKeys = (
+            await transaction.selectFrom('api_keys').selectAll().where('id', 'in', changedApiKeyIds).execute()
+          ).map(decodeApiKey);
+          if (apiKeys.length === 0)
+            return { revision, changedApiKeyIds, apiKeys, users: [], groups: [], userGroups: [] };
+          const userIds = [...new Set(apiKeys.map((apiKey) => apiKey.userId))];
+          const groupIds = [...new Set(apiKeys.map((apiKey) => apiKey.groupId))];
+          const users = (await transaction.selectFrom('users').selectAll().where('id', 'in', userIds).execute()).map(
+            decodeUser,
+          );
+          const groups = (
+            await transaction.selectFrom('model_groups').selectAll().where('id', 'in', groupIds).execute()
+          ).map(decodeModelGroup);
+          const userGroups = (
+            await transaction
+              .selectFrom('user_groups')
+              .selectAll()
+              .where('user_id', 'in', userIds)
+              .where('group_id', 'in', groupIds)
+              .execute()
+          ).map((row) => ({ userId: row.user_id, groupId: row.group_id, createdAt: Number(row.created_at) }));
+          return { revision, changedApiKeyIds, apiKeys, users, groups, userGroups };
         });
     },
   };

@@ -92,7 +92,8 @@ function encodeUser(record: UserRecord): UsersTable {
   };
 }
 
-function decodeUser(row: Selectable<UsersTable>): UserRecord {
+/** A stored row as a record. */
+export function decodeUser(row: Selectable<UsersTable>): UserRecord {
   return {
     id: row.id,
     email: row.email,

@@ -25,6 +25,7 @@ import { secretKeyCheckMigration } from './migrations/0021-secret-key-check.js';
 import { apiKeyAdminLimitsMigration } from './migrations/0022-api-key-admin-limits.js';
 import { twoFactorMigration } from './migrations/0023-two-factor.js';
 import { auditActorMigration } from './migrations/0024-audit-actor.js';
+import { keyChangesMigration } from './migrations/0026-key-changes.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0022-api-key-admin-limits': apiKeyAdminLimitsMigration,
   '0023-two-factor': twoFactorMigration,
   '0024-audit-actor': auditActorMigration,
+  '0026-key-changes': keyChangesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {
