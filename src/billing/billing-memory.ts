@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
-import type { BillingSnapshotRecords, RequestLimits } from '../storage/billing-records.js';
+import type { ApiKeyBillingRecord, BillingSnapshotRecords, RequestLimits } from '../storage/billing-records.js';
+import type { ApiKeyBillingChanges } from '../storage/load-api-key-billing-changes.js';
 import { neutralPriceRatio } from './calculate-request-cost.js';
 import type { CatalogModel, ModelPrices } from '../routing/catalog-model.js';
 import { defaultPriceModelId } from './default-price-model-id.js';
@@ -71,22 +72,28 @@ export class BillingMemory {
       });
     }
     const keys = new Map<string, KeyMoney>();
-    for (const key of snapshot.apiKeys) {
-      keys.set(key.apiKeyId, {
-        spendingCap: key.spendingCap,
-        spent: key.spent + (pendingByKey.get(key.apiKeyId) ?? 0),
-        held: this.keys.get(key.apiKeyId)?.held ?? 0,
-        allowedAddresses: createAddressList(key.allowedIps),
-        allowedIpList: key.allowedIps,
-        limits: key.limits,
-      });
-    }
+    for (const key of snapshot.apiKeys) keys.set(key.apiKeyId, this.keyMoneyOf(key, pendingByKey));
     this.users = users;
     this.keys = keys;
     this.keysCheckedMissing = new Set();
     this.prices = new Map(snapshot.prices.map((price) => [price.modelId, price]));
     this.groupRatios = new Map(snapshot.groupPriceRatios.map((entry) => [entry.groupId, entry.priceRatioMillionths]));
     this.revision = snapshot.revision;
+  }
+
+  /**
+   * Re-reads the given keys only (created, changed or deleted) and moves to `changes.revision`; holds survive, and
+   * `pendingByKey` are this node's charges not yet in the stored spend.
+   */
+  applyKeyChanges(changes: ApiKeyBillingChanges, pendingByKey: ReadonlyMap<string, number>): void {
+    const keys = new Map(this.keys);
+    for (const apiKeyId of changes.changedApiKeyIds) {
+      keys.delete(apiKeyId);
+      this.keysCheckedMissing.delete(apiKeyId);
+    }
+    for (const key of changes.apiKeys) keys.set(key.apiKeyId, this.keyMoneyOf(key, pendingByKey));
+    this.keys = keys;
+    this.revision = changes.revision;
   }
 
   user(userId: string): UserMoney {
@@ -118,6 +125,17 @@ export class BillingMemory {
 
   key(apiKeyId: string): KeyMoney | undefined {
     return this.keys.get(apiKeyId);
+  }
+
+  private keyMoneyOf(key: ApiKeyBillingRecord, pendingByKey: ReadonlyMap<string, number>): KeyMoney {
+    return {
+      spendingCap: key.spendingCap,
+      spent: key.spent + (pendingByKey.get(key.apiKeyId) ?? 0),
+      held: this.keys.get(key.apiKeyId)?.held ?? 0,
+      allowedAddresses: createAddressList(key.allowedIps),
+      allowedIpList: key.allowedIps,
+      limits: key.limits,
+    };
   }
 
   /** True when the key is unknown here and no reload since the last one was asked to look for it. */

@@ -68,6 +68,7 @@ export class BillingRuntime {
   private subscriber: RedisClient | undefined;
   private readonly invalidationListeners: Array<() => Promise<void>> = [];
   private lastCheckAt = 0;
+  private fullLoadCount = 0;
   private pendingRefresh: Promise<void> | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
 
@@ -209,7 +210,9 @@ export class BillingRuntime {
       this.lastCheckAt = this.options.clock();
       const { store } = this.options;
       if (!force && (await store.readBillingRevision()) === this.memory.revision) return;
+      if (!force && (await this.applyKeyChanges())) return;
       const snapshot = await store.loadBillingSnapshot();
+      this.fullLoadCount += 1;
       // Runs while no batch is being written, so the queue holds exactly the charges the snapshot lacks.
       const pending = this.writer.pendingAmounts();
       this.memory.load(snapshot, pending.byUser, pending.byKey, pending.debtByUser);
@@ -296,6 +299,23 @@ export class BillingRuntime {
         .catch((error: unknown) => this.options.logger.warn({ err: error }, 'publishing a change failed'));
   }
 
+  /**
+   * After a change to one key's settings (or to its routing alone): this node re-reads the keys changed since its
+   * revision, without a full reload when nothing else changed, and with Redis tells every other node to do the same.
+   */
+  async announceKeyChange(): Promise<void> {
+    await this.refresh(false);
+    if (this.redis)
+      await this.redis
+        .publish(invalidationChannel, String(this.memory.revision))
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'publishing a change failed'));
+  }
+
+  /** How many full billing snapshots this node has loaded (the first included); key-only changes do not count. */
+  get fullLoads(): number {
+    return this.fullLoadCount;
+  }
+
   /** Work to run when another node announces a change (the routing cache registers its refresh here). */
   onInvalidation(listener: () => Promise<void>): void {
     this.invalidationListeners.push(listener);
@@ -353,6 +373,19 @@ export class BillingRuntime {
       ...settled.map((entry) => wallet.apply(entry, entry)),
       ...[...writtenByKey].map(([apiKeyId, written]) => wallet.applyKeySpend(apiKeyId, written)),
     ]);
+  }
+
+  /** Applies the key-only changes since memory's revision; false when something else changed (then reload all). */
+  private async applyKeyChanges(): Promise<boolean> {
+    const changes = await this.options.store.loadApiKeyBillingChanges?.(this.memory.revision);
+    if (!changes) return false;
+    this.memory.applyKeyChanges(changes, this.writer.pendingAmounts().byKey);
+    const wallet = this.wallet;
+    if (wallet && changes.apiKeys.length > 0)
+      await wallet
+        .reconcileKeys(changes.apiKeys.map(({ apiKeyId, spent }) => ({ apiKeyId, spent })))
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'copying key spend to redis failed'));
+    return true;
   }
 
   private async removeDeadNodes(): Promise<void> {

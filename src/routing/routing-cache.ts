@@ -24,13 +24,16 @@ export class RoutingCache {
   private table: RoutingTable | undefined;
   private models: readonly CatalogModel[] = [];
   private lastCheckAt = 0;
+  private fullLoadCount = 0;
   private pendingRefresh: Promise<void> | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private readonly tableListeners: Array<(table: RoutingTable) => void> = [];
 
   constructor(
     private readonly options: {
-      store: GatewayStore;
+      /** the full snapshot and its revision; with `loadApiKeyRoutingChanges`, key-only changes are applied key by key */
+      store: Pick<GatewayStore, 'readRoutingRevision' | 'loadRoutingSnapshot'> &
+        Partial<Pick<GatewayStore, 'loadApiKeyRoutingChanges'>>;
       baseModels: readonly CatalogModel[];
       secretBox: ChannelSecretDecrypter;
       clock?: () => number;
@@ -60,7 +63,15 @@ export class RoutingCache {
     return this.models;
   }
 
-  /** Reloads the table if the stored revision differs from the one in memory; concurrent callers share one load. */
+  /** How many full snapshots this cache has loaded (the first included); key-only changes do not count. */
+  get fullLoads(): number {
+    return this.fullLoadCount;
+  }
+
+  /**
+   * Brings the table up to the stored revision; concurrent callers share one load. When every change since the table's
+   * revision was to single API keys, only those keys are re-read; anything else reloads the whole snapshot.
+   */
   refresh(): Promise<void> {
     this.pendingRefresh ??= this.reloadIfChanged().finally(() => {
       this.pendingRefresh = undefined;
@@ -118,13 +129,19 @@ export class RoutingCache {
   private async reloadIfChanged(): Promise<void> {
     this.lastCheckAt = this.now();
     const { store, baseModels, secretBox } = this.options;
-    if (this.table && (await store.readRoutingRevision()) === this.table.revision) return;
+    const previous = this.table;
+    if (previous && (await store.readRoutingRevision()) === previous.revision) return;
+    const keyChanges = previous && (await store.loadApiKeyRoutingChanges?.(previous.revision));
+    if (previous && keyChanges) {
+      this.replaceTable(new RoutingTable(keyChanges, previous));
+      return;
+    }
     const records = await store.loadRoutingSnapshot();
+    this.fullLoadCount += 1;
     const models = applyModelCatalogEntries(baseModels, records.catalogEntries.flatMap(toCatalogEntry));
     const table = new RoutingTable(records, createModelCatalog(models), secretBox);
-    this.table = table;
     this.models = models;
-    for (const listener of this.tableListeners) listener(table);
+    this.replaceTable(table);
     if (table.unknownProtocolChannels.length > 0) {
       this.options.logger?.error(
         { channels: table.unknownProtocolChannels, revision: table.revision },
@@ -137,6 +154,11 @@ export class RoutingCache {
         "channels left out of routing: their stored secret cannot be decrypted with this gateway's secret key (GATEWAY_SECRET_KEY); re-enter their secrets or restore the key",
       );
     }
+  }
+
+  private replaceTable(table: RoutingTable): void {
+    this.table = table;
+    for (const listener of this.tableListeners) listener(table);
   }
 
   private now(): number {

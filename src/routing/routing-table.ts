@@ -1,6 +1,6 @@
 import type { ChannelSecretDecrypter } from './channel-secret-decrypter.js';
 import { isChannelProtocol, type ChannelProtocol } from '../core/channel-protocol.js';
-import type { RoutingSnapshotRecords } from '../storage/store-records.js';
+import type { ApiKeyRoutingChanges, RoutingSnapshotRecords } from '../storage/store-records.js';
 import type { CatalogModel, ModelLimits } from './catalog-model.js';
 import type { ModelCatalog } from './model-catalog.js';
 import { findVendorPreset } from './vendor-presets.js';
@@ -57,13 +57,46 @@ export class RoutingTable {
   readonly undecryptableChannels: readonly UndecryptableChannel[];
   /** enabled channels treated as disabled in this table: their stored protocol is none the gateway speaks */
   readonly unknownProtocolChannels: readonly UndecryptableChannel[];
-  private readonly principalsByKeyHash = new Map<string, KeyPrincipal>();
-  private readonly channelsByModel = new Map<string, RoutableChannel[]>();
-  private readonly modelsById = new Map<string, CatalogModel>();
+  private readonly principalsByKeyHash: Map<string, KeyPrincipal>;
+  /** api key id -> its hash, for the keys in `principalsByKeyHash` (so a changed key's old entry can be dropped) */
+  private readonly keyHashesByApiKeyId: Map<string, string>;
+  private readonly channelsByModel: Map<string, RoutableChannel[]>;
+  private readonly modelsById: Map<string, CatalogModel>;
 
-  constructor(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: ChannelSecretDecrypter) {
+  /**
+   * Builds the table from a full snapshot; or, given `previous`, from that table with the keys in `records` (an
+   * ApiKeyRoutingChanges) re-read: channels and models are shared with `previous`, only the key map is copied.
+   */
+  constructor(records: RoutingSnapshotRecords, catalog: ModelCatalog, secretBox: ChannelSecretDecrypter);
+  constructor(records: ApiKeyRoutingChanges, previous: RoutingTable);
+  constructor(
+    records: RoutingSnapshotRecords | ApiKeyRoutingChanges,
+    catalogOrPrevious: ModelCatalog | RoutingTable,
+    secretBox?: ChannelSecretDecrypter,
+  ) {
     this.revision = records.revision;
-    const leftOut = this.indexChannels(records, catalog, secretBox);
+    if (catalogOrPrevious instanceof RoutingTable) {
+      const previous = catalogOrPrevious;
+      this.channelsByModel = previous.channelsByModel;
+      this.modelsById = previous.modelsById;
+      this.undecryptableChannels = previous.undecryptableChannels;
+      this.unknownProtocolChannels = previous.unknownProtocolChannels;
+      this.principalsByKeyHash = new Map(previous.principalsByKeyHash);
+      this.keyHashesByApiKeyId = new Map(previous.keyHashesByApiKeyId);
+      for (const apiKeyId of 'changedApiKeyIds' in records ? records.changedApiKeyIds : []) {
+        const keyHash = this.keyHashesByApiKeyId.get(apiKeyId);
+        if (keyHash !== undefined) this.principalsByKeyHash.delete(keyHash);
+        this.keyHashesByApiKeyId.delete(apiKeyId);
+      }
+      this.indexPrincipals(records);
+      return;
+    }
+    if (!secretBox || !('channels' in records)) throw new Error('A routing table from a snapshot needs its secret box');
+    this.channelsByModel = new Map();
+    this.modelsById = new Map();
+    this.principalsByKeyHash = new Map();
+    this.keyHashesByApiKeyId = new Map();
+    const leftOut = this.indexChannels(records, catalogOrPrevious, secretBox);
     this.undecryptableChannels = leftOut.undecryptable;
     this.unknownProtocolChannels = leftOut.unknownProtocol;
     this.indexPrincipals(records);
@@ -159,7 +192,7 @@ export class RoutingTable {
     return { undecryptable, unknownProtocol };
   }
 
-  private indexPrincipals(records: RoutingSnapshotRecords): void {
+  private indexPrincipals(records: Pick<RoutingSnapshotRecords, 'users' | 'groups' | 'userGroups' | 'apiKeys'>): void {
     const activeUsers = new Set(records.users.filter((user) => user.status === 'active').map((user) => user.id));
     const groupsById = new Map(records.groups.map((group) => [group.id, group]));
     const grants = new Set(records.userGroups.map((grant) => grantKey(grant.userId, grant.groupId)));
@@ -168,6 +201,7 @@ export class RoutingTable {
       if (apiKey.status !== 'active' || !group || !activeUsers.has(apiKey.userId)) continue;
       // A withdrawn grant disables the user's keys in that group.
       if (!grants.has(grantKey(apiKey.userId, apiKey.groupId))) continue;
+      this.keyHashesByApiKeyId.set(apiKey.id, apiKey.keyHash);
       this.principalsByKeyHash.set(apiKey.keyHash, {
         apiKeyId: apiKey.id,
         userId: apiKey.userId,

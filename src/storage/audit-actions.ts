@@ -41,6 +41,7 @@ export const auditActions = [
   'two_factor.enable',
   'two_factor.disable',
   'two_factor.recovery_code.use',
+  'two_factor.recovery_codes.regenerate',
 ] as const;
 
 /** One action the audit log records, e.g. `user.credit`. */

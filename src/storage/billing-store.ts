@@ -1,4 +1,5 @@
 import type { OrderLedgerMismatch } from './find-order-ledger-mismatches.js';
+import type { ApiKeyBillingChanges } from './load-api-key-billing-changes.js';
 import type { ModelPriceRecord as ModelPrice } from './price-records.js';
 import type {
   ApiKeyBillingRecord,
@@ -61,6 +62,8 @@ export interface BillingStore {
 
   readBillingRevision(): Promise<number>;
   loadBillingSnapshot(): Promise<BillingSnapshotRecords>;
+  /** the keys changed since a revision when only key settings changed since, else undefined (see ApiKeyBillingChanges) */
+  loadApiKeyBillingChanges?(sinceRevision: number): Promise<ApiKeyBillingChanges | undefined>;
 
   listModelPrices(): Promise<ModelPrice[]>;
   setModelPrice(price: ModelPrice): Promise<void>;

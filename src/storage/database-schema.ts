@@ -396,6 +396,7 @@ export interface DatabaseSchema {
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
   request_bodies: RequestBodiesTable;
+  key_changes: KeyChangesTable;
 }
 
 /** Row of `secret_key_check` (migration 0021): the check value of the secret key the database's secrets are sealed with. */
@@ -651,4 +652,14 @@ export interface RequestBodiesTable {
   response_bytes: number;
   /** 1 when `response_body` was cut at the size cap, else 0 */
   response_truncated: number;
+}
+
+/** Row of `key_changes` (migration 0026): the API key one routing or billing revision changed. */
+export interface KeyChangesTable {
+  /** `routing_revision` or `billing_revision` */
+  revision_table: string;
+  /** the revision the change committed at */
+  revision: number;
+  /** the key changed, or null for a change that touched more than one key's routing (a grant given with it) */
+  api_key_id: string | null;
 }

@@ -2,6 +2,8 @@ import { findOrderLedgerMismatches } from './find-order-ledger-mismatches.js';
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { createRecordId } from '../core/create-record-id.js';
 import { writeWithRevision } from './write-with-revision.js';
+import { writeKeyChangeWithRevision } from './write-key-change-with-revision.js';
+import { loadApiKeyBillingChanges } from './load-api-key-billing-changes.js';
 import type { ModelPriceRecord as ModelPrice } from './price-records.js';
 import type { RequestPricingRecord as RequestPricing } from './price-records.js';
 import type {
@@ -295,8 +297,10 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
       });
     },
 
+    loadApiKeyBillingChanges: (sinceRevision) => loadApiKeyBillingChanges(database, sinceRevision),
+
     async setApiKeyBilling(apiKeyId, settings) {
-      await writeWithBillingRevision(async (transaction) => {
+      await writeKeyChangeWithRevision(database, 'billing_revision', async (transaction) => {
         const result = await transaction
           .updateTable('api_keys')
           .set({
@@ -307,6 +311,7 @@ export function createBillingStore(options: BillingStoreOptions): BillingStore {
           .where('id', '=', apiKeyId)
           .executeTakeFirst();
         if (!result.numUpdatedRows) throw new Error(`No API key ${apiKeyId} exists`);
+        return { result: undefined, changedApiKeyId: apiKeyId };
       });
     },
 

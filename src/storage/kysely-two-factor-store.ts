@@ -68,6 +68,24 @@ export function createTwoFactorStore(database: Kysely<DatabaseSchema>): TwoFacto
       });
     },
 
+    async replaceRecoveryCodes(userId, recoveryCodeHashes) {
+      return database.transaction().execute(async (transaction) => {
+        const enabled = await transaction
+          .selectFrom('two_factor_settings')
+          .select('user_id')
+          .where('user_id', '=', userId)
+          .where('enabled_at', 'is not', null)
+          .executeTakeFirst();
+        if (enabled === undefined) return false;
+        await transaction.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+        await transaction
+          .insertInto('two_factor_recovery_codes')
+          .values(recoveryCodeHashes.map((codeHash) => ({ user_id: userId, code_hash: codeHash, used_at: null })))
+          .execute();
+        return true;
+      });
+    },
+
     async disable(userId) {
       return database.transaction().execute(async (transaction) => {
         await transaction.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();

@@ -26,6 +26,7 @@ import { apiKeyAdminLimitsMigration } from './migrations/0022-api-key-admin-limi
 import { twoFactorMigration } from './migrations/0023-two-factor.js';
 import { auditActorMigration } from './migrations/0024-audit-actor.js';
 import { requestBodiesMigration } from './migrations/0025-request-bodies.js';
+import { keyChangesMigration } from './migrations/0026-key-changes.js';
 
 /**
  * Every migration by name, in order. Listed in code rather than scanned from a folder so the same
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0023-two-factor': twoFactorMigration,
   '0024-audit-actor': auditActorMigration,
   '0025-request-bodies': requestBodiesMigration,
+  '0026-key-changes': keyChangesMigration,
 };
 
 const staticMigrationProvider: MigrationProvider = {

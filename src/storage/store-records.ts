@@ -81,6 +81,20 @@ export interface RoutingSnapshotRecords {
 }
 
 /**
+ * What changed in routing since a revision when every change was to single API keys: the rows those keys route by
+ * (keys, their users and groups, and the grants among them), read at `revision`. A changed key missing from `apiKeys`
+ * was deleted.
+ */
+export interface ApiKeyRoutingChanges {
+  revision: number;
+  changedApiKeyIds: string[];
+  apiKeys: ApiKeyRecord[];
+  users: UserRecord[];
+  groups: ModelGroupRecord[];
+  userGroups: UserGroupGrantRecord[];
+}
+
+/**
  * The limits an administrator put on a key, each with the value the administrator set; an absent limit was not set by
  * an administrator (or was lifted by one). The key's owner may tighten these, never loosen them.
  */

@@ -28,6 +28,8 @@ export interface TwoFactorStore {
    * waiting (already enabled, or none started)
    */
   enable(userId: string, options: { step: number; recoveryCodeHashes: string[]; now: number }): Promise<boolean>;
+  /** replaces every recovery code (used or not) with new ones; false when two-factor is not on */
+  replaceRecoveryCodes(userId: string, recoveryCodeHashes: string[]): Promise<boolean>;
   /** removes the secret and recovery codes; false when the user had none */
   disable(userId: string): Promise<boolean>;
   /** records a code's time step as used unless that step or a later one was; false when it was (a reused code) */

@@ -124,6 +124,39 @@ describe.runIf(Boolean(redisUrl) && shouldRunPostgresTests())('several nodes sha
     expect(await eventuallyStatus(askSecond, 401)).toBe(401);
   });
 
+  it('applies key changes made on one node to that key alone on the other, without a full reload', async () => {
+    const user = await first.createUser('user', password);
+    const token = (await callApi(first, 'POST', '/auth/login', undefined, { email: user.email, password })).body
+      .token as string;
+    const group = await first.createGroup();
+    await first.running.store.grantUserGroups(user.id, [group.id]);
+    await first.topUp(user, 1_000_000);
+    // The second node catches up with the user, grant and top-up (not key changes: full loads), then is counted.
+    await second.running.routing.refresh();
+    await second.running.billing.refresh(false);
+    const loadsBefore = { routing: second.running.routing.fullLoads, billing: second.running.billing.fullLoads };
+
+    const key = await callApi(first, 'POST', '/keys', token, { group: group.name });
+    expect(key.status).toBe(201);
+    const askSecond = () =>
+      second
+        .client(key.body.key)
+        .chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 })
+        .then(
+          () => 200,
+          (error: { status: number }) => error.status,
+        );
+    expect(await eventuallyStatus(askSecond, 200)).toBe(200);
+    expect((await callApi(first, 'POST', `/keys/${key.body.id}/disable`, token)).status).toBe(200);
+    expect(await eventuallyStatus(askSecond, 401)).toBe(401);
+    expect((await callApi(first, 'POST', `/keys/${key.body.id}/enable`, token)).status).toBe(200);
+    expect(await eventuallyStatus(askSecond, 200)).toBe(200);
+
+    expect({ routing: second.running.routing.fullLoads, billing: second.running.billing.fullLoads }).toEqual(
+      loadsBefore,
+    );
+  });
+
   it('never overdraws a balance shared by two nodes under 200 concurrent requests', async () => {
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hello there world' }];
     const worstCost = calculateRequestCost(

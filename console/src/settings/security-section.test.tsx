@@ -69,6 +69,26 @@ describe('Settings → Security', () => {
     expect(calls.find((call) => call.path === '/api/me/two-factor/disable')?.body).toEqual({ password: 'not it' });
   });
 
+  it('makes new recovery codes with a current code and shows them once', async () => {
+    const renewedCodes = Array.from({ length: 10 }, (_, index) => `zyxwv-uts${index}q`);
+    const calls = installFakeGatewayApi(
+      routes({
+        'GET /api/me/two-factor': [200, { enabled: true, enabledAt: 1, recoveryCodesLeft: 1, required: false }],
+        'POST /api/me/two-factor/recovery-codes': [200, { recoveryCodes: renewedCodes }],
+      }),
+    );
+    renderConsole('/settings');
+    const section = await screen.findByRole('region', { name: 'Security' });
+    await userEvent.click(await within(section).findByRole('button', { name: 'Make new recovery codes' }));
+    expect(within(section).getByText('Enter the 6-digit code.')).toBeTruthy();
+    expect(calls.some((call) => call.path === '/api/me/two-factor/recovery-codes')).toBe(false);
+    await userEvent.type(within(section).getByLabelText('Current code'), '654321');
+    await userEvent.click(within(section).getByRole('button', { name: 'Make new recovery codes' }));
+    const shown = await within(section).findByTestId('recovery-codes');
+    expect(within(shown).getAllByRole('listitem').map((item) => item.textContent)).toEqual(renewedCodes);
+    expect(calls.find((call) => call.path === '/api/me/two-factor/recovery-codes')?.body).toEqual({ code: '654321' });
+  });
+
   it('sends the revocation choices with a password change', async () => {
     const calls = installFakeGatewayApi(
       routes({ 'GET /api/me/two-factor': [200, off], 'POST /api/me/password': [200, { changed: true, endedSessions: 0, disabledApiKeys: 2 }] }),

@@ -9,7 +9,10 @@ import { SettingsSection } from './settings-section';
 import { twoFactorQueryKey } from './settings-query-keys';
 import type { TwoFactorEnrolment, TwoFactorState } from './settings-types';
 
-/** Settings → Security: turn two-factor sign-in on (QR code, confirming code, recovery codes shown once) or off. */
+/**
+ * Settings → Security: turn two-factor sign-in on (QR code, confirming code, recovery codes shown once) or off, and
+ * make new recovery codes with a current code (the old ones stop working).
+ */
 export function SecuritySection() {
   const { t } = useTranslation();
   const state = useQuery({ queryKey: twoFactorQueryKey, queryFn: () => requestApi<TwoFactorState>('GET', '/me/two-factor') });
@@ -18,7 +21,13 @@ export function SecuritySection() {
   let body;
   if (recoveryCodes) body = <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(undefined)} />;
   else if (!state.data) body = null;
-  else if (state.data.enabled) body = <DisableForm recoveryCodesLeft={state.data.recoveryCodesLeft} />;
+  else if (state.data.enabled)
+    body = (
+      <Stack gap="lg">
+        <DisableForm recoveryCodesLeft={state.data.recoveryCodesLeft} />
+        <RenewRecoveryCodesForm onRenewed={setRecoveryCodes} />
+      </Stack>
+    );
   else body = <EnrolForm required={state.data.required} onEnabled={setRecoveryCodes} />;
 
   return (
@@ -139,5 +148,39 @@ function DisableForm({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
         </Stack>
       </form>
     </Stack>
+  );
+}
+
+/** New recovery codes after a current app code: shown once by the parent, the old ones stop working. */
+function RenewRecoveryCodesForm({ onRenewed }: { onRenewed: (codes: string[]) => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [code, setCode] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const renew = useMutation({
+    mutationFn: () => requestApi<{ recoveryCodes: string[] }>('POST', '/me/two-factor/recovery-codes', { code }),
+    onSuccess: (answer) => {
+      onRenewed(answer.recoveryCodes);
+      void queryClient.invalidateQueries({ queryKey: twoFactorQueryKey });
+      notifications.show({ color: 'teal', message: t('security.renewed') });
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (code.trim() !== '') renew.mutate();
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm" maw={460}>
+        <Text fw={600}>{t('security.renewTitle')}</Text>
+        <Text size="sm" c="dimmed">{t('security.renewHint')}</Text>
+        <TextInput label={t('security.renewCode')} inputMode="numeric" autoComplete="one-time-code" value={code} error={submitted && code.trim() === '' ? t('security.codeRequired') : undefined} onChange={(event) => setCode(event.currentTarget.value)} />
+        {renew.isError && <Alert color="red" role="alert">{renew.error.message}</Alert>}
+        <Button type="submit" variant="light" loading={renew.isPending} style={{ alignSelf: 'flex-start' }}>{t('security.renew')}</Button>
+      </Stack>
+    </form>
   );
 }

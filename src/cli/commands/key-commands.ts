@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../accounts/api-key-secret.js';
 import { auditActorOfCommandLine } from '../../accounts/audit-actor.js';
 import { changeApiKeyStatus } from '../../accounts/change-api-key-status.js';
+import { deleteApiKey } from '../../accounts/delete-api-key.js';
 import { planKeyLimitChange } from '../../accounts/plan-key-limit-change.js';
 import { printResult, withCliStore } from '../open-cli-store.js';
 import { operatingSystemUserName, withCliServices } from '../open-cli-services.js';
@@ -62,7 +63,7 @@ export function registerKeyCommands(program: Command): void {
           await services.billing.exclusive(() =>
             changeApiKeyStatus(services.gatewayStore, found, status, 'admin', actor),
           );
-          await services.billing.announceChange();
+          await services.billing.announceKeyChange();
           printResult(
             options.json,
             await presentCliKey(services, await requireCliKey(services, id)),
@@ -78,13 +79,9 @@ export function registerKeyCommands(program: Command): void {
     .action((id: string, options: { json?: boolean }) =>
       withCliServices(async (services) => {
         const found = await requireCliKey(services, id);
-        await services.billing.exclusive(() => services.gatewayStore.deleteApiKey(found.id));
-        await services.recordAction({
-          action: 'key.delete',
-          targetType: 'api_key',
-          targetId: found.id,
-          details: { userId: found.userId, name: found.name },
-        });
+        const actor = auditActorOfCommandLine(operatingSystemUserName());
+        await services.billing.exclusive(() => deleteApiKey(services.gatewayStore, found, 'admin', actor));
+        await services.billing.announceKeyChange();
         printResult(options.json, { id: found.id, deleted: true }, `Deleted key ${id}.`);
       }),
     );

@@ -63,7 +63,7 @@ async function changeKeyLimits(id: string, options: KeyLimitsOptions): Promise<v
         changes,
       );
     });
-    await services.billing.announceChange();
+    await services.billing.announceKeyChange();
     await services.recordAction({
       action: 'key.update',
       targetType: 'api_key',

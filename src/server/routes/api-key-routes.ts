@@ -4,6 +4,7 @@ import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../a
 import { auditActorOfCaller } from '../../accounts/audit-actor.js';
 import { changeApiKeyLimits } from '../../accounts/change-api-key-limits.js';
 import { changeApiKeyStatus } from '../../accounts/change-api-key-status.js';
+import { deleteApiKey } from '../../accounts/delete-api-key.js';
 import { isAddressOrRange, maxAllowedIps } from '../../accounts/is-address-or-range.js';
 import { planKeyLimitChange, type KeyLimitActor } from '../../accounts/plan-key-limit-change.js';
 import { requireRoomForAnotherKey } from '../../accounts/require-room-for-another-key.js';
@@ -57,16 +58,18 @@ const updateKeySchema = z.object({
 
 /**
  * Keys through the API: create (secret shown once, only in a group the key's user holds, at most
- * GATEWAY_MAX_KEYS_PER_USER per user unless an admin creates it), list, disable, enable, delete; changes reach every
- * node on its next refresh. An owner cannot re-enable a key an admin disabled, set limits beyond the operator's
+ * GATEWAY_MAX_KEYS_PER_USER per user unless an admin creates it), list, disable, enable, delete (each
+ * status change and delete audited); a change is applied to that key alone, on this node at once and on others
+ * through Redis or their next revision check. An owner cannot re-enable a key an admin disabled, set limits beyond the operator's
  * defaults, nor loosen a limit an admin set (planKeyLimitChange).
  */
 export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
   const { gatewayStore, billing } = api;
 
+  /** Key changes are applied to the changed key alone, here and (through Redis) on every other node. */
   async function applyChange(): Promise<void> {
     await services.routing.refresh();
-    await billing.announceChange();
+    await billing.announceKeyChange();
   }
 
   /** The key if the caller owns it (admins own every key); another user's key is reported as missing. */
@@ -242,8 +245,9 @@ export function registerApiKeyRoutes(app: FastifyInstance, { services, api }: Ap
   });
 
   app.delete<{ Params: { apiKeyId: string } }>('/keys/:apiKeyId', async (request) => {
-    const key = await findOwnedKey(request.apiCaller, request.params.apiKeyId);
-    await billing.exclusive(() => gatewayStore.deleteApiKey(key.id));
+    const caller = request.apiCaller;
+    const key = await findOwnedKey(caller, request.params.apiKeyId);
+    await billing.exclusive(() => deleteApiKey(gatewayStore, key, actorOf(caller), auditActorOfCaller(caller)));
     await applyChange();
     return { id: key.id, deleted: true };
   });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { hashConsoleToken } from '../../accounts/console-token.js';
 import { hashNormalisedEmail, normaliseEmail } from '../../accounts/normalise-email.js';
 import { passwordHasher } from '../../accounts/password-hash.js';
+import { regenerateRecoveryCodes } from '../../accounts/regenerate-recovery-codes.js';
 import { safeReturnPath } from '../../accounts/safe-return-path.js';
 import {
   checkSecondFactor,
@@ -70,6 +71,7 @@ export function registerApiSecondFactorRoutes(app: FastifyInstance, { services, 
 /**
  * The caller's own two-factor setup: GET /api/me/two-factor, POST /api/me/two-factor/enrol (a new secret and its
  * otpauth URI, not yet on), POST /api/me/two-factor/confirm `{code}` (on; the ten recovery codes, shown once) and
+ * POST /api/me/two-factor/recovery-codes `{code}` (ten new recovery codes, shown once; the old ones stop working) and
  * POST /api/me/two-factor/disable `{code}` or `{password}`.
  */
 export function registerApiTwoFactorRoutes(app: FastifyInstance, { services, api }: ApiRouteContext): void {
@@ -97,6 +99,17 @@ export function registerApiTwoFactorRoutes(app: FastifyInstance, { services, api
     const recoveryCodes = await confirmTwoFactor(twoFactor, user, code, services.clock());
     await recordOwnAction(api, user, 'two_factor.enable', {});
     return { enabled: true, recoveryCodes };
+  });
+
+  app.post('/me/two-factor/recovery-codes', async (request) => {
+    const user = requireUser(request.apiCaller);
+    const { code } = parseApiInput(confirmSchema, request.body);
+    const recoveryCodes = await regenerateRecoveryCodes(twoFactor, user, code, {
+      address: request.ip,
+      now: services.clock(),
+    });
+    await recordOwnAction(api, user, 'two_factor.recovery_codes.regenerate', { recoveryCodes: recoveryCodes.length });
+    return { recoveryCodes };
   });
 
   app.post('/me/two-factor/disable', async (request) => {

@@ -8,6 +8,7 @@ export const knownAuditActions = [
   'order.recheck', 'order.refund', 'order.dispute', 'redemption.batch.create', 'redemption.batch.disable',
   'redemption.code.disable', 'admin-token.create', 'admin-token.revoke',
   'identity.link', 'user.password.change', 'two_factor.enable', 'two_factor.disable', 'two_factor.recovery_code.use',
+  'two_factor.recovery_codes.regenerate',
 ] as const;
 
 /** The catalog key of an action's label: `user.price-ratio.set` → `auditLog.actions.user_price_ratio_set`. */

@@ -65,5 +65,6 @@ export const auditLogEnglish = {
     two_factor_enable: 'Turned on two-factor sign-in',
     two_factor_disable: 'Turned off two-factor sign-in',
     two_factor_recovery_code_use: 'Signed in with a recovery code',
+    two_factor_recovery_codes_regenerate: 'Made new recovery codes',
   },
 } as const;

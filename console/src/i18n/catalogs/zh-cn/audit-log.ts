@@ -66,5 +66,6 @@ export const auditLogChinese: Catalog['auditLog'] = {
     two_factor_enable: '开启两步验证',
     two_factor_disable: '关闭两步验证',
     two_factor_recovery_code_use: '使用恢复码登录',
+    two_factor_recovery_codes_regenerate: '重新生成恢复码',
   },
 };
