@@ -8,6 +8,8 @@ import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { registerChannelHealthMetrics } from '../routing/channel-health/register-channel-health-metrics.js';
 import { registerSettlementMetrics } from '../observability/settlement-metrics.js';
 import { registerWalletDriftMetrics } from '../observability/wallet-drift-metrics.js';
+import { startTelemetry, type Telemetry } from '../observability/telemetry/start-telemetry.js';
+import { createTelemetryDispatchObserver } from '../server/telemetry-dispatch-observer.js';
 import { createChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import { defaultChannelHealthSettings } from '../config/channel-health-settings.js';
 import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
@@ -72,6 +74,8 @@ export interface RunningGateway {
   setupUrl: string | undefined;
   /** the owner-only file in the data folder that holds `setupUrl` (never logged), when it could be written */
   setupUrlFile: string | undefined;
+  /** OpenTelemetry: request and attempt spans (when an OTLP endpoint is set) and the GenAI metrics; flushed by `close` */
+  telemetry: Telemetry;
   /** stops accepting, lets in-flight requests finish, then closes pools and the database */
   close(): Promise<void>;
 }
@@ -191,6 +195,7 @@ export async function startGateway(
       : { setup: FirstRunSetup.closed(), token: undefined };
   let app: FastifyInstance;
   let address: string;
+  const telemetry = startTelemetry(config.telemetry, (message) => logger.warn({ telemetry: message }, 'OpenTelemetry'));
   try {
     const metrics = createGatewayMetrics();
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
@@ -225,6 +230,8 @@ export async function startGateway(
         },
       },
       inFlight,
+      telemetry,
+      observer: createTelemetryDispatchObserver(telemetry),
     });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
@@ -236,6 +243,7 @@ export async function startGateway(
     await billing.close();
     await dispatcher.close();
     await remoteImageFetcher.close();
+    await telemetry.shutdown();
     await database.database.destroy();
     throw error;
   }
@@ -258,6 +266,7 @@ export async function startGateway(
     url,
     setupUrl,
     setupUrlFile,
+    telemetry,
     topup,
     signIn,
     videoTasks: videoTasks.service,
@@ -285,6 +294,8 @@ export async function startGateway(
       await billing.close();
       await dispatcher.close();
       await remoteImageFetcher.close();
+      // After every request ended, so the last spans and metric points are exported.
+      await telemetry.shutdown();
       await database.database.destroy();
     },
   };

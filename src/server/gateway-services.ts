@@ -18,6 +18,8 @@ import type { ReasoningSealer } from '../protocols/shared/reasoning-sealer.js';
 import type { ResponsesStore } from '../storage/responses-store.js';
 import type { MessageThreadStore } from '../storage/message-thread-store.js';
 import type { VideoTaskService } from '../tasks/video-task-service.js';
+import type { Telemetry } from '../observability/telemetry/start-telemetry.js';
+import type { DispatchObserver } from '../dispatch/dispatch-observer.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
 export interface GatewayServices {
@@ -45,6 +47,10 @@ export interface GatewayServices {
   inFlight?: InFlightForwardings;
   /** asynchronous video tasks behind both video surfaces; absent: those routes answer 503 `service_unavailable` */
   videoTasks?: VideoTaskService;
+  /** OpenTelemetry: the request spans (when tracing is on) and the GenAI metrics on /metrics; absent: neither */
+  telemetry?: Telemetry;
+  /** the upstream attempts' spans and metrics (createTelemetryDispatchObserver over `telemetry`); absent: none */
+  observer?: DispatchObserver;
 }
 
 /** Stores and billing state behind the /api routes. */
