@@ -195,7 +195,9 @@ export async function startGateway(
       : { setup: FirstRunSetup.closed(), token: undefined };
   let app: FastifyInstance;
   let address: string;
-  const telemetry = startTelemetry(config.telemetry, (message) => logger.warn({ telemetry: message }, 'OpenTelemetry'));
+  const telemetry = await startTelemetry(config.telemetry, (message) =>
+    logger.warn({ telemetry: message }, 'OpenTelemetry'),
+  );
   try {
     const metrics = createGatewayMetrics();
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);

@@ -1,19 +1,8 @@
 import { DiagLogLevel, context, diag, type Attributes } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  type Sampler,
-} from '@opentelemetry/sdk-trace-base';
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { MeterProvider, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import type { BasicTracerProvider, Sampler } from '@opentelemetry/sdk-trace-base';
 import { GenAiMetrics } from './gen-ai-metrics.js';
 import { GenAiTracing } from './gen-ai-tracing.js';
 import { PullMetricReader } from './pull-metric-reader.js';
@@ -56,7 +45,10 @@ const scopeName = 'model-gateway';
  * Nothing is registered globally except the async context manager (so the request span is the active context, as
  * `trace.getActiveSpan()` in log lines expects) and the diagnostics logger; several gateways may run in one process.
  */
-export function startTelemetry(options: TelemetryOptions | undefined, report: TelemetryReport): Telemetry {
+export async function startTelemetry(
+  options: TelemetryOptions | undefined,
+  report: TelemetryReport,
+): Promise<Telemetry> {
   diag.setLogger(
     {
       error: (message) => report(message),
@@ -71,6 +63,11 @@ export function startTelemetry(options: TelemetryOptions | undefined, report: Te
   const pullReader = new PullMetricReader();
   const readers: IMetricReader[] = [pullReader];
   if (options?.metricsEndpoint !== undefined) {
+    // Loaded only when configured: the OTLP exporters bring protobuf encoders a gateway without a collector never needs.
+    const [{ OTLPMetricExporter }, { PeriodicExportingMetricReader }] = await Promise.all([
+      import('@opentelemetry/exporter-metrics-otlp-proto'),
+      import('@opentelemetry/sdk-metrics'),
+    ]);
     readers.push(
       new PeriodicExportingMetricReader({
         exporter: new OTLPMetricExporter({ url: options.metricsEndpoint, headers: options.metricsHeaders }),
@@ -81,7 +78,7 @@ export function startTelemetry(options: TelemetryOptions | undefined, report: Te
   }
   const meterProvider = new MeterProvider({ resource, readers });
   const metrics = new GenAiMetrics(meterProvider.getMeter(scopeName));
-  const tracerProvider = startTracerProvider(options, resource);
+  const tracerProvider = await startTracerProvider(options, resource);
   const tracing = tracerProvider
     ? new GenAiTracing(tracerProvider.getTracer(scopeName), options?.propagateToVendors ?? false)
     : undefined;
@@ -107,38 +104,40 @@ export function startTelemetry(options: TelemetryOptions | undefined, report: Te
   };
 }
 
-/** A tracer provider exporting by OTLP, or undefined when no span could ever be kept. */
-function startTracerProvider(
+/** A tracer provider exporting by OTLP, or undefined when no span could ever be kept (its packages then stay unloaded). */
+async function startTracerProvider(
   options: TelemetryOptions | undefined,
-  resource: ReturnType<typeof resourceFromAttributes>,
-): BasicTracerProvider | undefined {
+  resource: Resource,
+): Promise<BasicTracerProvider | undefined> {
   if (options?.tracesEndpoint === undefined) return undefined;
   const { ratio, parentBased } = options.sampler;
   // Ratio 0 without a parent to follow keeps nothing: no provider, so requests do no span work at all.
   if (ratio <= 0 && !parentBased) return undefined;
-  registerAsyncContextManager();
+  const [traceBase, { OTLPTraceExporter }, { AsyncLocalStorageContextManager }] = await Promise.all([
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/exporter-trace-otlp-proto'),
+    import('@opentelemetry/context-async-hooks'),
+  ]);
+  if (!contextManagerRegistered) {
+    // One AsyncLocalStorage context manager for the process (the API keeps the first one registered).
+    contextManagerRegistered = true;
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  }
+  const root: Sampler =
+    ratio >= 1
+      ? new traceBase.AlwaysOnSampler()
+      : ratio <= 0
+        ? new traceBase.AlwaysOffSampler()
+        : new traceBase.TraceIdRatioBasedSampler(ratio);
   const exporter = new OTLPTraceExporter({ url: options.tracesEndpoint, headers: options.tracesHeaders });
-  return new BasicTracerProvider({
+  return new traceBase.BasicTracerProvider({
     resource,
-    sampler: samplerOf(ratio, parentBased),
-    spanProcessors: [new BatchSpanProcessor(exporter)],
+    sampler: parentBased ? new traceBase.ParentBasedSampler({ root }) : root,
+    spanProcessors: [new traceBase.BatchSpanProcessor(exporter)],
   });
 }
 
-function samplerOf(ratio: number, parentBased: boolean): Sampler {
-  const root =
-    ratio >= 1 ? new AlwaysOnSampler() : ratio <= 0 ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(ratio);
-  return parentBased ? new ParentBasedSampler({ root }) : root;
-}
-
 let contextManagerRegistered = false;
-
-/** One AsyncLocalStorage context manager for the process (the API keeps the first one registered). */
-function registerAsyncContextManager(): void {
-  if (contextManagerRegistered) return;
-  contextManagerRegistered = true;
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-}
 
 /** Attributes as the OpenTelemetry API takes them (re-exported so callers need not import the API for a type). */
 export type TelemetryAttributes = Attributes;
