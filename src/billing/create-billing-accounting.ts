@@ -323,6 +323,7 @@ export function createBillingAccounting(runtime: BillingRuntime): RequestAccount
       pricing,
     );
     ticket.admission?.release(usage.promptTokens + usage.completionTokens);
+    result.onSettled?.(cost);
     const user = memory.user(request.principal.userId);
     // Usage above the estimate (a vendor counting more than estimated) may never push a balance below zero:
     // what the balance cannot cover becomes debt.

@@ -15,7 +15,12 @@ import { FastifyClientSink } from './fastify-client-sink.js';
 import type { GatewayServices } from './gateway-services.js';
 import { recordForwardingOutcome } from './record-forwarding-outcome.js';
 import { genAiOperationOfEndpoint } from './gen-ai-operation-of-endpoint.js';
-import { describeForwardingRequest, observeForwardingEnd, startForwardingSpan } from './observe-forwarding.js';
+import {
+  costRecorderOf,
+  describeForwardingRequest,
+  observeForwardingEnd,
+  startForwardingSpan,
+} from './observe-forwarding.js';
 import type { GatewaySpan } from '../observability/telemetry/gen-ai-tracing.js';
 import type { MeteredEndpoint, MeteredResult, MeteredTicket, PromptCacheTtl } from '../billing/request-accounting.js';
 
@@ -89,7 +94,8 @@ async function forwardAndSettle(forwarding: MeteredForwarding, span: GatewaySpan
     throw error;
   }
   const finishedAt = services.clock();
-  services.accounting.close(ticket, { ...outcome, finishedAt } satisfies MeteredResult);
+  const onSettled = span ? costRecorderOf(span) : undefined;
+  services.accounting.close(ticket, { ...outcome, finishedAt, onSettled } satisfies MeteredResult);
   recordForwardingOutcome(services, request, forwarding.endpoint, outcome);
   observeForwardingEnd(forwarding, outcome, finishedAt, span);
 }

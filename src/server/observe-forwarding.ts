@@ -45,6 +45,16 @@ export function describeForwardingRequest(span: GatewaySpan | undefined, dispatc
 }
 
 /**
+ * Puts the settled cost (micro-units) on the request's span: settlement within `close` happens before the span ends;
+ * a later one (a tokenizer count) finds it ended and is left out.
+ */
+export function costRecorderOf(span: GatewaySpan): (costInMicroUnits: number) => void {
+  return (costInMicroUnits) => {
+    if (span.isRecording()) span.setAttribute(names.gatewayCost, costInMicroUnits);
+  };
+}
+
+/**
  * The end of a /v1 request: the `gen_ai.server.*` metrics (always, when the app has telemetry), and its span's end
  * with the answering channel, the usage, the status and `error.type`.
  */
