@@ -50,11 +50,15 @@ export async function dispatchToChannels(
   const candidates = request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels;
   const affinityKey = affinityKeyFor(request.modelId, request.cacheAffinityKey, candidates.length);
   const affinity = affinityKey === undefined ? undefined : cacheAffinityOf(services.routing);
-  const healthy = breakerGate.choose(orderChannelsForAttempt(candidates));
+  const ordered = orderChannelsForAttempt(candidates);
+  const healthy = breakerGate.choose(ordered);
+  const observer = services.observer;
+  // Channels an open breaker left out are told to telemetry (an event on the request's span); none in the usual case.
+  if (observer && healthy.length < ordered.length)
+    for (const channel of ordered) if (!healthy.includes(channel)) observer.channelSkipped(request, channel);
   const channels =
     affinity && affinityKey !== undefined ? preferCachedChannel(healthy, affinity.channelFor(affinityKey)) : healthy;
   let channelId: string | undefined;
-  const observer = services.observer;
   let attemptNumber = 0;
   try {
     const success = await tryChannelsInOrder(channels, async (channel) => {

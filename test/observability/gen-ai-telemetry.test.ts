@@ -238,6 +238,23 @@ describe('traces by the GenAI conventions', () => {
     expect(server.attributes['gateway.channel.id']).toBe(answered?.attributes['gateway.channel.id']);
   });
 
+  it('a channel whose breaker opened is an event on the request span, with no CLIENT span of its own', async () => {
+    // Five consecutive failures open a breaker (the default); the failover test above was the first.
+    for (let request = 0; request < 5; request += 1)
+      await client.responses.create({ model: 'gpt-5-mini', input: `fail over ${request}` });
+    const { response } = await client.responses.create({ model: 'gpt-5-mini', input: 'skip it' }).withResponse();
+    const { server, clients } = requestTree(await flushedSpans(), response.headers.get('x-request-id') ?? '');
+
+    expect(clients).toHaveLength(1);
+    expect(clients[0]?.attributes['gateway.channel.name']).toBe('responses-healthy');
+    const skipped = server.events.filter((event) => event.name === 'gateway.channel.skipped');
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]?.attributes).toMatchObject({
+      'gateway.channel.name': 'responses-broken',
+      'error.type': 'circuit_open',
+    });
+  });
+
   it('an embedding is an embeddings operation', async () => {
     const { response } = await client.embeddings
       .create({ model: 'text-embedding-3-small', input: 'embed me' })
