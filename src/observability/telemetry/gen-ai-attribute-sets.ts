@@ -8,12 +8,19 @@ export interface GenAiAttributeSet {
   output: Attributes;
 }
 
-/** Combinations kept before the cache starts over: models and error types are few, so this is never reached in practice. */
+/** Combinations kept: models and error types are few, so this is never reached in practice. */
 const maximumSets = 4096;
+
+/** The set of every combination past the cap (`otel.metric.overflow`, the SDK's name for it). */
+const overflowSet: GenAiAttributeSet = {
+  plain: { 'otel.metric.overflow': true },
+  input: { 'otel.metric.overflow': true, [genAiAttributeNames.tokenType]: 'input' },
+  output: { 'otel.metric.overflow': true, [genAiAttributeNames.tokenType]: 'output' },
+};
 
 /**
  * Metric attribute objects made once per combination and reused: a histogram record then allocates no attribute
- * object. An empty `errorType` means none (the attribute is left out); an empty provider too (a request no channel took).
+ * object, and finds its point by the object's identity (ExplicitBucketHistogram). An empty `errorType` means none (the attribute is left out); an empty provider too (a request no channel took).
  */
 export class GenAiAttributeSets {
   private readonly sets = new Map<string, Map<string, Map<string, Map<string, GenAiAttributeSet>>>>();
@@ -26,11 +33,8 @@ export class GenAiAttributeSets {
     const byError = this.levelOf(byModel, model);
     const known = byError.get(errorType);
     if (known) return known;
-    if (this.size >= maximumSets) {
-      this.sets.clear();
-      this.size = 0;
-      return this.of(operation, provider, model, errorType);
-    }
+    // Past the cap every new combination shares one set, as the SDK's cardinality limit does: kept points never split.
+    if (this.size >= maximumSets) return overflowSet;
     const plain: Attributes = { [genAiAttributeNames.operationName]: operation };
     if (provider !== '') plain[genAiAttributeNames.providerName] = provider;
     plain[genAiAttributeNames.requestModel] = model;

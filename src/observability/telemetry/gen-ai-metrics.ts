@@ -1,6 +1,10 @@
-import type { Histogram, Meter } from '@opentelemetry/api';
+import type { HrTime } from '@opentelemetry/api';
+import { hrTime } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import type { CollectionResult, MetricProducer } from '@opentelemetry/sdk-metrics';
 import { genAiBucketBoundaries } from './gen-ai-bucket-boundaries.js';
 import { GenAiAttributeSets } from './gen-ai-attribute-sets.js';
+import { ExplicitBucketHistogram } from './explicit-bucket-histogram.js';
 
 /** What one upstream attempt reports to `gen_ai.client.*`. */
 export interface GenAiAttemptMeasurement {
@@ -33,44 +37,66 @@ export interface GenAiRequestMeasurement {
 }
 
 /**
- * The five GenAI histograms of the OpenTelemetry conventions with their recommended buckets. No key, user or request
- * ids among the attributes: those belong to traces and logs (cardinality).
+ * The five GenAI histograms of the OpenTelemetry conventions with their recommended buckets, as a metric producer
+ * the readers collect (the `/metrics` pull reader, the OTLP periodic one). No key, user or request ids among the
+ * attributes: those belong to traces and logs (cardinality).
  */
-export class GenAiMetrics {
+export class GenAiMetrics implements MetricProducer {
   private readonly attributeSets = new GenAiAttributeSets();
-  private readonly clientTokenUsage: Histogram;
-  private readonly clientOperationDuration: Histogram;
-  private readonly serverRequestDuration: Histogram;
-  private readonly serverTimeToFirstToken: Histogram;
-  private readonly serverTimePerOutputToken: Histogram;
-
-  constructor(meter: Meter) {
-    this.clientTokenUsage = meter.createHistogram('gen_ai.client.token.usage', {
+  /** when the cumulative histograms started */
+  private readonly startTime: HrTime = hrTime();
+  private readonly clientTokenUsage = new ExplicitBucketHistogram(
+    {
+      name: 'gen_ai.client.token.usage',
       unit: '{token}',
       description: 'Number of input and output tokens used, per upstream attempt',
-      advice: { explicitBucketBoundaries: [...genAiBucketBoundaries.tokenUsage] },
-    });
-    this.clientOperationDuration = meter.createHistogram('gen_ai.client.operation.duration', {
+    },
+    genAiBucketBoundaries.tokenUsage,
+  );
+  private readonly clientOperationDuration = new ExplicitBucketHistogram(
+    {
+      name: 'gen_ai.client.operation.duration',
       unit: 's',
       description: 'Duration of one upstream GenAI call (one attempt of a client request)',
-      advice: { explicitBucketBoundaries: [...genAiBucketBoundaries.duration] },
-    });
-    this.serverRequestDuration = meter.createHistogram('gen_ai.server.request.duration', {
+    },
+    genAiBucketBoundaries.duration,
+  );
+  private readonly serverRequestDuration = new ExplicitBucketHistogram(
+    {
+      name: 'gen_ai.server.request.duration',
       unit: 's',
       description: 'Duration of a client request to the gateway, failovers included',
-      advice: { explicitBucketBoundaries: [...genAiBucketBoundaries.duration] },
-    });
-    this.serverTimeToFirstToken = meter.createHistogram('gen_ai.server.time_to_first_token', {
+    },
+    genAiBucketBoundaries.duration,
+  );
+  private readonly serverTimeToFirstToken = new ExplicitBucketHistogram(
+    {
+      name: 'gen_ai.server.time_to_first_token',
       unit: 's',
       description: 'Time from a streamed request arriving to its first byte to the client',
-      advice: { explicitBucketBoundaries: [...genAiBucketBoundaries.timeToFirstToken] },
-    });
-    this.serverTimePerOutputToken = meter.createHistogram('gen_ai.server.time_per_output_token', {
+    },
+    genAiBucketBoundaries.timeToFirstToken,
+  );
+  private readonly serverTimePerOutputToken = new ExplicitBucketHistogram(
+    {
+      name: 'gen_ai.server.time_per_output_token',
       unit: 's',
       description: 'Time per output token after the first, for streamed requests',
-      advice: { explicitBucketBoundaries: [...genAiBucketBoundaries.timePerOutputToken] },
-    });
-  }
+    },
+    genAiBucketBoundaries.timePerOutputToken,
+  );
+  private readonly histograms = [
+    this.clientTokenUsage,
+    this.clientOperationDuration,
+    this.serverRequestDuration,
+    this.serverTimeToFirstToken,
+    this.serverTimePerOutputToken,
+  ];
+
+  constructor(
+    private readonly resource: Resource,
+    private readonly scopeName: string,
+  ) {}
 
   /** One upstream attempt: its duration, and its tokens when the vendor reported them. */
   recordAttempt(measurement: GenAiAttemptMeasurement): void {
@@ -98,5 +124,17 @@ export class GenAiMetrics {
       this.serverTimeToFirstToken.record(measurement.timeToFirstTokenSeconds, set.plain);
     if (measurement.timePerOutputTokenSeconds !== undefined)
       this.serverTimePerOutputToken.record(measurement.timePerOutputTokenSeconds, set.plain);
+  }
+
+  /** The histograms with at least one record, for a reader (MetricProducer). */
+  async collect(): Promise<CollectionResult> {
+    const endTime = hrTime();
+    const metrics = this.histograms
+      .map((histogram) => histogram.toMetricData(this.startTime, endTime))
+      .filter((metric) => metric.dataPoints.length > 0);
+    return {
+      resourceMetrics: { resource: this.resource, scopeMetrics: [{ scope: { name: this.scopeName }, metrics }] },
+      errors: [],
+    };
   }
 }

@@ -60,7 +60,8 @@ export async function startTelemetry(
     { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
   );
   const resource = resourceFromAttributes({ 'service.name': options?.serviceName ?? scopeName });
-  const pullReader = new PullMetricReader();
+  const metrics = new GenAiMetrics(resource, scopeName);
+  const pullReader = new PullMetricReader({ metricProducers: [metrics] });
   const readers: IMetricReader[] = [pullReader];
   if (options?.metricsEndpoint !== undefined) {
     // Loaded only when configured: the OTLP exporters bring protobuf encoders a gateway without a collector never needs.
@@ -73,11 +74,12 @@ export async function startTelemetry(
         exporter: new OTLPMetricExporter({ url: options.metricsEndpoint, headers: options.metricsHeaders }),
         exportIntervalMillis: options.metricExportIntervalMs,
         exportTimeoutMillis: Math.min(30_000, options.metricExportIntervalMs),
+        metricProducers: [metrics],
       }),
     );
   }
+  // It has no instruments of its own: the readers need it to collect, and it flushes and shuts them down.
   const meterProvider = new MeterProvider({ resource, readers });
-  const metrics = new GenAiMetrics(meterProvider.getMeter(scopeName));
   const tracerProvider = await startTracerProvider(options, resource);
   const tracing = tracerProvider
     ? new GenAiTracing(tracerProvider.getTracer(scopeName), options?.propagateToVendors ?? false)
