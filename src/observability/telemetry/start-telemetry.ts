@@ -1,7 +1,7 @@
-import { DiagLogLevel, context, diag, type Attributes } from '@opentelemetry/api';
+import { DiagLogLevel, context, diag } from '@opentelemetry/api';
 import { PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { MeterProvider, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { BasicTracerProvider, Sampler } from '@opentelemetry/sdk-trace-base';
 import { GenAiMetrics } from './gen-ai-metrics.js';
 import { GenAiTracing } from './gen-ai-tracing.js';
@@ -65,10 +65,7 @@ export async function startTelemetry(
   const readers: IMetricReader[] = [pullReader];
   if (options?.metricsEndpoint !== undefined) {
     // Loaded only when configured: the OTLP exporters bring protobuf encoders a gateway without a collector never needs.
-    const [{ OTLPMetricExporter }, { PeriodicExportingMetricReader }] = await Promise.all([
-      import('@opentelemetry/exporter-metrics-otlp-proto'),
-      import('@opentelemetry/sdk-metrics'),
-    ]);
+    const { OTLPMetricExporter } = await import('@opentelemetry/exporter-metrics-otlp-proto');
     readers.push(
       new PeriodicExportingMetricReader({
         exporter: new OTLPMetricExporter({ url: options.metricsEndpoint, headers: options.metricsHeaders }),
@@ -140,6 +137,3 @@ async function startTracerProvider(
 }
 
 let contextManagerRegistered = false;
-
-/** Attributes as the OpenTelemetry API takes them (re-exported so callers need not import the API for a type). */
-export type TelemetryAttributes = Attributes;
