@@ -364,6 +364,7 @@ export function createBillingAccounting(runtime: BillingRuntime, refusals?: Refu
       pricing,
     );
     ticket.admission?.release(usage.promptTokens + usage.completionTokens);
+    result.onSettled?.(cost);
     const user = memory.user(request.principal.userId);
     // Usage above the estimate (a vendor counting more than estimated) may never push a balance below zero:
     // what the balance cannot cover becomes debt.

@@ -74,6 +74,8 @@ export interface MeteredResult {
    * duration or tokens, the text of an answer without usage), read once by the edge that read it; undefined without one
    */
   answerUsage: AnswerUsage | undefined;
+  /** told the request's cost in micro-units once it is settled (within `close` unless a tokenizer count is needed); for its trace span */
+  onSettled?: ((costInMicroUnits: number) => void) | undefined;
 }
 
 /** What is known of a /v1 request before its body is read. */

@@ -5,6 +5,7 @@ import { defaultChannelHealthSettings, type ChannelHealthSettings } from './chan
 import { readSignUpPolicy, type SignUpPolicy } from './sign-up-config.js';
 import { readTrustProxySetting, type TrustProxySetting } from './trust-proxy-setting.js';
 import { readLogFormat, type LogFormatSetting } from './read-log-format.js';
+import { readTelemetrySettings, type TelemetrySettings } from './telemetry-settings.js';
 
 /** Everything the gateway reads from its environment; docs/CONFIGURATION.md describes each variable. */
 export interface GatewayConfig {
@@ -91,6 +92,8 @@ export interface GatewayConfig {
   signUp?: SignUpPolicy;
   /** reverse proxies whose X-Forwarded-For names the client for every per-address limit (GATEWAY_TRUST_PROXY); absent means none */
   trustProxy?: TrustProxySetting;
+  /** traces and metrics by OpenTelemetry (OTEL_* and GATEWAY_OTEL_*); absent: no OTLP export, GenAI metrics on /metrics only */
+  telemetry?: TelemetrySettings;
   /** folder of the built web console served at `/` (GATEWAY_CONSOLE_DIR); absent or without index.html: `/` says it is not built */
   consoleDirectory?: string;
   /** channel circuit breakers (GATEWAY_CHANNEL_BREAKER*); absent means `defaultChannelHealthSettings` */
@@ -183,6 +186,7 @@ export function loadGatewayConfig(environment: NodeJS.ProcessEnv = process.env):
     signIn: loadSignInConfig(environment),
     signUp: readSignUpPolicy(environment),
     trustProxy: readTrustProxySetting(environment),
+    telemetry: readTelemetrySettings(environment),
     consoleDirectory: environment.GATEWAY_CONSOLE_DIR
       ? path.resolve(environment.GATEWAY_CONSOLE_DIR)
       : defaultConsoleDirectory,

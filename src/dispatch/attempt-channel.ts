@@ -71,6 +71,8 @@ export interface ChannelAttempt {
   services: DispatchServices;
   /** cancels the attempt while it may be cancelled; knows whether the request was sent and the client is still there */
   control: ForwardingControl;
+  /** trace headers (`traceparent`) for the vendor, when tracing is on and the operator lets vendors see them */
+  vendorHeaders?: Record<string, string> | undefined;
 }
 
 /** What differs between channel protocols in one attempt: the request, the failure mapping and the answer. */
@@ -103,6 +105,8 @@ export async function attemptChannel(attempt: ChannelAttempt): Promise<AttemptRe
   // A client that left while images were fetched cancels everything: nothing was sent, nothing is billed.
   if (!control.markSent()) return clientClosedFailure();
   const deadline = startAnswerDeadline(attempt);
+  if (attempt.vendorHeaders)
+    upstreamRequest = { ...upstreamRequest, headers: { ...upstreamRequest.headers, ...attempt.vendorHeaders } };
   try {
     return await sendAndAnswer(attempt, protocolAttempt, upstreamRequest, deadline);
   } finally {

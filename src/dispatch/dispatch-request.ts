@@ -31,6 +31,8 @@ export interface DispatchRequestBase {
    * that last served it is tried first (cache-sticky routing); absent: no preference
    */
   cacheAffinityKey?: CacheAffinityKeySource;
+  /** the GenAI operation (`chat`, `text_completion`, `embeddings`, `generate_content`) telemetry names spans by; default `chat` */
+  operationName?: string;
 }
 
 /** What a translated channel (Anthropic, Gemini, Bedrock) serves of an OpenAI-wire request: its validated chat or embeddings request. */

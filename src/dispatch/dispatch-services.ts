@@ -4,6 +4,7 @@ import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { RemoteImageFetcher } from '../providers/remote-image/remote-image.js';
 import type { ChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import type { RoutableChannel } from '../routing/routing-table.js';
+import type { DispatchObserver } from './dispatch-observer.js';
 import type { ForwardingStop } from './forwarding-stop.js';
 
 /** What dispatch needs from the running gateway; `server/`'s GatewayServices provides all of it. */
@@ -35,4 +36,6 @@ export interface DispatchServices {
   channelHealth: ChannelHealthService;
   /** a graceful shutdown, whose grace period's end cuts what is still forwarded; absent in apps built without one */
   inFlight?: ForwardingStop | undefined;
+  /** traces and GenAI metrics of every upstream attempt; absent in apps built without telemetry */
+  observer?: DispatchObserver | undefined;
 }

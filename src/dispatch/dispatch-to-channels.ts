@@ -50,18 +50,39 @@ export async function dispatchToChannels(
   const candidates = request.acceptsChannel ? servingChannels.filter(request.acceptsChannel) : servingChannels;
   const affinityKey = affinityKeyFor(request.modelId, request.cacheAffinityKey, candidates.length);
   const affinity = affinityKey === undefined ? undefined : cacheAffinityOf(services.routing);
-  const healthy = breakerGate.choose(orderChannelsForAttempt(candidates));
+  const ordered = orderChannelsForAttempt(candidates);
+  const healthy = breakerGate.choose(ordered);
+  const observer = services.observer;
+  // Channels an open breaker left out are told to telemetry (an event on the request's span); none in the usual case.
+  if (observer && healthy.length < ordered.length)
+    for (const channel of ordered) if (!healthy.includes(channel)) observer.channelSkipped(request, channel);
   const channels =
     affinity && affinityKey !== undefined ? preferCachedChannel(healthy, affinity.channelFor(affinityKey)) : healthy;
   let channelId: string | undefined;
+  let attemptNumber = 0;
   try {
     const success = await tryChannelsInOrder(channels, async (channel) => {
-      if (!breakerGate.admit(channel)) return channelSkipped;
+      if (!breakerGate.admit(channel)) {
+        observer?.channelSkipped(request, channel);
+        return channelSkipped;
+      }
       channelId = channel.id;
+      attemptNumber += 1;
+      const startedAt = observer ? performance.now() : 0;
+      const trace = observer?.startAttempt(request, channel, attemptNumber);
       // Thrown only once the answer began (or by a fault of the gateway's own): that says nothing about the channel.
       let outcome: ChannelOutcome = { kind: 'inconclusive' };
+      let attemptResult: Awaited<ReturnType<typeof attemptChannel>> | undefined;
       try {
-        const result = await attemptChannel({ request, channel, client, services, control });
+        const result = await attemptChannel({
+          request,
+          channel,
+          client,
+          services,
+          control,
+          vendorHeaders: trace?.vendorHeaders,
+        });
+        attemptResult = result;
         // A stream its client left says nothing of the channel, however its drain ended (a stall, the byte cap).
         outcome =
           request.stream && control.abandoned && control.sentUpstream
@@ -73,6 +94,7 @@ export async function dispatchToChannels(
         return result;
       } finally {
         breakerGate.record(channel, outcome);
+        observer?.endAttempt(request, channel, startedAt, attemptResult, trace);
       }
     });
     if (affinity && affinityKey !== undefined) affinity.remember(affinityKey, success.channel.id);

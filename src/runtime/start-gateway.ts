@@ -9,6 +9,8 @@ import { registerChannelHealthMetrics } from '../routing/channel-health/register
 import { registerSettlementMetrics } from '../observability/settlement-metrics.js';
 import { registerWalletDriftMetrics } from '../observability/wallet-drift-metrics.js';
 import { registerBillingMetrics } from '../observability/billing-metrics.js';
+import { startTelemetry, type Telemetry } from '../observability/telemetry/start-telemetry.js';
+import { createTelemetryDispatchObserver } from '../server/telemetry-dispatch-observer.js';
 import { createChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import { defaultChannelHealthSettings } from '../config/channel-health-settings.js';
 import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
@@ -75,6 +77,8 @@ export interface RunningGateway {
   setupUrl: string | undefined;
   /** the owner-only file in the data folder that holds `setupUrl` (never logged), when it could be written */
   setupUrlFile: string | undefined;
+  /** OpenTelemetry: request and attempt spans (when an OTLP endpoint is set) and the GenAI metrics; flushed by `close` */
+  telemetry: Telemetry;
   /** answers /readyz 503 (for GATEWAY_SHUTDOWN_READINESS_DELAY_MS while still serving), stops accepting, lets in-flight requests finish, then closes pools and the database */
   close(): Promise<void>;
 }
@@ -202,6 +206,9 @@ export async function startGateway(
   const shutdown = new ShutdownState();
   let app: FastifyInstance;
   let address: string;
+  const telemetry = await startTelemetry(config.telemetry, (message) =>
+    logger.warn({ telemetry: message }, 'OpenTelemetry'),
+  );
   try {
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
     registerSettlementMetrics(metrics.registry, billing.writer);
@@ -243,6 +250,8 @@ export async function startGateway(
       },
       inFlight,
       shutdown,
+      telemetry,
+      observer: createTelemetryDispatchObserver(telemetry),
     });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));
@@ -254,6 +263,7 @@ export async function startGateway(
     await billing.close();
     await dispatcher.close();
     await remoteImageFetcher.close();
+    await telemetry.shutdown();
     await database.database.destroy();
     throw error;
   }
@@ -276,6 +286,7 @@ export async function startGateway(
     url,
     setupUrl,
     setupUrlFile,
+    telemetry,
     topup,
     signIn,
     videoTasks: videoTasks.service,
@@ -308,6 +319,8 @@ export async function startGateway(
       await billing.close();
       await dispatcher.close();
       await remoteImageFetcher.close();
+      // After every request ended, so the last spans and metric points are exported.
+      await telemetry.shutdown();
       await database.database.destroy();
     },
   };

@@ -84,7 +84,10 @@ export async function createGatewayApp(services: GatewayServices): Promise<Fasti
   registerReadinessRoute(app, services);
   app.get('/metrics', async (_request, reply) => {
     void reply.header('content-type', services.metrics.registry.contentType);
-    return services.metrics.registry.metrics();
+    const gatewayText = await services.metrics.registry.metrics();
+    // The OpenTelemetry GenAI histograms (gen_ai_client_token_usage_bucket, ...) follow the gateway's own metrics.
+    const genAiText = services.telemetry ? await services.telemetry.renderPrometheusText() : '';
+    return genAiText === '' ? gatewayText : `${gatewayText.trimEnd()}\n${genAiText}`;
   });
 
   await app.register(async (v1) => {

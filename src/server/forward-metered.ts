@@ -15,7 +15,15 @@ import { FastifyClientSink } from './fastify-client-sink.js';
 import { BodyCapturingClientSink } from './body-capturing-client-sink.js';
 import type { GatewayServices } from './gateway-services.js';
 import { recordForwardingOutcome } from './record-forwarding-outcome.js';
-import type { MeteredEndpoint, MeteredResult, PromptCacheTtl } from '../billing/request-accounting.js';
+import { genAiOperationOfEndpoint } from './gen-ai-operation-of-endpoint.js';
+import {
+  costRecorderOf,
+  describeForwardingRequest,
+  observeForwardingEnd,
+  startForwardingSpan,
+} from './observe-forwarding.js';
+import type { GatewaySpan } from '../observability/telemetry/gen-ai-tracing.js';
+import type { MeteredEndpoint, MeteredResult, MeteredTicket, PromptCacheTtl } from '../billing/request-accounting.js';
 
 /** What a /v1 request carries besides its dispatch request: what admits, settles and answers it. */
 export interface MeteredFields {
@@ -48,16 +56,70 @@ export type MeteredForwarding = MeteredFields & RouteDispatchFields<DispatchRequ
  * whatever happened in between. A graceful shutdown waits for this to finish (see InFlightForwardings).
  */
 export function forwardMetered(forwarding: MeteredForwarding): Promise<void> {
-  const work = forwardAndSettle(forwarding);
+  const tracing = forwarding.services.telemetry?.tracing;
+  let work: Promise<void>;
+  if (tracing) {
+    // The request's SERVER span is the active context of all its async work: attempts' spans and log lines see it.
+    const started = startForwardingSpan(forwarding, tracing);
+    work = tracing.runWithin(started.context, () => forwardAndSettle(forwarding, started.span));
+  } else {
+    work = forwardAndSettle(forwarding, undefined);
+  }
   forwarding.services.inFlight?.track(work);
   return work;
 }
 
-async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
+async function forwardAndSettle(forwarding: MeteredForwarding, span: GatewaySpan | undefined): Promise<void> {
   const { request, services } = forwarding;
+  let ticket: MeteredTicket;
+  try {
+    const admitted = admit(forwarding);
+    // Most admissions need no await (one node, memory only): each await costs a promise and a turn of the microtask queue.
+    ticket = admitted instanceof Promise ? await admitted : admitted;
+  } catch (error) {
+    // Refused before any upstream call (429, 403, a PDF over budget): the request's span and metrics still end.
+    observeForwardingEnd(forwarding, failedOutcome(error), services.clock(), span);
+    throw error;
+  }
+  let outcome: DispatchOutcome;
+  // Only with the body log on (off by default) does a non-streamed JSON request keep its answer for the log.
+  const sink =
+    services.requestBodyLog && !forwarding.stream && request.rawJsonBody
+      ? new BodyCapturingClientSink(forwarding.reply)
+      : new FastifyClientSink(forwarding.reply);
+  try {
+    const dispatchRequest = dispatchRequestOf(forwarding, ticket.responseHeaders);
+    describeForwardingRequest(span, dispatchRequest);
+    outcome = await dispatchToChannels(dispatchRequest, sink, services);
+  } catch (error) {
+    const failure = failedOutcome(error);
+    const failedAt = services.clock();
+    services.accounting.close(ticket, { ...failure, finishedAt: failedAt });
+    recordForwardingOutcome(services, request, forwarding.endpoint, failure);
+    observeForwardingEnd(forwarding, failure, failedAt, span);
+    throw error;
+  }
+  const finishedAt = services.clock();
+  const onSettled = span ? costRecorderOf(span) : undefined;
+  services.accounting.close(ticket, { ...outcome, finishedAt, onSettled } satisfies MeteredResult);
+  recordForwardingOutcome(services, request, forwarding.endpoint, outcome);
+  observeForwardingEnd(forwarding, outcome, finishedAt, span);
+  if (sink instanceof BodyCapturingClientSink) recordBodies(forwarding, outcome.status, sink.answerBody);
+}
+
+/** Admission by accounting: the hold, rate limits and balance; throws (or rejects with) the refusal. */
+function admit(forwarding: MeteredForwarding): MeteredTicket | Promise<MeteredTicket> {
   const counting = countDocumentPagesAfterAdmission(forwarding);
-  const documentPages = counting === undefined ? undefined : await counting;
-  const opened = services.accounting.open({
+  if (counting === undefined) return openTicket(forwarding, undefined);
+  return counting.then((documentPages) => openTicket(forwarding, documentPages));
+}
+
+function openTicket(
+  forwarding: MeteredForwarding,
+  documentPages: DocumentPageCounts | undefined,
+): MeteredTicket | Promise<MeteredTicket> {
+  const { request, services } = forwarding;
+  return services.accounting.open({
     principal: request.principal,
     model: forwarding.model,
     endpoint: forwarding.endpoint,
@@ -72,26 +134,6 @@ async function forwardAndSettle(forwarding: MeteredForwarding): Promise<void> {
     promptCacheTtl: forwarding.promptCacheTtl,
     documentPages,
   });
-  // Most admissions need no await (one node, memory only): each await costs a promise and a turn of the microtask queue.
-  const ticket = opened instanceof Promise ? await opened : opened;
-  let outcome: DispatchOutcome;
-  // Only with the body log on (off by default) does a non-streamed JSON request keep its answer for the log.
-  const sink =
-    services.requestBodyLog && !forwarding.stream && request.rawJsonBody
-      ? new BodyCapturingClientSink(forwarding.reply)
-      : new FastifyClientSink(forwarding.reply);
-  try {
-    const dispatchRequest = dispatchRequestOf(forwarding, ticket.responseHeaders);
-    outcome = await dispatchToChannels(dispatchRequest, sink, services);
-  } catch (error) {
-    const failure = failedOutcome(error);
-    services.accounting.close(ticket, { ...failure, finishedAt: services.clock() });
-    recordForwardingOutcome(services, request, forwarding.endpoint, failure);
-    throw error;
-  }
-  services.accounting.close(ticket, { ...outcome, finishedAt: services.clock() } satisfies MeteredResult);
-  recordForwardingOutcome(services, request, forwarding.endpoint, outcome);
-  if (sink instanceof BodyCapturingClientSink) recordBodies(forwarding, outcome.status, sink.answerBody);
 }
 
 /** Hands the request's body and its JSON answer to the body log, which queues them; headers (keys) are never kept. */
@@ -146,6 +188,7 @@ function dispatchRequestOf(forwarding: MeteredForwarding, responseHeaders: Recor
         maxOutputTokens: forwarding.maxOutputTokens,
         modelReasoning: forwarding.model.reasoning,
         cacheAffinityKey: forwarding.cacheAffinityKey,
+        operationName: genAiOperationOfEndpoint(forwarding.endpoint),
       };
       return request;
     }
@@ -162,6 +205,7 @@ function dispatchRequestOf(forwarding: MeteredForwarding, responseHeaders: Recor
         maxOutputTokens: forwarding.maxOutputTokens,
         modelReasoning: forwarding.model.reasoning,
         cacheAffinityKey: forwarding.cacheAffinityKey,
+        operationName: genAiOperationOfEndpoint(forwarding.endpoint),
       };
       return request;
     }

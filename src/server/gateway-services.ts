@@ -20,6 +20,8 @@ import type { ResponsesStore } from '../storage/responses-store.js';
 import type { MessageThreadStore } from '../storage/message-thread-store.js';
 import type { VideoTaskService } from '../tasks/video-task-service.js';
 import type { RequestBodyLog } from '../billing/request-body-log.js';
+import type { Telemetry } from '../observability/telemetry/start-telemetry.js';
+import type { DispatchObserver } from '../dispatch/dispatch-observer.js';
 
 /** What the HTTP app needs from the outside; tests and benchmarks build it with real or loopback parts. */
 export interface GatewayServices {
@@ -51,6 +53,10 @@ export interface GatewayServices {
   requestBodyLog?: RequestBodyLog;
   /** set when a graceful shutdown begins, so `/readyz` answers 503 before the app closes; absent: from the app's closing */
   shutdown?: ShutdownState;
+  /** OpenTelemetry: the request spans (when tracing is on) and the GenAI metrics on /metrics; absent: neither */
+  telemetry?: Telemetry;
+  /** the upstream attempts' spans and metrics (createTelemetryDispatchObserver over `telemetry`); absent: none */
+  observer?: DispatchObserver;
 }
 
 /** Stores and billing state behind the /api routes. */

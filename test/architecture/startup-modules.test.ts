@@ -38,6 +38,12 @@ describe('modules a started gateway loads', () => {
       '@smithy/eventstream-codec',
       'pg',
       'gpt-tokenizer',
+      // OpenTelemetry's tracing SDK and OTLP exporters load only when an OTLP endpoint is set.
+      '@opentelemetry/sdk-trace-base',
+      '@opentelemetry/exporter-trace-otlp-proto',
+      '@opentelemetry/exporter-metrics-otlp-proto',
+      '@opentelemetry/otlp-transformer',
+      'protobufjs',
     ]) {
       expect(packagesLoaded(name), name).toEqual([]);
     }

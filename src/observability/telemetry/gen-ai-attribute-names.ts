@@ -1,0 +1,36 @@
+/**
+ * Attribute names of the OpenTelemetry GenAI conventions (semantic-conventions-genai, current names: not the
+ * deprecated `gen_ai.system` or `gen_ai.usage.prompt_tokens`), and the gateway's own under `gateway.`.
+ */
+export const genAiAttributeNames = {
+  operationName: 'gen_ai.operation.name',
+  providerName: 'gen_ai.provider.name',
+  requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
+  responseId: 'gen_ai.response.id',
+  responseFinishReasons: 'gen_ai.response.finish_reasons',
+  requestMaxTokens: 'gen_ai.request.max_tokens',
+  requestTemperature: 'gen_ai.request.temperature',
+  requestTopP: 'gen_ai.request.top_p',
+  requestTopK: 'gen_ai.request.top_k',
+  requestStopSequences: 'gen_ai.request.stop_sequences',
+  requestSeed: 'gen_ai.request.seed',
+  requestStream: 'gen_ai.request.stream',
+  usageInputTokens: 'gen_ai.usage.input_tokens',
+  usageOutputTokens: 'gen_ai.usage.output_tokens',
+  usageCacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  usageCacheCreationInputTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  usageReasoningOutputTokens: 'gen_ai.usage.reasoning.output_tokens',
+  tokenType: 'gen_ai.token.type',
+  errorType: 'error.type',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
+  httpResponseStatusCode: 'http.response.status_code',
+  gatewayRequestId: 'gateway.request.id',
+  gatewayApiKeyId: 'gateway.api_key.id',
+  gatewayUserId: 'gateway.user.id',
+  gatewayChannelId: 'gateway.channel.id',
+  gatewayChannelName: 'gateway.channel.name',
+  gatewayCost: 'gateway.cost',
+  gatewayAttempt: 'gateway.attempt',
+} as const;
