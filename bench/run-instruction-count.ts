@@ -20,6 +20,7 @@ import { planProcessLayout } from './start-bench-processes.js';
 import { startBenchTargets } from './start-bench-targets.js';
 
 const quick = process.argv.includes('--quick');
+const startedAt = new Date();
 /** Requests before counting starts (V8 compiles the hot code meanwhile) and requests counted; both whole settlement batches of 256. */
 const warmupRequests = quick ? 1_536 : 6_144;
 const countedRequests = quick ? 512 : 2_048;
@@ -29,6 +30,8 @@ const inFlight = 4;
  * issue 38 measured billing on (891k instructions of billing against the proxy's 579k, outside V8's compilers).
  */
 const billingShareTarget = 0.77;
+/** Extra V8 flags for the measured processes (e.g. `--predictable`); none by default, so they run as `npm start` runs them. */
+const v8Flags = (process.env.BENCH_INSTRUCTIONS_V8_FLAGS ?? '').split(' ').filter(Boolean);
 /** Longer than any batch takes to fill under valgrind, so every batch is written full (256 requests). */
 const settlementIntervalMs = 20_000;
 const resultsDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -63,7 +66,7 @@ const rows = measuredNames.map((name) => ({
 }));
 const result = {
   command: `npm run bench:instructions${quick ? ' -- --quick' : ''}`,
-  startedAt: new Date().toISOString(),
+  startedAt: startedAt.toISOString(),
   machine: collectMachineInfo(),
   valgrind: valgrindVersion,
   warmupRequests,
@@ -109,6 +112,8 @@ async function countOne(name: MeasuredName): Promise<CallgrindCounts> {
   log(`${name}: starting under callgrind`);
   const bench = await startBenchTargets(layout, fullSettings, {
     ...(onGateway ? { gatewayWrapper: wrapper } : { proxyWrapper: wrapper }),
+    gatewayNodeFlags: v8Flags,
+    proxyNodeFlags: v8Flags,
     readyTimeoutMs: 900_000,
     gatewayEnvironment: {
       BENCH_SETTLEMENT_INTERVAL_MS: String(settlementIntervalMs),
@@ -121,6 +126,8 @@ async function countOne(name: MeasuredName): Promise<CallgrindCounts> {
     log(`${name}: ${warmupRequests} requests to warm up, ${inFlight} in flight`);
     await sendCountedRequests(target, body, { count: warmupRequests, inFlight });
     await target.waitUntilSettled?.();
+    // Compile jobs the warm-up queued finish on V8's threads before counting starts.
+    await sleep(2_000);
     execFileSync('callgrind_control', ['--instr=on', pid], { stdio: 'ignore' });
     log(`${name}: ${countedRequests} requests counted`);
     await sendCountedRequests(target, body, { count: countedRequests, inFlight });

@@ -28,6 +28,8 @@ export interface BenchTargetOptions {
   gatewayFileByFile?: boolean;
   /** added to the gateway's environment, e.g. `GATEWAY_BILLING=off` */
   gatewayEnvironment?: Record<string, string>;
+  /** added to the reference proxy's Node command line */
+  proxyNodeFlags?: string[];
   /** a command that runs the gateway's or the proxy's Node, e.g. valgrind (bench:instructions) */
   gatewayWrapper?: string[];
   proxyWrapper?: string[];
@@ -91,6 +93,7 @@ export async function startBenchTargets(
       name: 'reference proxy',
       scriptFile: compiledBenchProcess('reference-proxy-process.ts'),
       core: layout.measuredCore,
+      nodeFlags: options.proxyNodeFlags,
       wrapper: options.proxyWrapper,
       readyTimeoutMs: options.readyTimeoutMs,
       environment: { BENCH_UPSTREAM_ORIGIN: new URL(simulator.url).origin },
