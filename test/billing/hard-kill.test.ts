@@ -206,7 +206,12 @@ describe('a gateway process stopped under load', () => {
   it('after kill -9: every balance equals its ledger, no top-up is lost, at most the last second of usage is', async () => {
     const run = await runLoadUntilSignal('SIGKILL');
     const verify = await runVerify();
-    expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [], taskHoldMismatches: [] });
+    expect(JSON.parse(verify.stdout)).toEqual({
+      ok: true,
+      mismatches: [],
+      orderMismatches: [],
+      taskHoldMismatches: [],
+    });
     expect(verify.code).toBe(0);
     const lost = await countLostRequests(run);
     const recentSuccesses = run.successes.filter((time) => time >= run.signalledAt - lossWindowMs).length;
@@ -226,6 +231,7 @@ describe('a gateway process stopped under load', () => {
         expect(JSON.parse(verify.stdout)).toEqual({
           ok: true,
           mismatches: [],
+          orderMismatches: [],
           taskHoldMismatches: [],
           wallet: expect.objectContaining({ drift: [] }),
         });

@@ -335,7 +335,12 @@ describe('gateway start stopped by SIGTERM under load', () => {
       ]);
 
     const verify = await runVerify();
-    expect(JSON.parse(verify.stdout)).toEqual({ ok: true, mismatches: [], taskHoldMismatches: [] });
+    expect(JSON.parse(verify.stdout)).toEqual({
+      ok: true,
+      mismatches: [],
+      orderMismatches: [],
+      taskHoldMismatches: [],
+    });
     expect(verify.code).toBe(0);
   }, 120_000);
 
