@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
-import { displayPrefixOf, generateApiKeySecret, hashApiKeySecret } from '../../accounts/api-key-secret.js';
-import { auditActorOfCommandLine } from '../../accounts/audit-actor.js';
-import { changeApiKeyStatus } from '../../accounts/change-api-key-status.js';
-import { deleteApiKey } from '../../accounts/delete-api-key.js';
-import { planKeyLimitChange } from '../../accounts/plan-key-limit-change.js';
-import { printResult, withCliStore } from '../open-cli-store.js';
+import { accountActorOfCommandLine } from '../../accounts/account-actor.js';
+import { createCliApiKeyService } from '../create-cli-api-key-service.js';
+import { printResult } from '../open-cli-store.js';
 import { operatingSystemUserName, withCliServices } from '../open-cli-services.js';
 import { registerKeyLimitsCommand } from './key-limits-command.js';
 import { presentCliKey, presentCliKeys } from './present-cli-key.js';
@@ -59,11 +56,11 @@ export function registerKeyCommands(program: Command): void {
       .action((id: string, options: { json?: boolean }) =>
         withCliServices(async (services) => {
           const found = await requireCliKey(services, id);
-          const actor = auditActorOfCommandLine(operatingSystemUserName());
-          await services.billing.exclusive(() =>
-            changeApiKeyStatus(services.gatewayStore, found, status, 'admin', actor),
+          await createCliApiKeyService(services).setStatus(
+            accountActorOfCommandLine(operatingSystemUserName()),
+            found.id,
+            status,
           );
-          await services.billing.announceKeyChange();
           printResult(
             options.json,
             await presentCliKey(services, await requireCliKey(services, id)),
@@ -79,55 +76,44 @@ export function registerKeyCommands(program: Command): void {
     .action((id: string, options: { json?: boolean }) =>
       withCliServices(async (services) => {
         const found = await requireCliKey(services, id);
-        const actor = auditActorOfCommandLine(operatingSystemUserName());
-        await services.billing.exclusive(() => deleteApiKey(services.gatewayStore, found, 'admin', actor));
-        await services.billing.announceKeyChange();
+        await createCliApiKeyService(services).delete(accountActorOfCommandLine(operatingSystemUserName()), found.id);
         printResult(options.json, { id: found.id, deleted: true }, `Deleted key ${id}.`);
       }),
     );
 }
 
 async function createKey(options: KeyCreateOptions): Promise<void> {
-  await withCliStore(async ({ store, config, recordAction }) => {
+  const days = options.expiresInDays === undefined ? undefined : Number(options.expiresInDays);
+  if (days !== undefined && !(days > 0)) throw new Error('--expires-in-days must be a positive number');
+  await withCliServices(async (services) => {
+    const store = services.gatewayStore;
     const user = await store.findUserByEmail(options.user.toLowerCase());
     if (!user) throw new Error(`No user with email ${options.user}; create one with 'gateway user create'`);
     const group = await store.findModelGroupByName(options.group);
     if (!group) throw new Error(`No group named ${options.group}; create one with 'gateway group create'`);
-    const days = options.expiresInDays === undefined ? undefined : Number(options.expiresInDays);
-    if (days !== undefined && !(days > 0)) throw new Error('--expires-in-days must be a positive number');
-    // The CLI is the operator: a key in a group its user does not hold grants the group, and says so.
-    const granted = (await store.grantUserGroups(user.id, [group.id])).length > 0;
-    const secret = generateApiKeySecret();
-    const created = await store.createApiKey({
-      userId: user.id,
-      groupId: group.id,
-      name: options.name ?? 'default',
-      keyHash: hashApiKeySecret(secret),
-      keyPrefix: displayPrefixOf(secret),
-      expiresAt: days === undefined ? null : Date.now() + days * 86_400_000,
-    });
-    // The CLI is an administrator: the expiry it sets binds the key's owner (planKeyLimitChange).
-    const adminLimits = planKeyLimitChange('admin', {}, { expiresAt: created.expiresAt });
-    if (Object.keys(adminLimits).length > 0) await store.setApiKeyAdminLimits(created.id, adminLimits);
-    await recordAction({
-      action: 'key.create',
-      targetType: 'api_key',
-      targetId: created.id,
-      details: {
+    // The CLI is the operator: a key in a group its user does not hold grants the group, and says so; the expiry it
+    // sets binds the key's owner (planKeyLimitChange).
+    const created = await createCliApiKeyService(services).create(
+      accountActorOfCommandLine(operatingSystemUserName()),
+      {
         userId: user.id,
-        group: group.name,
-        name: created.name,
-        expiresAt: created.expiresAt,
-        grantedGroup: granted,
+        group: group.id,
+        name: options.name ?? 'default',
+        expiresAt: days === undefined ? null : Date.now() + days * 86_400_000,
+        spendingCap: null,
+        allowedIps: [],
+        limits: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null },
+        grantGroupIfMissing: true,
       },
-    });
-    const { keyHash: _keyHash, ...shown } = created;
+    );
+    const { keyHash: _keyHash, ...shown } = created.view.key;
+    const granted = created.grantedGroup;
     printResult(
       options.json,
-      { ...shown, key: secret, grantedGroup: granted },
+      { ...shown, key: created.secret, grantedGroup: granted },
       (granted ? `Granted group ${group.name} to ${user.email} (they did not hold it).\n` : '') +
-        `Created key ${created.id} for ${user.email} in group ${group.name}.\nKey (shown once, store it now): ${secret}\n` +
-        `Try it: curl http://127.0.0.1:${config.port}/v1/models -H "Authorization: Bearer ${secret}"`,
+        `Created key ${shown.id} for ${user.email} in group ${group.name}.\nKey (shown once, store it now): ${created.secret}\n` +
+        `Try it: curl http://127.0.0.1:${services.config.port}/v1/models -H "Authorization: Bearer ${created.secret}"`,
     );
   });
 }

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { ApiKeyChanges } from '../../accounts/change-api-key-limits.js';
-import { changeApiKeyLimits } from '../../accounts/change-api-key-limits.js';
+import { accountActorOfCommandLine } from '../../accounts/account-actor.js';
 import { isAddressOrRange, maxAllowedIps } from '../../accounts/is-address-or-range.js';
 import { parseCurrencyAmount } from '../../billing/money.js';
 import { parseList, printResult } from '../open-cli-store.js';
-import { withCliServices } from '../open-cli-services.js';
+import { createCliApiKeyService } from '../create-cli-api-key-service.js';
+import { operatingSystemUserName, withCliServices } from '../open-cli-services.js';
 import { presentCliKey } from './present-cli-key.js';
 import { requireCliKey } from './require-cli-key.js';
 
@@ -53,23 +54,12 @@ async function changeKeyLimits(id: string, options: KeyLimitsOptions): Promise<v
   if (Object.keys(changes).length === 0) throw new Error('Give at least one change; see gateway key limits --help');
   await withCliServices(async (services) => {
     const found = await requireCliKey(services, id);
-    await services.billing.exclusive(() => {
-      const current = services.billing.memory.key(found.id);
-      return changeApiKeyLimits(
-        { gatewayStore: services.gatewayStore, billingStore: services.billing.store },
-        'admin',
-        found.id,
-        current && { spendingCap: current.spendingCap, allowedIps: current.allowedIpList, limits: current.limits },
-        changes,
-      );
-    });
-    await services.billing.announceKeyChange();
-    await services.recordAction({
-      action: 'key.update',
-      targetType: 'api_key',
-      targetId: found.id,
-      details: { userId: found.userId, ...changes },
-    });
+    // The same service as PATCH /api/keys/:id; it audits the change as `key.update` naming the OS user.
+    await createCliApiKeyService(services).update(
+      accountActorOfCommandLine(operatingSystemUserName()),
+      found.id,
+      changes,
+    );
     const shown = await presentCliKey(services, await requireCliKey(services, id));
     printResult(options.json, shown, `Key ${id} changed: ${JSON.stringify(changes)}.`);
   });

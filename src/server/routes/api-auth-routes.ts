@@ -7,7 +7,9 @@ import { hashNormalisedEmail, normaliseEmail } from '../../accounts/normalise-em
 import { passwordHasher } from '../../accounts/password-hash.js';
 import { signInToConsole } from '../api/start-console-session.js';
 import { beginSecondFactor, needsSecondFactor } from '../api/second-factor-challenge.js';
-import { revokeAfterPasswordChange } from '../api/revoke-after-password-change.js';
+import { revokeAfterPasswordChange } from '../../accounts/revoke-after-password-change.js';
+import { createApiKeyService } from '../../accounts/api-key-service.js';
+import { accountActorOfCaller } from '../api/account-actor-of-caller.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { authenticateApiCaller, requireUser } from '../api/authenticate-api-caller.js';
 import { encodeClearedSessionCookies, encodeSessionCookies, publicOriginOf } from '../api/console-cookies.js';
@@ -75,6 +77,17 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
     return { token, expiresAt, user: presentUser(user) };
   });
 
+  // The same key service as /api/keys: keys revoked by a password change are applied key by key.
+  const apiKeys = createApiKeyService({
+    apiKeys: api.gatewayStore,
+    groups: api.gatewayStore,
+    audit: api.gatewayStore,
+    billing: api.billing,
+    routing: services.routing,
+    maxKeysPerUser: services.config.maxKeysPerUser,
+    clock: services.clock,
+  });
+
   // Here rather than with the account routes so a wrong current password counts on the same limiter as sign-in.
   app.post('/me/password', async (request) => {
     const caller = await authenticateApiCaller(request, api, services.clock());
@@ -104,11 +117,16 @@ export function registerApiAuthRoutes(app: FastifyInstance, { services, api }: A
     }
     const passwordHash = await passwordHasher.hash(newPassword).catch(refuseWhenHashingBusy);
     await api.gatewayStore.setUserPasswordHash(user.id, passwordHash);
-    const revoked = await revokeAfterPasswordChange(services, api, user.id, {
-      keepSessionId: caller.sessionId,
-      sessions: input.revoke_other_sessions,
-      apiKeys: input.revoke_api_keys,
-    });
+    const revoked = await revokeAfterPasswordChange(
+      { sessions: api.signIn.store, apiKeys },
+      accountActorOfCaller(caller),
+      user.id,
+      {
+        keepSessionId: caller.sessionId,
+        sessions: input.revoke_other_sessions,
+        apiKeys: input.revoke_api_keys,
+      },
+    );
     await api.gatewayStore.recordAuditEntry({
       ...auditActorOfCaller({ user }),
       action: 'user.password.change',

@@ -1,5 +1,5 @@
-import { GatewayError } from '../../core/gateway-error.js';
-import type { RequestLimits } from '../../storage/billing-records.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { RequestLimits } from '../storage/billing-records.js';
 
 const limitNames = ['requestsPerMinute', 'tokensPerMinute', 'maxConcurrentRequests'] as const satisfies ReadonlyArray<
   keyof RequestLimits
