@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import { channelProtocols, isChannelProtocol } from '../../core/channel-protocol.js';
+import { accountActorOfCommandLine } from '../../accounts/account-actor.js';
+import { createChannelService, type ChannelService } from '../../routing/channel-service.js';
 import { findVendorPreset, vendorPresets } from '../../routing/vendor-presets.js';
 import type { ChannelRecord } from '../../storage/store-records.js';
-import { parseList, printResult, withCliStore } from '../open-cli-store.js';
+import { parseList, printResult, withCliStore, type CliContext } from '../open-cli-store.js';
+import { operatingSystemUserName } from '../open-cli-services.js';
 
 interface ChannelCreateOptions {
   name: string;
@@ -47,8 +50,8 @@ export function registerChannelCommands(program: Command): void {
     .command('list')
     .option('--json', 'print the result as JSON')
     .action((options: { json?: boolean }) =>
-      withCliStore(async ({ store }) => {
-        const channels = (await store.listChannels()).map(hideSecret);
+      withCliStore(async (context) => {
+        const channels = (await channelServiceOf(context).listChannels(commandLineActor())).map(hideSecret);
         const lines = channels.map(
           (entry) =>
             `${entry.name}  ${entry.status.padEnd(8)}  p${entry.priority} w${entry.weight}  ${entry.baseUrl}  ${entry.models.join(', ')}`,
@@ -62,17 +65,12 @@ export function registerChannelCommands(program: Command): void {
       .command(`${action} <name>`)
       .option('--json', 'print the changed channel as JSON')
       .action((name: string, options: { json?: boolean }) =>
-        withCliStore(async ({ store, recordAction }) => {
-          const found = await store.findChannelByName(name);
-          if (!found) throw new Error(`No channel named ${name}`);
-          await store.updateChannel(found.id, { status });
-          await recordAction({
-            action: `channel.${action}`,
-            targetType: 'channel',
-            targetId: found.id,
-            details: { name: found.name },
-          });
-          printResult(options.json, hideSecret({ ...found, status }), `Channel ${name} ${status}.`);
+        withCliStore(async (context) => {
+          const channels = channelServiceOf(context);
+          const actor = commandLineActor();
+          const found = await channels.findChannelByName(actor, name);
+          const changed = await channels.setChannelStatus(actor, found.id, status);
+          printResult(options.json, hideSecret(changed), `Channel ${name} ${status}.`);
         }),
       );
   }
@@ -80,16 +78,11 @@ export function registerChannelCommands(program: Command): void {
     .command('delete <name>')
     .option('--json', 'print the result as JSON')
     .action((name: string, options: { json?: boolean }) =>
-      withCliStore(async ({ store, recordAction }) => {
-        const found = await store.findChannelByName(name);
-        if (!found) throw new Error(`No channel named ${name}`);
-        await store.deleteChannel(found.id);
-        await recordAction({
-          action: 'channel.delete',
-          targetType: 'channel',
-          targetId: found.id,
-          details: { name: found.name },
-        });
+      withCliStore(async (context) => {
+        const channels = channelServiceOf(context);
+        const actor = commandLineActor();
+        const found = await channels.findChannelByName(actor, name);
+        await channels.deleteChannel(actor, found.id);
         printResult(options.json, { id: found.id, name, deleted: true }, `Deleted channel ${name}.`);
       }),
     );
@@ -115,35 +108,36 @@ async function createChannel(options: ChannelCreateOptions): Promise<void> {
     throw new Error(`Unknown protocol ${protocol}; use one of ${channelProtocols.join(', ')}`);
   const secret = options.secretEnv ? process.env[options.secretEnv] : options.secret;
   if (!secret) throw new Error('Give the upstream key with --secret-env VARIABLE (or --secret)');
-  await withCliStore(async ({ store, secretBox, recordAction }) => {
-    const created = await store.createChannel({
+  await withCliStore(async (context) => {
+    const created = await channelServiceOf(context).createChannel(commandLineActor(), {
       name: options.name,
+      preset: preset?.name,
       protocol,
-      preset: preset?.name ?? null,
-      baseUrl: new URL(baseUrl).toString().replace(/\/+$/, ''),
-      encryptedSecret: secretBox.encrypt(secret),
+      baseUrl,
+      secret,
       models: parseList(options.models),
       modelMapping: parseNameValuePairs(options.map, '--map'),
       settings: parseNameValuePairs(options.setting, '--setting', { listValues: true }),
       priority: Number.parseInt(options.priority, 10),
       weight: Number.parseInt(options.weight, 10),
     });
-    await recordAction({
-      action: 'channel.create',
-      targetType: 'channel',
-      targetId: created.id,
-      details: {
-        name: created.name,
-        models: created.models,
-        modelMapping: created.modelMapping,
-        priority: created.priority,
-        weight: created.weight,
-        baseUrl: created.baseUrl,
-        protocol: created.protocol,
-      },
-    });
     printResult(options.json, hideSecret(created), `Created channel ${created.name} for ${created.models.join(', ')}.`);
   });
+}
+
+/** The channel service over the CLI's store: no routing table to reload and no vendor probe in a command. */
+function channelServiceOf({ store, secretBox }: CliContext): ChannelService {
+  return createChannelService({
+    channels: store,
+    audit: store,
+    secretBox,
+    exclusive: (work) => work(),
+    refreshRouting: async () => undefined,
+  });
+}
+
+function commandLineActor() {
+  return accountActorOfCommandLine(operatingSystemUserName());
 }
 
 /**
