@@ -1,11 +1,14 @@
 import type { RoutableChannel } from '../routing/routing-table.js';
 import type { ChannelAttemptResult } from './channel-attempt-result.js';
 import type { AttemptValue, DispatchRequest } from './dispatch-request.js';
+import type { ResponseFactsCollector } from './response-facts-collector.js';
 
 /** An attempt's span, opaque to dispatch: all dispatch does with it is hand it back and send its headers. */
 export interface AttemptTrace {
   /** headers naming the attempt's span (`traceparent`) for the vendor, when the operator allows it; else undefined */
   readonly vendorHeaders: Record<string, string> | undefined;
+  /** fed the answer's id, model and finish reasons while it is relayed; undefined when the span is not recording */
+  readonly responseFacts: ResponseFactsCollector | undefined;
 }
 
 /**
