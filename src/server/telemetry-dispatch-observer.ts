@@ -2,8 +2,12 @@ import type { Attributes } from '@opentelemetry/api';
 import { assertNever } from '../core/assert-never.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { ChannelAttemptResult } from '../dispatch/channel-attempt-result.js';
-import type { AttemptTrace, DispatchObserver } from '../dispatch/dispatch-observer.js';
-import type { AttemptValue, DispatchRequest } from '../dispatch/dispatch-request.js';
+import type {
+  AttemptTrace,
+  DispatchObserver,
+  ObservedAttemptValue,
+  ObservedRequest,
+} from '../dispatch/dispatch-observer.js';
 import { ResponseFactsCollector, type ResponseFacts } from '../dispatch/response-facts-collector.js';
 import { genAiAttributeNames as names } from '../observability/telemetry/gen-ai-attribute-names.js';
 import type { GatewaySpan } from '../observability/telemetry/gen-ai-tracing.js';
@@ -91,12 +95,12 @@ export function createTelemetryDispatchObserver(telemetry: Telemetry): DispatchO
 }
 
 /** The model id the channel is sent: its mapping of the public one, or the public one. */
-function upstreamModelOf(request: DispatchRequest, channel: RoutableChannel): string {
+function upstreamModelOf(request: ObservedRequest, channel: RoutableChannel): string {
   return channel.modelMapping.get(request.modelId) ?? request.modelId;
 }
 
 /** The error code of a failed attempt (or of a relayed answer that ended in an error); '' for a success. */
-function errorTypeOf(result: ChannelAttemptResult<AttemptValue> | undefined): string {
+function errorTypeOf(result: ChannelAttemptResult<ObservedAttemptValue> | undefined): string {
   if (result === undefined) return otherErrorType;
   switch (result.kind) {
     case 'success':
@@ -110,7 +114,7 @@ function errorTypeOf(result: ChannelAttemptResult<AttemptValue> | undefined): st
   }
 }
 
-function statusOf(result: ChannelAttemptResult<AttemptValue>): number {
+function statusOf(result: ChannelAttemptResult<ObservedAttemptValue>): number {
   return result.kind === 'success' ? result.value.status : result.error.status;
 }
 
