@@ -327,6 +327,28 @@ describe('traces by the GenAI conventions', () => {
     });
   });
 
+  it('a Messages count_tokens is a count_tokens SERVER span with the vendor count as its CLIENT span', async () => {
+    const response = await fetch(`${gateway.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'count these' }] }),
+    });
+    expect(response.status).toBe(200);
+    const { server, clients } = requestTree(await flushedSpans(), response.headers.get('x-request-id') ?? '');
+
+    expect(server.name).toBe('count_tokens claude-sonnet-4-5');
+    expect(server.attributes).toMatchObject({
+      'gen_ai.operation.name': 'count_tokens',
+      'http.response.status_code': 200,
+    });
+    expect(clients).toHaveLength(1);
+    expect(clients[0]?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'count_tokens',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude-sonnet-4-5-20250929',
+    });
+  });
+
   it('an embedding is an embeddings operation', async () => {
     const { response } = await client.embeddings
       .create({ model: 'text-embedding-3-small', input: 'embed me' })
