@@ -36,6 +36,7 @@ import { nameParamsForClient } from './name-params-for-client.js';
 import { relayOpenAiEventStream, StreamFailedBeforeFirstEvent } from './relay-openai-event-stream.js';
 import { isEventStreamContentType, isStreamContentType, notAnEventStreamError } from './relay-stream-errors.js';
 import { redactChannelSecrets } from './redact-channel-secrets.js';
+import type { ResponseFactsCollector } from './response-facts-collector.js';
 import { discardUpstreamBody } from './release-upstream-body.js';
 import { secretsOf } from './redact-channel-secrets.js';
 import { sendUpstreamRequest, type UpstreamHttpRequest } from './send-upstream-request.js';
@@ -73,6 +74,8 @@ export interface ChannelAttempt {
   control: ForwardingControl;
   /** trace headers (`traceparent`) for the vendor, when tracing is on and the operator lets vendors see them */
   vendorHeaders?: Record<string, string> | undefined;
+  /** collects the answer's id, model and finish reasons for the attempt's span; undefined when it is not recording */
+  responseFacts?: ResponseFactsCollector | undefined;
 }
 
 /** What differs between channel protocols in one attempt: the request, the failure mapping and the answer. */
@@ -284,6 +287,7 @@ function planOpenAiWireAttempt(
             clientWantsUsage: request.clientWantsUsage,
             knownSecrets: secretsOf(channel),
             redact: (text) => redactChannelSecrets(text, channel),
+            observeEvent: attempt.responseFacts?.readEvent.bind(attempt.responseFacts),
           });
           const value = {
             status: 200,
@@ -322,6 +326,7 @@ function planOpenAiWireAttempt(
       if (fault) return unreadableAnswer(attempt, fault);
       const firstByteAt = await answerClient(attempt, response.statusCode, contentType, bodyText);
       // Read once the answer is on its way: the client never waits for the gateway's bookkeeping.
+      if (contentType.includes('json')) attempt.responseFacts?.readJson(bodyText);
       const usage = contentType.includes('json') ? extractUsageFromJsonText(bodyText) : undefined;
       return {
         kind: 'success',
@@ -414,6 +419,7 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
       let answer: ReturnType<typeof foldStreamParts>;
       try {
         const parts = adapter.decodeResponse(bodyText, call);
+        if (attempt.responseFacts) for (const part of parts) attempt.responseFacts.readPart(part);
         answer = foldStreamParts(singleToolCall ? keepFirstToolCall(parts) : parts);
       } catch {
         return unreadableAnswer(attempt, 'undecodable');
@@ -480,6 +486,7 @@ async function relayTranslatedStream(
     encoder: codec.createStreamEncoder(),
     beforeLastBytes: codec.beforeLastBytes?.bind(codec),
     redact: (text) => redactChannelSecrets(text, channel),
+    observePart: attempt.responseFacts?.readPart.bind(attempt.responseFacts),
   });
   if (relayed.kind === 'failed-before-first-byte') {
     if (control.aborted) return clientClosedFailure();

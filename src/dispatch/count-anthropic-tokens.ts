@@ -51,6 +51,7 @@ export async function countAnthropicTokens(
         services.routing.current.channelsFor(modelId).filter((channel) => channel.protocol === 'anthropic'),
       ),
       attempt: (channel) => countOnChannel(modelId, request, channel, services),
+      observed: { observer: services.observer, request: { modelId, stream: false, operationName: 'count_tokens' } },
     });
     return counted.value;
   } catch {

@@ -81,6 +81,7 @@ export async function dispatchToChannels(
           services,
           control,
           vendorHeaders: trace?.vendorHeaders,
+          responseFacts: trace?.responseFacts,
         });
         attemptResult = result;
         // A stream its client left says nothing of the channel, however its drain ended (a stall, the byte cap).

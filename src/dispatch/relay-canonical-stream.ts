@@ -31,6 +31,8 @@ export async function relayCanonicalStream(options: {
   beforeLastBytes?: () => Promise<void>;
   /** removes the channel's own secrets from a vendor's error text (redactChannelSecrets); key shapes only when absent */
   redact?: (text: string) => string;
+  /** sees each decoded part (the span's response facts); absent when nothing is traced */
+  observePart?: ((part: CanonicalStreamPart) => void) | undefined;
 }): Promise<TranslatedRelayResult> {
   const { writer, upstreamBody, encoder } = options;
   const outcome: RelayedStreamOutcome = {
@@ -54,6 +56,7 @@ export async function relayCanonicalStream(options: {
         };
         break;
       }
+      options.observePart?.(part);
       if (part.type === 'usage') outcome.usage = tokenUsageOfCanonical(part.usage);
       if (part.type === 'finish') finished = true;
       if (writer.clientGone) {

@@ -58,6 +58,8 @@ export async function relayOpenAiEventStream(options: {
   redact?: (text: string) => string;
   /** the most characters one event may hold (default maximumStreamEventCharacters) */
   maxEventCharacters?: number;
+  /** sees each upstream event before it is relayed (the span's response facts); absent when nothing is traced */
+  observeEvent?: ((eventName: string | undefined, data: string) => void) | undefined;
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, writer, clientWantsUsage } = options;
   const outcome: RelayedStreamOutcome = {
@@ -81,6 +83,7 @@ export async function relayOpenAiEventStream(options: {
       outcome.completed = true;
       return;
     }
+    options.observeEvent?.(event.event, data);
     if (event.event === 'error' || data.startsWith('{"error"')) {
       upstreamError = mapStreamErrorEvent(data, options.knownSecrets, options.redact);
       return;

@@ -11,6 +11,7 @@ import { registerWalletDriftMetrics } from '../observability/wallet-drift-metric
 import { registerBillingMetrics } from '../observability/billing-metrics.js';
 import { startTelemetry, type Telemetry } from '../observability/telemetry/start-telemetry.js';
 import { createTelemetryDispatchObserver } from '../server/telemetry-dispatch-observer.js';
+import type { DispatchObserver } from '../dispatch/dispatch-observer.js';
 import { createChannelHealthService } from '../routing/channel-health/channel-health-service.js';
 import { defaultChannelHealthSettings } from '../config/channel-health-settings.js';
 import { createRemoteImageFetcher } from '../providers/remote-image/create-remote-image-fetcher.js';
@@ -175,8 +176,11 @@ export async function startGateway(
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 300_000,
   });
+  // Telemetry starts later (its failure handling is below); video submissions find its observer once it is there.
+  let dispatchObserver: DispatchObserver | undefined;
   // Tasks left running by a stopped gateway are picked up here once their leases lapse.
   const videoTasks = startVideoTasks({
+    observer: () => dispatchObserver,
     config: config.videoTasks ?? loadVideoTaskConfig({}, config.dataDirectory),
     database: database.database,
     billing: billingConfig.enabled ? billing : undefined,
@@ -209,6 +213,7 @@ export async function startGateway(
   const telemetry = await startTelemetry(config.telemetry, (message) =>
     logger.warn({ telemetry: message }, 'OpenTelemetry'),
   );
+  dispatchObserver = createTelemetryDispatchObserver(telemetry);
   try {
     registerChannelHealthMetrics(metrics.registry, channelHealth.breakers, channelHealth.clock);
     registerSettlementMetrics(metrics.registry, billing.writer);
@@ -251,7 +256,7 @@ export async function startGateway(
       inFlight,
       shutdown,
       telemetry,
-      observer: createTelemetryDispatchObserver(telemetry),
+      observer: dispatchObserver,
     });
     address = await app.listen({ port: config.port, host: config.host });
     topup.useListeningUrl(address.replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1'));

@@ -2,8 +2,13 @@ import type { Attributes } from '@opentelemetry/api';
 import { assertNever } from '../core/assert-never.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { ChannelAttemptResult } from '../dispatch/channel-attempt-result.js';
-import type { AttemptTrace, DispatchObserver } from '../dispatch/dispatch-observer.js';
-import type { AttemptValue, DispatchRequest } from '../dispatch/dispatch-request.js';
+import type {
+  AttemptTrace,
+  DispatchObserver,
+  ObservedAttemptValue,
+  ObservedRequest,
+} from '../dispatch/dispatch-observer.js';
+import { ResponseFactsCollector, type ResponseFacts } from '../dispatch/response-facts-collector.js';
 import { genAiAttributeNames as names } from '../observability/telemetry/gen-ai-attribute-names.js';
 import type { GatewaySpan } from '../observability/telemetry/gen-ai-tracing.js';
 import type { Telemetry } from '../observability/telemetry/start-telemetry.js';
@@ -45,7 +50,12 @@ export function createTelemetryDispatchObserver(telemetry: Telemetry): DispatchO
         attributes[names.serverPort] = server.port;
       }
       const span = tracing.startAttemptSpan(`${operation} ${upstreamModel}`, attributes);
-      const traced: TracedAttempt = { span, vendorHeaders: tracing.vendorHeadersOf(span) };
+      const traced: TracedAttempt = {
+        span,
+        vendorHeaders: tracing.vendorHeadersOf(span),
+        // Only a recording span pays for reading the answer's id, model and finish reasons.
+        responseFacts: span.isRecording() ? new ResponseFactsCollector() : undefined,
+      };
       return traced;
     },
     endAttempt(request, channel, startedAt, result, trace) {
@@ -64,6 +74,13 @@ export function createTelemetryDispatchObserver(telemetry: Telemetry): DispatchO
       const { span } = trace as TracedAttempt;
       if (result) span.setAttribute(names.httpResponseStatusCode, statusOf(result));
       if (usage) setUsageAttributes(span, usage);
+      const facts = trace.responseFacts?.facts();
+      if (facts) {
+        const answered = responseAttributesOf(facts);
+        span.setAttributes(answered);
+        // The request's span tells what answered it: the model and how it ended (the id is the vendor's, per attempt).
+        if (result?.kind === 'success') tracing.setOnActiveSpan(withoutResponseId(answered));
+      }
       tracing.endSpan(span, errorType);
     },
     channelSkipped(request, channel) {
@@ -78,12 +95,12 @@ export function createTelemetryDispatchObserver(telemetry: Telemetry): DispatchO
 }
 
 /** The model id the channel is sent: its mapping of the public one, or the public one. */
-function upstreamModelOf(request: DispatchRequest, channel: RoutableChannel): string {
+function upstreamModelOf(request: ObservedRequest, channel: RoutableChannel): string {
   return channel.modelMapping.get(request.modelId) ?? request.modelId;
 }
 
 /** The error code of a failed attempt (or of a relayed answer that ended in an error); '' for a success. */
-function errorTypeOf(result: ChannelAttemptResult<AttemptValue> | undefined): string {
+function errorTypeOf(result: ChannelAttemptResult<ObservedAttemptValue> | undefined): string {
   if (result === undefined) return otherErrorType;
   switch (result.kind) {
     case 'success':
@@ -97,8 +114,22 @@ function errorTypeOf(result: ChannelAttemptResult<AttemptValue> | undefined): st
   }
 }
 
-function statusOf(result: ChannelAttemptResult<AttemptValue>): number {
+function statusOf(result: ChannelAttemptResult<ObservedAttemptValue>): number {
   return result.kind === 'success' ? result.value.status : result.error.status;
+}
+
+/** The conventions' `gen_ai.response.*` attributes of what an answer said of itself. */
+function responseAttributesOf(facts: ResponseFacts): Attributes {
+  const attributes: Attributes = {};
+  if (facts.id !== undefined) attributes[names.responseId] = facts.id;
+  if (facts.model !== undefined) attributes[names.responseModel] = facts.model;
+  if (facts.finishReasons.length > 0) attributes[names.responseFinishReasons] = facts.finishReasons;
+  return attributes;
+}
+
+function withoutResponseId(attributes: Attributes): Attributes {
+  const { [names.responseId]: _responseId, ...rest } = attributes;
+  return rest;
 }
 
 /** The conventions' usage attributes: input includes cached tokens, output includes reasoning. */

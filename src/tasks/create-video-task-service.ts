@@ -8,6 +8,7 @@ import { createVideoTaskUsageLog, videoSubmitEndpoint } from '../billing/video-t
 import { redactChannelSecrets } from '../dispatch/redact-channel-secrets.js';
 import { withChannelOutcome, type ChannelAttemptResult } from '../dispatch/channel-attempt-result.js';
 import { transportFailureOutcome } from '../dispatch/transport-failure-outcome.js';
+import type { ObservedRequest } from '../dispatch/dispatch-observer.js';
 import { tryChannelsWithBreakers } from '../dispatch/try-channels-with-breakers.js';
 import { sendVideoVendorRequest } from '../dispatch/video/send-video-vendor-request.js';
 import { mapStatusToChannelOutcome } from '../routing/channel-health/map-status-to-channel-outcome.js';
@@ -191,6 +192,7 @@ export function createVideoTaskService(
         modelId,
         channels: routes.map((route) => route.channel),
         attempt: (channel) => submitOnRoute(task, routeOf.get(channel)!),
+        observed: { observer: context.observer?.(), request: videoSubmissionOf(modelId) },
       });
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
@@ -337,4 +339,9 @@ function refusalMessage(reason: 'insufficient' | 'debt' | 'cap'): string {
       throw new Error(`unknown refusal ${String(unreachable)}`);
     }
   }
+}
+
+/** A video submission as telemetry names it: the conventions' `generate_content`, never streamed. */
+function videoSubmissionOf(modelId: string): ObservedRequest {
+  return { modelId, stream: false, operationName: 'generate_content' };
 }

@@ -12,6 +12,7 @@ import type { DatabaseSchema } from '../storage/database-schema.js';
 import { createVideoTaskStore } from '../storage/kysely-video-task-store.js';
 import { createVideoTaskService } from './create-video-task-service.js';
 import { createLocalFolderVideoStorage } from './local-folder-video-storage.js';
+import type { DispatchObserver } from '../dispatch/dispatch-observer.js';
 import type { VideoTaskContext } from './video-task-context.js';
 import { VideoTaskPoller, type PollScheduler } from './video-task-poller.js';
 import type { VideoTaskService } from './video-task-service.js';
@@ -35,6 +36,8 @@ export function startVideoTasks(options: {
   dispatcher: Dispatcher;
   /** the gateway's circuit breakers: video submissions are gated and counted like every other upstream call */
   channelHealth: ChannelHealthService;
+  /** telemetry of each submission attempt (CLIENT spans, `gen_ai.client.*` metrics); absent: none */
+  observer?: (() => DispatchObserver | undefined) | undefined;
   upstreamHeadersTimeoutMs: number;
   upstreamBodyTimeoutMs: number;
   /** whether download redirects may reach private and loopback addresses (GATEWAY_IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES) */
@@ -61,6 +64,7 @@ export function startVideoTasks(options: {
       bodyTimeoutMs: options.upstreamBodyTimeoutMs,
     },
     channelHealth: options.channelHealth,
+    observer: options.observer,
     download: { redirectDispatcher, isAddressAllowed, maxBytes: config.maxBytes },
     storage: createLocalFolderVideoStorage(config.storageDirectory),
     clock: options.clock,

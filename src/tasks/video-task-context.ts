@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { BillingRuntime } from '../billing/billing-runtime.js';
+import type { DispatchObserver } from '../dispatch/dispatch-observer.js';
 import type { VideoDispatchOptions } from '../dispatch/video/send-video-vendor-request.js';
 import type { VideoVendorAdapter } from '../providers/video/video-vendor-adapter.js';
 import type { ChannelHealthService } from '../routing/channel-health/channel-health-service.js';
@@ -49,6 +50,8 @@ export interface VideoTaskContext {
   dispatch: VideoDispatchOptions;
   /** circuit breakers per (channel, model): submissions skip channels whose breaker is open and feed each outcome */
   channelHealth: ChannelHealthService;
+  /** the telemetry of submission attempts, read when a task is submitted (telemetry starts after the task layer) */
+  observer?: (() => DispatchObserver | undefined) | undefined;
   download: VideoDownloadSettings;
   storage: VideoContentStorage;
   /** Unix milliseconds */

@@ -12,15 +12,18 @@ import { otlpSpanKind, otlpStatusCode } from '../doubles/otlp/otlp-proto-schema.
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../doubles/otlp/start-otlp-receiver.js';
 import { createOpenAiClient, startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.js';
+import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.js';
 import { startOpenAiSimulator, type OpenAiSimulator } from '../simulators/openai-simulator.js';
 
 const openAiSecret = 'sk-upstream-telemetry-openai';
 const anthropicSecret = 'sk-ant-upstream-telemetry';
+const geminiSecret = 'gemini-upstream-telemetry';
 const collectorToken = 'collector-token-for-tests';
 
 let receiver: OtlpReceiver;
 let openAi: OpenAiSimulator;
 let anthropic: AnthropicSimulator;
+let gemini: GeminiSimulator;
 let brokenVendor: Server;
 let gateway: TestGateway;
 let key: string;
@@ -87,6 +90,7 @@ beforeAll(async () => {
   receiver = await startOtlpReceiver();
   openAi = await startOpenAiSimulator({ apiKey: openAiSecret });
   anthropic = await startAnthropicSimulator({ apiKey: anthropicSecret });
+  gemini = await startGeminiSimulator({ apiKey: geminiSecret });
   const broken = await startBrokenVendor();
   brokenVendor = broken.server;
   gateway = await startTestGateway({ config: { telemetry: telemetryTo(receiver.url) } });
@@ -105,6 +109,14 @@ beforeAll(async () => {
     settings: { apiVersion: '2023-06-01' },
     models: ['claude-sonnet-4-5'],
     modelMapping: { 'claude-sonnet-4-5': 'claude-sonnet-4-5-20250929' },
+    refreshRouting: false,
+  });
+  await gateway.createChannel({
+    name: 'gemini-main',
+    protocol: 'gemini',
+    baseUrl: gemini.url,
+    secret: geminiSecret,
+    models: ['gemini-2.5-flash'],
     refreshRouting: false,
   });
   await gateway.createChannel({
@@ -133,6 +145,7 @@ afterAll(async () => {
   await gateway?.close();
   await openAi?.close();
   await anthropic?.close();
+  await gemini?.close();
   await new Promise<void>((resolve) => brokenVendor?.close(() => resolve()));
   await receiver?.close();
 });
@@ -180,6 +193,13 @@ describe('traces by the GenAI conventions', () => {
       'server.address': '127.0.0.1',
       'server.port': Number(new URL(openAi.url).port),
       'gateway.attempt': 1,
+      'gen_ai.response.id': data.id,
+      'gen_ai.response.model': data.model,
+      'gen_ai.response.finish_reasons': data.choices.map((choice) => choice.finish_reason),
+    });
+    expect(server.attributes).toMatchObject({
+      'gen_ai.response.model': data.model,
+      'gen_ai.response.finish_reasons': data.choices.map((choice) => choice.finish_reason),
     });
     // The deprecated names are not used.
     expect(attempt?.attributes['gen_ai.system']).toBeUndefined();
@@ -214,6 +234,52 @@ describe('traces by the GenAI conventions', () => {
       'gen_ai.provider.name': 'anthropic',
       'gen_ai.request.model': 'claude-sonnet-4-5-20250929',
       'gen_ai.usage.output_tokens': final.usage.output_tokens,
+      'gen_ai.response.finish_reasons': [final.stop_reason],
+    });
+    expect(clients[0]?.attributes['gen_ai.response.id']).toMatch(/^msg_/);
+    expect(typeof clients[0]?.attributes['gen_ai.response.model']).toBe('string');
+    expect(server.attributes['gen_ai.response.finish_reasons']).toEqual([final.stop_reason]);
+  });
+
+  it('a streamed chat completion names the response id, model and finish reason read from its chunks', async () => {
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'stream a few words' }], stream: true })
+      .withResponse();
+    let responseId = '';
+    let responseModel = '';
+    const finishReasons: string[] = [];
+    for await (const chunk of stream) {
+      responseId ||= chunk.id;
+      responseModel ||= chunk.model;
+      for (const choice of chunk.choices) if (choice.finish_reason) finishReasons.push(choice.finish_reason);
+    }
+    const { server, clients } = requestTree(await flushedSpans(), response.headers.get('x-request-id') ?? '');
+
+    expect(finishReasons).toEqual(['stop']);
+    expect(clients[0]?.attributes).toMatchObject({
+      'gen_ai.response.id': responseId,
+      'gen_ai.response.model': responseModel,
+      'gen_ai.response.finish_reasons': finishReasons,
+    });
+    expect(server.attributes['gen_ai.response.finish_reasons']).toEqual(finishReasons);
+  });
+
+  it("a chat answered by a Gemini channel names Gemini's response id, model version and finish reason", async () => {
+    const { response } = await client.chat.completions
+      .create({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hello gemini' }] })
+      .withResponse();
+    const { server, clients } = requestTree(await flushedSpans(), response.headers.get('x-request-id') ?? '');
+
+    expect(clients).toHaveLength(1);
+    expect(clients[0]?.attributes).toMatchObject({
+      'gen_ai.provider.name': 'gcp.gemini',
+      'gen_ai.response.model': 'gemini-2.5-flash',
+      'gen_ai.response.finish_reasons': ['STOP'],
+    });
+    expect(clients[0]?.attributes['gen_ai.response.id']).toMatch(/^sim/);
+    expect(server.attributes).toMatchObject({
+      'gen_ai.response.model': 'gemini-2.5-flash',
+      'gen_ai.response.finish_reasons': ['STOP'],
     });
   });
 
@@ -232,7 +298,13 @@ describe('traces by the GenAI conventions', () => {
     expect(failed?.attributes).toMatchObject({ 'gateway.attempt': 1, 'http.response.status_code': 500 });
     expect(typeof failed?.attributes['error.type']).toBe('string');
     expect(failed?.statusCode).toBe(otlpStatusCode.error);
-    expect(answered?.attributes).toMatchObject({ 'gateway.attempt': 2, 'http.response.status_code': 200 });
+    expect(answered?.attributes).toMatchObject({
+      'gateway.attempt': 2,
+      'http.response.status_code': 200,
+      'gen_ai.response.finish_reasons': ['completed'],
+    });
+    expect(answered?.attributes['gen_ai.response.id']).toMatch(/^resp_/);
+    expect(failed?.attributes['gen_ai.response.id']).toBeUndefined();
     expect(answered?.attributes['error.type']).toBeUndefined();
     expect(failed?.attributes['gateway.channel.id']).not.toBe(answered?.attributes['gateway.channel.id']);
     expect(server.attributes['gateway.channel.id']).toBe(answered?.attributes['gateway.channel.id']);
@@ -252,6 +324,28 @@ describe('traces by the GenAI conventions', () => {
     expect(skipped[0]?.attributes).toMatchObject({
       'gateway.channel.name': 'responses-broken',
       'error.type': 'circuit_open',
+    });
+  });
+
+  it('a Messages count_tokens is a count_tokens SERVER span with the vendor count as its CLIENT span', async () => {
+    const response = await fetch(`${gateway.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'count these' }] }),
+    });
+    expect(response.status).toBe(200);
+    const { server, clients } = requestTree(await flushedSpans(), response.headers.get('x-request-id') ?? '');
+
+    expect(server.name).toBe('count_tokens claude-sonnet-4-5');
+    expect(server.attributes).toMatchObject({
+      'gen_ai.operation.name': 'count_tokens',
+      'http.response.status_code': 200,
+    });
+    expect(clients).toHaveLength(1);
+    expect(clients[0]?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'count_tokens',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude-sonnet-4-5-20250929',
     });
   });
 

@@ -10,6 +10,7 @@ import type { RoutableChannel } from '../../routing/routing-table.js';
 import type { UpstreamHttpRequest } from '../send-upstream-request.js';
 import { UnreadableUpstreamAnswer, type PassThroughProtocol } from './pass-through-protocol.js';
 import { relayPassThroughStream } from './relay-pass-through-stream.js';
+import type { ResponseFactsCollector } from '../response-facts-collector.js';
 import { readCappedUpstreamText } from '../read-capped-upstream-text.js';
 import { discardUpstreamBody } from '../release-upstream-body.js';
 import { transportFailureOutcome } from '../transport-failure-outcome.js';
@@ -37,6 +38,8 @@ export interface PassThroughAttemptContext {
   client: ClientSink;
   services: DispatchServices;
   control: ForwardingControl;
+  /** collects the answer's id, model and finish reasons for the attempt's span; undefined when it is not recording */
+  responseFacts?: ResponseFactsCollector | undefined;
 }
 
 const jsonContentType = 'application/json; charset=utf-8';
@@ -74,6 +77,7 @@ export function planPassThroughAttempt(
           upstreamBody: response.body,
           writer,
           relay: protocol.createStreamRelay(channel),
+          observeEvent: attempt.responseFacts?.readEvent.bind(attempt.responseFacts),
         });
         if (relayed.kind === 'failed-before-first-byte') {
           if (control.aborted) return clientClosedFailure();
@@ -127,6 +131,7 @@ export function planPassThroughAttempt(
         firstByteAt = services.clock();
         await client.sendAnswer(200, [request.responseHeaders, { 'content-type': jsonContentType }], rewritten.body);
       }
+      attempt.responseFacts?.readJson(bodyText);
       return {
         kind: 'success',
         value: {

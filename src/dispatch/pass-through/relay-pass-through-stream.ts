@@ -44,6 +44,8 @@ export async function relayPassThroughStream(options: {
   relay: PassThroughStreamRelay;
   /** the most characters one event may hold (default maximumStreamEventCharacters) */
   maxEventCharacters?: number;
+  /** sees each upstream event before it is relayed (the span's response facts); absent when nothing is traced */
+  observeEvent?: ((eventName: string | undefined, data: string) => void) | undefined;
 }): Promise<PassThroughStreamResult> {
   const { upstreamBody, writer, relay } = options;
   const outcome: PassThroughStreamOutcome = {
@@ -71,6 +73,7 @@ export async function relayPassThroughStream(options: {
     while (pending.length > 0 && !finished) {
       const event = pending.shift();
       if (!event) break;
+      options.observeEvent?.(event.event, event.data);
       const step = await relay.relayEvent(event);
       if (step.usage) outcome.usage = step.usage;
       // Text is kept to count tokens of a stream the vendor cut; a drained stream is charged its usage or its hold.

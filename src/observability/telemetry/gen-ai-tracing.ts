@@ -68,6 +68,11 @@ export class GenAiTracing {
     trace.getSpan(context.active())?.addEvent(name, attributes);
   }
 
+  /** Attributes on the active (request) span, if one is recording: what the answering attempt learnt of the answer. */
+  setOnActiveSpan(attributes: Attributes): void {
+    trace.getSpan(context.active())?.setAttributes(attributes);
+  }
+
   /** Ends a span; a non-empty `errorType` marks it failed (`error.type` and status ERROR). */
   endSpan(span: GatewaySpan, errorType: string, endedAt?: number): void {
     if (errorType !== '') {

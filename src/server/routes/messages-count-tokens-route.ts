@@ -8,6 +8,7 @@ import { countTokensAnthropicBeta } from '../forwarded-fields/plan-anthropic-for
 import type { GatewayServices } from '../gateway-services.js';
 import { createMessagesArtefactSealer } from '../messages-artefact-sealer.js';
 import { readAnthropicForwarding } from '../read-anthropic-forwarding.js';
+import { observeUnmeteredRequest, type UnmeteredOperation } from '../observe-unmetered-request.js';
 import { resolveModel } from '../resolve-model.js';
 
 /**
@@ -35,32 +36,40 @@ export function registerMessagesCountTokensRoute(app: FastifyInstance, services:
       const canonicalRequest = parseCountTokensRequest(request.body, { unsealArtefact: sealer.unseal });
       const routing = services.routing.current;
       const model = resolveModel(routing, request.principal, canonicalRequest.model, ['chat']);
-      const forwarding = readAnthropicForwarding(request);
-      const exact = await countAnthropicTokens(
-        model.id,
-        {
-          body: request.body as Record<string, unknown>,
-          anthropicVersion: forwarding.anthropicVersion,
-          // Counting is free: a beta no channel offers is dropped here, not refused (it is refused on /v1/messages).
-          anthropicBeta: countTokensAnthropicBeta(forwarding.anthropicBeta, routing.channelsFor(model.id)),
-          unsealArtefact: (signature) => sealer.unseal(signature)?.artefact ?? null,
-        },
-        services,
-      );
-      if (exact !== undefined) return { input_tokens: exact };
-      const input = collectCanonicalInputText(canonicalRequest);
-      // PDFs are counted within the request's decompression budget, off the main thread, as for holds.
-      const documentPages =
-        input.inlinePdfs.length === 0
-          ? undefined
-          : await estimateDocumentPages(input.inlinePdfs, services.config.decompressionBudgetBytes);
-      const pdfTokens = estimateInlinePdfTokens(input.inlinePdfs, documentPages);
-      // The gateway's token counter runs the tokenizer in a worker thread; an app built without the /api services (some
-      // tests) has none and counts here.
-      const tokenCounter = services.api?.billing.tokenCounter;
-      const textTokens =
-        tokenCounter === undefined ? countTextTokens(input.text) : ((await tokenCounter.count([input.text]))[0] ?? 0);
-      return { input_tokens: input.tokensBesideText + pdfTokens + textTokens };
+      // A SERVER span when tracing is on; the vendor's count (when an Anthropic channel serves the model) is its CLIENT span.
+      return observeUnmeteredRequest(services, request, countTokensOperation(model.id), async () => {
+        const forwarding = readAnthropicForwarding(request);
+        const exact = await countAnthropicTokens(
+          model.id,
+          {
+            body: request.body as Record<string, unknown>,
+            anthropicVersion: forwarding.anthropicVersion,
+            // Counting is free: a beta no channel offers is dropped here, not refused (it is refused on /v1/messages).
+            anthropicBeta: countTokensAnthropicBeta(forwarding.anthropicBeta, routing.channelsFor(model.id)),
+            unsealArtefact: (signature) => sealer.unseal(signature)?.artefact ?? null,
+          },
+          services,
+        );
+        if (exact !== undefined) return { input_tokens: exact };
+        const input = collectCanonicalInputText(canonicalRequest);
+        // PDFs are counted within the request's decompression budget, off the main thread, as for holds.
+        const documentPages =
+          input.inlinePdfs.length === 0
+            ? undefined
+            : await estimateDocumentPages(input.inlinePdfs, services.config.decompressionBudgetBytes);
+        const pdfTokens = estimateInlinePdfTokens(input.inlinePdfs, documentPages);
+        // The gateway's token counter runs the tokenizer in a worker thread; an app built without the /api services (some
+        // tests) has none and counts here.
+        const tokenCounter = services.api?.billing.tokenCounter;
+        const textTokens =
+          tokenCounter === undefined ? countTextTokens(input.text) : ((await tokenCounter.count([input.text]))[0] ?? 0);
+        return { input_tokens: input.tokensBesideText + pdfTokens + textTokens };
+      });
     },
   );
+}
+
+/** The span of a token count: no GenAI operation is named for it, so the gateway names its own. */
+function countTokensOperation(modelId: string): UnmeteredOperation {
+  return { operation: 'count_tokens', modelId };
 }

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { resolveSecretPassphrase } from '../../accounts/secret-box.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { parseRequestBody } from '../../protocols/shared/parse-request-body.js';
+import { observeUnmeteredRequest } from '../observe-unmetered-request.js';
 import { resolveModel } from '../resolve-model.js';
+import { videoSubmissionOperation } from '../video/video-submission-operation.js';
 import { renderSpecVideoSubmission, renderSpecVideoTask } from '../video/render-spec-video-task.js';
 import { requireVideoTasks } from '../video/require-video-tasks.js';
 import { specVideoRequestSchema } from '../video/spec-video-request-schema.js';
@@ -17,15 +19,17 @@ export function registerVideoGenerationRoutes(app: FastifyInstance, services: Ga
     const videoTasks = requireVideoTasks(services);
     const body = parseRequestBody(specVideoRequestSchema, request.body);
     const model = resolveModel(services.routing.current, request.principal, body.model, ['video']);
-    const task = await videoTasks.submit({
-      principal: request.principal,
-      model,
-      prompt: body.prompt,
-      requestedSeconds: body.duration,
-      surface: 'spec',
-      requestId: request.id,
-      clientIp: request.ip,
-    });
+    const task = await observeUnmeteredRequest(services, request, videoSubmissionOperation(model.id), () =>
+      videoTasks.submit({
+        principal: request.principal,
+        model,
+        prompt: body.prompt,
+        requestedSeconds: body.duration,
+        surface: 'spec',
+        requestId: request.id,
+        clientIp: request.ip,
+      }),
+    );
     return renderSpecVideoSubmission(task);
   });
 

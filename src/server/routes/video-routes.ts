@@ -3,7 +3,9 @@ import { GatewayError } from '../../core/gateway-error.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { readMultipartForm } from '../read-multipart-form.js';
 import { parseRequestBody } from '../../protocols/shared/parse-request-body.js';
+import { observeUnmeteredRequest } from '../observe-unmetered-request.js';
 import { resolveModel } from '../resolve-model.js';
+import { videoSubmissionOperation } from '../video/video-submission-operation.js';
 import {
   openAiVideoRequestSchema,
   parseVideoSize,
@@ -30,16 +32,19 @@ export function registerVideoRoutes(app: FastifyInstance, services: GatewayServi
     const videoTasks = requireVideoTasks(services);
     const body = await readOpenAiVideoRequest(request);
     const model = resolveModel(services.routing.current, request.principal, body.model, ['video']);
-    const task = await videoTasks.submit({
-      principal: request.principal,
-      model,
-      prompt: body.prompt,
-      requestedSeconds: body.seconds,
-      surface: 'openai',
-      ...(body.size ? { size: parseVideoSize(body.size) } : {}),
-      requestId: request.id,
-      clientIp: request.ip,
-    });
+    const size = body.size ? { size: parseVideoSize(body.size) } : {};
+    const task = await observeUnmeteredRequest(services, request, videoSubmissionOperation(model.id), () =>
+      videoTasks.submit({
+        principal: request.principal,
+        model,
+        prompt: body.prompt,
+        requestedSeconds: body.seconds,
+        surface: 'openai',
+        ...size,
+        requestId: request.id,
+        clientIp: request.ip,
+      }),
+    );
     return renderOpenAiVideo(task);
   });
 
