@@ -18,8 +18,11 @@ const speechFields = {
   stream_format: z.enum(['sse', 'audio']).optional(),
 };
 
-/** `POST /v1/audio/speech`: `additionalProperties: false` in the description, so unknown fields are refused. */
-export const speechRequestSchema = z.strictObject(speechFields);
+/**
+ * `POST /v1/audio/speech`. The description says `additionalProperties: false`: a field outside it is refused by the
+ * forwarded-field policy (`Unrecognized request argument supplied`, naming it), as on the other endpoints.
+ */
+export const speechRequestSchema = z.looseObject(speechFields);
 
 /** A validated speech request. */
 export type SpeechRequest = z.output<typeof speechRequestSchema>;
