@@ -59,6 +59,13 @@ export function estimateWorstCaseUsage(
     }
     case 'audio.transcriptions':
       return { inputTokens, usage: estimateTranscriptionUsage(request) };
+    case 'audio.speech':
+    case 'moderations':
+      // Speech: the input (characters or tokens) and its audio spoken slowly; moderations generate nothing.
+      return {
+        inputTokens,
+        usage: { ...emptyBillableUsage, promptTokens: inputTokens, completionTokens: estimate.outputTokenCap ?? 0 },
+      };
     default: {
       const unreachable: never = endpoint;
       return unreachable;

@@ -11,6 +11,9 @@ export function findUncountedAnswerText(request: MeteredRequest, result: Metered
     case 'images.generations':
     case 'images.edits':
     case 'audio.transcriptions':
+    // Speech and moderation answers carry no text to count: without usage they are billed by their estimate.
+    case 'audio.speech':
+    case 'moderations':
       return undefined;
     case 'chat.completions':
     case 'completions':

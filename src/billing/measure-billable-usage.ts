@@ -50,6 +50,9 @@ function measureAnswer(
       return measureImages(request, result);
     case 'audio.transcriptions':
       return measureTranscription(request, result, price);
+    case 'audio.speech':
+    case 'moderations':
+      return measureEstimatedWithoutUsage(request, result, inputTokens);
     case 'chat.completions':
     case 'completions':
     case 'embeddings':
@@ -88,6 +91,25 @@ function billTokenUsage(usage: TokenUsage): BillableUsage {
     cacheWritePromptTokens: usage.cacheWritePromptTokens ?? 0,
     cacheWriteOneHourPromptTokens: usage.cacheWriteOneHourPromptTokens ?? 0,
     completionTokens: usage.completionTokens,
+  };
+}
+
+/**
+ * Speech and moderations: the vendor's usage when it reports one (the SSE `speech.audio.done` event, Gemini's
+ * usageMetadata); else an answered request costs its estimated input (a character-priced model's exact characters)
+ * and, for speech, its expected audio output (audio bytes carry no usage; see estimateSpeechRequest).
+ */
+function measureEstimatedWithoutUsage(
+  request: MeteredRequest,
+  result: MeteredResult,
+  inputTokens: number,
+): BillableUsage | undefined {
+  if (result.usage) return billTokenUsage(result.usage);
+  if (!wasAnswered(result)) return undefined;
+  return {
+    ...emptyBillableUsage,
+    promptTokens: inputTokens,
+    completionTokens: request.estimate.expectedOutputTokens ?? 0,
   };
 }
 

@@ -14,6 +14,10 @@ export type MeteredEndpoint =
   | 'images.generations'
   | 'images.edits'
   | 'audio.transcriptions'
+  /** OpenAI text-to-speech (`POST /v1/audio/speech`) */
+  | 'audio.speech'
+  /** OpenAI moderations (`POST /v1/moderations`) */
+  | 'moderations'
   /** OpenAI Responses (`POST /v1/responses`) */
   | 'responses'
   /** Anthropic Messages (`POST /v1/messages`) */

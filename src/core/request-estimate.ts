@@ -19,6 +19,8 @@ export interface RequestEstimate {
   requestedImages: RequestedImages | undefined;
   /** tokens of a transcription's `prompt` (0 without one, and for every other endpoint) */
   transcriptionPromptTokens: number;
+  /** a speech request's output audio tokens as expected (not the worst case), billed when its answer reports no usage; absent elsewhere */
+  expectedOutputTokens?: number;
 }
 
 /** The images an images request (generations, edits) asks for. */

@@ -27,6 +27,8 @@ import type { ClientSink } from './client-sink.js';
 import { ClientStreamWriter } from './client-stream-writer.js';
 import type { DispatchServices } from './dispatch-services.js';
 import type { AttemptValue, DispatchRequest, OpenAiWireDispatchRequest } from './dispatch-request.js';
+import type { SpeechRequestFields } from '../core/speech-request.js';
+import type { TokenUsage } from '../core/token-usage.js';
 import type { ForwardingControl } from './forwarding-control.js';
 import { planPassThroughAttempt } from './pass-through/plan-pass-through-attempt.js';
 import { relayCanonicalStream } from './relay-canonical-stream.js';
@@ -49,6 +51,7 @@ import {
   findOpenAiWireAnswerTailFault,
 } from './find-openai-wire-answer-fault.js';
 import { streamThroughJsonAnswer } from './stream-through-json-answer.js';
+import { streamThroughAudioAnswer } from './stream-through-audio-answer.js';
 import { readCappedUpstreamText } from './read-capped-upstream-text.js';
 import { readOpenAiWireAnswerUsage } from './read-openai-wire-answer-usage.js';
 import { generatedTextOfAnswer } from './generated-text-of-answer.js';
@@ -277,6 +280,9 @@ function planOpenAiWireAttempt(
       mapOpenAiUpstreamFailure(status, bodyText, retryAfter, secretsOf(channel)),
     async answer(response) {
       const contentType = headerValue(response.headers['content-type']) ?? 'application/json';
+      // Speech audio is bytes, relayed as they come (text decoding would corrupt them).
+      if (openAiWire.upstreamPath === speechPath && !request.stream)
+        return relaySpeechAudio(attempt, contentType, response);
       // A streamed request answered with plain JSON or a page: nothing reached the client, another channel may answer.
       if (request.stream && !isEventStreamContentType(contentType)) return notAnEventStream(attempt, response);
       if (request.stream) {
@@ -288,6 +294,8 @@ function planOpenAiWireAttempt(
             knownSecrets: secretsOf(channel),
             redact: (text) => redactChannelSecrets(text, channel),
             observeEvent: attempt.responseFacts?.readEvent.bind(attempt.responseFacts),
+            // Speech events end with `speech.audio.done` (its usage), not `[DONE]`.
+            terminalEventType: openAiWire.upstreamPath === speechPath ? 'speech.audio.done' : undefined,
           });
           const value = {
             status: 200,
@@ -394,6 +402,7 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
       },
     };
   }
+  if (translation?.kind === 'speech') return planTranslatedSpeech(attempt, adapter, call, translation.request);
   const canonical = canonicalOf(attempt);
   if (!canonical) return undefined;
   // At most one tool call reaches a client that asked for one, whether or not the vendor has the switch.
@@ -435,6 +444,93 @@ function planTranslatedAttempt(attempt: ChannelAttempt, adapter: VendorAdapter):
       };
     },
   };
+}
+
+/**
+ * Text to speech through a translated channel (Gemini TTS): the vendor's whole answer is read, its audio decoded into
+ * the asked format, then sent as audio bytes, or as `speech.audio.delta` events and a `speech.audio.done` event with
+ * the vendor's usage when the client asked for `stream_format: "sse"`.
+ */
+function planTranslatedSpeech(
+  attempt: ChannelAttempt,
+  adapter: VendorAdapter,
+  call: VendorCall,
+  speechRequest: SpeechRequestFields,
+): ProtocolAttempt | undefined {
+  const speech = adapter.speech;
+  if (!speech) return undefined;
+  return {
+    encode: () => speech.encode(speechRequest, call),
+    mapFailure: adapter.mapFailure.bind(adapter),
+    async answer(response) {
+      const bodyText = await readBody(attempt, response);
+      if (typeof bodyText !== 'string') return bodyText;
+      let decoded: ReturnType<typeof speech.decode>;
+      try {
+        decoded = speech.decode(bodyText, speechRequest, call);
+      } catch {
+        return unreadableAnswer(attempt, 'undecodable');
+      }
+      const firstByteAt = attempt.control.abandoned
+        ? undefined
+        : speechRequest.sse
+          ? writeSpeechEvents(attempt, decoded.audio, decoded.usage)
+          : writeAudio(attempt, decoded.contentType, decoded.audio);
+      return {
+        kind: 'success',
+        value: {
+          status: 200,
+          usage: decoded.usage,
+          firstByteAt,
+          errorCode: undefined,
+          generatedText: undefined,
+          answerUsage: noExtraAnswerUsage,
+        },
+      };
+    },
+  };
+}
+
+/** Bytes of audio per `speech.audio.delta` event of a translated answer (a multiple of 3: whole base64 groups). */
+const speechDeltaBytes = 48 * 1024;
+
+/** Writes decoded audio as OpenAI's speech events: deltas of base64 audio, then the done event with the usage. */
+function writeSpeechEvents(attempt: ChannelAttempt, audio: Uint8Array, usage: TokenUsage | undefined): number {
+  const writer = createStreamWriter(attempt);
+  const events: string[] = [];
+  for (let offset = 0; offset < audio.length; offset += speechDeltaBytes) {
+    const chunk = Buffer.from(
+      audio.buffer,
+      audio.byteOffset + offset,
+      Math.min(speechDeltaBytes, audio.length - offset),
+    );
+    events.push(JSON.stringify({ type: 'speech.audio.delta', audio: chunk.toString('base64') }));
+  }
+  const inputTokens = usage?.promptTokens ?? 0;
+  const outputTokens = usage?.completionTokens ?? 0;
+  const doneUsage = {
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+  };
+  events.push(JSON.stringify({ type: 'speech.audio.done', usage: doneUsage }));
+  writer.writeEvents(events);
+  writer.endWithFrames([]);
+  return writer.firstEventAt ?? attempt.services.clock();
+}
+
+/** Writes decoded audio as one binary answer under its Content-Type. */
+function writeAudio(attempt: ChannelAttempt, contentType: string, audio: Uint8Array): number {
+  const { client, request, services } = attempt;
+  const firstByteAt = services.clock();
+  client.startStream();
+  client.writeHead(200, [
+    request.responseHeaders,
+    { 'content-type': contentType, 'content-length': String(audio.length) },
+  ]);
+  client.write(audio);
+  client.end();
+  return firstByteAt;
 }
 
 /**
@@ -510,6 +606,52 @@ async function relayTranslatedStream(
 }
 
 const jsonContentType = 'application/json; charset=utf-8';
+
+/** The OpenAI-wire path of text to speech, whose plain answer is audio bytes. */
+const speechPath = '/audio/speech';
+
+/**
+ * A speech answer of an OpenAI-wire channel: its audio bytes relayed as they arrive under the vendor's Content-Type.
+ * A JSON or HTML 200 is no audio (never relayed, never billed); a body that breaks before its first byte lets another
+ * channel answer; one that breaks after it cuts the client and bills nothing (the vendor proved no complete answer).
+ */
+async function relaySpeechAudio(
+  attempt: ChannelAttempt,
+  contentType: string,
+  response: Dispatcher.ResponseData,
+): Promise<AttemptResult> {
+  const { services, channel, client, request, control } = attempt;
+  if (/json|html/i.test(contentType)) {
+    discardUpstreamBody(response.body);
+    return unreadableAnswer(attempt, 'not-audio');
+  }
+  const maximumBytes = services.config.upstreamMaxBodyBytes ?? defaultUpstreamMaxBodyBytes;
+  const relayed = await streamThroughAudioAnswer({
+    body: response.body,
+    client,
+    headers: [request.responseHeaders, { 'content-type': contentType }],
+    maximumBytes,
+    clientDrainTimeoutMs: services.config.streamWriteTimeoutMs,
+    clock: services.clock,
+  });
+  if (relayed.kind === 'failed-before-first-byte') {
+    if (control.aborted) return clientClosedFailure();
+    services.metrics.upstreamFailures.inc({ channel: channel.name, reason: relayed.fault });
+    if (relayed.fault === 'too-large') return unusableUpstreamAnswer(tooLargeMessage(maximumBytes));
+    if (relayed.fault === 'empty') return unreadableAnswer(attempt, 'empty');
+    return withChannelOutcome(mapUpstreamTransportFailure(), { kind: 'connection-error' });
+  }
+  const value = { firstByteAt: relayed.firstByteAt, errorCode: undefined, generatedText: undefined, usage: undefined };
+  if (relayed.fault === undefined || relayed.fault === 'client-gone')
+    // Audio bytes carry no usage: the vendor answered, so the request is billed by its estimate (characters or tokens).
+    return { kind: 'success', value: { ...value, status: 200, answerUsage: noExtraAnswerUsage } };
+  services.metrics.upstreamFailures.inc({ channel: channel.name, reason: relayed.fault });
+  services.logger.warn({ channel: channel.name, fault: relayed.fault }, 'speech audio broke while it was relayed');
+  return {
+    kind: 'success',
+    value: { ...value, status: 502, errorCode: 'upstream_error', answerUsage: undefined },
+  };
+}
 
 /** The size cap of a vendor answer when the services do not set one (`GATEWAY_UPSTREAM_MAX_BODY_BYTES`'s default). */
 const defaultUpstreamMaxBodyBytes = 64 * 1024 * 1024;

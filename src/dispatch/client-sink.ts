@@ -29,8 +29,8 @@ export interface ClientSink {
   startStream(): void;
   /** writes the status line and headers of a stream; they leave with the write or end that follows */
   writeHead(status: number, headers: ResponseHeaderGroups): void;
-  /** writes one chunk of a stream */
-  write(chunk: string): void;
+  /** writes one chunk of a stream (text, or the bytes of a binary answer such as speech audio) */
+  write(chunk: string | Uint8Array): void;
   /** waits until the client takes bytes again; after `timeoutMs` (0 = no deadline) the client is cut off */
   waitForDrain(timeoutMs: number): Promise<ClientDrainOutcome>;
   /** writes the last chunk, if any, and ends the response */

@@ -3,6 +3,7 @@ import type { FormData } from 'undici';
 import type { ClientAnswerCodec } from '../core/canonical/client-answer-codec.js';
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import type { ChatCompletionRequest } from '../core/openai-chat-request.js';
+import type { SpeechRequestFields } from '../core/speech-request.js';
 import type { TokenUsage } from '../core/token-usage.js';
 import type { AnswerUsage } from '../core/answer-usage.js';
 import type { EmbeddingRequestFields } from '../providers/vendor-adapter.js';
@@ -37,7 +38,9 @@ export interface DispatchRequestBase {
 
 /** What a translated channel (Anthropic, Gemini, Bedrock) serves of an OpenAI-wire request: its validated chat or embeddings request. */
 export type OpenAiWireTranslation =
-  { kind: 'chat'; request: ChatCompletionRequest } | { kind: 'embedding'; request: EmbeddingRequestFields };
+  | { kind: 'chat'; request: ChatCompletionRequest }
+  | { kind: 'embedding'; request: EmbeddingRequestFields }
+  | { kind: 'speech'; request: SpeechRequestFields };
 
 /**
  * An OpenAI-wire request (chat, completions, embeddings, images, audio): its body passes through to OpenAI-wire

@@ -60,8 +60,14 @@ export async function relayOpenAiEventStream(options: {
   maxEventCharacters?: number;
   /** sees each upstream event before it is relayed (the span's response facts); absent when nothing is traced */
   observeEvent?: ((eventName: string | undefined, data: string) => void) | undefined;
+  /**
+   * the `type` of the event that completes a stream without `[DONE]` (speech's `speech.audio.done`): relayed, and the
+   * stream then ends as it is, with no `[DONE]` added; absent: `[DONE]` completes it
+   */
+  terminalEventType?: string | undefined;
 }): Promise<RelayedStreamOutcome> {
   const { upstreamBody, writer, clientWantsUsage } = options;
+  const terminalMarker = options.terminalEventType === undefined ? undefined : `"${options.terminalEventType}"`;
   const outcome: RelayedStreamOutcome = {
     usage: undefined,
     completed: false,
@@ -105,6 +111,7 @@ export async function relayOpenAiEventStream(options: {
     } else if (!outcome.usage && !writer.clientGone) {
       eventsBeforeUsage.push(data);
     }
+    if (terminalMarker !== undefined && data.includes(terminalMarker)) outcome.completed = true;
     // A stream drained after its client left is parsed for its usage and its events dropped.
     if (writer.clientGone) return;
     eventsOfThisRead.push(data);
@@ -158,7 +165,8 @@ export async function relayOpenAiEventStream(options: {
     );
   }
   if (outcome.completed) {
-    writer.endWithDone();
+    if (terminalMarker === undefined) writer.endWithDone();
+    else writer.endWithFrames([]);
     return outcome;
   }
   outcome.error = upstreamError ?? cutOffStreamError();

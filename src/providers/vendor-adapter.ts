@@ -1,3 +1,4 @@
+import type { SpeechRequestFields } from '../core/speech-request.js';
 import type { Readable } from 'node:stream';
 import type { CanonicalRequest } from '../core/canonical/canonical-request.js';
 import type { CanonicalStreamPart } from '../core/canonical/canonical-stream-part.js';
@@ -80,5 +81,16 @@ export interface VendorAdapter {
       request: EmbeddingRequestFields,
       call: VendorCall,
     ): { response: EmbeddingListObject; usage: TokenUsage | undefined };
+  };
+  /** present when the vendor serves text to speech (`POST /v1/audio/speech`) */
+  speech?: {
+    /** may throw a 400 GatewayError naming a field the vendor cannot honour (a format it cannot produce) */
+    encode(request: SpeechRequestFields, call: VendorCall): VendorHttpRequest | Promise<VendorHttpRequest>;
+    /** the audio in the asked format, its Content-Type and the vendor's usage; throws on an answer without audio */
+    decode(
+      bodyText: string,
+      request: SpeechRequestFields,
+      call: VendorCall,
+    ): { audio: Uint8Array; contentType: string; usage: TokenUsage | undefined };
   };
 }

@@ -7,7 +7,7 @@ const priceSchema = z.number().int().min(0);
 /** The catalog fields an operator may set for one model; every field optional. */
 export const modelCatalogFieldsSchema = z.strictObject({
   ownedBy: z.string().min(1).optional(),
-  kind: z.enum(['chat', 'completion', 'embedding', 'image', 'audio', 'video']).optional(),
+  kind: z.enum(['chat', 'completion', 'embedding', 'image', 'audio', 'video', 'speech', 'moderation']).optional(),
   created: z.number().int().min(0).optional(),
   contextWindow: z.number().int().positive().optional(),
   maxOutputTokens: z.number().int().positive().optional(),

@@ -1,6 +1,17 @@
 /** What kind of endpoint a model serves. */
 /** `any` marks a model the catalog does not know: the vendor decides which endpoints it serves. */
-export type ModelKind = 'chat' | 'completion' | 'embedding' | 'image' | 'audio' | 'video' | 'any';
+export type ModelKind =
+  | 'chat'
+  | 'completion'
+  | 'embedding'
+  | 'image'
+  | 'audio'
+  | 'video'
+  /** text to speech (`POST /v1/audio/speech`) */
+  | 'speech'
+  /** content classification (`POST /v1/moderations`) */
+  | 'moderation'
+  | 'any';
 
 /** Input a model accepts besides text. */
 export type InputModality = 'text' | 'image' | 'audio';
@@ -64,6 +75,13 @@ export interface CatalogModel {
   videoUpstreamModelId?: string;
   /** for a video model: which way up it renders; the spec's `X-landscape` twin is `landscape` */
   videoOrientation?: 'portrait' | 'landscape';
+  /** for a speech model: its built-in voices (a custom voice `{id}` is the vendor's to judge) */
+  speechVoices?: string[];
+  /**
+   * for a speech model its vendor bills per input character (tts-1): its input price is then per million characters
+   * and its input is counted in characters; absent: per text token
+   */
+  speechInputUnit?: 'characters';
 }
 
 /** What dispatch fits a request to: the output cap and reasoning of the model a channel actually sends it to. */

@@ -9,6 +9,7 @@ import { mistralModels } from './catalog-data/mistral-models.js';
 import { openAiModels } from './catalog-data/openai-models.js';
 import { otherVendorModels } from './catalog-data/other-vendor-models.js';
 import { qwenModels } from './catalog-data/qwen-models.js';
+import { speechAndModerationModels } from './catalog-data/speech-and-moderation-models.js';
 import { videoModels } from './catalog-data/video-models.js';
 import { xAiModels } from './catalog-data/xai-models.js';
 
@@ -32,4 +33,5 @@ export const modelCatalogData: CatalogModel[] = [
   ...cohereModels,
   ...otherVendorModels,
   ...videoModels,
+  ...speechAndModerationModels,
 ];

@@ -61,7 +61,7 @@ export class FastifyClientSink implements ClientSink {
     process.nextTick(uncorkResponse, response);
   }
 
-  write(chunk: string): void {
+  write(chunk: string | Uint8Array): void {
     this.reply.raw.write(chunk);
   }
 

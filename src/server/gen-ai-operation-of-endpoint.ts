@@ -19,6 +19,8 @@ export function genAiOperationOfEndpoint(endpoint: MeteredEndpoint): string {
     case 'images.generations':
     case 'images.edits':
     case 'audio.transcriptions':
+    case 'audio.speech':
+    case 'moderations':
       return 'generate_content';
     default:
       return assertNever(endpoint, 'metered endpoint');

@@ -6,6 +6,10 @@ import { estimateChatRequest, type ChatEstimateFields } from '../../src/protocol
 import { estimateCompletionRequest } from '../../src/protocols/openai-endpoints/estimate-completion-request.js';
 import { estimateEmbeddingRequest } from '../../src/protocols/openai-endpoints/estimate-embedding-request.js';
 import { estimateImageRequest } from '../../src/protocols/openai-endpoints/estimate-image-request.js';
+import { estimateModerationRequest } from '../../src/protocols/openai-endpoints/estimate-moderation-request.js';
+import { moderationRequestSchema } from '../../src/protocols/openai-endpoints/moderation-request-schema.js';
+import { estimateSpeechRequest } from '../../src/protocols/openai-endpoints/estimate-speech-request.js';
+import { speechRequestSchema } from '../../src/protocols/openai-endpoints/speech-request-schema.js';
 import { estimateTranscriptionRequest } from '../../src/protocols/openai-endpoints/estimate-transcription-request.js';
 import { estimateResponsesRequest } from '../../src/protocols/openai-responses/estimate-responses-request.js';
 import { parseResponsesRequest } from '../../src/protocols/openai-responses/parse-responses-request.js';
@@ -27,6 +31,11 @@ export function requestEstimateOf(endpoint: MeteredEndpoint, body: Record<string
       return estimateImageRequest(body);
     case 'audio.transcriptions':
       return estimateTranscriptionRequest(body);
+    case 'audio.speech':
+      // Token-priced (gpt-4o-mini-tts); a test of a character-priced model builds its estimate itself.
+      return estimateSpeechRequest(speechRequestSchema.parse(body), 'tokens');
+    case 'moderations':
+      return estimateModerationRequest(moderationRequestSchema.parse(body));
     case 'responses':
       return estimateResponsesRequest(parseResponsesRequest(body).request);
     case 'messages':

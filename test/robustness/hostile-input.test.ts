@@ -68,7 +68,8 @@ describe('hostile input over raw sockets', () => {
     gateway = await startGatewayProcess({
       ROBUSTNESS_UPSTREAM_URL: simulator.url,
       ROBUSTNESS_UPSTREAM_SECRET: upstreamSecret,
-      ROBUSTNESS_MODELS: 'gpt-4o,gpt-3.5-turbo-instruct,text-embedding-3-small,dall-e-2,dall-e-3,gpt-image-1,whisper-1',
+      ROBUSTNESS_MODELS:
+        'gpt-4o,gpt-3.5-turbo-instruct,text-embedding-3-small,dall-e-2,dall-e-3,gpt-image-1,whisper-1,gpt-4o-mini-tts,omni-moderation-latest',
       GATEWAY_BODY_LIMIT_BYTES: String(limits.bodyLimitBytes),
       GATEWAY_UPLOAD_LIMIT_BYTES: String(limits.uploadLimitBytes),
       // Short client timeouts, so the stalled-client cases end quickly (with 408).

@@ -2,6 +2,7 @@
 // `:batchEmbedContents`), validating requests as Google does. Model names pick misbehaviour like the Anthropic
 // simulator's; a name containing `cache` reports cached tokens, one containing `thinking` reports thoughts and
 // attaches thought signatures to function calls, which must come back on replayed calls.
+import { answerGeminiSpeech, asksForAudio } from './gemini-simulator-speech.js';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { vendorBehaviourForModel } from './anthropic-simulator-behaviour.js';
 import { answerGeminiEmbeddings } from './gemini-simulator-embeddings.js';
@@ -95,6 +96,10 @@ async function answer(
   const stream = action === 'streamGenerateContent';
   if (stream && (request.query as { alt?: string }).alt !== 'sse') throw geminiInvalidSseQuery();
   const validated = validateGeminiRequest(request.body, model.includes('thinking') ? thoughtSignatureFor : undefined);
+  if (asksForAudio(validated)) {
+    if (stream) throw new GeminiSimulatedError(400, 'This simulator answers TTS with generateContent only.');
+    return reply.send(answerGeminiSpeech(validated, model));
+  }
   const generated = createGeminiReply(validated, model);
   const responseId = `sim${randomIdentifier()}`;
   if (stream) {

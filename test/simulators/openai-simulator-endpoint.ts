@@ -31,6 +31,8 @@ export type EndpointAnswer =
   | { kind: 'json'; body: unknown }
   /** a plain-text body (audio text, srt, vtt) */
   | { kind: 'text'; body: string; contentType: string }
+  /** a binary body (speech audio) */
+  | { kind: 'binary'; body: Buffer; contentType: string }
   /** a server-sent-event stream */
   | { kind: 'stream'; plan: EventStreamPlan };
 

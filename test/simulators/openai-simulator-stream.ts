@@ -9,7 +9,9 @@ export type EventFraming =
   /** `data: <json>` lines ending with `data: [DONE]` (chat and legacy completions) */
   | 'chat'
   /** `event: <type>` + `data: <json>`, `sequence_number` stamped in send order from 0, no `[DONE]` (Responses API) */
-  | 'responses';
+  | 'responses'
+  /** `event: <type>` + `data: <json>`, no `[DONE]` (speech's `speech.audio.*` events) */
+  | 'speech';
 
 /** The chunks of one stream, in order; `[DONE]` is added by the writer for chat framing. */
 export interface EventStreamPlan {
@@ -70,7 +72,7 @@ export async function sendEventStream(
   const completed = await sendContentChunks(connection, plan.contentChunks, failureChunks, pacing, format);
   if (!completed || !connection.isOpen) return;
   for (const chunk of plan.trailingChunks) await connection.write(format(chunk));
-  if (connection.isOpen) response.end(plan.framing === 'responses' ? undefined : 'data: [DONE]\n\n');
+  if (connection.isOpen) response.end(plan.framing === 'chat' || !plan.framing ? 'data: [DONE]\n\n' : undefined);
 }
 
 /** Returns false when the stream must not go on (client gone or broken on purpose). */
@@ -122,6 +124,8 @@ function eventFormatter(framing: EventFraming): (chunk: unknown) => string {
         return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequenceNumber++, ...rest })}\n\n`;
       };
     }
+    case 'speech':
+      return (chunk) => `event: ${(chunk as { type: string }).type}\ndata: ${JSON.stringify(chunk)}\n\n`;
     default:
       return assertNever(framing);
   }

@@ -3,6 +3,7 @@
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { handleTranscription } from './openai-simulator-audio.js';
+import { handleModeration, handleSpeech } from './openai-simulator-speech.js';
 import { behaviourForModel, readModelDelay, type ModelBehaviour } from './openai-simulator-behaviour.js';
 import { handleChatCompletion } from './openai-simulator-chat.js';
 import { handleCompletion } from './openai-simulator-completions.js';
@@ -143,6 +144,8 @@ function registerRoutes(
   post('/v1/images/generations', handleImageGeneration, 'json');
   post('/v1/images/edits', handleImageEdit, 'multipart');
   post('/v1/audio/transcriptions', handleTranscription, 'multipart');
+  post('/v1/audio/speech', handleSpeech, 'json');
+  post('/v1/moderations', handleModeration, 'json');
   server.get('/v1/models', (request, reply) => answerLookup(request, reply, options, () => modelList()));
   server.get('/v1/models/*', (request, reply) =>
     answerLookup(request, reply, options, () => modelObject((request.params as { '*': string })['*'])),
@@ -256,7 +259,16 @@ async function sendAnswer(
   }
   const payload = answer.kind === 'json' ? JSON.stringify(answer.body) : answer.body;
   const contentType = answer.kind === 'json' ? 'application/json' : answer.contentType;
-  if (behaviour.kind === 'broken-stream') return sendBrokenBody(reply, connection, payload, contentType);
+  // A speech answer cut off mid-way: its first half of bytes, then a destroyed socket.
+  if (behaviour.kind === 'broken-stream' && typeof payload !== 'string') {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': contentType });
+    await new Promise<void>((resolve) => reply.raw.write(payload.subarray(0, payload.length >> 1), () => resolve()));
+    connection.breakOnPurpose();
+    return undefined;
+  }
+  if (behaviour.kind === 'broken-stream' && typeof payload === 'string')
+    return sendBrokenBody(reply, connection, payload, contentType);
   // A paced model answering without streaming takes as long as its stream would.
   if (behaviour.kind === 'paced') await connection.wait(behaviour.chunkCount * behaviour.intervalMs);
   if (!connection.isOpen) {

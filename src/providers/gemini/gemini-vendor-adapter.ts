@@ -3,6 +3,7 @@ import { decodeGeminiResponse } from './decode-gemini-response.js';
 import { decodeGeminiStream } from './decode-gemini-stream.js';
 import { encodeGeminiRequest } from './encode-gemini-request.js';
 import { geminiEmbeddings } from './gemini-embeddings.js';
+import { geminiSpeech } from './gemini-speech.js';
 import { mapGeminiFailure } from './map-gemini-failure.js';
 
 /** Google's Gemini API (channel protocol `gemini`, base URL e.g. `https://generativelanguage.googleapis.com/v1beta`). */
@@ -13,4 +14,5 @@ export const geminiVendorAdapter: VendorAdapter = {
   decodeStream: decodeGeminiStream,
   mapFailure: mapGeminiFailure,
   embeddings: geminiEmbeddings,
+  speech: geminiSpeech,
 };

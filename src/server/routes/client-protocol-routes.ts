@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayServices } from '../gateway-services.js';
+import { registerAudioSpeechRoute } from './audio-speech-route.js';
 import { registerAudioTranscriptionsRoute } from './audio-transcriptions-route.js';
 import { registerChatCompletionsRoute } from './chat-completions-route.js';
 import { registerCompletionsRoute } from './completions-route.js';
@@ -11,6 +12,7 @@ import { registerImageRoutes } from './image-routes.js';
 import { registerMessagesCountTokensRoute } from './messages-count-tokens-route.js';
 import { registerMessagesRoute } from './messages-route.js';
 import { registerModelRoutes } from './model-routes.js';
+import { registerModerationsRoute } from './moderations-route.js';
 import { registerResponsesCreateRoute } from './responses-create-route.js';
 import { registerResponsesReadRoutes } from './responses-read-routes.js';
 import { registerVideoRoutes } from './video-routes.js';
@@ -64,6 +66,18 @@ export const clientProtocolRoutes: readonly ClientProtocolRoute[] = [
     paths: [{ method: 'POST', url: '/v1/embeddings' }],
     body: 'json',
     register: registerEmbeddingsRoute,
+  },
+  {
+    protocol: 'openai-endpoints',
+    paths: [{ method: 'POST', url: '/v1/audio/speech' }],
+    body: 'json',
+    register: registerAudioSpeechRoute,
+  },
+  {
+    protocol: 'openai-endpoints',
+    paths: [{ method: 'POST', url: '/v1/moderations' }],
+    body: 'json',
+    register: registerModerationsRoute,
   },
   {
     protocol: 'anthropic-messages',

@@ -122,6 +122,18 @@ export function createJsonRoutes(context: HostileContext): JsonRoute[] {
       fields: ['model', 'input', 'encoding_format', 'dimensions', 'user'],
     },
     {
+      path: '/v1/audio/speech',
+      authentication: 'key',
+      validBody: { model: 'gpt-4o-mini-tts', input: 'hello', voice: 'alloy', response_format: 'wav' },
+      fields: ['model', 'input', 'voice', 'voice.id', 'response_format', 'speed', 'instructions', 'stream_format'],
+    },
+    {
+      path: '/v1/moderations',
+      authentication: 'key',
+      validBody: { model: 'omni-moderation-latest', input: [{ type: 'text', text: 'hello' }] },
+      fields: ['model', 'input', 'input.0', 'input.0.type', 'input.0.text', 'input.0.image_url'],
+    },
+    {
       path: '/v1/images/generations',
       authentication: 'key',
       validBody: { model: 'dall-e-2', prompt: 'a cat', size: '256x256' },
