@@ -1,5 +1,5 @@
 /** Wire protocols a channel may speak; each has an adapter on the request path (OpenAI-wire ones with their quirk hooks). */
-export const channelProtocols = ['openai', 'azure', 'anthropic', 'gemini', 'bedrock'] as const;
+export const channelProtocols = ['openai', 'azure', 'anthropic', 'gemini', 'bedrock', 'vertex'] as const;
 
 /** The wire protocol of one channel. */
 export type ChannelProtocol = (typeof channelProtocols)[number];

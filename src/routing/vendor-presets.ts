@@ -5,7 +5,7 @@ export interface VendorPreset {
   /** label shown as `owned_by` for models the catalog does not know */
   ownedBy: string;
   /** the wire protocol: OpenAI's (passed through) or a translated one */
-  protocol: 'openai' | 'anthropic' | 'gemini' | 'bedrock';
+  protocol: 'openai' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex';
   /** default base URL, including the version prefix */
   baseUrl: string;
   /**
@@ -34,6 +34,8 @@ export const vendorPresets: readonly VendorPreset[] = [
   },
   // The region is read from the host; change it with --base-url or the `region` setting.
   { name: 'bedrock', ownedBy: 'aws', protocol: 'bedrock', baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com' },
+  // The project and location are settings (`project`, default the service-account key's; `location`, default global).
+  { name: 'vertex', ownedBy: 'google', protocol: 'vertex', baseUrl: 'https://aiplatform.googleapis.com/v1' },
   { name: 'openai', ownedBy: 'openai', protocol: 'openai', baseUrl: 'https://api.openai.com/v1' },
   { name: 'deepseek', ownedBy: 'deepseek', protocol: 'openai', baseUrl: 'https://api.deepseek.com/v1' },
   { name: 'xai', ownedBy: 'xai', protocol: 'openai', baseUrl: 'https://api.x.ai/v1' },

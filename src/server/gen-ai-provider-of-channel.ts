@@ -13,7 +13,7 @@ const providerOfPreset: ReadonlyMap<string, string> = new Map([
 
 /**
  * The `gen_ai.provider.name` of a channel: the conventions' value for its protocol (anthropic, aws.bedrock,
- * azure.ai.openai, gcp.gemini), for an OpenAI-wire channel its preset's vendor (deepseek, x_ai, ...), another preset's
+ * azure.ai.openai, gcp.gemini, gcp.vertex_ai), for an OpenAI-wire channel its preset's vendor (deepseek, x_ai, ...), another preset's
  * own name (openrouter, together, ...), or `openai` for a custom OpenAI-compatible channel.
  */
 export function genAiProviderOfChannel(channel: RoutableChannel): string {
@@ -31,6 +31,8 @@ export function genAiProviderOfChannel(channel: RoutableChannel): string {
       return 'gcp.gemini';
     case 'bedrock':
       return 'aws.bedrock';
+    case 'vertex':
+      return 'gcp.vertex_ai';
     default:
       return assertNever(channel.protocol, 'channel protocol');
   }

@@ -4,6 +4,7 @@ import { startAnthropicSimulator } from '../simulators/anthropic-simulator.js';
 import { startBedrockSimulator } from '../simulators/bedrock-simulator.js';
 import { startGeminiSimulator } from '../simulators/gemini-simulator.js';
 import { startOpenAiSimulator } from '../simulators/openai-simulator.js';
+import { startVertexSimulator } from '../simulators/vertex-simulator.js';
 import type { RecordedRequest } from '../simulators/openai-simulator.js';
 
 /** The client protocols the matrix drives. */
@@ -28,6 +29,8 @@ export interface ContractTarget {
   protocol: string;
   /** channel settings */
   settings: Record<string, string>;
+  /** the protocol whose bodies the channel speaks, when not its own (Vertex: `gemini` or `anthropic`) */
+  bodyProtocol?: string;
   /** upstream model name answering normally */
   normalModel: string;
   /** upstream model name that reports prompt-cache reads */
@@ -155,6 +158,51 @@ export const contractTargets: ContractTarget[] = [
       chat: {
         'embeddings as floats and as base64':
           'the Bedrock adapter serves chat only (Bedrock embeddings use InvokeModel with per-model bodies)',
+      },
+    },
+  },
+  {
+    // Gemini on Vertex AI: Gemini's body at Vertex's address, a service-account bearer token from the token endpoint.
+    name: 'vertex (gemini)',
+    protocol: 'vertex',
+    bodyProtocol: 'gemini',
+    settings: { project: 'sim-project', location: 'us-central1' },
+    normalModel: 'gemini-thinking-sim',
+    cacheModel: 'gemini-cache-sim',
+    embeddingModel: 'gemini-embedding-sim',
+    overloadedModel: 'sim-error-503',
+    midStreamErrorCode: 'service_unavailable',
+    refusedParameter: { fields: { n: 2 }, param: 'n' },
+    start: async () => {
+      const simulator = await startVertexSimulator();
+      return { ...simulator, secret: simulator.serviceAccountKey };
+    },
+    unsupportedScenarios: {
+      chat: { 'streamed tool-call arguments split across chunks': geminiWholeFunctionCalls },
+      responses: { 'streamed tool-call arguments split across events': geminiWholeFunctionCalls },
+      messages: { 'streamed tool input split across input_json_delta events': geminiWholeFunctionCalls },
+    },
+  },
+  {
+    // Claude on Vertex AI: the Messages body with `anthropic_version: vertex-2023-10-16` at rawPredict.
+    name: 'vertex (claude)',
+    protocol: 'vertex',
+    bodyProtocol: 'anthropic',
+    settings: { project: 'sim-project', location: 'us-central1', publisher: 'anthropic' },
+    normalModel: 'claude-sim',
+    cacheModel: 'claude-cache-sim',
+    embeddingModel: 'claude-sim',
+    overloadedModel: 'sim-error-529',
+    midStreamErrorCode: 'service_unavailable',
+    refusedParameter: { fields: { presence_penalty: 0.5 }, param: 'presence_penalty' },
+    start: async () => {
+      const simulator = await startVertexSimulator();
+      return { ...simulator, secret: simulator.serviceAccountKey };
+    },
+    unsupportedScenarios: {
+      chat: {
+        'embeddings as floats and as base64':
+          'Claude on Vertex AI has no embeddings (the gateway answers 503 service_unavailable)',
       },
     },
   },

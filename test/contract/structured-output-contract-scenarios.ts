@@ -27,7 +27,7 @@ function lastUpstreamBody(context: ContractContext): Record<string, unknown> {
 function expectSchemaReachedVendor(context: ContractContext): void {
   const body = lastUpstreamBody(context);
   const hasEchoProperty = { properties: { echo: { type: 'string' } } };
-  switch (context.target.protocol) {
+  switch (context.target.bodyProtocol ?? context.target.protocol) {
     case 'openai': {
       const format = (body.response_format ?? (body.text as { format?: unknown } | undefined)?.format) as Record<
         string,
@@ -55,7 +55,9 @@ function expectSchemaReachedVendor(context: ContractContext): void {
       return;
     }
     default:
-      throw new Error(`no structured-output expectation for channel protocol ${context.target.protocol}`);
+      throw new Error(
+        `no structured-output expectation for channel protocol ${context.target.bodyProtocol ?? context.target.protocol}`,
+      );
   }
 }
 
@@ -64,13 +66,13 @@ function expectSchemaReachedVendor(context: ContractContext): void {
  * Bedrock a forced call of the gateway's `json_answer` tool. Every vendor under contract has one.
  */
 function honoursJsonObject(context: ContractContext): boolean {
-  return ['openai', 'gemini', 'anthropic', 'bedrock'].includes(context.target.protocol);
+  return ['openai', 'gemini', 'anthropic', 'bedrock'].includes(context.target.bodyProtocol ?? context.target.protocol);
 }
 
 /** Asserts the vendor got its own schema-less JSON mode, and the answer text is the JSON object it answered. */
 function expectJsonObjectAnswer(context: ContractContext, text: string): void {
   const body = lastUpstreamBody(context);
-  switch (context.target.protocol) {
+  switch (context.target.bodyProtocol ?? context.target.protocol) {
     case 'openai':
       expect(body.response_format ?? (body.text as { format?: unknown } | undefined)?.format).toEqual({
         type: 'json_object',
@@ -92,7 +94,9 @@ function expectJsonObjectAnswer(context: ContractContext, text: string): void {
       expect(JSON.parse(text)).toEqual({ query: prompt });
       return;
     default:
-      throw new Error(`no JSON-object expectation for channel protocol ${context.target.protocol}`);
+      throw new Error(
+        `no JSON-object expectation for channel protocol ${context.target.bodyProtocol ?? context.target.protocol}`,
+      );
   }
 }
 
@@ -154,9 +158,9 @@ const chatScenarios: ContractScenario[] = [
       expect(echoAnswer.parse(JSON.parse(completion.choices[0]?.message.content ?? ''))).toEqual({ echo: prompt });
       expectSchemaReachedVendor(context);
       const body = lastUpstreamBody(context);
-      if (context.target.protocol === 'anthropic')
+      if ((context.target.bodyProtocol ?? context.target.protocol) === 'anthropic')
         expect(body.output_config).toMatchObject({ format: { schema: { additionalProperties: false } } });
-      if (context.target.protocol === 'bedrock') {
+      if ((context.target.bodyProtocol ?? context.target.protocol) === 'bedrock') {
         const sent = (body.outputConfig as { textFormat: { structure: { jsonSchema: { schema: string } } } }).textFormat
           .structure.jsonSchema.schema;
         expect(JSON.parse(sent)).toMatchObject({ additionalProperties: false });

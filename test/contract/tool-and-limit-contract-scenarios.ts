@@ -55,7 +55,7 @@ const channelsMade = new WeakSet<ContractContext>();
 
 /** A channel of the context's vendor serving `contract-no-reasoning` as its model without reasoning (made once). */
 async function ensureNoReasoningChannel(context: ContractContext): Promise<(typeof noReasoningUpstream)[string]> {
-  const upstream = noReasoningUpstream[context.target.protocol];
+  const upstream = noReasoningUpstream[context.target.bodyProtocol ?? context.target.protocol];
   if (!upstream) throw new Error(`no model without reasoning for ${context.target.protocol}`);
   if (!channelsMade.has(context)) {
     channelsMade.add(context);

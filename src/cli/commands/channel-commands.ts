@@ -36,7 +36,7 @@ export function registerChannelCommands(program: Command): void {
     .option('--map <pairs>', 'public=upstream model name pairs, comma-separated')
     .option(
       '--protocol <protocol>',
-      "wire protocol: openai, azure, anthropic, gemini or bedrock (default: the preset's, else openai)",
+      "wire protocol: openai, azure, anthropic, gemini, bedrock or vertex (default: the preset's, else openai)",
     )
     .option(
       '--setting <pairs>',

@@ -1,7 +1,7 @@
 // The /api answers the Channels page reads (docs/API.md "Console API").
 
 /** The wire protocols a channel may speak. */
-export const channelProtocols = ['openai', 'azure', 'anthropic', 'gemini', 'bedrock'] as const;
+export const channelProtocols = ['openai', 'azure', 'anthropic', 'gemini', 'bedrock', 'vertex'] as const;
 
 /** A channel's wire protocol. */
 export type ChannelProtocol = (typeof channelProtocols)[number];
