@@ -5,7 +5,12 @@ import { geminiVendorAdapter } from './gemini/gemini-vendor-adapter.js';
 import { vertexVendorAdapter } from './vertex/vertex-vendor-adapter.js';
 
 // One entry per translated protocol.
-const registeredAdapters: VendorAdapter[] = [anthropicVendorAdapter, geminiVendorAdapter, bedrockVendorAdapter, vertexVendorAdapter];
+const registeredAdapters: VendorAdapter[] = [
+  anthropicVendorAdapter,
+  geminiVendorAdapter,
+  bedrockVendorAdapter,
+  vertexVendorAdapter,
+];
 
 const adapters = new Map<string, VendorAdapter>(registeredAdapters.map((adapter) => [adapter.protocol, adapter]));
 
