@@ -15,7 +15,7 @@ import {
 } from './gemini-native/gemini-native-context.js';
 
 /** Targets whose vendor has no embeddings API behind its adapter: the gateway answers 503 UNAVAILABLE there. */
-const noEmbeddings = new Set(['anthropic (2023-06-01)', 'anthropic (2026-10-21)', 'bedrock']);
+const noEmbeddings = new Set(['anthropic (2023-06-01)', 'anthropic (2026-10-21)', 'bedrock', 'vertex (claude)']);
 
 const weatherTool = {
   functionDeclarations: [

@@ -27,6 +27,10 @@ const vendorCannot: Record<string, Record<string, string>> = {
     '@ai-sdk/openai embedding: embedMany': noEmbeddings,
     '@ai-sdk/google embedding: embedMany': noEmbeddings,
   },
+  'vertex (claude)': {
+    '@ai-sdk/openai embedding: embedMany': noEmbeddings,
+    '@ai-sdk/google embedding: embedMany': noEmbeddings,
+  },
   bedrock: {
     '@ai-sdk/openai embedding: embedMany': noEmbeddings,
     '@ai-sdk/google embedding: embedMany': noEmbeddings,
